@@ -1,0 +1,155 @@
+"""soundstage's performance budgets (DESIGN 6), measured side by side in one run.
+
+    python benchmarks/bench.py [--calls 3000] [--events 100000]
+
+(a) `chat.postMessage` through the whole stack (routing, auth, state change, recording, clock) against a
+    bare Starlette endpoint that parses the same form body; both driven in-process through ASGI, so the
+    ratio compares server work only. Budget: at least 0.5.
+(b) building a live world from a cached scene image, for each example scene. Budget: under 2 ms.
+(c) evaluating a scene's checks over a 100,000-entry event log made by real calls through the recording
+    layer. Budget: under 1 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "src"))
+
+from soundstage.checks import Attempt, evaluate  # noqa: E402
+from soundstage.server import Hub, create_app  # noqa: E402
+from soundstage.server.recording import record  # noqa: E402
+from soundstage.services import SERVICES  # noqa: E402
+from soundstage.services.base import ServiceRequest  # noqa: E402
+
+SCENES = sorted(str(p) for p in (ROOT / "seeds").glob("*.yaml"))
+
+
+async def _bare(request: Request) -> JSONResponse:
+    form = await request.form()
+    return JSONResponse({"ok": True, "channel": form.get("channel"), "ts": "1.000100"})
+
+
+async def _drive(app: Any, path: str, body: bytes, headers: list[tuple[bytes, bytes]], n: int) -> float:
+    """Sends `n` POSTs straight into the ASGI app; answers calls per second."""
+    sent: list[dict[str, Any]] = []
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    scope_base = {
+        "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST", "scheme": "http",
+        "path": path, "raw_path": path.encode(), "query_string": b"", "root_path": "",
+        "headers": headers, "server": ("127.0.0.1", 8750), "client": ("127.0.0.1", 50000),
+    }
+    started = time.perf_counter()
+    for _ in range(n):
+        delivered = False
+
+        async def receive() -> dict[str, Any]:
+            nonlocal delivered
+            if delivered:
+                return {"type": "http.disconnect"}
+            delivered = True
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        await app(dict(scope_base), receive, send)
+        if sent[0]["status"] != 200:
+            raise RuntimeError(f"{path} answered {sent[0]['status']}")
+        sent.clear()
+    return n / (time.perf_counter() - started)
+
+
+def throughput(calls: int) -> tuple[float, float]:
+    hub = Hub()
+    app = create_app(hub)
+    world = hub.create_world(scene=str(ROOT / "seeds" / "csv-export.yaml"))
+    token = next(t for t, p in world.tokens.items() if p.token_type == "bot")
+    channel = world.refs["random"]
+    body = urlencode({"channel": channel, "text": "Benchmark message with a little text in it"}).encode()
+    headers = [(b"content-type", b"application/x-www-form-urlencoded"), (b"authorization", f"Bearer {token}".encode()),
+               (b"host", b"127.0.0.1:8750")]
+    bare = Starlette(routes=[Route("/w/{world}/slack/api/{method}", _bare, methods=["POST"])])
+    path = f"/w/{world.id}/slack/api/chat.postMessage"
+    rates: dict[str, list[float]] = {"stack": [], "bare": []}
+    for _ in range(3):  # interleaved rounds, so both see the same machine
+        rates["bare"].append(asyncio.run(_drive(bare, path, body, headers, calls)))
+        rates["stack"].append(asyncio.run(_drive(app, path, body, headers, calls)))
+    return statistics.median(rates["stack"]), statistics.median(rates["bare"])
+
+
+def world_build() -> dict[str, float]:
+    hub = Hub()
+    results = {}
+    for scene in SCENES:
+        image = hub.images.load(scene=scene)
+        samples = []
+        for i in range(200):
+            started = time.perf_counter()
+            image.instantiate(f"b{i}")
+            samples.append(time.perf_counter() - started)
+        results[Path(scene).stem] = statistics.median(samples) * 1000
+    return results
+
+
+def check_evaluation(events: int) -> tuple[int, float]:
+    """Fills a world of the csv-export scene with real calls until its log holds `events` entries."""
+    hub = Hub()
+    world = hub.create_world(scene=str(ROOT / "seeds" / "csv-export.yaml"))
+    service = SERVICES["slack"]
+    principal = next(p for p in world.tokens.values() if p.token_type == "bot")
+    support, question = world.refs["support"], world.refs["csv_question"]
+    calls = [
+        ("conversations.history", {"channel": support, "limit": "5"}),
+        ("chat.postMessage", {"channel": world.refs["random"], "text": "noise"}),
+        ("reactions.add", {"channel": support, "timestamp": question, "name": "eyes"}),
+        ("reactions.remove", {"channel": support, "timestamp": question, "name": "eyes"}),
+    ]
+    i = 0
+    while world.log.last_seq < events:
+        method, args = calls[i % len(calls)]
+        i += 1
+        request = ServiceRequest(
+            "POST", f"/api/{method}", {}, {"content-type": "application/x-www-form-urlencoded"},
+            urlencode(args).encode(), "http://127.0.0.1:8750/w/x/slack",
+        )
+        record(world, service, principal, request)
+    world.finish("done")
+    started = time.perf_counter()
+    evaluation = evaluate(world.checks, Attempt.from_world(world), world.pass_ids)
+    elapsed = time.perf_counter() - started
+    assert len(evaluation.checks) == len(world.checks)
+    return world.log.last_seq, elapsed
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--calls", type=int, default=3000, help="calls per throughput round")
+    parser.add_argument("--events", type=int, default=100_000, help="entries in the event log for (c)")
+    args = parser.parse_args()
+
+    stack, bare = throughput(args.calls)
+    ratio = stack / bare
+    print(f"(a) chat.postMessage: {stack:,.0f} calls/s through soundstage, {bare:,.0f} calls/s bare Starlette; "
+          f"ratio {ratio:.2f} (budget >= 0.5) {'ok' if ratio >= 0.5 else 'OVER BUDGET'}")
+    for scene, ms in world_build().items():
+        print(f"(b) live world from cached image, {scene}: {ms:.3f} ms (budget < 2 ms) {'ok' if ms < 2 else 'OVER BUDGET'}")
+    n, seconds = check_evaluation(args.events)
+    print(f"(c) checks of csv-export over {n:,} events: {seconds:.3f} s (budget < 1 s) {'ok' if seconds < 1 else 'OVER BUDGET'}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,304 @@
+"""Everything a check reads about one attempt, with the indexes checks need built once per attempt.
+
+An attempt comes from a live world (`from_world`) or from a saved trial folder (`load`), so a finished
+trial can be scored again. Indexes (calls by service, method and path, writes by collection and record,
+records by field, record ids) are built on first use and kept, so no check rescans the log.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+from ..errors import NotFound, UsageError
+from ..events import CallEvent, Event, EventLog, FinishEvent, WriteEvent
+from .patterns import CallPattern
+
+if TYPE_CHECKING:
+    from ..world import World
+
+Record = Mapping[str, Any]
+T = TypeVar("T")
+_DIGITS = re.compile(r"\d+")
+_STATE: TypeAdapter[dict[str, list[dict[str, Any]]]] = TypeAdapter(dict[str, list[dict[str, Any]]])
+_DIFF: TypeAdapter[dict[str, dict[str, list[dict[str, Any]]]]] = TypeAdapter(dict[str, dict[str, list[dict[str, Any]]]])
+
+
+class SceneFile(BaseModel):
+    """`scene.json` of a trial folder: what is needed to score the trial again."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    name: str
+    task: str = ""
+    refs: dict[str, str] = {}
+    checks: list[dict[str, Any]] = []
+    pass_ids: list[str] | None = Field(None, alias="pass")
+
+
+class Attempt:
+    """The whole event log, the final state, the diff since the start, the output, refs and task."""
+
+    def __init__(
+        self,
+        events: Iterable[Event],
+        state: Mapping[str, Sequence[Record]] | None = None,
+        diff: dict[str, Any] | None = None,
+        output: str | None = None,
+        refs: dict[str, str] | None = None,
+        task: str = "",
+        *,
+        scene: str = "",
+        checks: list[dict[str, Any]] | None = None,
+        pass_ids: list[str] | None = None,
+        keys: dict[str, list[str]] | None = None,
+        secrets: Iterable[str] = (),
+    ) -> None:
+        self.events = list(events)
+        self.state = state or {}
+        self.diff = diff or {}
+        self.output = output
+        self.refs = dict(refs or {})
+        self.task = task
+        self.scene = scene
+        self.checks = list(checks or [])  # the scene's checks as written, for re-scoring a saved trial
+        self.pass_ids = pass_ids
+        self.secrets = frozenset(secrets)  # tokens of the world, never shown to a judge model
+        # Record ids parallel to `state`; without them (a saved trial) they are worked out from the log.
+        self._keys = keys
+        self._matching: dict[str, list[CallEvent]] = {}
+        self._indexes: dict[tuple[str, str], dict[Any, list[Record]]] = {}
+        self._keys_by_identity: dict[str, tuple[dict[int, str], list[tuple[str, Record]]]] = {}
+        self._keys_by_content: dict[str, dict[str, str]] = {}
+
+    @classmethod
+    def from_world(cls, world: World) -> Attempt:
+        snapshot = world.snapshot()
+        names = sorted(snapshot)
+        return cls(
+            list(world.log.events),
+            state={name: list(snapshot[name].values()) for name in names},
+            diff=world.diff(),
+            output=world.output,
+            refs=world.refs,
+            task=world.task,
+            scene=world.scene,
+            keys={name: list(snapshot[name]) for name in names},
+            secrets=world.tokens,
+        )
+
+    @classmethod
+    def load(cls, trial_dir: Path) -> Attempt:
+        """Reads a trial folder: `events.jsonl`, `state.json`, `diff.json`, `scene.json` and `output.txt`."""
+        folder = Path(trial_dir)
+        if not folder.is_dir():
+            raise NotFound(f"no trial folder at {folder}")
+        events_file = _required(folder / "events.jsonl")
+        try:
+            events = EventLog.read(events_file).events
+        except ValueError as exc:
+            raise UsageError(f"{events_file}: not a valid event log: {exc}") from exc
+        scene = _read_json(folder / "scene.json", TypeAdapter(SceneFile))
+        output_file = folder / "output.txt"
+        return cls(
+            events,
+            state=_read_json(folder / "state.json", _STATE),
+            diff=_read_json(folder / "diff.json", _DIFF),
+            output=output_file.read_text(encoding="utf-8") if output_file.exists() else None,
+            refs=scene.refs,
+            task=scene.task,
+            scene=scene.name,
+            checks=scene.checks,
+            pass_ids=scene.pass_ids,
+        )
+
+    # -- the log ---------------------------------------------------------------------------------------
+
+    @cached_property
+    def calls(self) -> list[CallEvent]:
+        """The trace: the agent's own calls, oldest first."""
+        return [e for e in self.events if isinstance(e, CallEvent)]
+
+    @cached_property
+    def writes(self) -> list[WriteEvent]:
+        return [e for e in self.events if isinstance(e, WriteEvent)]
+
+    @cached_property
+    def finish(self) -> FinishEvent | None:
+        return next((e for e in reversed(self.events) if isinstance(e, FinishEvent)), None)
+
+    @cached_property
+    def signatures(self) -> dict[tuple[str, str], dict[str, list[CallEvent]]]:
+        """Calls by (service, METHOD), then by path: a pattern picks its service and method first, then finds
+        a literal path by lookup, so it is tested once per distinct call, not once per call."""
+        index: dict[tuple[str, str], dict[str, list[CallEvent]]] = {}
+        for call in self.calls:
+            index.setdefault((call.service, call.method.upper()), {}).setdefault(call.path, []).append(call)
+        return index
+
+    def calls_matching(self, pattern: CallPattern) -> list[CallEvent]:
+        """The calls a pattern matches, oldest first (cached per pattern)."""
+        found = self._matching.get(pattern.text)
+        if found is None and pattern.service is None and pattern.method is None and pattern.path is None:
+            found = self.calls
+        elif found is None:
+            groups = [
+                calls
+                for (service, method), by_path in self.signatures.items()
+                if pattern.accepts(service, method)
+                for calls in pattern.select(by_path)
+            ]
+            found = groups[0] if len(groups) == 1 else sorted((c for g in groups for c in g), key=_seq)
+            self._matching[pattern.text] = found
+        return found
+
+    @cached_property
+    def failed_calls(self) -> list[CallEvent]:
+        """Calls that got an error: HTTP status 400 or more, or Slack's `ok: false` (recorded as `error`)."""
+        return [c for c in self.calls if c.error or c.status >= 400]
+
+    @cached_property
+    def call_shapes(self) -> dict[tuple[str, str], CallEvent]:
+        """The first call of each distinct `METHOD path` per service, digit runs folded (`/issues/0`): what a
+        pattern that matched nothing is compared with to name the closest call."""
+        shapes: dict[tuple[str, str], CallEvent] = {}
+        for (service, method), by_path in self.signatures.items():
+            for path, calls in by_path.items():
+                key = (service, f"{method} {_DIGITS.sub('0', path)}")
+                first = shapes.get(key)
+                if first is None or calls[0].seq < first.seq:
+                    shapes[key] = calls[0]
+        return shapes
+
+    @cached_property
+    def writes_by_collection(self) -> dict[str, list[WriteEvent]]:
+        index: dict[str, list[WriteEvent]] = {}
+        for write in self.writes:
+            index.setdefault(write.collection, []).append(write)
+        return index
+
+    @cached_property
+    def writes_by_record(self) -> dict[str, dict[str, list[WriteEvent]]]:
+        index: dict[str, dict[str, list[WriteEvent]]] = {}
+        for write in self.writes:
+            index.setdefault(write.collection, {}).setdefault(write.id, []).append(write)
+        return index
+
+    @cached_property
+    def agent_writes(self) -> dict[str, dict[str, list[WriteEvent]]]:
+        """The writes the agent's calls caused (`by` set), by collection and record."""
+        index: dict[str, dict[str, list[WriteEvent]]] = {}
+        for write in self.writes:
+            if write.by is not None:
+                index.setdefault(write.collection, {}).setdefault(write.id, []).append(write)
+        return index
+
+    # -- the final state -------------------------------------------------------------------------------
+
+    def records(self, collection: str) -> Sequence[Record]:
+        return self.state.get(collection, ())
+
+    def index(self, collection: str, field: str) -> dict[Any, list[Record]]:
+        """Records of a collection by the value of one field (hashable values only), built once."""
+        key = (collection, field)
+        index = self._indexes.get(key)
+        if index is None:
+            index = {}
+            for record in self.records(collection):
+                value = record.get(field)
+                if isinstance(value, (str, int, float, bool)):
+                    index.setdefault(value, []).append(record)
+            self._indexes[key] = index
+        return index
+
+    def record_evidence(self, collection: str, record: Record) -> list[int]:
+        """The seqs of the writes that produced a record (and of the calls behind them). A record of the final
+        state is known by identity; an equal one (from the diff) by its content."""
+        by_identity, pairs = self._record_keys(collection)
+        key = by_identity.get(id(record))
+        if key is None:
+            by_content = self._keys_by_content.get(collection)
+            if by_content is None:
+                by_content = self._keys_by_content[collection] = {content(r): k for k, r in pairs}
+            key = by_content.get(content(record))
+        return write_evidence(self.writes_by_record.get(collection, {}).get(key, [])) if key else []
+
+    def _record_keys(self, collection: str) -> tuple[dict[int, str], list[tuple[str, Record]]]:
+        """The ids of a collection's records where known: by `id()` of the state's records, and as pairs."""
+        known = self._keys_by_identity.get(collection)
+        if known is None:
+            records = self.records(collection)
+            if self._keys is not None:
+                pairs = list(zip(self._keys.get(collection, []), records))
+            else:
+                # A collection keeps insertion order and a change keeps a record's place, so the records
+                # added during the attempt (and still there) are the last ones, in the order of their writes.
+                live: dict[str, None] = {}
+                for write in self.writes_by_collection.get(collection, []):
+                    if write.op == "added":
+                        live.pop(write.id, None)
+                        live[write.id] = None
+                    elif write.op == "removed":
+                        live.pop(write.id, None)
+                added = list(live)[-len(records) :] if records else []
+                pairs = list(zip(added, records[len(records) - len(added) :]))
+                # Starter records the attempt changed are named, with their final content, by the diff.
+                pairs += [(c["id"], c["record"]) for c in self.diff.get(collection, {}).get("changed", [])]
+            known = self._keys_by_identity[collection] = ({id(r): k for k, r in pairs}, pairs)
+        return known
+
+    # -- words -----------------------------------------------------------------------------------------
+
+    @cached_property
+    def ref_names(self) -> dict[str, str]:
+        names: dict[str, str] = {}
+        for name, value in sorted(self.refs.items()):
+            names.setdefault(value, name)
+        return names
+
+    def label(self, value: Any) -> str:
+        """An id with the ref that names it, as the scene wrote it: `C0123 ($support)`."""
+        name = self.ref_names.get(value) if isinstance(value, str) else None
+        return f"{value} (${name})" if name else str(value)
+
+
+def write_evidence(writes: Iterable[WriteEvent]) -> list[int]:
+    """The seqs of writes and of the agent calls that caused them."""
+    seqs = set()
+    for write in writes:
+        seqs.add(write.seq)
+        if write.by is not None:
+            seqs.add(write.by)
+    return sorted(seqs)
+
+
+def _seq(event: Event) -> int:
+    return event.seq
+
+
+def content(record: Record) -> str:
+    """A record as JSON: how an equal record (from the diff) is recognised. Keys keep their order: the
+    diff copies state records and JSON files keep order, so no sorting is needed."""
+    return json.dumps(record, default=str)
+
+
+def _required(path: Path) -> Path:
+    if not path.exists():
+        raise NotFound(f"the trial folder {path.parent} has no {path.name}")
+    return path
+
+
+def _read_json(path: Path, shape: TypeAdapter[T]) -> T:
+    """A JSON file, validated."""
+    text = _required(path).read_text(encoding="utf-8")
+    try:
+        return shape.validate_json(text)
+    except ValidationError as exc:
+        problem = exc.errors()[0]
+        where = ".".join(str(part) for part in problem["loc"])
+        raise UsageError(f"{path}: {where + ': ' if where else ''}{problem['msg']}") from exc

@@ -1,0 +1,80 @@
+"""How checks compare values: dotted paths into records and call inputs, `where` matching, similarity."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any, Mapping
+
+
+def get_path(value: Any, path: str) -> list[Any]:
+    """The values at a dotted path (`labels.name`, `blocks.0.text`); a path through a list reaches into each
+    element, so it can give several values. A path that does not exist gives none."""
+    found = [value]
+    for part in path.split("."):
+        step: list[Any] = []
+        for current in found:
+            if isinstance(current, Mapping):
+                if part in current:
+                    step.append(current[part])
+            elif isinstance(current, list):
+                if part.isdigit():
+                    if int(part) < len(current):
+                        step.append(current[int(part)])
+                else:
+                    step.extend(item[part] for item in current if isinstance(item, Mapping) and part in item)
+        found = step
+        if not found:
+            return []
+    return found
+
+
+def value_matches(actual: Any, expected: Any) -> bool:
+    """The `where` rule: a string matches as a case-insensitive substring, anything else by equality; a
+    list matches when one of its elements does (unless a list is expected)."""
+    if isinstance(actual, list) and not isinstance(expected, list):
+        return any(value_matches(item, expected) for item in actual)
+    if isinstance(expected, str):
+        return isinstance(actual, str) and expected.casefold() in actual.casefold()
+    return bool(actual == expected)
+
+
+def where_matches(record: Any, where: Mapping[str, Any]) -> bool:
+    return all(any(value_matches(v, expected) for v in get_path(record, path)) for path, expected in where.items())
+
+
+def where_misses(record: Any, where: Mapping[str, Any]) -> list[str]:
+    """The `where` paths a record does not meet."""
+    return [p for p, expected in where.items() if not any(value_matches(v, expected) for v in get_path(record, p))]
+
+
+def loosely_equal(actual: Any, expected: Any) -> bool:
+    """Equality that also accepts a call argument sent as text: form and query values are always strings,
+    so `10` equals `"10"` and `true` equals `"true"` or `"1"`."""
+    if actual == expected:
+        return True
+    if not isinstance(actual, str) or isinstance(expected, str):
+        return False
+    if isinstance(expected, bool):
+        return actual.lower() in (("1", "true") if expected else ("0", "false"))
+    if isinstance(expected, (int, float)):
+        try:
+            return float(actual) == expected
+        except ValueError:
+            return False
+    return False
+
+
+def dice(a: str, b: str) -> float:
+    """The Dice coefficient of the two strings' character bigrams (as multisets), from 0.0 to 1.0."""
+    if a == b:
+        return 1.0
+    if len(a) < 2 or len(b) < 2:
+        return 0.0
+    bigrams = Counter(a[i : i + 2] for i in range(len(a) - 1))
+    overlap = 0
+    for i in range(len(b) - 1):
+        gram = b[i : i + 2]
+        if bigrams[gram] > 0:
+            bigrams[gram] -= 1
+            overlap += 1
+    return 2 * overlap / (len(a) + len(b) - 2)

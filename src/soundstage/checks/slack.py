@@ -1,0 +1,114 @@
+"""Slack state checks: `slack.message`, a message in the final world (starter messages count too)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Callable
+
+from pydantic import Field, PositiveInt
+
+from .attempt import Attempt
+from .registry import Args, state_check
+from .results import Outcome
+from .state import evidence
+from .words import at_least, count, listing, show, some
+
+MESSAGES = "slack.messages"
+
+# What a condition says it wants, whether a message meets it, and what the message has instead.
+Condition = tuple[str, Callable[[Any], bool], Callable[[Any], str]]
+
+
+class SlackMessageArgs(Args):
+    channel: str | None = None
+    from_: str | None = Field(None, alias="from")
+    in_thread_of: str | None = None  # the thread's first message's ts
+    text_contains: str | None = None
+    text_matches: re.Pattern[str] | None = None
+    count_gte: PositiveInt = 1
+
+    def conditions(self, attempt: Attempt) -> list[Condition]:
+        said: list[Condition] = []
+        label = attempt.label
+        if self.channel is not None:
+            channel = self.channel
+            said.append(
+                (
+                    f"in {label(channel)}",
+                    lambda m: m.get("channel") == channel,
+                    lambda m: f"it is in {label(m.get('channel'))}",
+                )
+            )
+        if self.from_ is not None:
+            user = self.from_
+            said.append(
+                (f"from {label(user)}", lambda m: m.get("user") == user, lambda m: f"it is from {label(m.get('user'))}")
+            )
+        if self.in_thread_of is not None:
+            root = self.in_thread_of
+            said.append(
+                (
+                    f"in the thread of {label(root)}",
+                    lambda m: m.get("thread_ts") == root and m.get("ts") != root,
+                    _thread,
+                )
+            )
+        if self.text_contains is not None:
+            part = self.text_contains.casefold()
+            said.append(
+                (
+                    f"whose text contains {show(self.text_contains)}",
+                    lambda m: part in str(m.get("text", "")).casefold(),
+                    _text,
+                )
+            )
+        if self.text_matches is not None:
+            regex = self.text_matches
+            said.append(
+                (
+                    f"whose text matches /{regex.pattern}/",
+                    lambda m: regex.search(str(m.get("text", ""))) is not None,
+                    _text,
+                )
+            )
+        return said
+
+
+@state_check("slack.message", SlackMessageArgs)
+def slack_message(args: SlackMessageArgs, attempt: Attempt) -> Outcome:
+    conditions = args.conditions(attempt)
+    expected = " ".join([at_least(args.count_gte, "Slack message")] + [c[0] for c in conditions])
+    messages = attempt.records(MESSAGES)
+    # A channel narrows the search through an index; the other conditions test what is left.
+    pool = attempt.index(MESSAGES, "channel").get(args.channel, []) if args.channel is not None else messages
+    matched = [m for m in pool if all(test(m) for _, test, _ in conditions)]
+    if matched:
+        found = f"{count(len(matched), 'message')} matched: {some(matched, len(matched), _name)}"
+        enough = len(matched) >= args.count_gte
+        return Outcome(enough, expected, found if enough else f"only {found}", evidence(attempt, MESSAGES, matched))
+    if not messages:
+        return Outcome(False, expected, "there are no Slack messages")
+    # The message meeting the most conditions, the latest among equals (the agent's come after the starters').
+    scores = [(sum(test(m) for _, test, _ in conditions), i) for i, m in enumerate(messages)]
+    closest = messages[max(scores)[1]]
+    misses = list(dict.fromkeys(instead(closest) for _, test, instead in conditions if not test(closest)))
+    name = f"message {closest.get('ts')}" if any(m.startswith("its text") for m in misses) else _name(closest)
+    actual = f"none of {count(len(messages), 'message')} matched; closest: {name}, but {listing(misses)}"
+    return Outcome(False, expected, actual, attempt.record_evidence(MESSAGES, closest))
+
+
+def _name(message: Any) -> str:
+    return f"message {message.get('ts')} ({show(message.get('text', ''), 60)})"
+
+
+def _thread(message: Any) -> str:
+    thread = message.get("thread_ts")
+    if thread is None:
+        return "it is not in a thread"
+    if thread == message.get("ts"):
+        return "it starts its own thread"
+    return f"it is in the thread of {thread}"
+
+
+def _text(message: Any) -> str:
+    return f"its text is {show(message.get('text', ''), 60)}"

@@ -1,0 +1,294 @@
+"""The `state:` check kind and the generic state checks: `record`, `diff` and `writes`.
+
+State checks read the final world; every record counts, starter data too. Evidence is the `seq` of the
+writes that produced the matched records and of the agent calls behind those writes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from pydantic import Field, NonNegativeInt, model_validator
+
+from .attempt import Attempt, content, write_evidence
+from .match import get_path, value_matches, where_matches, where_misses
+from .registry import Args, state_check
+from .results import EVIDENCE_LIMIT, Outcome
+from .words import at_least, at_most, count, either, listing, record_name, show, some
+
+
+def where_text(where: dict[str, Any]) -> str:
+    """` where title contains "export" and number is 12`, or nothing."""
+    said = [f"{p} contains {show(v)}" if isinstance(v, str) else f"{p} is {show(v)}" for p, v in where.items()]
+    return f" where {listing(said)}" if said else ""
+
+
+def evidence(attempt: Attempt, collection: str, records: list[Any]) -> list[int]:
+    return [seq for r in records[:EVIDENCE_LIMIT] for seq in attempt.record_evidence(collection, r)]
+
+
+def how_many(exactly: int | None, gte: int | None, lte: int | None, noun: str) -> str:
+    """`exactly 2 added records`, `at most one...`; with no bound given, at least one."""
+    if exactly is not None:
+        return count(0, noun) if exactly == 0 else f"exactly {count(exactly, noun)}"
+    if gte is not None and lte is not None:
+        return f"between {gte} and {lte} {noun}s"
+    if lte is not None:
+        return at_most(lte, noun)
+    return at_least(1 if gte is None else gte, noun)
+
+
+def within(n: int, exactly: int | None, gte: int | None, lte: int | None) -> bool:
+    if exactly is not None:
+        return n == exactly
+    if gte is None and lte is None:
+        return n >= 1
+    return (gte is None or n >= gte) and (lte is None or n <= lte)
+
+
+# -- record -------------------------------------------------------------------------------------------
+
+
+class RecordArgs(Args):
+    collection: str
+    where: dict[str, Any] = {}
+    absent: bool = False
+    field: str | None = None
+    equals: Any = None
+    contains: Any = None
+
+    @model_validator(mode="after")
+    def _field_test(self) -> RecordArgs:
+        tests = {"equals", "contains"} & self.model_fields_set
+        if tests and self.field is None:
+            raise ValueError(f"{' and '.join(sorted(tests))} tests the field named by field: give field")
+        if self.field is not None and len(tests) != 1:
+            raise ValueError("field is tested with either equals or contains")
+        return self
+
+    def field_holds(self, record: Any) -> bool:
+        if self.field is None:
+            return True
+        values = get_path(record, self.field)
+        if "equals" in self.model_fields_set:
+            return any(v == self.equals for v in values)
+        return any(value_matches(v, self.contains) for v in values)
+
+    def field_text(self) -> str:
+        if self.field is None:
+            return ""
+        test = "equals" if "equals" in self.model_fields_set else "contains"
+        return f" whose {self.field} {test} {show(getattr(self, test))}"
+
+
+@state_check("record", RecordArgs)
+def record(args: RecordArgs, attempt: Attempt) -> Outcome:
+    records = attempt.records(args.collection)
+    matched = [r for r in records if where_matches(r, args.where) and args.field_holds(r)]
+    what = f"record in {args.collection}{where_text(args.where)}{args.field_text()}"
+    if matched:
+        found = f"{count(len(matched), 'record')} did: {some(matched, len(matched), record_name)}"
+        return Outcome(
+            not args.absent,
+            f"{'no' if args.absent else 'a'} {what}",
+            found,
+            evidence(attempt, args.collection, matched),
+        )
+    if args.absent:
+        return Outcome(True, f"no {what}", f"none of {count(len(records), 'record')} did")
+    if not records:
+        return Outcome(False, f"a {what}", f"{args.collection} has no records")
+
+    # The record meeting most of `where`, then the field test, the latest among equals (the agent's records
+    # come after the starters').
+    def distance(i: int) -> tuple[int, bool, int]:
+        return len(where_misses(records[i], args.where)), not args.field_holds(records[i]), -i
+
+    closest = records[min(range(len(records)), key=distance)]
+    misses = [_found(closest, p) for p in where_misses(closest, args.where)]
+    if not args.field_holds(closest):
+        misses.append(_found(closest, args.field or ""))
+    actual = f"none of {count(len(records), 'record')} did; closest: {record_name(closest)}, where {listing(misses)}"
+    return Outcome(False, f"a {what}", actual, attempt.record_evidence(args.collection, closest))
+
+
+def _found(record: Any, path: str) -> str:
+    values = get_path(record, path)
+    if not values:
+        return f"{path} is missing"
+    return f"{path} is {show(values[0] if len(values) == 1 else values)}"
+
+
+# -- diff ---------------------------------------------------------------------------------------------
+
+
+class FromTo(Args):
+    from_: Any = Field(None, alias="from")
+    to: Any = None
+
+    def holds(self, change: dict[str, Any]) -> bool:
+        given = self.model_fields_set
+        return ("from_" not in given or value_matches(change.get("from"), self.from_)) and (
+            "to" not in given or value_matches(change.get("to"), self.to)
+        )
+
+    def text(self, name: str) -> str:
+        given = self.model_fields_set
+        return (
+            f"{name} changed"
+            + (f" from {show(self.from_)}" if "from_" in given else "")
+            + (f" to {show(self.to)}" if "to" in given else "")
+        )
+
+
+Change = Literal["added", "removed", "changed", "unchanged"]
+
+
+class DiffArgs(Args):
+    collection: str
+    change: Change | None = None
+    where: dict[str, Any] = {}
+    count: NonNegativeInt | None = None
+    count_gte: NonNegativeInt | None = None
+    count_lte: NonNegativeInt | None = None
+    changes: dict[str, FromTo] | None = None
+    strict: bool = False
+
+    @model_validator(mode="after")
+    def _coherent(self) -> DiffArgs:
+        if self.count is not None and (self.count_gte is not None or self.count_lte is not None):
+            raise ValueError("give count, or count_gte and/or count_lte, not both")
+        if self.count_gte is not None and self.count_lte is not None and self.count_gte > self.count_lte:
+            raise ValueError(f"count_gte ({self.count_gte}) is more than count_lte ({self.count_lte})")
+        if self.changes is not None and self.change not in (None, "changed"):
+            raise ValueError(f"changes describes changed records, not {self.change} ones")
+        if self.strict and self.changes is None:
+            raise ValueError("strict (no other field changed) needs changes")
+        return self
+
+    def kinds(self) -> list[Change]:
+        if self.change is not None:
+            return [self.change]
+        return ["changed"] if self.changes is not None else ["added", "removed", "changed"]
+
+    def unmet(self, entry: _Entry) -> int:
+        """How many of the conditions an entry does not meet (0: it matches)."""
+        missed = len(where_misses(entry.record, self.where))
+        for name, test in (self.changes or {}).items():
+            missed += entry.changes is None or name not in entry.changes or not test.holds(entry.changes[name])
+        if self.strict and entry.changes is not None:
+            missed += bool(set(entry.changes) - set(self.changes or {}))
+        return missed
+
+
+@dataclass(frozen=True, slots=True)
+class _Entry:
+    """One record of the diff: how it changed, its new (or removed) version, its field changes and id."""
+
+    kind: str
+    record: Any
+    changes: dict[str, Any] | None = None
+    key: str | None = None
+
+    def text(self) -> str:
+        name = record_name(self.record)
+        if self.changes is None:
+            return f"{name} ({self.kind})"
+        moves = [f"{f} {show(c.get('from'), 40)} → {show(c.get('to'), 40)}" for f, c in self.changes.items()]
+        return f"{name} ({listing(moves)})"
+
+
+@state_check("diff", DiffArgs)
+def diff(args: DiffArgs, attempt: Attempt) -> Outcome:
+    kinds = args.kinds()
+    noun = f"{either(kinds)} record"
+    changes = listing([t.text(n) for n, t in args.changes.items()]) if args.changes else ""
+    expected = (
+        how_many(args.count, args.count_gte, args.count_lte, noun)
+        + f" in {args.collection}{where_text(args.where)}"
+        + (f", with {changes}" if changes else "")
+        + (" and no other field changed" if args.strict else "")
+    )
+    entries = _entries(attempt, args.collection, kinds)
+    matched = [e for e in entries if args.unmet(e) == 0]
+    passed = within(len(matched), args.count, args.count_gte, args.count_lte)
+    if matched or not entries:
+        actual = (
+            f"{count(len(matched), 'record')} matched: {some(matched, len(matched), _Entry.text)}"
+            if matched
+            else f"{args.collection} has no {noun}s"
+        )
+        return Outcome(passed, expected, actual, _evidence(attempt, args.collection, matched))
+    closest = min(entries, key=args.unmet)
+    actual = f"none of {count(len(entries), noun)} matched; closest: {closest.text()}"
+    return Outcome(passed, expected, actual, _evidence(attempt, args.collection, [closest]))
+
+
+def _entries(attempt: Attempt, collection: str, kinds: list[Change]) -> list[_Entry]:
+    section = attempt.diff.get(collection, {})
+    entries: list[_Entry] = []
+    for kind in kinds:
+        if kind == "changed":
+            entries += [_Entry(kind, c["record"], c["changes"], c["id"]) for c in section.get("changed", [])]
+        elif kind == "unchanged":
+            moved = {content(r) for r in section.get("added", [])}
+            moved |= {content(c["record"]) for c in section.get("changed", [])}
+            entries += [_Entry(kind, r) for r in attempt.records(collection) if content(r) not in moved]
+        else:
+            entries += [_Entry(kind, r) for r in section.get(kind, [])]
+    return entries
+
+
+def _evidence(attempt: Attempt, collection: str, entries: list[_Entry]) -> list[int]:
+    seqs: list[int] = []
+    writes = attempt.writes_by_record.get(collection, {})
+    for entry in entries[:EVIDENCE_LIMIT]:
+        if entry.key is not None:
+            seqs += write_evidence(writes.get(entry.key, []))
+        elif entry.kind == "removed":
+            # A removed record's id is not in the diff: name every removal that still stands.
+            seqs += write_evidence(w[-1] for w in writes.values() if w[-1].op == "removed")
+        else:
+            seqs += attempt.record_evidence(collection, entry.record)
+    return seqs
+
+
+# -- writes -------------------------------------------------------------------------------------------
+
+
+class WritesArgs(Args):
+    collection: str | None = None
+    min: NonNegativeInt | None = None
+    max: NonNegativeInt | None = None
+
+    @model_validator(mode="after")
+    def _bounds(self) -> WritesArgs:
+        if self.min is None and self.max is None:
+            raise ValueError("writes has min, max or both")
+        if self.min is not None and self.max is not None and self.min > self.max:
+            raise ValueError(f"min ({self.min}) is more than max ({self.max})")
+        return self
+
+
+@state_check("writes", WritesArgs)
+def writes(args: WritesArgs, attempt: Attempt) -> Outcome:
+    """Counts the records the agent's calls created, updated or removed (writes with `by`), so the world's own
+    changes (people's replies, faults) never count against the agent."""
+    tables = attempt.agent_writes
+    names = [args.collection] if args.collection is not None else sorted(tables)
+    touched = [(name, key, ws) for name in names for key, ws in tables.get(name, {}).items()]
+    where = f" in {args.collection}" if args.collection is not None else ""
+    expected = how_many(None, args.min, args.max, "record") + " created, updated or removed by the agent" + where
+    n = len(touched)
+    actual = f"the agent wrote {count(n, 'record')}{where}"
+    if n:
+        actual += ": " + some(touched, n, _written)
+    passed = (args.min is None or n >= args.min) and (args.max is None or n <= args.max)
+    return Outcome(passed, expected, actual, write_evidence(w for _, _, ws in touched[:EVIDENCE_LIMIT] for w in ws))
+
+
+def _written(item: tuple[str, str, list[Any]]) -> str:
+    name, key, ws = item
+    ops = list(dict.fromkeys(w.op for w in ws))
+    return f"{name} {key} {listing(ops)} (seq {listing([str(w.seq) for w in ws])})"

@@ -1,0 +1,44 @@
+"""The `soundstage` command: thin commands over the Python API, one module each (DESIGN 2.2)."""
+
+from __future__ import annotations
+
+import sys
+
+import typer
+
+from .check import check
+from .explain import explain
+from .listing import list_command
+from .output import json_requested, report
+from .run import run
+from .serve import serve
+from .validate import validate
+
+app = typer.Typer(
+    name="soundstage",
+    help="A rehearsal stage for AI agents: Slack, GitHub, Datadog and PagerDuty over a simulated, graded world.",
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+app.command()(serve)
+app.command()(run)
+app.command()(check)
+app.command()(explain)
+app.command()(validate)
+app.command("list")(list_command)
+
+
+def main(args: list[str] | None = None) -> None:
+    """The console script. Click's own usage errors are reported like every other error (exit 2)."""
+    argv = sys.argv[1:] if args is None else list(args)
+    try:
+        code = app(args=argv, prog_name="soundstage", standalone_mode=False)
+    except Exception as exc:
+        # Click's errors (from the copy of click that typer bundles) carry their own message and exit code.
+        if not hasattr(exc, "format_message"):
+            raise
+        context = getattr(exc, "ctx", None)
+        command = context.command_path if context is not None else "soundstage"
+        code = getattr(exc, "exit_code", 2)
+        report("UsageError", exc.format_message(), code, json_requested(argv), f"{command} --help")
+    sys.exit(code if isinstance(code, int) else 0)

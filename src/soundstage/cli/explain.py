@@ -1,0 +1,122 @@
+"""`soundstage explain [TRIAL_DIR or RUN_DIR]`: why trials failed, with the log entries behind each check."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from pydantic import TypeAdapter, ValidationError
+
+from ..checks import CheckResult
+from ..errors import UsageError
+from ..runner import latest_run, trial_folders
+from .output import JsonOption, emit, handles_errors, next_step, quote, say
+
+_OBJECT = TypeAdapter(dict[str, Any])  # result.json, run.json, a line of events.jsonl
+_CHECKS = TypeAdapter(list[CheckResult])  # checks.json
+
+
+@handles_errors("explain")
+def explain(
+    target: Annotated[
+        Path | None,
+        typer.Argument(help="A trial folder or a run folder (default: the latest run under ./runs).", show_default=False),
+    ] = None,
+    json_output: JsonOption = False,
+) -> None:
+    """Print each failed check of each failed trial: expected, actual, explanation and its evidence."""
+    folder = target if target is not None else latest_run()
+    trials = [_explain(trial) for trial in trial_folders(folder)]
+    run = _run_record(folder)
+    if json_output:
+        emit({"folder": str(folder), "trials": trials})
+        return
+    for trial in trials:
+        _print(trial)
+    if run is not None:
+        next_step(f"soundstage run {quote(*run['scenes'])} --agent {quote(run['agent'])}")
+    else:
+        next_step(f"soundstage check {quote(str(folder))} --checks checks.yaml")
+
+
+def _explain(folder: Path) -> dict[str, Any]:
+    result = _read_json(folder / "result.json", _OBJECT)
+    failed = [check for check in _read_json(folder / "checks.json", _CHECKS) if check.passed is not True]
+    events = _events(folder / "events.jsonl", {seq for check in failed for seq in check.evidence})
+    return {
+        "folder": str(folder),
+        "scene": result.get("scene"),
+        "trial": result.get("trial"),
+        "outcome": result.get("outcome"),
+        "timed_out": result.get("timed_out", False),
+        "failed": [
+            {**check.model_dump(mode="json"), "entries": [events[seq] for seq in check.evidence if seq in events]}
+            for check in failed
+        ],
+    }
+
+
+def _read_json(path: Path, shape: TypeAdapter[Any]) -> Any:
+    try:
+        return shape.validate_json(path.read_bytes())
+    except FileNotFoundError:
+        raise UsageError(f"{path}: missing; is {path.parent} a complete trial folder?") from None
+    except ValidationError as exc:
+        raise UsageError(f"{path}: not what soundstage writes there ({exc.errors()[0]['msg']})") from None
+
+
+def _events(path: Path, seqs: set[int]) -> dict[int, dict[str, Any]]:
+    """The events of the log whose seq is wanted, read line by line (a log may be long)."""
+    found: dict[int, dict[str, Any]] = {}
+    if not seqs or not path.is_file():
+        return found
+    with path.open(encoding="utf-8") as lines:
+        for number, line in enumerate(lines, 1):
+            try:
+                event = _OBJECT.validate_json(line) if line.strip() else {}
+            except ValidationError:
+                raise UsageError(f"{path}:{number}: not an event of the log") from None
+            if event.get("seq") in seqs:
+                found[event["seq"]] = event
+    return found
+
+
+def _run_record(folder: Path) -> dict[str, Any] | None:
+    """The run.json of a run folder, or of the run a trial folder belongs to."""
+    for candidate in (folder / "run.json", folder.parent.parent / "run.json"):
+        if candidate.is_file():
+            return _read_json(candidate, _OBJECT)
+    return None
+
+
+def _print(trial: dict[str, Any]) -> None:
+    note = " (the agent timed out)" if trial["timed_out"] else ""
+    say(f"{trial['scene']} #{trial['trial']}: {trial['outcome']}{note}  [{trial['folder']}]")
+    if trial["outcome"] == "passed":
+        say("  every required check passed")
+    for check in trial["failed"]:
+        state = "undecided" if check["passed"] is None else "failed"
+        required = "" if check["required"] else ", not required"
+        say(f"  {check['id']} ({check['kind']}): {state}{required}")
+        say(f"    expected:    {check['expected']}")
+        say(f"    actual:      {check['actual']}")
+        say(f"    explanation: {check['explanation']}")
+        for entry in check["entries"]:
+            say(f"    {_entry_line(entry)}")
+    say()
+
+
+def _entry_line(event: dict[str, Any]) -> str:
+    """One log entry in a line: a call as `#seq time service METHOD path status [error=code]`."""
+    head = f"#{event.get('seq')} {event.get('t')}"
+    if event.get("kind") == "call":
+        line = f"{head} {event.get('service')} {event.get('method')} {event.get('path')} {event.get('status')}"
+        response = event.get("response")
+        if isinstance(response, dict) and response.get("ok") is False:  # Slack answers errors with 200
+            line += f" error={response.get('error')}"
+        return line
+    rest = {k: v for k, v in event.items() if k not in ("seq", "t", "kind")}
+    details = json.dumps(rest, ensure_ascii=False, separators=(",", ":"))
+    return f"{head} {event.get('kind')} {details if len(details) <= 160 else details[:157] + '...'}"

@@ -1,0 +1,100 @@
+"""What every command shares: `--json`, the human and JSON forms of output, errors and exit codes.
+
+In JSON mode a command writes exactly one JSON document on stdout, an error included; in human mode its
+output ends with a `next:` line. Errors soundstage raises on purpose become their message and exit code
+(errors.py), never a traceback.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import shlex
+import sys
+from collections.abc import Callable, Sequence
+from typing import Annotated, Any, TypeVar
+
+import typer
+from rich.console import Console
+
+from ..errors import SoundstageError, SpecError
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+JsonOption = Annotated[
+    bool,
+    typer.Option("--json", envvar="SOUNDSTAGE_JSON", help="Print one JSON document on stdout and nothing else there."),
+]
+
+# Bound to sys.stdout / sys.stderr when printing, so a test runner's captured streams are used.
+stdout = Console(highlight=False, soft_wrap=True)
+stderr = Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+def json_requested(args: list[str]) -> bool:
+    """Whether `--json` or SOUNDSTAGE_JSON asks for JSON, for errors raised before a command parses its options."""
+    return "--json" in args or os.environ.get("SOUNDSTAGE_JSON", "").lower() in ("1", "true", "t", "yes", "y", "on")
+
+
+def emit(data: Any) -> None:
+    """The one JSON document of a command."""
+    sys.stdout.write(json.dumps(data, ensure_ascii=False) + "\n")  # one line: a reader can take it with readline
+    sys.stdout.flush()
+
+
+def say(text: str = "") -> None:
+    """A plain line on stdout (no rich markup, so paths and check ids print as they are)."""
+    stdout.print(text, markup=False)
+
+
+def next_step(command: str) -> None:
+    say(f"next: {command}")
+
+
+def quote(*words: str) -> str:
+    return shlex.join(words)
+
+
+def finish(code: int) -> None:
+    """Ends the command with `code` (0 returns normally)."""
+    if code:
+        raise typer.Exit(code)
+
+
+def report(kind: str, message: str, exit_code: int, json_mode: bool, hint: str, errors: Sequence[SpecError] = ()) -> None:
+    """An error: `{"error": ...}` on stdout in JSON mode, else `error:` lines and a `next:` line on stderr."""
+    if json_mode:
+        error: dict[str, Any] = {"type": kind, "message": message, "exit_code": exit_code}
+        if errors:
+            error["errors"] = [e.to_dict() for e in errors]
+        emit({"error": error})
+        return
+    for line in [str(e) for e in errors] or [message]:
+        stderr.print(f"error: {line}", markup=False)
+    stderr.print(f"next: {hint}", markup=False)
+
+
+def report_soundstage_error(exc: SoundstageError, json_mode: bool, command: str) -> None:
+    errors: list[SpecError] = list(getattr(exc, "errors", None) or [exc]) if isinstance(exc, SpecError) else []
+    files = sorted({e.file for e in errors if e.file and not e.file.startswith("<")})
+    # A scene that does not load: `validate` lists every error of it.
+    hint = f"soundstage validate {quote(*files)}" if files and command == "run" else f"soundstage {command} --help"
+    report(type(exc).__name__, str(exc), exc.exit_code, json_mode, hint, errors)
+
+
+def handles_errors(name: str) -> Callable[[F], F]:
+    """Turns a SoundstageError raised by command `name` into its report and exit code."""
+
+    def wrap(command: F) -> F:
+        @functools.wraps(command)
+        def run(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return command(*args, **kwargs)
+            except SoundstageError as exc:
+                report_soundstage_error(exc, kwargs.get("json_output", False), name)
+                raise typer.Exit(exc.exit_code) from None
+
+        return run  # type: ignore[return-value]
+
+    return wrap

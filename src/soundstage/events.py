@@ -1,0 +1,161 @@
+"""The event log: everything that happened in a live world, one gapless `seq` per entry.
+
+Each kind of event is a pydantic model registered with `@event_kind`; a saved log (`events.jsonl`) is
+read back into the same models, so a finished trial can be scored again. `EVENT_SCHEMA_VERSION` is
+written in the first event (`start`) of every log.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import IO, Any, Callable, Iterable, Iterator, TypeVar
+
+from pydantic import BaseModel, ConfigDict
+
+EVENT_SCHEMA_VERSION = 1
+
+EVENT_KINDS: dict[str, type[Event]] = {}
+E = TypeVar("E", bound="Event")
+
+
+def event_kind(cls: type[E]) -> type[E]:
+    """Registers an event model under its `kind`."""
+    kind = cls.model_fields["kind"].default
+    if kind in EVENT_KINDS:
+        raise ValueError(f"event kind {kind!r} registered twice")
+    EVENT_KINDS[kind] = cls
+    return cls
+
+
+class Event(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    seq: int
+    kind: str
+    t: str  # simulated time, ISO-8601 UTC
+
+
+@event_kind
+class StartEvent(Event):
+    """The live world was built."""
+
+    kind: str = "start"
+    version: int = EVENT_SCHEMA_VERSION
+    scene: str
+    world: str | None = None
+    task: str = ""
+
+
+@event_kind
+class CallEvent(Event):
+    """One API call of the agent's, as the recording layer saw it (DESIGN 2.5 `trace.jsonl`)."""
+
+    kind: str = "call"
+    service: str
+    method: str  # HTTP method
+    path: str  # relative to the service base, no query string
+    operation: str | None = None  # the vendor's name of the operation, e.g. chat.postMessage
+    query: dict[str, Any] = {}
+    body: Any = None
+    status: int
+    response: Any = None
+    error: bool = False
+    unimplemented: bool = False
+    actor: str | None = None  # who the token belongs to in that service
+
+
+@event_kind
+class WriteEvent(Event):
+    """A record of a collection was added, changed or removed."""
+
+    kind: str = "write"
+    collection: str
+    op: str  # added | changed | removed
+    id: str
+    fields: list[str] = []  # for `changed`: which fields
+    by: int | None = None  # seq of the agent call that caused it, if any
+
+
+@event_kind
+class ClockEvent(Event):
+    """Simulated time was moved on by hand (`POST .../clock`)."""
+
+    kind: str = "clock"
+    advanced: str  # a duration, e.g. 5m
+
+
+@event_kind
+class FinishEvent(Event):
+    """The attempt ended."""
+
+    kind: str = "finish"
+    output: str = ""
+    reason: str = "finished"  # finished | exited | timeout | crashed
+
+
+def parse_event(data: dict[str, Any]) -> Event:
+    kind = data.get("kind")
+    model = EVENT_KINDS.get(kind)  # type: ignore[arg-type]
+    if model is None:
+        raise ValueError(f"unknown event kind {kind!r}")
+    return model.model_validate(data)
+
+
+class EventLog:
+    """The append-only log of one live world, optionally mirrored line by line to a JSONL file."""
+
+    def __init__(self, events: Iterable[Event] = ()) -> None:
+        self.events: list[Event] = list(events)
+        self._sink: IO[str] | None = None
+        self._listeners: list[Callable[[Event], None]] = []
+
+    def __len__(self) -> int:
+        return len(self.events)
+
+    def __iter__(self) -> Iterator[Event]:
+        return iter(self.events)
+
+    @property
+    def last_seq(self) -> int:
+        return len(self.events)
+
+    def emit(self, model: type[E], **fields: Any) -> E:
+        """Appends a new event of kind `model` with the next `seq`."""
+        event = model(seq=len(self.events) + 1, **fields)
+        self.events.append(event)
+        if self._sink is not None:
+            self._sink.write(event.model_dump_json() + "\n")
+            self._sink.flush()
+        for listener in self._listeners:
+            listener(event)
+        return event
+
+    def listen(self, listener: Callable[[Event], None]) -> None:
+        self._listeners.append(listener)
+
+    def after(self, seq: int = 0, kind: str | None = None) -> list[Event]:
+        tail = self.events[max(seq, 0) :]
+        return tail if kind is None else [e for e in tail if e.kind == kind]
+
+    def calls(self) -> list[CallEvent]:
+        return [e for e in self.events if isinstance(e, CallEvent)]
+
+    def mirror_to(self, path: Path) -> None:
+        """Writes what is logged so far to `path` and every later event as it comes."""
+        self.close()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._sink = path.open("w", encoding="utf-8")
+        for event in self.events:
+            self._sink.write(event.model_dump_json() + "\n")
+        self._sink.flush()
+
+    def close(self) -> None:
+        if self._sink is not None:
+            self._sink.close()
+            self._sink = None
+
+    @classmethod
+    def read(cls, path: Path) -> EventLog:
+        with path.open(encoding="utf-8") as lines:
+            return cls(parse_event(json.loads(line)) for line in lines if line.strip())

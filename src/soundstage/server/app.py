@@ -1,0 +1,49 @@
+"""The Starlette application: the control API and every impersonated service."""
+
+from __future__ import annotations
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from . import control
+from .control import endpoint, error_response
+from ..services import SERVICES
+from .hub import Hub
+from .recording import service_call
+
+ANY = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"]
+
+
+async def not_found(request: Request, exc: Exception) -> Response:
+    return error_response(404, "not_found", f"no route for {request.method} {request.url.path}")
+
+
+def create_app(hub: Hub | None = None, admin_token: str | None = None) -> Starlette:
+    """The app over `hub`. With `admin_token`, the control API asks for it (agents may use their own token
+    on their own world's routes, e.g. to `finish`)."""
+    world = "/v1/worlds/{world}"
+    routes = [
+        Route("/healthz", endpoint(control.healthz, public=True), methods=["GET"]),
+        Route("/v1/scenes", endpoint(control.scenes), methods=["GET"]),
+        Route("/v1/worlds", endpoint(control.create_world, status=201), methods=["POST"]),
+        Route("/v1/worlds", endpoint(control.list_worlds), methods=["GET"]),
+        Route(world, endpoint(control.get_world), methods=["GET"]),
+        Route(world, endpoint(control.delete_world), methods=["DELETE"]),
+        Route(world + "/trace", endpoint(control.trace), methods=["GET"]),
+        Route(world + "/events", endpoint(control.events), methods=["GET"]),
+        Route(world + "/state", endpoint(control.state), methods=["GET"]),
+        Route(world + "/diff", endpoint(control.diff), methods=["GET"]),
+        Route(world + "/clock", endpoint(control.clock), methods=["POST"]),
+        Route(world + "/checks", endpoint(control.checks), methods=["GET"]),
+        Route(world + "/checks", endpoint(control.custom_checks), methods=["POST"]),
+        Route(world + "/finish", endpoint(control.finish), methods=["POST"]),
+    ]
+    for name in SERVICES:
+        routes.append(Route(f"/w/{{world}}/{name}/{{path:path}}", service_call(name), methods=ANY))
+        routes.append(Route(f"/{name}/{{path:path}}", service_call(name), methods=ANY))
+    app = Starlette(routes=routes, exception_handlers={404: not_found, 405: not_found})
+    app.state.hub = hub or Hub()
+    app.state.admin_token = admin_token
+    return app

@@ -1,0 +1,164 @@
+"""What every impersonated service provides, and the request and reply the server hands it.
+
+A service is registered once in `soundstage.services.SERVICES`. The server finds the live world (from the
+`/w/<id>` prefix or the token), then calls `Service.handle` inside the world's call lifecycle; the
+recording layer alone writes the call to the event log from the `Reply`.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol
+from urllib.parse import parse_qsl
+
+from ..world import Principal
+
+if TYPE_CHECKING:
+    from ..spec.build import BuildContext
+    from ..world import World
+
+
+# Query parameters that carry credentials in some vendor's API; the trace never records them.
+SECRET_PARAMS = frozenset({"token", "access_token", "api_key", "application_key"})
+
+
+@dataclass
+class ServiceRequest:
+    """An incoming call, as the service sees it."""
+
+    method: str  # HTTP method, upper case
+    path: str  # relative to the service base, no query string: "/api/chat.postMessage"
+    query: dict[str, Any]  # a name given once maps to a str, given several times to a list of str
+    headers: Mapping[str, str]  # lower-case names
+    body: bytes = b""
+    base_url: str = ""  # absolute URL of the service base for this request, e.g. http://h:p/w/w1/slack
+
+    @property
+    def content_type(self) -> str:
+        return self.headers.get("content-type", "").split(";")[0].strip().lower()
+
+
+@dataclass
+class Reply:
+    """What a service answers. `trace_body` is the parsed request body, as the trace records it."""
+
+    status: int
+    body: Any
+    headers: dict[str, str] = field(default_factory=dict)
+    operation: str | None = None
+    error: bool = False
+    unimplemented: bool = False
+    trace_body: Any = None
+
+
+@dataclass
+class Credential:
+    """A token a service hands the agent: the environment variable it travels in, its prefix, whom it speaks for."""
+
+    env: str
+    prefix: str
+    principal: Principal
+
+
+class Service(Protocol):
+    """One impersonated API."""
+
+    name: str
+
+    def token(self, request: ServiceRequest) -> str | None:
+        """The credential the request carries, or None."""
+
+    def unauthorized(self, request: ServiceRequest) -> Reply:
+        """The vendor's answer to a missing or unknown credential (no live world could be found)."""
+
+    def handle(self, world: World, principal: Principal | None, request: ServiceRequest) -> Reply:
+        """Answers a call against `world`. `principal` is None when the token is not one of this world's."""
+
+    def operations(self) -> list[str]:
+        """The vendor operation names this service implements, from its registry."""
+
+    def credentials(self, world: World) -> list[Credential]:
+        """The tokens the agent gets in `world` (the hub makes the secret part)."""
+
+    def environment(self, base_url: str) -> dict[str, str]:
+        """The agent's environment variables naming this service's URL, given its base URL in the world."""
+
+    def internal_error(self, request: ServiceRequest, exc: BaseException) -> Reply:
+        """The vendor's answer when a handler failed unexpectedly (its writes were rolled back)."""
+
+    def generate(self, collection: str, options: dict[str, Any], ctx: BuildContext) -> None:
+        """`generate:` in a world file: adds realistic noise records to `collection`."""
+
+    def assign(self, section: Any, ctx: BuildContext) -> None:
+        """Image building, pass 1: gives every record with a `ref` its id (`ctx.define`)."""
+
+    def build(self, section: Any, ctx: BuildContext) -> None:
+        """Image building, pass 2: adds the section's records to the image's collections."""
+
+
+def parse_query(raw: str) -> dict[str, Any]:
+    """A query string to a dict; repeated names become lists (`statuses[]=a&statuses[]=b`)."""
+    result: dict[str, Any] = {}
+    for name, value in parse_qsl(raw, keep_blank_values=True):
+        if name in result:
+            previous = result[name]
+            result[name] = previous + [value] if isinstance(previous, list) else [previous, value]
+        else:
+            result[name] = value
+    return result
+
+
+class BodyError(ValueError):
+    """The body could not be parsed as its content type says; `code` names the problem."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def parse_body(request: ServiceRequest) -> Any:
+    """The body as JSON or form fields by content type; None when empty. Raises `BodyError`."""
+    raw = request.body
+    if not raw:
+        return None
+    kind = request.content_type
+    if kind == "application/x-www-form-urlencoded":
+        try:
+            return parse_query(raw.decode("utf-8"))
+        except UnicodeDecodeError as exc:
+            raise BodyError("invalid_form_data", "form body is not UTF-8") from exc
+    if kind.endswith("json") or kind == "":
+        try:
+            return json.loads(raw)
+        except (UnicodeDecodeError, ValueError) as exc:
+            if kind == "":
+                return raw.decode("utf-8", "replace")
+            raise BodyError("invalid_json", f"body is not valid JSON: {exc}") from exc
+    return raw.decode("utf-8", "replace")
+
+
+Handler = Callable[..., Any]
+
+
+class Operations:
+    """A registry of one service's operations by vendor name; the implemented list is read from here."""
+
+    def __init__(self, service: str) -> None:
+        self.service = service
+        self.handlers: dict[str, Handler] = {}
+
+    def __call__(self, name: str) -> Callable[[Handler], Handler]:
+        def register(handler: Handler) -> Handler:
+            if name in self.handlers:
+                raise ValueError(f"{self.service} operation {name} registered twice")
+            self.handlers[name] = handler
+            return handler
+
+        return register
+
+    def get(self, name: str) -> Handler | None:
+        return self.handlers.get(name)
+
+    def names(self) -> list[str]:
+        return sorted(self.handlers)

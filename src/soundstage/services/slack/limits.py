@@ -1,0 +1,95 @@
+"""Slack's rate limits, in simulated time, when a scene turns them on.
+
+`rate_limits: {slack: true}` applies Slack's published tiers per method (Tier 1 1/min, Tier 2 20/min,
+Tier 3 50/min, Tier 4 100/min) and about one `chat.postMessage` per second per channel, allowing short
+bursts of 3. `rate_limits: {slack: {"chat.postMessage": "5/1m", "*": "100/1m"}}` sets limits per method
+instead (`*`: every other implemented method). Windows slide: a call is refused while `count` calls
+were allowed in the last `duration`, and `Retry-After` says when the oldest of them leaves the window.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Any
+
+from ...clock import US, parse_rate
+from ...world import World
+
+MINUTE = 60 * US
+TIERS = {1: 1, 2: 20, 3: 50, 4: 100}  # calls per minute
+METHOD_TIERS = {
+    "auth.test": 4,
+    "team.info": 3,
+    "users.list": 2,
+    "users.info": 4,
+    "users.lookupByEmail": 3,
+    "users.conversations": 3,
+    "users.profile.get": 4,
+    "conversations.list": 2,
+    "conversations.info": 3,
+    "conversations.history": 3,
+    "conversations.replies": 3,
+    "conversations.members": 4,
+    "conversations.open": 3,
+    "conversations.join": 3,
+    "conversations.create": 2,
+    "conversations.invite": 3,
+    "conversations.kick": 3,
+    "conversations.leave": 3,
+    "conversations.setTopic": 2,
+    "conversations.setPurpose": 2,
+    "conversations.archive": 2,
+    "conversations.unarchive": 2,
+    "conversations.rename": 2,
+    "chat.update": 3,
+    "chat.delete": 3,
+    "chat.postEphemeral": 4,
+    "chat.getPermalink": 4,
+    "reactions.add": 3,
+    "reactions.remove": 2,
+    "reactions.get": 3,
+    "pins.add": 2,
+    "pins.list": 2,
+    "search.messages": 2,
+    "usergroups.list": 2,
+    "bookmarks.list": 3,
+}
+POST_MESSAGE = (3, 3 * US)  # per channel: about 1/s, bursts of 3
+_RULES = "slack.rate_rules"  # world.scratch keys
+_WINDOWS = "slack.rate_windows"
+
+
+def _rules(world: World) -> dict[str, tuple[int, int]] | None:
+    """The limits in force, parsed once per world; None when rate limits are off."""
+    if _RULES not in world.scratch:
+        setting: Any = world.settings.get("rate_limits", {}).get("slack")
+        if setting is True:
+            rules = {method: (TIERS[tier], MINUTE) for method, tier in METHOD_TIERS.items()}
+            rules["chat.postMessage"] = POST_MESSAGE
+        elif isinstance(setting, dict) and setting:
+            rules = {method: parse_rate(value) for method, value in setting.items()}
+        else:
+            rules = None
+        world.scratch[_RULES] = rules
+    return world.scratch[_RULES]
+
+
+def retry_after(world: World, method: str, channel: str | None) -> int | None:
+    """Seconds to wait when this call is over the limit (the call is then not counted), else None."""
+    rules = _rules(world)
+    if rules is None:
+        return None
+    rule = rules.get(method) or rules.get("*")
+    if rule is None:
+        return None
+    count, window = rule
+    # Slack limits chat.postMessage per channel; an explicit per-method setting counts the method.
+    key = f"{method} {channel}" if method == "chat.postMessage" and rule is POST_MESSAGE else method
+    calls = world.scratch.setdefault(_WINDOWS, {}).setdefault(key, deque())
+    now = world.now()
+    while calls and calls[0] <= now - window:
+        calls.popleft()
+    if len(calls) >= count:
+        return max(1, -(-(calls[0] + window - now) // US))
+    calls.append(now)
+    return None

@@ -1,0 +1,112 @@
+"""The `slack:` section of world and scene files (DESIGN 3.1).
+
+Values that name other records are refs (`$maya`) or plain ids (`U0123456789`); they are resolved when the
+image is built, so these models only check shapes.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+
+from ...clock import parse_duration
+
+
+def _duration(value: str | int) -> str | int:
+    parse_duration(value)
+    return value
+
+
+Duration = Annotated[str | int, AfterValidator(_duration)]
+
+
+class _Model(BaseModel):
+    # Strict like the rest of the file formats: YAML already types its values, so "yes" is no boolean.
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class Team(_Model):
+    ref: str | None = None
+    id: str | None = None
+    name: str = "Soundstage"
+    domain: str | None = None  # default: the name, lower case, letters and digits only
+
+
+class User(_Model):
+    ref: str | None = None
+    id: str | None = None
+    name: str
+    real_name: str | None = None
+    display_name: str = ""
+    title: str = ""
+    email: str | None = None
+    is_bot: bool = False
+    is_admin: bool = False
+    tz: str = "America/Los_Angeles"
+    deleted: bool = False
+
+
+class Channel(_Model):
+    ref: str | None = None
+    id: str | None = None
+    name: str
+    members: list[str] = []
+    is_private: bool = False
+    is_archived: bool = False
+    topic: str = ""
+    purpose: str = ""
+    created_by: str | None = None  # default: the first member
+
+
+class Message(_Model):
+    ref: str | None = None
+    channel: str  # a channel, or a user: the DM between that user and `user`
+    user: str
+    text: str
+    thread_ts: str | None = None  # the thread's parent message (a ref)
+    reactions: dict[str, list[str]] = {}
+    ago: Duration | None = None  # posted this long before the clock start
+    pinned: bool = False
+
+
+class Usergroup(_Model):
+    ref: str | None = None
+    id: str | None = None
+    name: str
+    handle: str
+    description: str = ""
+    users: list[str] = []
+    channels: list[str] = []  # default channels of the group
+    created_by: str | None = None
+    disabled: bool = False
+
+
+class Bookmark(_Model):
+    ref: str | None = None
+    id: str | None = None
+    channel: str
+    title: str
+    link: str
+    emoji: str | None = None
+    created_by: str | None = None
+
+
+class SlackSection(_Model):
+    team: Team | None = None
+    users: list[User] = []
+    channels: list[Channel] = []
+    messages: list[Message] = []
+    usergroups: list[Usergroup] = []
+    bookmarks: list[Bookmark] = []
+
+
+class GenerateMessages(_Model):
+    """Options of `generate: {slack.messages: {...}}`."""
+
+    channel: str
+    count: int = Field(50, ge=1, le=10_000)
+    users: list[str] | None = None  # default: the channel's members who are not bots
+    span: Duration = "7d"  # spread over this long before the clock start
+    threads: float = Field(0.15, ge=0, le=1)  # share of messages that are thread replies
+    reactions: float = Field(0.2, ge=0, le=1)  # share of messages with a reaction

@@ -1,0 +1,155 @@
+"""The Slack service: routes `/api/<method>` to its handler, checks the token, applies rate limits and
+wraps the result in Slack's envelope (HTTP 200 and `ok`, or 429 with an integer `Retry-After`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...world import Principal, World
+from ..base import Credential, Reply, ServiceRequest
+from . import limits, seed
+from .args import Args, token_of
+from .errors import SlackError, error_body
+from .handlers import Call, ops
+
+_NOT_FOUND_PAGE = (
+    "<!DOCTYPE html><html><head><title>Page not found | Slack</title></head><body>"
+    "<h1>There's been a glitch…</h1><p>We're not quite sure what went wrong.</p></body></html>"
+)
+
+
+def _method(request: ServiceRequest) -> str | None:
+    """The method name of an `/api/<method>` path; None for any other path."""
+    if not request.path.startswith("/api/"):
+        return None
+    return request.path[len("/api/") :].strip("/")
+
+
+def _not_found() -> Reply:
+    # slack.com answers any URL outside /api/ with its HTML 404 page.
+    return Reply(
+        404, _NOT_FOUND_PAGE, headers={"Content-Type": "text/html; charset=utf-8"}, error=True, unimplemented=True
+    )
+
+
+def _unknown(method: str, trace_body: Any) -> Reply:
+    body = {"ok": False, "error": "unknown_method", "req_method": method}
+    return Reply(200, body, operation=method, error=True, unimplemented=True, trace_body=trace_body)
+
+
+def _trace_body(request: ServiceRequest) -> dict[str, Any] | None:
+    try:
+        return Args.parse(request).values
+    except SlackError:
+        return None
+
+
+def _with_warnings(body: dict[str, Any], warnings: list[str]) -> dict[str, Any]:
+    if warnings:
+        body["warning"] = ",".join(warnings)
+        body["response_metadata"] = {**body.get("response_metadata", {}), "warnings": warnings}
+    return body
+
+
+class SlackService:
+    name = "slack"
+
+    def token(self, request: ServiceRequest) -> str | None:
+        return token_of(request)
+
+    def unauthorized(self, request: ServiceRequest) -> Reply:
+        # No live world answers this token, so nothing is recorded: Slack's answer is all there is to give.
+        method = _method(request)
+        if method is None:
+            return _not_found()
+        if ops.get(method) is None:
+            return _unknown(method, None)
+        code = "not_authed" if token_of(request) is None else "invalid_auth"
+        return Reply(200, error_body(SlackError(code)), operation=method, error=True)
+
+    def handle(self, world: World, principal: Principal | None, request: ServiceRequest) -> Reply:
+        method = _method(request)
+        if method is None:
+            return _not_found()
+        handler = ops.get(method)
+        try:
+            args = Args.parse(request)
+        except SlackError as exc:
+            if handler is None:
+                return _unknown(method, None)
+            return Reply(200, error_body(exc), operation=method, error=True)
+        if handler is None:
+            return _unknown(method, args.values)
+        try:
+            user = _authenticate(world, principal, request)
+            wait = limits.retry_after(world, method, args.string("channel"))
+            if wait is not None:
+                return Reply(
+                    429,
+                    {"ok": False, "error": "ratelimited"},
+                    headers={"Retry-After": str(wait)},
+                    operation=method,
+                    error=True,
+                    trace_body=args.values,
+                )
+            body = handler(Call(world, user, principal.token_type == "bot", args))  # type: ignore[union-attr]
+        except SlackError as exc:
+            return Reply(
+                200,
+                _with_warnings(error_body(exc), args.warnings),
+                operation=method,
+                error=True,
+                trace_body=args.values,
+            )
+        return Reply(200, _with_warnings({"ok": True, **body}, args.warnings), operation=method, trace_body=args.values)
+
+    def operations(self) -> list[str]:
+        return ops.names()
+
+    def credentials(self, world: World) -> list[Credential]:
+        """A bot token and a user token (for search.messages), both acting as the scene's `agent.slack_user`."""
+        user = world.settings.get("agent", {}).get("slack_user")
+        if not user:
+            return []
+        return [
+            Credential("SLACK_BOT_TOKEN", "xoxb-", Principal("slack", user, "bot")),
+            Credential("SLACK_USER_TOKEN", "xoxp-", Principal("slack", user, "user")),
+        ]
+
+    def environment(self, base_url: str) -> dict[str, str]:
+        # slack_sdk's WebClient(base_url=...) takes the URL of the API root, with its trailing slash.
+        return {"SLACK_API_URL": f"{base_url}/api/"}
+
+    def assign(self, section: Any, ctx: Any) -> None:
+        seed.assign(section, ctx)
+
+    def build(self, section: Any, ctx: Any) -> None:
+        seed.build(section, ctx)
+
+    def generate(self, collection: str, options: dict[str, Any], ctx: Any) -> None:
+        seed.generate(collection, options, ctx)
+
+    def internal_error(self, request: ServiceRequest, exc: BaseException) -> Reply:
+        """Slack's answer when it fails on its side; the server has already undone the call's writes."""
+        return Reply(
+            200,
+            {"ok": False, "error": "fatal_error"},
+            operation=_method(request),
+            error=True,
+            trace_body=_trace_body(request),
+        )
+
+
+def _authenticate(world: World, principal: Principal | None, request: ServiceRequest) -> dict[str, Any]:
+    """The caller's user record: `not_authed` without a token, `invalid_auth` for a token of no use here."""
+    if principal is None:
+        raise SlackError("not_authed" if token_of(request) is None else "invalid_auth")
+    user = world["slack.users"].get(principal.user)
+    if user is None:
+        raise SlackError("invalid_auth")
+    if user["deleted"]:
+        raise SlackError("account_inactive")
+    return user
+
+
+service = SlackService()

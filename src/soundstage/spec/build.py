@@ -1,0 +1,97 @@
+"""The context services build a world image in: ids, refs, the clock start, seeded fake data, errors.
+
+Building runs in two passes over every service section (world definition first, then the scene's
+`seed`): `assign` gives each record with a `ref` its id, so that `build` can resolve `$name` anywhere,
+across services too.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from faker import Faker
+
+from ..errors import SpecError
+from ..ids import IdSource
+from ..world import Collection
+from .loader import dotted
+
+Path = tuple[str | int, ...]
+
+
+class BuildContext:
+    def __init__(self, ids: IdSource, start: int, seed: str, lines: dict[str, dict[Path, int]] | None = None) -> None:
+        self.ids = ids
+        self.start = start  # clock start, epoch microseconds
+        self.refs: dict[str, str] = {}  # ref name -> id
+        self.ref_kinds: dict[str, str] = {}  # ref name -> collection of the record it names
+        self.collections: dict[str, Collection] = {}
+        self.settings: dict[str, Any] = {}  # per-service facts other parts need (e.g. slack team id)
+        self.file = ""  # the file being built from, for errors
+        self.here: Path = ()  # path of the section being built within that file
+        self._lines = lines or {}
+        self.faker = Faker()
+        self.faker.seed_instance(seed)
+        self.random = random.Random(seed)
+
+    def at(self, file: str, here: Path) -> BuildContext:
+        """Points errors at `here` (e.g. `("seed", "slack")`) in `file`."""
+        self.file, self.here = file, here
+        return self
+
+    def collection(self, name: str) -> Collection:
+        collection = self.collections.get(name)
+        if collection is None:
+            collection = self.collections[name] = Collection(name)
+        return collection
+
+    def line(self, *path: str | int) -> int | None:
+        lines = self._lines.get(self.file, {})
+        full = self.here + path
+        while full:
+            if full in lines:
+                return lines[full]
+            full = full[:-1]
+        return lines.get((), None)
+
+    def error(self, message: str, *path: str | int) -> SpecError:
+        return SpecError(message, file=self.file, line=self.line(*path), field=dotted(self.here + path))
+
+    def define(self, ref: str | None, value: str, kind: str, *path: str | int) -> None:
+        """Names a record: `$ref` now means `value` (its id). Refs are unique across the whole world."""
+        if not ref:
+            return
+        if ref in self.refs:
+            raise self.error(f"ref {ref!r} is defined twice (first for {self.ref_kinds[ref]})", *path, "ref")
+        self.refs[ref] = value
+        self.ref_kinds[ref] = kind
+
+    def resolve(self, value: Any, *path: str | int) -> Any:
+        """Replaces every `$name` string inside `value` with that record's id; unknown names are errors."""
+        if isinstance(value, str):
+            if value.startswith("$") and len(value) > 1:
+                name = value[1:]
+                if name not in self.refs:
+                    raise self.error(f"unknown ref ${name} (known refs: {_some(self.refs)})", *path)
+                return self.refs[name]
+            return value
+        if isinstance(value, list):
+            return [self.resolve(item, *path, i) for i, item in enumerate(value)]
+        if isinstance(value, dict):
+            return {self.resolve(k, *path): self.resolve(v, *path, k) for k, v in value.items()}
+        return value
+
+    def resolve_kind(self, value: Any, kind: str, *path: str | int) -> str:
+        """Resolves a `$name` that must name a record of collection `kind`; a plain id passes through."""
+        resolved = self.resolve(value, *path)
+        if isinstance(value, str) and value.startswith("$"):
+            actual = self.ref_kinds[value[1:]]
+            if actual != kind:
+                raise self.error(f"{value} names a record of {actual}, expected one of {kind}", *path)
+        return resolved
+
+
+def _some(names: dict[str, str]) -> str:
+    listed = sorted(names)
+    return ", ".join("$" + n for n in listed[:12]) + (" ..." if len(listed) > 12 else "") if listed else "none"

@@ -1,0 +1,210 @@
+"""The world image: a scene parsed, resolved and built once; every live world is a cheap copy of it.
+
+Building reads the scene (and the world definition it names), lets each service give ids to its records
+and then build them (so `$refs` resolve across services), runs `generate:`, resolves the agent's
+identities and parses the checks. Images are cached by file and modification time; a scene whose clock
+starts `now` is rebuilt for every world, since its records are dated from that moment.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..checks import Check, CheckSpecError, check_pass_list, parse_checks
+from ..clock import Clock, parse_duration, parse_time, wall_us
+from ..errors import NotFound, SpecError
+from ..ids import IdSource
+from ..services import SERVICES
+from ..world import Collection, World
+from .build import BuildContext
+from .discovery import find_scene, find_world
+from .loader import Document, read_document
+from .models import ClockSpec, Scene, WorldDefinition, read_scene, read_scene_text, read_world
+
+DEFAULT_START = "2026-03-02T14:00:00Z"
+
+
+@dataclass
+class WorldImage:
+    scene: Scene
+    source: str  # the scene file, or "<scene_yaml>"
+    world_name: str | None
+    collections: dict[str, Collection]
+    ids: IdSource
+    clock: ClockSpec
+    start: int
+    refs: dict[str, str]
+    settings: dict[str, Any]
+    checks: list[Check]
+    agent: dict[str, Any] = field(default_factory=dict)
+    files: list[str] = field(default_factory=list)  # the files it was built from
+
+    @property
+    def name(self) -> str:
+        return self.scene.name
+
+    @property
+    def task(self) -> str:
+        return self.scene.task
+
+    @property
+    def pass_ids(self) -> list[str] | None:
+        return self.scene.pass_
+
+    def scene_record(self) -> dict[str, Any]:
+        """What a trial folder keeps of the scene (`scene.json`), enough to score the trial again."""
+        return {
+            "name": self.scene.name,
+            "source": self.source,
+            "world": self.world_name,
+            "task": self.scene.task,
+            "refs": self.refs,
+            "agent": self.agent,
+            "checks": self.scene.checks,
+            "pass": self.scene.pass_,
+        }
+
+    def instantiate(self, world_id: str) -> World:
+        """A fresh live world: copies of the id maps (records are shared until changed), ids and clock."""
+        clock = Clock(
+            self.start,
+            tick_us=parse_duration(self.clock.tick),
+            realtime=self.clock.realtime,
+            speed=self.clock.speed,
+        )
+        world = World(
+            world_id,
+            self.scene.name,
+            {name: c.copy() for name, c in self.collections.items()},
+            clock,
+            self.ids.copy(),
+            initial={name: c._records for name, c in self.collections.items()},
+            refs=self.refs,
+            settings={**self.settings, "agent": dict(self.agent)},
+            task=self.scene.task,
+            world_name=self.world_name,
+        )
+        world.checks = self.checks
+        world.pass_ids = self.pass_ids
+        world.scene_record = self.scene_record()
+        return world
+
+
+def build_image(scene: Scene, scene_doc: Document) -> WorldImage:
+    """Builds the image of a parsed scene; raises SpecError naming file, line and field."""
+    scene_file = scene_doc.file
+    world: WorldDefinition | None = None
+    world_doc: Document | None = None
+    if scene.world:
+        base = Path(scene_file) if scene_file and not scene_file.startswith("<") else Path.cwd() / "scene.yaml"
+        try:
+            world_path = find_world(scene.world, base)
+        except NotFound as exc:  # report it where the scene names the world
+            raise SpecError(str(exc), file=scene_file, line=scene_doc.lines.get(("world",)), field="world") from exc
+        world, world_doc = read_world(world_path)
+
+    clock = scene.clock or (world.clock if world else None) or ClockSpec(start=DEFAULT_START)
+    start = wall_us() // 1_000_000 * 1_000_000 if clock.start == "now" else parse_time(clock.start)
+    seed = world.name if world else scene.name
+    lines = {scene_doc.file: scene_doc.lines}
+    if world_doc is not None:
+        lines[world_doc.file] = world_doc.lines
+    ctx = BuildContext(IdSource(seed), start, seed, lines)
+
+    sections: list[tuple[str, tuple[str | int, ...], Any]] = []
+    if world is not None and world_doc is not None:
+        sections.append((world_doc.file, (), world))
+    if scene.seed is not None:
+        sections.append((scene_file, ("seed",), scene.seed))
+    for step in ("assign", "build"):
+        for file, here, holder in sections:
+            for name, service in SERVICES.items():
+                section = getattr(holder, name, None)
+                if section is not None:
+                    getattr(service, step)(section, ctx.at(file, here + (name,)))
+    for file, here, holder in sections:
+        for key, options in (holder.generate or {}).items():
+            service_name, collection = key.split(".", 1)
+            SERVICES[service_name].generate(collection, options, ctx.at(file, here + ("generate", key)))
+
+    ctx.at(scene_file, ("agent",))
+    agent: dict[str, Any] = {"pass_env": list(scene.agent.pass_env) if scene.agent else []}
+    for who in ("slack_user", "github_user", "pagerduty_user"):
+        value = getattr(scene.agent, who, None) if scene.agent else None
+        if value is not None:
+            agent[who] = ctx.resolve(value, who)
+
+    try:
+        checks = parse_checks(scene.checks, ctx.refs)
+        if scene.pass_ is not None:
+            check_pass_list(scene.pass_, checks)
+    except CheckSpecError as exc:
+        path = (exc.field.partition("[")[0],) + tuple(exc.path)
+        raise ctx.at(scene_file, ()).error(exc.message, *path) from exc
+
+    return WorldImage(
+        scene=scene,
+        source=scene_file,
+        world_name=world.name if world else None,
+        collections=ctx.collections,
+        ids=ctx.ids,
+        clock=clock,
+        start=start,
+        refs=dict(ctx.refs),
+        settings={**ctx.settings, "rate_limits": dict(scene.rate_limits or {})},
+        checks=checks,
+        agent=agent,
+        files=[f for f in lines if not f.startswith("<")],
+    )
+
+
+class ImageCache:
+    """Images by scene text, or by scene file while neither it nor its world definition has changed."""
+
+    def __init__(self) -> None:
+        self._images: dict[Any, tuple[WorldImage, list[tuple[Path, int]]]] = {}
+
+    def load(self, scene: str | None = None, scene_yaml: str | None = None) -> WorldImage:
+        if scene_yaml is not None:
+            key: Any = hashlib.sha256(scene_yaml.encode()).hexdigest()
+            cached = self._images.get(key)
+            if cached is not None:
+                return cached[0]
+            image = build_image(*read_scene_text(scene_yaml))
+        else:
+            if not scene:
+                raise SpecError("give a scene name or path, or the scene's YAML text")
+            path = find_scene(scene)
+            key = path.resolve()
+            cached = self._images.get(key)
+            if cached is not None and all(_mtime(f) == mtime for f, mtime in cached[1]):
+                return cached[0]
+            image = build_image(*read_scene(path))  # errors name the path as the user gave it
+        if image.clock.start != "now":
+            self._images[key] = (image, [(Path(f), _mtime(Path(f))) for f in image.files])
+        return image
+
+
+def _mtime(path: Path) -> int:
+    try:
+        return path.stat().st_mtime_ns
+    except OSError:
+        return -1
+
+
+def validate_file(path: Path) -> list[SpecError]:
+    """Every error of a world or scene file (a scene has a `task`), refs and checks included."""
+    try:
+        document = read_document(path)
+        if "task" in document.data:
+            build_image(*read_scene(path))
+        else:
+            world, _ = read_world(path)
+            scene = Scene.model_validate({"name": world.name, "task": "", "world": str(path.resolve())})
+            build_image(scene, Document(data={}, lines={}, file=str(path)))
+    except SpecError as exc:
+        return list(getattr(exc, "errors", None) or [exc])
+    return []

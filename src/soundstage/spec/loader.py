@@ -1,0 +1,344 @@
+"""Reading YAML files with the line of every key and item, and validating them with pydantic models.
+
+A `Document` is the parsed data plus `lines`: the 1-based line of each path into it
+(`("slack", "users", 2, "email")`), so any error, from pydantic or from later building, can name file,
+line and field. Booleans, numbers and null are read by the YAML 1.2 core schema, not PyYAML's YAML 1.1
+rules: only true/false are booleans (a key `on:` stays the string "on"), `010` is ten, `14:30` is not a
+number, and times stay text for the models to parse.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from types import UnionType
+from typing import Annotated, Any, TypeVar, Union, get_args, get_origin
+
+import yaml
+from pydantic import BaseModel, ValidationError
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+from ..errors import SpecError
+
+PathKey = tuple[Any, ...]
+M = TypeVar("M", bound=BaseModel)
+
+_MERGE = "tag:yaml.org,2002:merge"
+_COLLECTION_TAGS = {"tag:yaml.org,2002:map", "tag:yaml.org,2002:seq"}
+
+
+class _Loader(yaml.SafeLoader):
+    yaml_implicit_resolvers: dict[str, list[tuple[str, re.Pattern[str]]]] = {}
+
+
+_FLOAT = r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)"
+for _tag, _pattern, _first in (
+    ("bool", r"true|True|TRUE|false|False|FALSE", "tTfF"),
+    ("int", r"[-+]?[0-9]+", "-+0123456789"),
+    ("float", _FLOAT, "-+.0123456789"),
+    ("null", r"~|null|Null|NULL|", ["~", "n", "N", ""]),
+    ("merge", r"<<", "<"),
+):  # first match wins, so a plain 42 is an int, not a float
+    _Loader.add_implicit_resolver(f"tag:yaml.org,2002:{_tag}", re.compile(f"^(?:{_pattern})$"), list(_first))
+# Decimal even with a leading zero (PyYAML would read 010 as octal 8).
+_Loader.add_constructor("tag:yaml.org,2002:int", lambda loader, node: int(loader.construct_scalar(node)))
+
+
+@dataclass
+class Document:
+    """A parsed YAML file: `data` (always a mapping), the line of each path into it, and the file name."""
+
+    data: dict[str, Any]
+    lines: dict[PathKey, int]
+    file: str
+
+    def line(self, path: PathKey) -> int | None:
+        """The line of `path`, or of its nearest ancestor that has one."""
+        while path not in self.lines and path:
+            path = path[:-1]
+        return self.lines.get(path)
+
+
+class SpecErrors(SpecError):
+    """Several errors of one file; reads as the first one (earliest line) plus how many more there are."""
+
+    def __init__(self, errors: list[SpecError]) -> None:
+        self.errors = errors
+        first = errors[0]
+        more = len(errors) - 1
+        message = first.message + (f" (and {more} more error{'s' if more > 1 else ''})" if more else "")
+        super().__init__(message, file=first.file, line=first.line, field=first.field)
+
+    def to_dict(self) -> dict[str, object]:
+        return {**super().to_dict(), "errors": [error.to_dict() for error in self.errors]}
+
+
+def dotted(path: Iterable[Any]) -> str:
+    """A path as a user writes it: `slack.users[2].email`."""
+    out = ""
+    for part in path:
+        if isinstance(part, int) and not isinstance(part, bool):  # a list index (a `true:` key is not one)
+            out += f"[{part}]"
+        else:
+            out += f".{part}" if out else str(part)
+    return out
+
+
+def describe(value: Any) -> str:
+    """A found value in an error message, in YAML's words."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return repr(value) if len(value) <= 60 else repr(value[:57]) + "..."
+    if isinstance(value, Mapping):
+        return "a mapping"
+    if isinstance(value, (list, tuple)):
+        return f"a list of {len(value)} item{'' if len(value) == 1 else 's'}"
+    return repr(value)
+
+
+def read_document(path: Path) -> Document:
+    """Reads and parses a YAML file; a missing, unreadable or non-UTF-8 file is a SpecError."""
+    file = str(path)
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise SpecError("no such file", file=file) from None
+    except IsADirectoryError:
+        raise SpecError("is a directory; expected a YAML file", file=file) from None
+    except OSError as exc:
+        raise SpecError(f"cannot read the file: {exc.strerror}", file=file) from None
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        raise SpecError(f"not UTF-8 text (byte 0x{raw[exc.start]:02x})", file=file, line=line) from None
+    return load_yaml(text, file)
+
+
+def load_yaml(text: str, file: str) -> Document:
+    """Parses YAML text whose top level is a mapping; syntax errors and duplicate keys are SpecErrors."""
+    lines: dict[PathKey, int] = {}
+    try:
+        data = _parse(text, file, lines)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        raise SpecError(_syntax_message(exc), file=file, line=mark.line + 1 if mark else None) from None
+    except yaml.reader.ReaderError as exc:
+        line = text.count("\n", 0, exc.position) + 1
+        raise SpecError(f"invalid YAML: {exc.reason} (found #x{exc.character:04x})", file=file, line=line) from None
+    except RecursionError:
+        raise SpecError("invalid YAML: nested too deeply", file=file) from None
+    if not isinstance(data, dict):
+        raise SpecError(f"expected a mapping at the top level, found {describe(data)}", file=file, line=lines[()])
+    return Document(data=data, lines=lines, file=file)
+
+
+def _parse(text: str, file: str, lines: dict[PathKey, int]) -> Any:
+    loader = _Loader(text)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            raise SpecError("the file is empty; expected a mapping", file=file, line=1)
+        return _Builder(loader, file, lines).build(node, ())
+    finally:
+        loader.dispose()
+
+
+def _syntax_message(exc: yaml.MarkedYAMLError) -> str:
+    message = f"invalid YAML: {exc.problem or exc.context}"
+    if exc.problem and exc.context and exc.context_mark:
+        message += f" ({exc.context} on line {exc.context_mark.line + 1})"
+    return message
+
+
+class _Builder:
+    """Turns a composed node tree into plain data, recording the line of every key and item."""
+
+    def __init__(self, loader: _Loader, file: str, lines: dict[PathKey, int]) -> None:
+        self.loader = loader
+        self.file = file
+        self.lines = lines
+        self.built: dict[int, Any] = {}  # by node id: an alias reuses what its anchor built
+        self.building: set[int] = set()
+
+    def build(self, node: Node, path: PathKey) -> Any:
+        self.lines.setdefault(path, node.start_mark.line + 1)
+        if isinstance(node, ScalarNode):
+            return self.scalar(node, path)
+        if id(node) in self.built:
+            return self.built[id(node)]
+        if id(node) in self.building:
+            raise self.error("invalid YAML: an alias refers to a value that contains it", node, path)
+        if node.tag not in _COLLECTION_TAGS:
+            raise self.error(f"invalid YAML: unsupported tag {node.tag}", node, path)
+        self.building.add(id(node))
+        if isinstance(node, SequenceNode):
+            value: Any = [self.build(item, path + (index,)) for index, item in enumerate(node.value)]
+        else:
+            value = self.mapping(node, path)
+        self.building.discard(id(node))
+        self.built[id(node)] = value
+        return value
+
+    def mapping(self, node: MappingNode, path: PathKey) -> dict[Any, Any]:
+        own = sum(1 for key_node, _ in node.value if key_node.tag != _MERGE)
+        self.loader.flatten_mapping(node)  # `<<: *defaults` entries now come first; keys written here win
+        merged = len(node.value) - own
+        keys = [self.key(key_node, path) for key_node, _ in node.value]
+        first_line: dict[Any, int] = {}
+        for key, (key_node, _) in zip(keys[merged:], node.value[merged:]):
+            if key in first_line:
+                message = f"duplicate key {key!r} (first given on line {first_line[key]})"
+                raise self.error(message, key_node, path + (key,))
+            first_line[key] = key_node.start_mark.line + 1
+        last = {key: index for index, key in enumerate(keys)}
+        result: dict[Any, Any] = {}
+        for index, (key, (key_node, value_node)) in enumerate(zip(keys, node.value)):
+            if last[key] == index:
+                self.lines[path + (key,)] = key_node.start_mark.line + 1
+                result[key] = self.build(value_node, path + (key,))
+        return result
+
+    def key(self, node: Node, path: PathKey) -> Any:
+        if not isinstance(node, ScalarNode):
+            raise self.error("invalid YAML: a key must be a plain value, not a list or mapping", node, path)
+        return self.scalar(node, path)
+
+    def scalar(self, node: ScalarNode, path: PathKey) -> Any:
+        try:
+            return self.loader.construct_object(node, deep=True)
+        except yaml.MarkedYAMLError as exc:  # an unknown tag such as !python/name
+            raise self.error(f"invalid YAML: {exc.problem}", node, path) from None
+
+    def error(self, message: str, node: Node, path: PathKey) -> SpecError:
+        return SpecError(message, file=self.file, line=node.start_mark.line + 1, field=dotted(path))
+
+
+def validate_model(model_cls: type[M], document: Document) -> M:
+    """`document.data` as a `model_cls`; raises SpecErrors with one SpecError per problem, by line."""
+    try:
+        return model_cls.model_validate(document.data)
+    except ValidationError as exc:
+        errors: list[SpecError] = []
+        for detail in exc.errors(include_url=False):
+            error = _spec_error(model_cls, document, detail)
+            if all(error.to_dict() != seen.to_dict() for seen in errors):
+                errors.append(error)
+        errors.sort(key=lambda error: error.line or 0)
+        raise SpecErrors(errors) from None
+
+
+# What each pydantic error type expected, in plain words; the found value is added after.
+_EXPECTED = {
+    "string_type": "a string",
+    "int_type": "a whole number",
+    "int_parsing": "a whole number",
+    "int_from_float": "a whole number",
+    "float_type": "a number",
+    "float_parsing": "a number",
+    "bool_type": "true or false",
+    "bool_parsing": "true or false",
+    "dict_type": "a mapping",
+    "model_type": "a mapping",
+    "model_attributes_type": "a mapping",
+    "list_type": "a list",
+    "tuple_type": "a list",
+    "set_type": "a list",
+}
+_EXPECTED_WITH = {
+    "greater_than": "a number greater than {gt}",
+    "greater_than_equal": "a number of at least {ge}",
+    "less_than": "a number less than {lt}",
+    "less_than_equal": "a number of at most {le}",
+    "literal_error": "{expected}",
+    "enum": "{expected}",
+    "string_too_short": "a string of at least {min_length} characters",
+    "string_too_long": "a string of at most {max_length} characters",
+    "too_short": "at least {min_length} items",
+    "too_long": "at most {max_length} items",
+    "string_pattern_mismatch": "a string matching {pattern}",
+}
+
+
+def _spec_error(model_cls: type[BaseModel], document: Document, detail: Any) -> SpecError:
+    kind = detail["type"]
+    path = _data_path(document.data, detail["loc"], keep_last=kind == "missing")
+    if kind == "missing":
+        message = "required field is missing"
+    elif kind == "extra_forbidden":
+        message = f"unknown field {path[-1]!r}"
+        allowed = _fields_at(model_cls, path[:-1])
+        if allowed:
+            message += f"; expected one of: {', '.join(allowed)}"
+    elif kind in ("value_error", "assertion_error"):
+        message = str(detail["ctx"]["error"])
+    else:
+        message = f"expected {_expected(kind, detail)}, found {describe(detail['input'])}"
+    return SpecError(message, file=document.file, line=document.line(path), field=dotted(path))
+
+
+def _expected(kind: str, detail: Any) -> str:
+    if kind in _EXPECTED:
+        return _EXPECTED[kind]
+    if kind in _EXPECTED_WITH:
+        # pydantic gives `gt=0` on a float field as 0.0; a user wrote 0
+        ctx = {k: int(v) if isinstance(v, float) and v.is_integer() else v for k, v in detail.get("ctx", {}).items()}
+        return _EXPECTED_WITH[kind].format(**ctx)
+    message: str = detail["msg"]
+    return message.removeprefix("Input should be ").removeprefix("expected ")
+
+
+def _data_path(data: Any, loc: Sequence[Any], keep_last: bool) -> PathKey:
+    """The part of a pydantic `loc` that walks the data: drops union member names and `[key]` markers."""
+    path: list[Any] = []
+    here = data
+    for index, part in enumerate(loc):
+        if isinstance(here, dict) and part in here:
+            here = here[part]
+        elif isinstance(here, list) and isinstance(part, int) and 0 <= part < len(here):
+            here = here[part]
+        elif not (keep_last and index == len(loc) - 1):
+            continue
+        path.append(part)
+    return tuple(path)
+
+
+def _fields_at(model_cls: type[BaseModel], path: PathKey) -> list[str]:
+    """The field names (aliases) of the model found at `path` inside `model_cls`, sorted; [] if none."""
+    kinds: list[Any] = [model_cls]
+    for part in path:
+        kinds = [inner for kind in kinds for inner in _inner(kind, part)]
+    for kind in kinds:
+        for option in _options(kind):
+            if isinstance(option, type) and issubclass(option, BaseModel):
+                return sorted(field.alias or name for name, field in option.model_fields.items())
+    return []
+
+
+def _inner(kind: Any, part: Any) -> list[Any]:
+    """The types a value at `part` inside a value of type `kind` may have."""
+    found = []
+    for option in _options(kind):
+        origin = get_origin(option)
+        if isinstance(option, type) and issubclass(option, BaseModel):
+            found += [f.annotation for name, f in option.model_fields.items() if part in (name, f.alias)]
+        elif origin in (list, tuple, set, Sequence) and isinstance(part, int):
+            found.append(get_args(option)[0])
+        elif origin in (dict, Mapping):
+            found.append(get_args(option)[1])
+    return found
+
+
+def _options(kind: Any) -> list[Any]:
+    """`kind` without `Annotated` and `Optional`, a union split into its members."""
+    origin = get_origin(kind)
+    if origin is Annotated:
+        return _options(get_args(kind)[0])
+    if origin in (Union, UnionType):
+        return [o for arg in get_args(kind) for o in _options(arg)]
+    return [kind]

@@ -1,0 +1,169 @@
+"""The file formats: world definitions (`worlds/<name>.yaml`) and scenes (`seeds/<name>.yaml`).
+
+Every model forbids unknown keys and is strict about types (YAML already gives each value its type, so
+`realtime: "yes"` is a mistake, not a boolean). Validators raise messages that say what was expected
+and what was found; `loader.validate_model` adds file, line and field.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Annotated, Any, Callable, Literal
+
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Discriminator, Field, Tag, model_validator
+
+from ..clock import parse_duration, parse_rate, parse_time
+from ..services.slack.models import SlackSection
+from .loader import Document, describe, load_yaml, read_document, validate_model
+
+
+class Spec(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+def _checked(parse: Callable[[str], Any], expected: str) -> BeforeValidator:
+    """Accepts a string that `parse` reads; anything else is an error saying what was expected."""
+
+    def check(value: Any) -> Any:
+        try:
+            if isinstance(value, str):
+                parse(value)
+                return value
+        except ValueError:
+            pass
+        raise ValueError(f"expected {expected}, found {describe(value)}")
+
+    return BeforeValidator(check)
+
+
+def _time(text: str) -> None:
+    if text != "now":
+        parse_time(text)
+
+
+Time = Annotated[str, _checked(_time, "now or an ISO-8601 time like 2026-03-02T14:00:00Z")]
+Duration = Annotated[str, _checked(parse_duration, "a duration like 30s, 5m or 2h")]
+Rate = Annotated[str, _checked(parse_rate, "a rate like 5/1m (calls per duration)")]
+
+
+class ClockSpec(Spec):
+    """Simulated time (DESIGN 3.6): where it starts, how far each agent call moves it."""
+
+    start: Time
+    tick: Duration = "5s"
+    realtime: bool = False
+    speed: float = Field(1.0, gt=0)
+
+
+def services() -> list[str]:
+    """The services a world file may have a section for, in the order they are declared."""
+    return [name for name in Seed.model_fields if name != "generate"]
+
+
+def _service(name: str) -> str:
+    if name not in services():
+        raise ValueError(f"expected a service, one of: {', '.join(services())}; found {describe(name)}")
+    return name
+
+
+def _collection(key: str) -> str:
+    service, _, plural = key.partition(".")
+    if service not in services() or not plural:
+        raise ValueError(
+            f"expected <service>.<collection> with service one of: {', '.join(services())}; found {describe(key)}"
+        )
+    return key
+
+
+class Seed(Spec):
+    """Service sections and bulk data: the records a world starts with."""
+
+    slack: SlackSection | None = None
+    generate: dict[Annotated[str, AfterValidator(_collection)], dict[str, Any]] = {}
+
+
+class WorldDefinition(Seed):
+    """`worlds/<name>.yaml` (DESIGN 3.1)."""
+
+    name: str
+    description: str = ""
+    clock: ClockSpec | None = None
+
+
+def _env_name(name: str) -> str:
+    if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
+        raise ValueError(f"expected an environment variable name like OPENROUTER_API_KEY, found {describe(name)}")
+    return name
+
+
+class AgentSpec(Spec):
+    """Who the agent is in each service (refs such as `$bot`), and what of the environment it gets."""
+
+    slack_user: str | None = None
+    github_user: str | None = None
+    pagerduty_user: str | None = None
+    pass_env: list[Annotated[str, AfterValidator(_env_name)]] = []
+
+
+def _rate_limit_kind(value: Any) -> str | None:
+    return "all" if value is True else "operations" if isinstance(value, dict) else None
+
+
+RateLimit = Annotated[
+    Annotated[Literal[True], Tag("all")] | Annotated[dict[str, Rate], Tag("operations")],
+    Discriminator(
+        _rate_limit_kind,
+        custom_error_type="rate_limit",
+        custom_error_message="expected true or a mapping of operation name (or *) to a rate like 5/1m",
+    ),
+]
+
+
+def _unsupported(what: str) -> Any:
+    def empty(value: list[Any]) -> list[Any]:
+        if value:
+            raise ValueError(
+                f"{what} are not supported by this version of soundstage; expected [], found {describe(value)}"
+            )
+        return value
+
+    return AfterValidator(empty)
+
+
+class Scene(Spec):
+    """`seeds/<name>.yaml` (DESIGN 3.2): a world, the task, and how the attempt is judged."""
+
+    name: str
+    world: str | None = None
+    description: str = ""
+    task: str
+    clock: ClockSpec | None = None
+    agent: AgentSpec | None = None
+    seed: Seed | None = None
+    people: Annotated[list[Any], _unsupported("people")] = []
+    faults: Annotated[list[Any], _unsupported("faults")] = []
+    checks: list[dict[str, Any]] = []
+    pass_: list[str] | None = Field(None, alias="pass")
+    rate_limits: dict[Annotated[str, AfterValidator(_service)], RateLimit] = {}
+
+    @model_validator(mode="after")
+    def _has_world(self) -> Scene:
+        if not self.world and self.seed is None:
+            raise ValueError("a scene needs `world` (a world definition to start from) or `seed` (the whole world)")
+        return self
+
+
+def read_world(path: Path) -> tuple[WorldDefinition, Document]:
+    document = read_document(path)
+    return validate_model(WorldDefinition, document), document
+
+
+def read_scene(path: Path) -> tuple[Scene, Document]:
+    document = read_document(path)
+    return validate_model(Scene, document), document
+
+
+def read_scene_text(text: str, file: str = "<scene_yaml>") -> tuple[Scene, Document]:
+    document = load_yaml(text, file)
+    return validate_model(Scene, document), document

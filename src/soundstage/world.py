@@ -1,0 +1,323 @@
+"""The live world: collections of records, simulated time, due events and one event log.
+
+Records are plain dicts with the vendor's own field names and are never changed in place: a change
+stores a new dict. So copying a world (or taking a snapshot) copies only the id-to-record maps, and a
+diff compares records by identity before it compares fields.
+"""
+
+from __future__ import annotations
+
+import heapq
+import threading
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterator, Mapping
+
+from .clock import Clock, format_duration, iso
+from .events import CallEvent, ClockEvent, EventLog, FinishEvent, StartEvent, WriteEvent
+from .ids import IdSource
+
+Record = Mapping[str, Any]
+Snapshot = dict[str, dict[str, Record]]
+
+
+class Collection:
+    """Records of one kind (`slack.messages`), by id, in insertion order, with lazy field indexes."""
+
+    __slots__ = ("name", "_records", "_indexes", "_journal")
+
+    def __init__(self, name: str, records: dict[str, Record] | None = None) -> None:
+        self.name = name
+        self._records: dict[str, Record] = records if records is not None else {}
+        self._indexes: dict[str, dict[Any, dict[str, None]]] = {}
+        self._journal: Callable[[str, str, str, Record | None, Record | None], None] | None = None
+
+    def __len__(self) -> int:
+        return len(self._records)
+
+    def __contains__(self, record_id: object) -> bool:
+        return record_id in self._records
+
+    def __iter__(self) -> Iterator[Record]:
+        return iter(self._records.values())
+
+    def ids(self) -> list[str]:
+        return list(self._records)
+
+    def get(self, record_id: str) -> Record | None:
+        return self._records.get(record_id)
+
+    def by(self, field_name: str, value: Any) -> list[Record]:
+        """Records whose `field_name` equals `value`, in insertion order, through an index built on first use."""
+        index = self._indexes.get(field_name)
+        if index is None:
+            index = {}
+            for record_id, record in self._records.items():
+                key = record.get(field_name)
+                if _hashable(key):
+                    index.setdefault(key, {})[record_id] = None
+            self._indexes[field_name] = index
+        return [self._records[i] for i in index.get(value, ())]
+
+    def add(self, record_id: str, record: Record) -> Record:
+        if record_id in self._records:
+            raise KeyError(f"{self.name}: {record_id} exists")
+        record = dict(record)
+        self._records[record_id] = record
+        self._index_add(record_id, record)
+        if self._journal:
+            self._journal(self.name, "added", record_id, None, record)
+        return record
+
+    def change(self, record_id: str, **fields: Any) -> Record:
+        """Stores a new version of the record with `fields` replaced; answers the new version."""
+        old = self._records[record_id]
+        new = {**old, **fields}
+        self._records[record_id] = new
+        for name in fields:
+            index = self._indexes.get(name)
+            if index is not None:
+                before, after = old.get(name), new.get(name)
+                if before != after:
+                    if _hashable(before):
+                        index.get(before, {}).pop(record_id, None)
+                    if _hashable(after):
+                        index.setdefault(after, {})[record_id] = None
+        if self._journal:
+            self._journal(self.name, "changed", record_id, old, new)
+        return new
+
+    def remove(self, record_id: str) -> Record:
+        old = self._records.pop(record_id)
+        for name, index in self._indexes.items():
+            key = old.get(name)
+            if _hashable(key):
+                index.get(key, {}).pop(record_id, None)
+        if self._journal:
+            self._journal(self.name, "removed", record_id, old, None)
+        return old
+
+    def _index_add(self, record_id: str, record: Record) -> None:
+        for name, index in self._indexes.items():
+            key = record.get(name)
+            if _hashable(key):
+                index.setdefault(key, {})[record_id] = None
+
+    def _restore(self, record_id: str, record: Record | None) -> None:
+        """Undo support: puts back an earlier version without journaling (indexes are rebuilt lazily)."""
+        if record is None:
+            self._records.pop(record_id, None)
+        else:
+            self._records[record_id] = record
+        self._indexes.clear()
+
+    def copy(self) -> Collection:
+        return Collection(self.name, dict(self._records))
+
+
+def _hashable(value: Any) -> bool:
+    return value is not None and isinstance(value, (str, int, float, bool, tuple))
+
+
+@dataclass
+class Principal:
+    """Who a token speaks for: a service, its user id there, and the token type (`bot`, `user`...)."""
+
+    service: str
+    user: str
+    token_type: str = "bot"
+
+
+@dataclass(order=True)
+class _Due:
+    at: int
+    order: int
+    action: Callable[[World], None] = field(compare=False)
+
+
+class World:
+    """One live world. Built by `WorldImage.instantiate`; every agent call goes through `call`."""
+
+    def __init__(
+        self,
+        world_id: str,
+        scene: str,
+        collections: dict[str, Collection],
+        clock: Clock,
+        ids: IdSource,
+        initial: Snapshot,
+        refs: dict[str, str] | None = None,
+        settings: dict[str, Any] | None = None,
+        task: str = "",
+        world_name: str | None = None,
+    ) -> None:
+        self.id = world_id
+        self.scene = scene
+        self.task = task
+        self.collections = collections
+        self.clock = clock
+        self.ids = ids
+        self.initial = initial
+        self.refs = refs or {}
+        self.settings = settings or {}
+        self.tokens: dict[str, Principal] = {}
+        self.log = EventLog()
+        self.output: str | None = None
+        self.finished = False
+        # What the image says to score this world by (set by `WorldImage.instantiate`).
+        self.checks: list[Any] = []
+        self.pass_ids: list[str] | None = None
+        self.scene_record: dict[str, Any] = {}
+        # Per-service scratch state that is not world data (rate-limit windows, for one).
+        self.scratch: dict[str, Any] = {}
+        # Held for a whole call, and by anything else that appends to the log from another thread
+        # (the runner finishing an attempt), so `seq` stays gapless and unique.
+        self.lock = threading.RLock()
+        self._due: list[_Due] = []
+        self._due_order = 0
+        self._undo: list[tuple[str, str, Record | None]] | None = None
+        self._pending: list[tuple[str, str, str, list[str]]] = []
+        self._watchers: list[Callable[[World], None]] = []
+        for collection in collections.values():
+            collection._journal = self._journal
+        self.log.emit(StartEvent, t=iso(clock.now()), scene=scene, world=world_name, task=task)
+
+    # -- collections ---------------------------------------------------------------------------------
+
+    def __getitem__(self, name: str) -> Collection:
+        collection = self.collections.get(name)
+        if collection is None:
+            collection = self.collections[name] = Collection(name)
+            collection._journal = self._journal
+        return collection
+
+    def state(self) -> dict[str, list[Record]]:
+        return {name: list(c) for name, c in sorted(self.collections.items())}
+
+    def snapshot(self) -> Snapshot:
+        return {name: dict(c._records) for name, c in self.collections.items()}
+
+    def diff(self) -> dict[str, Any]:
+        return diff_snapshots(self.initial, self.snapshot())
+
+    # -- time and due events -------------------------------------------------------------------------
+
+    def now(self) -> int:
+        return self.clock.now()
+
+    def schedule(self, at: int, action: Callable[[World], None]) -> None:
+        """Runs `action(world)` once simulated time reaches `at` (before the next request is answered)."""
+        self._due_order += 1
+        heapq.heappush(self._due, _Due(at, self._due_order, action))
+
+    def run_due(self) -> None:
+        """Runs every due action in time order, each at its own time."""
+        now = self.clock.now()
+        while self._due and self._due[0].at <= now:
+            due = heapq.heappop(self._due)
+            saved = self.clock._now
+            self.clock._now = max(due.at, self.clock.start)
+            try:
+                due.action(self)
+            finally:
+                self.clock._now = max(saved, self.clock._now)
+        self.notify()
+
+    def advance(self, us: int) -> None:
+        """Moves simulated time on by hand; what falls due meanwhile happens, each at its own time."""
+        with self.lock:
+            self.log.emit(ClockEvent, t=iso(self.clock.now()), advanced=format_duration(us))
+            self.clock.advance(us)
+            self.run_due()
+
+    def finish(self, output: str | None, reason: str = "finished") -> bool:
+        """Ends the attempt once; answers False if it had already ended."""
+        with self.lock:
+            return self._finish(output, reason)
+
+    def _finish(self, output: str | None, reason: str) -> bool:
+        if self.finished:
+            return False
+        self.run_due()
+        self.output = output
+        self.finished = True
+        self.log.emit(FinishEvent, t=iso(self.clock.now()), output=output or "", reason=reason)
+        return True
+
+    def watch(self, watcher: Callable[[World], None]) -> None:
+        """Calls `watcher(world)` after every change (state milestones and faults use this)."""
+        self._watchers.append(watcher)
+
+    def notify(self) -> None:
+        for watcher in self._watchers:
+            watcher(self)
+
+    # -- writes --------------------------------------------------------------------------------------
+
+    def _journal(self, name: str, op: str, record_id: str, old: Record | None, new: Record | None) -> None:
+        if self._undo is not None:
+            self._undo.append((name, record_id, old))
+            fields = _changed_fields(old, new) if op == "changed" else []
+            self._pending.append((name, op, record_id, fields))
+            return
+        fields = _changed_fields(old, new) if op == "changed" else []
+        self.log.emit(WriteEvent, t=iso(self.clock.now()), collection=name, op=op, id=record_id, fields=fields)
+
+    def begin_call(self) -> int:
+        """Starts an agent call: runs due events, opens the undo journal, answers the call's time."""
+        self.run_due()
+        self._undo = []
+        self._pending = []
+        return self.clock.now()
+
+    def rollback(self) -> None:
+        """Undoes every write of the call in progress (a handler failed half-way)."""
+        for name, record_id, old in reversed(self._undo or []):
+            self.collections[name]._restore(record_id, old)
+        self._undo = []
+        self._pending = []
+
+    def end_call(self, at: int, **call: Any) -> CallEvent:
+        """Records the call, then the writes it made, then moves the clock on by one tick."""
+        self._undo = None
+        event = self.log.emit(CallEvent, t=iso(at), **call)
+        for name, op, record_id, fields in self._pending:
+            self.log.emit(WriteEvent, t=iso(at), collection=name, op=op, id=record_id, fields=fields, by=event.seq)
+        wrote = bool(self._pending)
+        self._pending = []
+        self.clock.tick()
+        if wrote:
+            self.notify()
+        return event
+
+
+def _changed_fields(old: Record | None, new: Record | None) -> list[str]:
+    if old is None or new is None:
+        return []
+    keys = list(old) + [k for k in new if k not in old]
+    return [k for k in keys if old.get(k) != new.get(k)]
+
+
+def diff_snapshots(before: Snapshot, after: Snapshot) -> dict[str, Any]:
+    """What changed, per collection: `added` and `removed` records, `changed` with field-level from/to."""
+    result: dict[str, Any] = {}
+    for name in sorted(set(before) | set(after)):
+        old, new = before.get(name, {}), after.get(name, {})
+        added = [dict(r) for i, r in new.items() if i not in old]
+        removed = [dict(r) for i, r in old.items() if i not in new]
+        changed = []
+        for record_id, record in new.items():
+            previous = old.get(record_id)
+            if previous is None or previous is record:
+                continue
+            fields = _changed_fields(previous, record)
+            if fields:
+                changed.append(
+                    {
+                        "id": record_id,
+                        "record": dict(record),
+                        "changes": {f: {"from": previous.get(f), "to": record.get(f)} for f in fields},
+                    }
+                )
+        if added or removed or changed:
+            result[name] = {"added": added, "removed": removed, "changed": changed}
+    return result

@@ -1,0 +1,216 @@
+"""Attempts from a live world and from a saved trial folder, and the indexes built on them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from soundstage.checks import Attempt, CallPattern, evaluate, parse_checks
+from soundstage.clock import Clock, parse_time
+from soundstage.errors import NotFound, UsageError
+from soundstage.events import EventLog
+from soundstage.ids import IdSource
+from soundstage.world import Collection, Principal, World
+
+SCENE_CHECKS = [
+    {
+        "id": "answered",
+        "state": {"slack.message": {"channel": "$support", "from": "$bot", "in_thread_of": "$question"}},
+    },
+    {"id": "closed", "state": {"diff": {"collection": "github.issues", "changes": {"state": {"to": "closed"}}}}},
+    {"id": "quiet", "trace": {"max_calls": 3}},
+    {"id": "said", "output": {"contains": "thread"}},
+]
+
+
+def write_trial(folder: Path, office) -> Path:
+    folder.mkdir()
+    (folder / "events.jsonl").write_text("".join(e.model_dump_json() + "\n" for e in office.events))
+    (folder / "state.json").write_text(json.dumps(office.state))
+    (folder / "diff.json").write_text(json.dumps(office.diff))
+    (folder / "output.txt").write_text(office.output)
+    scene = {
+        "name": "office",
+        "task": "Answer the question in #support.",
+        "refs": {"support": "C0SUPPORT01", "bot": "U0STAGEBOT1", "question": "1772459000.000100"},
+        "checks": SCENE_CHECKS,
+        "pass": ["answered", "closed"],
+        "world": "acme",
+    }
+    (folder / "scene.json").write_text(json.dumps(scene))
+    return folder
+
+
+def test_load_reads_a_trial_folder_and_scores_it_again(tmp_path, office):
+    attempt = Attempt.load(write_trial(tmp_path / "1", office))
+    assert (attempt.scene, attempt.task, attempt.output, attempt.pass_ids) == (
+        "office",
+        "Answer the question in #support.",
+        "Answered Laura in the thread.\n",
+        ["answered", "closed"],
+    )
+    assert attempt.events == office.events
+    assert attempt.state == office.state and attempt.diff == office.diff
+    assert attempt.finish.seq == 14
+    evaluation = evaluate(parse_checks(attempt.checks, attempt.refs), attempt, attempt.pass_ids)
+    assert [(r.id, r.required, r.passed, r.evidence) for r in evaluation.checks] == [
+        ("answered", True, True, [2, 3]),
+        ("closed", True, True, [9, 10]),
+        ("quiet", False, False, [9]),
+        ("said", False, True, [14]),
+    ]
+    assert evaluation.passed is True
+
+
+def test_load_without_output_gives_none(tmp_path, office):
+    folder = write_trial(tmp_path / "1", office)
+    (folder / "output.txt").unlink()
+    assert Attempt.load(folder).output is None
+
+
+def test_load_errors_say_which_file(tmp_path, office):
+    with pytest.raises(NotFound, match="no trial folder at"):
+        Attempt.load(tmp_path / "missing")
+    folder = write_trial(tmp_path / "1", office)
+    (folder / "diff.json").unlink()
+    with pytest.raises(NotFound) as caught:
+        Attempt.load(folder)
+    assert str(caught.value) == f"the trial folder {folder} has no diff.json"
+    (folder / "diff.json").write_text("[1]")
+    with pytest.raises(UsageError) as caught:
+        Attempt.load(folder)
+    assert str(caught.value) == f"{folder / 'diff.json'}: Input should be an object"
+    (folder / "diff.json").write_text("{")
+    with pytest.raises(UsageError, match=r"diff.json: Invalid JSON"):
+        Attempt.load(folder)
+    (folder / "diff.json").write_text("{}")
+    (folder / "scene.json").write_text('{"task": "x"}')
+    with pytest.raises(UsageError, match=r"scene.json: name: Field required"):
+        Attempt.load(folder)
+    (folder / "events.jsonl").write_text('{"seq": 1, "kind": "dream", "t": "x"}\n')
+    with pytest.raises(UsageError, match=r"events.jsonl: not a valid event log: unknown event kind 'dream'"):
+        Attempt.load(folder)
+
+
+def world_with_a_reply() -> World:
+    start = parse_time("2026-03-02T14:00:00Z")
+    question = {"channel": "C1", "user": "U2", "text": "Where is the export?", "ts": "1772460000.000100"}
+    note = {"channel": "C1", "user": "U2", "text": "Also, hello", "ts": "1772460001.000100"}
+    messages = Collection("slack.messages", {"C1/1": question, "C1/2": note})
+    world = World(
+        "w1",
+        "office",
+        {"slack.messages": messages},
+        Clock(start),
+        IdSource("seed"),
+        {"slack.messages": dict(messages._records)},
+        refs={"support": "C1", "bot": "U1"},
+        task="Answer.",
+    )
+    world.tokens["xoxb-1-secret"] = Principal("slack", "U1")
+    at = world.begin_call()
+    world["slack.messages"].add(
+        "C1/3",
+        {
+            "channel": "C1",
+            "user": "U1",
+            "text": "Under Reports.",
+            "ts": "1772460010.000100",
+            "thread_ts": "1772460000.000100",
+        },
+    )
+    world.end_call(at, service="slack", method="POST", path="/api/chat.postMessage", status=200, body={"channel": "C1"})
+    # A call that failed half-way: its removal is undone, which puts the question last in the collection.
+    at = world.begin_call()
+    world["slack.messages"].remove("C1/1")
+    world.rollback()
+    world.end_call(
+        at,
+        service="slack",
+        method="POST",
+        path="/api/chat.delete",
+        status=200,
+        response={"ok": False, "error": "cant_delete_message"},
+        error=True,
+    )
+    world.output = "Answered."
+    return world
+
+
+def test_from_world_reads_the_live_world():
+    world = world_with_a_reply()
+    attempt = Attempt.from_world(world)
+    assert [e.kind for e in attempt.events] == ["start", "call", "write", "call"]
+    assert [m["text"] for m in attempt.state["slack.messages"]] == [
+        "Also, hello",
+        "Under Reports.",
+        "Where is the export?",
+    ]
+    assert attempt.diff == world.diff()
+    assert (attempt.output, attempt.refs, attempt.task, attempt.scene) == (
+        "Answered.",
+        {"support": "C1", "bot": "U1"},
+        "Answer.",
+        "office",
+    )
+    assert attempt.secrets == {"xoxb-1-secret"}
+    (check,) = parse_checks(
+        [{"id": "a", "state": {"slack.message": {"from": "$bot", "text_contains": "reports"}}}], attempt.refs
+    )
+    assert evaluate([check], attempt).checks[0].evidence == [2, 3]  # exact ids from the world, whatever the order
+
+
+def test_record_ids_are_worked_out_from_the_log(log):
+    first = log.call("POST", "/api/chat.postMessage")  # 2
+    log.write("slack.messages", "added", "k1", by=first)  # 3
+    second = log.call("POST", "/api/chat.postMessage")  # 4
+    log.write("slack.messages", "added", "k2", by=second)  # 5
+    gone = log.call("POST", "/api/chat.delete")  # 6
+    log.write("slack.messages", "removed", "k1", by=gone)  # 7
+    again = log.call("POST", "/api/chat.postMessage")  # 8
+    log.write("slack.messages", "added", "k1", by=again)  # 9
+    starter, two, one = {"text": "starter"}, {"text": "two"}, {"text": "one again"}
+    attempt = Attempt(log.events, {"slack.messages": [starter, two, one]})
+    assert attempt.record_evidence("slack.messages", starter) == []
+    assert attempt.record_evidence("slack.messages", two) == [4, 5]
+    assert attempt.record_evidence("slack.messages", one) == [2, 3, 6, 7, 8, 9]
+    assert attempt.record_evidence("slack.messages", {"text": "never there"}) == []
+
+
+def test_indexes_are_built_once(log):
+    for path in ("/api/chat.postMessage", "/api/chat.update", "/api/chat.postMessage"):
+        log.call("POST", path)
+    log.call("post", "/repos/a/b/issues", service="github")
+    attempt = Attempt(log.events)
+    assert attempt.signatures == {
+        ("slack", "POST"): {
+            "/api/chat.postMessage": [attempt.calls[0], attempt.calls[2]],
+            "/api/chat.update": [attempt.calls[1]],
+        },
+        ("github", "POST"): {"/repos/a/b/issues": [attempt.calls[3]]},
+    }
+    pattern = CallPattern.parse("POST /api/chat.*")
+    found = attempt.calls_matching(pattern)
+    assert [c.seq for c in found] == [2, 3, 4]
+    assert attempt.calls_matching(CallPattern.parse("POST /api/chat.*")) is found
+    assert attempt.calls_matching(CallPattern.parse("*")) is attempt.calls
+    assert attempt.index("slack.messages", "channel") == {}
+
+
+def test_label_names_ids_by_their_refs(log):
+    attempt = Attempt(log.events, refs={"support": "C1", "help": "C1", "bot": "U1"})
+    assert (attempt.label("C1"), attempt.label("U1"), attempt.label("U9"), attempt.label(5)) == (
+        "C1 ($help)",
+        "U1 ($bot)",
+        "U9",
+        "5",
+    )
+
+
+def test_an_event_log_written_by_the_world_reads_back(tmp_path):
+    world = world_with_a_reply()
+    world.log.mirror_to(tmp_path / "events.jsonl")
+    world.log.close()
+    assert EventLog.read(tmp_path / "events.jsonl").events == Attempt.from_world(world).events

@@ -1,0 +1,116 @@
+"""`state: {slack.message: ...}`: every condition passing and failing, evidence from the writes."""
+
+from __future__ import annotations
+
+
+def message(result, office, **args):
+    return result({"state": {"slack.message": args}}, office.attempt())
+
+
+def test_a_reply_in_the_thread_passes_with_its_write_and_call(result, office):
+    r = message(
+        result,
+        office,
+        channel="$support",
+        **{"from": "$bot"},
+        in_thread_of="$question",
+        text_contains="reports > EXPORT",
+    )
+    assert (r.passed, r.kind, r.evidence) == (True, "state:slack.message", [2, 3])
+    assert r.expected == (
+        "at least one Slack message in C0SUPPORT01 ($support) from U0STAGEBOT1 ($bot) in the thread of "
+        '1772459000.000100 ($question) whose text contains "reports > EXPORT"'
+    )
+    assert (
+        r.actual == '1 message matched: message 1772460010.000100 ("It is under Reports > Export; it takes a minute.")'
+    )
+    assert r.args == {
+        "channel": "C0SUPPORT01",
+        "from": "U0STAGEBOT1",
+        "in_thread_of": "1772459000.000100",
+        "text_contains": "reports > EXPORT",
+    }
+
+
+def test_starter_messages_count_but_have_no_evidence(result, office):
+    r = message(result, office, channel="$general", text_contains="hello")
+    assert (r.passed, r.evidence) == (True, [])
+
+
+def test_a_changed_starter_message_has_the_change_as_evidence(result, office):
+    r = message(result, office, **{"from": "$laura"}, text_matches=r"CSV export\?$")
+    assert (r.passed, r.evidence) == (True, [5, 6])
+
+
+def test_the_first_message_of_a_thread_is_not_in_it(result, office):
+    r = message(result, office, **{"from": "$laura"}, in_thread_of="$question")
+    assert (r.passed, r.evidence) == (True, [4])  # Laura's reply, not her question
+
+
+def test_wrong_author_fails_naming_the_closest_message(result, office):
+    r = message(result, office, **{"from": "$laura"}, text_contains="Reports", text_matches=r"minute\.$")
+    assert (r.passed, r.evidence) == (False, [2, 3])
+    assert r.actual == (
+        'none of 4 messages matched; closest: message 1772460010.000100 ("It is under Reports > '
+        'Export; it takes a minute."), '
+        "but it is from U0STAGEBOT1 ($bot)"
+    )
+
+
+def test_the_closest_message_meets_the_most_conditions(result, office):
+    r = message(result, office, channel="$general", in_thread_of="$question", text_contains="export")
+    assert (r.passed, r.evidence) == (False, [2, 3])
+    assert r.actual == (
+        'none of 4 messages matched; closest: message 1772460010.000100 ("It is under Reports > '
+        'Export; it takes a minute."), '
+        "but it is in C0SUPPORT01 ($support)"
+    )
+
+
+def test_among_equally_close_messages_the_latest_is_named(result, office):
+    r = message(result, office, channel="$support", **{"from": "$laura"}, text_contains="Reports")
+    assert (r.passed, r.evidence) == (False, [4])
+    assert r.actual == 'none of 4 messages matched; closest: message 1772460030.000200, but its text is "Thanks!"'
+
+
+def test_every_unmet_condition_is_named(result, office):
+    r = message(result, office, channel="$general", **{"from": "$laura"}, in_thread_of="$question", text_contains="CSV")
+    assert (r.passed, r.evidence) == (False, [4])
+    assert r.actual == (
+        "none of 4 messages matched; closest: message 1772460030.000200, but it is in C0SUPPORT01 ($support) "
+        'and its text is "Thanks!"'
+    )
+
+
+def test_a_message_that_starts_its_own_thread_says_so(result, office):
+    r = message(result, office, channel="$support", in_thread_of="1772460010.000100", text_contains="CSV")
+    assert r.actual == (
+        'none of 4 messages matched; closest: message 1772459000.000100 ("Where do I find the CSV export?"), '
+        "but it starts its own thread"
+    )
+
+
+def test_text_matches_is_a_regex(result, office):
+    assert message(result, office, text_matches=r"takes a \w+\.$").evidence == [2, 3]
+    r = message(result, office, text_matches=r"^Reports")
+    assert r.passed is False
+    assert r.expected == "at least one Slack message whose text matches /^Reports/"
+
+
+def test_count_gte(result, office):
+    r = message(result, office, channel="$support", in_thread_of="$question", count_gte=2)
+    assert (r.passed, r.evidence) == (True, [2, 3, 4])
+    r = message(result, office, channel="$support", **{"from": "$bot"}, count_gte=2)
+    assert (r.passed, r.evidence) == (False, [2, 3])
+    assert r.expected == "at least 2 Slack messages in C0SUPPORT01 ($support) from U0STAGEBOT1 ($bot)"
+    assert (
+        r.actual
+        == 'only 1 message matched: message 1772460010.000100 ("It is under Reports > Export; it takes a minute.")'
+    )
+
+
+def test_no_messages_at_all(result, log):
+    from soundstage.checks import Attempt
+
+    r = result({"state": {"slack.message": {"text_contains": "x"}}}, Attempt(log.events, {}))
+    assert (r.passed, r.actual) == (False, "there are no Slack messages")

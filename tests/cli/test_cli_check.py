@@ -1,0 +1,125 @@
+"""`soundstage check`: a saved trial scored again (with its scene's checks or others), or a live world."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from soundstage.server.serve import free_port
+
+
+@pytest.fixture
+def trial(bench) -> Path:
+    run = bench.run(bench.hello())
+    return Path(run.results[0].folder)
+
+
+def test_a_saved_trial_scores_as_it_did(bench, cli, trial: Path) -> None:
+    result = cli("check", str(trial))
+
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("pass  said_hello (state:slack.message): Passed: expected ")
+    assert lines[1].startswith("pass  posted (trace): Passed: expected ")
+    assert lines[2:] == ["passed: 2 of 2 checks passed", f"next: soundstage explain {trial}"]
+
+
+def test_json_is_the_same_evaluation_the_run_wrote(bench, cli, trial: Path) -> None:
+    result = cli("check", str(trial), "--json")
+
+    assert result.exit_code == 0
+    evaluation = json.loads(result.stdout)
+    assert (evaluation["passed"], evaluation["invalid"]) == (True, False)
+    assert evaluation["checks"] == bench.json(trial / "checks.json")
+
+
+def test_other_checks_from_a_file(bench, cli, trial: Path) -> None:
+    checks = bench.write(
+        "more.yaml",
+        '- id: said_bye\n  state: {slack.message: {channel: $general, text_contains: bye}}\n'
+        '- id: posted_once\n  trace: {called: "POST /api/chat.postMessage", times: {exactly: 1}}\n',
+    )
+
+    result = cli("check", str(trial), "--checks", str(checks), "--json")
+
+    assert result.exit_code == 1
+    evaluation = json.loads(result.stdout)
+    assert [(c["id"], c["passed"], c["required"], c["source"]) for c in evaluation["checks"]] == [
+        ("said_bye", False, True, "custom"),
+        ("posted_once", True, True, "custom"),
+    ]
+
+
+def test_a_json_list_of_checks_works_too(bench, cli, trial: Path) -> None:
+    checks = bench.write("more.json", json.dumps([{"id": "called_any", "trace": {"called": "*"}}]))
+
+    result = cli("check", str(trial), "--checks", str(checks))
+
+    assert result.exit_code == 0
+    assert result.stdout.splitlines()[-2] == "passed: 1 of 1 checks passed"
+
+
+@pytest.mark.parametrize(
+    ("text", "error"),
+    [
+        ("id: x\n", "error: more.yaml:1: expected a list of checks, each a mapping with an id and one kind key"),
+        (
+            "- id: x\n  colour: red\n",
+            "error: more.yaml:2: checks[0].colour: unknown check kind 'colour' (a check has one of: judge, output, state, trace)",
+        ),
+        ("- [unclosed\n", "error: more.yaml:2: invalid YAML: expected ',' or ']', but got '<stream end>'"),
+    ],
+)
+def test_a_bad_checks_file_exits_2(bench, cli, trial: Path, text: str, error: str) -> None:
+    bench.write("more.yaml", text)
+
+    result = cli("check", str(trial), "--checks", "more.yaml")
+
+    assert result.exit_code == 2
+    assert result.stderr.splitlines() == [error, "next: soundstage check --help"]
+
+
+def test_missing_or_confused_arguments_exit_2(bench, cli, trial: Path) -> None:
+    assert cli("check").exit_code == 2
+    assert cli("check", str(trial), "--world", "http://127.0.0.1:1/v1/worlds/w1").exit_code == 2
+    missing = cli("check", "no/such/trial")
+    assert missing.exit_code == 2
+    assert missing.stderr.splitlines()[0] == "error: no trial folder at no/such/trial"
+
+
+def test_a_live_world(stage, cli, bench) -> None:
+    live = stage.world(scene_yaml=bench.scene.read_text())
+    url = f"{stage.url}/v1/worlds/{live.id}"
+
+    before = cli("check", "--world", url)
+    general = live.world.refs["general"]
+    live.slack().chat_postMessage(channel=general, text="hello there")
+    after = cli("check", "--world", url, "--json")
+
+    assert before.exit_code == 1
+    assert before.stdout.splitlines()[-2:] == ["failed: 0 of 2 checks passed", f"next: curl -s {url}/trace"]
+    assert after.exit_code == 0
+    assert [(c["id"], c["passed"]) for c in json.loads(after.stdout)["checks"]] == [("said_hello", True), ("posted", True)]
+
+
+def test_a_live_world_with_other_checks(stage, cli, bench) -> None:
+    live = stage.world(scene_yaml=bench.scene.read_text())
+    checks = bench.write("quiet.yaml", "- id: quiet\n  trace: {no_calls: true}\n")
+
+    result = cli("check", "--world", f"{stage.url}/v1/worlds/{live.id}", "--checks", str(checks), "--json")
+
+    assert result.exit_code == 0
+    assert [(c["id"], c["passed"], c["source"]) for c in json.loads(result.stdout)["checks"]] == [("quiet", True, "custom")]
+
+
+def test_an_unknown_or_unreachable_world(stage, cli) -> None:
+    unknown = cli("check", "--world", f"{stage.url}/v1/worlds/w999")
+    nobody = f"http://127.0.0.1:{free_port()}/v1/worlds/w1"
+    unreachable = cli("check", "--world", nobody)
+
+    assert unknown.exit_code == 2
+    assert unknown.stderr.splitlines()[0] == f"error: {stage.url}/v1/worlds/w999: no live world 'w999'"
+    assert unreachable.exit_code == 3
+    assert unreachable.stderr.startswith(f"error: cannot reach {nobody}:")

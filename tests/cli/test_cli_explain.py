@@ -1,0 +1,84 @@
+"""`soundstage explain`: failed checks with expected, actual, explanation and the log entries behind them."""
+
+from __future__ import annotations
+
+import json
+import shlex
+
+
+def test_explain_shows_each_failed_check_with_its_trace_entries(bench, cli) -> None:
+    lost = bench.agent("lost")  # posts to a channel that does not exist: Slack answers ok: false
+    run = bench.run(lost)
+
+    result = cli("explain", str(run.folder))
+
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    check = bench.json(run.folder / "hello" / "1" / "checks.json")[0]
+    assert check["id"] == "said_hello"
+    assert lines[:5] == [
+        f"hello #1: failed  [{run.folder / 'hello' / '1'}]",
+        "  said_hello (state:slack.message): failed",
+        f"    expected:    {check['expected']}",
+        f"    actual:      {check['actual']}",
+        f"    explanation: {check['explanation']}",
+    ]
+    assert lines[-1] == f"next: soundstage run {shlex.quote(str(bench.scene))} --agent {shlex.quote(lost)}"
+
+
+def test_evidence_lines_name_the_call_and_the_slack_error(bench, cli) -> None:
+    trial = bench.run(bench.agent("lost")).results[0].folder
+    bench.write("clean.yaml", "- id: clean\n  trace: {no_errors: true}\n")
+    rescored = json.loads(cli("check", trial, "--checks", "clean.yaml", "--json").stdout)["checks"]
+    bench.write(f"{trial}/checks.json", json.dumps(rescored))
+
+    human = cli("explain", trial)
+    data = json.loads(cli("explain", trial, "--json").stdout)
+
+    assert human.stdout.splitlines()[1:6] == [
+        "  clean (trace): failed",
+        f"    expected:    {rescored[0]['expected']}",
+        f"    actual:      {rescored[0]['actual']}",
+        f"    explanation: {rescored[0]['explanation']}",
+        "    #2 2026-03-02T14:00:00Z slack POST /api/chat.postMessage 200 error=channel_not_found",
+    ]
+    [explained] = data["trials"]
+    assert (explained["scene"], explained["trial"], explained["outcome"]) == ("hello", 1, "failed")
+    assert [(c["id"], [e["seq"] for e in c["entries"]]) for c in explained["failed"]] == [("clean", [2])]
+
+
+def test_explain_defaults_to_the_latest_run_and_says_when_trials_passed(bench, cli) -> None:
+    bench.run(bench.agent("exit", "0"))
+    latest = bench.run(bench.hello())
+
+    result = cli("explain")
+
+    assert result.exit_code == 0
+    assert result.stdout.splitlines()[:2] == [
+        f"hello #1: passed  [runs/{latest.folder.name}/hello/1]",
+        "  every required check passed",
+    ]
+
+
+def test_explain_without_runs_or_with_a_wrong_folder_exits_2(bench, cli) -> None:
+    none = cli("explain")
+    wrong = cli("explain", str(bench.root))
+
+    assert none.exit_code == 2
+    assert none.stderr.splitlines()[0] == "error: no runs in runs/ (a run folder holds run.json)"
+    assert wrong.exit_code == 2
+    assert wrong.stderr.splitlines()[0] == (
+        f"error: {bench.root}: neither a trial folder (with result.json) nor a run folder (with <scene>/<trial>/)"
+    )
+
+
+def test_a_damaged_trial_folder_exits_2(bench, cli) -> None:
+    trial = bench.run(bench.agent("exit", "0")).results[0].folder
+    bench.write(f"{trial}/checks.json", '{"not": "a list"}')
+
+    result = cli("explain", trial)
+
+    assert result.exit_code == 2
+    assert result.stderr.splitlines()[0] == (
+        f"error: {trial}/checks.json: not what soundstage writes there (Input should be a valid array)"
+    )

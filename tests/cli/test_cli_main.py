@@ -1,0 +1,38 @@
+"""The console script: click's own usage errors follow the same rules as every other error."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from soundstage.cli import main
+
+
+def exit_code(args: list[str]) -> int:
+    with pytest.raises(SystemExit) as exited:
+        main(args)
+    return exited.value.code
+
+
+def test_an_unknown_option_is_exit_2_with_a_next_line(capsys) -> None:
+    assert exit_code(["run", "--bogus"]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.splitlines() == ["error: No such option: --bogus (Possible options: --out)", "next: soundstage run --help"]
+
+
+def test_in_json_mode_a_usage_error_is_one_document(capsys) -> None:
+    assert exit_code(["validate", "--json"]) == 2
+    out, _ = capsys.readouterr()
+    assert json.loads(out) == {"error": {"type": "UsageError", "message": "Missing argument 'files'.", "exit_code": 2}}
+
+
+def test_no_command_is_a_usage_error(capsys) -> None:
+    assert exit_code([]) == 2
+    assert capsys.readouterr().err.splitlines() == ["error: Missing command.", "next: soundstage --help"]
+
+
+def test_help_exits_0(capsys) -> None:
+    assert exit_code(["--help"]) == 0
+    assert "Usage: soundstage [OPTIONS] COMMAND [ARGS]..." in capsys.readouterr().out

@@ -1,0 +1,123 @@
+"""`soundstage run`: the summary, the closing `next:` line, `--json`, and every exit code of DESIGN 2.2."""
+
+from __future__ import annotations
+
+import json
+import shlex
+from pathlib import Path
+
+
+def run_folder(bench) -> Path:
+    [folder] = (bench.root / "runs").iterdir()
+    return folder
+
+
+def test_a_passing_run_exits_0_with_a_summary(bench, cli) -> None:
+    result = cli("run", "hello.yaml", "--agent", bench.hello())
+
+    assert result.exit_code == 0, result.output
+    folder = run_folder(bench)
+    lines = result.stdout.splitlines()
+    assert f"run {folder.name}" in lines[0]
+    assert any(line.split("│")[1:3] == [" hello ", " 1/1    "] for line in lines if "│" in line)
+    assert lines[-2:] == [
+        f"run folder: runs/{folder.name}",
+        f"next: soundstage run hello.yaml --agent {shlex.quote(bench.hello())} --trials 5",
+    ]
+    assert result.stderr == ""  # progress only when stderr is a terminal
+    assert bench.json(folder / "hello" / "1" / "result.json")["outcome"] == "passed"
+
+
+def test_a_failed_check_exits_1_and_names_it(bench, cli) -> None:
+    result = cli("run", "hello.yaml", "--agent", bench.agent("exit", "0"), "--trials", "2")
+
+    assert result.exit_code == 1
+    folder = run_folder(bench)
+    assert "#1: said_hello, posted" in result.stdout
+    assert "#2: said_hello, posted" in result.stdout
+    assert " 0/2 " in result.stdout
+    assert result.stdout.splitlines()[-1] == f"next: soundstage explain runs/{folder.name}"
+
+
+def test_an_invalid_scene_exits_2_naming_file_line_and_field(bench, cli) -> None:
+    bench.write("bad.yaml", "name: bad\ntask: Nothing.\nseed:\n  slack:\n    users:\n      - {name: x, colour: red}\n")
+
+    result = cli("run", "bad.yaml", "--agent", bench.hello())
+
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    fields = "deleted, display_name, email, id, is_admin, is_bot, name, real_name, ref, title, tz"
+    assert result.stderr.splitlines() == [
+        f"error: bad.yaml:6: seed.slack.users[0].colour: unknown field 'colour'; expected one of: {fields}",
+        "next: soundstage validate bad.yaml",
+    ]
+    assert not (bench.root / "runs").exists()
+
+
+def test_an_unknown_scene_exits_2(bench, cli) -> None:
+    result = cli("run", "nowhere", "--agent", bench.hello())
+
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error: no scene 'nowhere': no such file")
+
+
+def test_an_agent_that_cannot_start_exits_3(bench, cli) -> None:
+    result = cli("run", "hello.yaml", "--agent", "./no-such-agent")
+
+    assert result.exit_code == 3
+    assert result.stderr.splitlines() == [
+        "error: the agent command could not be started: [Errno 2] No such file or directory: './no-such-agent'",
+        "next: soundstage run --help",
+    ]
+
+
+def test_strict_exits_4_when_an_unimplemented_endpoint_was_called(bench, cli) -> None:
+    lenient = cli("run", "hello.yaml", "--agent", bench.agent("unknown"))
+    strict = cli("run", "hello.yaml", "--agent", bench.agent("unknown"), "--strict")
+
+    assert (lenient.exit_code, strict.exit_code) == (1, 4)
+    assert "unimplemented endpoints called: 1 (--strict)" in strict.stdout
+    assert strict.stdout.splitlines()[-1] == "next: soundstage list --operations"
+
+
+def test_a_hung_agent_is_killed_at_the_timeout(bench, cli) -> None:
+    result = cli("run", "hello.yaml", "--agent", bench.agent("hang"), "--timeout", "2")
+
+    assert result.exit_code == 1
+    assert "#1: said_hello, posted (timed out)" in result.stdout
+    trial = bench.json(run_folder(bench) / "hello" / "1" / "result.json")
+    assert (trial["timed_out"], trial["finish_reason"]) == (True, "timeout")
+
+
+def test_json_prints_one_document_and_nothing_else(bench, cli) -> None:
+    flag = cli("run", "hello.yaml", "--agent", bench.hello(), "--json", "--out", "elsewhere")
+    env = cli("run", "hello.yaml", "--agent", bench.agent("exit", "0"), "--out", "elsewhere", env={"SOUNDSTAGE_JSON": "1"})
+
+    assert (flag.exit_code, env.exit_code) == (0, 1)
+    passed, failed = json.loads(flag.stdout), json.loads(env.stdout)
+    assert passed["exit_code"] == 0 and failed["exit_code"] == 1
+    assert (passed["agent"], passed["trials"], passed["strict"]) == (bench.hello(), 1, False)
+    assert passed["folder"] == f"elsewhere/{passed['run_id']}"
+    assert [(r["scene"], r["trial"], r["outcome"]) for r in passed["results"]] == [("hello", 1, "passed")]
+    assert failed["results"][0]["failed_checks"] == ["said_hello", "posted"]
+    assert passed == bench.json(Path(passed["folder"]) / "run.json")
+
+
+def test_json_errors_are_one_document_too(bench, cli) -> None:
+    result = cli("run", "hello.yaml", "--agent", "./no-such-agent", "--json")
+
+    assert result.exit_code == 3
+    assert json.loads(result.stdout) == {
+        "error": {
+            "type": "InfrastructureError",
+            "message": "the agent command could not be started: [Errno 2] No such file or directory: './no-such-agent'",
+            "exit_code": 3,
+        }
+    }
+    assert result.stderr == ""
+
+
+def test_bad_options_are_usage_errors(bench, cli) -> None:
+    assert cli("run", "hello.yaml").exit_code == 2  # no --agent
+    assert cli("run", "hello.yaml", "--agent", bench.hello(), "--trials", "0").exit_code == 2
+    assert cli("run", "hello.yaml", "--agent", "python 'unclosed").exit_code == 2

@@ -1,0 +1,62 @@
+"""`soundstage serve`: refuses to expose the control API without a token; serves until stopped."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+
+import httpx
+
+from soundstage.server.serve import free_port
+
+
+def test_a_public_address_needs_the_admin_token(bench, cli, monkeypatch) -> None:
+    monkeypatch.delenv("SOUNDSTAGE_ADMIN_TOKEN", raising=False)
+
+    result = cli("serve", "--host", "0.0.0.0", "--port", str(free_port()))
+
+    assert result.exit_code == 2
+    assert result.stderr.splitlines()[0] == (
+        "error: 0.0.0.0 is reachable from other machines: set SOUNDSTAGE_ADMIN_TOKEN to protect the control API"
+    )
+
+
+def test_a_taken_port_exits_3(bench, cli) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = cli("serve", "--port", str(port))
+
+    assert result.exit_code == 3
+    assert result.stderr.startswith(f"error: cannot listen on 127.0.0.1:{port}:")
+
+
+def test_serve_prints_its_urls_and_answers(bench) -> None:
+    port = free_port()
+    env = {**os.environ, "SOUNDSTAGE_JSON": "1"}
+    env.pop("SOUNDSTAGE_ADMIN_TOKEN", None)
+    server = subprocess.Popen(
+        [sys.executable, "-m", "soundstage", "serve", "--port", str(port)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        env=env,
+    )
+    try:
+        first = server.stdout.readline()  # the one JSON document, on one line
+        base = f"http://127.0.0.1:{port}"
+        info = json.loads(first)
+        assert info["url"] == base
+        assert info["control"] == f"{base}/v1/worlds"
+        assert info["services"]["slack"] == f"{base}/slack"
+        assert info["admin_token_required"] is False
+        created = httpx.post(f"{base}/v1/worlds", json={"scene": "hello.yaml"}, timeout=10)
+        assert created.status_code == 201
+        assert created.json()["env"]["SLACK_API_URL"] == f"{base}/w/w1/slack/api/"
+    finally:
+        server.terminate()
+        server.wait(timeout=10)

@@ -1,0 +1,188 @@
+"""The control API of DESIGN 2.4, world and token routing, and isolation, over a real server."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+
+from soundstage.server import Server
+
+SCENE = """
+name: control-test
+task: "Say hello in #general."
+clock: {start: "2026-03-02T14:00:00Z", tick: 5s}
+agent: {slack_user: $bot}
+seed:
+  slack:
+    team: {name: Acme, domain: acme}
+    users:
+      - {ref: bot, name: stagebot, real_name: Stage Bot, is_bot: true}
+      - {ref: maya, name: maya, real_name: Maya Chen}
+    channels:
+      - {ref: general, name: general, members: [$bot, $maya]}
+checks:
+  - id: said_hello
+    state: {slack.message: {channel: $general, from: $bot, text_contains: hello}}
+  - id: posted
+    trace: {called: "POST /api/chat.postMessage"}
+"""
+
+
+def post(live, method, **data):
+    return live.http.post(
+        f"/w/{live.id}/slack/api/{method}", data=data, headers={"Authorization": f"Bearer {live.token}"}
+    )
+
+
+def test_create_world_answers_201_with_urls_and_env(stage):
+    live = stage.world(SCENE)
+    assert live.described["scene"] == "control-test"
+    assert live.described["task"] == "Say hello in #general."
+    assert live.urls["slack"] == f"{stage.url}/w/{live.id}/slack"
+    env = live.env
+    assert env["SOUNDSTAGE_URL"] == f"{stage.url}/v1/worlds/{live.id}"
+    assert env["SOUNDSTAGE_TASK"] == "Say hello in #general."
+    assert env["SLACK_API_URL"] == f"{stage.url}/w/{live.id}/slack/api/"
+    assert env["SLACK_BOT_TOKEN"].startswith("xoxb-")
+    assert env["SLACK_USER_TOKEN"].startswith("xoxp-")
+
+
+def test_create_world_from_a_scene_file(stage):
+    response = stage.http.post("/v1/worlds", json={"scene": "seeds/csv-export.yaml"})
+    assert response.status_code == 201, response.text
+    assert response.json()["scene"] == "csv-export"
+
+
+@pytest.mark.parametrize(
+    "body, status, code",
+    [
+        ({}, 400, "invalid_request"),
+        ({"scene": "a", "scene_yaml": "b"}, 400, "invalid_request"),
+        ({"scene": "no-such-scene"}, 404, "not_found"),
+        ({"scene_yaml": "name: x\n"}, 422, "invalid_scene"),
+    ],
+)
+def test_create_world_errors(stage, body, status, code):
+    response = stage.http.post("/v1/worlds", json=body)
+    assert response.status_code == status
+    assert response.json()["error"]["code"] == code
+
+
+def test_invalid_scene_names_line_and_field(stage):
+    response = stage.http.post("/v1/worlds", json={"scene_yaml": SCENE.replace("tick: 5s", "tick: soon")})
+    assert response.status_code == 422
+    error = response.json()["error"]["errors"][0]
+    assert (error["file"], error["line"], error["field"]) == ("<scene_yaml>", 4, "clock.tick")
+
+
+def test_malformed_json_body(stage):
+    response = stage.http.post("/v1/worlds", content=b"{nope", headers={"content-type": "application/json"})
+    assert response.status_code == 400
+    assert response.json()["error"]["code"] == "invalid_json"
+
+
+def test_unknown_world_and_route(stage):
+    assert stage.http.get("/v1/worlds/w999999/state").status_code == 404
+    assert stage.http.get("/v1/nothing").json()["error"]["code"] == "not_found"
+
+
+def test_trace_events_state_diff_clock_checks_finish(stage):
+    live = stage.world(SCENE)
+    general = live.world.refs["general"]
+    first = post(live, "chat.postMessage", channel=general, text="hello there")
+    assert first.status_code == 200 and first.json()["ok"] is True
+    assert first.headers["date"] == "Mon, 02 Mar 2026 14:00:00 GMT"
+    assert first.headers["content-type"] == "application/json; charset=utf-8"
+
+    trace = live.trace()
+    assert [(c["seq"], c["t"], c["method"], c["path"], c["status"]) for c in trace] == [
+        (2, "2026-03-02T14:00:00Z", "POST", "/api/chat.postMessage", 200)
+    ]
+    assert trace[0]["body"] == {"channel": general, "text": "hello there"}
+    assert trace[0]["operation"] == "chat.postMessage"
+    assert [e["kind"] for e in live.events()] == ["start", "call", "write"]
+    assert live.events(after=2)[0]["by"] == 2
+    assert any(m["text"] == "hello there" for m in live.state()["slack.messages"])
+    assert live.diff()["slack.messages"]["added"][0]["text"] == "hello there"
+
+    moved = live.advance("5m")
+    assert moved["now"] == "2026-03-02T14:05:05Z"
+    bad = live.http.post(f"{live.control}/clock", json={"advance": "soon"})
+    assert bad.status_code == 400 and bad.json()["error"]["code"] == "invalid_duration"
+
+    checks = live.get("checks")
+    assert checks["passed"] is True
+    assert [(c["id"], c["passed"], c["source"]) for c in checks["checks"]] == [
+        ("said_hello", True, "scene"), ("posted", True, "scene")
+    ]
+
+    custom = live.http.post(f"{live.control}/checks", json={"checks": [{"id": "none", "trace": {"no_calls": True}}]})
+    assert custom.status_code == 200
+    assert [(c["id"], c["passed"], c["source"]) for c in custom.json()["checks"]] == [("none", False, "custom")]
+    invalid = live.http.post(f"{live.control}/checks", json={"checks": [{"id": "x", "nope": {}}]})
+    assert invalid.status_code == 422
+
+    done = live.http.post(f"{live.control}/finish", json={"output": "all done"})
+    assert done.status_code == 200 and done.json()["passed"] is True
+    assert live.world.output == "all done"
+    assert live.http.post(f"{live.control}/finish", json={}).status_code == 409
+    assert live.http.get(live.control).json()["finished"] is True
+
+
+def test_list_describe_delete(stage):
+    live = stage.world(SCENE)
+    assert any(w["id"] == live.id for w in stage.http.get("/v1/worlds").json())
+    assert stage.http.get(f"/v1/worlds/{live.id}").json()["scene"] == "control-test"
+    assert stage.http.delete(f"/v1/worlds/{live.id}").json() == {"deleted": live.id}
+    assert stage.http.get(f"/v1/worlds/{live.id}").status_code == 404
+    # its token is gone with it
+    response = stage.http.post("/slack/api/auth.test", headers={"Authorization": f"Bearer {live.token}"})
+    assert response.json() == {"ok": False, "error": "invalid_auth"}
+
+
+def test_scenes_and_healthz(stage):
+    assert stage.http.get("/healthz").json()["ok"] is True
+    names = [s["name"] for s in stage.http.get("/v1/scenes").json()]
+    assert "csv-export" in names and "incident-channel" in names
+
+
+def test_unprefixed_routes_find_the_world_by_token(stage):
+    live = stage.world(SCENE)
+    response = stage.http.post("/slack/api/auth.test", headers={"Authorization": f"Bearer {live.token}"})
+    assert response.json()["user_id"] == live.world.refs["bot"]
+    assert live.trace()[-1]["path"] == "/api/auth.test"
+
+
+def test_a_token_never_reaches_another_world(stage):
+    one, two = stage.world(SCENE), stage.world(SCENE)
+    response = stage.http.post(
+        f"/w/{two.id}/slack/api/chat.postMessage",
+        data={"channel": two.world.refs["general"], "text": "hello"},
+        headers={"Authorization": f"Bearer {one.token}"},
+    )
+    assert response.json() == {"ok": False, "error": "invalid_auth"}
+    assert not [m for m in two.state()["slack.messages"] if m["text"] == "hello"]
+    assert one.trace() == []
+
+
+def test_two_worlds_of_one_scene_are_isolated_and_identical(stage):
+    one, two = stage.world(SCENE), stage.world(SCENE)
+    assert one.world.refs == two.world.refs
+    post(one, "chat.postMessage", channel=one.world.refs["general"], text="hello from one")
+    assert "slack.messages" not in two.diff()
+    assert one.state()["slack.users"] == two.state()["slack.users"]
+
+
+def test_admin_token_guards_the_control_api():
+    with Server(admin_token="sesame") as server:
+        http = httpx.Client(base_url=server.url)
+        assert http.get("/healthz").status_code == 200
+        assert http.post("/v1/worlds", json={"scene_yaml": SCENE}).status_code == 401
+        created = http.post("/v1/worlds", json={"scene_yaml": SCENE}, headers={"Authorization": "Bearer sesame"})
+        assert created.status_code == 201
+        described = created.json()
+        token = described["env"]["SLACK_BOT_TOKEN"]
+        world = f"/v1/worlds/{described['id']}"
+        # an agent may finish its own world with its own token
+        assert http.post(f"{world}/finish", json={"output": "x"}, headers={"Authorization": f"Bearer {token}"}).status_code == 200
+        assert http.get(f"{world}/state").status_code == 401

@@ -1,0 +1,183 @@
+"""Slack test scenes and helpers: live worlds on the shared test server, driven by slack_sdk and raw httpx."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import httpx
+import pytest
+
+START = 1772460000  # 2026-03-02T14:00:00Z, the scenes' clock start
+
+SCENE = """
+name: slack-test
+task: test
+clock: {start: "2026-03-02T14:00:00Z", tick: 5s}
+agent: {slack_user: $bot}
+seed:
+  slack:
+    team: {ref: acme, name: Acme, domain: acme}
+    users:
+      - {ref: bot, name: stagebot, real_name: Stage Bot, is_bot: true}
+      - {ref: maya, name: maya, real_name: Maya Chen, title: SRE, email: maya@acme.test}
+      - ref: laura
+        name: laura
+        real_name: Laura Diaz
+        title: Customer Success
+        email: Laura@acme.test
+        tz: Europe/Berlin
+      - {ref: omar, name: omar, real_name: Omar Haddad, email: omar@acme.test, is_admin: true}
+      - {ref: gone, name: gone, real_name: Former Person, email: gone@acme.test, deleted: true}
+    channels:
+      - {ref: general, name: general, members: [$bot, $maya, $laura, $omar]}
+      - ref: support
+        name: support
+        members: [$bot, $maya, $laura]
+        topic: Customer questions
+        purpose: Help customers
+      - {ref: random, name: random, members: [$maya]}
+      - {ref: secret, name: secret, members: [$maya, $laura], is_private: true}
+      - {ref: ops, name: ops, members: [$bot, $maya], is_private: true}
+      - {ref: old, name: old-project, members: [$bot, $maya], is_archived: true}
+    messages:
+      - {ref: welcome, channel: $general, user: $maya, text: "Welcome everyone", ago: 3h}
+      - ref: question
+        channel: $support
+        user: $laura
+        text: "Where is the CSV export? A customer asked."
+        pinned: true
+      - {ref: reply, channel: $support, user: $maya, text: "Under Reports, I think", thread_ts: $question}
+      - ref: bot_note
+        channel: $support
+        user: $bot
+        text: "I am looking into the export"
+        reactions: {eyes: [$maya, $laura]}
+      - {ref: secret_note, channel: $secret, user: $laura, text: "Contract renewal is at risk"}
+      - {ref: dm, channel: $bot, user: $maya, text: "Can you check the export job?", ago: 2h}
+      - {ref: lunch, channel: $random, user: $maya, text: "Lunch at noon? https://lunch.acme.test", ago: 1h}
+      - {ref: old_note, channel: $old, user: $maya, text: "Project wrapped up", ago: 20d}
+    usergroups:
+      - ref: sre
+        name: SRE team
+        handle: sre
+        description: Site reliability
+        users: [$maya, $omar]
+        channels: [$support]
+      - {ref: old_group, name: Old team, handle: old, users: [$laura], disabled: true}
+    bookmarks:
+      - {ref: runbook, channel: $support, title: Runbook, link: "https://wiki.acme.test/runbook", emoji: ":book:"}
+"""
+
+
+def ts(seconds_after_start: int, n: int = 1) -> str:
+    """The `ts` of the n-th message posted in a given second after the clock start."""
+    return f"{START + seconds_after_start}.{n * 100:06d}"
+
+
+class Slack:
+    """A live Slack world: refs, an SDK client, raw HTTP calls and the in-process records."""
+
+    def __init__(self, live: Any) -> None:
+        self.live = live
+        self.world = live.world
+        self.refs: dict[str, str] = live.world.refs
+        self.client = live.slack()
+        self.user_client = live.slack(live.user_token)
+        self.base = live.env["SLACK_API_URL"]
+
+    def __getitem__(self, ref: str) -> str:
+        return self.refs[ref]
+
+    def raw(self, method: str, *, token: str | None = "bot", http: str = "POST", **kwargs: Any) -> httpx.Response:
+        """One raw HTTP call; `token` is "bot", "user", None (no token) or a literal token."""
+        headers = dict(kwargs.pop("headers", {}))
+        literal = {"bot": self.live.token, "user": self.live.user_token}.get(token or "", token)
+        if literal:
+            headers.setdefault("Authorization", f"Bearer {literal}")
+        return self.live.http.request(http, self.base + method, headers=headers, **kwargs)
+
+    def call(self, method: str, *, token: str | None = "bot", **args: Any) -> dict[str, Any]:
+        """A form-encoded call (the way slack_sdk sends most methods); answers the JSON body."""
+        response = self.raw(method, token=token, data=args)
+        assert response.status_code == 200, response.text
+        return response.json()
+
+    def error(self, method: str, *, token: str | None = "bot", **args: Any) -> str:
+        """Calls a method expected to fail and answers its Slack error code."""
+        body = self.call(method, token=token, **args)
+        assert body["ok"] is False, json.dumps(body)
+        return body["error"]
+
+    def messages(self) -> dict[str, dict[str, Any]]:
+        return {m["ts"]: dict(m) for m in self.world["slack.messages"]}
+
+    def message(self, ts_: str) -> dict[str, Any]:
+        return dict(self.world["slack.messages"].get(ts_))
+
+    def channel(self, ref_or_id: str) -> dict[str, Any]:
+        return dict(self.world["slack.channels"].get(self.refs.get(ref_or_id, ref_or_id)))
+
+    def writes(self) -> int:
+        return sum(1 for e in self.live.events() if e["kind"] == "write")
+
+
+def valid_calls(s: Slack) -> list[tuple[str, dict[str, Any]]]:
+    """One successful call of each method (some twice), in an order that works on the SCENE world."""
+    support, question = s["support"], s["question"]
+    return [
+        ("auth.test", {}),
+        ("team.info", {}),
+        ("users.list", {}),
+        ("users.info", {"user": s["maya"]}),
+        ("users.info", {"user": s["bot"]}),
+        ("users.info", {"user": s["gone"]}),
+        ("users.lookupByEmail", {"email": "maya@acme.test"}),
+        ("users.conversations", {"types": "public_channel,private_channel,mpim,im"}),
+        ("users.profile.get", {"user": s["laura"]}),
+        ("conversations.list", {"types": "public_channel,private_channel,mpim,im"}),
+        ("conversations.info", {"channel": support, "include_num_members": "1"}),
+        ("conversations.history", {"channel": support}),
+        ("conversations.replies", {"channel": support, "ts": question}),
+        ("conversations.members", {"channel": support}),
+        ("conversations.open", {"users": s["laura"]}),
+        ("conversations.open", {"users": f"{s['laura']},{s['maya']}", "return_im": "1"}),
+        ("conversations.join", {"channel": s["random"]}),
+        ("conversations.create", {"name": "schema-check"}),
+        ("conversations.invite", {"channel": support, "users": s["omar"]}),
+        ("conversations.kick", {"channel": support, "user": s["omar"]}),
+        ("conversations.setTopic", {"channel": support, "topic": "t"}),
+        ("conversations.setPurpose", {"channel": support, "purpose": "p"}),
+        ("conversations.rename", {"channel": s["random"], "name": "fun"}),
+        ("conversations.leave", {"channel": s["random"]}),
+        ("conversations.archive", {"channel": s["ops"]}),
+        ("conversations.unarchive", {"channel": s["ops"]}),
+        ("chat.postMessage", {"channel": support, "text": "hi", "thread_ts": question}),
+        ("chat.postMessage", {"channel": s["laura"], "text": "hi"}),
+        ("chat.update", {"channel": support, "ts": s["bot_note"], "text": "edited"}),
+        ("chat.postEphemeral", {"channel": support, "user": s["maya"], "text": "psst"}),
+        ("chat.getPermalink", {"channel": support, "message_ts": question}),
+        ("reactions.add", {"channel": support, "timestamp": question, "name": "tada"}),
+        ("reactions.get", {"channel": support, "timestamp": question}),
+        ("reactions.remove", {"channel": support, "timestamp": question, "name": "tada"}),
+        ("pins.add", {"channel": support, "timestamp": s["bot_note"]}),
+        ("pins.list", {"channel": support}),
+        ("usergroups.list", {"include_users": "1", "include_count": "1", "include_disabled": "1"}),
+        ("conversations.history", {"channel": support}),
+        ("chat.delete", {"channel": support, "ts": s["bot_note"]}),
+    ]
+
+
+@pytest.fixture
+def slack(stage: Any) -> Slack:
+    return Slack(stage.world(SCENE))
+
+
+@pytest.fixture
+def scene_world(stage: Any):
+    """Builds a live world from other scene text (`scene_world(yaml)`)."""
+
+    def make(text: str) -> Slack:
+        return Slack(stage.world(text))
+
+    return make

@@ -1,0 +1,118 @@
+"""auth.test and team.info, and how Slack answers a missing, wrong or inactive token."""
+
+from __future__ import annotations
+
+import pytest
+from slack_sdk.errors import SlackApiError
+
+from .conftest import SCENE
+
+
+def test_auth_test_with_the_bot_token(slack):
+    body = slack.client.auth_test().data
+    bot = slack.world["slack.users"].get(slack["bot"])
+    assert body == {
+        "ok": True,
+        "url": "https://acme.slack.com/",
+        "team": "Acme",
+        "user": "stagebot",
+        "team_id": slack["acme"],
+        "user_id": slack["bot"],
+        "bot_id": bot["profile"]["bot_id"],
+        "is_enterprise_install": False,
+    }
+    assert bot["profile"]["bot_id"].startswith("B") and len(bot["profile"]["bot_id"]) == 11
+
+
+def test_auth_test_with_the_user_token_has_no_bot_id(slack):
+    body = slack.user_client.auth_test().data
+    assert body["user_id"] == slack["bot"]
+    assert "bot_id" not in body
+
+
+def test_ids_are_deterministic_and_in_slack_format(stage, slack):
+    again = stage.world(SCENE).world.refs
+    assert again == slack.refs
+    assert slack["acme"].startswith("T") and slack["maya"].startswith("U") and slack["support"].startswith("C")
+    assert all(len(slack[r]) == 11 for r in ("acme", "maya", "support"))
+    assert slack["question"] == "1772459760.000100"  # 4 undated messages: 4 minutes before the start
+
+
+@pytest.mark.parametrize(
+    "where",
+    ["query", "form", "json"],
+)
+def test_the_token_may_be_an_argument(slack, where):
+    token = slack.live.token
+    if where == "query":
+        response = slack.raw("auth.test", token=None, params={"token": token})
+    elif where == "form":
+        response = slack.raw("auth.test", token=None, data={"token": token})
+    else:
+        response = slack.raw("auth.test", token=None, json={"token": token})
+    assert response.json()["user_id"] == slack["bot"]
+
+
+def test_the_token_never_reaches_the_trace(slack):
+    slack.raw("auth.test", token=None, data={"token": slack.live.token, "extra": "1"})
+    call = slack.live.trace()[-1]
+    assert call["body"] == {"extra": "1"}
+    assert slack.live.token not in str(call)
+
+
+def test_no_token_is_not_authed(slack):
+    assert slack.error("auth.test", token=None) == "not_authed"
+    call = slack.live.trace()[-1]
+    assert (call["operation"], call["status"], call["error"]) == ("auth.test", 200, True)
+
+
+def test_a_wrong_token_is_invalid_auth(slack):
+    assert slack.error("auth.test", token="xoxb-not-a-token") == "invalid_auth"
+
+
+def test_unprefixed_route_finds_the_world_by_token(slack):
+    base = slack.live.stage.url + "/slack/api/auth.test"
+    ok = slack.live.http.post(base, headers={"Authorization": f"Bearer {slack.live.token}"}).json()
+    assert ok["user_id"] == slack["bot"]
+    assert slack.live.http.post(base).json() == {"ok": False, "error": "not_authed"}
+    unknown = slack.live.http.post(base, headers={"Authorization": "Bearer xoxb-nope"}).json()
+    assert unknown == {"ok": False, "error": "invalid_auth"}
+
+
+def test_a_deleted_agent_user_is_account_inactive(scene_world):
+    inactive = scene_world(SCENE.replace("agent: {slack_user: $bot}", "agent: {slack_user: $gone}"))
+    assert inactive.error("auth.test") == "account_inactive"
+
+
+def test_sdk_raises_on_ok_false(slack):
+    with pytest.raises(SlackApiError) as failure:
+        slack.live.slack("xoxb-wrong").auth_test()
+    assert failure.value.response["error"] == "invalid_auth"
+
+
+def test_team_info(slack):
+    team = slack.client.team_info().data["team"]
+    assert team["id"] == slack["acme"]
+    assert (team["name"], team["domain"], team["url"]) == ("Acme", "acme", "https://acme.slack.com/")
+    assert team["email_domain"] == ""
+    assert team["icon"]["image_default"] is True
+    assert slack.client.team_info(team=slack["acme"])["team"]["id"] == slack["acme"]
+
+
+def test_team_info_of_another_team(slack):
+    assert slack.error("team.info", team="T0000000000") == "team_not_found"
+
+
+def test_default_team_when_none_is_given(scene_world):
+    minimal = scene_world(
+        """
+name: no-team
+task: test
+agent: {slack_user: $bot}
+seed:
+  slack:
+    users: [{ref: bot, name: bot, is_bot: true}]
+"""
+    )
+    body = minimal.call("auth.test")
+    assert (body["team"], body["url"]) == ("Soundstage", "https://soundstage.slack.com/")

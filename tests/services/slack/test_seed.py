@@ -1,0 +1,261 @@
+"""Building the `slack:` section into a world image: ids and times, refs, Slack's rules, and `generate`."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from soundstage.errors import SpecError
+from soundstage.spec.image import build_image
+from soundstage.spec.models import read_scene, read_scene_text
+
+from .conftest import START
+
+HEAD = """
+name: seed-test
+task: test
+clock: {start: "2026-03-02T14:00:00Z"}
+seed:
+  slack:
+"""
+USERS = """
+users:
+  - {ref: bot, name: bot, is_bot: true}
+  - {ref: maya, name: maya, email: maya@acme.test}
+  - {ref: laura, name: laura}
+"""
+
+
+def build(slack: str, extra: str = ""):
+    text = HEAD + textwrap.indent(textwrap.dedent(slack).strip("\n"), "    ") + "\n" + extra
+    return build_image(*read_scene_text(text))
+
+
+def failure(slack: str, extra: str = "") -> SpecError:
+    with pytest.raises(SpecError) as caught:
+        build(slack, extra)
+    return caught.value
+
+
+def test_records_and_settings():
+    image = build(USERS + "channels: [{ref: support, name: support, members: [$bot, $maya]}]")
+    refs = image.refs
+    assert image.settings["slack"] == {
+        "team_id": image.collections["slack.teams"].ids()[0],
+        "domain": "soundstage",
+        "name": "Soundstage",
+    }
+    assert image.collections["slack.users"].ids() == ["USLACKBOT", refs["bot"], refs["maya"], refs["laura"]]
+    channel = image.collections["slack.channels"].get(refs["support"])
+    assert channel["members"] == [refs["bot"], refs["maya"]] and channel["creator"] == refs["bot"]
+
+
+def test_message_times():
+    image = build(
+        USERS
+        + """
+channels: [{ref: c, name: c, members: [$maya, $laura]}]
+messages:
+  - {ref: a, channel: $c, user: $maya, text: first}
+  - {ref: b, channel: $c, user: $laura, text: long ago, ago: 1d}
+  - {ref: c2, channel: $c, user: $laura, text: second}
+  - {ref: d, channel: $c, user: $maya, text: same second as b, ago: 1d}
+"""
+    )
+    refs = image.refs
+    assert (refs["a"], refs["c2"]) == (f"{START - 120}.000100", f"{START - 60}.000100")
+    assert (refs["b"], refs["d"]) == (f"{START - 86400}.000100", f"{START - 86400}.000200")
+    assert image.collections["slack.messages"].ids() == [refs["b"], refs["d"], refs["a"], refs["c2"]]
+
+
+def test_threads_reactions_and_pins():
+    image = build(
+        USERS
+        + """
+channels: [{ref: c, name: c, members: [$maya, $laura, $bot]}]
+messages:
+  - {ref: root, channel: $c, user: $maya, text: root, pinned: true}
+  - {ref: r1, channel: $c, user: $laura, text: r1, thread_ts: $root, reactions: {'+1': [$maya, $bot]}}
+  - {ref: r2, channel: $c, user: $laura, text: r2, thread_ts: $root}
+"""
+    )
+    refs = image.refs
+    messages = image.collections["slack.messages"]
+    root = messages.get(refs["root"])
+    assert (root["reply_count"], root["reply_users"], root["latest_reply"], root["pinned_to"]) == (
+        2,
+        [refs["laura"]],
+        refs["r2"],
+        [refs["c"]],
+    )
+    assert messages.get(refs["r1"])["parent_user_id"] == refs["maya"]
+    assert messages.get(refs["r1"])["reactions"] == [{"name": "+1", "users": [refs["maya"], refs["bot"]], "count": 2}]
+    assert image.collections["slack.pins"].get(f"{refs['c']}/{refs['root']}")["created_by"] == refs["maya"]
+
+
+def test_a_message_to_a_user_is_a_dm():
+    image = build(USERS + "messages: [{ref: m, channel: $bot, user: $maya, text: hi}]")
+    message = image.collections["slack.messages"].get(image.refs["m"])
+    dm = image.collections["slack.channels"].get(message["channel"])
+    assert dm["is_im"] is True and dm["members"] == [image.refs["maya"], image.refs["bot"]]
+
+
+def test_given_ids_are_kept():
+    image = build("users: [{ref: u, id: U0ABCDEF123, name: u}]\nchannels: [{ref: c, id: C0ABCDEF123, name: c}]")
+    assert (image.refs["u"], image.refs["c"]) == ("U0ABCDEF123", "C0ABCDEF123")
+
+
+@pytest.mark.parametrize(
+    ("slack", "message", "field"),
+    [
+        (USERS + "channels: [{name: c, members: [$bot, $nobody]}]", "unknown ref $nobody", "channels[0].members[1]"),
+        (
+            USERS + "channels: [{ref: c, name: c}, {name: d, members: [$c]}]",
+            "$c names a record of slack.channels, expected one of slack.users",
+            "channels[1].members[0]",
+        ),
+        (
+            USERS + "channels: [{name: c, members: [U0NOTAUSER1]}]",
+            "U0NOTAUSER1 is not a Slack user",
+            "channels[0].members[0]",
+        ),
+        (USERS + "channels: [{name: Support}]", "invalid channel name 'Support'", "channels[0].name"),
+        (USERS + "channels: [{name: c}, {name: c}]", "a channel is already named 'c'", "channels[1].name"),
+        (USERS + "channels: [{name: c, members: [$bot, $bot]}]", "a member is listed twice", "channels[0].members"),
+        ("users: [{name: a}, {name: a}]", "a Slack user is already named 'a'", "users[1].name"),
+        (
+            "users: [{name: a, email: x@y.z}, {name: b, email: x@y.z}]",
+            "another Slack user has the email",
+            "users[1].email",
+        ),
+        ("users: [{name: a, tz: Mars/Olympus}]", "unknown time zone 'Mars/Olympus'", "users[0].tz"),
+        (
+            USERS + "channels: [{ref: c, name: c, members: [$bot]}]\nmessages: [{channel: $c, user: $maya, text: x}]",
+            "$maya is not a member of the channel $c",
+            "messages[0].user",
+        ),
+        (
+            USERS + "messages: [{channel: $nowhere, user: $maya, text: x}]",
+            "unknown ref $nowhere",
+            "messages[0].channel",
+        ),
+        (
+            USERS + "channels: [{ref: c, name: c, members: [$maya]}]\n"
+            "messages: [{channel: $c, user: $maya, text: x, reactions: {':tada:': [$maya]}}]",
+            "invalid emoji name ':tada:'",
+            "messages[0].reactions",
+        ),
+    ],
+)
+def test_errors_name_the_field(slack, message, field):
+    error = failure(slack)
+    assert message in error.message
+    assert error.field == f"seed.slack.{field}"
+    assert error.file == "<scene_yaml>" and error.line is not None
+
+
+@pytest.mark.parametrize(
+    ("messages", "problem"),
+    [
+        (
+            "[{ref: a, channel: $c, user: $maya, text: a}, {channel: $d, user: $maya, text: b, thread_ts: $a}]",
+            "a reply must be in the same channel",
+        ),
+        (
+            "[{ref: a, channel: $c, user: $maya, text: a}, {ref: b, channel: $c, user: $maya, text: b, thread_ts: $a},"
+            " {channel: $c, user: $maya, text: c, thread_ts: $b}]",
+            "thread_ts must name a thread's first message",
+        ),
+        (
+            "[{ref: a, channel: $c, user: $maya, text: a},"
+            " {channel: $c, user: $maya, text: b, thread_ts: $a, ago: 1h}]",
+            "a reply must be posted after its thread's first message",
+        ),
+        ("[{ref: a, channel: $c, user: $maya, text: a, thread_ts: $c}]", "names a record of slack.channels"),
+    ],
+)
+def test_thread_errors(messages, problem):
+    channels = "channels: [{ref: c, name: c, members: [$maya]}, {ref: d, name: d, members: [$maya]}]\n"
+    assert problem in failure(USERS + channels + f"messages: {messages}").message
+
+
+def test_unknown_fields_are_rejected():
+    error = failure("users: [{name: a, nickname: b}]")
+    assert "nickname" in str(error)
+
+
+def test_team_defined_twice(tmp_path):
+    (tmp_path / "world.yaml").write_text("name: w\nslack:\n  team: {name: Acme}\n")
+    scene = tmp_path / "scene.yaml"
+    scene.write_text("name: s\ntask: t\nworld: world.yaml\nseed:\n  slack:\n    team: {name: Other}\n")
+    with pytest.raises(SpecError) as caught:
+        build_image(*read_scene(scene))
+    assert "the Slack team is already defined" in caught.value.message
+    assert caught.value.field == "seed.slack.team"
+
+
+def test_scene_seed_adds_to_the_world(tmp_path):
+    (tmp_path / "world.yaml").write_text(
+        "name: w\nslack:\n  team: {name: Acme}\n  users: [{ref: maya, name: maya}]\n"
+        "  channels: [{ref: c, name: c, members: [$maya]}]\n"
+        "  messages: [{ref: q, channel: $c, user: $maya, text: q}]\n"
+    )
+    scene = tmp_path / "scene.yaml"
+    scene.write_text(
+        "name: s\ntask: t\nworld: world.yaml\nseed:\n  slack:\n"
+        "    messages: [{ref: a, channel: $c, user: $maya, text: a, thread_ts: $q}]\n"
+    )
+    image = build_image(*read_scene(scene))
+    q = image.collections["slack.messages"].get(image.refs["q"])
+    assert (q["reply_count"], q["latest_reply"]) == (1, image.refs["a"])
+    # Both files post their undated messages in the same minute; the per-second counter keeps them apart.
+    assert (image.refs["q"], image.refs["a"]) == (f"{START - 60}.000100", f"{START - 60}.000200")
+    assert image.collections["slack.messages"].ids() == sorted(image.collections["slack.messages"].ids())
+
+
+# -- generate ----------------------------------------------------------------------------------------
+
+GENERATE = """
+channels: [{ref: c, name: c, members: [$bot, $maya, $laura]}]
+"""
+
+
+def test_generate_messages():
+    extra = "  generate:\n    slack.messages: {channel: $c, count: 40, threads: 0.3, reactions: 0.5}\n"
+    image = build(USERS + GENERATE, extra)
+    again = build(USERS + GENERATE, extra)
+    messages = list(image.collections["slack.messages"])
+    assert len(messages) == 40
+    assert messages == list(again.collections["slack.messages"])  # seeded: the same every time
+    refs = image.refs
+    assert {m["user"] for m in messages} <= {refs["maya"], refs["laura"]}  # members, not the bot
+    assert all(m["channel"] == refs["c"] and m["text"] for m in messages)
+    stamps = [m["ts"] for m in messages]
+    assert stamps == sorted(stamps) and int(stamps[0].split(".")[0]) >= START - 7 * 86400
+    assert int(stamps[-1].split(".")[0]) < START
+    replies = [m for m in messages if m.get("parent_user_id")]
+    assert replies and any(m.get("reactions") for m in messages)
+    by_ts = {m["ts"]: m for m in messages}
+    for reply in replies:
+        parent = by_ts[reply["thread_ts"]]
+        assert parent["reply_count"] == sum(1 for r in replies if r["thread_ts"] == parent["ts"])
+
+
+@pytest.mark.parametrize(
+    ("options", "problem"),
+    [
+        ("{channel: $c, count: 0}", "greater than or equal to 1"),
+        ("{channel: $c, colour: red}", "Extra inputs are not permitted"),
+        ("{channel: $maya}", "names a record of slack.users"),
+        ("{channel: $c, users: [$c]}", "names a record of slack.channels"),
+        ("{channel: $c, span: soon}", "not a duration"),
+    ],
+)
+def test_generate_errors(options, problem):
+    assert problem in failure(USERS + GENERATE, f"  generate:\n    slack.messages: {options}\n").message
+
+
+def test_generate_only_messages():
+    error = failure(USERS + GENERATE, "  generate:\n    slack.users: {count: 3}\n")
+    assert "only slack.messages can" in error.message

@@ -1,0 +1,115 @@
+"""users.list, users.info, users.lookupByEmail, users.conversations, users.profile.get."""
+
+from __future__ import annotations
+
+import re
+
+REQUIRED_USER = {"id", "name", "profile", "is_bot", "updated", "is_app_user"}
+REQUIRED_PROFILE = {
+    "real_name",
+    "display_name",
+    "avatar_hash",
+    "real_name_normalized",
+    "display_name_normalized",
+    "title",
+    "phone",
+    "skype",
+    "status_text",
+    "status_emoji",
+    "fields",
+}
+
+
+def test_users_list(slack):
+    body = slack.client.users_list().data
+    names = [u["name"] for u in body["members"]]
+    assert names == ["slackbot", "stagebot", "maya", "laura", "omar", "gone"]
+    assert body["cache_ts"] == 1772460000
+    assert body["response_metadata"] == {"next_cursor": ""}
+    for user in body["members"]:
+        assert REQUIRED_USER <= set(user) and REQUIRED_PROFILE <= set(user["profile"])
+        assert re.fullmatch(r"[0-9a-f]{6}", user["color"])
+
+
+def test_users_list_pages(slack):
+    pages = [page.data for page in slack.client.users_list(limit=4)]
+    assert [len(p["members"]) for p in pages] == [4, 2]
+    assert pages[-1]["response_metadata"]["next_cursor"] == ""
+    assert [u["name"] for p in pages for u in p["members"]][-1] == "gone"
+
+
+def test_users_list_bad_cursor_and_limit(slack):
+    assert slack.error("users.list", cursor="bm9wZQ==") == "invalid_cursor"
+    assert slack.error("users.list", cursor="%%%") == "invalid_cursor"
+    assert slack.error("users.list", limit="ten") == "invalid_limit"
+    assert slack.error("users.list", limit="-1") == "invalid_limit"
+
+
+def test_users_info(slack):
+    user = slack.client.users_info(user=slack["maya"])["user"]
+    assert user["id"] == slack["maya"]
+    assert (user["real_name"], user["profile"]["title"], user["profile"]["email"]) == (
+        "Maya Chen",
+        "SRE",
+        "maya@acme.test",
+    )
+    assert (user["tz"], user["tz_label"], user["tz_offset"]) == ("America/Los_Angeles", "Pacific Standard Time", -28800)
+    assert user["updated"] == 1772460000 - 86400
+    assert (user["is_bot"], user["deleted"], user["is_admin"]) == (False, False, False)
+
+
+def test_users_info_of_a_bot_and_a_deleted_user(slack):
+    bot = slack.client.users_info(user=slack["bot"])["user"]
+    assert bot["is_bot"] is True and bot["profile"]["bot_id"].startswith("B")
+    assert "email" not in bot["profile"]
+    assert slack.client.users_info(user=slack["gone"])["user"]["deleted"] is True
+
+
+def test_users_info_time_zone_and_locale(slack):
+    laura = slack.client.users_info(user=slack["laura"], include_locale=True)["user"]
+    assert (laura["tz"], laura["tz_label"], laura["tz_offset"]) == ("Europe/Berlin", "Central European Time", 3600)
+    assert laura["locale"] == "en-US"
+
+
+def test_users_info_errors(slack):
+    assert slack.error("users.info", user="U0000000000") == "user_not_found"
+    assert slack.error("users.info") == "user_not_found"
+
+
+def test_lookup_by_email_ignores_case(slack):
+    assert slack.client.users_lookupByEmail(email="laura@ACME.test")["user"]["id"] == slack["laura"]
+
+
+def test_lookup_by_email_errors(slack):
+    assert slack.error("users.lookupByEmail", email="nobody@acme.test") == "users_not_found"
+    body = slack.call("users.lookupByEmail")
+    assert body["error"] == "invalid_arguments"
+    assert body["response_metadata"]["messages"] == ["[ERROR] missing required field: email"]
+
+
+def test_users_conversations_of_the_caller(slack):
+    channels = slack.client.users_conversations(types="public_channel,private_channel,im")["channels"]
+    dm = channels[-1]
+    assert [c.get("name") or c["id"] for c in channels] == ["general", "support", "ops", "old-project", dm["id"]]
+    assert dm["id"].startswith("D") and dm["is_im"] is True and dm["user"] == slack["maya"]
+
+
+def test_users_conversations_of_another_user_hides_private_channels(slack):
+    channels = slack.client.users_conversations(user=slack["laura"], types="public_channel,private_channel")
+    assert [c["name"] for c in channels["channels"]] == ["general", "support"]  # not #secret
+    public = slack.client.users_conversations(user=slack["maya"], exclude_archived=True)["channels"]
+    assert [c["name"] for c in public] == ["general", "support", "random"]
+
+
+def test_users_conversations_errors(slack):
+    assert slack.error("users.conversations", types="public_channel,dms") == "invalid_types"
+    assert slack.error("users.conversations", user="U0000000000") == "user_not_found"
+
+
+def test_users_profile_get(slack):
+    profile = slack.client.users_profile_get(user=slack["laura"])["profile"]
+    assert (profile["real_name"], profile["first_name"], profile["last_name"]) == ("Laura Diaz", "Laura", "Diaz")
+    assert profile["team"] == slack["acme"]
+    own = slack.client.users_profile_get()["profile"]
+    assert own["real_name"] == "Stage Bot" and own["always_active"] is True
+    assert slack.error("users.profile.get", user="UNOBODY") == "user_not_found"

@@ -1,0 +1,327 @@
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+import pytest
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+
+from soundstage.errors import SpecError
+from soundstage.spec.loader import Document, SpecErrors, describe, dotted, load_yaml, read_document, validate_model
+
+
+def error_of(text: str) -> str:
+    with pytest.raises(SpecError) as caught:
+        load_yaml(text, "w.yaml")
+    return str(caught.value)
+
+
+def test_lines_of_keys_values_and_list_items() -> None:
+    document = load_yaml(
+        "# a comment\n"
+        "name: acme\n"
+        "slack:\n"
+        "  users:\n"
+        "    - {ref: bot, name: stagebot}\n"
+        "    - ref: maya\n"
+        "      name: maya\n"
+        "  channels: []\n",
+        "w.yaml",
+    )
+    assert document.file == "w.yaml"
+    assert document.data == {
+        "name": "acme",
+        "slack": {"users": [{"ref": "bot", "name": "stagebot"}, {"ref": "maya", "name": "maya"}], "channels": []},
+    }
+    assert document.lines == {
+        (): 2,
+        ("name",): 2,
+        ("slack",): 3,
+        ("slack", "users"): 4,
+        ("slack", "users", 0): 5,
+        ("slack", "users", 0, "ref"): 5,
+        ("slack", "users", 0, "name"): 5,
+        ("slack", "users", 1): 6,
+        ("slack", "users", 1, "ref"): 6,
+        ("slack", "users", 1, "name"): 7,
+        ("slack", "channels"): 8,
+    }
+
+
+def test_line_falls_back_to_the_nearest_ancestor() -> None:
+    document = load_yaml("a:\n  b:\n    - x\n", "w.yaml")
+    assert document.line(("a", "b", 0)) == 3
+    assert document.line(("a", "b", 0, "missing", "deeper")) == 3
+    assert document.line(("nothing",)) == 1
+
+
+def test_scalars_follow_the_yaml_1_2_core_schema() -> None:
+    document = load_yaml(
+        "on: yes\n"
+        "off: no\n"
+        "flag: true\n"
+        "other: False\n"
+        "start: 2026-03-02T14:00:00Z\n"
+        "day: 2026-03-02\n"
+        "at: 14:30\n"
+        "zip: 010\n"
+        "hex: 0x1F\n"
+        "count: 42\n"
+        "minus: -3\n"
+        "ratio: 0.5\n"
+        "big: 1e3\n"
+        "none: ~\n"
+        "empty:\n",
+        "w.yaml",
+    )
+    assert document.data == {
+        "on": "yes",
+        "off": "no",
+        "flag": True,
+        "other": False,
+        "start": "2026-03-02T14:00:00Z",
+        "day": "2026-03-02",
+        "at": "14:30",
+        "zip": 10,
+        "hex": "0x1F",
+        "count": 42,
+        "minus": -3,
+        "ratio": 0.5,
+        "big": 1000.0,
+        "none": None,
+        "empty": None,
+    }
+
+
+def test_merge_keys_give_defaults_that_written_keys_override() -> None:
+    document = load_yaml(
+        "base: &base {tz: UTC, title: SRE}\n"
+        "user:\n"
+        "  <<: *base\n"
+        "  title: Lead\n",
+        "w.yaml",
+    )
+    assert document.data["user"] == {"tz": "UTC", "title": "Lead"}
+    assert document.lines[("user", "tz")] == 1
+    assert document.lines[("user", "title")] == 4
+
+
+def test_an_alias_shares_its_anchors_value() -> None:
+    document = load_yaml("a: &members [x, y]\nb: *members\n", "w.yaml")
+    assert document.data == {"a": ["x", "y"], "b": ["x", "y"]}
+    assert document.lines[("b",)] == 2
+
+
+def test_duplicate_key() -> None:
+    assert error_of("slack:\n  users: []\n  channels: []\n  users: []\n") == (
+        "w.yaml:4: slack.users: duplicate key 'users' (first given on line 2)"
+    )
+
+
+def test_duplicate_key_in_a_list_item() -> None:
+    assert error_of("users:\n  - {name: a, name: b}\n") == (
+        "w.yaml:2: users[0].name: duplicate key 'name' (first given on line 2)"
+    )
+
+
+def test_syntax_error_names_the_line() -> None:
+    assert error_of("name: acme\nslack:\n  users: [a, b\n  channels: []\n") == (
+        "w.yaml:4: invalid YAML: expected ',' or ']', but got ':' (while parsing a flow sequence on line 3)"
+    )
+
+
+def test_bad_indentation() -> None:
+    assert error_of("name: acme\n  description: x\n") == (
+        "w.yaml:2: invalid YAML: mapping values are not allowed here"
+    )
+
+
+def test_a_character_yaml_does_not_allow() -> None:
+    assert error_of("name: acme\ntask: \x07\n") == (
+        "w.yaml:2: invalid YAML: special characters are not allowed (found #x0007)"
+    )
+
+
+def test_unknown_tag() -> None:
+    assert error_of("name: !!python/name:os.system x\n") == (
+        "w.yaml:1: name: invalid YAML: could not determine a constructor for the tag "
+        "'tag:yaml.org,2002:python/name:os.system'"
+    )
+
+
+def test_tagged_collection() -> None:
+    assert error_of("users: !custom [a]\n") == "w.yaml:1: users: invalid YAML: unsupported tag !custom"
+
+
+def test_a_key_must_be_a_plain_value() -> None:
+    assert error_of("? [a, b]\n: c\n") == "w.yaml:1: invalid YAML: a key must be a plain value, not a list or mapping"
+
+
+def test_recursive_alias() -> None:
+    assert error_of("a: &loop [*loop]\n") == "w.yaml:1: a[0]: invalid YAML: an alias refers to a value that contains it"
+
+
+def test_top_level_must_be_a_mapping() -> None:
+    assert error_of("- a\n- b\n") == "w.yaml:1: expected a mapping at the top level, found a list of 2 items"
+    assert error_of("\n\njust text\n") == "w.yaml:3: expected a mapping at the top level, found 'just text'"
+
+
+def test_empty_file() -> None:
+    assert error_of("# nothing here\n") == "w.yaml:1: the file is empty; expected a mapping"
+
+
+def test_several_documents() -> None:
+    assert error_of("a: 1\n---\nb: 2\n") == (
+        "w.yaml:2: invalid YAML: but found another document (expected a single document in the stream on line 1)"
+    )
+
+
+def test_read_document(tmp_path: Path) -> None:
+    path = tmp_path / "acme.yaml"
+    path.write_bytes("\ufeffname: acme\n".encode())
+    document = read_document(path)
+    assert (document.data, document.file) == ({"name": "acme"}, str(path))
+
+
+def test_read_document_missing_file(tmp_path: Path) -> None:
+    with pytest.raises(SpecError) as caught:
+        read_document(tmp_path / "nope.yaml")
+    assert str(caught.value) == f"{tmp_path / 'nope.yaml'}: no such file"
+
+
+def test_read_document_directory(tmp_path: Path) -> None:
+    with pytest.raises(SpecError) as caught:
+        read_document(tmp_path)
+    assert str(caught.value) == f"{tmp_path}: is a directory; expected a YAML file"
+
+
+def test_read_document_not_utf8(tmp_path: Path) -> None:
+    path = tmp_path / "latin.yaml"
+    path.write_bytes("name: acme\ndescription: caf\xe9\n".encode("latin-1"))
+    with pytest.raises(SpecError) as caught:
+        read_document(path)
+    assert str(caught.value) == f"{path}:2: not UTF-8 text (byte 0xe9)"
+
+
+def test_dotted() -> None:
+    assert dotted(("slack", "users", 2, "email")) == "slack.users[2].email"
+    assert dotted((0, "name")) == "[0].name"
+    assert dotted(()) == ""
+
+
+def test_describe() -> None:
+    assert [describe(v) for v in (None, True, 3, 0.5, "5 minutes", {}, [1], [1, 2])] == [
+        "null",
+        "true",
+        "3",
+        "0.5",
+        "'5 minutes'",
+        "a mapping",
+        "a list of 1 item",
+        "a list of 2 items",
+    ]
+    assert describe("x" * 80) == "'" + "x" * 57 + "'..."
+
+
+def _even(value: int) -> int:
+    if value % 2:
+        raise ValueError(f"expected an even number, found {value}")
+    return value
+
+
+class Item(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    name: str
+    size: float = Field(1.0, gt=0)
+
+
+class Box(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    kind: Literal["crate", "bag"]
+    items: list[Item] = []
+    tags: str | list[str] = []
+    labels: dict[Annotated[str, AfterValidator(str.lower)], Annotated[Item, Field(title="label")]] = {}
+    count: Annotated[int, AfterValidator(_even)] = 0
+    from_: str = Field("", alias="from")
+
+
+def errors_of(text: str) -> list[str]:
+    with pytest.raises(SpecErrors) as caught:
+        validate_model(Box, load_yaml(text, "box.yaml"))
+    return [str(error) for error in caught.value.errors]
+
+
+def test_validate_model_returns_the_model() -> None:
+    box = validate_model(Box, load_yaml("kind: bag\nitems: [{name: a, size: 2}]\nfrom: shop\n", "box.yaml"))
+    assert box == Box(kind="bag", items=[Item(name="a", size=2.0)], **{"from": "shop"})
+
+
+def test_unknown_fields_list_the_allowed_ones_at_every_depth() -> None:
+    text = "kind: bag\nitems:\n  - {name: a, colour: red}\nlabels:\n  top: {name: b, wieght: 2}\nsize: 3\n"
+    assert errors_of(text) == [
+        "box.yaml:3: items[0].colour: unknown field 'colour'; expected one of: name, size",
+        "box.yaml:5: labels.top.wieght: unknown field 'wieght'; expected one of: name, size",
+        "box.yaml:6: size: unknown field 'size'; expected one of: count, from, items, kind, labels, tags",
+    ]
+
+
+def test_type_errors_say_what_was_expected_and_found() -> None:
+    assert errors_of("kind: box\nitems: {name: a}\ncount: 3\n") == [
+        "box.yaml:1: kind: expected 'crate' or 'bag', found 'box'",
+        "box.yaml:2: items: expected a list, found a mapping",
+        "box.yaml:3: count: expected an even number, found 3",
+    ]
+
+
+def test_missing_field_points_at_its_parent() -> None:
+    assert errors_of("kind: bag\nitems:\n  - size: 2\n") == ["box.yaml:3: items[0].name: required field is missing"]
+    assert errors_of("items: []\n") == ["box.yaml:1: kind: required field is missing"]
+
+
+def test_union_members_are_not_part_of_the_field_path() -> None:
+    assert errors_of("kind: bag\ntags: 5\n") == [
+        "box.yaml:2: tags: expected a string, found 5",
+        "box.yaml:2: tags: expected a list, found 5",
+    ]
+
+
+def test_numbers_in_expectations_read_as_written() -> None:
+    assert errors_of("kind: bag\nitems: [{name: a, size: 0}]\n") == [
+        "box.yaml:2: items[0].size: expected a number greater than 0, found 0"
+    ]
+
+
+def test_errors_come_in_line_order_with_a_count() -> None:
+    with pytest.raises(SpecErrors) as caught:
+        validate_model(Box, load_yaml("count: 1\nitems: 4\nkind: x\n", "box.yaml"))
+    assert str(caught.value) == "box.yaml:1: count: expected an even number, found 1 (and 2 more errors)"
+    assert caught.value.to_dict() == {
+        "file": "box.yaml",
+        "line": 1,
+        "field": "count",
+        "message": "expected an even number, found 1 (and 2 more errors)",
+        "errors": [
+            {"file": "box.yaml", "line": 1, "field": "count", "message": "expected an even number, found 1"},
+            {"file": "box.yaml", "line": 2, "field": "items", "message": "expected a list, found 4"},
+            {"file": "box.yaml", "line": 3, "field": "kind", "message": "expected 'crate' or 'bag', found 'x'"},
+        ],
+    }
+
+
+def test_a_single_error_has_no_count() -> None:
+    with pytest.raises(SpecErrors) as caught:
+        validate_model(Box, Document(data={"kind": "bag", "count": 1}, lines={("count",): 7}, file="box.yaml"))
+    assert str(caught.value) == "box.yaml:7: count: expected an even number, found 1"
+    assert caught.value.exit_code == 2
+
+
+def _document(data: dict[str, Any]) -> Document:
+    return Document(data=data, lines={}, file="<mem>")
+
+
+def test_an_error_without_lines_still_names_the_field() -> None:
+    with pytest.raises(SpecErrors) as caught:
+        validate_model(Box, _document({"kind": "bag", "items": [{"name": 1}]}))
+    assert str(caught.value) == "<mem>: items[0].name: expected a string, found 1"

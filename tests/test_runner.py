@@ -1,0 +1,298 @@
+"""The runner's Python API: trials of a real agent process, the trial folder, timeouts, finishing, determinism."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from soundstage.errors import InfrastructureError, NotFound, UsageError
+from soundstage.runner import RunResult, latest_run, run_scenes, trial_folders
+from soundstage.server.serve import free_port
+
+STAGE = Path(__file__).parent / "cli" / "stage"  # the hello scene and the scripted agent, shared with tests/cli/
+SCENE = STAGE / "hello.yaml"
+
+TRIAL_FILES = [
+    "agent.log",
+    "checks.json",
+    "diff.json",
+    "events.jsonl",
+    "output.txt",
+    "result.json",
+    "scene.json",
+    "state.json",
+    "trace.jsonl",
+]
+
+
+def agent(*args: str) -> str:
+    """The scripted agent's command line; its first argument says how it behaves."""
+    return shlex.join([sys.executable, str(STAGE / "agent.py"), *args])
+
+
+def read_json(path: Path) -> Any:
+    return json.loads(path.read_text())
+
+
+def read_lines(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def only_trial(run: RunResult) -> Path:
+    assert len(run.results) == 1
+    return Path(run.results[0].folder)
+
+
+@pytest.fixture
+def out(tmp_path: Path) -> Path:
+    return tmp_path / "runs"
+
+
+@pytest.fixture
+def hello(tmp_path: Path) -> str:
+    """The agent that says hello; it writes the environment and stdin it got to seen.json."""
+    return agent("hello", str(tmp_path / "seen.json"))
+
+
+# -- a passing trial ---------------------------------------------------------------------------------
+
+
+def test_a_passing_trial_writes_the_whole_folder(out: Path, hello: str) -> None:
+    run = run_scenes([str(SCENE)], hello, out=out)
+
+    assert run.exit_code == 0
+    assert re.fullmatch(r"\d{8}-\d{6}(-\d+)?", run.run_id)
+    assert run.folder == out / run.run_id
+    trial = only_trial(run)
+    assert trial == run.folder / "hello" / "1"
+    assert sorted(p.name for p in trial.iterdir()) == TRIAL_FILES
+
+    result = read_json(trial / "result.json")
+    events = read_lines(trial / "events.jsonl")
+    assert isinstance(result.pop("wall_seconds"), float)
+    assert result == {
+        "scene": "hello",
+        "trial": 1,
+        "world": "w1",
+        "outcome": "passed",
+        "exit_code": 0,
+        "timed_out": False,
+        "finish_reason": "exited",
+        "simulated_seconds": 10.0,
+        "counts": {"calls": 2, "events": 5, "errors": 0, "unimplemented": 0},
+        "failed_checks": [],
+        "folder": str(trial),
+    }
+    assert [(e["seq"], e["kind"]) for e in events] == [(1, "start"), (2, "call"), (3, "call"), (4, "write"), (5, "finish")]
+    assert events[-1]["output"] == "said hello\n" and events[-1]["reason"] == "exited"
+
+    trace = read_lines(trial / "trace.jsonl")
+    assert trace == [e for e in events if e["kind"] == "call"]
+    assert [(c["seq"], c["t"], c["service"], c["method"], c["path"], c["status"]) for c in trace] == [
+        (2, "2026-03-02T14:00:00Z", "slack", "POST", "/api/conversations.list", 200),
+        (3, "2026-03-02T14:00:05Z", "slack", "POST", "/api/chat.postMessage", 200),
+    ]
+    assert trace[1]["body"] == {"channel": trace[1]["response"]["channel"], "text": "hello from the agent"}
+    assert trace[1]["response"]["ok"] is True
+    assert all(set(c) >= {"query", "body", "response", "error", "unimplemented"} for c in trace)
+
+    checks = read_json(trial / "checks.json")
+    assert [(c["id"], c["passed"], c["required"], c["source"]) for c in checks] == [
+        ("said_hello", True, True, "scene"),
+        ("posted", True, True, "scene"),
+    ]
+    assert (trial / "output.txt").read_text() == "said hello\n"
+    assert (trial / "agent.log").read_text() == ""
+    scene = read_json(trial / "scene.json")
+    assert (scene["name"], scene["source"], scene["task"]) == ("hello", str(SCENE), "Say hello in #general.")
+    messages = [m for m in read_json(trial / "state.json")["slack.messages"] if m.get("text") == "hello from the agent"]
+    assert len(messages) == 1
+    assert [m["text"] for m in read_json(trial / "diff.json")["slack.messages"]["added"]] == ["hello from the agent"]
+
+    assert read_json(run.folder / "run.json") == {**run.to_dict(), "results": [read_json(trial / "result.json")]}
+    assert read_json(run.folder / "run.json")["scenes"] == [str(SCENE)]
+
+
+def test_the_agent_gets_the_task_and_exactly_the_documented_environment(
+    out: Path, hello: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("LANG", "C.UTF-8")
+    monkeypatch.setenv("SOUNDSTAGE_TEST_SECRET", "s3cret")
+    monkeypatch.setenv("SOUNDSTAGE_TEST_PRIVATE", "not for the agent")
+    monkeypatch.delenv("SOUNDSTAGE_TEST_UNSET", raising=False)
+
+    run_scenes([str(SCENE)], hello, out=out)
+
+    seen = read_json(tmp_path / "seen.json")
+    env = seen["env"]
+    assert seen["stdin"] == "Say hello in #general."
+    assert env["SOUNDSTAGE_TASK"] == "Say hello in #general."
+    assert {k: env[k] for k in ("PATH", "HOME", "LANG", "SOUNDSTAGE_TEST_SECRET")} == {
+        "PATH": os.environ["PATH"],
+        "HOME": os.environ["HOME"],
+        "LANG": "C.UTF-8",
+        "SOUNDSTAGE_TEST_SECRET": "s3cret",
+    }
+    base = re.fullmatch(r"(http://127\.0\.0\.1:\d+)/v1/worlds/w1", env["SOUNDSTAGE_URL"])
+    assert base is not None
+    assert env["SLACK_API_URL"] == f"{base.group(1)}/w/w1/slack/api/"
+    assert env["SLACK_BOT_TOKEN"].startswith("xoxb-")
+    assert env["SLACK_USER_TOKEN"].startswith("xoxp-")
+    assert sorted(env) == [
+        "HOME",
+        "LANG",
+        "PATH",
+        "SLACK_API_URL",
+        "SLACK_BOT_TOKEN",
+        "SLACK_USER_TOKEN",
+        "SOUNDSTAGE_TASK",
+        "SOUNDSTAGE_TEST_SECRET",
+        "SOUNDSTAGE_URL",
+    ]
+
+
+# -- how an attempt ends -----------------------------------------------------------------------------
+
+
+def test_a_hung_agent_is_killed_at_the_timeout(out: Path) -> None:
+    run = run_scenes([str(SCENE)], agent("hang"), out=out, timeout=2)
+
+    result = read_json(only_trial(run) / "result.json")
+    assert (result["timed_out"], result["finish_reason"], result["exit_code"], result["outcome"]) == (True, "timeout", -9, "failed")
+    assert result["wall_seconds"] >= 2.0
+    assert result["failed_checks"] == ["said_hello", "posted"]
+    assert (only_trial(run) / "output.txt").read_text() == "waiting\n"
+    assert run.exit_code == 1
+
+
+def test_an_agent_may_finish_through_the_control_api(out: Path) -> None:
+    run = run_scenes([str(SCENE)], agent("finish"), out=out, timeout=60)
+
+    trial = only_trial(run)
+    result = read_json(trial / "result.json")
+    # It kept running after finishing, so it was killed after the grace period; that is not a timeout.
+    assert (result["timed_out"], result["finish_reason"], result["exit_code"]) == (False, "finished", -9)
+    assert result["wall_seconds"] < 30
+    assert (trial / "output.txt").read_text() == "done through finish"
+    finish = read_lines(trial / "events.jsonl")[-1]
+    assert (finish["kind"], finish["output"], finish["reason"]) == ("finish", "done through finish", "finished")
+
+
+def test_the_agents_exit_code_and_stderr_are_recorded(out: Path) -> None:
+    run = run_scenes([str(SCENE)], agent("exit", "7"), out=out)
+
+    trial = only_trial(run)
+    result = read_json(trial / "result.json")
+    assert (result["exit_code"], result["outcome"], result["finish_reason"]) == (7, "failed", "exited")
+    assert result["counts"] == {"calls": 0, "events": 2, "errors": 0, "unimplemented": 0}
+    assert (trial / "agent.log").read_text() == "no idea\n"
+    assert (trial / "output.txt").read_text() == "giving up\n"
+    assert run.exit_code == 1
+
+
+def test_unimplemented_calls_are_counted_and_strict_makes_them_exit_4(out: Path) -> None:
+    lenient = run_scenes([str(SCENE)], agent("unknown"), out=out)
+    strict = run_scenes([str(SCENE)], agent("unknown"), out=out, strict=True)
+
+    counts = read_json(only_trial(strict) / "result.json")["counts"]
+    assert (counts["calls"], counts["unimplemented"]) == (2, 1)
+    assert lenient.exit_code == 1  # the checks failed too, but only --strict makes that 4
+    assert strict.exit_code == 4
+    unknown = read_lines(only_trial(strict) / "trace.jsonl")[1]
+    assert (unknown["path"], unknown["unimplemented"], unknown["error"]) == ("/api/foo.bar", True, True)
+
+
+def test_a_trial_whose_checks_could_not_run_is_invalid_and_the_run_exits_3(
+    out: Path, hello: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SOUNDSTAGE_JUDGE_URL", f"http://127.0.0.1:{free_port()}/v1")  # nobody listens there
+    monkeypatch.setenv("SOUNDSTAGE_JUDGE_MODEL", "judge-model")
+    judged = tmp_path / "judged.yaml"
+    judged.write_text(SCENE.read_text() + "  - id: polite\n    judge: The agent is polite.\n")
+
+    run = run_scenes([str(judged)], hello, out=out)
+
+    assert (run.results[0].outcome, run.results[0].failed_checks, run.exit_code) == ("invalid", ["polite"], 3)
+
+
+# -- runs --------------------------------------------------------------------------------------------
+
+
+def test_two_runs_of_the_same_agent_give_the_same_trace_ids_and_times(out: Path, hello: str) -> None:
+    first = only_trial(run_scenes([str(SCENE)], hello, out=out))
+    second = only_trial(run_scenes([str(SCENE)], hello, out=out))
+
+    assert first != second
+    for name in ("trace.jsonl", "events.jsonl", "state.json", "diff.json", "checks.json", "output.txt"):
+        assert (first / name).read_text() == (second / name).read_text(), name
+    posted = read_lines(first / "trace.jsonl")[1]["response"]
+    assert re.fullmatch(r"C[0-9A-Z]+", posted["channel"]) and re.fullmatch(r"\d+\.\d{6}", posted["ts"])
+
+
+def test_trials_run_in_parallel_and_come_back_in_order(out: Path, hello: str) -> None:
+    run = run_scenes([str(SCENE)], hello, trials=3, parallel=3, out=out)
+
+    assert [(r.scene, r.trial, r.outcome) for r in run.results] == [("hello", n, "passed") for n in (1, 2, 3)]
+    assert sorted(r.world for r in run.results) == ["w1", "w2", "w3"]
+    assert trial_folders(run.folder) == [run.folder / "hello" / str(n) for n in (1, 2, 3)]
+    traces = {(run.folder / "hello" / str(n) / "trace.jsonl").read_text() for n in (1, 2, 3)}
+    assert len(traces) == 1
+
+
+def test_several_scenes_in_one_run(out: Path, hello: str, tmp_path: Path) -> None:
+    other = tmp_path / "bye.yaml"
+    other.write_text(SCENE.read_text().replace("name: hello", "name: bye"))
+    run = run_scenes([str(SCENE), str(other)], hello, trials=2, out=out)
+
+    assert [(r.scene, r.trial) for r in run.results] == [("hello", 1), ("hello", 2), ("bye", 1), ("bye", 2)]
+    assert [t.relative_to(run.folder).as_posix() for t in trial_folders(run.folder)] == ["bye/1", "bye/2", "hello/1", "hello/2"]
+
+
+def test_latest_run_is_the_last_run_written(out: Path) -> None:
+    with pytest.raises(NotFound):
+        latest_run(out)
+    run_scenes([str(SCENE)], agent("exit", "0"), out=out)
+    second = run_scenes([str(SCENE)], agent("exit", "0"), out=out)
+    assert latest_run(out) == second.folder
+
+
+def test_progress_is_reported_per_finished_trial(out: Path) -> None:
+    seen: list[tuple[str, int]] = []
+    run_scenes([str(SCENE)], agent("exit", "0"), trials=2, out=out, on_progress=lambda r: seen.append((r.scene, r.trial)))
+    assert sorted(seen) == [("hello", 1), ("hello", 2)]
+
+
+# -- runs that cannot be carried out -----------------------------------------------------------------
+
+
+def test_an_agent_that_cannot_be_started_is_an_infrastructure_error(out: Path) -> None:
+    with pytest.raises(InfrastructureError, match="the agent command could not be started"):
+        run_scenes([str(SCENE)], "soundstage-no-such-agent --flag", out=out)
+
+
+@pytest.mark.parametrize(
+    ("command", "options", "message"),
+    [
+        ("", {}, "the agent command is empty"),
+        ("python 'unclosed", {}, "cannot read the agent command"),
+        ("python agent.py", {"trials": 0}, "--trials and --parallel must be at least 1"),
+    ],
+)
+def test_bad_arguments_are_usage_errors(out: Path, command: str, options: dict[str, Any], message: str) -> None:
+    with pytest.raises(UsageError, match=message):
+        run_scenes([str(SCENE)], command, out=out, **options)
+    assert not out.exists()
+
+
+def test_two_scenes_with_one_name_are_a_usage_error(out: Path, hello: str, tmp_path: Path) -> None:
+    twin = tmp_path / "twin.yaml"
+    twin.write_text(SCENE.read_text())
+    with pytest.raises(UsageError, match="two of the scenes given are named 'hello'"):
+        run_scenes([str(SCENE), str(twin)], hello, out=out)

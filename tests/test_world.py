@@ -1,0 +1,101 @@
+import pytest
+
+from soundstage.clock import US, Clock, parse_time
+from soundstage.ids import IdSource
+from soundstage.world import Collection, World, diff_snapshots
+
+START = parse_time("2026-03-02T14:00:00Z")
+
+
+def make_world() -> World:
+    users = Collection("slack.users", {"U1": {"id": "U1", "name": "maya", "team": "T1"}})
+    return World("w1", "scene", {"slack.users": users}, Clock(START), IdSource("s"), initial={"slack.users": users._records.copy()})
+
+
+def test_collection_index_follows_changes():
+    c = Collection("x")
+    c.add("a", {"id": "a", "kind": "k1"})
+    c.add("b", {"id": "b", "kind": "k2"})
+    assert [r["id"] for r in c.by("kind", "k1")] == ["a"]
+    c.change("b", kind="k1")
+    assert [r["id"] for r in c.by("kind", "k1")] == ["a", "b"]
+    c.remove("a")
+    assert [r["id"] for r in c.by("kind", "k1")] == ["b"]
+    c.add("c", {"id": "c", "kind": "k2"})
+    assert [r["id"] for r in c.by("kind", "k2")] == ["c"]
+    with pytest.raises(KeyError):
+        c.add("c", {})
+
+
+def test_change_never_mutates_the_old_record():
+    c = Collection("x")
+    old = c.add("a", {"id": "a", "n": 1})
+    new = c.change("a", n=2)
+    assert old == {"id": "a", "n": 1} and new == {"id": "a", "n": 2}
+
+
+def test_writes_outside_a_call_are_logged_at_once():
+    world = make_world()
+    world["slack.users"].change("U1", name="maya.chen")
+    event = world.log.events[-1]
+    assert (event.kind, event.collection, event.op, event.id, event.fields, event.by) == (
+        "write", "slack.users", "changed", "U1", ["name"], None)
+
+
+def test_call_lifecycle_logs_call_then_writes_then_ticks():
+    world = make_world()
+    at = world.begin_call()
+    world["slack.users"].add("U2", {"id": "U2", "name": "omar"})
+    call = world.end_call(at, service="slack", method="POST", path="/api/x", status=200)
+    assert [e.kind for e in world.log.events] == ["start", "call", "write"]
+    assert call.seq == 2 and call.t == "2026-03-02T14:00:00Z"
+    assert world.log.events[2].by == 2
+    assert world.now() == START + 5 * US
+
+
+def test_rollback_undoes_a_failed_call():
+    world = make_world()
+    at = world.begin_call()
+    world["slack.users"].add("U2", {"id": "U2", "name": "omar"})
+    world["slack.users"].change("U1", name="x")
+    world["slack.users"].remove("U1")
+    world.rollback()
+    world.end_call(at, service="slack", method="POST", path="/api/x", status=200)
+    assert world.state()["slack.users"] == [{"id": "U1", "name": "maya", "team": "T1"}]
+    assert [e.kind for e in world.log.events] == ["start", "call"]
+    assert world["slack.users"].by("name", "maya")[0]["id"] == "U1"
+
+
+def test_due_events_run_in_time_order_at_their_own_time():
+    world = make_world()
+    seen = []
+    world.schedule(START + 30 * US, lambda w: seen.append(("b", w.now())))
+    world.schedule(START + 10 * US, lambda w: seen.append(("a", w.now())))
+    world.schedule(START + 99 * US, lambda w: seen.append(("c", w.now())))
+    world.advance(60 * US)
+    assert seen == [("a", START + 10 * US), ("b", START + 30 * US)]
+    assert world.now() == START + 60 * US
+    assert world.log.events[-1].kind == "clock" and world.log.events[-1].advanced == "1m"
+
+
+def test_diff_and_finish():
+    world = make_world()
+    world["slack.users"].change("U1", name="maya.chen")
+    world["slack.users"].add("U2", {"id": "U2"})
+    assert world.diff() == {
+        "slack.users": {
+            "added": [{"id": "U2"}],
+            "removed": [],
+            "changed": [{"id": "U1", "record": {"id": "U1", "name": "maya.chen", "team": "T1"},
+                         "changes": {"name": {"from": "maya", "to": "maya.chen"}}}],
+        }
+    }
+    assert world.finish("done") is True
+    assert world.finish("again") is False
+    assert world.output == "done" and world.log.events[-1].kind == "finish"
+
+
+def test_diff_snapshots_skips_identical_records():
+    record = {"id": "a"}
+    assert diff_snapshots({"x": {"a": record}}, {"x": {"a": record}}) == {}
+    assert diff_snapshots({"x": {"a": record}}, {"x": {}})["x"]["removed"] == [{"id": "a"}]
