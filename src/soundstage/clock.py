@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import time
 from datetime import datetime, timezone
+from functools import lru_cache
 from typing import Callable
 
 US = 1_000_000
@@ -72,13 +73,24 @@ def parse_time(text: str | datetime) -> int:
 def iso(us: int) -> str:
     """Epoch microseconds as ISO-8601 UTC with `Z`, the fraction only when there is one."""
     seconds, fraction = divmod(us, US)
-    stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(seconds))
+    stamp = _iso_seconds(seconds)
     return f"{stamp}.{fraction:06d}Z" if fraction else f"{stamp}Z"
 
 
 def http_date(us: int) -> str:
     """Epoch microseconds as an RFC 7231 HTTP `Date` value."""
-    return time.strftime("%a, %d %b %Y %H:%M:%S GMT", time.gmtime(us // US))
+    return _http_seconds(us // US)
+
+
+# Every call formats its time twice, and calls share seconds: remember recent ones.
+@lru_cache(maxsize=4096)
+def _iso_seconds(seconds: int) -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(seconds))
+
+
+@lru_cache(maxsize=4096)
+def _http_seconds(seconds: int) -> str:
+    return time.strftime("%a, %d %b %Y %H:%M:%S GMT", time.gmtime(seconds))
 
 
 def wall_us() -> int:

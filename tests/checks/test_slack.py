@@ -114,3 +114,20 @@ def test_no_messages_at_all(result, log):
 
     r = result({"state": {"slack.message": {"text_contains": "x"}}}, Attempt(log.events, {}))
     assert (r.passed, r.actual) == (False, "there are no Slack messages")
+
+
+def test_channel_notices_are_not_messages_someone_wrote():
+    from soundstage.checks import Attempt, evaluate, parse_checks
+
+    state = {
+        "slack.messages": [
+            {"type": "message", "subtype": "channel_join", "channel": "C1", "user": "U1", "text": "<@U1> has joined the channel", "ts": "1.000100"},
+        ]
+    }
+    attempt = Attempt(events=[], state=state, diff={}, output=None, refs={}, task="")
+    checks = parse_checks([{"id": "m", "state": {"slack.message": {"channel": "C1", "from": "U1"}}}], {})
+    result = evaluate(checks, attempt).checks[0]
+    assert result.passed is False
+    state["slack.messages"].append({"type": "message", "subtype": "thread_broadcast", "channel": "C1", "user": "U1", "text": "hi", "ts": "2.000100"})
+    attempt = Attempt(events=[], state=state, diff={}, output=None, refs={}, task="")
+    assert evaluate(checks, attempt).checks[0].passed is True

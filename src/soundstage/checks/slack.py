@@ -14,6 +14,9 @@ from .state import evidence
 from .words import at_least, count, listing, show, some
 
 MESSAGES = "slack.messages"
+# Subtypes of messages someone wrote. Slack also logs joins, topic changes and the like as messages with
+# other subtypes (`channel_join`...), by the user who acted; those are not what a check means by a message.
+WRITTEN = frozenset({None, "thread_broadcast", "bot_message", "me_message", "file_share"})
 
 # What a condition says it wants, whether a message meets it, and what the message has instead.
 Condition = tuple[str, Callable[[Any], bool], Callable[[Any], str]]
@@ -78,10 +81,10 @@ class SlackMessageArgs(Args):
 def slack_message(args: SlackMessageArgs, attempt: Attempt) -> Outcome:
     conditions = args.conditions(attempt)
     expected = " ".join([at_least(args.count_gte, "Slack message")] + [c[0] for c in conditions])
-    messages = attempt.records(MESSAGES)
+    messages = [m for m in attempt.records(MESSAGES) if m.get("subtype") in WRITTEN]
     # A channel narrows the search through an index; the other conditions test what is left.
     pool = attempt.index(MESSAGES, "channel").get(args.channel, []) if args.channel is not None else messages
-    matched = [m for m in pool if all(test(m) for _, test, _ in conditions)]
+    matched = [m for m in pool if m.get("subtype") in WRITTEN and all(test(m) for _, test, _ in conditions)]
     if matched:
         found = f"{count(len(matched), 'message')} matched: {some(matched, len(matched), _name)}"
         enough = len(matched) >= args.count_gte

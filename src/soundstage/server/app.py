@@ -9,18 +9,15 @@ from starlette.routing import Route
 
 from . import control
 from .control import endpoint, error_response
-from ..services import SERVICES
 from .hub import Hub
-from .recording import service_call
-
-ANY = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"]
+from .recording import Receive, Scope, Send, serve_call, service_target
 
 
 async def not_found(request: Request, exc: Exception) -> Response:
     return error_response(404, "not_found", f"no route for {request.method} {request.url.path}")
 
 
-def create_app(hub: Hub | None = None, admin_token: str | None = None) -> Starlette:
+def create_app(hub: Hub | None = None, admin_token: str | None = None) -> App:
     """The app over `hub`. With `admin_token`, the control API asks for it (agents may use their own token
     on their own world's routes, e.g. to `finish`)."""
     world = "/v1/worlds/{world}"
@@ -40,10 +37,24 @@ def create_app(hub: Hub | None = None, admin_token: str | None = None) -> Starle
         Route(world + "/checks", endpoint(control.custom_checks), methods=["POST"]),
         Route(world + "/finish", endpoint(control.finish), methods=["POST"]),
     ]
-    for name in SERVICES:
-        routes.append(Route(f"/w/{{world}}/{name}/{{path:path}}", service_call(name), methods=ANY))
-        routes.append(Route(f"/{name}/{{path:path}}", service_call(name), methods=ANY))
-    app = Starlette(routes=routes, exception_handlers={404: not_found, 405: not_found})
-    app.state.hub = hub or Hub()
-    app.state.admin_token = admin_token
-    return app
+    api = Starlette(routes=routes, exception_handlers={404: not_found, 405: not_found})
+    api.state.hub = hub or Hub()
+    api.state.admin_token = admin_token
+    return App(api)
+
+
+class App:
+    """The ASGI entry point: agent calls go straight to the recording layer, the rest to the control API."""
+
+    def __init__(self, control: Starlette) -> None:
+        self.control = control
+        self.state = control.state
+        self.hub: Hub = control.state.hub
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            target = service_target(scope["path"])
+            if target is not None:
+                await serve_call(self.hub, target, scope, receive, send)
+                return
+        await self.control(scope, receive, send)

@@ -100,6 +100,8 @@ class Service(Protocol):
 def parse_query(raw: str) -> dict[str, Any]:
     """A query string to a dict; repeated names become lists (`statuses[]=a&statuses[]=b`)."""
     result: dict[str, Any] = {}
+    if not raw:
+        return result
     for name, value in parse_qsl(raw, keep_blank_values=True):
         if name in result:
             previous = result[name]
