@@ -82,3 +82,14 @@ def test_a_damaged_trial_folder_exits_2(bench, cli) -> None:
     assert result.stderr.splitlines()[0] == (
         f"error: {trial}/checks.json: not what soundstage writes there (Input should be a valid array)"
     )
+
+
+def test_entry_lines_read_as_calls_and_writes() -> None:
+    from soundstage.cli.explain import _entry_line
+
+    call = {"seq": 4, "t": "2026-03-02T14:00:10Z", "kind": "call", "service": "slack", "method": "POST",
+            "path": "/api/chat.update", "status": 200, "response": {"ok": False, "error": "cant_update_message"}}
+    write = {"seq": 5, "t": "2026-03-02T14:00:10Z", "kind": "write", "collection": "slack.messages",
+             "id": "1772460010.000100", "op": "changed", "fields": ["text", "edited"], "by": 4}
+    assert _entry_line(call) == "#4 2026-03-02T14:00:10Z slack POST /api/chat.update 200 error=cant_update_message"
+    assert _entry_line(write) == "#5 2026-03-02T14:00:10Z slack.messages 1772460010.000100 changed (text, edited), by #4"

@@ -117,6 +117,10 @@ def _entry_line(event: dict[str, Any]) -> str:
         if isinstance(response, dict) and response.get("ok") is False:  # Slack answers errors with 200
             line += f" error={response.get('error')}"
         return line
+    if event.get("kind") == "write":
+        fields = f" ({', '.join(event['fields'])})" if event.get("fields") else ""
+        by = f", by #{event['by']}" if event.get("by") else ""
+        return f"{head} {event.get('collection')} {event.get('id')} {event.get('op')}{fields}{by}"
     rest = {k: v for k, v in event.items() if k not in ("seq", "t", "kind")}
     details = json.dumps(rest, ensure_ascii=False, separators=(",", ":"))
     return f"{head} {event.get('kind')} {details if len(details) <= 160 else details[:157] + '...'}"
