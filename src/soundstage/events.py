@@ -159,3 +159,123 @@ class EventLog:
     def read(cls, path: Path) -> EventLog:
         with path.open(encoding="utf-8") as lines:
             return cls(parse_event(json.loads(line)) for line in lines if line.strip())
+
+
+# -- what passed between the agent and the people (DESIGN 3.4) -----------------------------------------
+# People and users are named by their Slack user id; a fact by `<person ref>.<fact id>` (`laura.workspace`);
+# a decision by `<person ref>.<decision id>`.
+
+
+@event_kind
+class MessageEvent(Event):
+    """A message was written in Slack: who wrote it, where, which people heard it, which facts it carried."""
+
+    kind: str = "message"
+    ts: str
+    channel: str
+    user: str  # the author
+    text: str
+    thread_ts: str | None = None
+    to: list[str] = []  # the people who heard it
+    facts: list[str] = []  # the facts its text carries (by their `match` phrases)
+    from_agent: bool = False
+
+
+@event_kind
+class AskedEvent(Event):
+    """Someone asked a person for a fact or a decision (an `ask` phrase in a message that reached them)."""
+
+    kind: str = "asked"
+    person: str
+    by: str  # who asked
+    fact: str | None = None
+    decision: str | None = None
+    ts: str  # the message that asked
+
+
+@event_kind
+class RevealedEvent(Event):
+    """A person shared a fact they own, in a reply (logged when the reply is posted)."""
+
+    kind: str = "revealed"
+    person: str
+    fact: str
+    to: str  # who had asked
+    ts: str  # the reply
+
+
+@event_kind
+class WithheldEvent(Event):
+    """A person refused to share a fact (confidential, or its `share_if` did not hold)."""
+
+    kind: str = "withheld"
+    person: str
+    fact: str
+    to: str
+    reason: str  # confidential | share_if
+    ts: str
+
+
+@event_kind
+class ReferredEvent(Event):
+    """A person asked for a fact they do not own sent the asker to its owner."""
+
+    kind: str = "referred"
+    person: str
+    fact: str
+    owner: str
+    to: str
+    ts: str
+
+
+@event_kind
+class ToldEvent(Event):
+    """The agent itself told a person a fact (a message of the agent's carrying it reached them)."""
+
+    kind: str = "told"
+    person: str
+    fact: str
+    ts: str  # the message
+
+
+@event_kind
+class KnowsEvent(Event):
+    """A person learned a fact, by any path: `start`, `agent`, or the user id of whoever told them."""
+
+    kind: str = "knows"
+    person: str
+    fact: str
+    source: str
+    ts: str | None = None  # the message, when it came by one
+
+
+@event_kind
+class DecidedEvent(Event):
+    """A person made a decision they were asked for; the reply names the option."""
+
+    kind: str = "decided"
+    person: str
+    decision: str
+    option: str
+    by: str  # who asked
+    ts: str  # the reply
+
+
+@event_kind
+class ScriptEvent(Event):
+    """A person acted on their own: a scripted message, or one triggered by an `on` event."""
+
+    kind: str = "script"
+    person: str
+    ts: str
+    channel: str
+    text: str
+    trigger: str  # `at 10m`, `decided laura.refund`, `fault_resolved bad_deploy`
+
+
+@event_kind
+class MilestoneEvent(Event):
+    """A state predicate that a check watches held for the first time (DESIGN 3.3 `{state: ...}` milestones)."""
+
+    kind: str = "milestone"
+    key: str  # the predicate as canonical JSON, e.g. {"slack.message": {"channel": "C…"}}

@@ -13,38 +13,10 @@ from typing import Annotated, Any, Callable, Literal
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Discriminator, Field, Tag, model_validator
 
-from ..clock import parse_duration, parse_rate, parse_time
 from ..services.slack.models import SlackSection
+from ..people.models import Person
+from .fields import Duration, Rate, Spec, Time
 from .loader import Document, describe, load_yaml, read_document, validate_model
-
-
-class Spec(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
-
-
-def _checked(parse: Callable[[str], Any], expected: str) -> BeforeValidator:
-    """Accepts a string that `parse` reads; anything else is an error saying what was expected."""
-
-    def check(value: Any) -> Any:
-        try:
-            if isinstance(value, str):
-                parse(value)
-                return value
-        except ValueError:
-            pass
-        raise ValueError(f"expected {expected}, found {describe(value)}")
-
-    return BeforeValidator(check)
-
-
-def _time(text: str) -> None:
-    if text != "now":
-        parse_time(text)
-
-
-Time = Annotated[str, _checked(_time, "now or an ISO-8601 time like 2026-03-02T14:00:00Z")]
-Duration = Annotated[str, _checked(parse_duration, "a duration like 30s, 5m or 2h")]
-Rate = Annotated[str, _checked(parse_rate, "a rate like 5/1m (calls per duration)")]
 
 
 class ClockSpec(Spec):
@@ -141,7 +113,7 @@ class Scene(Spec):
     clock: ClockSpec | None = None
     agent: AgentSpec | None = None
     seed: Seed | None = None
-    people: Annotated[list[Any], _unsupported("people")] = []
+    people: list[Person] = []
     faults: Annotated[list[Any], _unsupported("faults")] = []
     checks: list[dict[str, Any]] = []
     pass_: list[str] | None = Field(None, alias="pass")

@@ -1,0 +1,103 @@
+"""The `people` section of a scene (DESIGN 3.2, 3.4): who a person is, what they know, what they decide.
+
+Values that name records are refs (`$laura`, `$support`) or plain ids, resolved when the image is built.
+A person's `ref` is the ref of their Slack user, so `$laura` names both; a fact is named
+`<person ref>.<fact id>` (`laura.workspace`), a decision `<person ref>.<decision id>`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import Field, model_validator
+
+from ..spec.fields import Duration, Spec
+
+
+class Condition(Spec):
+    """When a fact may be shared or an option chosen: every key given must hold."""
+
+    knows: list[str] | None = None  # facts the person knows (by any path)
+    told: list[str] | None = None  # facts the agent itself told the person
+    decided: dict[str, Any] | None = None  # {person, decision, option?}: a decision taken (by anyone)
+    state: dict[str, Any] | None = None  # a state predicate of DESIGN 3.3, over the world now
+
+    @model_validator(mode="after")
+    def _something(self) -> Condition:
+        if not self.model_fields_set:
+            raise ValueError("a condition needs at least one of: knows, told, decided, state")
+        return self
+
+
+class Fact(Spec):
+    id: str
+    text: str  # what the owner says when they share it, word for word
+    match: list[str] = Field(min_length=1)  # phrases that show a message carries the fact
+    ask: list[str] = []  # phrases that ask for it
+    confidential: bool = False  # never shared, whoever asks
+    share_if: Condition | None = None  # shared only once this holds
+    referred_by: list[str] = []  # people who, asked for it, send the asker to the owner
+
+
+class Choice(Spec):
+    option: str
+    if_: Condition | None = Field(None, alias="if")
+
+
+class Decision(Spec):
+    id: str
+    ask: list[str] = Field(min_length=1)
+    options: list[str] = Field(min_length=1)
+    choose: list[Choice] = []  # the first whose condition holds
+    default: str | None = None  # when none holds; without it, the first option
+
+    @model_validator(mode="after")
+    def _known_options(self) -> Decision:
+        for option in [c.option for c in self.choose] + ([self.default] if self.default else []):
+            if option not in self.options:
+                raise ValueError(f"option {option!r} is not one of the options {self.options}")
+        return self
+
+
+class Say(Spec):
+    """Something a person says on their own: in a channel (`in`), or to a user in a DM (`to`)."""
+
+    say: str
+    in_: str | None = Field(None, alias="in")
+    to: str | None = None
+
+    @model_validator(mode="after")
+    def _one_place(self) -> Say:
+        if (self.in_ is None) == (self.to is None):
+            raise ValueError("give exactly one of `in` (a channel) or `to` (a user, for a DM)")
+        return self
+
+
+class Scripted(Say):
+    at: Duration  # after the clock start
+
+
+class Trigger(Say):
+    """`on`: said when an event happens: a fault resolved, or a decision taken."""
+
+    fault_resolved: str | None = None
+    decided: dict[str, Any] | None = None  # {person, decision, option?}
+
+    @model_validator(mode="after")
+    def _one_event(self) -> Trigger:
+        if (self.fault_resolved is None) == (self.decided is None):
+            raise ValueError("give exactly one of `fault_resolved` or `decided`")
+        return self
+
+
+class Person(Spec):
+    ref: str  # the ref of their Slack user
+    slack_user: str  # `$laura`
+    persona: str = ""
+    reply_after: Duration = "30s"
+    watches: list[str] = []  # channels whose every message reaches them
+    knows: list[str] = []  # others' facts they know from the start (their own they always know)
+    facts: list[Fact] = []
+    decisions: list[Decision] = []
+    script: list[Scripted] = []
+    on: list[Trigger] = []

@@ -1,0 +1,39 @@
+"""Field types the file models share: strict models that forbid unknown keys, times, durations, rates."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Callable
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict
+
+from ..clock import parse_duration, parse_rate, parse_time
+from .loader import describe
+
+
+class Spec(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+def _checked(parse: Callable[[str], Any], expected: str) -> BeforeValidator:
+    """Accepts a string that `parse` reads; anything else is an error saying what was expected."""
+
+    def check(value: Any) -> Any:
+        try:
+            if isinstance(value, str):
+                parse(value)
+                return value
+        except ValueError:
+            pass
+        raise ValueError(f"expected {expected}, found {describe(value)}")
+
+    return BeforeValidator(check)
+
+
+def _time(text: str) -> None:
+    if text != "now":
+        parse_time(text)
+
+
+Time = Annotated[str, _checked(_time, "now or an ISO-8601 time like 2026-03-02T14:00:00Z")]
+Duration = Annotated[str, _checked(parse_duration, "a duration like 30s, 5m or 2h")]
+Rate = Annotated[str, _checked(parse_rate, "a rate like 5/1m (calls per duration)")]
