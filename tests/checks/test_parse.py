@@ -47,19 +47,19 @@ def test_a_scene_check_list():
         ([{"trace": {"no_calls": True}}], "every check needs an id (a non-empty string)", (0, "id"), "checks[0].id"),
         (
             [{"id": "a"}],
-            "a check has exactly one kind key (judge, output, state, trace); found none",
+            "a check has exactly one kind key (before, decided, judge, knows, message, never, output, revealed, state, told, trace, within); found none",
             (0,),
             "checks[0]",
         ),
         (
             [{"id": "a", "trace": {"no_calls": True}, "output": {"equals": ""}}],
-            "a check has exactly one kind key (judge, output, state, trace); found trace, output",
+            "a check has exactly one kind key (before, decided, judge, knows, message, never, output, revealed, state, told, trace, within); found trace, output",
             (0,),
             "checks[0]",
         ),
         (
             [{"id": "a", "smell": {}}],
-            "unknown check kind 'smell' (a check has one of: judge, output, state, trace)",
+            "unknown check kind 'smell' (a check has one of: before, decided, judge, knows, message, never, output, revealed, state, told, trace, within)",
             (0, "smell"),
             "checks[0].smell",
         ),

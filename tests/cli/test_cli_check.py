@@ -67,7 +67,7 @@ def test_a_json_list_of_checks_works_too(bench, cli, trial: Path) -> None:
         ("id: x\n", "error: more.yaml:1: expected a list of checks, each a mapping with an id and one kind key"),
         (
             "- id: x\n  colour: red\n",
-            "error: more.yaml:2: checks[0].colour: unknown check kind 'colour' (a check has one of: judge, output, state, trace)",
+            "error: more.yaml:2: checks[0].colour: unknown check kind 'colour' (a check has one of: before, decided, judge, knows, message, never, output, revealed, state, told, trace, within)",
         ),
         ("- [unclosed\n", "error: more.yaml:2: invalid YAML: expected ',' or ']', but got '<stream end>'"),
     ],

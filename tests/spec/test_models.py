@@ -11,7 +11,6 @@ from soundstage.spec.loader import SpecErrors, load_yaml, validate_model
 from soundstage.spec.models import (
     AgentSpec,
     ClockSpec,
-    Scene,
     Seed,
     WorldDefinition,
     read_scene,

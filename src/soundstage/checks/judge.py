@@ -13,21 +13,18 @@ from __future__ import annotations
 import json
 import os
 import re
-from dataclasses import dataclass
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable
 
-import httpx
 from pydantic import BaseModel, Field, StrictBool, ValidationError
 
 from ..clock import parse_time
+from ..llm import OPENROUTER_URL, TIMEOUT, Endpoint, ModelError  # noqa: F401 (OPENROUTER_URL: re-exported)
 from .attempt import Attempt
 from .registry import Args, check_kind
 from .results import Outcome
 from .words import show
 
-OPENROUTER_URL = "https://openrouter.ai/api/v1"
 PROMPT_BUDGET = 120_000  # characters (about 30k tokens) that `truncate: true` keeps the prompt within
-TIMEOUT = 120.0  # seconds for one model call
 REDACTED = "[redacted]"
 
 SYSTEM = (
@@ -59,41 +56,18 @@ class Verdict(BaseModel):
     evidence: list[int] = []
 
 
-@dataclass(frozen=True)
-class Endpoint:
-    url: str  # base of an OpenAI-compatible API: `<url>/chat/completions`
-    key: str | None
-
-    @classmethod
-    def from_env(cls, env: Mapping[str, str]) -> Endpoint | None:
-        url = env.get("SOUNDSTAGE_JUDGE_URL")
-        if url:
-            return cls(url.rstrip("/"), env.get("SOUNDSTAGE_JUDGE_KEY") or None)
-        key = env.get("OPENROUTER_API_KEY")
-        return cls(OPENROUTER_URL, key) if key else None
-
-    def ask(self, model: str, prompt: str) -> Verdict:
-        headers = {"Authorization": f"Bearer {self.key}"} if self.key else {}
-        body = {
-            "model": model,
-            "temperature": 0,
-            "messages": [{"role": "system", "content": SYSTEM}, {"role": "user", "content": prompt}],
-        }
-        try:
-            response = httpx.post(f"{self.url}/chat/completions", json=body, headers=headers, timeout=TIMEOUT)
-        except httpx.HTTPError as exc:
-            raise JudgeError(f"could not reach {self.url}: {exc}") from exc
-        if response.status_code >= 400:
-            raise JudgeError(f"{self.url} answered HTTP {response.status_code}: {response.text[:200]}")
-        try:
-            answer = response.json()["choices"][0]["message"]["content"]
-        except (ValueError, KeyError, IndexError, TypeError) as exc:
-            raise JudgeError(f"{self.url} did not answer with a chat completion: {response.text[:200]}") from exc
-        found = _OBJECT.search(answer) if isinstance(answer, str) else None
-        try:
-            return Verdict.model_validate_json(found.group(0) if found else "")
-        except ValidationError as exc:
-            raise JudgeError(f"the model did not give the verdict asked for: {show(answer, 200)}") from exc
+def ask(endpoint: Endpoint, model: str, prompt: str) -> Verdict:
+    """The model's verdict on `prompt`; raises JudgeError when there is none."""
+    messages = [{"role": "system", "content": SYSTEM}, {"role": "user", "content": prompt}]
+    try:
+        answer = endpoint.chat(model, messages, temperature=0, timeout=TIMEOUT)
+    except ModelError as exc:
+        raise JudgeError(str(exc)) from exc
+    found = _OBJECT.search(answer)
+    try:
+        return Verdict.model_validate_json(found.group(0) if found else "")
+    except ValidationError as exc:
+        raise JudgeError(f"the model did not give the verdict asked for: {show(answer, 200)}") from exc
 
 
 @check_kind("judge", JudgeArgs, shorthand="rubric")
@@ -110,7 +84,7 @@ def judge(args: JudgeArgs, attempt: Attempt) -> Outcome:
     keys = [endpoint.key or "", os.environ.get("OPENROUTER_API_KEY", "")]
     prompt = build_prompt(attempt, args.rubric, args.truncate, keys)
     try:
-        verdict = endpoint.ask(model, prompt)
+        verdict = ask(endpoint, model, prompt)
     except JudgeError as exc:
         return Outcome(None, expected, f"the judge model call failed: {exc}", invalid=True)
     calls = {c.seq for c in attempt.calls}

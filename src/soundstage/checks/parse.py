@@ -68,6 +68,7 @@ def parse_check(item: Any, refs: dict[str, str], source: Literal["scene", "custo
         raise CheckSpecError(f"a check has exactly one kind key ({_known()}); {found}", (i,))
     key = keys[0]
     value = resolve_refs(item[key], refs, (i, key))
+    filled = False  # the value was a shorthand (`before: [...]`): errors do not name the field it filled
     path: tuple[PathPart, ...] = (i, key)
     if key == "state":
         if not isinstance(value, dict) or len(value) != 1:
@@ -83,6 +84,7 @@ def parse_check(item: Any, refs: dict[str, str], source: Literal["scene", "custo
             raise CheckSpecError(f"unknown check kind {key!r} (a check has one of: {_known()})", (i, key))
         if kind.shorthand and not isinstance(value, dict):
             value = {kind.shorthand: value}
+            filled = True
     if value is None:
         value = {}
     if not isinstance(value, dict):
@@ -91,7 +93,10 @@ def parse_check(item: Any, refs: dict[str, str], source: Literal["scene", "custo
         args = kind.args.model_validate(value)
     except ValidationError as exc:
         problem = exc.errors()[0]
-        raise CheckSpecError(_message(problem, kind.args), path + tuple(problem["loc"])) from exc
+        loc = tuple(problem["loc"])
+        if filled and loc[:1] == (kind.shorthand,):
+            loc = loc[1:]
+        raise CheckSpecError(_message(problem, kind.args), path + loc) from exc
     return Check(id=check_id, kind=kind, args=args, spec=value, source=source)
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from pydantic import Field, PositiveInt
 
@@ -81,14 +81,20 @@ class SlackMessageArgs(Args):
 def slack_message(args: SlackMessageArgs, attempt: Attempt) -> Outcome:
     conditions = args.conditions(attempt)
     expected = " ".join([at_least(args.count_gte, "Slack message")] + [c[0] for c in conditions])
-    messages = [m for m in attempt.records(MESSAGES) if m.get("subtype") in WRITTEN]
     # A channel narrows the search through an index; the other conditions test what is left.
-    pool = attempt.index(MESSAGES, "channel").get(args.channel, []) if args.channel is not None else messages
+    pool: Sequence[Any] = (
+        attempt.index(MESSAGES, "channel").get(args.channel, [])
+        if args.channel is not None
+        else attempt.records(MESSAGES)
+    )
     matched = [m for m in pool if m.get("subtype") in WRITTEN and all(test(m) for _, test, _ in conditions)]
     if matched:
         found = f"{count(len(matched), 'message')} matched: {some(matched, len(matched), _name)}"
         enough = len(matched) >= args.count_gte
         return Outcome(enough, expected, found if enough else f"only {found}", evidence(attempt, MESSAGES, matched))
+    if not attempt.explains:  # deciding only (a live world's view): no closest message to name
+        return Outcome(False, expected, "none matched")
+    messages = [m for m in attempt.records(MESSAGES) if m.get("subtype") in WRITTEN]
     if not messages:
         return Outcome(False, expected, "there are no Slack messages")
     # The message meeting the most conditions, the latest among equals (the agent's come after the starters').

@@ -99,6 +99,8 @@ def record(args: RecordArgs, attempt: Attempt) -> Outcome:
         return Outcome(True, f"no {what}", f"none of {count(len(records), 'record')} did")
     if not records:
         return Outcome(False, f"a {what}", f"{args.collection} has no records")
+    if not attempt.explains:
+        return Outcome(False, f"a {what}", f"none of {count(len(records), 'record')} did")
 
     # The record meeting most of `where`, then the field test, the latest among equals (the agent's records
     # come after the starters').
@@ -220,6 +222,8 @@ def diff(args: DiffArgs, attempt: Attempt) -> Outcome:
             else f"{args.collection} has no {noun}s"
         )
         return Outcome(passed, expected, actual, _evidence(attempt, args.collection, matched))
+    if not attempt.explains:
+        return Outcome(passed, expected, f"none of {count(len(entries), noun)} matched")
     closest = min(entries, key=args.unmet)
     actual = f"none of {count(len(entries), noun)} matched; closest: {closest.text()}"
     return Outcome(passed, expected, actual, _evidence(attempt, args.collection, [closest]))

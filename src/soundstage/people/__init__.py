@@ -1,1 +1,9 @@
-"""Scripted people: Slack users the engine speaks for, who reveal what they know only when asked."""
+"""Scripted people: Slack users the engine speaks for, who reveal what they know only when asked.
+
+    cast = build_people(scene.people, ctx)   # people.build: once per world image, names resolved
+    attach(world, cast)                      # people.engine: in every new live world
+
+`models` is the file format, `cast` the resolved description, `engine` the rules (who hears what, what
+they learn, share, decide and say, and when), `replies` the templates, `wording` the optional model
+wording. docs/people.md describes the behaviour.
+"""

@@ -7,9 +7,9 @@ A person's `ref` is the ref of their Slack user, so `$laura` names both; a fact 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import Field, model_validator
+from pydantic import BeforeValidator, Field, model_validator
 
 from ..spec.fields import Duration, Spec
 
@@ -90,6 +90,11 @@ class Trigger(Say):
         return self
 
 
+def _listed(value: Any) -> Any:
+    """`on: {fault_resolved: x, say: ...}` (one trigger, as DESIGN 3.4 writes it) is a list of one."""
+    return [value] if isinstance(value, dict) else value
+
+
 class Person(Spec):
     ref: str  # the ref of their Slack user
     slack_user: str  # `$laura`
@@ -100,4 +105,4 @@ class Person(Spec):
     facts: list[Fact] = []
     decisions: list[Decision] = []
     script: list[Scripted] = []
-    on: list[Trigger] = []
+    on: Annotated[list[Trigger], BeforeValidator(_listed)] = []  # one mapping, or a list of them

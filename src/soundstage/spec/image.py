@@ -13,10 +13,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..checks import Check, CheckSpecError, check_pass_list, parse_checks
+from ..checks import Check, CheckSpecError, check_pass_list, parse_checks, watch_state_milestones
 from ..clock import Clock, parse_duration, parse_time, wall_us
 from ..errors import NotFound, SpecError
 from ..ids import IdSource
+from ..people.build import build_people
+from ..people.cast import Cast
+from ..people.engine import attach
 from ..services import SERVICES
 from ..world import Collection, World
 from .build import BuildContext
@@ -40,6 +43,7 @@ class WorldImage:
     settings: dict[str, Any]
     checks: list[Check]
     agent: dict[str, Any] = field(default_factory=dict)
+    cast: Cast = field(default_factory=Cast)  # the scene's people, resolved
     files: list[str] = field(default_factory=list)  # the files it was built from
 
     @property
@@ -90,6 +94,9 @@ class WorldImage:
         world.checks = self.checks
         world.pass_ids = self.pass_ids
         world.scene_record = self.scene_record()
+        attach(world, self.cast)
+        # After the people: watchers run in order, so a message's event comes before a milestone it causes.
+        watch_state_milestones(world, self.checks)
         return world
 
 
@@ -137,6 +144,8 @@ def build_image(scene: Scene, scene_doc: Document) -> WorldImage:
         if value is not None:
             agent[who] = ctx.resolve(value, who)
 
+    cast = build_people(scene.people, ctx.at(scene_file, ("people",)))
+
     try:
         checks = parse_checks(scene.checks, ctx.refs)
         if scene.pass_ is not None:
@@ -157,6 +166,7 @@ def build_image(scene: Scene, scene_doc: Document) -> WorldImage:
         settings={**ctx.settings, "rate_limits": dict(scene.rate_limits or {})},
         checks=checks,
         agent=agent,
+        cast=cast,
         files=[f for f in lines if not f.startswith("<")],
     )
 

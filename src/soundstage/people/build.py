@@ -1,0 +1,229 @@
+"""Resolving a scene's `people` into a `Cast`, once per world image.
+
+Called by the image builder after every service record is built, with the context pointed at the
+scene's `people` section, so each error names the file, the line and the field
+(`people[0].facts[1].share_if.knows[0]`). Everything that names something is checked here: Slack users
+and channels, facts (`<person ref>.<fact id>`), decisions (`{person, decision, option}`), people in
+`referred_by`, and state predicates (parsed as state checks are).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..checks.parse import CheckSpecError, parse_check
+from ..clock import parse_duration
+from ..spec.build import BuildContext
+from . import cast as c
+from . import models as m
+
+USERS = "slack.users"
+CHANNELS = "slack.channels"
+Path = tuple[str | int, ...]
+
+
+def build_people(people: list[m.Person], ctx: BuildContext) -> c.Cast:
+    """The cast of a scene; raises SpecError (file, line, field) at the first problem."""
+    return _Builder(ctx).build(people)
+
+
+class _Builder:
+    def __init__(self, ctx: BuildContext) -> None:
+        self.ctx = ctx
+        self.users: dict[str, str] = {}  # person ref -> user id
+        self.fact_keys: set[str] = set()
+        self.decisions: dict[str, m.Decision] = {}  # decision key -> its file model
+
+    def build(self, people: list[m.Person]) -> c.Cast:
+        # First every person's identity, facts and decisions, so that any of them can be named anywhere.
+        for i, person in enumerate(people):
+            self._identify(i, person)
+        return c.Cast.of([self._person(i, person) for i, person in enumerate(people)])
+
+    def error(self, message: str, *path: str | int) -> Exception:
+        return self.ctx.error(message, *path)
+
+    # -- who is who --------------------------------------------------------------------------------
+
+    def _identify(self, i: int, person: m.Person) -> None:
+        ctx = self.ctx
+        user = ctx.resolve_kind(person.slack_user, USERS, i, "slack_user")
+        if user not in ctx.collections.get(USERS, {}):
+            raise self.error(f"{person.slack_user} is not a Slack user of this world", i, "slack_user")
+        if ctx.refs.get(person.ref) != user:
+            raise self.error(
+                f"a person's ref is the ref of their Slack user ({person.slack_user}); "
+                f"{person.ref!r} does not name that user",
+                i,
+                "ref",
+            )
+        if person.ref in self.users:
+            raise self.error(f"person {person.ref!r} is declared twice", i, "ref")
+        self.users[person.ref] = user
+        seen: set[str] = set()
+        for j, fact in enumerate(person.facts):
+            if fact.id in seen:
+                raise self.error(f"fact id {fact.id!r} is used twice by {person.ref}", i, "facts", j, "id")
+            seen.add(fact.id)
+            self.fact_keys.add(f"{person.ref}.{fact.id}")
+        seen = set()
+        for j, decision in enumerate(person.decisions):
+            if decision.id in seen:
+                raise self.error(f"decision id {decision.id!r} is used twice by {person.ref}", i, "decisions", j, "id")
+            seen.add(decision.id)
+            self.decisions[f"{person.ref}.{decision.id}"] = decision
+
+    def _person_user(self, value: Any, *path: str | int) -> str:
+        """A person of this scene, named `$ref` (or by their user id): their user id."""
+        if isinstance(value, str):
+            ref = value[1:] if value.startswith("$") else None
+            if ref is not None and ref in self.users:
+                return self.users[ref]
+            if value in self.users.values():
+                return value
+        known = ", ".join("$" + r for r in self.users) or "none"
+        raise self.error(f"expected a person of this scene (people: {known}), found {value!r}", *path)
+
+    # -- one person --------------------------------------------------------------------------------
+
+    def _person(self, i: int, person: m.Person) -> c.Person:
+        user = self.users[person.ref]
+        watches = []
+        for j, channel in enumerate(person.watches):
+            watches.append(self._channel(channel, i, "watches", j))
+        knows = [f"{person.ref}.{fact.id}" for fact in person.facts]
+        for j, key in enumerate(person.knows):
+            self._fact(key, i, "knows", j)
+            if key not in knows:
+                knows.append(key)
+        facts = tuple(self._fact_of(i, j, person, user, fact) for j, fact in enumerate(person.facts))
+        decisions = tuple(self._decision(i, j, person, user, d) for j, d in enumerate(person.decisions))
+        script = tuple(
+            c.Scripted(
+                self._line(s, i, "script", j),
+                parse_duration(s.at),
+                f"at {s.at.strip()}",  # as written
+            )
+            for j, s in enumerate(person.script)
+        )
+        on = tuple(self._trigger(t, i, "on", j) for j, t in enumerate(person.on))
+        return c.Person(
+            ref=person.ref,
+            user=user,
+            persona=person.persona,
+            reply_after=parse_duration(person.reply_after),
+            watches=frozenset(watches),
+            knows=tuple(knows),
+            facts=facts,
+            decisions=decisions,
+            script=script,
+            on=on,
+        )
+
+    def _fact_of(self, i: int, j: int, person: m.Person, user: str, fact: m.Fact) -> c.Fact:
+        here: Path = (i, "facts", j)
+        referred_by = []
+        for k, value in enumerate(fact.referred_by):
+            other = self._person_user(value, *here, "referred_by", k)
+            if other == user:
+                raise self.error("the owner of a fact cannot refer askers to themselves", *here, "referred_by", k)
+            referred_by.append(other)
+        return c.Fact(
+            key=f"{person.ref}.{fact.id}",
+            id=fact.id,
+            owner=user,
+            text=fact.text,
+            match=c.Phrases.of(fact.match),
+            ask=c.Phrases.of(fact.ask),
+            confidential=fact.confidential,
+            share_if=self._condition(fact.share_if, *here, "share_if") if fact.share_if is not None else None,
+            referred_by=tuple(dict.fromkeys(referred_by)),
+        )
+
+    def _decision(self, i: int, j: int, person: m.Person, user: str, decision: m.Decision) -> c.Decision:
+        here: Path = (i, "decisions", j)
+        choose = tuple(
+            c.Choice(
+                choice.option,
+                self._condition(choice.if_, *here, "choose", k, "if") if choice.if_ is not None else None,
+            )
+            for k, choice in enumerate(decision.choose)
+        )
+        return c.Decision(
+            key=f"{person.ref}.{decision.id}",
+            id=decision.id,
+            owner=user,
+            ask=c.Phrases.of(decision.ask),
+            options=tuple(decision.options),
+            choose=choose,
+            default=decision.default,
+        )
+
+    # -- names -------------------------------------------------------------------------------------
+
+    def _channel(self, value: str, *path: str | int) -> str:
+        channel = self.ctx.resolve_kind(value, CHANNELS, *path)
+        if channel not in self.ctx.collections.get(CHANNELS, {}):
+            raise self.error(f"{value} is not a Slack channel of this world", *path)
+        return channel
+
+    def _user(self, value: str, *path: str | int) -> str:
+        user = self.ctx.resolve_kind(value, USERS, *path)
+        if user not in self.ctx.collections.get(USERS, {}):
+            raise self.error(f"{value} is not a Slack user of this world", *path)
+        return user
+
+    def _fact(self, key: Any, *path: str | int) -> str:
+        if not isinstance(key, str) or key not in self.fact_keys:
+            known = ", ".join(sorted(self.fact_keys)) or "none"
+            raise self.error(f"expected a fact as <person ref>.<fact id> (facts: {known}), found {key!r}", *path)
+        return key
+
+    def _decided(self, value: dict[str, Any], *path: str | int) -> c.DecidedRef:
+        unknown = [k for k in value if k not in ("person", "decision", "option")]
+        if unknown:
+            raise self.error(f"unknown field {unknown[0]!r} (expected person, decision, option)", *path, unknown[0])
+        for needed in ("person", "decision"):
+            if needed not in value:
+                raise self.error(f"missing required field {needed!r}", *path)
+        user = self._person_user(value["person"], *path, "person")
+        ref = next(r for r, u in self.users.items() if u == user)
+        name = value["decision"]
+        key = name if isinstance(name, str) and name.startswith(ref + ".") else f"{ref}.{name}"
+        decision = self.decisions.get(key)
+        if decision is None:
+            known = ", ".join(k.partition(".")[2] for k in self.decisions if k.startswith(ref + ".")) or "none"
+            raise self.error(f"{ref} has no decision {name!r} (their decisions: {known})", *path, "decision")
+        option = value.get("option")
+        if option is not None and option not in decision.options:
+            raise self.error(
+                f"{option!r} is not one of the options of {key}: {', '.join(decision.options)}", *path, "option"
+            )
+        return c.DecidedRef(user, key, option)
+
+    def _condition(self, condition: m.Condition, *path: str | int) -> c.Condition:
+        knows = tuple(self._fact(k, *path, "knows", n) for n, k in enumerate(condition.knows or []))
+        told = tuple(self._fact(k, *path, "told", n) for n, k in enumerate(condition.told or []))
+        decided = self._decided(condition.decided, *path, "decided") if condition.decided is not None else None
+        state = self._state(condition.state, *path, "state") if condition.state is not None else None
+        return c.Condition(knows=knows, told=told, decided=decided, state=state)
+
+    def _state(self, predicate: dict[str, Any], *path: str | int) -> dict[str, Any]:
+        """A state predicate (`{slack.message: {...}}`), validated and with refs resolved as checks do."""
+        try:
+            check = parse_check({"id": "condition", "state": predicate}, self.ctx.refs, "scene", 0)
+        except CheckSpecError as exc:
+            # exc.path is (0, "state", <name>, <field>...): point at the same place under `state`.
+            raise self.error(exc.message, *path, *exc.path[2:]) from exc
+        return {next(iter(predicate)): check.spec}
+
+    def _line(self, said: m.Say, *path: str | int) -> c.Line:
+        if said.in_ is not None:
+            return c.Line(said.say, self._channel(said.in_, *path, "in"), None)
+        return c.Line(said.say, None, self._user(said.to or "", *path, "to"))
+
+    def _trigger(self, trigger: m.Trigger, *path: str | int) -> c.Trigger:
+        line = self._line(trigger, *path)
+        if trigger.decided is not None:
+            return c.Trigger(line, decided=self._decided(trigger.decided, *path, "decided"))
+        return c.Trigger(line, fault=trigger.fault_resolved)

@@ -1,0 +1,174 @@
+"""The cast: the `people` of a scene, resolved once per world image into immutable descriptions.
+
+Everything here is plain frozen data: user and channel ids instead of refs, durations in microseconds,
+phrases compiled to patterns. What happens in a live world (who knows what, what was decided, how many
+replies someone gave) is kept by the engine in `world.scratch["people"]`, never here.
+
+Names: a person is their Slack user id (`U…`) in events and their `ref` (`laura`) in fact and decision
+keys: `laura.workspace`, `laura.refund`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Mapping
+
+
+def phrase_pattern(phrase: str) -> re.Pattern[str]:
+    """A phrase found case-insensitively, at word boundaries, whatever characters it starts or ends with:
+    `W-4821` is in "ws W-4821." but not in "W-48210", `refund` is in "Refund?" but not in "refunds"."""
+    words = [re.escape(w) for w in phrase.split()]
+    return re.compile(r"(?<!\w)" + r"\s+".join(words) + r"(?!\w)", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Phrases:
+    """Phrases as written and their patterns; `found(text)` is whether any of them occurs in `text`."""
+
+    phrases: tuple[str, ...]
+    patterns: tuple[re.Pattern[str], ...] = field(repr=False, compare=False)
+
+    @classmethod
+    def of(cls, phrases: list[str] | tuple[str, ...]) -> Phrases:
+        kept = tuple(p for p in phrases if p.strip())
+        return cls(kept, tuple(phrase_pattern(p) for p in kept))
+
+    def found(self, text: str) -> bool:
+        return any(p.search(text) for p in self.patterns)
+
+
+@dataclass(frozen=True)
+class DecidedRef:
+    """`{person, decision, option?}`: a decision taken by a person (with that option, when given)."""
+
+    person: str  # user id of the decision's owner
+    decision: str  # its key, `laura.refund`
+    option: str | None = None
+
+    def matches(self, person: str, decision: str, option: str) -> bool:
+        return person == self.person and decision == self.decision and self.option in (None, option)
+
+    def describe(self) -> str:
+        return self.decision + (f" = {self.option}" if self.option is not None else "")
+
+
+@dataclass(frozen=True)
+class Condition:
+    """Every part given must hold: the person knows / was told by the agent each fact, a decision was
+    taken, a state predicate of the live world holds now."""
+
+    knows: tuple[str, ...] = ()
+    told: tuple[str, ...] = ()
+    decided: DecidedRef | None = None
+    state: Mapping[str, Any] | None = None  # {"<state check>": {args, refs resolved}}
+
+
+@dataclass(frozen=True)
+class Fact:
+    key: str  # `laura.workspace`
+    id: str
+    owner: str  # user id
+    text: str
+    match: Phrases
+    ask: Phrases
+    confidential: bool = False
+    share_if: Condition | None = None
+    referred_by: tuple[str, ...] = ()  # user ids of the people who send askers to the owner
+
+
+@dataclass(frozen=True)
+class Choice:
+    option: str
+    when: Condition | None
+
+
+@dataclass(frozen=True)
+class Decision:
+    key: str  # `laura.refund`
+    id: str
+    owner: str  # user id
+    ask: Phrases
+    options: tuple[str, ...]
+    choose: tuple[Choice, ...]
+    default: str | None
+
+
+@dataclass(frozen=True)
+class Line:
+    """Something a person says on their own: in a channel, or in a DM to a user."""
+
+    say: str
+    channel: str | None  # channel id, for `in`
+    to: str | None  # user id, for a DM
+
+
+@dataclass(frozen=True)
+class Scripted:
+    line: Line
+    at: int  # microseconds after the clock start
+    trigger: str  # `at 10m`
+
+
+@dataclass(frozen=True)
+class Trigger:
+    line: Line
+    fault: str | None = None  # fires on the `fault_resolved` event of this fault
+    decided: DecidedRef | None = None  # fires on a matching `decided` event
+
+    @property
+    def name(self) -> str:
+        return f"fault_resolved {self.fault}" if self.fault is not None else f"decided {self.decided.decision}"  # type: ignore[union-attr]
+
+
+@dataclass(frozen=True)
+class Person:
+    ref: str  # `laura`
+    user: str  # their Slack user id
+    persona: str
+    reply_after: int  # microseconds
+    watches: frozenset[str]  # channel ids
+    knows: tuple[str, ...]  # fact keys known from the start: their own facts, then their `knows`
+    facts: tuple[Fact, ...]
+    decisions: tuple[Decision, ...]
+    script: tuple[Scripted, ...]
+    on: tuple[Trigger, ...]
+
+
+@dataclass(frozen=True)
+class Cast:
+    """The people of one scene, with lookups by user id, fact key and decision key."""
+
+    people: tuple[Person, ...] = ()
+    by_user: Mapping[str, Person] = field(default_factory=lambda: MappingProxyType({}))
+    facts: Mapping[str, Fact] = field(default_factory=lambda: MappingProxyType({}))  # in declaration order
+    decisions: Mapping[str, Decision] = field(default_factory=lambda: MappingProxyType({}))
+
+    @classmethod
+    def of(cls, people: list[Person]) -> Cast:
+        return cls(
+            people=tuple(people),
+            by_user=MappingProxyType({p.user: p for p in people}),
+            facts=MappingProxyType({f.key: f for p in people for f in p.facts}),
+            decisions=MappingProxyType({d.key: d for p in people for d in p.decisions}),
+        )
+
+    def __bool__(self) -> bool:
+        return bool(self.people)
+
+    def carried(self, text: str) -> list[str]:
+        """The keys of the facts a text carries (one of their `match` phrases occurs in it)."""
+        return [key for key, fact in self.facts.items() if fact.match.found(text)]
+
+    def asked_facts(self, text: str) -> list[Fact]:
+        return [fact for fact in self.facts.values() if fact.ask.found(text)]
+
+    def asked_decisions(self, text: str) -> list[Decision]:
+        return [decision for decision in self.decisions.values() if decision.ask.found(text)]
+
+    def person(self, ref: str) -> Person | None:
+        for person in self.people:
+            if person.ref == ref:
+                return person
+        return None

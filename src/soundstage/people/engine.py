@@ -1,0 +1,390 @@
+"""The people engine of a live world: who hears a message, what they learn, what they answer and when.
+
+`attach(world, cast)` is called once for every new live world. It records what each person knows from
+the start, schedules their scripted messages and watches the world: after every change it reads the new
+entries of the event log, in order, and
+
+- for each message someone wrote in Slack (a `write` of `slack.messages`, op `added`, of a WRITTEN
+  subtype): works out who heard it (DM, mention, thread they are part of, channel they watch), logs a
+  `message` event, lets each hearer learn the facts it carries (`knows`, and `told` when it came from the
+  agent) and, when the agent wrote it, works out each hearer's answer (`asked` events now; the reply
+  posted `reply_after` later, with its `revealed` / `withheld` / `referred` / `decided` events);
+- for each `decided` or `fault_resolved` event: posts what people say `on` it (`script` events).
+
+Everything is decided here, by rules, in log order; nothing reads the machine's clock or an unseeded
+random source, so identical calls give identical words and events. Per-world state (who knows what, who
+was told what, what was decided, how many replies each person gave) lives in `world.scratch["people"]`.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from typing import Callable
+
+from ..checks.slack import WRITTEN
+from ..clock import iso, parse_time
+from ..events import (
+    AskedEvent,
+    DecidedEvent,
+    Event,
+    KnowsEvent,
+    MessageEvent,
+    ReferredEvent,
+    RevealedEvent,
+    ScriptEvent,
+    ToldEvent,
+    WithheldEvent,
+    WriteEvent,
+)
+from ..services.slack import store
+from ..services.slack.objects import ts_us
+from ..world import Record, World
+from .cast import Cast, Condition, Decision, Fact, Line, Person
+from .replies import Part, compose
+from .wording import Wording
+
+SCRATCH = "people"
+MESSAGES = "slack.messages"
+CHANNELS = "slack.channels"
+USERS = "slack.users"
+MENTION = re.compile(r"<@([A-Z0-9]+)(?:\|[^>]*)?>")
+
+
+@dataclass
+class State:
+    """What the engine keeps per live world."""
+
+    cursor: int  # the seq of the last log entry read
+    knows: dict[str, set[str]] = field(default_factory=dict)  # user id -> fact keys
+    told: dict[str, set[str]] = field(default_factory=dict)  # user id -> fact keys the agent told them
+    decided: list[tuple[str, str, str]] = field(default_factory=list)  # (person, decision key, option)
+    replies: dict[str, int] = field(default_factory=dict)  # person ref -> replies given
+    wording: Wording | None = None
+    reading: bool = False
+
+
+@dataclass(frozen=True)
+class Answer:
+    """One question a reply answers: the part it says and the event that records it when posted."""
+
+    part: Part
+    event: str | None = None  # revealed | withheld | referred | decided
+    fact: str | None = None
+    decision: str | None = None
+    reason: str | None = None  # withheld: confidential | share_if
+
+
+@dataclass(frozen=True)
+class Reply:
+    """A reply decided when a message was heard, posted `reply_after` later."""
+
+    person: Person
+    asker: str  # user id
+    channel: str
+    thread_ts: str | None
+    question: str  # the text answered (for model wording)
+    answers: tuple[Answer, ...]
+
+
+def attach(world: World, cast: Cast) -> None:
+    """Brings a scene's people to life in a new live world (a world without people is left alone)."""
+    if not cast:
+        return
+    state = State(cursor=world.log.last_seq, wording=Wording.from_env(os.environ))
+    world.scratch[SCRATCH] = state
+    engine = Engine(cast)
+    t = iso(world.now())
+    for person in cast.people:
+        known = state.knows.setdefault(person.user, set())
+        state.told.setdefault(person.user, set())
+        for key in person.knows:
+            known.add(key)
+            world.log.emit(KnowsEvent, t=t, person=person.user, fact=key, source="start")
+    state.cursor = world.log.last_seq
+    for person in cast.people:
+        for scripted in person.script:
+            world.schedule(world.clock.start + scripted.at, engine.scripted(person, scripted.line, scripted.trigger))
+    world.watch(engine.read)
+
+
+def state_of(world: World) -> State | None:
+    return world.scratch.get(SCRATCH)
+
+
+class Engine:
+    """The rules, over one cast; the state is the world's."""
+
+    def __init__(self, cast: Cast) -> None:
+        self.cast = cast
+        self.triggers = [(person, trigger) for person in cast.people for trigger in person.on]
+
+    # -- reading the log ---------------------------------------------------------------------------
+
+    def read(self, world: World) -> None:
+        """Handles every log entry since the last one read, including those its own handling adds."""
+        state: State = world.scratch[SCRATCH]
+        if state.reading:
+            return
+        state.reading = True
+        try:
+            events = world.log.events
+            while state.cursor < len(events):
+                event = events[state.cursor]
+                state.cursor += 1
+                if isinstance(event, WriteEvent):
+                    if event.collection == MESSAGES and event.op == "added":
+                        self.heard(world, state, event)
+                elif event.kind in ("decided", "fault_resolved"):
+                    self.triggered(world, event)
+        finally:
+            state.reading = False
+
+    # -- hearing -----------------------------------------------------------------------------------
+
+    def heard(self, world: World, state: State, write: WriteEvent) -> None:
+        message = world[MESSAGES].get(write.id)
+        if message is None or message.get("subtype") not in WRITTEN:
+            return
+        author = message.get("user") or message.get("bot_id") or ""
+        text = message.get("text") or ""
+        agent = world.settings.get("agent", {}).get("slack_user")
+        from_agent = agent is not None and author == agent
+        hearers = self.hearers(world, message, author)
+        facts = self.cast.carried(text)
+        world.log.emit(
+            MessageEvent,
+            t=write.t,
+            ts=message["ts"],
+            channel=message["channel"],
+            user=author,
+            text=text,
+            thread_ts=message.get("thread_ts"),
+            to=[person.user for person, _ in hearers],
+            facts=facts,
+            from_agent=from_agent,
+        )
+        # A message's facts reach everyone who heard it before anyone answers it.
+        for person, _ in hearers:
+            known = state.knows.setdefault(person.user, set())
+            for key in facts:
+                if key not in known:
+                    known.add(key)
+                    source = "agent" if from_agent else author
+                    world.log.emit(KnowsEvent, t=write.t, person=person.user, fact=key, source=source, ts=message["ts"])
+                if from_agent:
+                    state.told.setdefault(person.user, set()).add(key)
+                    world.log.emit(ToldEvent, t=write.t, person=person.user, fact=key, ts=message["ts"])
+        if not from_agent:
+            return  # people learn from every message they hear, but answer only the agent's
+        at = parse_time(write.t)
+        for person, addressed in hearers:
+            reply = self.answer(world, state, write.t, message, person, addressed, author)
+            if reply is not None:
+                world.schedule(at + person.reply_after, self.replier(reply))
+
+    def hearers(self, world: World, message: Record, author: str) -> list[tuple[Person, bool]]:
+        """The people who hear a message, in cast order, each with whether it was addressed to them (a
+        DM or group DM they are in, or a mention)."""
+        conversation = world[CHANNELS].get(message["channel"])
+        if conversation is None:
+            return []
+        heard: list[tuple[Person, bool]] = []
+        if conversation.get("is_im") or conversation.get("is_mpim"):
+            members = set(conversation.get("members") or ())
+            return [(p, True) for p in self.cast.people if p.user in members and p.user != author]
+        mentioned = set(MENTION.findall(message.get("text") or ""))
+        in_thread = self.thread_people(world, message)
+        for person in self.cast.people:
+            if person.user == author:
+                continue
+            addressed = person.user in mentioned and store.can_see(conversation, person.user)
+            if addressed or person.user in in_thread or conversation["id"] in person.watches:
+                heard.append((person, addressed))
+        return heard
+
+    def thread_people(self, world: World, message: Record) -> set[str]:
+        """Who is part of the thread a reply is in: the author of its first message and of earlier replies."""
+        thread_ts = message.get("thread_ts")
+        if not thread_ts or thread_ts == message["ts"]:
+            return set()
+        people: set[str] = set()
+        parent = world[MESSAGES].get(thread_ts)
+        if parent is not None and parent.get("subtype") in WRITTEN:
+            people.add(str(parent.get("user")))
+        before = ts_us(message["ts"])
+        for reply in store.replies(world, thread_ts):
+            if reply.get("subtype") in WRITTEN and ts_us(reply["ts"]) < before:
+                people.add(str(reply.get("user")))
+        return people
+
+    # -- answering ---------------------------------------------------------------------------------
+
+    def answer(
+        self, world: World, state: State, t: str, message: Record, person: Person, addressed: bool, asker: str
+    ) -> Reply | None:
+        """Logs what the agent's message asks `person` and decides their reply (None: they stay silent)."""
+        text = message.get("text") or ""
+        ts = message["ts"]
+        answers: list[Answer] = []
+        asked = False
+        for fact in self.cast.asked_facts(text):
+            asked = True
+            world.log.emit(AskedEvent, t=t, person=person.user, by=asker, fact=fact.key, ts=ts)
+            if fact.owner == person.user:
+                answers.append(self.share(world, state, fact, owner=True))
+            elif person.user in fact.referred_by:
+                answers.append(Answer(Part("refer", fact.key, owner=fact.owner), "referred", fact=fact.key))
+            elif not addressed:
+                continue  # only owners and referrers speak up when the question was not put to them
+            elif fact.key in state.knows.get(person.user, ()):
+                answers.append(self.share(world, state, fact, owner=False))
+            else:
+                answers.append(Answer(Part("unknown", fact.key)))
+        for decision in self.cast.asked_decisions(text):
+            asked = True
+            world.log.emit(AskedEvent, t=t, person=person.user, by=asker, decision=decision.key, ts=ts)
+            if decision.owner == person.user:
+                option = self.choose(world, state, person, decision)
+                answers.append(Answer(Part("decide", decision.key, option=option), "decided", decision=decision.key))
+            elif addressed:
+                answers.append(Answer(Part("unknown", decision.key)))
+        if not asked and addressed:
+            answers.append(Answer(Part("ack")))
+        if not answers:
+            return None
+        conversation = world[CHANNELS].get(message["channel"]) or {}
+        thread_ts = message.get("thread_ts")
+        if conversation.get("is_im") or conversation.get("is_mpim"):
+            thread_ts = thread_ts if thread_ts != ts else None  # in the DM itself, or the thread it is in
+        else:
+            thread_ts = thread_ts or ts  # in a channel, always in the message's thread
+        return Reply(person, asker, message["channel"], thread_ts, text, tuple(answers))
+
+    def share(self, world: World, state: State, fact: Fact, owner: bool) -> Answer:
+        """Whether a fact is shared now: never when confidential, only once its `share_if` holds for its
+        owner. The owner reveals it (`revealed`); someone else who knows it passes it on (no event but the
+        reply's `message`, which carries it)."""
+        if fact.confidential:
+            return Answer(Part("refuse", fact.key), "withheld", fact=fact.key, reason="confidential")
+        if fact.share_if is not None and not self.holds(world, state, self.cast.by_user[fact.owner], fact.share_if):
+            return Answer(Part("refuse", fact.key), "withheld", fact=fact.key, reason="share_if")
+        if owner:
+            return Answer(Part("reveal", fact.key, text=fact.text), "revealed", fact=fact.key)
+        return Answer(Part("pass", fact.key, text=fact.text, owner=fact.owner))
+
+    def choose(self, world: World, state: State, person: Person, decision: Decision) -> str:
+        for choice in decision.choose:
+            if choice.when is None or self.holds(world, state, person, choice.when):
+                return choice.option
+        return decision.default if decision.default is not None else decision.options[0]
+
+    def holds(self, world: World, state: State, person: Person, condition: Condition) -> bool:
+        known = state.knows.get(person.user, set())
+        if any(key not in known for key in condition.knows):
+            return False
+        told = state.told.get(person.user, set())
+        if any(key not in told for key in condition.told):
+            return False
+        if condition.decided is not None and not any(condition.decided.matches(*d) for d in state.decided):
+            return False
+        if condition.state is not None:
+            from ..checks.milestones import state_holds  # the checks' own reading of a state predicate
+
+            if not state_holds(world, dict(condition.state)):
+                return False
+        return True
+
+    def replier(self, reply: Reply) -> Callable[[World], None]:
+        return lambda world: self.reply(world, reply)
+
+    def reply(self, world: World, reply: Reply) -> None:
+        """Posts a reply decided earlier, logs what it revealed, withheld, referred or decided, then reads on."""
+        state: State = world.scratch[SCRATCH]
+        person = reply.person
+        n = state.replies.get(person.ref, 0)
+        state.replies[person.ref] = n + 1
+        parts = [a.part for a in reply.answers]
+        text = compose(parts, person.ref, n)
+        if state.wording is not None:
+            user = world[USERS].get(person.user) or {}
+            name = (user.get("profile") or {}).get("real_name") or user.get("name") or person.ref
+            text = state.wording.phrase(name, person.persona, reply.question, parts, text, self.cast)
+        posted = store.post(world, reply.channel, person.user, text, thread_ts=reply.thread_ts)
+        t, ts = iso(world.now()), posted["ts"]
+        for answer in reply.answers:
+            if answer.event == "revealed":
+                world.log.emit(RevealedEvent, t=t, person=person.user, fact=answer.fact, to=reply.asker, ts=ts)
+            elif answer.event == "withheld":
+                world.log.emit(
+                    WithheldEvent,
+                    t=t,
+                    person=person.user,
+                    fact=answer.fact,
+                    to=reply.asker,
+                    reason=answer.reason,
+                    ts=ts,
+                )
+            elif answer.event == "referred":
+                world.log.emit(
+                    ReferredEvent,
+                    t=t,
+                    person=person.user,
+                    fact=answer.fact,
+                    owner=answer.part.owner,
+                    to=reply.asker,
+                    ts=ts,
+                )
+            elif answer.event == "decided":
+                option = answer.part.option
+                state.decided.append((person.user, answer.decision or "", option))
+                world.log.emit(
+                    DecidedEvent,
+                    t=t,
+                    person=person.user,
+                    decision=answer.decision,
+                    option=option,
+                    by=reply.asker,
+                    ts=ts,
+                )
+        self.read(world)
+
+    # -- acting on their own -----------------------------------------------------------------------
+
+    def scripted(self, person: Person, line: Line, trigger: str) -> Callable[[World], None]:
+        def act(world: World) -> None:
+            self.say(world, person, line, trigger)
+            self.read(world)
+
+        return act
+
+    def triggered(self, world: World, event: Event) -> None:
+        for person, trigger in self.triggers:
+            if trigger.fault is not None:
+                fires = event.kind == "fault_resolved" and getattr(event, "fault", None) == trigger.fault
+            else:
+                fires = (
+                    event.kind == "decided"
+                    and trigger.decided is not None
+                    and trigger.decided.matches(
+                        getattr(event, "person", ""), getattr(event, "decision", ""), getattr(event, "option", "")
+                    )
+                )
+            if fires:
+                self.say(world, person, trigger.line, trigger.name)
+
+    def say(self, world: World, person: Person, line: Line, trigger: str) -> None:
+        channel = line.channel
+        if channel is None:
+            channel = store.open_dm(world, person.user, line.to or person.user)[0]["id"]
+        posted = store.post(world, channel, person.user, line.say)
+        world.log.emit(
+            ScriptEvent,
+            t=iso(world.now()),
+            person=person.user,
+            ts=posted["ts"],
+            channel=channel,
+            text=line.say,
+            trigger=trigger,
+        )

@@ -1,0 +1,94 @@
+"""The example scenes and their scripted agents, run end to end the way `soundstage run` runs them.
+
+Every scene in seeds/ is listed here with its agents: a passing agent passes every check of its scene,
+and each failing agent fails exactly the required checks its name promises, no more and no fewer.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+import sys
+from pathlib import Path
+
+import pytest
+
+from soundstage.runner import run_scenes
+from soundstage.spec.models import read_scene
+
+ROOT = Path(__file__).resolve().parent.parent
+SEEDS = ROOT / "seeds"
+AGENTS = ROOT / "examples" / "agents"
+
+# scene -> agent -> the required checks it fails (empty: it passes)
+EXPECTED: dict[str, dict[str, set[str]]] = {
+    "csv-export": {
+        "csv_export": set(),
+        "careless_support": {"answered_in_thread", "mentions_email_delivery", "marked_handled", "no_edits_or_deletes"},
+    },
+    "incident-channel": {
+        "incident_channel": set(),
+    },
+    "refund-approval": {
+        "refund_approval": set(),
+        "refund_too_early": {"approved_before_confirming"},
+        "refund_leaks_contract": {"contract_stays_internal"},
+    },
+    "workaround": {
+        "workaround": set(),
+        "workaround_ignores_referral": {"followed_the_referral", "answered_with_eta"},
+        "workaround_never_asks": {
+            "answered_with_workaround",
+            "answered_with_eta",
+            "asked_omar",
+            "followed_the_referral",
+            "asked_before_answering",
+            "answered_within_15m",
+        },
+    },
+    "customer-workspace": {
+        "customer_workspace": set(),
+        "workspace_wrong_person": {
+            "answered_in_thread",
+            "learned_from_laura",
+            "asked_before_answering",
+            "answered_within_10m",
+        },
+        "workspace_never_asks": {
+            "answered_in_thread",
+            "learned_from_laura",
+            "asked_before_answering",
+            "answered_within_10m",
+            "no_stale_workspace",
+        },
+    },
+}
+
+CASES = [(scene, agent, failed) for scene, agents in EXPECTED.items() for agent, failed in agents.items()]
+
+
+def test_every_scene_and_agent_is_covered() -> None:
+    assert {path.stem for path in SEEDS.glob("*.yaml")} == set(EXPECTED)
+    found = {path.stem for path in AGENTS.glob("*.py") if not path.name.startswith("_")}
+    assert found == {agent for agents in EXPECTED.values() for agent in agents}
+    for scene, agents in EXPECTED.items():
+        assert any(not failed for failed in agents.values()), f"{scene} has no passing agent"
+        if read_scene(SEEDS / f"{scene}.yaml")[0].people:  # a people scene shows a failure too
+            assert any(failed for failed in agents.values()), f"{scene} has no failing agent"
+
+
+@pytest.mark.parametrize(("scene", "agent", "failed"), CASES, ids=[f"{s}:{a}" for s, a, _ in CASES])
+def test_example_agent(scene: str, agent: str, failed: set[str], tmp_path: Path) -> None:
+    command = shlex.join([sys.executable, str(AGENTS / f"{agent}.py")])
+    run = run_scenes([str(SEEDS / f"{scene}.yaml")], command, out=tmp_path, timeout=120)
+    (result,) = run.results
+    log = (Path(result.folder) / "agent.log").read_text()
+    assert result.exit_code == 0, f"the agent exited with {result.exit_code}:\n{log}"
+    assert not result.timed_out
+    assert set(result.failed_checks) == failed, log
+    if failed:
+        assert result.outcome == "failed"
+    else:  # every check, required or not
+        assert result.outcome == "passed"
+        checks = json.loads((Path(result.folder) / "checks.json").read_text())
+        assert [check["id"] for check in checks if check["passed"] is not True] == []
