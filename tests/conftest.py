@@ -5,6 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import os
+import tempfile
+
 import httpx
 import pytest
 
@@ -12,6 +15,8 @@ from soundstage.server import Server
 from soundstage.world import World
 
 ROOT = Path(__file__).resolve().parent.parent
+# The local certificate authority of the tests' servers lives apart from the user's own.
+os.environ.setdefault("SOUNDSTAGE_HOME", tempfile.mkdtemp(prefix="soundstage-tests-"))
 SPECS = ROOT.parent / "shared" / "specs"
 
 

@@ -145,16 +145,21 @@ def test_the_agent_gets_the_task_and_exactly_the_documented_environment(
     assert env["SLACK_API_URL"] == f"{base.group(1)}/w/w1/slack/api/"
     assert env["SLACK_BOT_TOKEN"].startswith("xoxb-")
     assert env["SLACK_USER_TOKEN"].startswith("xoxp-")
+    bundle = Path(env["SSL_CERT_FILE"])
+    assert env["REQUESTS_CA_BUNDLE"] == str(bundle) and bundle.name == "bundle.pem"
+    assert "BEGIN CERTIFICATE" in bundle.read_text()
     assert sorted(env) == [
         "HOME",
         "LANG",
         "PATH",
+        "REQUESTS_CA_BUNDLE",
         "SLACK_API_URL",
         "SLACK_BOT_TOKEN",
         "SLACK_USER_TOKEN",
         "SOUNDSTAGE_TASK",
         "SOUNDSTAGE_TEST_SECRET",
         "SOUNDSTAGE_URL",
+        "SSL_CERT_FILE",
     ]
 
 

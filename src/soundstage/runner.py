@@ -102,10 +102,12 @@ def run_scenes(
     out: Path = Path("runs"),
     strict: bool = False,
     timeout: float = 300.0,
+    tls: bool = False,
     cwd: Path | None = None,
     on_progress: Callable[[TrialResult], None] | None = None,
 ) -> RunResult:
-    """Runs `agent` `trials` times against each scene; writes `out/<run-id>/`. Raises SpecError,
+    """Runs `agent` `trials` times against each scene; writes `out/<run-id>/`. The server listens on http
+    and https (`tls`: every service's URL is https). Raises SpecError,
     NotFound or UsageError before anything runs, InfrastructureError when the run cannot be carried out."""
     argv = _command(agent)
     if not scenes:
@@ -118,7 +120,7 @@ def run_scenes(
     for name in names:
         if names.count(name) > 1:
             raise UsageError(f"two of the scenes given are named {name!r}; a run needs distinct scene names")
-    server = Server(hub).start()
+    server = Server(hub, tls_everywhere=tls).start()
     try:
         folder = _new_run_folder(out)
         run = RunResult(folder.name, folder, agent, [image.source for image in images], trials, strict)

@@ -35,6 +35,7 @@ def run(
     out: Annotated[Path, typer.Option("--out", help="Where run folders are written.")] = Path("runs"),
     strict: Annotated[bool, typer.Option("--strict", help="Exit 4 when the agent called an unimplemented endpoint.")] = False,
     timeout: Annotated[float, typer.Option("--timeout", min=0.001, help="Seconds before a trial's agent is killed.")] = 300.0,
+    tls: Annotated[bool, typer.Option("--tls", help="Give the agent https URLs for every service.")] = False,
     json_output: JsonOption = False,
 ) -> None:
     """Run the agent against each scene, TRIALS times; write the trial folders; print a summary."""
@@ -46,6 +47,7 @@ def run(
         out=out,
         strict=strict,
         timeout=timeout,
+        tls=tls,
         on_progress=_progress(len(scenes) * trials) if sys.stderr.isatty() else None,
     )
     if json_output:

@@ -4,12 +4,29 @@ from __future__ import annotations
 
 import secrets
 import threading
+from dataclasses import dataclass
+from urllib.parse import urlsplit
 from typing import Any
 
 from ..errors import NotFound
+from ..tls import LocalCA
 from ..services import SERVICES
 from ..spec import ImageCache, WorldImage
 from ..world import World
+
+
+@dataclass(frozen=True)
+class TLSPort:
+    """Where the server also listens with TLS, and whether every service's URL should use it."""
+
+    port: int
+    ca: LocalCA
+    everywhere: bool = False
+
+    def base(self, base_url: str) -> str:
+        """`http://127.0.0.1:8750` -> `https://127.0.0.1:8751` (the same host name, which the certificate covers)."""
+        host = urlsplit(base_url).hostname or "127.0.0.1"
+        return f"https://{'[' + host + ']' if ':' in host else host}:{self.port}"
 
 
 class Hub:
@@ -26,6 +43,7 @@ class Hub:
         self._by_token: dict[str, World] = {}
         self._count = 0
         self._lock = threading.Lock()
+        self.tls: TLSPort | None = None  # set by the server when it listens with TLS too
 
     def create_world(self, scene: str | None = None, scene_yaml: str | None = None) -> World:
         image = self.images.load(scene=scene, scene_yaml=scene_yaml)
@@ -64,16 +82,24 @@ class Hub:
         del self.worlds[world_id]
         del self.envs[world_id]
 
-    def environment(self, world: World, base_url: str, tls_base_url: str | None = None) -> dict[str, Any]:
+    def environment(self, world: World, base_url: str) -> dict[str, Any]:
         """The agent's environment of DESIGN 2.3 for `world`, with URLs on `base_url` (`http://host:port`)."""
         env = {
             "SOUNDSTAGE_TASK": world.task,
             "SOUNDSTAGE_URL": f"{base_url}/v1/worlds/{world.id}",
         }
-        for name, service in SERVICES.items():
-            env.update(service.environment(f"{base_url}/w/{world.id}/{name}"))
+        for name, url in self.urls(world, base_url).items():
+            env.update(SERVICES[name].environment(url))
         env.update(self.envs[world.id])
+        if self.tls is not None:
+            env["SSL_CERT_FILE"] = env["REQUESTS_CA_BUNDLE"] = str(self.tls.ca.bundle)
         return env
 
     def urls(self, world: World, base_url: str) -> dict[str, str]:
-        return {name: f"{base_url}/w/{world.id}/{name}" for name in SERVICES}
+        """Each service's base URL in `world`: https on the TLS port for every service under `--tls`, and
+        for the services whose official clients accept nothing else."""
+        urls = {}
+        for name, service in SERVICES.items():
+            secure = self.tls is not None and (self.tls.everywhere or getattr(service, "https_only", False))
+            urls[name] = f"{self.tls.base(base_url) if secure else base_url}/w/{world.id}/{name}"  # type: ignore[union-attr]
+        return urls

@@ -1,57 +1,120 @@
-"""Running the app on uvicorn in a background thread (for `soundstage run` and the tests)."""
+"""Listening: the app on a plain port and on a TLS port, both served by uvicorn in one event loop.
+
+One loop for both ports keeps every call of every world on one thread, as with a single port. `Server`
+runs that loop in a background thread (for `soundstage run` and the tests); `soundstage serve` runs it in
+the foreground.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import socket
 import threading
 import time
+from typing import Any
 
 import uvicorn
 
 from ..errors import InfrastructureError
+from ..tls import local_ca
 from .app import create_app
-from .hub import Hub
+from .hub import Hub, TLSPort
 
 
 def free_port(host: str = "127.0.0.1") -> int:
-    with socket.socket() as sock:
+    with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as sock:
         sock.bind((host, 0))
         return sock.getsockname()[1]
 
 
-class Server:
-    """The app over `hub`, listening on `host:port` (port 0: a free one) until `stop`."""
+def bind(host: str, port: int) -> socket.socket:
+    """A listening socket, bound before anything is printed, so a taken port is an error (exit 3)."""
+    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as exc:
+        sock.close()
+        raise InfrastructureError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    return sock
 
-    def __init__(self, hub: Hub | None = None, host: str = "127.0.0.1", port: int = 0, admin_token: str | None = None) -> None:
+
+def url_host(host: str) -> str:
+    return f"[{host}]" if ":" in host else host
+
+
+class Server:
+    """The app over `hub` on `host:port` and, with TLS, on `host:tls_port` (port 0: a free one)."""
+
+    def __init__(
+        self,
+        hub: Hub | None = None,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        tls_port: int | None = 0,
+        tls_everywhere: bool = False,
+        admin_token: str | None = None,
+        log_config: dict[str, Any] | None = None,
+    ) -> None:
         self.hub = hub or Hub()
         self.host = host
-        self.port = port or free_port(host)
         self.app = create_app(self.hub, admin_token=admin_token)
-        config = uvicorn.Config(
-            self.app, host=host, port=self.port, log_level="warning", access_log=False, lifespan="off",
+        self._sockets = [bind(host, port)]
+        if tls_port is not None:
+            self._sockets.append(bind(host, tls_port))
+            self.hub.tls = TLSPort(self._sockets[1].getsockname()[1], local_ca(), tls_everywhere)
+        self.port = self._sockets[0].getsockname()[1]
+        common: dict[str, Any] = dict(
+            log_level="warning", access_log=False, lifespan="off",
             date_header=False, server_header=False,  # the services send a simulated Date of their own
         )
-        self._server = uvicorn.Server(config)
+        if log_config is not None:
+            common.update(log_config=log_config, log_level=None, access_log=True)
+        self._servers = [uvicorn.Server(uvicorn.Config(self.app, **common))]
+        if self.hub.tls is not None:
+            certificate = str(self.hub.tls.ca.certificate)
+            config = uvicorn.Config(self.app, ssl_certfile=certificate, **common)
+            self._servers.append(uvicorn.Server(config))
         self._thread: threading.Thread | None = None
 
     @property
     def url(self) -> str:
-        return f"http://{self.host}:{self.port}"
+        return f"http://{url_host(self.host)}:{self.port}"
+
+    @property
+    def tls_url(self) -> str | None:
+        return self.hub.tls.base(self.url) if self.hub.tls is not None else None
+
+    async def serve(self) -> None:
+        """Serves both ports until `stop` (or an interrupt, in the foreground)."""
+        tasks = [asyncio.ensure_future(s.serve(sockets=[sock])) for s, sock in zip(self._servers, self._sockets)]
+        # An interrupt reaches one of the servers only (each installs its own handler): when one ends, end all.
+        await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+        for server in self._servers:
+            server.should_exit = True
+        await asyncio.gather(*tasks)
+
+    def run(self) -> None:
+        """In the foreground, until interrupted."""
+        asyncio.run(self.serve())
 
     def start(self, timeout: float = 10.0) -> Server:
-        self._thread = threading.Thread(target=self._server.run, name="soundstage-server", daemon=True)
+        self._thread = threading.Thread(target=self.run, name="soundstage-server", daemon=True)
         self._thread.start()
         deadline = time.monotonic() + timeout
-        while not self._server.started:
+        while not all(s.started for s in self._servers):
             if not self._thread.is_alive() or time.monotonic() > deadline:
                 raise InfrastructureError(f"the server could not start on {self.host}:{self.port}")
             time.sleep(0.01)
         return self
 
     def stop(self) -> None:
-        self._server.should_exit = True
+        for server in self._servers:
+            server.should_exit = True
         if self._thread is not None:
             self._thread.join(timeout=10)
+        for sock in self._sockets:
+            sock.close()
 
     def __enter__(self) -> Server:
         return self.start()

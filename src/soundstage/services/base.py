@@ -62,7 +62,8 @@ class Credential:
 
 
 class Service(Protocol):
-    """One impersonated API."""
+    """One impersonated API. `https_only`: its official client refuses any base URL but https, so the agent
+    gets the TLS port's URL for it (read with a default of False)."""
 
     name: str
 

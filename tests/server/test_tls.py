@@ -1,0 +1,84 @@
+"""The HTTPS port: a local CA made once and kept, a bundle the agent trusts, official clients over https."""
+
+from __future__ import annotations
+
+import json
+import ssl
+import sys
+import textwrap
+
+import httpx
+import pytest
+
+from soundstage.runner import run_scenes
+from soundstage.tls import local_ca
+
+SCENE = """
+name: tls-test
+task: t
+clock: {start: "2026-03-02T14:00:00Z"}
+agent: {slack_user: $bot}
+seed:
+  slack:
+    users:
+      - {ref: bot, name: stagebot, is_bot: true}
+checks:
+  - id: authenticated
+    trace: {called: "POST /api/auth.test", no_errors: true}
+"""
+
+
+def test_the_ca_is_made_once_and_kept(tmp_path):
+    first = local_ca(tmp_path / "tls")
+    ca_pem = first.ca.read_bytes()
+    first.certificate.unlink()  # a lost server certificate is issued again by the same CA
+    again = local_ca(tmp_path / "tls")
+    assert again.ca.read_bytes() == ca_pem
+    assert again.certificate.exists()
+    bundle = again.bundle.read_text()
+    assert bundle.endswith(ca_pem.decode()) and bundle.count("BEGIN CERTIFICATE") > 10  # the usual ones too
+    assert oct(again.certificate.stat().st_mode & 0o777) == "0o600"
+
+
+def test_every_service_answers_on_both_ports(stage):
+    live = stage.world(SCENE)
+    bundle = live.env["SSL_CERT_FILE"]
+    https = stage.server.tls_url
+    assert https is not None and https.startswith("https://127.0.0.1:")
+    headers = {"Authorization": f"Bearer {live.token}"}
+    plain = httpx.post(f"{stage.url}/w/{live.id}/slack/api/auth.test", headers=headers).json()
+    secure = httpx.post(f"{https}/w/{live.id}/slack/api/auth.test", headers=headers, verify=ssl.create_default_context(cafile=bundle)).json()
+    assert plain["user_id"] == secure["user_id"] == live.world.refs["bot"]
+    with pytest.raises(httpx.ConnectError):  # the local CA is not trusted without the bundle
+        httpx.post(f"{https}/slack/api/auth.test", headers=headers, verify=True)
+
+
+def test_slack_sdk_over_https_with_the_bundle(stage):
+    from slack_sdk import WebClient
+
+    live = stage.world(SCENE)
+    context = ssl.create_default_context(cafile=live.env["SSL_CERT_FILE"])
+    client = WebClient(token=live.token, base_url=f"{stage.server.tls_url}/w/{live.id}/slack/api/", ssl=context)
+    assert client.auth_test()["user_id"] == live.world.refs["bot"]
+
+
+def test_run_with_tls_gives_the_agent_https_urls_it_can_verify_from_its_environment_alone(tmp_path):
+    scene = tmp_path / "tls.yaml"
+    scene.write_text(SCENE)
+    agent = tmp_path / "agent.py"
+    agent.write_text(textwrap.dedent("""
+        import json, os, sys
+        from slack_sdk import WebClient
+        import httpx
+        url = os.environ["SLACK_API_URL"]
+        # slack_sdk's default SSL context and httpx both read SSL_CERT_FILE: nothing else is configured
+        user = WebClient(token=os.environ["SLACK_BOT_TOKEN"], base_url=url).auth_test()["user_id"]
+        assert httpx.post(url + "auth.test", headers={"Authorization": "Bearer " + os.environ["SLACK_BOT_TOKEN"]}).json()["ok"]
+        print(json.dumps({"url": url, "user": user}))
+    """))
+    result = run_scenes([str(scene)], f"{sys.executable} {agent}", out=tmp_path / "runs", tls=True)
+    (trial,) = result.results
+    assert trial.outcome == "passed", trial
+    output = json.loads((tmp_path / "runs" / result.run_id / "tls-test" / "1" / "output.txt").read_text())
+    assert output["url"].startswith("https://127.0.0.1:") and output["url"].endswith("/slack/api/")
+    assert output["user"].startswith("U")
