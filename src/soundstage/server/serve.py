@@ -29,7 +29,9 @@ def free_port(host: str = "127.0.0.1") -> int:
 
 def bind(host: str, port: int) -> socket.socket:
     """A listening socket, bound before anything is printed, so a taken port is an error (exit 3)."""
-    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
+    # IPPROTO_TCP, not 0: asyncio turns Nagle off only on sockets that say they are TCP, and with Nagle on
+    # every small response waits for the client's delayed ACK (40 ms).
+    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind((host, port))
