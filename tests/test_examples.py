@@ -46,6 +46,21 @@ EXPECTED: dict[str, dict[str, set[str]]] = {
             "answered_within_15m",
         },
     },
+    "merge-right-pr": {
+        "merge_right_pr": set(),
+        "merge_wrong_pr": {"merged_the_fix", "cache_off_not_merged", "cache_stays_on"},
+    },
+    "fix-bug-pr": {
+        "fix_bug_pr": set(),
+        "fix_bug_on_main": {
+            "fixed_on_the_branch",
+            "search_still_there",
+            "pull_opened",
+            "pull_closes_the_issue",
+            "commented_with_the_link",
+            "main_untouched",
+        },
+    },
     "customer-workspace": {
         "customer_workspace": set(),
         "workspace_wrong_person": {

@@ -149,6 +149,7 @@ def test_the_agent_gets_the_task_and_exactly_the_documented_environment(
     assert env["REQUESTS_CA_BUNDLE"] == str(bundle) and bundle.name == "bundle.pem"
     assert "BEGIN CERTIFICATE" in bundle.read_text()
     assert sorted(env) == [
+        "GITHUB_API_URL",
         "HOME",
         "LANG",
         "PATH",

@@ -13,8 +13,9 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, Discriminator, Field, Tag, model_validator
 
-from ..services.slack.models import SlackSection
 from ..people.models import Person
+from ..services.github.models import GithubSection
+from ..services.slack.models import SlackSection
 from .fields import Duration, Rate, Spec, Time
 from .loader import Document, describe, load_yaml, read_document, validate_model
 
@@ -52,6 +53,7 @@ class Seed(Spec):
     """Service sections and bulk data: the records a world starts with."""
 
     slack: SlackSection | None = None
+    github: GithubSection | None = None
     generate: dict[Annotated[str, AfterValidator(_collection)], dict[str, Any]] = {}
 
 

@@ -1,0 +1,51 @@
+"""GitHub's error envelope: `{"message", "documentation_url", "status"}`, plus `errors[]` on a 422.
+
+A handler raises `GitHubError` before its first write; the service turns it into the reply.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+DOCS = "https://docs.github.com/rest"
+
+
+class GitHubError(Exception):
+    """An HTTP status and GitHub's message; `errors` are the 422 `Validation Failed` entries."""
+
+    def __init__(
+        self,
+        status: int,
+        message: str,
+        errors: list[dict[str, Any]] | None = None,
+        documentation_url: str = DOCS,
+        headers: dict[str, str] | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+        self.errors = errors
+        self.documentation_url = documentation_url
+        self.headers = headers or {}
+
+
+def envelope(error: GitHubError) -> dict[str, Any]:
+    body: dict[str, Any] = {"message": error.message}
+    if error.errors is not None:
+        body["errors"] = error.errors
+    body["documentation_url"] = error.documentation_url
+    body["status"] = str(error.status)
+    return body
+
+
+def not_found(documentation_url: str = DOCS) -> GitHubError:
+    return GitHubError(404, "Not Found", documentation_url=documentation_url)
+
+
+def invalid(resource: str, field: str, code: str = "invalid", message: str | None = None) -> GitHubError:
+    """422 `Validation Failed` with one entry; `code` is missing, missing_field, invalid, already_exists, custom."""
+    entry: dict[str, Any] = {"resource": resource, "field": field, "code": code}
+    if message is not None:
+        entry["message"] = message
+    return GitHubError(422, "Validation Failed", [entry])
+

@@ -1,0 +1,229 @@
+"""Git's object model, computed exactly as git computes it: blob, tree and commit shas, a tree built
+from a path -> text map and flattened back, a line-based three-way merge and unified patches.
+
+Everything here is pure: objects are written to and read from an `Objects` (three collections keyed by
+sha), so the same files, messages and times always give the same shas.
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+from dataclasses import dataclass
+from typing import Any
+
+from ...clock import US
+from ...world import Collection, Record
+
+FILE_MODE = "100644"
+TREE_MODE = "040000"
+
+
+@dataclass
+class Objects:
+    """Where git objects live: `github.blobs`, `github.trees`, `github.commits`, keyed by sha."""
+
+    blobs: Collection
+    trees: Collection
+    commits: Collection
+
+
+def _hash(kind: str, payload: bytes) -> str:
+    return hashlib.sha1(f"{kind} {len(payload)}\0".encode() + payload).hexdigest()
+
+
+def blob_sha(text: str) -> str:
+    return _hash("blob", text.encode())
+
+
+def _tree_key(entry: Record) -> bytes:
+    # git sorts entries by name, with a directory compared as if its name ended in "/".
+    name = entry["path"].encode()
+    return name + b"/" if entry["type"] == "tree" else name
+
+
+def tree_sha(entries: list[Record]) -> str:
+    payload = b"".join(
+        f"{int(e['mode'], 8):o} {e['path']}".encode() + b"\0" + bytes.fromhex(e["sha"])
+        for e in sorted(entries, key=_tree_key)
+    )
+    return _hash("tree", payload)
+
+
+def signature(person: Record) -> str:
+    """`Name <email> 1772460000 +0000` from `{name, email, at}` (`at` in epoch microseconds)."""
+    return f"{person['name']} <{person['email']}> {person['at'] // US} +0000"
+
+
+def commit_sha(tree: str, parents: list[str], author: Record, committer: Record, message: str) -> str:
+    lines = [f"tree {tree}", *(f"parent {p}" for p in parents)]
+    lines += [f"author {signature(author)}", f"committer {signature(committer)}", "", message]
+    text = "\n".join(lines)
+    # `git commit -m` ends the message with a newline; GitHub shows the message without it.
+    return _hash("commit", (text if text.endswith("\n") else text + "\n").encode())
+
+
+# -- writing -----------------------------------------------------------------------------------------
+
+
+def write_blob(objects: Objects, text: str) -> str:
+    sha = blob_sha(text)
+    if sha not in objects.blobs:
+        objects.blobs.add(sha, {"sha": sha, "size": len(text.encode()), "content": text})
+    return sha
+
+
+def clash(paths: list[str]) -> str | None:
+    """A path that is a file and also a directory of another path (no tree can hold both), or None."""
+    files = set(paths)
+    for path in paths:
+        parts = path.split("/")
+        for n in range(1, len(parts)):
+            if "/".join(parts[:n]) in files:
+                return "/".join(parts[:n])
+    return None
+
+
+def write_tree(objects: Objects, files: dict[str, str]) -> str:
+    """Stores the tree (and subtrees) of a flat path -> blob sha map; answers the root tree's sha."""
+    here: dict[str, str] = {}
+    below: dict[str, dict[str, str]] = {}
+    for path, sha in files.items():
+        head, sep, rest = path.partition("/")
+        if sep:
+            below.setdefault(head, {})[rest] = sha
+        else:
+            here[head] = sha
+    entries: list[Record] = [{"path": n, "mode": FILE_MODE, "type": "blob", "sha": s} for n, s in here.items()]
+    entries += [{"path": n, "mode": TREE_MODE, "type": "tree", "sha": write_tree(objects, sub)} for n, sub in below.items()]
+    entries.sort(key=_tree_key)
+    sha = tree_sha(entries)
+    if sha not in objects.trees:
+        objects.trees.add(sha, {"sha": sha, "tree": entries})
+    return sha
+
+
+def write_commit(
+    objects: Objects, repo: str, files: dict[str, str], parents: list[str], message: str, author: Record, committer: Record
+) -> Record:
+    """Stores a commit of `files` (path -> blob sha); answers its record."""
+    tree = write_tree(objects, files)
+    sha = commit_sha(tree, parents, author, committer, message)
+    record = objects.commits.get(sha)
+    if record is None:
+        record = objects.commits.add(
+            sha,
+            {"sha": sha, "repository": repo, "tree": tree, "parents": parents, "message": message, "author": author, "committer": committer},
+        )
+    return record
+
+
+# -- reading -----------------------------------------------------------------------------------------
+
+
+def _get(collection: Collection, sha: str) -> Record:
+    """An object that must exist (it was named by another object or checked before)."""
+    record = collection.get(sha)
+    if record is None:
+        raise KeyError(f"{collection.name}: no object {sha}")
+    return record
+
+
+def entries(objects: Objects, tree: str) -> list[Record]:
+    return _get(objects.trees, tree)["tree"]
+
+
+def flatten(objects: Objects, tree: str, prefix: str = "") -> dict[str, str]:
+    """Every file under `tree` as path -> blob sha, in git's order."""
+    files: dict[str, str] = {}
+    for entry in entries(objects, tree):
+        path = prefix + entry["path"]
+        if entry["type"] == "tree":
+            files.update(flatten(objects, entry["sha"], path + "/"))
+        else:
+            files[path] = entry["sha"]
+    return files
+
+
+def entry_at(objects: Objects, tree: str, path: str) -> Record | None:
+    """The tree entry at `path` (a file or a directory); the root itself for an empty path."""
+    entry: Record = {"path": "", "mode": TREE_MODE, "type": "tree", "sha": tree}
+    for part in [p for p in path.split("/") if p]:
+        if entry["type"] != "tree":
+            return None
+        found = [e for e in entries(objects, entry["sha"]) if e["path"] == part]
+        if not found:
+            return None
+        entry = found[0]
+    return entry
+
+
+def text(objects: Objects, sha: str) -> str:
+    return _get(objects.blobs, sha)["content"]
+
+
+def size(objects: Objects, sha: str) -> int:
+    return _get(objects.blobs, sha)["size"]
+
+
+# -- merging and diffing -----------------------------------------------------------------------------
+
+
+def merge3(base: str | None, ours: str | None, theirs: str | None) -> tuple[bool, str | None]:
+    """Three-way merge of one file's text (None: absent). Answers (clean, merged text); a change on
+    both sides to the same lines, or a delete against an edit, is a conflict."""
+    if ours == theirs:
+        return True, ours
+    if base == ours:
+        return True, theirs
+    if base == theirs:
+        return True, ours
+    if base is None or ours is None or theirs is None:
+        return False, None
+    a, b, o = base.splitlines(keepends=True), ours.splitlines(keepends=True), theirs.splitlines(keepends=True)
+    mine, yours = _changes(a, b), _changes(a, o)
+    result: list[str] = []
+    at = 0
+    for start, end, lines, other in _interleave(mine, yours):
+        if other is not None:
+            return False, None
+        result += a[at:start] + lines
+        at = end
+    return True, "".join(result + a[at:])
+
+
+Change = tuple[int, int, list[str]]  # replace base lines [start, end) with lines
+
+
+def _changes(base: list[str], other: list[str]) -> list[Change]:
+    matcher = difflib.SequenceMatcher(None, base, other, autojunk=False)
+    return [(i1, i2, other[j1:j2]) for tag, i1, i2, j1, j2 in matcher.get_opcodes() if tag != "equal"]
+
+
+def _interleave(mine: list[Change], yours: list[Change]) -> list[tuple[int, int, list[str], Any]]:
+    """Both sides' changes in base order; a change that overlaps or touches one from the other side is
+    marked with it (a conflict, as git reports adjacent edits); identical changes on both sides count once."""
+    merged: list[tuple[int, int, list[str], Any]] = []
+    sides: list[int] = []
+    changes = sorted([(c, 0) for c in mine] + [(c, 1) for c in yours], key=lambda x: (x[0][0], x[0][1], x[1]))
+    for (start, end, lines), side in changes:
+        if merged:
+            p_start, p_end, p_lines, _ = merged[-1]
+            if (p_start, p_end, p_lines) == (start, end, lines):
+                continue
+            if side != sides[-1] and start <= p_end:
+                merged[-1] = (p_start, p_end, p_lines, (start, end, lines))
+                continue
+        merged.append((start, end, lines, None))
+        sides.append(side)
+    return merged
+
+
+def patch(before: str | None, after: str | None) -> tuple[str, int, int]:
+    """The unified diff hunks GitHub shows as `patch` (no file header), with additions and deletions."""
+    old = (before or "").splitlines()
+    new = (after or "").splitlines()
+    lines = list(difflib.unified_diff(old, new, lineterm="", n=3))[2:]
+    additions = sum(1 for line in lines if line.startswith("+"))
+    deletions = sum(1 for line in lines if line.startswith("-"))
+    return "\n".join(lines), additions, deletions

@@ -1,0 +1,191 @@
+"""`GET /search/issues` and `GET /search/code` over the world's repositories.
+
+A query is free words (each must appear, case-insensitively) and qualifiers: `repo:`, `is:`/`type:`
+(`issue`, `pr`, `open`, `closed`, `merged`), `state:`, `label:` (each must be on the item), `in:`
+(`title`, `body`, `comments`), `author:`, `assignee:`; for code `repo:`, `path:`, `filename:`,
+`extension:`/`language:` narrow the files of each default branch. Quotes group words.
+"""
+
+from __future__ import annotations
+
+import shlex
+from typing import Any
+
+from ...world import Record
+from . import views, work_views
+from .errors import GitHubError
+from .handlers_issues import one_of, param, sort_value, work_of
+from .router import Call, Reply, ops, paginate
+from .store import REPOS, USERS, Repos
+from .work import ISSUES, PULLS, Work
+
+DOCS = "https://docs.github.com/rest/search/search"
+_LANGUAGES = {
+    "python": "py",
+    "javascript": "js",
+    "typescript": "ts",
+    "go": "go",
+    "ruby": "rb",
+    "markdown": "md",
+    "yaml": "yml",
+}
+
+
+def _query(call: Call) -> tuple[list[str], dict[str, list[str]]]:
+    q = param(call, "q")
+    if not isinstance(q, str) or not q.strip():
+        raise GitHubError(
+            422, "Validation Failed", [{"resource": "Search", "field": "q", "code": "missing"}], documentation_url=DOCS
+        )
+    try:
+        tokens = shlex.split(q)
+    except ValueError:
+        tokens = q.split()
+    words: list[str] = []
+    qualifiers: dict[str, list[str]] = {}
+    for token in tokens:
+        name, sep, value = token.partition(":")
+        if sep and value and name.isalpha():
+            qualifiers.setdefault(name.lower(), []).append(value)
+        elif token.upper() not in ("AND", "OR"):
+            words.append(token.lower())
+    return words, qualifiers
+
+
+def _page(call: Call, items: list[Any], view: Any, **extra: Any) -> Reply:
+    reply = paginate(call, items, view)
+    reply.body = {"total_count": len(items), "incomplete_results": False, **extra, "items": reply.body}
+    return reply
+
+
+def _repos(call: Call, qualifiers: dict[str, list[str]]) -> list[Record]:
+    names = qualifiers.get("repo")
+    if names is None:
+        return list(call.world[REPOS])
+    found = [call.world[REPOS].get(n) for n in names]
+    if not all(found):
+        message = "The listed users, orgs, or repositories cannot be searched either because the resources do not exist or you do not have permission to view them."
+        raise GitHubError(
+            422,
+            "Validation Failed",
+            [{"message": message, "resource": "Search", "field": "q", "code": "invalid"}],
+            documentation_url=DOCS,
+        )
+    return found  # type: ignore[return-value]
+
+
+# -- issues ------------------------------------------------------------------------------------------
+
+
+def _issue_kind(record: Record, qualifiers: dict[str, list[str]]) -> bool:
+    is_pull = "head" in record
+    for value in qualifiers.get("is", []) + qualifiers.get("type", []) + qualifiers.get("state", []):
+        value = value.lower()
+        if value in ("issue", "issues") and is_pull or value in ("pr", "pull-request") and not is_pull:
+            return False
+        if value in ("open", "closed") and record["state"] != value:
+            return False
+        if value == "merged" and not record.get("merged"):
+            return False
+    return True
+
+
+def _issue_fields(record: Record, qualifiers: dict[str, list[str]]) -> bool:
+    labels = {n.lower() for n in record["labels"]}
+    if any(v.lower() not in labels for v in qualifiers.get("label", [])):
+        return False
+    if any(v != record["user"] for v in qualifiers.get("author", [])):
+        return False
+    return all(v in record["assignees"] for v in qualifiers.get("assignee", []))
+
+
+def _issue_text(work: Work, record: Record, words: list[str], where: list[str]) -> bool:
+    if not words:
+        return True
+    places = where or ["title", "body", "comments"]
+    parts = []
+    if "title" in places:
+        parts.append(record["title"])
+    if "body" in places:
+        parts.append(record.get("body") or "")
+    if "comments" in places:
+        parts += [c["body"] for c in work.comments(record["repository"], record["number"])]
+    text = "\n".join(parts).lower()
+    return all(word in text for word in words)
+
+
+@ops("GET /search/issues")
+def search_issues(call: Call) -> Any:
+    words, qualifiers = _query(call)
+    sort = param(call, "sort")
+    order = one_of(call, "order", ("asc", "desc"), "desc", "Search")
+    work = work_of(call)
+    where = [w.lower() for value in qualifiers.get("in", []) for w in value.split(",")]
+    found = []
+    for repo in _repos(call, qualifiers):
+        for name in (ISSUES, PULLS):
+            for record in call.world[name].by("repository", repo["full_name"]):
+                if (
+                    _issue_kind(record, qualifiers)
+                    and _issue_fields(record, qualifiers)
+                    and _issue_text(work, record, words, where)
+                ):
+                    found.append(record)
+    by = sort if sort in ("comments", "created", "updated") else "created"
+    found.sort(key=lambda r: (sort_value(work, r, by), r["id"]), reverse=order == "desc")
+    return _page(call, found, lambda r: {**work_views.issue(call.base, work, r), "score": 1.0}, search_type="lexical")
+
+
+# -- code --------------------------------------------------------------------------------------------
+
+
+def _path_ok(path: str, qualifiers: dict[str, list[str]]) -> bool:
+    name = path.rsplit("/", 1)[-1]
+    if any(not path.startswith(v.strip("/")) for v in qualifiers.get("path", [])):
+        return False
+    if any(v != name for v in qualifiers.get("filename", [])):
+        return False
+    extensions = qualifiers.get("extension", []) + [
+        _LANGUAGES.get(v.lower(), v.lower()) for v in qualifiers.get("language", [])
+    ]
+    return all(name.endswith("." + e.lstrip(".")) for e in extensions)
+
+
+@ops("GET /search/code")
+def search_code(call: Call) -> Any:
+    words, qualifiers = _query(call)
+    if not words:
+        message = "Must include at least one search term."
+        raise GitHubError(
+            422,
+            "Validation Failed",
+            [{"message": message, "resource": "Search", "field": "q", "code": "invalid"}],
+            documentation_url=DOCS,
+        )
+    store = Repos(call.world.__getitem__)
+    found: list[tuple[Record, str, str, str]] = []
+    for repo in _repos(call, qualifiers):
+        head = store.branch_sha(repo["full_name"], repo["default_branch"])
+        if head is None:
+            continue
+        for path, blob in store.files(head).items():
+            if _path_ok(path, qualifiers):
+                text = store.objects.blobs.get(blob)["content"].lower()  # type: ignore[index]
+                if all(word in text or word in path.lower() for word in words):
+                    found.append((repo, head, path, blob))
+    return _page(call, found, lambda item: _code_item(call, *item))
+
+
+def _code_item(call: Call, repo: Record, head: str, path: str, blob: str) -> dict[str, Any]:
+    name = repo["full_name"]
+    owner = call.world[USERS].get(repo["owner"])
+    return {
+        "name": path.rsplit("/", 1)[-1],
+        "path": path,
+        "sha": blob,
+        "url": f"{call.base}/repos/{name}/contents/{path}?ref={head}",
+        "git_url": f"{call.base}/repos/{name}/git/blobs/{blob}",
+        "html_url": f"{views.HTML}/{name}/blob/{head}/{path}",
+        "repository": views.repository(call.base, repo, owner, full=False),  # type: ignore[arg-type]
+        "score": 1.0,
+    }

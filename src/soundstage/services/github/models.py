@@ -1,0 +1,95 @@
+"""The `github:` section of world and scene files (DESIGN 3.1).
+
+Values that name other records are refs (`$maya_gh`) or plain values (a login, a commit sha); they are
+resolved when the image is built, so these models only check shapes. Issues and pulls are modelled
+here so the file format is complete; their records are built by the work seed (`seed_work`).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Literal
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+
+
+class _Model(BaseModel):
+    # Strict like the rest of the file formats: YAML already types its values, so "yes" is no boolean.
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+def _full_name(value: str) -> str:
+    if not re.fullmatch(r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+", value):
+        raise ValueError(f"expected owner/name like acme/orders, found {value!r}")
+    return value
+
+
+def _color(value: str) -> str:
+    if not re.fullmatch(r"[0-9a-fA-F]{6}", value):
+        raise ValueError(f"expected a 6-digit hex colour like d73a4a, found {value!r}")
+    return value
+
+
+class User(_Model):
+    ref: str | None = None
+    login: str
+    name: str | None = None
+    email: str | None = None
+    type: Literal["User", "Bot", "Organization"] = "User"
+
+
+class Commit(_Model):
+    ref: str | None = None
+    message: str
+    author: str | None = None  # a user ref or login; default: the repo owner
+    files: dict[str, str | None] = {}  # path -> new text, or null to delete
+    ago: str | None = None  # how long before the clock start it was made
+
+
+class Label(_Model):
+    ref: str | None = None
+    name: str
+    color: Annotated[str, AfterValidator(_color)] = "ededed"
+    description: str | None = None
+
+
+class Issue(_Model):
+    ref: str | None = None
+    title: str
+    body: str | None = None
+    labels: list[str] = []
+    state: Literal["open", "closed"] = "open"
+    assignees: list[str] = []
+    user: str | None = None
+
+
+class Pull(_Model):
+    ref: str | None = None
+    title: str
+    body: str | None = None
+    head: str  # a branch of the repo
+    base: str | None = None  # default: the repo's default branch
+    user: str | None = None
+    state: Literal["open", "closed"] = "open"
+    merged: bool = False
+
+
+class Repo(_Model):
+    ref: str | None = None
+    full_name: Annotated[str, AfterValidator(_full_name)]
+    description: str | None = None
+    private: bool = False
+    default_branch: str = "main"
+    files: dict[str, str] = Field(default_factory=dict)  # the first commit
+    commits: list[Commit] = []
+    branches: dict[str, str] = {}  # name -> commit ref or sha
+    production: str | None = None  # commit ref or sha; default: the default branch's head
+    deploy_on_merge: bool = False
+    labels: list[Label] = []
+    issues: list[Issue] = []
+    pulls: list[Pull] = []
+
+
+class GithubSection(_Model):
+    users: list[User] = []
+    repos: list[Repo] = []

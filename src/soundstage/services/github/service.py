@@ -1,0 +1,168 @@
+"""The GitHub REST API (v3) as a `Service`: checks the User-Agent, API version and token, routes
+`METHOD /path` to its registered operation, and adds GitHub's rate-limit and scope headers to every
+answer."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from typing import Any
+
+from ...world import Principal, World
+from ..base import BodyError, Credential, Reply, ServiceRequest, parse_body
+from . import (
+    handlers_ci,
+    handlers_git,
+    handlers_issues,
+    handlers_pulls,
+    handlers_repos,
+    handlers_search,
+    seed,
+)
+from .errors import GitHubError, envelope, not_found
+from .router import Call, Router, ops, over_limit, rate_headers
+from .store import USERS
+
+VERSIONS = ("2022-11-28", "2026-03-10")
+SCOPES = "repo, read:org, workflow"
+_NO_USER_AGENT = (
+    "Request forbidden by administrative rules. Please make sure your request has a User-Agent header "
+    "(https://docs.github.com/en/rest/overview/resources-in-the-rest-api#user-agent-required). "
+    "Check https://developer.github.com for other possible causes."
+)
+
+# The handler modules register their operations on import.
+_HANDLERS = (handlers_repos, handlers_git, handlers_issues, handlers_pulls, handlers_ci, handlers_search)
+
+
+def token_of(request: ServiceRequest) -> str | None:
+    """The token of `Authorization: token <t>`, `Bearer <t>` or `Basic base64(user:t)`."""
+    scheme, _, value = request.headers.get("authorization", "").strip().partition(" ")
+    value = value.strip()
+    kind = scheme.lower()
+    if kind in ("token", "bearer") and value:
+        return value
+    if kind == "basic" and value:
+        try:
+            user, _, password = base64.b64decode(value, validate=True).decode("utf-8").partition(":")
+        except (binascii.Error, UnicodeDecodeError):
+            return None
+        # `x-oauth-basic` as the password means the token is the user name.
+        return user if password in ("", "x-oauth-basic") else password
+    return None
+
+
+def _error(exc: GitHubError, **fields: Any) -> Reply:
+    return Reply(exc.status, envelope(exc), headers=dict(exc.headers), error=True, **fields)
+
+
+class GitHubService:
+    name = "github"
+
+    def __init__(self) -> None:
+        self.router = Router(ops.names())
+
+    def token(self, request: ServiceRequest) -> str | None:
+        return token_of(request)
+
+    def unauthorized(self, request: ServiceRequest) -> Reply:
+        reply = self._precheck(request)
+        if reply is None:
+            message = "Requires authentication" if token_of(request) is None else "Bad credentials"
+            reply = _error(GitHubError(401, message), operation=self._operation(request))
+        return reply
+
+    def handle(self, world: World, principal: Principal | None, request: ServiceRequest) -> Reply:
+        reply = self._precheck(request) or self._answer(world, principal, request)
+        reply.headers = {**rate_headers(world), "X-OAuth-Scopes": SCOPES, **reply.headers}
+        if reply.status < 300:
+            reply.headers.setdefault("X-GitHub-Media-Type", "github.v3; format=json")
+        return reply
+
+    def _operation(self, request: ServiceRequest) -> str | None:
+        found = self.router.match(request.method, request.path)
+        return found[0] if found else None
+
+    def _precheck(self, request: ServiceRequest) -> Reply | None:
+        """GitHub's answers before it looks at the token: a missing User-Agent, an unknown API version."""
+        if not request.headers.get("user-agent"):
+            return Reply(403, _NO_USER_AGENT, headers={"Content-Type": "text/plain; charset=utf-8"}, error=True)
+        version = request.headers.get("x-github-api-version")
+        if version is not None and version not in VERSIONS:
+            exc = GitHubError(
+                400,
+                f"Invalid API version provided: {version}. Supported versions: {', '.join(VERSIONS)}.",
+                documentation_url="https://docs.github.com/rest/about-the-rest-api/api-versions",
+            )
+            return _error(exc)
+        return None
+
+    def _answer(self, world: World, principal: Principal | None, request: ServiceRequest) -> Reply:
+        found = self.router.match(request.method, request.path)
+        trace_body = _trace_body(request)
+        if found is None:
+            return _error(not_found(), unimplemented=True, trace_body=trace_body)
+        name, params = found
+        user = world[USERS].get(principal.user) if principal is not None else None
+        if user is None:
+            message = "Requires authentication" if token_of(request) is None else "Bad credentials"
+            return _error(GitHubError(401, message), operation=name, trace_body=trace_body)
+        refused = over_limit(world, name, user)
+        if refused is not None:
+            return _error(refused, operation=name, trace_body=trace_body)
+        try:
+            body = _json_body(request)
+            result = ops.handlers[name](Call(world, user, request, params, body))
+        except GitHubError as exc:
+            return _error(exc, operation=name, trace_body=trace_body)
+        reply = result if isinstance(result, Reply) else Reply(200, result)
+        reply.operation = name
+        reply.trace_body = trace_body
+        return reply
+
+    def operations(self) -> list[str]:
+        return ops.names()
+
+    def credentials(self, world: World) -> list[Credential]:
+        """A classic personal access token acting as the scene's `agent.github_user`."""
+        login = world.settings.get("agent", {}).get("github_user")
+        if not login:
+            return []
+        return [Credential("GITHUB_TOKEN", "ghp_", Principal("github", login, "user"))]
+
+    def environment(self, base_url: str) -> dict[str, str]:
+        return {"GITHUB_API_URL": base_url}
+
+    def assign(self, section: Any, ctx: Any) -> None:
+        seed.assign(section, ctx)
+
+    def build(self, section: Any, ctx: Any) -> None:
+        seed.build(section, ctx)
+
+    def generate(self, collection: str, options: dict[str, Any], ctx: Any) -> None:
+        raise ctx.error(f"github.{collection} cannot be generated (nothing in GitHub is generated yet)")
+
+    def internal_error(self, request: ServiceRequest, exc: BaseException) -> Reply:
+        """GitHub's 500 when it fails on its side; the server has already undone the call's writes."""
+        return _error(GitHubError(500, "Server Error"), operation=self._operation(request), trace_body=_trace_body(request))
+
+
+def _json_body(request: ServiceRequest) -> Any:
+    """The JSON body; GitHub answers 400 `Problems parsing JSON` for anything else."""
+    try:
+        body = parse_body(request)
+    except BodyError as exc:
+        raise GitHubError(400, "Problems parsing JSON") from exc
+    if body is not None and request.method != "GET" and not isinstance(body, (dict, list)):
+        raise GitHubError(400, "Problems parsing JSON")
+    return body
+
+
+def _trace_body(request: ServiceRequest) -> Any:
+    try:
+        return parse_body(request)
+    except BodyError:
+        return None
+
+
+service = GitHubService()
