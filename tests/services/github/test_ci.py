@@ -118,23 +118,17 @@ def test_commit_statuses(acme: GitHubWorld) -> None:
 
 def test_releases(acme: GitHubWorld) -> None:
     kit = acme.kit()
-    none = acme.raw("GET", "/repos/acme/orders/releases/latest")
-    assert (none.status_code, none.json()["message"]) == (404, "Not Found")
-    world = acme.live.world
-    work = Work(world.__getitem__, world.ids)
-    start = world.now()
-    work.add_release("acme/orders", "v1.3.0", "main", "maya", start - 86_400_000_000)
-    work.add_release("acme/orders", "v1.4.0", "main", "maya", start - 3_600_000_000, body="Totals are cached")
-    work.add_release("acme/orders", "v1.5.0-rc1", "main", "maya", start, prerelease=True)
+    # the world file's releases: v1.3.0 nine days and v1.4.0 two days before the clock start
     latest = kit.rest.repos.get_latest_release("acme", "orders").parsed_data
-    assert (latest.tag_name, latest.name, latest.body, latest.author.login) == (
-        "v1.4.0",
-        "v1.4.0",
-        "Totals are cached",
-        "maya",
+    assert (latest.tag_name, latest.name, latest.author.login, latest.target_commitish) == (
+        "v1.4.0", "1.4.0", "alex", ref(acme, "release_commit"),
     )
-    assert latest.published_at == datetime(2026, 3, 2, 13, 0, 5, tzinfo=UTC)  # an hour before the call's time
+    assert latest.published_at == datetime(2026, 2, 28, 14, 0, 0, tzinfo=UTC)
     assert latest.html_url == "https://github.com/acme/orders/releases/tag/v1.4.0"
+    world = acme.live.world
+    Work(world.__getitem__, world.ids).add_release("acme/orders", "v1.5.0-rc1", "main", "maya", world.now(), prerelease=True)
     listed = kit.rest.repos.list_releases("acme", "orders").parsed_data
     assert [r.tag_name for r in listed] == ["v1.5.0-rc1", "v1.4.0", "v1.3.0"]
-    assert acme.py().get_repo("acme/orders").get_latest_release().tag_name == "v1.4.0"
+    assert acme.py().get_repo("acme/orders").get_latest_release().tag_name == "v1.4.0"  # not the prerelease
+    none = acme.raw("GET", "/repos/acme/orders-web/releases/latest")
+    assert (none.status_code, none.json()["message"]) == (404, "Not Found")

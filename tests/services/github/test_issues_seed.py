@@ -66,6 +66,9 @@ def test_seeded_records(stage: Any) -> None:
         ("issues: [{title: t, user: $nobody}]", "issues[0].user: unknown ref $nobody"),
         ("pulls: [{title: t, head: nope}]", "pulls[0].head: acme/app has no branch 'nope'"),
         ("pulls: [{title: t, head: main}]", "pulls[0].head: head and base are both 'main'"),
+        ("releases: [{tag_name: v1, target: nope}]", "releases[0].target: acme/app has no branch or commit 'nope'"),
+        ("releases: [{tag_name: v1}, {tag_name: v1}]", "releases[1].tag_name: acme/app has two releases tagged 'v1'"),
+        ("releases: [{tag_name: v1, ago: soon}]", "releases[0].ago: expected a duration like 30s, 5m or 2h"),
     ],
 )
 def test_seed_errors(entry: str, message: str) -> None:

@@ -12,6 +12,8 @@ from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
+from ...spec.fields import Duration
+
 
 class _Model(BaseModel):
     # Strict like the rest of the file formats: YAML already types its values, so "yes" is no boolean.
@@ -88,6 +90,19 @@ class Repo(_Model):
     labels: list[Label] = []
     issues: list[Issue] = []
     pulls: list[Pull] = []
+    releases: list[Release] = []
+
+
+class Release(_Model):
+    ref: str | None = None
+    tag_name: str
+    target: str | None = None  # a commit ref, sha or branch; default: the default branch
+    name: str | None = None  # default: the tag
+    body: str | None = None
+    draft: bool = False
+    prerelease: bool = False
+    author: str | None = None  # a user ref or login; default: the repo owner
+    ago: Duration | None = None  # how long before the clock start it was published; default: a day apart
 
 
 class GithubSection(_Model):

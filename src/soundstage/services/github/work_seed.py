@@ -9,15 +9,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ...clock import US
+from ...clock import US, parse_duration
 from .models import Repo
 from .store import USERS
-from .work import ISSUES, PULLS, Work, item_key
+from .work import ISSUES, PULLS, RELEASES, Work, item_key
 
 if TYPE_CHECKING:
     from ...spec.build import BuildContext
 
 HOUR = 3600 * US
+DAY = 24 * HOUR
 
 
 def seed_work(repo: Repo, ctx: BuildContext) -> None:
@@ -51,6 +52,20 @@ def seed_work(repo: Repo, ctx: BuildContext) -> None:
         elif pull.state == "closed":
             work.update_item(PULLS, record, login, at + HOUR, state="closed")
         ctx.define(pull.ref, item_key(name, record["number"]), PULLS, "pulls", k)
+    tags: set[str] = set()
+    for k, release in enumerate(repo.releases):
+        if release.tag_name in tags:
+            raise ctx.error(f"{name} has two releases tagged {release.tag_name!r}", "releases", k, "tag_name")
+        tags.add(release.tag_name)
+        target = ctx.resolve(release.target, "releases", k, "target") if release.target else repo.default_branch
+        if work.repos.resolve(name, target) is None:
+            raise ctx.error(f"{name} has no branch or commit {release.target!r}", "releases", k, "target")
+        ago = parse_duration(release.ago) if release.ago else (len(repo.releases) - k) * DAY
+        record = work.add_release(
+            name, release.tag_name, target, _login(ctx, release.author, owner, "releases", k, "author"), ctx.start - ago,
+            name=release.name, body=release.body, draft=release.draft, prerelease=release.prerelease,
+        )
+        ctx.define(release.ref, str(record["id"]), RELEASES, "releases", k)
     _seed_runs(work, name, owner)
 
 
