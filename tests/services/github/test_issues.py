@@ -332,3 +332,10 @@ def test_the_repository_counts_open_issues_and_pulls(acme: GitHubWorld) -> None:
     assert before == len(open_items) > 0
     kit.rest.issues.update("acme", "orders", 1, data={"state": "closed"})
     assert acme.py().get_repo("acme/orders").open_issues_count == before - 1
+
+
+def test_nested_repositories_count_open_items_too(acme: GitHubWorld) -> None:
+    kit = acme.kit()
+    expected = kit.rest.repos.get("acme", "orders").parsed_data.open_issues_count
+    pull = kit.rest.pulls.get("acme", "orders", 4).parsed_data
+    assert pull.base.repo.open_issues_count == expected

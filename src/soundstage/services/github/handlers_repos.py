@@ -15,6 +15,7 @@ from . import git, views
 from .errors import GitHubError, not_found
 from .router import Call, Reply, created, ops, paginate, rate_used
 from .store import HEADS, REPOS, USERS, Repos, identity
+from .work import Work
 
 _CONTENTS_DOCS = "https://docs.github.com/rest/repos/contents#get-repository-content"
 
@@ -35,10 +36,7 @@ def repo_view(call: Call, record: Record, full: bool = True) -> dict[str, Any]:
     owner = call.world[USERS].get(record["owner"])
     if owner is None:
         raise KeyError(f"no owner {record['owner']}")
-    name = record["full_name"]
-    open_items = sum(
-        1 for kind in ("github.issues", "github.pulls") for item in call.world[kind].by("repository", name) if item["state"] == "open"
-    )
+    open_items = Work(call.world.__getitem__, call.world.ids).open_items(record["full_name"])
     return views.repository(call.base, record, owner, full, open_items)
 
 

@@ -186,6 +186,8 @@ def _code_item(call: Call, repo: Record, head: str, path: str, blob: str) -> dic
         "url": f"{call.base}/repos/{name}/contents/{path}?ref={head}",
         "git_url": f"{call.base}/repos/{name}/git/blobs/{blob}",
         "html_url": f"{views.HTML}/{name}/blob/{head}/{path}",
-        "repository": views.repository(call.base, repo, owner, full=False),  # type: ignore[arg-type]
+        "repository": views.repository(  # type: ignore[arg-type]
+            call.base, repo, owner, full=False, open_issues=work_of(call).open_items(name)
+        ),
         "score": 1.0,
     }

@@ -530,6 +530,10 @@ class Work:
     def user(self, login: str) -> Record | None:
         return self.col(USERS).get(login)
 
+    def open_items(self, repo: str) -> int:
+        """Open issues and pull requests of `repo`: GitHub's `open_issues_count`."""
+        return sum(1 for kind in (ISSUES, PULLS) for item in self.col(kind).by("repository", repo) if item["state"] == "open")
+
 
 def item_key(repo: str, number: int) -> str:
     return f"{repo}#{number}"

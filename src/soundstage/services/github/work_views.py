@@ -127,7 +127,7 @@ def _branch_end(base: str, work: Work, repo: str, branch: str, sha: str | None) 
         "ref": branch,
         "sha": sha or "",
         "user": views.user(base, owner),
-        "repo": views.repository(base, record, owner, full=False),
+        "repo": views.repository(base, record, owner, full=False, open_issues=work.open_items(repo)),
     }
 
 
@@ -365,7 +365,7 @@ def workflow_run(base: str, work: Work, record: Record) -> dict[str, Any]:
     repo_record = work.repos.repo(repo)
     owner = work.user(repo.split("/")[0])
     assert repo_record is not None and owner is not None
-    minimal = views.repository(base, repo_record, owner, full=False)
+    minimal = views.repository(base, repo_record, owner, full=False, open_issues=work.open_items(repo))
     commit = work.repos.commit(record["head_sha"])
     actor = _user(base, work, record["actor"])
     return {
@@ -520,7 +520,7 @@ def combined_status(base: str, work: Work, repo: str, sha: str, records: list[Re
         "statuses": [status(base, work, r) for r in reversed(list(latest.values()))],
         "sha": sha,
         "total_count": len(latest),
-        "repository": views.repository(base, repo_record, owner, full=False),
+        "repository": views.repository(base, repo_record, owner, full=False, open_issues=work.open_items(repo)),
         "commit_url": f"{base}/repos/{repo}/commits/{sha}",
         "url": f"{base}/repos/{repo}/commits/{sha}/status",
     }
