@@ -5,8 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import json
 import os
 import tempfile
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Iterator
 
 import httpx
 import pytest
@@ -92,3 +96,52 @@ def stage() -> Any:
     yield stage
     stage.http.close()
     server.stop()
+
+
+class FakeChatModel:
+    """An OpenAI-compatible chat-completions endpoint on a free port. It answers `content` as a chat
+    completion (or `reply` exactly, when set) with HTTP `status`, and keeps every request it got."""
+
+    def __init__(self) -> None:
+        self.url = ""
+        self.requests: list[dict[str, Any]] = []
+        self.status = 200
+        self.content = ""
+        self.reply: Any = None
+
+    def body(self) -> bytes:
+        if isinstance(self.reply, bytes):
+            return self.reply
+        if self.reply is not None:
+            return json.dumps(self.reply).encode()
+        if self.status != 200:
+            return b'{"error": "overloaded"}'
+        message = {"role": "assistant", "content": self.content}
+        return json.dumps({"id": "c1", "object": "chat.completion", "choices": [{"index": 0, "message": message}]}).encode()
+
+
+@pytest.fixture
+def chat_model() -> Iterator[FakeChatModel]:
+    fake = FakeChatModel()
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:  # noqa: N802 (http.server's name)
+            body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+            fake.requests.append({"path": self.path, "authorization": self.headers.get("Authorization"), "body": body})
+            data = fake.body()
+            self.send_response(fake.status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+    thread.start()
+    fake.url = f"http://127.0.0.1:{server.server_address[1]}/v1"
+    yield fake
+    server.shutdown()
+    server.server_close()

@@ -4,9 +4,6 @@ from __future__ import annotations
 
 import json
 import socket
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Iterator
 
 import pytest
 
@@ -16,52 +13,13 @@ from soundstage.checks.judge import OPENROUTER_URL, Endpoint, build_prompt
 TOKEN = "xoxb-1111-2222-abcdefSECRET"
 
 
-class FakeModel:
-    """Answers every chat completion with `status` and `reply`, and keeps the requests it got."""
-
-    def __init__(self) -> None:
-        self.url = ""
-        self.requests: list[dict[str, Any]] = []
-        self.status = 200
-        self.reply: Any = None
-
-    def verdict(self, content: str) -> None:
-        self.reply = {
-            "id": "c1",
-            "object": "chat.completion",
-            "choices": [{"index": 0, "message": {"role": "assistant", "content": content}}],
-        }
-
-
 @pytest.fixture
-def model(monkeypatch) -> Iterator[FakeModel]:
-    fake = FakeModel()
-
-    class Handler(BaseHTTPRequestHandler):
-        def do_POST(self) -> None:  # noqa: N802 (http.server's name)
-            body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-            fake.requests.append({"path": self.path, "authorization": self.headers.get("Authorization"), "body": body})
-            data = json.dumps(fake.reply).encode() if not isinstance(fake.reply, bytes) else fake.reply
-            self.send_response(fake.status)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
-
-        def log_message(self, *args: Any) -> None:
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-    thread.start()
-    fake.url = f"http://127.0.0.1:{server.server_address[1]}/v1"
-    monkeypatch.setenv("SOUNDSTAGE_JUDGE_URL", fake.url + "/")
+def model(chat_model, monkeypatch):
+    monkeypatch.setenv("SOUNDSTAGE_JUDGE_URL", chat_model.url + "/")
     monkeypatch.setenv("SOUNDSTAGE_JUDGE_MODEL", "judge-1")
     monkeypatch.setenv("OPENROUTER_API_KEY", "sk-or-NEVER-SENT")
     monkeypatch.delenv("SOUNDSTAGE_JUDGE_KEY", raising=False)
-    yield fake
-    server.shutdown()
-    server.server_close()
+    return chat_model
 
 
 @pytest.fixture
@@ -88,7 +46,7 @@ def attempt(log) -> Attempt:
 
 
 def test_a_verdict_from_the_model(model, attempt, result):
-    model.verdict('```json\n{"passed": true, "reason": "The reply names Reports.", "evidence": [2, 99]}\n```')
+    model.content = '```json\n{"passed": true, "reason": "The reply names Reports.", "evidence": [2, 99]}\n```'
     r = result({"judge": "The reply says where the export is."}, attempt)
     assert (r.passed, r.invalid, r.kind, r.evidence) == (True, False, "judge", [2])
     assert r.expected == 'the judge model to find that "The reply says where the export is." holds'
@@ -108,14 +66,14 @@ def test_a_verdict_from_the_model(model, attempt, result):
 
 
 def test_a_verdict_without_a_reason(model, attempt, result):
-    model.verdict('{"passed": true}')
+    model.content = '{"passed": true}'
     r = result({"judge": "x"}, attempt)
     assert (r.passed, r.actual, r.evidence) == (True, "judge-1 answered yes", [])
 
 
 def test_a_failing_verdict_and_the_checks_own_model(model, attempt, result, monkeypatch):
     monkeypatch.setenv("SOUNDSTAGE_JUDGE_KEY", "local-key")
-    model.verdict('{"passed": false, "reason": "It never mentions timing."}')
+    model.content = '{"passed": false, "reason": "It never mentions timing."}'
     r = result({"judge": {"rubric": "It says how long the export takes.", "model": "other-model"}}, attempt)
     assert (r.passed, r.invalid, r.actual, r.evidence) == (
         False,
@@ -213,14 +171,14 @@ def test_an_answer_that_is_no_completion_is_invalid(model, attempt, result):
 
 
 def test_an_answer_without_a_verdict_is_invalid(model, attempt, result):
-    model.verdict("I think it passed.")
+    model.content = "I think it passed."
     r = result({"judge": "x"}, attempt)
     assert (r.passed, r.invalid, r.actual) == (
         None,
         True,
         'the judge model call failed: the model did not give the verdict asked for: "I think it passed."',
     )
-    model.verdict('{"passed": "yes"}')
+    model.content = '{"passed": "yes"}'
     assert result({"judge": "x"}, attempt).invalid is True
 
 

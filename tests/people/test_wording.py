@@ -4,9 +4,6 @@ client it shares with judge checks (`soundstage.llm`)."""
 from __future__ import annotations
 
 import json
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Iterator
 
 import httpx
 import pytest
@@ -36,44 +33,9 @@ SCENE = scene(PEOPLE, name="wording")
 TEMPLATE = "Good question. Northwind is on workspace W-4821. Sorry, I can't share that."
 
 
-class FakeModel:
-    def __init__(self) -> None:
-        self.url = ""
-        self.requests: list[dict[str, Any]] = []
-        self.status = 200
-        self.content = ""
-
-    def answer(self) -> bytes:
-        return json.dumps(
-            {"choices": [{"index": 0, "message": {"role": "assistant", "content": self.content}}]}
-        ).encode()
-
-
 @pytest.fixture
-def model(monkeypatch) -> Iterator[FakeModel]:
-    fake = FakeModel()
-
-    class Handler(BaseHTTPRequestHandler):
-        def do_POST(self) -> None:  # noqa: N802 (http.server's name)
-            body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-            fake.requests.append({"path": self.path, "authorization": self.headers.get("Authorization"), "body": body})
-            data = fake.answer() if fake.status == 200 else b'{"error": "overloaded"}'
-            self.send_response(fake.status)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
-
-        def log_message(self, *args: Any) -> None:
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-    thread.start()
-    fake.url = f"http://127.0.0.1:{server.server_address[1]}/v1"
-    yield fake
-    server.shutdown()
-    server.server_close()
+def model(chat_model):
+    return chat_model
 
 
 @pytest.fixture

@@ -79,29 +79,37 @@ class Work:
     def labels(self, repo: str) -> list[Record]:
         return self.col(LABELS).by("repository", repo)
 
-    def create_issue(self, repo: str, login: str, at: int, **fields: Any) -> Record:
+    def _item(self, kind: str, repo: str, login: str, at: int, title: str, body: str | None) -> dict[str, Any]:
+        """What issues and pull requests share: the repo's next number, ids, and an open, unlocked state."""
         number = self.next_number(repo)
-        ident, node = self.new_id("Issue")
-        record = {
+        ident, node = self.new_id(kind)
+        return {
             "id": ident,
             "node_id": node,
             "repository": repo,
             "number": number,
-            "title": fields["title"],
-            "body": fields.get("body"),
+            "title": title,
+            "body": body,
             "state": "open",
-            "state_reason": None,
-            "labels": list(fields.get("labels") or []),
-            "assignees": list(fields.get("assignees") or []),
             "user": login,
+            "labels": [],
+            "assignees": [],
             "locked": False,
             "active_lock_reason": None,
             "created_at": at,
             "updated_at": at,
             "closed_at": None,
-            "closed_by": None,
         }
-        return self.col(ISSUES).add(item_key(repo, number), record)
+
+    def create_issue(self, repo: str, login: str, at: int, **fields: Any) -> Record:
+        record = self._item("Issue", repo, login, at, fields["title"], fields.get("body"))
+        record.update(
+            state_reason=None,
+            labels=list(fields.get("labels") or []),
+            assignees=list(fields.get("assignees") or []),
+            closed_by=None,
+        )
+        return self.col(ISSUES).add(item_key(repo, record["number"]), record)
 
     def update_item(self, collection: str, record: Record, login: str, at: int, **fields: Any) -> Record:
         """Changes an issue or pull (title, body, state, state_reason, labels, assignees, base...);
@@ -166,36 +174,20 @@ class Work:
     # -- pulls ---------------------------------------------------------------------------------------
 
     def create_pull(self, repo: str, login: str, at: int, **fields: Any) -> Record:
-        number = self.next_number(repo)
-        ident, node = self.new_id("PullRequest")
-        record = {
-            "id": ident,
-            "node_id": node,
-            "repository": repo,
-            "number": number,
-            "title": fields["title"],
-            "body": fields.get("body"),
-            "state": "open",
-            "user": login,
-            "head": fields["head"],
-            "base": fields["base"],
-            "head_sha": self.repos.branch_sha(repo, fields["head"]),
-            "base_sha": self.repos.branch_sha(repo, fields["base"]),
-            "draft": bool(fields.get("draft")),
-            "maintainer_can_modify": bool(fields.get("maintainer_can_modify", False)),
-            "labels": [],
-            "assignees": [],
-            "locked": False,
-            "active_lock_reason": None,
-            "merged": False,
-            "merged_at": None,
-            "merged_by": None,
-            "merge_commit_sha": None,
-            "created_at": at,
-            "updated_at": at,
-            "closed_at": None,
-        }
-        return self.col(PULLS).add(item_key(repo, number), record)
+        record = self._item("PullRequest", repo, login, at, fields["title"], fields.get("body"))
+        record.update(
+            head=fields["head"],
+            base=fields["base"],
+            head_sha=self.repos.branch_sha(repo, fields["head"]),
+            base_sha=self.repos.branch_sha(repo, fields["base"]),
+            draft=bool(fields.get("draft")),
+            maintainer_can_modify=bool(fields.get("maintainer_can_modify", False)),
+            merged=False,
+            merged_at=None,
+            merged_by=None,
+            merge_commit_sha=None,
+        )
+        return self.col(PULLS).add(item_key(repo, record["number"]), record)
 
     def head_sha(self, pull: Record) -> str | None:
         """The head branch's commit while the pull is open; the sha it had when it was closed after."""
