@@ -13,11 +13,19 @@ from ...clock import US
 from ...world import Record, World
 from . import work_views
 from .errors import GitHubError, not_found
-from .handlers_issues import param, type_error, work_of
-from .handlers_repos import repo_of, text_arg
+from .handlers_issues import param, type_error
+from .handlers_repos import repo_of, text_arg, work_of
 from .router import Call, Reply, created, ops, paginate
 from .store import Repos
-from .work import CHECK_RUNS, DEPLOYMENT_STATUSES, DEPLOYMENTS, RELEASES, STATUSES, WORKFLOW_RUNS, Work
+from .work import (
+    CHECK_RUNS,
+    DEPLOYMENT_STATUSES,
+    DEPLOYMENTS,
+    RELEASES,
+    STATUSES,
+    WORKFLOW_RUNS,
+    Work,
+)
 
 DOCS = "https://docs.github.com/rest"
 RERUN_TAKES = 120 * US
@@ -82,22 +90,28 @@ def list_runs(call: Call) -> Any:
     return _wrapped(call, _newest(runs), "workflow_runs", lambda r: work_views.workflow_run(call.base, work, r))
 
 
-def _run_of(call: Call, repo: Record) -> Record:
-    raw = call.params["run_id"]
-    record = call.world[WORKFLOW_RUNS].get(raw) if raw.isdigit() else None
+def _by_id(call: Call, collection: str, param: str, docs: str) -> Record:
+    """The record of the path's numeric id in `collection`, if it belongs to the path's repository; else 404."""
+    repo = repo_of(call)
+    raw = call.params[param]
+    record = call.world[collection].get(raw) if raw.isdigit() else None
     if record is None or record["repository"] != repo["full_name"]:
-        raise not_found(f"{DOCS}/actions/workflow-runs#re-run-a-workflow")
+        raise not_found(f"{DOCS}/{docs}")
     return record
+
+
+def _run_of(call: Call) -> Record:
+    return _by_id(call, WORKFLOW_RUNS, "run_id", "actions/workflow-runs#re-run-a-workflow")
 
 
 @ops("GET /repos/{owner}/{repo}/actions/runs/{run_id}")
 def get_run(call: Call) -> Any:
-    return work_views.workflow_run(call.base, work_of(call), _run_of(call, repo_of(call)))
+    return work_views.workflow_run(call.base, work_of(call), _run_of(call))
 
 
 @ops("POST /repos/{owner}/{repo}/actions/runs/{run_id}/rerun")
 def rerun(call: Call) -> Any:
-    run = _run_of(call, repo_of(call))
+    run = _run_of(call)
     if run["status"] != "completed":
         raise GitHubError(
             403, "This workflow is already running", documentation_url=f"{DOCS}/actions/workflow-runs#re-run-a-workflow"
@@ -223,22 +237,18 @@ def create_deployment(call: Call) -> Any:
     return created(work_views.deployment(call.base, work, record))
 
 
-def _deployment_of(call: Call, repo: Record) -> Record:
-    raw = call.params["deployment_id"]
-    record = call.world[DEPLOYMENTS].get(raw) if raw.isdigit() else None
-    if record is None or record["repository"] != repo["full_name"]:
-        raise not_found(f"{DOCS}/deployments/deployments#get-a-deployment")
-    return record
+def _deployment_of(call: Call) -> Record:
+    return _by_id(call, DEPLOYMENTS, "deployment_id", "deployments/deployments#get-a-deployment")
 
 
 @ops("GET /repos/{owner}/{repo}/deployments/{deployment_id}")
 def get_deployment(call: Call) -> Any:
-    return work_views.deployment(call.base, work_of(call), _deployment_of(call, repo_of(call)))
+    return work_views.deployment(call.base, work_of(call), _deployment_of(call))
 
 
 @ops("GET /repos/{owner}/{repo}/deployments/{deployment_id}/statuses")
 def list_deployment_statuses(call: Call) -> Any:
-    deployment = _deployment_of(call, repo_of(call))
+    deployment = _deployment_of(call)
     records = _newest(call.world[DEPLOYMENT_STATUSES].by("deployment_id", deployment["id"]))
     work = work_of(call)
     return paginate(call, records, lambda s: work_views.deployment_status(call.base, work, s))
@@ -246,7 +256,7 @@ def list_deployment_statuses(call: Call) -> Any:
 
 @ops("POST /repos/{owner}/{repo}/deployments/{deployment_id}/statuses")
 def create_deployment_status(call: Call) -> Any:
-    deployment = _deployment_of(call, repo_of(call))
+    deployment = _deployment_of(call)
     state = call.fields.get("state")
     if state not in _DEPLOY_STATES:
         code = "missing_field" if state is None else "invalid"

@@ -14,7 +14,7 @@ from ...clock import parse_time
 from ...world import Record
 from . import handlers_repos, work_views
 from .errors import GitHubError, invalid, not_found
-from .handlers_repos import repo_of
+from .handlers_repos import repo_of, work_of
 from .router import Call, created, no_content, ops, paginate
 from .store import USERS
 from .work import COMMENTS, ISSUES, PULLS, Work
@@ -26,10 +26,6 @@ _COLOR = re.compile(r"[0-9a-fA-F]{6}")
 
 
 # -- shared argument readers -------------------------------------------------------------------------
-
-
-def work_of(call: Call) -> Work:
-    return Work(call.world.__getitem__, call.world.ids)
 
 
 def show(value: Any) -> str:

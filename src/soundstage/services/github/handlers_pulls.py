@@ -12,8 +12,8 @@ from typing import Any
 from ...world import Record
 from . import views, work_views
 from .errors import GitHubError, not_found
-from .handlers_issues import number_arg, one_of, param, sort_value, type_error, work_of
-from .handlers_repos import repo_of, text_arg
+from .handlers_issues import number_arg, one_of, param, sort_value, type_error
+from .handlers_repos import repo_of, text_arg, work_of
 from .router import Call, created, no_content, ops, paginate
 from .store import Repos
 from .work import PULLS, REVIEW_COMMENTS, item_key

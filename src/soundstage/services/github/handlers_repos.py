@@ -32,11 +32,16 @@ def repo_of(call: Call) -> Record:
     return record
 
 
+def work_of(call: Call) -> Work:
+    """The issues-and-pulls store over the call's world."""
+    return Work(call.world.__getitem__, call.world.ids)
+
+
 def repo_view(call: Call, record: Record, full: bool = True) -> dict[str, Any]:
     owner = call.world[USERS].get(record["owner"])
     if owner is None:
         raise KeyError(f"no owner {record['owner']}")
-    open_items = Work(call.world.__getitem__, call.world.ids).open_items(record["full_name"])
+    open_items = work_of(call).open_items(record["full_name"])
     return views.repository(call.base, record, owner, full, open_items)
 
 

@@ -14,7 +14,8 @@ from typing import Any
 from ...world import Record
 from . import views, work_views
 from .errors import GitHubError
-from .handlers_issues import one_of, param, sort_value, work_of
+from .handlers_issues import one_of, param, sort_value
+from .handlers_repos import work_of
 from .router import Call, Reply, ops, paginate
 from .store import REPOS, USERS, Repos
 from .work import ISSUES, PULLS, Work
