@@ -149,9 +149,11 @@ def test_the_agent_gets_the_task_and_exactly_the_documented_environment(
     assert env["REQUESTS_CA_BUNDLE"] == str(bundle) and bundle.name == "bundle.pem"
     assert "BEGIN CERTIFICATE" in bundle.read_text()
     assert sorted(env) == [
+        "DATADOG_API_URL",
         "GITHUB_API_URL",
         "HOME",
         "LANG",
+        "PAGERDUTY_API_URL",
         "PATH",
         "REQUESTS_CA_BUNDLE",
         "SLACK_API_URL",

@@ -139,8 +139,8 @@ def test_rate_limits_true_means_all_operations() -> None:
 
 
 def test_services_are_the_sections_a_world_may_have() -> None:
-    assert services() == ["slack", "github"]
-    assert list(Seed.model_fields) == ["slack", "github", "generate"]
+    assert services() == ["slack", "github", "datadog", "pagerduty"]
+    assert list(Seed.model_fields) == ["slack", "github", "datadog", "pagerduty", "generate"]
 
 
 def test_unknown_fields_at_every_depth() -> None:
@@ -149,14 +149,14 @@ def test_unknown_fields_at_every_depth() -> None:
         "acme.yaml:3: clock.speeed: unknown field 'speeed'; expected one of: realtime, speed, start, tick",
         "acme.yaml:8: slack.users[1].titel: unknown field 'titel'; expected one of: "
         + ", ".join(sorted(User.model_fields)),
-        "acme.yaml:15: jira: unknown field 'jira'; expected one of: clock, description, generate, github, name, slack",
+        "acme.yaml:15: jira: unknown field 'jira'; expected one of: clock, datadog, description, generate, github, name, pagerduty, slack",
     ]
 
 
 def test_unknown_fields_in_a_scene() -> None:
     assert scene_errors("name: x\ntask: t\nworld: acme\nagent:\n  slack_user: $bot\n  token: abc\nsteps: []\n") == [
         "scene.yaml:6: agent.token: unknown field 'token'; expected one of: "
-        "github_user, pagerduty_user, pass_env, slack_user",
+        "datadog_user, github_user, pagerduty_user, pass_env, slack_user",
         "scene.yaml:7: steps: unknown field 'steps'; expected one of: agent, checks, clock, description, faults, "
         "name, pass, people, rate_limits, seed, task, world",
     ]
@@ -164,7 +164,7 @@ def test_unknown_fields_in_a_scene() -> None:
 
 def test_unknown_field_in_a_scene_seed() -> None:
     assert scene_errors("name: x\ntask: t\nseed:\n  slack: {}\n  name: y\n") == [
-        "scene.yaml:5: seed.name: unknown field 'name'; expected one of: generate, github, slack"
+        "scene.yaml:5: seed.name: unknown field 'name'; expected one of: datadog, generate, github, pagerduty, slack"
     ]
 
 
@@ -246,15 +246,15 @@ def test_bad_rate_limit_values_and_services() -> None:
     assert scene_errors("name: x\ntask: t\nworld: acme\nrate_limits:\n  slack: false\n  jira: true\n") == [
         "scene.yaml:5: rate_limits.slack: expected true or a mapping of operation name (or *) to a rate like 5/1m, "
         "found false",
-        "scene.yaml:6: rate_limits.jira: expected a service, one of: slack, github; found 'jira'",
+        "scene.yaml:6: rate_limits.jira: expected a service, one of: slack, github, datadog, pagerduty; found 'jira'",
     ]
 
 
 def test_bad_generate_keys() -> None:
     text = "name: acme\ngenerate:\n  messages: {count: 2}\n  slak.messages: {}\n  slack.messages: 5\n"
     assert world_errors(text) == [
-        "acme.yaml:3: generate.messages: expected <service>.<collection> with service one of: slack, github; found 'messages'",
-        "acme.yaml:4: generate.slak.messages: expected <service>.<collection> with service one of: slack, github; "
+        "acme.yaml:3: generate.messages: expected <service>.<collection> with service one of: slack, github, datadog, pagerduty; found 'messages'",
+        "acme.yaml:4: generate.slak.messages: expected <service>.<collection> with service one of: slack, github, datadog, pagerduty; "
         "found 'slak.messages'",
         "acme.yaml:5: generate.slack.messages: expected a mapping, found 5",
     ]

@@ -89,7 +89,7 @@ class Hub:
             "SOUNDSTAGE_URL": f"{base_url}/v1/worlds/{world.id}",
         }
         for name, url in self.urls(world, base_url).items():
-            env.update(SERVICES[name].environment(url))
+            env.update(SERVICES[name].environment(world, url))
         env.update(self.envs[world.id])
         if self.tls is not None:
             env["SSL_CERT_FILE"] = env["REQUESTS_CA_BUNDLE"] = str(self.tls.ca.bundle)

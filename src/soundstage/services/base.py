@@ -62,8 +62,10 @@ class Credential:
 
 
 class Service(Protocol):
-    """One impersonated API. `https_only`: its official client refuses any base URL but https, so the agent
-    gets the TLS port's URL for it (read with a default of False)."""
+    """One impersonated API. Optional members, read with getattr: `https_only` (its official client refuses
+    any base URL but https, so the agent gets the TLS port's URL for it) and `attach(world)` (called on
+    every new live world before the people are, for a service whose world acts on its own, such as
+    monitors evaluated as simulated time passes)."""
 
     name: str
 
@@ -82,8 +84,9 @@ class Service(Protocol):
     def credentials(self, world: World) -> list[Credential]:
         """The tokens the agent gets in `world` (the hub makes the secret part)."""
 
-    def environment(self, base_url: str) -> dict[str, str]:
-        """The agent's environment variables naming this service's URL, given its base URL in the world."""
+    def environment(self, world: World, base_url: str) -> dict[str, str]:
+        """The agent's environment variables naming this service's URL (given its base URL in `world`), and
+        what else it needs that is not a secret (PagerDuty's `From` address)."""
 
     def internal_error(self, request: ServiceRequest, exc: BaseException) -> Reply:
         """The vendor's answer when a handler failed unexpectedly (its writes were rolled back)."""

@@ -94,6 +94,10 @@ class WorldImage:
         world.checks = self.checks
         world.pass_ids = self.pass_ids
         world.scene_record = self.scene_record()
+        for service in SERVICES.values():  # services that act on their own (monitors evaluating)
+            start = getattr(service, "attach", None)
+            if start is not None:
+                start(world)
         attach(world, self.cast)
         # After the people: watchers run in order, so a message's event comes before a milestone it causes.
         watch_state_milestones(world, self.checks)
@@ -139,7 +143,7 @@ def build_image(scene: Scene, scene_doc: Document) -> WorldImage:
 
     ctx.at(scene_file, ("agent",))
     agent: dict[str, Any] = {"pass_env": list(scene.agent.pass_env) if scene.agent else []}
-    for who in ("slack_user", "github_user", "pagerduty_user"):
+    for who in ("slack_user", "github_user", "datadog_user", "pagerduty_user"):
         value = getattr(scene.agent, who, None) if scene.agent else None
         if value is not None:
             agent[who] = ctx.resolve(value, who)

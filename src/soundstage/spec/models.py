@@ -14,7 +14,9 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, Discriminator, Field, Tag, model_validator
 
 from ..people.models import Person
+from ..services.datadog.models import DatadogSection
 from ..services.github.models import GithubSection
+from ..services.pagerduty.models import PagerdutySection
 from ..services.slack.models import SlackSection
 from .fields import Duration, Rate, Spec, Time
 from .loader import Document, describe, load_yaml, read_document, validate_model
@@ -54,6 +56,8 @@ class Seed(Spec):
 
     slack: SlackSection | None = None
     github: GithubSection | None = None
+    datadog: DatadogSection | None = None
+    pagerduty: PagerdutySection | None = None
     generate: dict[Annotated[str, AfterValidator(_collection)], dict[str, Any]] = {}
 
 
@@ -76,6 +80,7 @@ class AgentSpec(Spec):
 
     slack_user: str | None = None
     github_user: str | None = None
+    datadog_user: str | None = None  # whose application key the agent gets
     pagerduty_user: str | None = None
     pass_env: list[Annotated[str, AfterValidator(_env_name)]] = []
 

@@ -1,89 +1,27 @@
-"""Routing `METHOD /path` to an operation registered as `"METHOD /repos/{owner}/{repo}/..."`.
-
-Templates are bucketed by method and segment count, so a lookup compares a path only with the few
-templates of its own shape, literal segments first. A template ending in a tail parameter (`{path}` of
-contents, `{ref}` of git refs, `{branch}`, `{basehead}`) also matches paths with more segments: that
-parameter then spans the rest, slashes included (`contents/src/app.py`, `git/ref/heads/feature/x`).
-Exact-length templates win, so `commits/{ref}/check-runs` is not swallowed by `commits/{ref}`.
-
-Also here: the handler convention (`ops`, `Call`, the reply helpers and `paginate`) and rate limits.
+"""GitHub's handler convention (`ops`, `Call`, the reply helpers and `paginate`), its router (paths whose
+last parameter may hold slashes: `{path}`, `{ref}`, `{branch}`, `{basehead}`) and its rate limits.
 """
 
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import quote, unquote, urlencode
+from urllib.parse import quote, urlencode
 
 from ...clock import US, parse_rate
 from ...world import Record, World
 from ..base import Operations, Reply, ServiceRequest
+from ..routing import Router
 from .errors import GitHubError
 
 # Parameters that may hold slashes when they end a template; `path` may also be empty (the repo root).
 TAILS = frozenset({"path", "ref", "branch", "basehead"})
 
-Template = tuple[str, tuple[str | None, ...], tuple[str, ...]]  # name, literal or None per segment, params
 
-
-def _segments(path: str) -> list[str]:
-    return [unquote(s) for s in path.strip("/").split("/")] if path.strip("/") else []
-
-
-def _parse(name: str) -> Template:
-    _, _, path = name.partition(" ")
-    parts = path.strip("/").split("/")
-    literals = tuple(None if p.startswith("{") else p for p in parts)
-    params = tuple(p[1:-1] for p in parts if p.startswith("{"))
-    return name, literals, params
-
-
-def _specificity(template: Template) -> tuple[bool, ...]:
-    return tuple(literal is None for literal in template[1])
-
-
-class Router:
-    def __init__(self, names: Iterable[str]) -> None:
-        self._exact: dict[tuple[str, int], list[Template]] = {}
-        self._tails: dict[str, list[Template]] = {}
-        for name in names:
-            method = name.partition(" ")[0]
-            template = _parse(name)
-            self._exact.setdefault((method, len(template[1])), []).append(template)
-            if template[1][-1] is None and template[2][-1] in TAILS:
-                self._tails.setdefault(method, []).append(template)
-        for bucket in [*self._exact.values(), *self._tails.values()]:
-            bucket.sort(key=_specificity)
-
-    def match(self, method: str, path: str) -> tuple[str, dict[str, str]] | None:
-        """The operation name and its parameters for a request, or None."""
-        segments = _segments(path)
-        for template in self._exact.get((method, len(segments)), ()):
-            params = _bind(template, segments)
-            if params is not None:
-                return template[0], params
-        for template in self._tails.get(method, ()):
-            head = len(template[1]) - 1
-            least = head if template[2][-1] == "path" else head + 1
-            if len(segments) < least:
-                continue
-            params = _bind(template, [*segments[:head], "/".join(segments[head:])])
-            if params is not None:
-                return template[0], params
-        return None
-
-
-def _bind(template: Template, segments: list[str]) -> dict[str, str] | None:
-    params: dict[str, str] = {}
-    names = iter(template[2])
-    for literal, segment in zip(template[1], segments):
-        if literal is None:
-            params[next(names)] = segment
-        elif literal != segment:
-            return None
-    return params
+def router() -> Router:
+    return Router(ops.names(), TAILS)
 
 
 # -- the handler convention --------------------------------------------------------------------------

@@ -20,7 +20,7 @@ from . import (
     seed,
 )
 from .errors import GitHubError, envelope, not_found
-from .router import Call, Router, ops, over_limit, rate_headers
+from .router import Call, ops, over_limit, rate_headers, router
 from .store import USERS
 
 VERSIONS = ("2022-11-28", "2026-03-10")
@@ -60,7 +60,7 @@ class GitHubService:
     name = "github"
 
     def __init__(self) -> None:
-        self.router = Router(ops.names())
+        self.router = router()
 
     def token(self, request: ServiceRequest) -> str | None:
         return token_of(request)
@@ -130,7 +130,7 @@ class GitHubService:
             return []
         return [Credential("GITHUB_TOKEN", "ghp_", Principal("github", login, "user"))]
 
-    def environment(self, base_url: str) -> dict[str, str]:
+    def environment(self, world: World, base_url: str) -> dict[str, str]:
         return {"GITHUB_API_URL": base_url}
 
     def assign(self, section: Any, ctx: Any) -> None:

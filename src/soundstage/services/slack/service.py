@@ -116,7 +116,7 @@ class SlackService:
             Credential("SLACK_USER_TOKEN", "xoxp-", Principal("slack", user, "user")),
         ]
 
-    def environment(self, base_url: str) -> dict[str, str]:
+    def environment(self, world: World, base_url: str) -> dict[str, str]:
         # slack_sdk's WebClient(base_url=...) takes the URL of the API root, with its trailing slash.
         return {"SLACK_API_URL": f"{base_url}/api/"}
 

@@ -1,0 +1,34 @@
+"""Datadog's error envelope: `{"errors": ["<message>", ...]}` (APIErrorResponse, v1 and most of v2).
+
+A handler raises `DatadogError` before its first write; the service turns it into the reply.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class DatadogError(Exception):
+    """An HTTP status and Datadog's messages."""
+
+    def __init__(self, status: int, *messages: str, headers: dict[str, str] | None = None) -> None:
+        super().__init__("; ".join(messages))
+        self.status = status
+        self.messages = list(messages)
+        self.headers = headers or {}
+
+
+def envelope(error: DatadogError) -> dict[str, Any]:
+    return {"errors": error.messages}
+
+
+def forbidden() -> DatadogError:
+    return DatadogError(403, "Forbidden")
+
+
+def not_found(what: str = "Not found") -> DatadogError:
+    return DatadogError(404, what)
+
+
+def bad_request(*messages: str) -> DatadogError:
+    return DatadogError(400, *messages)

@@ -1,0 +1,14 @@
+"""The records part of the `datadog:` section: events, logs, SLOs, dashboards, users, incidents."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict
+
+
+class _Model(BaseModel):
+    # Strict like the rest of the file formats: YAML already types its values, so "yes" is no boolean.
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class RecordsSection(_Model):
+    pass

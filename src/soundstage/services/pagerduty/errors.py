@@ -1,0 +1,39 @@
+"""PagerDuty's error envelope: `{"error": {"message", "code", "errors"}}`.
+
+A handler raises `PagerDutyError` before its first write; the service turns it into the reply.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class PagerDutyError(Exception):
+    """An HTTP status, PagerDuty's numeric error code and message, and the details under `errors`."""
+
+    def __init__(
+        self, status: int, code: int, message: str, errors: list[str] | None = None, headers: dict[str, str] | None = None
+    ) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+        self.errors = errors
+        self.headers = headers or {}
+
+
+def envelope(error: PagerDutyError) -> dict[str, Any]:
+    body: dict[str, Any] = {"message": error.message, "code": error.code}
+    if error.errors is not None:
+        body["errors"] = error.errors
+    return {"error": body}
+
+
+def invalid(*errors: str) -> PagerDutyError:
+    """400 `Invalid Input Provided` (code 2001), with what was wrong."""
+    return PagerDutyError(400, 2001, "Invalid Input Provided", list(errors))
+
+
+def not_found() -> PagerDutyError:
+    """404 `Not Found` (code 2100)."""
+    return PagerDutyError(404, 2100, "Not Found")
