@@ -42,6 +42,10 @@ class IdSource:
         """A Slack id: `T`, `U`, `C`, `D`, `G`, `B`, `S`, `F`... and 10 more characters."""
         return prefix + self.code(f"slack:{prefix}", 10)
 
+    def pagerduty(self, prefix: str = "P", length: int = 7) -> str:
+        """A PagerDuty id: `P` and 6 more characters for most objects, `Q` and 13 for alerts and log entries."""
+        return prefix + self.code(f"pagerduty:{prefix}", length - 1)
+
     def hex(self, namespace: str, length: int = 40) -> str:
         return self.digest(namespace).hex()[:length]
 

@@ -3,6 +3,7 @@ called with a `Call`."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -10,6 +11,7 @@ from ...world import Principal, Record, World
 from ..base import Operations, ServiceRequest
 from ..routing import Router
 from .errors import invalid
+from .store import USERS
 
 ops = Operations("pagerduty")
 
@@ -50,3 +52,42 @@ class Call:
 
     def now(self) -> int:
         return self.world.now()
+
+
+def requester(call: Call) -> Record:
+    """The user named by the `From` header, which PagerDuty requires on the writes that act as a user."""
+    email = call.request.headers.get("from", "").strip()
+    if not email:
+        raise invalid("You must specify a user's email address in the \"From\" header to perform this action.")
+    found = call.world[USERS].by("email", email)
+    if not found:
+        raise invalid(f"The user with email '{email}' in the \"From\" header was not found.")
+    return found[0]
+
+
+def page_args(call: Call) -> tuple[int, int]:
+    """`offset` (default 0) and `limit` (default 25, at most 100); PagerDuty answers 400 for junk."""
+    return _number(call, "offset", 0), min(_number(call, "limit", 25), 100) or 25
+
+
+def _number(call: Call, name: str, default: int) -> int:
+    value = call.query.get(name)
+    if value is None or value == "":
+        return default
+    if isinstance(value, list) or not value.isdigit():
+        raise invalid(f"{name} must be a non-negative integer.")
+    return int(value)
+
+
+def paginate(call: Call, key: str, items: list[Any], view: Callable[[Any], Any] | None = None) -> dict[str, Any]:
+    """One page of `items` (rendered by `view`) under `key`, with `limit`, `offset`, `more` and `total`
+    (null unless the request says `total=true`), PagerDuty's classic offset paging."""
+    offset, limit = page_args(call)
+    chunk = items[offset : offset + limit]
+    return {
+        key: [view(item) for item in chunk] if view else chunk,
+        "limit": limit,
+        "offset": offset,
+        "more": offset + limit < len(items),
+        "total": len(items) if call.query.get("total") == "true" else None,
+    }
