@@ -77,6 +77,21 @@ EXPECTED: dict[str, dict[str, set[str]]] = {
             "no_stale_workspace",
         },
     },
+    "latency-incident": {
+        "latency_incident": set(),
+        "resolve_blindly": {
+            "acknowledged_first",
+            "read_latency_by_host",
+            "read_the_logs",
+            "noted_the_host",
+            "noted_the_cause",
+            "noted_before_resolving",
+        },
+    },
+    "mute-noisy-monitor": {
+        "mute_noisy_monitor": set(),
+        "mute_forever": {"muted_for_the_window", "only_batch_1", "says_why"},
+    },
 }
 
 CASES = [(scene, agent, failed) for scene, agents in EXPECTED.items() for agent, failed in agents.items()]
