@@ -1,17 +1,276 @@
-"""Building the records part of the `datadog:` section."""
+"""Building the records part of the `datadog:` section: users, events, logs, SLOs, dashboards, incidents,
+and `generate: {datadog.logs: {...}}`.
+
+`assign` (pass 1) gives every record its id, so refs to users, SLOs, dashboards, events and incidents
+resolve anywhere; `build` (pass 2) adds the records, resolving the refs they hold (monitors, users).
+Times: `ago` before the clock start, or `at`; a record without either is placed by kind (users 400 days,
+SLOs 90 days, dashboards 30 days before the start; events, logs and incidents at the start).
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
+from weakref import WeakKeyDictionary
+
+from pydantic import ValidationError
+
+from ...clock import US, parse_duration, parse_time
+from . import records
+from .log_noise import noise
+from .models_records import Dashboard, Event, GenerateLogs, Incident, Log, Slo, Timed, User
+from .store import DASHBOARDS, EVENTS, INCIDENTS, LOGS, MONITORS, SLOS, USERS
 
 if TYPE_CHECKING:
     from ...spec.build import BuildContext
     from .models import DatadogSection
 
+DAY = 86400 * US
+# The ids `assign` gave each section's records, by record, for `build` (per build).
+_ids: WeakKeyDictionary[BuildContext, dict[int, Any]] = WeakKeyDictionary()
+
+
+def _when(ctx: BuildContext, record: Timed, *path: str | int) -> int:
+    if record.at is not None and record.ago is not None:
+        raise ctx.error("give either ago or at, not both", *path)
+    if record.at is not None:
+        return ctx.start if record.at == "now" else parse_time(record.at)
+    return ctx.start - parse_duration(record.ago) if record.ago is not None else ctx.start
+
+
+def _before(ctx: BuildContext, ago: str | None, default: int) -> int:
+    return ctx.start - (parse_duration(ago) if ago is not None else default)
+
+
+# -- pass 1 ------------------------------------------------------------------------------------------
+
 
 def assign(section: DatadogSection, ctx: BuildContext) -> None:
-    """Pass 1: ids for the records with a `ref`."""
+    """Pass 1: every record's id, and each `ref` defined."""
+    given = _ids.setdefault(ctx, {})
+    users = ctx.collection(USERS)
+    for i, user in enumerate(section.users):
+        user_id = user.id or ctx.ids.uuid("datadog:user")
+        if user_id in users:
+            raise ctx.error(f"user id {user_id} is used twice", "users", i, "id")
+        if users.by("handle", user.handle or user.email):
+            raise ctx.error(f"handle {user.handle or user.email} is used by another user", "users", i, "handle")
+        ctx.define(user.ref, user_id, USERS, "users", i)
+        # Users hold no refs, so they are added now.
+        users.add(user_id, _user(ctx, user, user_id))
+    for i, event in enumerate(section.events):
+        given[id(event)] = event.id or records.event_id(ctx.ids)
+        ctx.define(event.ref, str(given[id(event)]), EVENTS, "events", i)
+    for i, slo in enumerate(section.slos):
+        given[id(slo)] = _unique(ctx, SLOS, slo.id or records.slo_id(ctx.ids), "slos", i)
+        ctx.define(slo.ref, given[id(slo)], SLOS, "slos", i)
+    for i, dashboard in enumerate(section.dashboards):
+        given[id(dashboard)] = _unique(ctx, DASHBOARDS, dashboard.id or records.dashboard_id(ctx.ids), "dashboards", i)
+        ctx.define(dashboard.ref, given[id(dashboard)], DASHBOARDS, "dashboards", i)
+    for i, incident in enumerate(section.incidents):
+        given[id(incident)] = _unique(ctx, INCIDENTS, incident.id or ctx.ids.uuid("datadog:incident"), "incidents", i)
+        ctx.define(incident.ref, given[id(incident)], INCIDENTS, "incidents", i)
+    for i, entry in enumerate(section.logs):
+        if entry.ref is not None:
+            raise ctx.error("logs cannot carry a ref (their ids are opaque)", "logs", i, "ref")
+
+
+def _unique(ctx: BuildContext, collection: str, record_id: str, *path: str | int) -> str:
+    if record_id in ctx.collection(collection) or record_id in _ids[ctx].values():
+        raise ctx.error(f"id {record_id} is used twice", *path, "id")
+    return record_id
+
+
+# -- pass 2 ------------------------------------------------------------------------------------------
 
 
 def build(section: DatadogSection, ctx: BuildContext) -> None:
     """Pass 2: the records."""
+    given = _ids[ctx]
+    for i, event in enumerate(section.events):
+        _build_event(ctx, event, given[id(event)], i)
+    for i, entry in enumerate(section.logs):
+        _build_log(ctx, entry, i)
+    for i, slo in enumerate(section.slos):
+        _build_slo(ctx, slo, given[id(slo)], i)
+    for i, dashboard in enumerate(section.dashboards):
+        _build_dashboard(ctx, dashboard, given[id(dashboard)], i)
+    incidents = ctx.collection(INCIDENTS)
+    for i, incident in enumerate(section.incidents):
+        _build_incident(ctx, incident, given[id(incident)], incidents, i)
+
+
+def _user(ctx: BuildContext, user: User, user_id: str) -> dict[str, Any]:
+    return records.user(
+        user_id,
+        user.email,
+        _before(ctx, user.ago, 400 * DAY),
+        handle=user.handle,
+        name=user.name,
+        title=user.title,
+        status=user.status,
+        disabled=user.disabled,
+        verified=user.verified,
+        service_account=user.service_account,
+        mfa_enabled=user.mfa_enabled,
+    )
+
+
+def _user_ref(ctx: BuildContext, value: str | None, *path: str | int) -> str | None:
+    if value is None:
+        return None
+    user_id = ctx.resolve_kind(value, USERS, *path)
+    if user_id not in ctx.collection(USERS):
+        raise ctx.error(f"unknown Datadog user {value!r}", *path)
+    return user_id
+
+
+def _build_event(ctx: BuildContext, event: Event, event_id: int, i: int) -> None:
+    record = records.event(
+        event_id,
+        event.title,
+        event.text,
+        _when(ctx, event, "events", i),
+        tags=event.tags,
+        alert_type=event.alert_type,
+        priority=event.priority,
+        source_type_name=event.source_type_name,
+        host=event.host,
+        device_name=event.device_name,
+        aggregation_key=event.aggregation_key,
+    )
+    events = ctx.collection(EVENTS)
+    if str(event_id) in events:
+        raise ctx.error(f"event id {event_id} is used twice", "events", i, "id")
+    events.add(str(event_id), record)
+
+
+def _build_log(ctx: BuildContext, entry: Log, i: int) -> None:
+    record = records.log(
+        ctx.ids,
+        _when(ctx, entry, "logs", i),
+        entry.message,
+        entry.service,
+        entry.host,
+        entry.status,
+        list(entry.tags),
+        ctx.resolve(entry.attributes, "logs", i, "attributes"),
+    )
+    ctx.collection(LOGS).add(record["id"], record)
+
+
+def _build_slo(ctx: BuildContext, slo: Slo, slo_id: str, i: int) -> None:
+    if slo.type == "metric" and slo.query is None:
+        raise ctx.error("a metric SLO needs a query: {numerator, denominator}", "slos", i, "query")
+    if slo.type == "monitor" and not slo.monitor_ids:
+        raise ctx.error("a monitor SLO needs monitor_ids", "slos", i, "monitor_ids")
+    monitor_ids = []
+    for k, value in enumerate(slo.monitor_ids):
+        resolved = ctx.resolve_kind(value, MONITORS, "slos", i, "monitor_ids", k) if isinstance(value, str) else value
+        try:
+            monitor_ids.append(int(resolved))
+        except ValueError:
+            raise ctx.error(f"expected a monitor ref or id, found {value!r}", "slos", i, "monitor_ids", k) from None
+    at = _before(ctx, slo.ago, 90 * DAY)
+    ctx.collection(SLOS).add(
+        slo_id,
+        {
+            "id": slo_id,
+            "name": slo.name,
+            "type": slo.type,
+            "description": slo.description,
+            "tags": list(slo.tags),
+            "thresholds": [t.model_dump(exclude_none=True) for t in slo.thresholds],
+            "monitor_ids": monitor_ids,
+            "query": slo.query.model_dump() if slo.query else None,
+            "groups": list(slo.groups),
+            "creator": _user_ref(ctx, slo.creator, "slos", i, "creator"),
+            "created_at": at,
+            "modified_at": at,
+        },
+    )
+
+
+def _build_dashboard(ctx: BuildContext, dashboard: Dashboard, dashboard_id: str, i: int) -> None:
+    at = _before(ctx, dashboard.ago, 30 * DAY)
+    ctx.collection(DASHBOARDS).add(
+        dashboard_id,
+        {
+            "id": dashboard_id,
+            "title": dashboard.title,
+            "description": dashboard.description,
+            "layout_type": dashboard.layout_type,
+            # Datadog gives every widget an id; one given in the file is kept.
+            "widgets": [
+                {"id": records.widget_id(ctx.ids), **ctx.resolve(widget, "dashboards", i, "widgets", k)}
+                for k, widget in enumerate(dashboard.widgets)
+            ],
+            "tags": list(dashboard.tags),
+            "template_variables": ctx.resolve(dashboard.template_variables, "dashboards", i, "template_variables"),
+            "author": _user_ref(ctx, dashboard.author, "dashboards", i, "author"),
+            "created_at": at,
+            "modified_at": at,
+        },
+    )
+
+
+def _build_incident(ctx: BuildContext, incident: Incident, incident_id: str, incidents: Any, i: int) -> None:
+    public_id = incident.public_id or records.next_public_id(incidents)
+    if incidents.by("public_id", public_id):
+        raise ctx.error(f"public_id {public_id} is used by another incident", "incidents", i, "public_id")
+    at = _when(ctx, incident, "incidents", i)
+    resolved = None
+    if incident.state == "resolved":
+        resolved = at + (parse_duration(incident.resolved_after) if incident.resolved_after else 0)
+    elif incident.resolved_after is not None:
+        raise ctx.error("resolved_after is for resolved incidents", "incidents", i, "resolved_after")
+    commander = _user_ref(ctx, incident.commander, "incidents", i, "commander")
+    created_by = _user_ref(ctx, incident.created_by, "incidents", i, "created_by") or commander
+    for name in incident.fields:
+        if name in (records.SEVERITY, records.STATE):
+            raise ctx.error(
+                f"give {name} as the incident's own field, not under fields", "incidents", i, "fields", name
+            )
+    record = records.incident(
+        incident_id,
+        public_id,
+        incident.title,
+        at,
+        customer_impacted=incident.customer_impacted,
+        customer_impact_scope=incident.customer_impact_scope,
+        severity=incident.severity,
+        state=incident.state,
+        commander=commander,
+        created_by=created_by,
+        fields=ctx.resolve(incident.fields, "incidents", i, "fields"),
+        resolved=resolved,
+    )
+    incidents.add(incident_id, record)
+
+
+# -- generate ----------------------------------------------------------------------------------------
+
+
+def generate(collection: str, options: Any, ctx: BuildContext) -> None:
+    """`generate: {datadog.logs: {count, services, hosts, statuses, span, tags}}`: seeded log noise."""
+    if collection != "logs":
+        raise ctx.error(f"datadog.{collection} cannot be generated; only datadog.logs can")
+    try:
+        opts = GenerateLogs.model_validate(options)
+    except ValidationError as exc:
+        problem = exc.errors()[0]
+        raise ctx.error(problem["msg"], *problem["loc"]) from exc
+    if sum(opts.statuses.values()) <= 0:
+        raise ctx.error("the status weights must add up to more than 0", "statuses")
+    span = parse_duration(opts.span)
+    statuses = list(opts.statuses)
+    weights = list(opts.statuses.values())
+    rng = ctx.random
+    times = sorted(ctx.start - rng.randint(0, max(span, 1)) for _ in range(opts.count))
+    logs = ctx.collection(LOGS)
+    for at in times:
+        service = rng.choice(opts.services)
+        status = rng.choices(statuses, weights)[0]
+        message, attributes = noise(rng, ctx.faker, service, status)
+        host = rng.choice(opts.hosts)
+        record = records.log(ctx.ids, at, message, service, host, status, list(opts.tags), attributes)
+        logs.add(record["id"], record)

@@ -8,14 +8,14 @@ from typing import Any
 from ...world import Principal, World
 from ..base import BodyError, Credential, Reply, ServiceRequest, parse_body
 from ..routing import import_handlers
-from . import seed
+from . import evaluation, seed, seed_records
 from .errors import DatadogError, envelope, forbidden, not_found
 from .router import Call, ops, router
 
 API_KEY = "api_key"  # token types of the two keys
 APPLICATION_KEY = "application_key"
-# The one operation that needs only the API key.
-_API_KEY_ONLY = frozenset({"GET /api/v1/validate"})
+# The operations that need only the API key.
+_API_KEY_ONLY = frozenset({"GET /api/v1/validate", "POST /api/v1/events"})
 
 import_handlers(__package__)
 
@@ -73,7 +73,7 @@ class DatadogService:
     def credentials(self, world: World) -> list[Credential]:
         """An API key and an application key, when the world has anything in Datadog. The application
         key belongs to the scene's `agent.datadog_user`, if it names one."""
-        if not any(name.startswith("datadog.") and len(c) for name, c in world.collections.items()):
+        if not _in_use(world):
             return []
         user = world.settings.get("agent", {}).get("datadog_user") or ""
         return [
@@ -91,14 +91,25 @@ class DatadogService:
     def build(self, section: Any, ctx: Any) -> None:
         seed.build(section, ctx)
 
+    def attach(self, world: World) -> None:
+        """Monitors follow the world's metrics: evaluated once a simulated minute (in a world with Datadog
+        records; no other world gets Datadog keys)."""
+        if _in_use(world):
+            evaluation.attach(world)
+
     def generate(self, collection: str, options: dict[str, Any], ctx: Any) -> None:
-        raise ctx.error(f"datadog.{collection} cannot be generated")
+        seed_records.generate(collection, options, ctx)
 
     def internal_error(self, request: ServiceRequest, exc: BaseException) -> Reply:
         """Datadog's 500 when it fails on its side; the server has already undone the call's writes."""
         return _error(
             DatadogError(500, "Internal Server Error"), operation=self._operation(request), trace_body=_trace_body(request)
         )
+
+
+def _in_use(world: World) -> bool:
+    """Whether the world has anything in Datadog."""
+    return any(name.startswith("datadog.") and len(c) for name, c in world.collections.items())
 
 
 def _json_body(request: ServiceRequest) -> Any:

@@ -12,7 +12,12 @@ class PagerDutyError(Exception):
     """An HTTP status, PagerDuty's numeric error code and message, and the details under `errors`."""
 
     def __init__(
-        self, status: int, code: int, message: str, errors: list[str] | None = None, headers: dict[str, str] | None = None
+        self,
+        status: int,
+        code: int,
+        message: str,
+        errors: list[str] | None = None,
+        headers: dict[str, str] | None = None,
     ) -> None:
         super().__init__(message)
         self.status = status
@@ -37,3 +42,18 @@ def invalid(*errors: str) -> PagerDutyError:
 def not_found() -> PagerDutyError:
     """404 `Not Found` (code 2100)."""
     return PagerDutyError(404, 2100, "Not Found")
+
+
+def bad_time(name: str) -> PagerDutyError:
+    """400 code 2004: a `since`/`until` that is no ISO-8601 time."""
+    return PagerDutyError(
+        400,
+        2004,
+        "Invalid 'since' or 'until' Parameter Values",
+        [f"{name} is not a valid date."],
+    )
+
+
+def bad_range(detail: str) -> PagerDutyError:
+    """400 code 2005: `since` after `until`, or a range longer than the operation allows."""
+    return PagerDutyError(400, 2005, "Invalid Query Date Range", [detail])

@@ -1,8 +1,20 @@
-"""The directory part of the `pagerduty:` section."""
+"""The directory part of the `pagerduty:` section: users, teams, services, escalation policies, schedules,
+priorities and maintenance windows, with the field names of PagerDuty's API objects.
+
+Values that name other records are refs (`$maya`) or plain `P…` ids, resolved when the image is built.
+A moment (`start`, `end`) is an ISO-8601 time or an offset from the clock start: `-7d`, `+2h`, `0s`.
+"""
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict
+import re
+from typing import Annotated, Literal
+from zoneinfo import available_timezones
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
+
+from ...clock import parse_duration, parse_time
+from ...spec.fields import Duration
 
 
 class _Model(BaseModel):
@@ -10,5 +22,180 @@ class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
 
+def moment_us(text: str, start: int) -> int:
+    """A moment of the file as epoch microseconds: `-7d`/`+2h` from `start` (the clock start), or ISO."""
+    if text[:1] in "+-":
+        offset = parse_duration(text[1:])
+        return start - offset if text[0] == "-" else start + offset
+    return parse_time(text)
+
+
+def _moment(value: str) -> str:
+    try:
+        moment_us(value, 0)
+    except ValueError:
+        raise ValueError(
+            f"expected an ISO-8601 time or an offset from the clock start like -7d, found {value!r}"
+        ) from None
+    return value
+
+
+def _time_of_day(value: str) -> str:
+    if not re.fullmatch(r"([01]\d|2[0-3]):[0-5]\d:[0-5]\d", value):
+        raise ValueError(f"expected a time of day like 09:00:00, found {value!r}")
+    return value
+
+
+def _color(value: str) -> str:
+    if not re.fullmatch(r"[0-9a-fA-F]{6}|[a-z-]+", value):
+        raise ValueError(f"expected a colour name like purple or a 6-digit hex colour, found {value!r}")
+    return value
+
+
+def _time_zone(value: str) -> str:
+    if value not in ZONES:
+        raise ValueError(f"expected an IANA time zone like America/New_York or Etc/UTC, found {value!r}")
+    return value
+
+
+# Every IANA time zone name this Python knows.
+ZONES = frozenset(available_timezones())
+
+Moment = Annotated[str, AfterValidator(_moment)]
+TimeZone = Annotated[str, AfterValidator(_time_zone)]
+TimeOfDay = Annotated[str, AfterValidator(_time_of_day)]
+Color = Annotated[str, AfterValidator(_color)]
+
+
+class User(_Model):
+    ref: str | None = None
+    name: str
+    email: str
+    role: Literal[
+        "admin",
+        "limited_user",
+        "observer",
+        "owner",
+        "read_only_user",
+        "restricted_access",
+        "read_only_limited_user",
+        "user",
+    ] = "user"
+    time_zone: TimeZone = "Etc/UTC"
+    job_title: str | None = None
+    description: str | None = None
+    color: Color | None = None
+    teams: list[str] = []  # team refs
+
+
+class Team(_Model):
+    ref: str | None = None
+    name: str
+    description: str | None = None
+
+
+class UrgencyType(_Model):
+    type: Literal["constant", "use_support_hours"] = "constant"
+    urgency: Literal["low", "high", "severity_based"] | None = "high"
+
+
+class UrgencyRule(UrgencyType):
+    during_support_hours: UrgencyType | None = None
+    outside_support_hours: UrgencyType | None = None
+
+
+class Service(_Model):
+    ref: str | None = None
+    name: str
+    description: str | None = None
+    escalation_policy: str  # an escalation policy ref
+    status: Literal["active", "warning", "critical", "maintenance", "disabled"] = "active"
+    acknowledgement_timeout: int | None = Field(default=None, ge=0)  # seconds; null = none
+    auto_resolve_timeout: int | None = Field(default=None, ge=0)  # seconds; null = none
+    teams: list[str] = []
+    incident_urgency_rule: UrgencyRule = UrgencyRule()
+
+
+class EscalationRule(_Model):
+    escalation_delay_in_minutes: int = Field(default=30, ge=1)
+    targets: list[str] = Field(min_length=1)  # refs to users or schedules
+
+
+class EscalationPolicy(_Model):
+    ref: str | None = None
+    name: str
+    description: str | None = None
+    num_loops: int = Field(default=0, ge=0, le=9)
+    teams: list[str] = []
+    escalation_rules: list[EscalationRule] = Field(min_length=1)
+
+
+class Restriction(_Model):
+    type: Literal["daily_restriction", "weekly_restriction"]
+    duration_seconds: int = Field(gt=0)
+    start_time_of_day: TimeOfDay
+    start_day_of_week: int | None = Field(default=None, ge=1, le=7)  # ISO day, for weekly restrictions
+
+
+class ScheduleLayer(_Model):
+    name: str | None = None  # default: "Layer N"
+    start: Moment = "-28d"
+    rotation_virtual_start: Moment | None = None  # default: the layer's start
+    rotation_turn_length_seconds: int | None = Field(default=None, gt=0)
+    rotation_turn_length: Duration | None = None  # `1d`, `7d`; the same as the seconds field
+    users: list[str] = Field(min_length=1)  # user refs, in rotation order
+    restrictions: list[Restriction] = []
+    end: Moment | None = None
+
+    @model_validator(mode="after")
+    def _one_turn_length(self) -> ScheduleLayer:
+        if self.rotation_turn_length_seconds is not None and self.rotation_turn_length is not None:
+            raise ValueError("give rotation_turn_length_seconds or rotation_turn_length, not both")
+        return self
+
+    def turn_seconds(self) -> int:
+        """The turn length in seconds; a week when the file gives none."""
+        if self.rotation_turn_length is not None:
+            return max(1, parse_duration(self.rotation_turn_length) // 1_000_000)
+        return self.rotation_turn_length_seconds or 7 * 86400
+
+
+class Override(_Model):
+    start: Moment
+    end: Moment
+    user: str  # a user ref
+
+
+class Schedule(_Model):
+    ref: str | None = None
+    name: str
+    time_zone: TimeZone = "Etc/UTC"
+    description: str | None = None
+    teams: list[str] = []
+    schedule_layers: list[ScheduleLayer] = Field(min_length=1)
+    overrides: list[Override] = []
+
+
+class Priority(_Model):
+    ref: str | None = None
+    name: str
+    description: str | None = None
+    color: Color | None = None
+
+
+class MaintenanceWindow(_Model):
+    ref: str | None = None
+    services: list[str] = Field(min_length=1)  # service refs
+    start: Moment
+    end: Moment
+    description: str | None = None
+
+
 class DirectorySection(_Model):
-    pass
+    users: list[User] = []
+    teams: list[Team] = []
+    services: list[Service] = []
+    escalation_policies: list[EscalationPolicy] = []
+    schedules: list[Schedule] = []
+    priorities: list[Priority] | None = None  # None: PagerDuty's default P1..P5
+    maintenance_windows: list[MaintenanceWindow] = []

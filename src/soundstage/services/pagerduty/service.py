@@ -10,6 +10,7 @@ from ..base import BodyError, Credential, Reply, ServiceRequest, parse_body
 from ..routing import import_handlers
 from . import seed
 from .errors import PagerDutyError, envelope, invalid, not_found
+from .incidents import attach as attach_incidents
 from .router import Call, ops, router
 from .store import USERS
 
@@ -46,7 +47,11 @@ class PagerDutyService:
         return token_of(request)
 
     def unauthorized(self, request: ServiceRequest) -> Reply:
-        return _error(_unauthenticated(), operation=self._operation(request), trace_body=_trace_body(request))
+        return _error(
+            _unauthenticated(),
+            operation=self._operation(request),
+            trace_body=_trace_body(request),
+        )
 
     def _operation(self, request: ServiceRequest) -> str | None:
         found = self.router.match(request.method, request.path)
@@ -88,6 +93,10 @@ class PagerDutyService:
             env["PAGERDUTY_FROM"] = user["email"]
         return env
 
+    def attach(self, world: World) -> None:
+        """Arms the timers of the incidents a live world starts with (escalations, acknowledgement timeouts)."""
+        attach_incidents(world)
+
     def assign(self, section: Any, ctx: Any) -> None:
         seed.assign(section, ctx)
 
@@ -100,7 +109,9 @@ class PagerDutyService:
     def internal_error(self, request: ServiceRequest, exc: BaseException) -> Reply:
         """PagerDuty's 500 when it fails on its side; the server has already undone the call's writes."""
         return _error(
-            PagerDutyError(500, 2000, "Internal Error"), operation=self._operation(request), trace_body=_trace_body(request)
+            PagerDutyError(500, 2000, "Internal Error"),
+            operation=self._operation(request),
+            trace_body=_trace_body(request),
         )
 
 

@@ -1,7 +1,21 @@
 """The PagerDuty collections of a world (the state layer knows nothing of HTTP), all by `P…` id.
+Records keep PagerDuty's field names; times are integer epoch µs; references are plain ids.
 
 Directory: `pagerduty.users`, `pagerduty.teams`, `pagerduty.services`, `pagerduty.escalation_policies`,
-`pagerduty.schedules`, `pagerduty.priorities`, `pagerduty.maintenance_windows`. Incidents:
+`pagerduty.schedules`, `pagerduty.priorities`, `pagerduty.maintenance_windows`:
+- user: `id`, `name`, `email`, `role`, `time_zone`, `job_title`, `description`, `color`, `teams` (ids),
+  `contact_methods` (`{id, type, label, address}`), `created_at`;
+- team: `id`, `name`, `description`;
+- service: `id`, `name`, `description`, `escalation_policy` (id), `status`, `acknowledgement_timeout`,
+  `auto_resolve_timeout` (seconds or None), `teams`, `incident_urgency_rule`, `alert_creation`,
+  `created_at`, `last_incident_timestamp` (None until an incident);
+- escalation policy: `id`, `name`, `description`, `num_loops`, `on_call_handoff_notifications`, `teams`,
+  `escalation_rules` (`{id, escalation_delay_in_minutes, targets: [{id, type: user|schedule}]}`);
+- schedule: `id`, `name`, `time_zone`, `description`, `teams`, `schedule_layers` (`{id, name, start, end,
+  rotation_virtual_start, rotation_turn_length_seconds, users, restrictions}`, later layers win),
+  `overrides` (`{id, start, end, user}`, later ones win); see `oncall`;
+- priority: `id`, `name`, `description`, `color`, `order` (1 = most urgent);
+- maintenance window: see `maintenance`. Incidents:
 `pagerduty.incidents`, `pagerduty.alerts`, `pagerduty.notes`, `pagerduty.log_entries` (`Q…` ids, like
 alerts), `pagerduty.change_events`.
 """

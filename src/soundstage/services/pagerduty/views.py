@@ -20,7 +20,14 @@ def html_url(path: str, record_id: str) -> str:
     return f"{WEB}/{path}/{record_id}"
 
 
-def identity(call: Call, kind: str, path: str, record_id: str, summary: str, web_path: str | None = None) -> dict[str, Any]:
+def identity(
+    call: Call,
+    kind: str,
+    path: str,
+    record_id: str,
+    summary: str,
+    web_path: str | None = None,
+) -> dict[str, Any]:
     """The five fields every object starts with; `kind` is its `type` (`incident`, `user`...)."""
     return {
         "id": record_id,
@@ -31,6 +38,13 @@ def identity(call: Call, kind: str, path: str, record_id: str, summary: str, web
     }
 
 
-def reference(call: Call, kind: str, path: str, record_id: str, summary: str, web_path: str | None = None) -> dict[str, Any]:
+def reference(
+    call: Call,
+    kind: str,
+    path: str,
+    record_id: str,
+    summary: str,
+    web_path: str | None = None,
+) -> dict[str, Any]:
     """A reference to another object: its identity with `type: "<kind>_reference"`."""
     return identity(call, f"{kind}_reference", path, record_id, summary, web_path)

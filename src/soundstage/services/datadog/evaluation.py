@@ -1,0 +1,147 @@
+"""Monitor state: a metric monitor's query evaluated over the world's series at the simulated time.
+
+`attach(world)` evaluates every monitor once a simulated minute (at each whole minute after the clock
+start) and writes `overall_state`, `overall_state_modified` and `state.groups` only when they change, so
+the event log shows each transition as one write: a metric override (a fault) turns a monitor to Alert
+within a simulated minute. Only `metric alert` and `query alert` monitors with a query `queries` reads
+are evaluated, once a series matches their query; the others keep the state they were given.
+
+Per group, the window's values (aggregated across the group's series at each timestamp) are reduced by
+the time aggregation and compared with the thresholds: Alert past `critical` (staying Alert until past
+`critical_recovery`, when given), Warn past `warning` likewise, else OK; No Data without values when
+`notify_no_data` is set or the group never had a state. The overall state is the most severe group's.
+Group states carry `last_triggered_ts`, `last_resolved_ts`, `last_nodata_ts` (epoch seconds).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...clock import US
+from ...world import Collection, Record, World
+from .queries import QueryError, parse_monitor_query
+from .series import AGGREGATE, matching, window
+from .store import MONITORS, SERIES
+
+EVALUATED = ("metric alert", "query alert")
+SEVERITY = {"OK": 0, "No Data": 1, "Warn": 2, "Alert": 3}
+_MINUTE = 60 * US
+_BREACH = {
+    ">": lambda value, threshold: value > threshold,
+    ">=": lambda value, threshold: value >= threshold,
+    "<": lambda value, threshold: value < threshold,
+    "<=": lambda value, threshold: value <= threshold,
+}
+
+
+def statuses(series: Collection, seed: str, monitor: Record, now: int) -> dict[str, str] | None:
+    """Each group's status at `now` (`*` for an ungrouped monitor), or None when the world does not evaluate it
+    (another monitor type, a query it cannot read, or no series ever matched)."""
+    if monitor["type"] not in EVALUATED:
+        return None
+    try:
+        query = parse_monitor_query(monitor["query"])
+    except QueryError:
+        return None
+    options = monitor["options"]
+    thresholds = options.get("thresholds") or {}
+    notify_no_data = bool(options.get("notify_no_data"))
+    end = now - (options.get("evaluation_delay") or 0) * US
+    before = {name: group["status"] for name, group in monitor["state"]["groups"].items()}
+    found: dict[str, str] = {}
+    for group, records in matching(series, query.metric).items():
+        name = ",".join(group) or "*"
+        values = window(records, end - query.window, end, query.metric.space, seed)
+        value = AGGREGATE[query.time_aggregation](values) if values else None
+        found[name] = _status(value, before.get(name), query.comparator, query.threshold, thresholds, notify_no_data)
+    for name, status in before.items():  # groups that stopped reporting
+        if name not in found:
+            found[name] = "No Data" if notify_no_data else status
+    # No series has ever matched: nothing to judge by, so the monitor keeps the state it has.
+    return found or None
+
+
+def _status(
+    value: float | None,
+    before: str | None,
+    comparator: str,
+    threshold: float,
+    thresholds: dict[str, Any],
+    notify_no_data: bool,
+) -> str:
+    if value is None:
+        return "No Data" if notify_no_data or before is None else before
+    breach = _BREACH[comparator]
+    for status, level, recovery in (
+        ("Alert", "critical", "critical_recovery"),
+        ("Warn", "warning", "warning_recovery"),
+    ):
+        limit = thresholds.get(level, threshold if level == "critical" else None)
+        if limit is None:
+            continue
+        if breach(value, limit) or (
+            before == status and thresholds.get(recovery) is not None and breach(value, thresholds[recovery])
+        ):
+            return status
+    return "OK"
+
+
+def overall(groups: dict[str, str]) -> str:
+    return max(groups.values(), key=SEVERITY.__getitem__) if groups else "No Data"
+
+
+def changes(series: Collection, seed: str, monitor: Record, now: int) -> dict[str, Any]:
+    """The monitor fields an evaluation at `now` changes (none when nothing does)."""
+    found = statuses(series, seed, monitor, now)
+    if found is None:
+        return {}
+    seconds = now // US
+    old = monitor["state"]["groups"]
+    groups = {}
+    for name, status in found.items():
+        group = dict(
+            old.get(name)
+            or {
+                "name": name,
+                "status": None,
+                "last_triggered_ts": None,
+                "last_resolved_ts": None,
+                "last_nodata_ts": None,
+            }
+        )
+        if group["status"] != status:
+            if status in ("Alert", "Warn"):
+                group["last_triggered_ts"] = seconds
+            elif status == "No Data":
+                group["last_nodata_ts"] = seconds
+            elif group["status"] in ("Alert", "Warn"):
+                group["last_resolved_ts"] = seconds
+            group["status"] = status
+        groups[name] = group
+    fields: dict[str, Any] = {}
+    if groups != old:
+        fields["state"] = {"groups": groups}
+    state = overall(found)
+    if state != monitor["overall_state"]:
+        fields["overall_state"] = state
+        fields["overall_state_modified"] = now
+    return fields
+
+
+def evaluate_all(world: World) -> None:
+    monitors = world[MONITORS]
+    series, seed, now = world[SERIES], world.ids.seed, world.now()
+    for monitor in list(monitors):
+        fields = changes(series, seed, monitor, now)
+        if fields:
+            monitors.change(str(monitor["id"]), **fields)
+
+
+def attach(world: World) -> None:
+    """Evaluates every monitor at each whole simulated minute after the clock start."""
+    world.schedule((world.clock.start // _MINUTE + 1) * _MINUTE, _tick)
+
+
+def _tick(world: World) -> None:
+    evaluate_all(world)
+    world.schedule(world.now() + _MINUTE, _tick)

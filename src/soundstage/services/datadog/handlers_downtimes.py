@@ -1,0 +1,237 @@
+"""Downtimes (v2, JSON:API): list, schedule, get, update, cancel, and a monitor's downtime matches.
+
+One-time schedules only (`{start, end}`); a recurring schedule is a 400. Errors use APIErrorResponse, as
+the v2 spec says for these operations. Every handler checks all it reads before its first write.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...clock import parse_time
+from ...world import Record
+from ..base import Reply
+from . import downtimes, views
+from .errors import bad_request, not_found
+from .handlers_monitors import monitor_of
+from .queries import QueryError, parse_monitor_query
+from .router import Call, invalid, ops
+from .store import DOWNTIMES, MONITORS
+
+_END_STATES = ("alert", "no data", "warn")
+_END_TYPES = ("canceled", "expired")
+_INCLUDES = ("created_by", "monitor")
+
+
+def downtime_of(call: Call) -> Record:
+    record = call.world[DOWNTIMES].get(call.params["downtime_id"])
+    if record is None:
+        raise not_found("Downtime not found")
+    return record
+
+
+def _include(call: Call) -> set[str]:
+    names = {n.strip() for n in (call.text("include") or "").split(",") if n.strip()}
+    if names - set(_INCLUDES):
+        raise invalid("include")
+    return names
+
+
+def _page(call: Call) -> tuple[int, int]:
+    offset = call.integer("page[offset]", 0, minimum=0) or 0
+    limit = call.integer("page[limit]", 30, minimum=1) or 30
+    return offset, min(limit, 100)
+
+
+def _response(call: Call, record: Record) -> dict[str, Any]:
+    body: dict[str, Any] = {"data": views.downtime(call.world, record)}
+    include = _include(call)
+    if include:
+        body["included"] = views.downtime_included(call.world, [record], include)
+    return body
+
+
+def _data(call: Call) -> dict[str, Any]:
+    data = call.fields.get("data")
+    if not isinstance(data, dict):
+        raise bad_request("The value provided for parameter 'data' is invalid")
+    if data.get("type") != "downtime":
+        raise bad_request("The value provided for parameter 'type' is invalid: expected downtime")
+    attributes = data.get("attributes")
+    if not isinstance(attributes, dict):
+        raise bad_request("The value provided for parameter 'attributes' is invalid")
+    return data
+
+
+def _time(value: Any, name: str) -> int | None:
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise invalid(name)
+    try:
+        return parse_time(value)
+    except ValueError:
+        raise invalid(name) from None
+
+
+def _checked(call: Call, attributes: dict[str, Any], current: Record | None) -> dict[str, Any]:
+    """The attributes of a create (all) or an update (those given), checked, schedule in µs."""
+    now = call.now()
+    fields: dict[str, Any] = {}
+    if "scope" in attributes or current is None:
+        scope = attributes.get("scope")
+        if not isinstance(scope, str) or not scope.strip():
+            raise invalid("scope")
+        try:
+            downtimes.parse_scope(scope)
+        except ValueError:
+            raise invalid("scope") from None
+        fields["scope"] = scope
+    if "monitor_identifier" in attributes or current is None:
+        fields["monitor_identifier"] = _identifier(call, attributes.get("monitor_identifier"))
+    if "schedule" in attributes or current is None:
+        schedule = attributes.get("schedule")
+        if schedule is None:
+            schedule = {}
+        if not isinstance(schedule, dict):
+            raise invalid("schedule")
+        if "recurrences" in schedule:
+            raise bad_request("Recurring downtimes are not supported: give a one-time schedule with start and end")
+        if set(schedule) - {"start", "end"}:
+            raise invalid("schedule")
+        base = current["schedule"] if current else {"start": now, "end": None}
+        start = _time(schedule.get("start"), "start") if "start" in schedule else base["start"]
+        end = _time(schedule.get("end"), "end") if "end" in schedule else base["end"]
+        start = now if start is None else start
+        if end is not None and end <= start:
+            raise bad_request("The downtime end must be after its start")
+        fields["schedule"] = {"start": start, "end": end}
+    if "message" in attributes:
+        if attributes["message"] is not None and not isinstance(attributes["message"], str):
+            raise invalid("message")
+        fields["message"] = attributes["message"]
+    if "mute_first_recovery_notification" in attributes:
+        if not isinstance(attributes["mute_first_recovery_notification"], bool):
+            raise invalid("mute_first_recovery_notification")
+        fields["mute_first_recovery_notification"] = attributes["mute_first_recovery_notification"]
+    for name, allowed in (("notify_end_states", _END_STATES), ("notify_end_types", _END_TYPES)):
+        if name in attributes:
+            values = attributes[name]
+            if not isinstance(values, list) or not all(v in allowed for v in values):
+                raise invalid(name)
+            fields[name] = list(values)
+    if "display_timezone" in attributes:
+        if not isinstance(attributes["display_timezone"], str):
+            raise invalid("display_timezone")
+        fields["display_timezone"] = attributes["display_timezone"]
+    return fields
+
+
+def _identifier(call: Call, value: Any) -> dict[str, Any]:
+    if not isinstance(value, dict) or len(value) != 1:
+        raise invalid("monitor_identifier")
+    if "monitor_id" in value:
+        monitor_id = value["monitor_id"]
+        if isinstance(monitor_id, bool) or not isinstance(monitor_id, int):
+            raise invalid("monitor_id")
+        if str(monitor_id) not in call.world[MONITORS]:
+            raise bad_request(f"Monitor {monitor_id} not found")
+        return {"monitor_id": monitor_id}
+    tags = value.get("monitor_tags")
+    if not isinstance(tags, list) or not tags or not all(isinstance(t, str) and t for t in tags):
+        raise invalid("monitor_tags")
+    return {"monitor_tags": list(tags)}
+
+
+@ops("GET /api/v2/downtime")
+def list_downtimes(call: Call) -> dict[str, Any]:
+    current_only = call.boolean("current_only")
+    include = _include(call)
+    offset, limit = _page(call)
+    now = call.now()
+    found = [d for d in call.world[DOWNTIMES] if not current_only or downtimes.status(d, now) == "active"]
+    page = found[offset : offset + limit]
+    body: dict[str, Any] = {
+        "data": [views.downtime(call.world, d) for d in page],
+        "meta": {"page": {"total_filtered_count": len(found)}},
+    }
+    if include:
+        body["included"] = views.downtime_included(call.world, page, include)
+    return body
+
+
+@ops("POST /api/v2/downtime")
+def create_downtime(call: Call) -> dict[str, Any]:
+    data = _data(call)
+    fields = _checked(call, data["attributes"], None)
+    _include(call)
+    downtime_id = call.world.ids.uuid(DOWNTIMES)
+    record = downtimes.new_downtime(
+        downtime_id,
+        call.world.ids.next("datadog.downtime_ids") + 4_000_000_000,
+        call.now(),
+        call.principal.user or None,
+        **fields,
+    )
+    call.world[DOWNTIMES].add(downtime_id, record)
+    return _response(call, record)
+
+
+@ops("GET /api/v2/downtime/{downtime_id}")
+def get_downtime(call: Call) -> dict[str, Any]:
+    return _response(call, downtime_of(call))
+
+
+@ops("PATCH /api/v2/downtime/{downtime_id}")
+def update_downtime(call: Call) -> dict[str, Any]:
+    current = downtime_of(call)
+    data = _data(call)
+    if data.get("id") != current["id"]:
+        raise bad_request("The downtime id in the body does not match the one in the path")
+    if current["canceled"] is not None:
+        raise bad_request("A canceled downtime cannot be updated")
+    fields = _checked(call, data["attributes"], current)
+    record = call.world[DOWNTIMES].change(current["id"], **fields, modified=call.now())
+    return _response(call, record)
+
+
+@ops("DELETE /api/v2/downtime/{downtime_id}")
+def cancel_downtime(call: Call) -> Reply:
+    record = downtime_of(call)
+    if record["canceled"] is None:
+        now = call.now()
+        call.world[DOWNTIMES].change(record["id"], canceled=now, modified=now)
+    return Reply(204, None)
+
+
+@ops("GET /api/v2/monitor/{monitor_id}/downtime_matches")
+def list_monitor_downtimes(call: Call) -> dict[str, Any]:
+    monitor = monitor_of(call)
+    offset, limit = _page(call)
+    now = call.now()
+    found = downtimes.for_monitor(call.world[DOWNTIMES], monitor, now)
+    try:
+        base_tags = list(parse_monitor_query(monitor["query"]).metric.scope)
+    except QueryError:
+        base_tags = []
+    data = []
+    for record in found[offset : offset + limit]:
+        groups = [
+            name
+            for name in monitor["state"]["groups"] or {"*": None}
+            if downtimes.scope_covers(record["scope"], [*base_tags, *([] if name == "*" else name.split(","))])
+        ]
+        schedule = record["schedule"]
+        data.append(
+            {
+                "type": "downtime_match",
+                "id": record["id"],
+                "attributes": {
+                    "start": views.iso_us(schedule["start"]),
+                    "end": views.iso_us(schedule["end"]) if schedule["end"] is not None else None,
+                    "scope": record["scope"],
+                    "groups": groups,
+                },
+            }
+        )
+    return {"data": data, "meta": {"page": {"total_filtered_count": len(found)}}}

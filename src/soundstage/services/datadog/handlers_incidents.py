@@ -1,0 +1,231 @@
+"""Incidents (v2, JSON:API): list, create, get and update.
+
+`GET /api/v2/incidents` lists the newest first, paged by `page[size]` and `page[offset]`; `include=users`
+adds the users the incidents name. An incident's `severity` and `state` are set through `fields`
+(`{"state": {"type": "dropdown", "value": "resolved"}}`); resolving stamps `resolved`, reopening clears
+it. The creator and last modifier are the user the application key belongs to, when there is one.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...clock import parse_time
+from ...world import Record
+from ..base import Reply
+from . import records, views_records
+from .errors import bad_request, not_found
+from .router import Call, invalid, ops
+from .store import INCIDENTS, USERS
+
+INCLUDES = ("users", "attachments")
+MAX_PAGE = 100
+_IMPACT_TIMES = ("customer_impact_start", "customer_impact_end", "detected")
+
+
+def _includes(call: Call) -> list[str]:
+    names = [n.strip() for n in (call.text("include") or "").split(",") if n.strip()]
+    if any(n not in INCLUDES for n in names):
+        raise invalid("include")
+    return names
+
+
+def _body(call: Call, records_shown: list[Record], data: Any, includes: list[str]) -> dict[str, Any]:
+    body: dict[str, Any] = {"data": data}
+    if "users" in includes:
+        body["included"] = views_records.incident_included(call.world, records_shown)
+    elif includes:
+        body["included"] = []
+    return body
+
+
+def _incident(call: Call) -> Record:
+    record = call.world[INCIDENTS].get(call.params["incident_id"])
+    if record is None:
+        raise not_found()
+    return record
+
+
+def _me(call: Call) -> str | None:
+    """The key's user, if the world has it."""
+    user = call.principal.user
+    return user if user and user in call.world[USERS] else None
+
+
+@ops("GET /api/v2/incidents")
+def list_incidents(call: Call) -> dict[str, Any]:
+    size = call.integer("page[size]", 10, minimum=1)
+    if size > MAX_PAGE:
+        raise invalid("page[size]")
+    offset = call.integer("page[offset]", 0, minimum=0)
+    includes = _includes(call)
+    found = sorted(call.world[INCIDENTS], key=lambda r: (r["created"], r["public_id"]), reverse=True)
+    page = found[offset : offset + size]
+    body = _body(call, page, [views_records.incident(r) for r in page], includes)
+    body["meta"] = {"pagination": {"offset": offset, "next_offset": offset + size, "size": size}}
+    return body
+
+
+@ops("GET /api/v2/incidents/{incident_id}")
+def get_incident(call: Call) -> dict[str, Any]:
+    includes = _includes(call)
+    record = _incident(call)
+    return _body(call, [record], views_records.incident(record), includes)
+
+
+def _data(call: Call) -> dict[str, Any]:
+    data = call.fields.get("data")
+    if not isinstance(data, dict):
+        raise bad_request("Missing required field 'data'")
+    if data.get("type") != "incidents":
+        raise bad_request(f"Invalid 'data.type': expected incidents, found {data.get('type')!r}")
+    for name in ("attributes", "relationships"):
+        if not isinstance(data.get(name, {}), dict):
+            raise bad_request(f"Invalid 'data.{name}': expected an object")
+    return data
+
+
+def _fields(value: Any) -> dict[str, dict[str, Any]]:
+    """`fields` checked: each a {type, value} object; severity and state one of Datadog's values."""
+    if not isinstance(value, dict):
+        raise bad_request("Invalid 'data.attributes.fields': expected an object")
+    for name, field in value.items():
+        if not isinstance(field, dict) or "value" not in field:
+            raise bad_request(f"Invalid 'data.attributes.fields.{name}': expected an object with a value")
+        allowed = {records.SEVERITY: records.SEVERITIES, records.STATE: records.STATES}.get(name)
+        if allowed is not None and field["value"] not in allowed:
+            raise bad_request(
+                f"Invalid value {field['value']!r} for field '{name}': expected one of {', '.join(allowed)}"
+            )
+        if field.get("type", "dropdown") not in ("dropdown", "multiselect", "textbox", "textarray", "metrictag"):
+            raise bad_request(f"Invalid 'data.attributes.fields.{name}.type': {field.get('type')!r}")
+    return value
+
+
+def _commander(call: Call, relationships: dict[str, Any]) -> tuple[bool, str | None]:
+    """Whether the request names a commander, and whom (None to clear it)."""
+    if "commander_user" not in relationships:
+        return False, None
+    relation = relationships["commander_user"]
+    data = relation.get("data") if isinstance(relation, dict) else "missing"
+    if data is None:
+        return True, None
+    if not isinstance(data, dict) or data.get("type") != "users" or not isinstance(data.get("id"), str):
+        raise bad_request("Invalid 'data.relationships.commander_user': expected {data: {type: users, id}}")
+    if data["id"] not in call.world[USERS]:
+        raise bad_request(f"Invalid 'data.relationships.commander_user': no user with id {data['id']}")
+    return True, data["id"]
+
+
+def _flag(attributes: dict[str, Any], name: str) -> bool | None:
+    value = attributes.get(name)
+    if value is not None and not isinstance(value, bool):
+        raise bad_request(f"Invalid 'data.attributes.{name}': expected a boolean")
+    return value
+
+
+def _text(attributes: dict[str, Any], name: str) -> str | None:
+    value = attributes.get(name)
+    if value is not None and not isinstance(value, str):
+        raise bad_request(f"Invalid 'data.attributes.{name}': expected a string")
+    return value
+
+
+def _time(attributes: dict[str, Any], name: str) -> int | None:
+    value = attributes.get(name)
+    if value is None:
+        return None
+    try:
+        return parse_time(value)
+    except (TypeError, ValueError):
+        raise bad_request(f"Invalid 'data.attributes.{name}': expected an ISO-8601 time") from None
+
+
+def _split_fields(fields: dict[str, Any]) -> tuple[str | None, str | None, dict[str, Any]]:
+    severity = fields.get(records.SEVERITY, {}).get("value")
+    state = fields.get(records.STATE, {}).get("value")
+    rest = {k: v for k, v in fields.items() if k not in (records.SEVERITY, records.STATE)}
+    return severity, state, rest
+
+
+@ops("POST /api/v2/incidents")
+def create_incident(call: Call) -> Reply:
+    includes = _includes(call)
+    data = _data(call)
+    attributes = data.get("attributes", {})
+    title = _text(attributes, "title")
+    if not title:
+        raise bad_request("Missing required field 'data.attributes.title'")
+    impacted = _flag(attributes, "customer_impacted")
+    if impacted is None:
+        raise bad_request("Missing required field 'data.attributes.customer_impacted'")
+    scope = _text(attributes, "customer_impact_scope")
+    if impacted and not scope:
+        raise bad_request("'customer_impact_scope' is required when 'customer_impacted' is true")
+    severity, state, rest = _split_fields(_fields(attributes.get("fields", {})))
+    _, commander = _commander(call, data.get("relationships", {}))
+    incidents = call.world[INCIDENTS]
+    now = call.now()
+    record = records.incident(
+        call.world.ids.uuid("datadog:incident"),
+        records.next_public_id(incidents),
+        title,
+        now,
+        customer_impacted=impacted,
+        customer_impact_scope=scope,
+        severity=severity or "UNKNOWN",
+        state=state or "active",
+        commander=commander,
+        created_by=_me(call),
+        fields=rest,
+        resolved=now if state == "resolved" else None,
+    )
+    incidents.add(record["id"], record)
+    return Reply(201, _body(call, [record], views_records.incident(record), includes))
+
+
+@ops("PATCH /api/v2/incidents/{incident_id}")
+def update_incident(call: Call) -> dict[str, Any]:
+    includes = _includes(call)
+    record = _incident(call)
+    data = _data(call)
+    if data.get("id", record["id"]) != record["id"]:
+        raise bad_request(f"Invalid 'data.id': {data.get('id')!r} is not the incident in the path")
+    attributes = data.get("attributes", {})
+    now = call.now()
+    changes: dict[str, Any] = {}
+    title = _text(attributes, "title")
+    if title is not None:
+        if not title:
+            raise bad_request("Invalid 'data.attributes.title': cannot be empty")
+        changes["title"] = title
+    scope = _text(attributes, "customer_impact_scope")
+    if scope is not None:
+        changes["customer_impact_scope"] = scope
+    impacted = _flag(attributes, "customer_impacted")
+    if impacted is not None and impacted != record["customer_impacted"]:
+        changes["customer_impacted"] = impacted
+        changes["customer_impact_start" if impacted else "customer_impact_end"] = now
+        if impacted:
+            changes["customer_impact_end"] = None
+    for name in _IMPACT_TIMES:
+        if name in attributes:
+            changes[name] = _time(attributes, name)
+    if "fields" in attributes:
+        severity, state, rest = _split_fields(_fields(attributes["fields"]))
+        if severity is not None:
+            changes["severity"] = severity
+        if state is not None and state != record["state"]:
+            changes["state"] = state
+            changes["resolved"] = now if state == "resolved" else None
+        if rest:
+            changes["fields"] = {**record["fields"], **rest}
+    named, commander = _commander(call, data.get("relationships", {}))
+    if named:
+        changes["commander"] = commander
+    changes = {k: v for k, v in changes.items() if record.get(k) != v}
+    if changes:
+        record = call.world[INCIDENTS].change(
+            record["id"], **changes, modified=now, last_modified_by=_me(call) or record["last_modified_by"]
+        )
+    return _body(call, [record], views_records.incident(record), includes)

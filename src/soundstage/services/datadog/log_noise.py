@@ -1,0 +1,79 @@
+"""Realistic log lines for `generate: {datadog.logs: ...}`: access logs, app messages and failures with
+the attributes Datadog's pipelines extract (`http.*`, `duration`, `error.*`), drawn from the build's
+seeded random source and faker."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from faker import Faker
+
+_PATHS = ("/api/orders", "/api/orders/{n}", "/api/cart", "/api/users/{n}", "/api/payments", "/healthz", "/api/search")
+_INFO = (
+    "Processed order {n} in {ms}ms",
+    "Cache hit for key {word}:{n}",
+    "User {user} logged in",
+    "Scheduled job {word}_sync finished in {ms}ms",
+    "Connection pool size {small}/{pool}",
+)
+_WARN = (
+    "Slow query on {word}s took {slow}ms",
+    "Retrying request to {host} (attempt {small})",
+    "Cache miss rate above {small}0%",
+    "Deprecated endpoint {path} called by {user}",
+)
+_ERROR = (
+    "Timeout after {slow}ms calling {host}",
+    "Failed to process order {n}: {error}",
+    "Database connection refused: {host}:5432",
+    "Unhandled exception in {word} handler: {error}",
+)
+_CODES = {"info": (200, 200, 201, 204, 304), "warn": (400, 404, 429), "error": (500, 502, 503, 504)}
+_ERRORS = (
+    ("TimeoutError", "upstream request timed out"),
+    ("ConnectionError", "connection reset by peer"),
+    ("KeyError", "'customer_id'"),
+    ("ValueError", "invalid literal for int() with base 10"),
+)
+
+
+def noise(rng: random.Random, faker: Faker, service: str, status: str) -> tuple[str, dict[str, Any]]:
+    """A log message and its attributes for one line of `service` at `status`."""
+    if rng.random() < 0.4 and status in ("info", "warn", "error"):
+        return _access(rng, faker, status)
+    templates = (
+        _ERROR if status in ("error", "critical", "alert", "emergency") else _WARN if status == "warn" else _INFO
+    )
+    error_kind, error_message = rng.choice(_ERRORS)
+    message = rng.choice(templates).format(
+        n=rng.randint(10_000, 99_999),
+        ms=rng.randint(3, 250),
+        slow=rng.randint(1_000, 30_000),
+        word=faker.word(),
+        user=faker.user_name(),
+        host=f"{faker.word()}-{rng.randint(1, 4)}.internal",
+        small=rng.randint(2, 9),
+        pool=rng.randint(10, 20),
+        path=rng.choice(_PATHS).format(n=rng.randint(1, 9999)),
+        error=error_message,
+    )
+    attributes: dict[str, Any] = {"logger": {"name": f"{service}.{faker.word()}"}}
+    if templates is _ERROR:
+        attributes["error"] = {"kind": error_kind, "message": error_message}
+    return message, attributes
+
+
+def _access(rng: random.Random, faker: Faker, status: str) -> tuple[str, dict[str, Any]]:
+    method = rng.choice(("GET", "GET", "GET", "POST", "PUT", "DELETE"))
+    path = rng.choice(_PATHS).format(n=rng.randint(1, 9999))
+    code = rng.choice(_CODES[status])
+    duration = rng.randint(2, 400) if status == "info" else rng.randint(200, 30_000)
+    client = faker.ipv4_public()
+    message = f'{client} - - "{method} {path} HTTP/1.1" {code} {rng.randint(0, 20_000)} {duration}ms'
+    attributes = {
+        "http": {"method": method, "url_details": {"path": path}, "status_code": code},
+        "network": {"client": {"ip": client}},
+        "duration": duration * 1_000_000,  # Datadog's standard duration attribute is in nanoseconds
+    }
+    return message, attributes

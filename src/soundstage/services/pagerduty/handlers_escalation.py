@@ -1,0 +1,52 @@
+"""Escalation policies: `GET /escalation_policies` and `GET /escalation_policies/{id}`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...world import Record
+from .errors import invalid, not_found
+from .router import Call, by_name, listed, ops, paginate, text
+from .store import ESCALATION_POLICIES, SCHEDULES
+from .views_directory import policy_view
+
+SORTS = ("name", "name:asc", "name:desc")
+
+
+def _user_ids(call: Call, policy: Record) -> set[str]:
+    """Everyone the policy can reach: its user targets and the users of its schedules' layers."""
+    users: set[str] = set()
+    for rule in policy["escalation_rules"]:
+        for target in rule["targets"]:
+            if target["type"] == "user":
+                users.add(target["id"])
+                continue
+            schedule = call.world[SCHEDULES].get(target["id"])
+            if schedule is not None:
+                users.update(u for layer in schedule["schedule_layers"] for u in layer["users"])
+    return users
+
+
+@ops("GET /escalation_policies")
+def escalation_policies_list(call: Call) -> dict[str, Any]:
+    include = listed(call, "include")
+    sort = text(call, "sort_by") or "name"
+    if sort not in SORTS:
+        raise invalid(f"sort_by must be one of {', '.join(SORTS)}.")
+    policies = by_name(call.world[ESCALATION_POLICIES], text(call, "query"), "name")
+    users, teams = set(listed(call, "user_ids")), set(listed(call, "team_ids"))
+    if users:
+        policies = [p for p in policies if users & _user_ids(call, p)]
+    if teams:
+        policies = [p for p in policies if teams.intersection(p["teams"])]
+    if sort == "name:desc":
+        policies.reverse()
+    return paginate(call, "escalation_policies", policies, lambda p: policy_view(call, p, include))
+
+
+@ops("GET /escalation_policies/{id}")
+def escalation_policies_get(call: Call) -> dict[str, Any]:
+    policy = call.world[ESCALATION_POLICIES].get(call.params["id"])
+    if policy is None:
+        raise not_found()
+    return {"escalation_policy": policy_view(call, policy, listed(call, "include"))}

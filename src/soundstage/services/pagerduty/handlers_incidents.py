@@ -1,0 +1,348 @@
+"""Incidents: list, create, show, update one, update many. The argument readers here are shared by the
+incident parts (`handlers_incident_parts`).
+
+Every write needs the `From` header (a user's email), acts as that user, and validates the whole body
+before its first write. The lifecycle is triggered -> acknowledged -> resolved: acknowledging again adds
+an acknowledger; a resolved incident can be reopened (status `triggered` or `acknowledged`, as the API
+describes) and refuses any other change (400, code 2002); an acknowledged incident cannot be set back to
+`triggered` by hand (it returns there when a snooze or the acknowledgement timeout ends).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+from typing import Any
+
+from ...clock import US
+from ...world import Record
+from ..base import Reply
+from . import views_incidents as views
+from .errors import PagerDutyError, bad_range, invalid, not_found
+from .incidents import Incidents, arm, user_agent
+from .router import Call, listed, moment, ops, paginate, requester, text
+from .store import ESCALATION_POLICIES, INCIDENTS, PRIORITIES, SERVICES, USERS
+
+DAY = 86400 * US
+STATUSES = ("triggered", "acknowledged", "resolved")
+URGENCIES = ("high", "low")
+_SORTS = ("incident_number", "created_at", "resolved_at", "urgency")
+
+
+# -- shared argument readers -------------------------------------------------------------------------
+
+
+def conflict(*errors: str) -> PagerDutyError:
+    """400 `Arguments Caused Error` (code 2002): the input is well formed but the state refuses it."""
+    return PagerDutyError(400, 2002, "Arguments Caused Error", list(errors))
+
+
+def incidents_of(call: Call) -> Incidents:
+    return Incidents.of(call.world)
+
+
+def incident_of(call: Call) -> Record:
+    """The incident the path names, by id or number, or 404."""
+    found = incidents_of(call).incident(call.params["id"])
+    if found is None:
+        raise not_found()
+    return found
+
+
+def wrapped(call: Call, key: str) -> dict[str, Any]:
+    """The object the body wraps under `key` (`{"incident": {...}}`)."""
+    value = call.fields.get(key)
+    if not isinstance(value, dict):
+        raise invalid(f"{key} must be an object.")
+    return value
+
+
+def body_text(body: dict[str, Any], name: str, required: bool = False) -> str | None:
+    value = body.get(name)
+    if value is None:
+        if required:
+            raise invalid(f"{name} is required.")
+        return None
+    if not isinstance(value, str) or (required and not value.strip()):
+        raise invalid(f"{name} must be a non-empty string.")
+    return value
+
+
+def ref_id(value: Any, name: str, kinds: tuple[str, ...]) -> str:
+    """The id of a reference object `{"id", "type"}` whose type is one of `kinds`."""
+    if not isinstance(value, dict) or not isinstance(value.get("id"), str):
+        raise invalid(f"{name} must be a reference with an id.")
+    if value.get("type") not in kinds:
+        raise invalid(f"{name} type must be {' or '.join(kinds)}.")
+    return value["id"]
+
+
+def user_of(call: Call, value: Any, name: str) -> str:
+    user_id = ref_id(value, name, ("user_reference", "user"))
+    if user_id not in call.world[USERS]:
+        raise invalid(f"{name} {user_id} was not found.")
+    return user_id
+
+
+def assignees_of(call: Call, body: dict[str, Any]) -> list[str] | None:
+    """`assignments: [{"assignee": {id, type}}]` as user ids (None when absent)."""
+    value = body.get("assignments")
+    if value is None:
+        return None
+    if not isinstance(value, list) or not value or not all(isinstance(a, dict) for a in value):
+        raise invalid("assignments must be a non-empty array of {assignee} objects.")
+    users: list[str] = []
+    for a in value:
+        user = user_of(call, a.get("assignee"), "Assignee")
+        if user not in users:
+            users.append(user)
+    return users
+
+
+def policy_of(call: Call, value: Any) -> str:
+    policy_id = ref_id(value, "escalation_policy", ("escalation_policy_reference", "escalation_policy"))
+    if policy_id not in call.world[ESCALATION_POLICIES]:
+        raise invalid("Escalation policy not found.")
+    return policy_id
+
+
+def priority_of(call: Call, value: Any) -> str | None:
+    """A priority reference, or a name (the highest priority so named), or null (no priority)."""
+    if value is None:
+        return None
+    priorities = call.world[PRIORITIES]
+    if isinstance(value, str):
+        named = priorities.by("name", value)
+        if not named:
+            raise invalid(f"Priority '{value}' was not found.")
+        return named[0]["id"]
+    priority_id = ref_id(value, "priority", ("priority_reference", "priority"))
+    if priority_id not in priorities:
+        raise invalid("Priority not found.")
+    return priority_id
+
+
+def choice(body: dict[str, Any], name: str, allowed: tuple[str, ...]) -> str | None:
+    value = body.get(name)
+    if value is not None and value not in allowed:
+        raise invalid(f"{name} must be one of {', '.join(allowed)}.")
+    return value
+
+
+def includes(call: Call) -> list[str]:
+    return listed(call, "include")
+
+
+# -- list --------------------------------------------------------------------------------------------
+
+
+@ops("GET /incidents")
+def list_incidents(call: Call) -> dict[str, Any]:
+    """Incidents created in [`since`, `until`) (by default the last 30 days; `date_range=all` for all),
+    filtered by the set parameters, sorted by `sort_by` (default `created_at` ascending)."""
+    statuses = listed(call, "statuses")
+    urgencies = listed(call, "urgencies")
+    for name, given, allowed in (("statuses", statuses, STATUSES), ("urgencies", urgencies, URGENCIES)):
+        if any(v not in allowed for v in given):
+            raise invalid(f"{name} must be any of {', '.join(allowed)}.")
+    sorts = _sorts(call)
+    records: list[Record] = list(call.world[INCIDENTS])
+    if text(call, "date_range") != "all":
+        until = moment(call, "until") or call.now()
+        since = moment(call, "since")
+        since = until - 30 * DAY if since is None else since
+        if since > until:
+            raise bad_range("since must be before until.")
+        records = [r for r in records if since <= r["created_at"] < until]
+    key = text(call, "incident_key")
+    filters: list[Callable[[Record], bool]] = []
+    if statuses:
+        filters.append(lambda r: r["status"] in statuses)
+    if urgencies:
+        filters.append(lambda r: r["urgency"] in urgencies)
+    if key:
+        filters.append(lambda r: r["incident_key"] == key)
+    if services := listed(call, "service_ids"):
+        filters.append(lambda r: r["service"] in services)
+    if teams := listed(call, "team_ids"):
+        filters.append(lambda r: any(t in teams for t in r["teams"]))
+    if users := listed(call, "user_ids"):
+        filters.append(lambda r: any(a["assignee"] in users for a in r["assignments"]))
+    records = [r for r in records if all(f(r) for f in filters)]
+    for field, descending in reversed(sorts):
+        records.sort(key=partial(_sort_key, field=field), reverse=descending)
+    include = includes(call)
+    return paginate(call, "incidents", records, lambda r: views.incident(call, r, "body" in include, include))
+
+
+def _sorts(call: Call) -> list[tuple[str, bool]]:
+    given = listed(call, "sort_by")
+    if len(given) > 2:
+        raise invalid("sort_by takes at most two fields.")
+    sorts: list[tuple[str, bool]] = []
+    for item in given or ["created_at"]:
+        field, _, direction = item.partition(":")
+        if field not in _SORTS or direction not in ("", "asc", "desc"):
+            raise invalid(f"sort_by must be one of {', '.join(_SORTS)}, with :asc or :desc.")
+        sorts.append((field, direction == "desc"))
+    return sorts
+
+
+def _sort_key(record: Record, field: str) -> Any:
+    if field == "urgency":
+        return URGENCIES.index(record["urgency"])
+    if field == "resolved_at":
+        return record["resolved_at"] or 0
+    return record[field]
+
+
+# -- create ------------------------------------------------------------------------------------------
+
+
+@ops("POST /incidents")
+def create_incident(call: Call) -> Reply:
+    user = requester(call)
+    body = wrapped(call, "incident")
+    if body.get("type") != "incident":
+        raise invalid("incident type must be incident.")
+    title = body_text(body, "title", required=True)
+    assert title is not None
+    service = call.world[SERVICES].get(ref_id(body.get("service"), "service", ("service_reference", "service")))
+    if service is None:
+        raise invalid("Service not found.")
+    urgency = choice(body, "urgency", URGENCIES) or _default_urgency(service)
+    priority = priority_of(call, body.get("priority"))
+    details = _details(body.get("body"))
+    key = body_text(body, "incident_key")
+    assignees = assignees_of(call, body)
+    policy = policy_of(call, body["escalation_policy"]) if body.get("escalation_policy") is not None else None
+    if assignees is not None and policy is not None:
+        raise invalid("Assignments cannot be specified if an escalation policy is given.")
+    incidents = incidents_of(call)
+    if key and incidents.open_with_key(service["id"], key):
+        raise conflict("Open incident with matching dedup key already exists on this service")
+    incident = incidents.trigger(
+        service=service,
+        title=title,
+        at=call.now(),
+        agent=user_agent(user["id"]),
+        urgency=urgency,
+        priority=priority,
+        details=details,
+        incident_key=key,
+        assignees=assignees,
+        escalation_policy=policy,
+    )
+    arm(call.world, incident)
+    return Reply(201, {"incident": views.incident(call, incident, body=True)})
+
+
+def _default_urgency(service: Record) -> str:
+    """The service's constant urgency (high when its rule depends on support hours or severity)."""
+    rule = service.get("incident_urgency_rule") or {}
+    urgency = rule.get("urgency")
+    return urgency if rule.get("type") == "constant" and urgency in URGENCIES else "high"
+
+
+def _details(value: Any) -> str | None:
+    if value is None:
+        return None
+    if not isinstance(value, dict) or value.get("type") != "incident_body":
+        raise invalid("body must be an object of type incident_body.")
+    details = value.get("details")
+    if details is not None and not isinstance(details, str):
+        raise invalid("body details must be a string.")
+    return details
+
+
+# -- show and update ---------------------------------------------------------------------------------
+
+
+@ops("GET /incidents/{id}")
+def get_incident(call: Call) -> dict[str, Any]:
+    return {"incident": views.incident(call, incident_of(call), body=True, include=includes(call))}
+
+
+@ops("PUT /incidents/{id}")
+def update_incident(call: Call) -> dict[str, Any]:
+    user = requester(call)
+    incident = incident_of(call)
+    apply = plan_update(call, incident, wrapped(call, "incident"), user)
+    return {"incident": views.incident(call, apply(), body=True)}
+
+
+@ops("PUT /incidents")
+def update_incidents(call: Call) -> dict[str, Any]:
+    """Several updates at once: all are checked before any is made."""
+    user = requester(call)
+    items = call.fields.get("incidents")
+    if not isinstance(items, list) or not items or not all(isinstance(i, dict) for i in items):
+        raise invalid("incidents must be a non-empty array of incident objects.")
+    incidents = incidents_of(call)
+    steps = []
+    for item in items:
+        if not isinstance(item.get("id"), str):
+            raise invalid("Each incident must have an id.")
+        incident = incidents.incident(item["id"])
+        if incident is None:
+            raise not_found()
+        steps.append(plan_update(call, incident, item, user))
+    updated = [step() for step in steps]
+    return {
+        "incidents": [views.incident(call, r) for r in updated],
+        "limit": len(updated),
+        "offset": 0,
+        "more": False,
+        "total": None,
+    }
+
+
+def plan_update(call: Call, incident: Record, body: dict[str, Any], user: Record) -> Callable[[], Record]:
+    """Checks one incident update and answers the function that makes it."""
+    if body.get("type") not in ("incident", "incident_reference"):
+        raise invalid("incident type must be incident or incident_reference.")
+    status = choice(body, "status", STATUSES)
+    title = body_text(body, "title", required="title" in body)
+    urgency = choice(body, "urgency", URGENCIES)
+    resolution = body_text(body, "resolution")
+    priority = priority_of(call, body["priority"]) if "priority" in body else incident["priority"]
+    assignees = assignees_of(call, body)
+    policy = policy_of(call, body["escalation_policy"]) if body.get("escalation_policy") is not None else None
+    level = body.get("escalation_level")
+    incidents = incidents_of(call)
+    if level is not None:
+        levels = incidents.levels(policy or incident["escalation_policy"])
+        if isinstance(level, bool) or not isinstance(level, int) or not 1 <= level <= levels:
+            raise invalid(f"escalation_level must be an integer from 1 to {levels}.")
+    routed = assignees is not None or policy is not None or level is not None
+    reopening = status in ("triggered", "acknowledged")
+    if incident["status"] == "resolved" and not reopening and (status == "resolved" or routed or urgency is not None):
+        raise conflict("Incident Already Resolved")
+    if incident["status"] == "acknowledged" and status == "triggered" and not routed:
+        raise conflict("An acknowledged incident cannot be set back to triggered.")
+    agent = user_agent(user["id"])
+
+    def apply() -> Record:
+        at = call.now()
+        record = incident
+        if record["status"] == "resolved" and status in ("triggered", "acknowledged"):
+            record = incidents.reopen(record, status, user["id"], at, assignees)
+        else:
+            if assignees is not None:
+                record = incidents.reassign(record, assignees, agent, at)
+            elif policy is not None or level is not None:
+                if policy is not None:
+                    record = call.world[INCIDENTS].change(record["id"], escalation_policy=policy)
+                record = incidents.escalate(record, level or 1, agent, at)
+            if status == "acknowledged":
+                record = incidents.acknowledge(record, user["id"], at)
+            elif status == "resolved":
+                record = incidents.resolve(record, agent, at, resolution=resolution)
+        changes = {"title": title, "urgency": urgency, "priority": priority}
+        record = incidents.update(
+            record, agent, at, **{k: v for k, v in changes.items() if v is not None or k == "priority"}
+        )
+        arm(call.world, record)
+        return record
+
+    return apply
