@@ -1,8 +1,7 @@
-"""The budget of DESIGN 6: a scene's checks over a 100,000-entry event log in under a second."""
+"""A scene's checks over a 100,000-entry event log give the right verdicts (how fast is measured by
+benchmarks/bench.py, part (c), never by a timed assertion here)."""
 
 from __future__ import annotations
-
-import time
 
 from soundstage.checks import Attempt, evaluate, parse_checks
 from soundstage.clock import US, iso, parse_time
@@ -105,12 +104,10 @@ def big_attempt() -> Attempt:
     return Attempt(events, state, diff, "It is under Reports.", REFS)
 
 
-def test_a_scene_over_a_100k_log_in_under_a_second():
+def test_a_scene_over_a_100k_log():
     attempt = big_attempt()
     checks = parse_checks(CHECKS, REFS)
-    began = time.perf_counter()
     evaluation = evaluate(checks, attempt)
-    took = time.perf_counter() - began
     assert {r.id: r.passed for r in evaluation.checks} == {
         "answered": True,
         "filed": True,
@@ -126,4 +123,3 @@ def test_a_scene_over_a_100k_log_in_under_a_second():
         "said": True,
     }
     assert len(attempt.events) == ENTRIES
-    assert took < 1.0, f"evaluating took {took:.2f}s"

