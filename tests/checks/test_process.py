@@ -627,7 +627,6 @@ def test_a_saved_trial_is_scored_from_its_events(tmp_path: Path, story):
 
 
 def test_process_checks_over_a_100000_entry_log(result):
-
     from soundstage.checks import evaluate, parse_checks
 
     s = Story()
