@@ -8,9 +8,10 @@ across services too.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, TypeVar
 
 from faker import Faker
+from pydantic import BaseModel, ValidationError
 
 from ..errors import SpecError
 from ..ids import IdSource
@@ -18,6 +19,7 @@ from ..world import Collection
 from .loader import dotted
 
 Path = tuple[str | int, ...]
+M = TypeVar("M", bound=BaseModel)
 
 
 class BuildContext:
@@ -57,6 +59,15 @@ class BuildContext:
 
     def error(self, message: str, *path: str | int) -> SpecError:
         return SpecError(message, file=self.file, line=self.line(*path), field=dotted(self.here + path))
+
+    def section(self, model: type[M], value: Any) -> M:
+        """A service section as its model: given already parsed, or validated here (errors name the section)."""
+        if isinstance(value, model):
+            return value
+        try:
+            return model.model_validate(value)
+        except ValidationError as exc:
+            raise self.error(str(exc)) from exc
 
     def define(self, ref: str | None, value: str, kind: str, *path: str | int) -> None:
         """Names a record: `$ref` now means `value` (its id). Refs are unique across the whole world."""

@@ -8,14 +8,9 @@ from typing import Any
 
 from ...world import Principal, World
 from ..base import Operations, ServiceRequest
-from ..routing import Router
 from .errors import DatadogError
 
 ops = Operations("datadog")
-
-
-def router() -> Router:
-    return Router(ops.names())
 
 
 @dataclass

@@ -3,14 +3,19 @@ its registered operation, and answers Datadog's error envelope."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...world import Principal, World
 from ..base import BodyError, Credential, Reply, ServiceRequest, parse_body
+from ..rest import RestService, trace_body
 from ..routing import import_handlers
-from . import evaluation, seed, seed_records
+from . import evaluation, seed_monitoring, seed_records
 from .errors import DatadogError, envelope, forbidden, not_found
-from .router import Call, ops, router
+from .models import DatadogSection
+from .router import Call, ops
+
+if TYPE_CHECKING:
+    from ...spec.build import BuildContext
 
 API_KEY = "api_key"  # token types of the two keys
 APPLICATION_KEY = "application_key"
@@ -20,55 +25,43 @@ _API_KEY_ONLY = frozenset({"GET /api/v1/validate", "POST /api/v1/events"})
 import_handlers(__package__)
 
 
-def _error(exc: DatadogError, **fields: Any) -> Reply:
-    return Reply(exc.status, envelope(exc), headers=dict(exc.headers), error=True, **fields)
-
-
 def _key(request: ServiceRequest, header: str, param: str) -> str | None:
     value = request.headers.get(header) or request.query.get(param)
     return value if isinstance(value, str) and value else None
 
 
-class DatadogService:
+class DatadogService(RestService):
     name = "datadog"
+    ops = ops
+    error = DatadogError
 
-    def __init__(self) -> None:
-        self.router = router()
+    def envelope(self, exc: DatadogError) -> Any:
+        return envelope(exc)
+
+    def unknown_path(self) -> DatadogError:
+        return not_found()
+
+    def failure(self) -> DatadogError:
+        return DatadogError(500, "Internal Server Error")
 
     def token(self, request: ServiceRequest) -> str | None:
         return _key(request, "dd-api-key", "api_key")
 
     def unauthorized(self, request: ServiceRequest) -> Reply:
-        return _error(forbidden(), operation=self._operation(request), trace_body=_trace_body(request))
+        return self.error_reply(forbidden(), operation=self.operation(request), trace_body=trace_body(request))
 
-    def _operation(self, request: ServiceRequest) -> str | None:
-        found = self.router.match(request.method, request.path)
-        return found[0] if found else None
-
-    def handle(self, world: World, principal: Principal | None, request: ServiceRequest) -> Reply:
-        found = self.router.match(request.method, request.path)
-        trace_body = _trace_body(request)
-        if found is None:
-            return _error(not_found(), unimplemented=True, trace_body=trace_body)
-        name, params = found
+    def run(self, world: World, principal: Principal | None, request: ServiceRequest, name: str, params: dict[str, str]) -> Any:
         if principal is None or principal.token_type != API_KEY:
-            return _error(forbidden(), operation=name, trace_body=trace_body)
+            raise forbidden()
         if name not in _API_KEY_ONLY:
             app = world.tokens.get(_key(request, "dd-application-key", "application_key") or "")
             if app is None or app.token_type != APPLICATION_KEY:
-                return _error(forbidden(), operation=name, trace_body=trace_body)
+                raise forbidden()
         try:
-            body = _json_body(request)
-            result = ops.handlers[name](Call(world, principal, request, params, body))
-        except DatadogError as exc:
-            return _error(exc, operation=name, trace_body=trace_body)
-        reply = result if isinstance(result, Reply) else Reply(200, result)
-        reply.operation = name
-        reply.trace_body = trace_body
-        return reply
-
-    def operations(self) -> list[str]:
-        return ops.names()
+            body = parse_body(request)
+        except BodyError as exc:
+            raise DatadogError(400, f"Invalid JSON: {exc}") from exc
+        return ops.handlers[name](Call(world, principal, request, params, body))
 
     def credentials(self, world: World) -> list[Credential]:
         """An API key and an application key, when the world has anything in Datadog. The application
@@ -85,11 +78,17 @@ class DatadogService:
         # datadog-api-client's Configuration(host=...) takes the root the /api/v1 paths hang from.
         return {"DATADOG_API_URL": base_url}
 
-    def assign(self, section: Any, ctx: Any) -> None:
-        seed.assign(section, ctx)
+    def assign(self, section: Any, ctx: BuildContext) -> None:
+        """Pass 1 of building an image: ids for the records with a `ref` (seed_records first, then seed_monitoring)."""
+        datadog = ctx.section(DatadogSection, section)
+        seed_records.assign(datadog, ctx)
+        seed_monitoring.assign(datadog, ctx)
 
-    def build(self, section: Any, ctx: Any) -> None:
-        seed.build(section, ctx)
+    def build(self, section: Any, ctx: BuildContext) -> None:
+        """Pass 2: the records, in the same order."""
+        datadog = ctx.section(DatadogSection, section)
+        seed_records.build(datadog, ctx)
+        seed_monitoring.build(datadog, ctx)
 
     def attach(self, world: World) -> None:
         """Monitors follow the world's metrics: evaluated once a simulated minute (in a world with Datadog
@@ -100,30 +99,10 @@ class DatadogService:
     def generate(self, collection: str, options: dict[str, Any], ctx: Any) -> None:
         seed_records.generate(collection, options, ctx)
 
-    def internal_error(self, request: ServiceRequest, exc: BaseException) -> Reply:
-        """Datadog's 500 when it fails on its side; the server has already undone the call's writes."""
-        return _error(
-            DatadogError(500, "Internal Server Error"), operation=self._operation(request), trace_body=_trace_body(request)
-        )
-
 
 def _in_use(world: World) -> bool:
     """Whether the world has anything in Datadog."""
     return any(name.startswith("datadog.") and len(c) for name, c in world.collections.items())
-
-
-def _json_body(request: ServiceRequest) -> Any:
-    try:
-        return parse_body(request)
-    except BodyError as exc:
-        raise DatadogError(400, f"Invalid JSON: {exc}") from exc
-
-
-def _trace_body(request: ServiceRequest) -> Any:
-    try:
-        return parse_body(request)
-    except BodyError:
-        return None
 
 
 service = DatadogService()

@@ -13,15 +13,10 @@ from urllib.parse import quote, urlencode
 from ...clock import US, parse_rate
 from ...world import Record, World
 from ..base import Operations, Reply, ServiceRequest
-from ..routing import Router
 from .errors import GitHubError
 
 # Parameters that may hold slashes when they end a template; `path` may also be empty (the repo root).
 TAILS = frozenset({"path", "ref", "branch", "basehead"})
-
-
-def router() -> Router:
-    return Router(ops.names(), TAILS)
 
 
 # -- the handler convention --------------------------------------------------------------------------

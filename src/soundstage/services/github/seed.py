@@ -12,8 +12,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 from weakref import WeakKeyDictionary
 
-from pydantic import ValidationError
-
 from ...clock import US, parse_duration
 from ...world import Record
 from . import git
@@ -34,15 +32,6 @@ LABEL_IDS = 5_000_000_000
 _heads: WeakKeyDictionary[BuildContext, dict[str, str | None]] = WeakKeyDictionary()
 
 
-def _section(section: Any, ctx: BuildContext) -> GithubSection:
-    if isinstance(section, GithubSection):
-        return section
-    try:
-        return GithubSection.model_validate(section)
-    except ValidationError as exc:
-        raise ctx.error(str(exc)) from exc
-
-
 def user_record(ctx: BuildContext, login: str, kind: str, name: str | None = None, email: str | None = None) -> Record:
     number = USER_IDS + ctx.ids.next("github:user")
     return {
@@ -60,7 +49,7 @@ def user_record(ctx: BuildContext, login: str, kind: str, name: str | None = Non
 
 
 def assign(section: Any, ctx: BuildContext) -> None:
-    github = _section(section, ctx)
+    github = ctx.section(GithubSection, section)
     users = ctx.collection(USERS)
     for i, user in enumerate(github.users):
         _add_user(ctx, user, i)
@@ -120,7 +109,7 @@ def _write_history(ctx: BuildContext, repo: Repo, i: int) -> None:
 
 
 def build(section: Any, ctx: BuildContext) -> None:
-    github = _section(section, ctx)
+    github = ctx.section(GithubSection, section)
     here = ctx.here
     for i, repo in enumerate(github.repos):
         record = _build_repo(ctx, repo, i)

@@ -10,17 +10,11 @@ from typing import Any
 
 from ...world import Principal, World
 from ..base import BodyError, Credential, Reply, ServiceRequest, parse_body
-from . import (
-    handlers_ci,
-    handlers_git,
-    handlers_issues,
-    handlers_pulls,
-    handlers_repos,
-    handlers_search,
-    seed,
-)
+from ..rest import RestService, trace_body
+from ..routing import import_handlers
+from . import seed
 from .errors import GitHubError, envelope, not_found
-from .router import Call, ops, over_limit, rate_headers, router
+from .router import TAILS, Call, ops, over_limit, rate_headers
 from .store import USERS
 
 VERSIONS = ("2022-11-28", "2026-03-10")
@@ -31,8 +25,7 @@ _NO_USER_AGENT = (
     "Check https://developer.github.com for other possible causes."
 )
 
-# The handler modules register their operations on import.
-_HANDLERS = (handlers_repos, handlers_git, handlers_issues, handlers_pulls, handlers_ci, handlers_search)
+import_handlers(__package__)
 
 
 def token_of(request: ServiceRequest) -> str | None:
@@ -52,36 +45,39 @@ def token_of(request: ServiceRequest) -> str | None:
     return None
 
 
-def _error(exc: GitHubError, **fields: Any) -> Reply:
-    return Reply(exc.status, envelope(exc), headers=dict(exc.headers), error=True, **fields)
+def _unauthenticated(request: ServiceRequest) -> GitHubError:
+    return GitHubError(401, "Requires authentication" if token_of(request) is None else "Bad credentials")
 
 
-class GitHubService:
+class GitHubService(RestService):
     name = "github"
+    ops = ops
+    error = GitHubError
+    tails = TAILS
 
-    def __init__(self) -> None:
-        self.router = router()
+    def envelope(self, exc: GitHubError) -> Any:
+        return envelope(exc)
+
+    def unknown_path(self) -> GitHubError:
+        return not_found()
+
+    def failure(self) -> GitHubError:
+        return GitHubError(500, "Server Error")
 
     def token(self, request: ServiceRequest) -> str | None:
         return token_of(request)
 
     def unauthorized(self, request: ServiceRequest) -> Reply:
-        reply = self._precheck(request)
-        if reply is None:
-            message = "Requires authentication" if token_of(request) is None else "Bad credentials"
-            reply = _error(GitHubError(401, message), operation=self._operation(request))
-        return reply
+        return self._precheck(request) or self.error_reply(
+            _unauthenticated(request), operation=self.operation(request), trace_body=trace_body(request)
+        )
 
     def handle(self, world: World, principal: Principal | None, request: ServiceRequest) -> Reply:
-        reply = self._precheck(request) or self._answer(world, principal, request)
+        reply = self._precheck(request) or super().handle(world, principal, request)
         reply.headers = {**rate_headers(world), "X-OAuth-Scopes": SCOPES, **reply.headers}
         if reply.status < 300:
             reply.headers.setdefault("X-GitHub-Media-Type", "github.v3; format=json")
         return reply
-
-    def _operation(self, request: ServiceRequest) -> str | None:
-        found = self.router.match(request.method, request.path)
-        return found[0] if found else None
 
     def _precheck(self, request: ServiceRequest) -> Reply | None:
         """GitHub's answers before it looks at the token: a missing User-Agent, an unknown API version."""
@@ -94,34 +90,17 @@ class GitHubService:
                 f"Invalid API version provided: {version}. Supported versions: {', '.join(VERSIONS)}.",
                 documentation_url="https://docs.github.com/rest/about-the-rest-api/api-versions",
             )
-            return _error(exc)
+            return self.error_reply(exc)
         return None
 
-    def _answer(self, world: World, principal: Principal | None, request: ServiceRequest) -> Reply:
-        found = self.router.match(request.method, request.path)
-        trace_body = _trace_body(request)
-        if found is None:
-            return _error(not_found(), unimplemented=True, trace_body=trace_body)
-        name, params = found
+    def run(self, world: World, principal: Principal | None, request: ServiceRequest, name: str, params: dict[str, str]) -> Any:
         user = world[USERS].get(principal.user) if principal is not None else None
         if user is None:
-            message = "Requires authentication" if token_of(request) is None else "Bad credentials"
-            return _error(GitHubError(401, message), operation=name, trace_body=trace_body)
+            raise _unauthenticated(request)
         refused = over_limit(world, name, user)
         if refused is not None:
-            return _error(refused, operation=name, trace_body=trace_body)
-        try:
-            body = _json_body(request)
-            result = ops.handlers[name](Call(world, user, request, params, body))
-        except GitHubError as exc:
-            return _error(exc, operation=name, trace_body=trace_body)
-        reply = result if isinstance(result, Reply) else Reply(200, result)
-        reply.operation = name
-        reply.trace_body = trace_body
-        return reply
-
-    def operations(self) -> list[str]:
-        return ops.names()
+            raise refused
+        return ops.handlers[name](Call(world, user, request, params, _json_body(request)))
 
     def credentials(self, world: World) -> list[Credential]:
         """A classic personal access token acting as the scene's `agent.github_user`."""
@@ -142,10 +121,6 @@ class GitHubService:
     def generate(self, collection: str, options: dict[str, Any], ctx: Any) -> None:
         raise ctx.error(f"github.{collection} cannot be generated (nothing in GitHub is generated yet)")
 
-    def internal_error(self, request: ServiceRequest, exc: BaseException) -> Reply:
-        """GitHub's 500 when it fails on its side; the server has already undone the call's writes."""
-        return _error(GitHubError(500, "Server Error"), operation=self._operation(request), trace_body=_trace_body(request))
-
 
 def _json_body(request: ServiceRequest) -> Any:
     """The JSON body; GitHub answers 400 `Problems parsing JSON` for anything else."""
@@ -156,13 +131,6 @@ def _json_body(request: ServiceRequest) -> Any:
     if body is not None and request.method != "GET" and not isinstance(body, (dict, list)):
         raise GitHubError(400, "Problems parsing JSON")
     return body
-
-
-def _trace_body(request: ServiceRequest) -> Any:
-    try:
-        return parse_body(request)
-    except BodyError:
-        return None
 
 
 service = GitHubService()

@@ -10,16 +10,11 @@ from typing import Any
 from ...clock import parse_time
 from ...world import Principal, Record, World
 from ..base import Operations, ServiceRequest
-from ..routing import Router
 from .errors import PagerDutyError, bad_time, invalid
 from .models_directory import ZONES
 from .store import USERS
 
 ops = Operations("pagerduty")
-
-
-def router() -> Router:
-    return Router(ops.names())
 
 
 @dataclass

@@ -3,16 +3,21 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...world import Principal, World
 from ..base import BodyError, Credential, Reply, ServiceRequest, parse_body
+from ..rest import RestService, trace_body
 from ..routing import import_handlers
-from . import seed
+from . import seed_directory, seed_incidents
 from .errors import PagerDutyError, envelope, invalid, not_found
 from .incidents import attach as attach_incidents
-from .router import Call, ops, router
+from .models import PagerdutySection
+from .router import Call, ops
 from .store import USERS
+
+if TYPE_CHECKING:
+    from ...spec.build import BuildContext
 
 import_handlers(__package__)
 
@@ -32,52 +37,36 @@ def _unauthenticated() -> PagerDutyError:
     return PagerDutyError(401, 2006, "Authentication failed")
 
 
-def _error(exc: PagerDutyError, **fields: Any) -> Reply:
-    return Reply(exc.status, envelope(exc), headers=dict(exc.headers), error=True, **fields)
-
-
-class PagerDutyService:
+class PagerDutyService(RestService):
     name = "pagerduty"
+    ops = ops
+    error = PagerDutyError
     https_only = True  # the official client refuses any other base URL
 
-    def __init__(self) -> None:
-        self.router = router()
+    def envelope(self, exc: PagerDutyError) -> Any:
+        return envelope(exc)
+
+    def unknown_path(self) -> PagerDutyError:
+        return not_found()
+
+    def failure(self) -> PagerDutyError:
+        return PagerDutyError(500, 2000, "Internal Error")
 
     def token(self, request: ServiceRequest) -> str | None:
         return token_of(request)
 
     def unauthorized(self, request: ServiceRequest) -> Reply:
-        return _error(
-            _unauthenticated(),
-            operation=self._operation(request),
-            trace_body=_trace_body(request),
-        )
+        return self.error_reply(_unauthenticated(), operation=self.operation(request), trace_body=trace_body(request))
 
-    def _operation(self, request: ServiceRequest) -> str | None:
-        found = self.router.match(request.method, request.path)
-        return found[0] if found else None
-
-    def handle(self, world: World, principal: Principal | None, request: ServiceRequest) -> Reply:
-        found = self.router.match(request.method, request.path)
-        trace_body = _trace_body(request)
-        if found is None:
-            return _error(not_found(), unimplemented=True, trace_body=trace_body)
-        name, params = found
+    def run(self, world: World, principal: Principal | None, request: ServiceRequest, name: str, params: dict[str, str]) -> Any:
         if principal is None:
-            return _error(_unauthenticated(), operation=name, trace_body=trace_body)
+            raise _unauthenticated()
         user = world[USERS].get(principal.user) if principal.user else None
         try:
-            body = _json_body(request)
-            result = ops.handlers[name](Call(world, principal, user, request, params, body))
-        except PagerDutyError as exc:
-            return _error(exc, operation=name, trace_body=trace_body)
-        reply = result if isinstance(result, Reply) else Reply(200, result)
-        reply.operation = name
-        reply.trace_body = trace_body
-        return reply
-
-    def operations(self) -> list[str]:
-        return ops.names()
+            body = parse_body(request)
+        except BodyError as exc:
+            raise invalid(f"The request body could not be parsed: {exc}") from exc
+        return ops.handlers[name](Call(world, principal, user, request, params, body))
 
     def credentials(self, world: World) -> list[Credential]:
         """A user API token acting as the scene's `agent.pagerduty_user`."""
@@ -97,36 +86,20 @@ class PagerDutyService:
         """Arms the timers of the incidents a live world starts with (escalations, acknowledgement timeouts)."""
         attach_incidents(world)
 
-    def assign(self, section: Any, ctx: Any) -> None:
-        seed.assign(section, ctx)
+    def assign(self, section: Any, ctx: BuildContext) -> None:
+        """Pass 1 of building an image: ids for the records with a `ref` (seed_directory first, then seed_incidents)."""
+        pagerduty = ctx.section(PagerdutySection, section)
+        seed_directory.assign(pagerduty, ctx)
+        seed_incidents.assign(pagerduty, ctx)
 
-    def build(self, section: Any, ctx: Any) -> None:
-        seed.build(section, ctx)
+    def build(self, section: Any, ctx: BuildContext) -> None:
+        """Pass 2: the records, in the same order."""
+        pagerduty = ctx.section(PagerdutySection, section)
+        seed_directory.build(pagerduty, ctx)
+        seed_incidents.build(pagerduty, ctx)
 
     def generate(self, collection: str, options: dict[str, Any], ctx: Any) -> None:
         raise ctx.error(f"pagerduty.{collection} cannot be generated")
-
-    def internal_error(self, request: ServiceRequest, exc: BaseException) -> Reply:
-        """PagerDuty's 500 when it fails on its side; the server has already undone the call's writes."""
-        return _error(
-            PagerDutyError(500, 2000, "Internal Error"),
-            operation=self._operation(request),
-            trace_body=_trace_body(request),
-        )
-
-
-def _json_body(request: ServiceRequest) -> Any:
-    try:
-        return parse_body(request)
-    except BodyError as exc:
-        raise invalid(f"The request body could not be parsed: {exc}") from exc
-
-
-def _trace_body(request: ServiceRequest) -> Any:
-    try:
-        return parse_body(request)
-    except BodyError:
-        return None
 
 
 service = PagerDutyService()

@@ -31,10 +31,6 @@ DAY = 86_400
 _assigned: WeakKeyDictionary[BuildContext, dict[tuple[Any, ...], str]] = WeakKeyDictionary()
 
 
-def _section(section: Any) -> SlackSection:
-    return section if isinstance(section, SlackSection) else SlackSection.model_validate(section)
-
-
 def _key(ctx: BuildContext, kind: str, index: int) -> tuple[Any, ...]:
     return (ctx.file, ctx.here, kind, index)
 
@@ -48,7 +44,7 @@ def _team_settings(ctx: BuildContext, team_id: str, name: str, domain: str | Non
 
 
 def assign(section: Any, ctx: BuildContext) -> None:
-    slack = _section(section)
+    slack = ctx.section(SlackSection, section)
     ids = _assigned.setdefault(ctx, {})
     if slack.team is not None:
         if "slack" in ctx.settings:
@@ -78,7 +74,7 @@ def assign(section: Any, ctx: BuildContext) -> None:
 
 
 def build(section: Any, ctx: BuildContext) -> None:
-    slack = _section(section)
+    slack = ctx.section(SlackSection, section)
     ids = _assigned.setdefault(ctx, {})
     if "slack" not in ctx.settings:
         _team_settings(ctx, ctx.ids.slack("T"), "Soundstage", None)

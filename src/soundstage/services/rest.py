@@ -1,0 +1,89 @@
+"""What the REST services (GitHub, Datadog, PagerDuty) share: operations registered on an `Operations`
+registry as `"METHOD /path/{param}"`, routed by a `Router`, and one way of answering a call.
+
+A service subclasses `RestService`, names its registry and its vendor error class, and says how its
+vendor words an error (`envelope`), a path it does not serve (`unknown_path`), a failure on its side
+(`failure`), and how a call is run once routed (`run`: credentials first, then the body, then the
+handler). The dispatch here records the operation and the parsed body on every reply and turns the
+vendor error a handler raises into the vendor's answer.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterable
+from typing import Any, ClassVar, Protocol
+
+from ..world import Principal, World
+from .base import BodyError, Operations, Reply, ServiceRequest, parse_body
+from .routing import Router
+
+
+class VendorError(Protocol):
+    """What a service's error class carries besides the vendor's words."""
+
+    status: int
+    headers: dict[str, str]
+
+
+def trace_body(request: ServiceRequest) -> Any:
+    """The body as the trace records it: parsed, or None when it cannot be."""
+    try:
+        return parse_body(request)
+    except BodyError:
+        return None
+
+
+class RestService(ABC):
+    name: ClassVar[str]
+    ops: ClassVar[Operations]
+    error: ClassVar[type[Exception]]  # the vendor error handlers raise
+    tails: ClassVar[Iterable[str]] = ()  # path parameters that may hold slashes when they end a template
+
+    def __init__(self) -> None:
+        self.router = Router(self.ops.names(), self.tails)
+
+    @abstractmethod
+    def envelope(self, exc: Any) -> Any:
+        """The body of the vendor's error answer for `exc`."""
+
+    @abstractmethod
+    def unknown_path(self) -> Exception:
+        """The vendor's error for a path it does not serve."""
+
+    @abstractmethod
+    def failure(self) -> Exception:
+        """The vendor's 500."""
+
+    @abstractmethod
+    def run(self, world: World, principal: Principal | None, request: ServiceRequest, name: str, params: dict[str, str]) -> Any:
+        """Runs operation `name`: checks the credentials, reads the body, calls the handler. Raises `error`."""
+
+    def error_reply(self, exc: Any, **fields: Any) -> Reply:
+        return Reply(exc.status, self.envelope(exc), headers=dict(exc.headers), error=True, **fields)
+
+    def operation(self, request: ServiceRequest) -> str | None:
+        found = self.router.match(request.method, request.path)
+        return found[0] if found else None
+
+    def operations(self) -> list[str]:
+        return self.ops.names()
+
+    def handle(self, world: World, principal: Principal | None, request: ServiceRequest) -> Reply:
+        found = self.router.match(request.method, request.path)
+        body = trace_body(request)
+        if found is None:
+            return self.error_reply(self.unknown_path(), unimplemented=True, trace_body=body)
+        name, params = found
+        try:
+            result = self.run(world, principal, request, name, params)
+        except self.error as exc:
+            return self.error_reply(exc, operation=name, trace_body=body)
+        reply = result if isinstance(result, Reply) else Reply(200, result)
+        reply.operation = name
+        reply.trace_body = body
+        return reply
+
+    def internal_error(self, request: ServiceRequest, exc: BaseException) -> Reply:
+        """The vendor's 500 when a handler failed; the server has already undone the call's writes."""
+        return self.error_reply(self.failure(), operation=self.operation(request), trace_body=trace_body(request))
