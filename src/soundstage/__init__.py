@@ -9,7 +9,7 @@ The CLI (`soundstage run|serve|check|explain|validate|list`) is a thin layer ove
 
 from __future__ import annotations
 
-from .spec import ImageCache, WorldImage, build_image, validate_file  # first: services import spec models
+from .spec import ImageCache, WorldImage, build_image, validate_file  # noqa: I001 (first: services import spec models)
 from .checks import Attempt, CheckResult, Evaluation, evaluate, parse_checks
 from .clock import Clock
 from .errors import InfrastructureError, NotFound, SoundstageError, SpecError, UsageError

@@ -5,13 +5,13 @@ from __future__ import annotations
 import secrets
 import threading
 from dataclasses import dataclass
-from urllib.parse import urlsplit
 from typing import Any
+from urllib.parse import urlsplit
 
 from ..errors import NotFound
-from ..tls import LocalCA
 from ..services import SERVICES
 from ..spec import ImageCache, WorldImage
+from ..tls import LocalCA
 from ..world import World
 
 
