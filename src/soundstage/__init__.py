@@ -9,7 +9,8 @@ The CLI (`soundstage run|serve|check|explain|validate|list`) is a thin layer ove
 
 from __future__ import annotations
 
-from .spec import ImageCache, WorldImage, build_image, validate_file  # noqa: I001 (first: services import spec models)
+# ruff: noqa: I001 (spec comes first: the services import the spec models, and the spec imports the services)
+from .spec import ImageCache, WorldImage, build_image, validate_file
 from .checks import Attempt, CheckResult, Evaluation, evaluate, parse_checks
 from .clock import Clock
 from .errors import InfrastructureError, NotFound, SoundstageError, SpecError, UsageError
