@@ -11,16 +11,11 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic import BeforeValidator, ConfigDict, Field
 
 from ...clock import parse_duration, parse_time
-from ...spec.fields import Duration
+from ...spec.fields import Duration, Spec
 from ...spec.loader import describe
-
-
-class _Model(BaseModel):
-    # Strict like the rest of the file formats: YAML already types its values, so "yes" is no boolean.
-    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 def parse_offset(text: str, start: int) -> int:
@@ -84,7 +79,7 @@ def _tag(value: Any) -> Any:
 Tag = Annotated[str, BeforeValidator(_tag)]
 
 
-class Thresholds(_Model):
+class Thresholds(Spec):
     critical: Number | None = None
     critical_recovery: Number | None = None
     warning: Number | None = None
@@ -93,7 +88,7 @@ class Thresholds(_Model):
     unknown: Number | None = None
 
 
-class MonitorOptions(_Model):
+class MonitorOptions(Spec):
     thresholds: Thresholds | None = None
     notify_no_data: bool = False
     no_data_timeframe: int | None = Field(default=None, ge=1)  # minutes
@@ -109,7 +104,7 @@ class MonitorOptions(_Model):
     silenced: dict[str, int | None] | None = None  # legacy mutes: scope -> end (epoch seconds) or null
 
 
-class Monitor(_Model):
+class Monitor(Spec):
     ref: str | None = None
     id: int | None = Field(default=None, ge=1)
     name: str
@@ -123,7 +118,7 @@ class Monitor(_Model):
     ago: Duration = "30d"  # created this long before the clock start
 
 
-class Override(_Model):
+class Override(Spec):
     """A step the series shows in a window: `value` from `from` until `to` (open-ended without it)."""
 
     model_config = ConfigDict(extra="forbid", strict=True, populate_by_name=True)
@@ -132,7 +127,7 @@ class Override(_Model):
     value: Number
 
 
-class Series(_Model):
+class Series(Spec):
     """A metric series: `base` plus seeded noise and a daily swing, with overrides on top. Its values are
     computed when asked for, never stored per point."""
 
@@ -148,7 +143,7 @@ class Series(_Model):
     overrides: list[Override] = []
 
 
-class Host(_Model):
+class Host(Spec):
     ref: str | None = None
     name: str
     aliases: list[str] = []
@@ -161,17 +156,17 @@ class Host(_Model):
     platform: str = "linux"
 
 
-class MonitorIdentifier(_Model):
+class MonitorIdentifier(Spec):
     monitor_id: int | str | None = None  # a monitor id or $ref
     monitor_tags: list[Tag] | None = None
 
 
-class Schedule(_Model):
+class Schedule(Spec):
     start: Offset | None = None  # default: the clock start
     end: Offset | None = None  # default: open-ended
 
 
-class Downtime(_Model):
+class Downtime(Spec):
     ref: str | None = None
     scope: str = "*"
     monitor_identifier: MonitorIdentifier
@@ -184,7 +179,7 @@ class Downtime(_Model):
     ago: Duration = "0s"  # created this long before its start (or the clock start)
 
 
-class MonitoringSection(_Model):
+class MonitoringSection(Spec):
     monitors: list[Monitor] = []
     metrics: list[Series] = []
     hosts: list[Host] = []

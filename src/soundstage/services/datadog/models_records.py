@@ -12,14 +12,9 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, Field
 
-from ...spec.fields import Duration, Time
-
-
-class _Model(BaseModel):
-    # Strict like the rest of the file formats: YAML already types its values, so "yes" is no boolean.
-    model_config = ConfigDict(extra="forbid", strict=True)
+from ...spec.fields import Duration, Spec, Time
 
 
 def _uuid(value: str) -> str:
@@ -45,12 +40,12 @@ Uuid = Annotated[str, AfterValidator(_uuid)]
 LogStatus = Literal["emergency", "alert", "critical", "error", "warn", "notice", "info", "debug", "ok"]
 
 
-class Timed(_Model):
+class Timed(Spec):
     ago: Duration | None = None  # how long before the clock start
     at: Time | None = None  # or when, exactly
 
 
-class User(_Model):
+class User(Spec):
     ref: str | None = None
     id: Uuid | None = None  # default: a UUID from the world's seed
     handle: str | None = None  # default: the email
@@ -89,7 +84,7 @@ class Log(Timed):
     attributes: dict[str, Any] = {}  # free-form, searched as `@name:value`
 
 
-class GenerateLogs(_Model):
+class GenerateLogs(Spec):
     """Options of `generate: {datadog.logs: {...}}`: realistic noise, seeded."""
 
     count: int = Field(200, ge=1, le=100_000)
@@ -101,18 +96,18 @@ class GenerateLogs(_Model):
     tags: list[str] = []  # added to every log (e.g. env:prod)
 
 
-class Threshold(_Model):
+class Threshold(Spec):
     timeframe: Literal["7d", "30d", "90d"]
     target: float
     warning: float | None = None
 
 
-class SloQuery(_Model):
+class SloQuery(Spec):
     numerator: str
     denominator: str
 
 
-class Slo(_Model):
+class Slo(Spec):
     ref: str | None = None
     id: Annotated[str, AfterValidator(_slo_id)] | None = None  # default: 32 hex digits from the world's seed
     name: str
@@ -127,7 +122,7 @@ class Slo(_Model):
     ago: Duration | None = None  # created how long before the clock start; default 90 days
 
 
-class Dashboard(_Model):
+class Dashboard(Spec):
     ref: str | None = None
     id: Annotated[str, AfterValidator(_dashboard_id)] | None = None  # default: abc-def-ghi from the seed
     title: str
@@ -155,7 +150,7 @@ class Incident(Timed):
     resolved_after: Duration | None = None  # for a resolved incident: how long after it was declared
 
 
-class RecordsSection(_Model):
+class RecordsSection(Spec):
     users: list[User] = []
     events: list[Event] = []
     logs: list[Log] = []

@@ -10,14 +10,9 @@ from __future__ import annotations
 import re
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, Field
 
-from ...spec.fields import Duration
-
-
-class _Model(BaseModel):
-    # Strict like the rest of the file formats: YAML already types its values, so "yes" is no boolean.
-    model_config = ConfigDict(extra="forbid", strict=True)
+from ...spec.fields import Duration, Spec
 
 
 def _full_name(value: str) -> str:
@@ -32,7 +27,7 @@ def _color(value: str) -> str:
     return value
 
 
-class User(_Model):
+class User(Spec):
     ref: str | None = None
     login: str
     name: str | None = None
@@ -40,7 +35,7 @@ class User(_Model):
     type: Literal["User", "Bot", "Organization"] = "User"
 
 
-class Commit(_Model):
+class Commit(Spec):
     ref: str | None = None
     message: str
     author: str | None = None  # a user ref or login; default: the repo owner
@@ -48,14 +43,14 @@ class Commit(_Model):
     ago: str | None = None  # how long before the clock start it was made
 
 
-class Label(_Model):
+class Label(Spec):
     ref: str | None = None
     name: str
     color: Annotated[str, AfterValidator(_color)] = "ededed"
     description: str | None = None
 
 
-class Issue(_Model):
+class Issue(Spec):
     ref: str | None = None
     title: str
     body: str | None = None
@@ -65,7 +60,7 @@ class Issue(_Model):
     user: str | None = None
 
 
-class Pull(_Model):
+class Pull(Spec):
     ref: str | None = None
     title: str
     body: str | None = None
@@ -76,7 +71,7 @@ class Pull(_Model):
     merged: bool = False
 
 
-class Repo(_Model):
+class Repo(Spec):
     ref: str | None = None
     full_name: Annotated[str, AfterValidator(_full_name)]
     description: str | None = None
@@ -93,7 +88,7 @@ class Repo(_Model):
     releases: list[Release] = []
 
 
-class Release(_Model):
+class Release(Spec):
     ref: str | None = None
     tag_name: str
     target: str | None = None  # a commit ref, sha or branch; default: the default branch
@@ -105,6 +100,6 @@ class Release(_Model):
     ago: Duration | None = None  # how long before the clock start it was published; default: a day apart
 
 
-class GithubSection(_Model):
+class GithubSection(Spec):
     users: list[User] = []
     repos: list[Repo] = []

@@ -11,15 +11,10 @@ import re
 from typing import Annotated, Literal
 from zoneinfo import available_timezones
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
+from pydantic import AfterValidator, Field, model_validator
 
 from ...clock import parse_duration, parse_time
-from ...spec.fields import Duration
-
-
-class _Model(BaseModel):
-    # Strict like the rest of the file formats: YAML already types its values, so "yes" is no boolean.
-    model_config = ConfigDict(extra="forbid", strict=True)
+from ...spec.fields import Duration, Spec
 
 
 def moment_us(text: str, start: int) -> int:
@@ -67,7 +62,7 @@ TimeOfDay = Annotated[str, AfterValidator(_time_of_day)]
 Color = Annotated[str, AfterValidator(_color)]
 
 
-class User(_Model):
+class User(Spec):
     ref: str | None = None
     name: str
     email: str
@@ -88,13 +83,13 @@ class User(_Model):
     teams: list[str] = []  # team refs
 
 
-class Team(_Model):
+class Team(Spec):
     ref: str | None = None
     name: str
     description: str | None = None
 
 
-class UrgencyType(_Model):
+class UrgencyType(Spec):
     type: Literal["constant", "use_support_hours"] = "constant"
     urgency: Literal["low", "high", "severity_based"] | None = "high"
 
@@ -104,7 +99,7 @@ class UrgencyRule(UrgencyType):
     outside_support_hours: UrgencyType | None = None
 
 
-class Service(_Model):
+class Service(Spec):
     ref: str | None = None
     name: str
     description: str | None = None
@@ -116,12 +111,12 @@ class Service(_Model):
     incident_urgency_rule: UrgencyRule = UrgencyRule()
 
 
-class EscalationRule(_Model):
+class EscalationRule(Spec):
     escalation_delay_in_minutes: int = Field(default=30, ge=1)
     targets: list[str] = Field(min_length=1)  # refs to users or schedules
 
 
-class EscalationPolicy(_Model):
+class EscalationPolicy(Spec):
     ref: str | None = None
     name: str
     description: str | None = None
@@ -130,14 +125,14 @@ class EscalationPolicy(_Model):
     escalation_rules: list[EscalationRule] = Field(min_length=1)
 
 
-class Restriction(_Model):
+class Restriction(Spec):
     type: Literal["daily_restriction", "weekly_restriction"]
     duration_seconds: int = Field(gt=0)
     start_time_of_day: TimeOfDay
     start_day_of_week: int | None = Field(default=None, ge=1, le=7)  # ISO day, for weekly restrictions
 
 
-class ScheduleLayer(_Model):
+class ScheduleLayer(Spec):
     name: str | None = None  # default: "Layer N"
     start: Moment = "-28d"
     rotation_virtual_start: Moment | None = None  # default: the layer's start
@@ -160,13 +155,13 @@ class ScheduleLayer(_Model):
         return self.rotation_turn_length_seconds or 7 * 86400
 
 
-class Override(_Model):
+class Override(Spec):
     start: Moment
     end: Moment
     user: str  # a user ref
 
 
-class Schedule(_Model):
+class Schedule(Spec):
     ref: str | None = None
     name: str
     time_zone: TimeZone = "Etc/UTC"
@@ -176,14 +171,14 @@ class Schedule(_Model):
     overrides: list[Override] = []
 
 
-class Priority(_Model):
+class Priority(Spec):
     ref: str | None = None
     name: str
     description: str | None = None
     color: Color | None = None
 
 
-class MaintenanceWindow(_Model):
+class MaintenanceWindow(Spec):
     ref: str | None = None
     services: list[str] = Field(min_length=1)  # service refs
     start: Moment
@@ -191,7 +186,7 @@ class MaintenanceWindow(_Model):
     description: str | None = None
 
 
-class DirectorySection(_Model):
+class DirectorySection(Spec):
     users: list[User] = []
     teams: list[Team] = []
     services: list[Service] = []

@@ -29,17 +29,10 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict
-
-from ...spec.fields import Duration
+from ...spec.fields import Duration, Spec
 
 
-class _Model(BaseModel):
-    # Strict like the rest of the file formats: YAML already types its values, so "yes" is no boolean.
-    model_config = ConfigDict(extra="forbid", strict=True)
-
-
-class Alert(_Model):
+class Alert(Spec):
     ref: str | None = None
     summary: str
     severity: Literal["critical", "error", "warning", "info"] = "critical"
@@ -49,14 +42,14 @@ class Alert(_Model):
     ago: Duration | None = None  # default: when the incident was triggered
 
 
-class Note(_Model):
+class Note(Spec):
     ref: str | None = None
     content: str
     user: str  # a user ref or id
     ago: Duration | None = None  # default: one minute after the last thing that happened to the incident
 
 
-class Incident(_Model):
+class Incident(Spec):
     ref: str | None = None
     title: str
     service: str  # a service ref or id
@@ -75,7 +68,7 @@ class Incident(_Model):
     notes: list[Note] = []
 
 
-class ChangeEvent(_Model):
+class ChangeEvent(Spec):
     ref: str | None = None
     summary: str
     service: str  # a service ref or id
@@ -85,6 +78,6 @@ class ChangeEvent(_Model):
     ago: Duration = "1h"
 
 
-class IncidentsSection(_Model):
+class IncidentsSection(Spec):
     incidents: list[Incident] = []
     change_events: list[ChangeEvent] = []

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, Field
 
 from ...clock import parse_duration
+from ...spec.fields import Spec
 
 
 def _duration(value: str | int) -> str | int:
@@ -21,19 +22,15 @@ def _duration(value: str | int) -> str | int:
 Duration = Annotated[str | int, AfterValidator(_duration)]
 
 
-class _Model(BaseModel):
-    # Strict like the rest of the file formats: YAML already types its values, so "yes" is no boolean.
-    model_config = ConfigDict(extra="forbid", strict=True)
 
-
-class Team(_Model):
+class Team(Spec):
     ref: str | None = None
     id: str | None = None
     name: str = "Soundstage"
     domain: str | None = None  # default: the name, lower case, letters and digits only
 
 
-class User(_Model):
+class User(Spec):
     ref: str | None = None
     id: str | None = None
     name: str
@@ -47,7 +44,7 @@ class User(_Model):
     deleted: bool = False
 
 
-class Channel(_Model):
+class Channel(Spec):
     ref: str | None = None
     id: str | None = None
     name: str
@@ -59,7 +56,7 @@ class Channel(_Model):
     created_by: str | None = None  # default: the first member
 
 
-class Message(_Model):
+class Message(Spec):
     ref: str | None = None
     channel: str  # a channel, or a user: the DM between that user and `user`
     user: str
@@ -70,7 +67,7 @@ class Message(_Model):
     pinned: bool = False
 
 
-class Usergroup(_Model):
+class Usergroup(Spec):
     ref: str | None = None
     id: str | None = None
     name: str
@@ -82,7 +79,7 @@ class Usergroup(_Model):
     disabled: bool = False
 
 
-class Bookmark(_Model):
+class Bookmark(Spec):
     ref: str | None = None
     id: str | None = None
     channel: str
@@ -92,7 +89,7 @@ class Bookmark(_Model):
     created_by: str | None = None
 
 
-class SlackSection(_Model):
+class SlackSection(Spec):
     team: Team | None = None
     users: list[User] = []
     channels: list[Channel] = []
@@ -101,7 +98,7 @@ class SlackSection(_Model):
     bookmarks: list[Bookmark] = []
 
 
-class GenerateMessages(_Model):
+class GenerateMessages(Spec):
     """Options of `generate: {slack.messages: {...}}`."""
 
     channel: str
