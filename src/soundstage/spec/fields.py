@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Any, Callable
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict
 
 from ..clock import parse_duration, parse_rate, parse_time
 from .loader import describe
@@ -27,6 +28,18 @@ def _checked(parse: Callable[[str], Any], expected: str) -> BeforeValidator:
         raise ValueError(f"expected {expected}, found {describe(value)}")
 
     return BeforeValidator(check)
+
+
+def matching(pattern: str, expected: str) -> AfterValidator:
+    """Accepts a string that `pattern` matches whole; anything else is an error saying what was expected."""
+    compiled = re.compile(pattern)
+
+    def check(value: str) -> str:
+        if not compiled.fullmatch(value):
+            raise ValueError(f"expected {expected}, found {value!r}")
+        return value
+
+    return AfterValidator(check)
 
 
 def _time(text: str) -> None:

@@ -9,33 +9,21 @@ long before the clock start) or `at` (an ISO-8601 instant). `generate: {datadog.
 
 from __future__ import annotations
 
-import re
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, Field
+from pydantic import Field
 
-from ...spec.fields import Duration, Spec, Time
+from ...spec.fields import Duration, Spec, Time, matching
 
-
-def _uuid(value: str) -> str:
-    if not re.fullmatch(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", value):
-        raise ValueError(f"expected a lower-case UUID like 3f2b8c1e-5d4a-4e2b-9c1d-0a1b2c3d4e5f, found {value!r}")
-    return value
-
-
-def _dashboard_id(value: str) -> str:
-    if not re.fullmatch(r"[a-z0-9]{3}-[a-z0-9]{3}-[a-z0-9]{3}", value):
-        raise ValueError(f"expected a dashboard id like abc-def-ghi, found {value!r}")
-    return value
-
-
-def _slo_id(value: str) -> str:
-    if not re.fullmatch(r"[0-9a-f]{32}", value):
-        raise ValueError(f"expected an SLO id of 32 lower-case hex digits, found {value!r}")
-    return value
-
-
-Uuid = Annotated[str, AfterValidator(_uuid)]
+Uuid = Annotated[
+    str,
+    matching(
+        r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}",
+        "a lower-case UUID like 3f2b8c1e-5d4a-4e2b-9c1d-0a1b2c3d4e5f",
+    ),
+]
+SloId = Annotated[str, matching(r"[0-9a-f]{32}", "an SLO id of 32 lower-case hex digits")]
+DashboardId = Annotated[str, matching(r"[a-z0-9]{3}-[a-z0-9]{3}-[a-z0-9]{3}", "a dashboard id like abc-def-ghi")]
 # Datadog's log statuses, as its status remapper names them.
 LogStatus = Literal["emergency", "alert", "critical", "error", "warn", "notice", "info", "debug", "ok"]
 
@@ -109,7 +97,7 @@ class SloQuery(Spec):
 
 class Slo(Spec):
     ref: str | None = None
-    id: Annotated[str, AfterValidator(_slo_id)] | None = None  # default: 32 hex digits from the world's seed
+    id: SloId | None = None  # default: 32 hex digits from the world's seed
     name: str
     type: Literal["metric", "monitor"]
     description: str | None = None
@@ -124,7 +112,7 @@ class Slo(Spec):
 
 class Dashboard(Spec):
     ref: str | None = None
-    id: Annotated[str, AfterValidator(_dashboard_id)] | None = None  # default: abc-def-ghi from the seed
+    id: DashboardId | None = None  # default: abc-def-ghi from the seed
     title: str
     description: str | None = None
     layout_type: Literal["ordered", "free"] = "ordered"

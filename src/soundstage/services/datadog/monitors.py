@@ -8,39 +8,14 @@ user id or None), `multi`, `restricted_roles`, `draft_status`. Monitor ids count
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, get_args
 
+from .models_monitoring import MonitorState, MonitorType
 from .queries import QueryError, parse_monitor_query
 
 FIRST_ID = 1_000_000  # ids are FIRST_ID + n
-TYPES = frozenset(
-    {
-        "composite",
-        "event alert",
-        "log alert",
-        "metric alert",
-        "process alert",
-        "query alert",
-        "rum alert",
-        "service check",
-        "synthetics alert",
-        "trace-analytics alert",
-        "slo alert",
-        "event-v2 alert",
-        "audit alert",
-        "ci-pipelines alert",
-        "ci-tests alert",
-        "error-tracking alert",
-        "database-monitoring alert",
-        "network-performance alert",
-        "cost alert",
-        "data-quality alert",
-        "network-path alert",
-        "data-jobs alert",
-        "llm-observability alert",
-    }
-)
-STATES = ("OK", "Alert", "Warn", "No Data", "Ignored", "Skipped", "Unknown")
+TYPES = frozenset(get_args(MonitorType))
+STATES = get_args(MonitorState)
 
 
 def problem(type_: Any, query: Any, options: dict[str, Any]) -> str | None:

@@ -7,24 +7,11 @@ here so the file format is complete; their records are built by the work seed (`
 
 from __future__ import annotations
 
-import re
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, Field
+from pydantic import Field
 
-from ...spec.fields import Duration, Spec
-
-
-def _full_name(value: str) -> str:
-    if not re.fullmatch(r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+", value):
-        raise ValueError(f"expected owner/name like acme/orders, found {value!r}")
-    return value
-
-
-def _color(value: str) -> str:
-    if not re.fullmatch(r"[0-9a-fA-F]{6}", value):
-        raise ValueError(f"expected a 6-digit hex colour like d73a4a, found {value!r}")
-    return value
+from ...spec.fields import Duration, Spec, matching
 
 
 class User(Spec):
@@ -46,7 +33,7 @@ class Commit(Spec):
 class Label(Spec):
     ref: str | None = None
     name: str
-    color: Annotated[str, AfterValidator(_color)] = "ededed"
+    color: Annotated[str, matching(r"[0-9a-fA-F]{6}", "a 6-digit hex colour like d73a4a")] = "ededed"
     description: str | None = None
 
 
@@ -73,7 +60,7 @@ class Pull(Spec):
 
 class Repo(Spec):
     ref: str | None = None
-    full_name: Annotated[str, AfterValidator(_full_name)]
+    full_name: Annotated[str, matching(r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+", "owner/name like acme/orders")]
     description: str | None = None
     private: bool = False
     default_branch: str = "main"

@@ -7,14 +7,13 @@ A moment (`start`, `end`) is an ISO-8601 time or an offset from the clock start:
 
 from __future__ import annotations
 
-import re
 from typing import Annotated, Literal
 from zoneinfo import available_timezones
 
 from pydantic import AfterValidator, Field, model_validator
 
 from ...clock import parse_duration, parse_time
-from ...spec.fields import Duration, Spec
+from ...spec.fields import Duration, Spec, matching
 
 
 def moment_us(text: str, start: int) -> int:
@@ -35,18 +34,6 @@ def _moment(value: str) -> str:
     return value
 
 
-def _time_of_day(value: str) -> str:
-    if not re.fullmatch(r"([01]\d|2[0-3]):[0-5]\d:[0-5]\d", value):
-        raise ValueError(f"expected a time of day like 09:00:00, found {value!r}")
-    return value
-
-
-def _color(value: str) -> str:
-    if not re.fullmatch(r"[0-9a-fA-F]{6}|[a-z-]+", value):
-        raise ValueError(f"expected a colour name like purple or a 6-digit hex colour, found {value!r}")
-    return value
-
-
 def _time_zone(value: str) -> str:
     if value not in ZONES:
         raise ValueError(f"expected an IANA time zone like America/New_York or Etc/UTC, found {value!r}")
@@ -58,8 +45,8 @@ ZONES = frozenset(available_timezones())
 
 Moment = Annotated[str, AfterValidator(_moment)]
 TimeZone = Annotated[str, AfterValidator(_time_zone)]
-TimeOfDay = Annotated[str, AfterValidator(_time_of_day)]
-Color = Annotated[str, AfterValidator(_color)]
+TimeOfDay = Annotated[str, matching(r"([01]\d|2[0-3]):[0-5]\d:[0-5]\d", "a time of day like 09:00:00")]
+Color = Annotated[str, matching(r"[0-9a-fA-F]{6}|[a-z-]+", "a colour name like purple or a 6-digit hex colour")]
 
 
 class User(Spec):
