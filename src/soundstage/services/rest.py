@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol
 
 from ..world import Principal, World
@@ -32,6 +33,42 @@ def trace_body(request: ServiceRequest) -> Any:
         return parse_body(request)
     except BodyError:
         return None
+
+
+@dataclass
+class RestCall:
+    """One call as a handler sees it: the world, the request, the path parameters and the JSON body (None
+    when there is none). Each service's `Call` adds whom the credentials speak for, and says with
+    `not_an_object` what its vendor answers a body that is not a JSON object."""
+
+    world: World
+    request: ServiceRequest
+    params: dict[str, str]
+    body: Any
+
+    def not_an_object(self) -> Exception:
+        raise NotImplementedError
+
+    @property
+    def query(self) -> dict[str, Any]:
+        return self.request.query
+
+    @property
+    def fields(self) -> dict[str, Any]:
+        """The JSON body as an object (an empty one when there is none); anything else is the vendor's 400."""
+        if self.body is None:
+            return {}
+        if not isinstance(self.body, dict):
+            raise self.not_an_object()
+        return self.body
+
+    @property
+    def base(self) -> str:
+        """The absolute API root of this request, for URLs in answers (GitHub `url`, PagerDuty `self`)."""
+        return self.request.base_url
+
+    def now(self) -> int:
+        return self.world.now()
 
 
 class RestService(ABC):
@@ -56,7 +93,9 @@ class RestService(ABC):
         """The vendor's 500."""
 
     @abstractmethod
-    def run(self, world: World, principal: Principal | None, request: ServiceRequest, name: str, params: dict[str, str]) -> Any:
+    def run(
+        self, world: World, principal: Principal | None, request: ServiceRequest, name: str, params: dict[str, str]
+    ) -> Any:
         """Runs operation `name`: checks the credentials, reads the body, calls the handler. Raises `error`."""
 
     def error_reply(self, exc: Any, **fields: Any) -> Reply:

@@ -50,7 +50,9 @@ class DatadogService(RestService):
     def unauthorized(self, request: ServiceRequest) -> Reply:
         return self.error_reply(forbidden(), operation=self.operation(request), trace_body=trace_body(request))
 
-    def run(self, world: World, principal: Principal | None, request: ServiceRequest, name: str, params: dict[str, str]) -> Any:
+    def run(
+        self, world: World, principal: Principal | None, request: ServiceRequest, name: str, params: dict[str, str]
+    ) -> Any:
         if principal is None or principal.token_type != API_KEY:
             raise forbidden()
         if name not in _API_KEY_ONLY:
@@ -61,7 +63,7 @@ class DatadogService(RestService):
             body = parse_body(request)
         except BodyError as exc:
             raise DatadogError(400, f"Invalid JSON: {exc}") from exc
-        return ops.handlers[name](Call(world, principal, request, params, body))
+        return ops.handlers[name](Call(world, request, params, body, principal))
 
     def credentials(self, world: World) -> list[Credential]:
         """An API key and an application key, when the world has anything in Datadog. The application

@@ -12,7 +12,8 @@ from urllib.parse import quote, urlencode
 
 from ...clock import US, parse_rate
 from ...world import Record, World
-from ..base import Operations, Reply, ServiceRequest
+from ..base import Operations, Reply
+from ..rest import RestCall
 from .errors import GitHubError
 
 # Parameters that may hold slashes when they end a template; `path` may also be empty (the repo root).
@@ -25,41 +26,18 @@ ops = Operations("github")
 
 
 @dataclass
-class Call:
-    """One call as a handler sees it: the world, the caller's `github.users` record, the request, the
-    path parameters, and the JSON body (None when there is none)."""
+class Call(RestCall):
+    """A GitHub call: also the caller's `github.users` record. A few operations also take an array as the
+    body (`POST .../labels`) and read `body` itself; everywhere else an array is GitHub's 400."""
 
-    world: World
     user: Record
-    request: ServiceRequest
-    params: dict[str, str]
-    body: Any
 
-    @property
-    def query(self) -> dict[str, Any]:
-        return self.request.query
-
-    @property
-    def fields(self) -> dict[str, Any]:
-        """The JSON body as an object (an empty one when there is none). A few operations also take an
-        array (`POST .../labels`) and read `body` itself; everywhere else an array is GitHub's 400."""
-        if self.body is None:
-            return {}
-        if not isinstance(self.body, dict):
-            raise GitHubError(400, "Problems parsing JSON")
-        return self.body
-
-    @property
-    def base(self) -> str:
-        """The absolute API root of this request, for `url` fields and `Link` headers."""
-        return self.request.base_url
+    def not_an_object(self) -> GitHubError:
+        return GitHubError(400, "Problems parsing JSON")
 
     @property
     def login(self) -> str:
         return self.user["login"]
-
-    def now(self) -> int:
-        return self.world.now()
 
 
 def created(body: Any) -> Reply:

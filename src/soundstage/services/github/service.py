@@ -93,14 +93,16 @@ class GitHubService(RestService):
             return self.error_reply(exc)
         return None
 
-    def run(self, world: World, principal: Principal | None, request: ServiceRequest, name: str, params: dict[str, str]) -> Any:
+    def run(
+        self, world: World, principal: Principal | None, request: ServiceRequest, name: str, params: dict[str, str]
+    ) -> Any:
         user = world[USERS].get(principal.user) if principal is not None else None
         if user is None:
             raise _unauthenticated(request)
         refused = over_limit(world, name, user)
         if refused is not None:
             raise refused
-        return ops.handlers[name](Call(world, user, request, params, _json_body(request)))
+        return ops.handlers[name](Call(world, request, params, _json_body(request), user))
 
     def credentials(self, world: World) -> list[Credential]:
         """A classic personal access token acting as the scene's `agent.github_user`."""

@@ -8,8 +8,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...clock import parse_time
-from ...world import Principal, Record, World
-from ..base import Operations, ServiceRequest
+from ...world import Principal, Record
+from ..base import Operations
+from ..rest import RestCall
 from .errors import PagerDutyError, bad_time, invalid
 from .models_directory import ZONES
 from .store import USERS
@@ -18,37 +19,15 @@ ops = Operations("pagerduty")
 
 
 @dataclass
-class Call:
-    """One call as a handler sees it: the world, whom the token speaks for (and that user's record, None
-    for an account-level key), the request, the path parameters, and the JSON body (None when none)."""
+class Call(RestCall):
+    """A PagerDuty call: also whom the token speaks for, and that user's record (None for an account-level
+    key)."""
 
-    world: World
     principal: Principal
     user: Record | None
-    request: ServiceRequest
-    params: dict[str, str]
-    body: Any
 
-    @property
-    def query(self) -> dict[str, Any]:
-        return self.request.query
-
-    @property
-    def fields(self) -> dict[str, Any]:
-        """The JSON body as an object (an empty one when there is none); anything else is a 400."""
-        if self.body is None:
-            return {}
-        if not isinstance(self.body, dict):
-            raise invalid("The request body must be a JSON object.")
-        return self.body
-
-    @property
-    def base(self) -> str:
-        """The absolute API root of this request, for `self` URLs."""
-        return self.request.base_url
-
-    def now(self) -> int:
-        return self.world.now()
+    def not_an_object(self) -> PagerDutyError:
+        return invalid("The request body must be a JSON object.")
 
 
 def requester(call: Call) -> Record:

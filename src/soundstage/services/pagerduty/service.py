@@ -58,7 +58,9 @@ class PagerDutyService(RestService):
     def unauthorized(self, request: ServiceRequest) -> Reply:
         return self.error_reply(_unauthenticated(), operation=self.operation(request), trace_body=trace_body(request))
 
-    def run(self, world: World, principal: Principal | None, request: ServiceRequest, name: str, params: dict[str, str]) -> Any:
+    def run(
+        self, world: World, principal: Principal | None, request: ServiceRequest, name: str, params: dict[str, str]
+    ) -> Any:
         if principal is None:
             raise _unauthenticated()
         user = world[USERS].get(principal.user) if principal.user else None
@@ -66,7 +68,7 @@ class PagerDutyService(RestService):
             body = parse_body(request)
         except BodyError as exc:
             raise invalid(f"The request body could not be parsed: {exc}") from exc
-        return ops.handlers[name](Call(world, principal, user, request, params, body))
+        return ops.handlers[name](Call(world, request, params, body, principal, user))
 
     def credentials(self, world: World) -> list[Credential]:
         """A user API token acting as the scene's `agent.pagerduty_user`."""
