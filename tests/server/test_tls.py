@@ -82,3 +82,74 @@ def test_run_with_tls_gives_the_agent_https_urls_it_can_verify_from_its_environm
     output = json.loads((tmp_path / "runs" / result.run_id / "tls-test" / "1" / "output.txt").read_text())
     assert output["url"].startswith("https://127.0.0.1:") and output["url"].endswith("/slack/api/")
     assert output["user"].startswith("U")
+
+
+EVERY_SERVICE = """
+name: tls-every-client
+task: t
+clock: {start: "2026-03-02T14:00:00Z"}
+agent: {slack_user: $bot, github_user: $bot_gh, datadog_user: $bot_dd, pagerduty_user: $bot_pd}
+seed:
+  slack:
+    users: [{ref: bot, name: stagebot, is_bot: true}]
+  github:
+    users: [{ref: bot_gh, login: stagebot}]
+    repos: [{full_name: acme/orders, files: {README.md: "# orders\\n"}}]
+  datadog:
+    users: [{ref: bot_dd, email: stagebot@acme.test, name: Stage Bot}]
+    monitors: [{name: Orders p99 latency, type: query alert, query: "avg(last_5m):avg:orders.latency.p99{*} > 800"}]
+  pagerduty:
+    users: [{ref: bot_pd, name: Stage Bot, email: stagebot@acme.test}]
+    escalation_policies: [{ref: ep, name: Orders, escalation_rules: [{targets: [$bot_pd]}]}]
+    services: [{name: Orders API, escalation_policy: $ep}]
+"""
+
+EVERY_CLIENT = """
+import json, os
+import pagerduty
+from datadog_api_client import ApiClient, Configuration
+from datadog_api_client.v1.api.monitors_api import MonitorsApi
+from github import Auth, Github
+from githubkit import GitHub
+from slack_sdk import WebClient
+
+# Nothing but the environment: each client finds the CA bundle through SSL_CERT_FILE or REQUESTS_CA_BUNDLE.
+seen = {"urls": {k: v for k, v in os.environ.items() if k.endswith("_API_URL")}}
+seen["slack"] = WebClient(token=os.environ["SLACK_BOT_TOKEN"], base_url=os.environ["SLACK_API_URL"]).auth_test()["user"]
+kit = GitHub(os.environ["GITHUB_TOKEN"], base_url=os.environ["GITHUB_API_URL"], http_cache=False)
+seen["githubkit"] = kit.rest.users.get_authenticated().parsed_data.login
+seen["pygithub"] = Github(auth=Auth.Token(os.environ["GITHUB_TOKEN"]), base_url=os.environ["GITHUB_API_URL"]).get_user().login
+with ApiClient(Configuration(host=os.environ["DATADOG_API_URL"])) as api:
+    seen["datadog"] = [m.name for m in MonitorsApi(api).list_monitors()]
+pd = pagerduty.RestApiV2Client(os.environ["PAGERDUTY_TOKEN"], default_from=os.environ["PAGERDUTY_FROM"],
+                               base_url=os.environ["PAGERDUTY_API_URL"])
+seen["pagerduty"] = [s["name"] for s in pd.iter_all("services")] + [pd.rget("/users/me")["email"]]
+print(json.dumps(seen))
+"""
+
+
+@pytest.mark.parametrize("tls", [False, True], ids=["http-and-pagerduty-https", "https-everywhere"])
+def test_every_official_client_works_from_the_environment_alone(tmp_path, tls):
+    scene = tmp_path / "every.yaml"
+    scene.write_text(EVERY_SERVICE)
+    agent = tmp_path / "agent.py"
+    agent.write_text(EVERY_CLIENT)
+    result = run_scenes([str(scene)], f"{sys.executable} {agent}", out=tmp_path / "runs", tls=tls)
+    (trial,) = result.results
+    folder = tmp_path / "runs" / result.run_id / "tls-every-client" / "1"
+    assert trial.exit_code == 0, (folder / "agent.log").read_text()
+    seen = json.loads((folder / "output.txt").read_text())
+    schemes = {name: url.split("://")[0] for name, url in seen.pop("urls").items()}
+    assert schemes == {
+        "SLACK_API_URL": "https" if tls else "http",
+        "GITHUB_API_URL": "https" if tls else "http",
+        "DATADOG_API_URL": "https" if tls else "http",
+        "PAGERDUTY_API_URL": "https",
+    }
+    assert seen == {
+        "slack": "stagebot",
+        "githubkit": "stagebot",
+        "pygithub": "stagebot",
+        "datadog": ["Orders p99 latency"],
+        "pagerduty": ["Orders API", "stagebot@acme.test"],
+    }
