@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import overload
 
 from ...world import Principal
 from ..base import Operations
@@ -28,6 +29,12 @@ class Call(RestCall):
         if isinstance(value, list):
             value = value[-1]
         return value
+
+    @overload
+    def integer(self, name: str, default: int, minimum: int | None = None) -> int: ...
+
+    @overload
+    def integer(self, name: str, default: None = None, minimum: int | None = None) -> int | None: ...
 
     def integer(self, name: str, default: int | None = None, minimum: int | None = None) -> int | None:
         """A query parameter as an int; anything else (or below `minimum`) is Datadog's 400."""
