@@ -55,24 +55,29 @@ async def serve_call(hub: Hub, target: tuple[str | None, str, str], scope: Scope
     world = hub.worlds.get(world_id) if world_id else hub.by_token(token)
     if world is None:
         reply, date = service.unauthorized(call), None
+        content = encode(reply)
     else:
         principal = world.tokens.get(token) if token else None
         if principal is not None and principal.service != name:
             principal = None
-        reply, date = record(world, service, principal, call)
-    await _send(send, reply, date)
+        reply, content, date = record(world, service, principal, call)
+    await _send(send, reply, content, date)
 
 
-def record(world: World, service: Service, principal: Principal | None, call: ServiceRequest) -> tuple[Reply, str]:
-    """Runs one call against `world` and writes it to the log, under the world's lock; answers the reply
-    and the call's simulated HTTP date."""
+def record(
+    world: World, service: Service, principal: Principal | None, call: ServiceRequest
+) -> tuple[Reply, bytes, str]:
+    """Runs one call against `world` and writes it to the log, under the world's lock; answers the reply,
+    its encoded body and the call's simulated HTTP date."""
     with world.lock:
         at = world.begin_call()
         try:
             reply = service.handle(world, principal, call)
+            content = encode(reply)  # before the call is logged: a body that cannot be sent is a failure too
         except Exception as exc:  # a handler bug: undo its writes, answer as the vendor does on a server fault
             world.rollback()
             reply = service.internal_error(call, exc)
+            content = encode(reply)
         world.end_call(
             at,
             service=service.name,
@@ -87,7 +92,7 @@ def record(world: World, service: Service, principal: Principal | None, call: Se
             unimplemented=reply.unimplemented,
             actor=principal.user if principal is not None else None,
         )
-    return reply, http_date(at)
+    return reply, content, http_date(at)
 
 
 async def _read(scope: Scope, receive: Receive, world_id: str | None, name: str, path: str) -> ServiceRequest:
@@ -112,8 +117,7 @@ async def _read(scope: Scope, receive: Receive, world_id: str | None, name: str,
     )
 
 
-async def _send(send: Send, reply: Reply, date: str | None) -> None:
-    content = encode(reply)
+async def _send(send: Send, reply: Reply, content: bytes, date: str | None) -> None:
     headers = {k.lower(): v for k, v in reply.headers.items()}
     headers.setdefault("content-type", JSON_TYPE)
     if date is not None:

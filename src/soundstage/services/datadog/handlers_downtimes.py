@@ -43,9 +43,9 @@ def _page(call: Call) -> tuple[int, int]:
     return offset, min(limit, 100)
 
 
-def _response(call: Call, record: Record) -> dict[str, Any]:
+def _response(call: Call, record: Record, include: set[str] | None = None) -> dict[str, Any]:
     body: dict[str, Any] = {"data": views.downtime(call.world, record)}
-    include = _include(call)
+    include = _include(call) if include is None else include
     if include:
         body["included"] = views.downtime_included(call.world, [record], include)
     return body
@@ -164,7 +164,7 @@ def list_downtimes(call: Call) -> dict[str, Any]:
 def create_downtime(call: Call) -> dict[str, Any]:
     data = _data(call)
     fields = _checked(call, data["attributes"], None)
-    _include(call)
+    include = _include(call)
     downtime_id = call.world.ids.uuid(DOWNTIMES)
     record = downtimes.new_downtime(
         downtime_id,
@@ -174,7 +174,7 @@ def create_downtime(call: Call) -> dict[str, Any]:
         **fields,
     )
     call.world[DOWNTIMES].add(downtime_id, record)
-    return _response(call, record)
+    return _response(call, record, include)
 
 
 @ops("GET /api/v2/downtime/{downtime_id}")
@@ -191,8 +191,9 @@ def update_downtime(call: Call) -> dict[str, Any]:
     if current["canceled"] is not None:
         raise bad_request("A canceled downtime cannot be updated")
     fields = _checked(call, data["attributes"], current)
+    include = _include(call)
     record = call.world[DOWNTIMES].change(current["id"], **fields, modified=call.now())
-    return _response(call, record)
+    return _response(call, record, include)
 
 
 @ops("DELETE /api/v2/downtime/{downtime_id}")

@@ -16,6 +16,7 @@ from ..base import Reply
 from . import logs_search, records, views_records
 from .errors import bad_request
 from .logs_query import Doc
+from .numbers import is_epoch_seconds, is_int64
 from .router import Call, invalid, ops
 from .store import EVENTS
 
@@ -121,10 +122,10 @@ def create_event(call: Call) -> Reply:
     if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
         raise bad_request("Invalid 'tags': expected a list of strings")
     happened = fields.get("date_happened")
-    if happened is not None and (not isinstance(happened, int) or isinstance(happened, bool)):
+    if happened is not None and not is_epoch_seconds(happened):
         raise bad_request("Invalid 'date_happened': expected epoch seconds")
     related = fields.get("related_event_id")
-    if related is not None and (not isinstance(related, int) or isinstance(related, bool)):
+    if related is not None and not is_int64(related):
         raise bad_request("Invalid 'related_event_id': expected an integer")
     record = records.event(
         records.event_id(call.world.ids),

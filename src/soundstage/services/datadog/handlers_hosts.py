@@ -8,6 +8,7 @@ from ...clock import US
 from ...world import Record
 from . import hosts, views
 from .errors import DatadogError, not_found
+from .numbers import is_epoch_seconds
 from .router import Call, invalid, ops
 from .store import HOSTS
 
@@ -67,7 +68,7 @@ def mute_host(call: Call) -> dict[str, Any]:
     body = call.fields
     end, message, override = body.get("end"), body.get("message"), body.get("override", False)
     now = call.now()
-    if end is not None and (isinstance(end, bool) or not isinstance(end, int) or end * US <= now):
+    if end is not None and (not is_epoch_seconds(end) or end * US <= now):
         raise invalid("end")
     if message is not None and not isinstance(message, str):
         raise invalid("message")

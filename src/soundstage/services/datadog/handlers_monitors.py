@@ -13,6 +13,7 @@ from .errors import DatadogError, bad_request, not_found
 from .monitor_search import matches as search_matches
 from .monitor_search import parse_search
 from .monitors import FIRST_ID, complete_options, is_multi, new_monitor, problem
+from .numbers import fits_int64, is_epoch_seconds, is_int64
 from .queries import QueryError, parse_monitor_query
 from .router import Call, invalid, ops
 from .store import DOWNTIMES, MONITORS, SERIES
@@ -34,6 +35,29 @@ _CLASSIFICATION = {
     "composite": "composite",
 }
 _MENTION = re.compile(r"@([\w.+-]+(?:@[\w.-]+)?)")
+# MonitorOptions fields by JSON type (the v1 spec), checked so that evaluation and views can trust them.
+_INT_OPTIONS = (
+    "evaluation_delay",
+    "min_failure_duration",
+    "min_location_failed",
+    "new_group_delay",
+    "new_host_delay",
+    "no_data_timeframe",
+    "renotify_interval",
+    "renotify_occurrences",
+    "timeout_h",
+)
+_BOOL_OPTIONS = (
+    "enable_logs_sample",
+    "enable_samples",
+    "groupby_simple_monitor",
+    "include_tags",
+    "locked",
+    "notify_audit",
+    "notify_no_data",
+    "require_full_window",
+)
+_STR_OPTIONS = ("escalation_message", "group_retention_duration", "synthetics_check_id")
 
 
 def monitor_of(call: Call) -> Record:
@@ -53,8 +77,29 @@ def _group_states(call: Call) -> list[str] | None:
     return states
 
 
-def _view(call: Call, record: Record) -> dict[str, Any]:
-    return views.monitor(call.world, record, _group_states(call), call.boolean("with_downtimes"))
+def _view_args(call: Call) -> tuple[list[str] | None, bool]:
+    """How the reply renders the monitor (`group_states`, `with_downtimes`), read before any write."""
+    return _group_states(call), call.boolean("with_downtimes")
+
+
+def _view(call: Call, record: Record, args: tuple[list[str] | None, bool] | None = None) -> dict[str, Any]:
+    return views.monitor(call.world, record, *(args or _view_args(call)))
+
+
+def _options_problem(options: dict[str, Any]) -> str | None:
+    """The name of the first option of the wrong type, None when all are right."""
+    for name in _INT_OPTIONS:
+        if options.get(name) is not None and not is_int64(options[name]):
+            return name
+    if not 0 <= (options.get("min_failure_duration") or 0) <= 7200:
+        return "min_failure_duration"
+    for name in _BOOL_OPTIONS:
+        if options.get(name) is not None and not isinstance(options[name], bool):
+            return name
+    for name in _STR_OPTIONS:
+        if options.get(name) is not None and not isinstance(options[name], str):
+            return name
+    return None if fits_int64(options) else "options"
 
 
 def _checked_fields(body: dict[str, Any], current: Record | None) -> dict[str, Any]:
@@ -65,7 +110,7 @@ def _checked_fields(body: dict[str, Any], current: Record | None) -> dict[str, A
         raise bad_request("The value provided for parameter 'type' is invalid")
     if current is None and "query" not in body:
         raise bad_request("The value provided for parameter 'query' is invalid")
-    for name in ("name", "message"):
+    for name in ("name", "message", "type"):
         if merged.get(name) is not None and not isinstance(merged[name], str):
             raise invalid(name)
     tags = merged.get("tags")
@@ -80,9 +125,15 @@ def _checked_fields(body: dict[str, Any], current: Record | None) -> dict[str, A
     thresholds = (options or {}).get("thresholds")
     if thresholds is not None and (
         not isinstance(thresholds, dict)
-        or not all(v is None or (isinstance(v, (int, float)) and not isinstance(v, bool)) for v in thresholds.values())
+        or not all(
+            v is None or (isinstance(v, (int, float)) and not isinstance(v, bool) and fits_int64(v))
+            for v in thresholds.values()
+        )
     ):
         raise invalid("thresholds")
+    bad_option = _options_problem(options or {})
+    if bad_option:
+        raise invalid(bad_option)
     if merged.get("draft_status") not in (None, "draft", "published"):
         raise invalid("draft_status")
     roles = merged.get("restricted_roles")
@@ -148,10 +199,11 @@ def _scope_tags(record: Record) -> list[str]:
 @ops("POST /api/v1/monitor")
 def create_monitor(call: Call) -> dict[str, Any]:
     fields = _checked_fields(call.fields, None)
+    shown = _view_args(call)
     now = call.now()
     record = _evaluated(call, new_monitor(_next_id(call), now, call.principal.user or None, fields))
     call.world[MONITORS].add(str(record["id"]), record)
-    return _view(call, record)
+    return _view(call, record, shown)
 
 
 @ops("GET /api/v1/monitor/{monitor_id}")
@@ -163,6 +215,7 @@ def get_monitor(call: Call) -> dict[str, Any]:
 def update_monitor(call: Call) -> dict[str, Any]:
     current = monitor_of(call)
     merged = _checked_fields(call.fields, current)
+    shown = _view_args(call)
     changes: dict[str, Any] = {k: merged[k] for k in _EDITABLE if merged[k] != current[k]}
     if "query" in changes or "type" in changes or "options" in changes:
         changes["options"] = complete_options(merged["query"], merged["type"], dict(merged["options"] or {}))
@@ -175,7 +228,7 @@ def update_monitor(call: Call) -> dict[str, Any]:
     updated = call.world[MONITORS].change(
         str(current["id"]), **{k: v for k, v in record.items() if current.get(k) != v}
     )
-    return _view(call, updated)
+    return _view(call, updated, shown)
 
 
 @ops("DELETE /api/v1/monitor/{monitor_id}")
@@ -368,18 +421,22 @@ def mute_monitor(call: Call) -> dict[str, Any]:
     scope = _legacy_arg(call, "scope") or "*"
     end = _legacy_arg(call, "end")
     now = call.now()
+    shown = _view_args(call)
     if not isinstance(scope, str):
         raise invalid("scope")
     try:
         downtimes.parse_scope(scope)
     except ValueError:
         raise invalid("scope") from None
-    try:
-        end_us = int(end) * US if end not in (None, "") else None
-    except (TypeError, ValueError):
-        raise invalid("end") from None
-    if end_us is not None and end_us <= now:
-        raise invalid("end")
+    end_us = None
+    if end not in (None, ""):
+        try:
+            end_s = int(end)  # from the query string it is text
+        except (TypeError, ValueError):
+            raise invalid("end") from None
+        if isinstance(end, bool) or not is_epoch_seconds(end_s) or end_s * US <= now:
+            raise invalid("end")
+        end_us = end_s * US
     downtime_id = call.world.ids.uuid(DOWNTIMES)
     call.world[DOWNTIMES].add(
         downtime_id,
@@ -393,7 +450,7 @@ def mute_monitor(call: Call) -> dict[str, Any]:
             schedule={"start": now, "end": end_us},
         ),
     )
-    return _view(call, record)
+    return _view(call, record, shown)
 
 
 @ops("POST /api/v1/monitor/{monitor_id}/unmute")
@@ -402,6 +459,7 @@ def unmute_monitor(call: Call) -> dict[str, Any]:
     scope = _legacy_arg(call, "scope")
     all_scopes = _legacy_arg(call, "all_scopes") in (True, "true")
     now = call.now()
+    shown = _view_args(call)
     mutes = [
         d
         for d in downtimes.for_monitor(call.world[DOWNTIMES], record, now, ("active", "scheduled"))
@@ -411,4 +469,4 @@ def unmute_monitor(call: Call) -> dict[str, Any]:
         raise DatadogError(400, f"Monitor {record['id']} is not muted for scope {scope}")
     for downtime in mutes:
         call.world[DOWNTIMES].change(downtime["id"], canceled=now, modified=now)
-    return _view(call, record)
+    return _view(call, record, shown)

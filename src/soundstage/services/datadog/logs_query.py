@@ -60,7 +60,7 @@ def parse_instant(text: Any, now: int, name: str) -> int:
             return now
         offset = int(math.group(2)) * _UNITS[math.group(3)]
         return now - offset if math.group(1) == "-" else now + offset
-    if value.isdigit():
+    if value.isascii() and value.isdigit():
         return int(value) * 1000
     try:
         return parse_time(value)

@@ -209,7 +209,7 @@ def related_change_events(call: Call) -> dict[str, Any]:
     events = incidents_of(call).related_change_events(incident)
     limit = text(call, "limit")
     if limit is not None:
-        if not limit.isdigit():
+        if not (limit.isascii() and limit.isdigit()):
             raise invalid("limit must be a non-negative integer.")
         events = events[: int(limit)]
     return {

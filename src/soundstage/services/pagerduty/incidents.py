@@ -71,7 +71,7 @@ class Incidents:
     def incident(self, key: str) -> Record | None:
         """An incident by its id, or by its number (PagerDuty accepts either in the path)."""
         found = self.col(INCIDENTS).get(key)
-        if found is None and key.isdigit():
+        if found is None and key.isascii() and key.isdigit():
             numbered = self.col(INCIDENTS).by("incident_number", int(key))
             found = numbered[0] if numbered else None
         return found
