@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from fnmatch import fnmatchcase
 
 from ...clock import parse_duration
@@ -136,6 +137,7 @@ def _tags(text: str, what: str) -> tuple[str, ...]:
     return tags
 
 
+@lru_cache(maxsize=1024)  # monitors are evaluated every simulated minute; their queries rarely change
 def parse_monitor_query(text: str) -> MonitorQuery:
     """A metric monitor's query; anything else (a formula, a function) is a QueryError."""
     match = _MONITOR.match(text)

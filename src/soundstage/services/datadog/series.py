@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import math
 from collections.abc import Callable, Iterable
+from functools import lru_cache
 from typing import Any
 
 from ...clock import US
@@ -38,24 +39,33 @@ AGGREGATE: dict[str, Callable[[list[float]], float]] = {
 }
 
 
-def _noise(seed: str, record: Record, at: int) -> float:
+def _noise(seed: str, metric: str, tags: tuple[str, ...], at: int) -> float:
     """A value in [-1, 1) fixed by the world's seed, the series and the point time."""
-    key = f"{seed}\x00{record['metric']}\x00{','.join(record['tags'])}\x00{at // US}".encode()
+    key = f"{seed}\x00{metric}\x00{','.join(tags)}\x00{at // US}".encode()
     return int.from_bytes(hashlib.blake2b(key, digest_size=8).digest(), "big") / 2**63 - 1
+
+
+# Monitors re-read the same recent points every simulated minute: the normal value of a point is a pure
+# function of the series' shape and the time, so it is computed once.
+@lru_cache(maxsize=65536)
+def _normal(seed: str, metric: str, tags: tuple[str, ...], base: float, daily: float, noise: float, at: int) -> float:
+    value = base
+    if daily:
+        value += daily * math.cos(2 * math.pi * ((at - _PEAK) % _DAY) / _DAY)
+    if noise:
+        value += noise * _noise(seed, metric, tags, at)
+    if base >= 0:
+        value = max(value, 0.0)
+    return round(value, 4)
 
 
 def value_at(record: Record, at: int, seed: str) -> float:
     for override in reversed(record["overrides"]):
         if override["from"] <= at and (override["to"] is None or at < override["to"]):
             return float(override["value"])
-    value = record["base"]
-    if record["daily"]:
-        value += record["daily"] * math.cos(2 * math.pi * ((at - _PEAK) % _DAY) / _DAY)
-    if record["noise"]:
-        value += record["noise"] * _noise(seed, record, at)
-    if record["base"] >= 0:
-        value = max(value, 0.0)
-    return round(value, 4)
+    return _normal(
+        seed, record["metric"], tuple(record["tags"]), record["base"], record["daily"], record["noise"], at
+    )
 
 
 def points(record: Record, start: int, end: int, seed: str) -> list[Point]:
