@@ -7,19 +7,22 @@ and what was found; `loader.validate_model` adds file, line and field.
 
 from __future__ import annotations
 
+import difflib
 import re
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, Discriminator, Field, Tag, model_validator
 
+from ..errors import SpecError
 from ..people.models import Person
+from ..services import SERVICES
 from ..services.datadog.models import DatadogSection
 from ..services.github.models import GithubSection
 from ..services.pagerduty.models import PagerdutySection
 from ..services.slack.models import SlackSection
 from .fields import Duration, Rate, Spec, Time
-from .loader import Document, describe, load_yaml, read_document, validate_model
+from .loader import Document, SpecErrors, describe, dotted, load_yaml, read_document, validate_model
 
 
 class ClockSpec(Spec):
@@ -140,9 +143,30 @@ def read_world(path: Path) -> tuple[WorldDefinition, Document]:
 
 def read_scene(path: Path) -> tuple[Scene, Document]:
     document = read_document(path)
-    return validate_model(Scene, document), document
+    return _checked_scene(document), document
 
 
 def read_scene_text(text: str, file: str = "<scene_yaml>") -> tuple[Scene, Document]:
     document = load_yaml(text, file)
-    return validate_model(Scene, document), document
+    return _checked_scene(document), document
+
+
+def _checked_scene(document: Document) -> Scene:
+    """The scene, once every operation its `rate_limits` name is one the service implements (or `*`): a
+    misspelt name would otherwise limit nothing, silently."""
+    scene = validate_model(Scene, document)
+    errors: list[SpecError] = []
+    for service, limits in scene.rate_limits.items():
+        known = SERVICES[service].operations()
+        for operation in limits if isinstance(limits, dict) else ():
+            if operation != "*" and operation not in known:
+                path = ("rate_limits", service, operation)
+                close = difflib.get_close_matches(operation, known, n=1)
+                hint = f" (did you mean {close[0]!r}?)" if close else ""
+                message = (
+                    f"expected * or a {service} operation soundstage implements, found {describe(operation)}{hint}"
+                )
+                errors.append(SpecError(message, file=document.file, line=document.line(path), field=dotted(path)))
+    if errors:
+        raise SpecErrors(errors)
+    return scene

@@ -7,9 +7,10 @@ from typing import TYPE_CHECKING, Any
 
 from ...world import Principal, World
 from ..base import BodyError, Credential, Reply, ServiceRequest, parse_body
+from ..limits import with_headers
 from ..rest import RestService, trace_body
 from ..routing import import_handlers
-from . import evaluation, seed_monitoring, seed_records
+from . import evaluation, limits, seed_monitoring, seed_records
 from .errors import DatadogError, envelope, forbidden, not_found
 from .models import DatadogSection
 from .router import Call, ops
@@ -59,6 +60,16 @@ class DatadogService(RestService):
             app = world.tokens.get(_key(request, "dd-application-key", "application_key") or "")
             if app is None or app.token_type != APPLICATION_KEY:
                 raise forbidden()
+        headers = limits.check(world, name)
+        try:
+            return with_headers(self._call(world, principal, request, name, params), headers)
+        except DatadogError as exc:  # a limited operation's errors carry the limit's headers too
+            exc.headers = {**headers, **exc.headers}
+            raise
+
+    def _call(
+        self, world: World, principal: Principal, request: ServiceRequest, name: str, params: dict[str, str]
+    ) -> Any:
         try:
             body = parse_body(request)
         except BodyError as exc:

@@ -4,15 +4,14 @@ last parameter may hold slashes: `{path}`, `{ref}`, `{branch}`, `{basehead}`) an
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote, urlencode
 
-from ...clock import US, parse_rate
 from ...world import Record, World
 from ..base import Operations, Reply
+from ..limits import count, rule_for, rules, setting
 from ..rest import RestCall
 from .errors import GitHubError
 
@@ -98,30 +97,16 @@ def _page_url(call: Call, page: int, per_page: int) -> str:
 
 LIMIT = 5000
 _HOUR = 3600
-_RULES = "github.rate_rules"  # world.scratch keys
-_WINDOWS = "github.rate_windows"
 _SECONDARY = (
     "You have exceeded a secondary rate limit. Please wait a few minutes before you try again. If you reach "
     "out to GitHub Support for help, please include the request ID."
 )
 
 
-def _rules(world: World) -> dict[str, tuple[int, int]] | bool:
-    """Per-operation limits, True for the primary limit alone, False when limits are off."""
-    if _RULES not in world.scratch:
-        setting: Any = world.settings.get("rate_limits", {}).get("github")
-        if isinstance(setting, dict) and setting:
-            world.scratch[_RULES] = {name: parse_rate(value) for name, value in setting.items()}
-        else:
-            world.scratch[_RULES] = setting is True
-    return world.scratch[_RULES]
-
-
 def over_limit(world: World, operation: str, user: Record) -> GitHubError | None:
     """GitHub's refusal when this call is over a limit the scene turned on (a refused call takes no place
     in a per-operation window)."""
-    rules = _rules(world)
-    if rules is True:
+    if setting(world, "github") is True:
         used, _ = rate_used(world)
         if used >= LIMIT:
             return GitHubError(
@@ -130,24 +115,18 @@ def over_limit(world: World, operation: str, user: Record) -> GitHubError | None
                 documentation_url="https://docs.github.com/rest/overview/rate-limits-for-the-rest-api",
             )
         return None
-    rule = rules.get(operation) or rules.get("*") if rules else None
+    rule = rule_for(rules(world, "github", dict), operation)  # `true` is the primary limit alone, above
     if rule is None:
         return None
-    count, window = rule
-    calls = world.scratch.setdefault(_WINDOWS, {}).setdefault(operation, deque())
-    now = world.now()
-    while calls and calls[0] <= now - window:
-        calls.popleft()
-    if len(calls) >= count:
-        wait = max(1, -(-(calls[0] + window - now) // US))
-        return GitHubError(
-            403,
-            _SECONDARY,
-            documentation_url="https://docs.github.com/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits",
-            headers={"Retry-After": str(wait)},
-        )
-    calls.append(now)
-    return None
+    counted = count(world, "github", operation, rule)
+    if counted.allowed:
+        return None
+    return GitHubError(
+        403,
+        _SECONDARY,
+        documentation_url="https://docs.github.com/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits",
+        headers={"Retry-After": str(counted.reset)},
+    )
 
 
 def rate_used(world: World) -> tuple[int, int]:

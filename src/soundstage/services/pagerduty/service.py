@@ -7,9 +7,10 @@ from typing import TYPE_CHECKING, Any
 
 from ...world import Principal, World
 from ..base import BodyError, Credential, Reply, ServiceRequest, parse_body
+from ..limits import with_headers
 from ..rest import RestService, trace_body
 from ..routing import import_handlers
-from . import seed_directory, seed_incidents
+from . import limits, seed_directory, seed_incidents
 from .errors import PagerDutyError, envelope, invalid, not_found
 from .incidents import attach as attach_incidents
 from .models import PagerdutySection
@@ -63,6 +64,16 @@ class PagerDutyService(RestService):
     ) -> Any:
         if principal is None:
             raise _unauthenticated()
+        headers = limits.check(world, name, principal.user)
+        try:
+            return with_headers(self._call(world, principal, request, name, params), headers)
+        except PagerDutyError as exc:  # a limited operation's errors carry the limit's headers too
+            exc.headers = {**headers, **exc.headers}
+            raise
+
+    def _call(
+        self, world: World, principal: Principal, request: ServiceRequest, name: str, params: dict[str, str]
+    ) -> Any:
         user = world[USERS].get(principal.user) if principal.user else None
         try:
             body = parse_body(request)

@@ -9,11 +9,9 @@ were allowed in the last `duration`, and `Retry-After` says when the oldest of t
 
 from __future__ import annotations
 
-from collections import deque
-from typing import Any
-
 from ...clock import US, parse_rate
 from ...world import World
+from ..limits import Rule, count, rule_for, rules
 
 MINUTE = 60 * US
 TIERS = {1: 1, 2: 20, 3: 50, 4: 100}  # calls per minute
@@ -55,41 +53,30 @@ METHOD_TIERS = {
     "bookmarks.list": 3,
 }
 POST_MESSAGE = (3, 3 * US)  # per channel: about 1/s, bursts of 3
-_RULES = "slack.rate_rules"  # world.scratch keys
-_WINDOWS = "slack.rate_windows"
+
+# parse_rate (the rate syntax) stays importable from here for the callers that take it from this module.
+__all__ = [
+    "METHOD_TIERS",
+    "MINUTE",
+    "POST_MESSAGE",
+    "TIERS",
+    "parse_rate",
+    "retry_after",
+]
 
 
-def _rules(world: World) -> dict[str, tuple[int, int]] | None:
-    """The limits in force, parsed once per world; None when rate limits are off."""
-    if _RULES not in world.scratch:
-        setting: Any = world.settings.get("rate_limits", {}).get("slack")
-        if setting is True:
-            rules = {method: (TIERS[tier], MINUTE) for method, tier in METHOD_TIERS.items()}
-            rules["chat.postMessage"] = POST_MESSAGE
-        elif isinstance(setting, dict) and setting:
-            rules = {method: parse_rate(value) for method, value in setting.items()}
-        else:
-            rules = None
-        world.scratch[_RULES] = rules
-    return world.scratch[_RULES]
+def _tiers() -> dict[str, Rule]:
+    limits = {method: (TIERS[tier], MINUTE) for method, tier in METHOD_TIERS.items()}
+    limits["chat.postMessage"] = POST_MESSAGE
+    return limits
 
 
 def retry_after(world: World, method: str, channel: str | None) -> int | None:
     """Seconds to wait when this call is over the limit (the call is then not counted), else None."""
-    rules = _rules(world)
-    if rules is None:
-        return None
-    rule = rules.get(method) or rules.get("*")
+    rule = rule_for(rules(world, "slack", _tiers), method)
     if rule is None:
         return None
-    count, window = rule
     # Slack limits chat.postMessage per channel; an explicit per-method setting counts the method.
     key = f"{method} {channel}" if method == "chat.postMessage" and rule is POST_MESSAGE else method
-    calls = world.scratch.setdefault(_WINDOWS, {}).setdefault(key, deque())
-    now = world.now()
-    while calls and calls[0] <= now - window:
-        calls.popleft()
-    if len(calls) >= count:
-        return max(1, -(-(calls[0] + window - now) // US))
-    calls.append(now)
-    return None
+    counted = count(world, "slack", key, rule)
+    return None if counted.allowed else counted.reset
