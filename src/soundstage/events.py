@@ -279,3 +279,23 @@ class MilestoneEvent(Event):
 
     kind: str = "milestone"
     key: str  # the predicate as canonical JSON, e.g. {"slack.message": {"channel": "C…"}}
+
+
+# -- faults (DESIGN 3.5) ---------------------------------------------------------------------------------
+
+
+@event_kind
+class FaultStartedEvent(Event):
+    """A fault's `active_while` condition came to hold (at the start, or again after it was resolved): its
+    effects were applied."""
+
+    kind: str = "fault_started"
+    fault: str  # the fault's id
+
+
+@event_kind
+class FaultResolvedEvent(Event):
+    """A fault's condition stopped holding: the cause is gone, its effects recover `recover_after` later."""
+
+    kind: str = "fault_resolved"
+    fault: str  # the fault's id

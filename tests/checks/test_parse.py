@@ -65,13 +65,13 @@ def test_a_scene_check_list():
         ),
         (
             [{"id": "a", "state": {"slack.message": {}, "record": {}}}],
-            "state names exactly one predicate (datadog.downtime, datadog.monitor, diff, github.file_at, github.issue, github.production, github.pull, pagerduty.incident, record, slack.message, writes)",
+            "state names exactly one predicate (datadog.downtime, datadog.monitor, diff, fault_resolved, github.file_at, github.issue, github.production, github.pull, pagerduty.incident, record, slack.message, writes)",
             (0, "state"),
             "checks[0].state",
         ),
         (
             [{"id": "a", "state": {"slack.reaction": {}}}],
-            "unknown state check 'slack.reaction' (known: datadog.downtime, datadog.monitor, diff, github.file_at, github.issue, github.production, github.pull, pagerduty.incident, record, slack.message, writes)",
+            "unknown state check 'slack.reaction' (known: datadog.downtime, datadog.monitor, diff, fault_resolved, github.file_at, github.issue, github.production, github.pull, pagerduty.incident, record, slack.message, writes)",
             (0, "state"),
             "checks[0].state",
         ),

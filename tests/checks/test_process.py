@@ -493,7 +493,7 @@ def test_milestones_are_checked_when_parsed(result, story):
         (
             {"before": [{"state": {"smell": {}}}]},
             "checks[0].before[0].state",
-            "unknown state check 'smell' (known: datadog.downtime, datadog.monitor, diff, github.file_at, github.issue, github.production, github.pull, pagerduty.incident, record, slack.message, writes)",
+            "unknown state check 'smell' (known: datadog.downtime, datadog.monitor, diff, fault_resolved, github.file_at, github.issue, github.production, github.pull, pagerduty.incident, record, slack.message, writes)",
         ),
         (
             {"within": {"milestone": {"called": "*"}, "limit": "soon"}},

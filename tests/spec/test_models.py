@@ -260,13 +260,13 @@ def test_bad_generate_keys() -> None:
     ]
 
 
-def test_faults_are_not_supported_yet_and_people_are_checked() -> None:
+def test_faults_and_people_are_checked() -> None:
     assert scene_errors(
         "name: x\ntask: t\nworld: acme\npeople:\n  - ref: laura\n    persona: Friendly.\nfaults: [{id: bad_deploy}]\n"
     ) == [
         "scene.yaml:5: people[0].slack_user: required field is missing",
-        "scene.yaml:7: faults: faults are not supported by this version of soundstage; expected [], "
-        "found a list of 1 item",
+        "scene.yaml:7: faults[0].active_while: required field is missing",
+        "scene.yaml:7: faults[0].effects: required field is missing",
     ]
 
 

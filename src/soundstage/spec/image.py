@@ -2,8 +2,8 @@
 
 Building reads the scene (and the world definition it names), lets each service give ids to its records
 and then build them (so `$refs` resolve across services), runs `generate:`, resolves the agent's
-identities and parses the checks. Images are cached by file and modification time; a scene whose clock
-starts `now` is rebuilt for every world, since its records are dated from that moment.
+identities and the faults, and parses the checks. Images are cached by file and modification time; a
+scene whose clock starts `now` is rebuilt for every world, since its records are dated from that moment.
 """
 
 from __future__ import annotations
@@ -16,6 +16,8 @@ from typing import Any
 from ..checks import Check, CheckSpecError, check_pass_list, parse_checks, watch_state_milestones
 from ..clock import Clock, parse_duration, parse_time, wall_us
 from ..errors import NotFound, SpecError
+from ..faults import engine as faults_engine
+from ..faults.build import ResolvedFault, build_faults
 from ..ids import IdSource
 from ..people.build import build_people
 from ..people.cast import Cast
@@ -44,6 +46,7 @@ class WorldImage:
     checks: list[Check]
     agent: dict[str, Any] = field(default_factory=dict)
     cast: Cast = field(default_factory=Cast)  # the scene's people, resolved
+    faults: list[ResolvedFault] = field(default_factory=list)  # the scene's faults, resolved
     files: list[str] = field(default_factory=list)  # the files it was built from
 
     @property
@@ -98,6 +101,11 @@ class WorldImage:
             start = getattr(service, "attach", None)
             if start is not None:
                 start(world)
+        # After the services (a fault active at the start writes their records), before the people (so they
+        # hear a `fault_resolved` in the round it happens).
+        faults_engine.attach(world, self.faults)
+        if world.log.last_seq > 1:  # a fault's effects at the start are part of the world the agent finds
+            world.initial = world.snapshot()
         attach(world, self.cast)
         # After the people: watchers run in order, so a message's event comes before a milestone it causes.
         watch_state_milestones(world, self.checks)
@@ -149,6 +157,7 @@ def build_image(scene: Scene, scene_doc: Document) -> WorldImage:
             agent[who] = ctx.resolve(value, who)
 
     cast = build_people(scene.people, ctx.at(scene_file, ("people",)))
+    faults = build_faults(scene.faults, ctx.at(scene_file, ("faults",)))
 
     try:
         checks = parse_checks(scene.checks, ctx.refs)
@@ -171,6 +180,7 @@ def build_image(scene: Scene, scene_doc: Document) -> WorldImage:
         checks=checks,
         agent=agent,
         cast=cast,
+        faults=faults,
         files=[f for f in lines if not f.startswith("<")],
     )
 

@@ -15,6 +15,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, Discriminator, Field, Tag, model_validator
 
 from ..errors import SpecError
+from ..faults.models import Fault
 from ..people.models import Person
 from ..services import SERVICES
 from ..services.datadog.models import DatadogSection
@@ -102,17 +103,6 @@ RateLimit = Annotated[
 ]
 
 
-def _unsupported(what: str) -> Any:
-    def empty(value: list[Any]) -> list[Any]:
-        if value:
-            raise ValueError(
-                f"{what} are not supported by this version of soundstage; expected [], found {describe(value)}"
-            )
-        return value
-
-    return AfterValidator(empty)
-
-
 class Scene(Spec):
     """`seeds/<name>.yaml` (DESIGN 3.2): a world, the task, and how the attempt is judged."""
 
@@ -124,7 +114,7 @@ class Scene(Spec):
     agent: AgentSpec | None = None
     seed: Seed | None = None
     people: list[Person] = []
-    faults: Annotated[list[Any], _unsupported("faults")] = []
+    faults: list[Fault] = []
     checks: list[dict[str, Any]] = []
     pass_: list[str] | None = Field(None, alias="pass")
     rate_limits: dict[Annotated[str, AfterValidator(_service)], RateLimit] = {}

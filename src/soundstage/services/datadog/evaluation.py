@@ -3,7 +3,8 @@
 `attach(world)` evaluates every monitor once a simulated minute (at each whole minute after the clock
 start) and writes `overall_state`, `overall_state_modified` and `state.groups` only when they change, so
 the event log shows each transition as one write: a metric override (a fault) turns a monitor to Alert
-within a simulated minute. Only `metric alert` and `query alert` monitors with a query `queries` reads
+within a simulated minute. A fault may also hold a monitor in a state (`force` / `release`): evaluation
+leaves a held monitor alone, and follows its metrics again once released. Only `metric alert` and `query alert` monitors with a query `queries` reads
 are evaluated, once a series matches their query; the others keep the state they were given.
 
 Per group, the window's values (aggregated across the group's series at each timestamp) are reduced by
@@ -26,6 +27,9 @@ from .store import MONITORS, SERIES
 EVALUATED = ("metric alert", "query alert")
 SEVERITY = {"OK": 0, "No Data": 1, "Warn": 2, "Alert": 3}
 _MINUTE = 60 * US
+# `world.scratch` entry of the monitors a fault holds in a state: monitor id -> (the overall state before the
+# first hold, {source: state}). Evaluation skips them; see `force` and `release`.
+FORCED = "datadog.forced_states"
 _BREACH = {
     ">": lambda value, threshold: value > threshold,
     ">=": lambda value, threshold: value >= threshold,
@@ -93,8 +97,11 @@ def overall(groups: dict[str, str]) -> str:
 def changes(series: Collection, seed: str, monitor: Record, now: int) -> dict[str, Any]:
     """The monitor fields an evaluation at `now` changes (none when nothing does)."""
     found = statuses(series, seed, monitor, now)
-    if found is None:
-        return {}
+    return {} if found is None else transition(monitor, found, now)
+
+
+def transition(monitor: Record, found: dict[str, str], now: int) -> dict[str, Any]:
+    """The monitor fields that change when its groups are found in these states at `now`."""
     seconds = now // US
     old = monitor["state"]["groups"]
     groups = {}
@@ -131,10 +138,55 @@ def changes(series: Collection, seed: str, monitor: Record, now: int) -> dict[st
 def evaluate_all(world: World) -> None:
     monitors = world[MONITORS]
     series, seed, now = world[SERIES], world.ids.seed, world.now()
+    forced = world.scratch.get(FORCED, {})
     for monitor in list(monitors):
+        if str(monitor["id"]) in forced:
+            continue
         fields = changes(series, seed, monitor, now)
         if fields:
             monitors.change(str(monitor["id"]), **fields)
+
+
+def force(world: World, monitor_id: str, source: str, state: str) -> None:
+    """Holds the monitor in `state` for `source` (a fault): written at once, and evaluations leave it be until
+    every source has released it. With several sources, the most severe state wins."""
+    forced = world.scratch.setdefault(FORCED, {})
+    monitor = world[MONITORS].get(monitor_id)
+    if monitor is None:
+        return
+    held = forced.setdefault(monitor_id, (monitor["overall_state"], {}))[1]
+    held[source] = state
+    _hold(world, monitor, overall(held))
+
+
+def release(world: World, monitor_id: str, source: str) -> None:
+    """Ends `source`'s hold on the monitor. Once nothing holds it, it is evaluated at once and follows its
+    metrics again; a monitor the world does not evaluate goes back to the state it had before the hold."""
+    forced = world.scratch.get(FORCED, {})
+    monitor = world[MONITORS].get(monitor_id)
+    if monitor_id not in forced or monitor is None:
+        return
+    before, held = forced[monitor_id]
+    held.pop(source, None)
+    if held:
+        _hold(world, monitor, overall(held))
+        return
+    del forced[monitor_id]
+    now = world.now()
+    found = statuses(world[SERIES], world.ids.seed, monitor, now)
+    if found is None:
+        _hold(world, monitor, before)
+        return
+    fields = transition(monitor, found, now)
+    if fields:
+        world[MONITORS].change(monitor_id, **fields)
+
+
+def _hold(world: World, monitor: Record, state: str) -> None:
+    groups = {name: state for name in monitor["state"]["groups"]} or {"*": state}
+    fields = transition(monitor, groups, world.now())
+    if fields:
+        world[MONITORS].change(str(monitor["id"]), **fields)
 
 
 def attach(world: World) -> None:

@@ -123,16 +123,18 @@ def window(records: list[Record], start: int, end: int, space: str, seed: str) -
     return [AGGREGATE[space](values) for _, values in sorted(by_time.items())]
 
 
-def set_override(world: World, metric: str, tags: list[str], value: float, since: int | None = None) -> list[str]:
+def set_override(
+    world: World, metric: str, tags: list[str], value: float, since: int | None = None, base: float = 0
+) -> list[str]:
     """Steps every series of `metric` carrying all of `tags` to `value` from `since` (default now), open-ended;
-    adds a series when none matches. Answers the ids of the series changed."""
+    adds a series (normally at `base`) when none matches. Answers the ids of the series changed."""
     at = world.now() if since is None else since
     collection = world[SERIES]
     step: dict[str, Any] = {"from": at, "to": None, "value": value}
     found = [r for r in collection.by("metric", metric) if set(tags) <= set(r["tags"])]
     if not found:
         record_id = str(world.ids.next(SERIES))
-        collection.add(record_id, new_series(record_id, metric, tags, base=0, overrides=[step]))
+        collection.add(record_id, new_series(record_id, metric, tags, base=base, overrides=[step]))
         return [record_id]
     for record in found:
         collection.change(record["id"], overrides=[*_closed(record["overrides"], at), step])
