@@ -28,7 +28,7 @@ class MonitorForce:
 class Page:
     service: str  # pagerduty.services id
     title: str
-    urgency: str
+    urgency: str | None  # None: the service's urgency rule
     details: str | None
 
 

@@ -32,7 +32,7 @@ from ..clock import iso
 from ..events import FaultResolvedEvent, FaultStartedEvent, WriteEvent
 from ..services.datadog.evaluation import force, release
 from ..services.datadog.series import end_override, set_override
-from ..services.pagerduty.incidents import Incidents, arm, service_agent
+from ..services.pagerduty.incidents import Incidents, arm, default_urgency, service_agent
 from ..services.pagerduty.store import SERVICES
 from ..world import World
 from .build import MetricStep, MonitorForce, Page, ResolvedFault
@@ -120,7 +120,7 @@ def _page(world: World, state: _State, page: Page) -> None:
             title=page.title,
             at=at,
             agent=service_agent(page.service),
-            urgency=page.urgency,
+            urgency=page.urgency or default_urgency(service),
             details=page.details,
         )
         state.incident_keys[page.service] = incident["incident_key"]

@@ -34,7 +34,7 @@ class IncidentEffect(Spec):
 
     service: str  # a ref or a PagerDuty service id
     title: str
-    urgency: Literal["high", "low"] = "high"
+    urgency: Literal["high", "low"] | None = None  # default: the service's urgency rule
     details: str | None = None
 
 

@@ -19,13 +19,12 @@ from ...world import Record
 from ..base import Reply
 from . import views_incidents as views
 from .errors import PagerDutyError, bad_range, invalid, not_found
-from .incidents import Incidents, arm, user_agent
+from .incidents import URGENCIES, Incidents, arm, default_urgency, user_agent
 from .router import Call, listed, moment, ops, paginate, requester, text
 from .store import ESCALATION_POLICIES, INCIDENTS, PRIORITIES, SERVICES, USERS
 
 DAY = 86400 * US
 STATUSES = ("triggered", "acknowledged", "resolved")
-URGENCIES = ("high", "low")
 _SORTS = ("incident_number", "created_at", "resolved_at", "urgency")
 
 
@@ -210,7 +209,7 @@ def create_incident(call: Call) -> Reply:
     service = call.world[SERVICES].get(ref_id(body.get("service"), "service", ("service_reference", "service")))
     if service is None:
         raise invalid("Service not found.")
-    urgency = choice(body, "urgency", URGENCIES) or _default_urgency(service)
+    urgency = choice(body, "urgency", URGENCIES) or default_urgency(service)
     priority = priority_of(call, body.get("priority"))
     details = _details(body.get("body"))
     key = body_text(body, "incident_key")
@@ -235,13 +234,6 @@ def create_incident(call: Call) -> Reply:
     )
     arm(call.world, incident)
     return Reply(201, {"incident": views.incident(call, incident, body=True)})
-
-
-def _default_urgency(service: Record) -> str:
-    """The service's constant urgency (high when its rule depends on support hours or severity)."""
-    rule = service.get("incident_urgency_rule") or {}
-    urgency = rule.get("urgency")
-    return urgency if rule.get("type") == "constant" and urgency in URGENCIES else "high"
 
 
 def _details(value: Any) -> str | None:

@@ -51,6 +51,17 @@ def service_agent(service_id: str) -> Agent:
     return {"type": "service_reference", "id": service_id}
 
 
+URGENCIES = ("high", "low")
+
+
+def default_urgency(service: Record) -> str:
+    """The urgency of a new incident on `service` when none is given: the service's constant urgency (high
+    when its rule depends on support hours or severity)."""
+    rule = service.get("incident_urgency_rule") or {}
+    urgency = rule.get("urgency")
+    return urgency if rule.get("type") == "constant" and urgency in URGENCIES else "high"
+
+
 class Incidents:
     """Reads and writes the incident collections through a collection getter (a live world or an image),
     with `on_call(policy, level, at)` answering who is on call at a level of an escalation policy."""
