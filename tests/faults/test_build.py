@@ -102,3 +102,38 @@ def test_fault_ids_are_unique() -> None:
     assert (
         _error(HEAD + GOOD + GOOD) == "scene.yaml:12: faults[1].id: fault id 'slow' is used twice (first at faults[0])"
     )
+
+
+@pytest.mark.parametrize(
+    ("tail", "error"),
+    [
+        (
+            "checks:\n  - {id: fixed, state: {fault_resolved: {fault: slwo}}}\n",
+            "scene.yaml:13: checks[0]: fault 'slwo' is not one of the scene's faults (declared: slow)",
+        ),
+        (
+            'checks:\n  - {id: first, before: [{fault_resolved: slwo}, {called: "*"}]}\n',
+            "scene.yaml:13: checks[0]: fault 'slwo' is not one of the scene's faults (declared: slow)",
+        ),
+        (
+            'checks:\n  - {id: soon, within: {milestone: {state: {fault_resolved: {fault: slwo}}}, after: {called: "*"}, limit: 1h}}\n',
+            "scene.yaml:13: checks[0]: fault 'slwo' is not one of the scene's faults (declared: slow)",
+        ),
+        (
+            "people:\n  - {ref: maya, slack_user: $maya, on: {fault_resolved: slwo, say: Back to normal., in: $incidents}}\n",
+            "scene.yaml:13: people[0].on: fault 'slwo' is not one of the scene's faults (declared: slow)",
+        ),
+    ],
+)
+def test_a_fault_named_by_a_check_or_a_person_is_declared(tail: str, error: str) -> None:
+    assert _error(HEAD + GOOD + tail) == error
+
+
+def test_a_declared_fault_may_be_named_everywhere() -> None:
+    tail = (
+        "checks:\n"
+        "  - {id: fixed, state: {fault_resolved: {fault: slow}}}\n"
+        '  - {id: first, before: [{fault_resolved: slow}, {called: "*"}]}\n'
+        "people:\n  - {ref: maya, slack_user: $maya, on: {fault_resolved: slow, say: Back to normal., in: $incidents}}\n"
+    )
+    assert [c.id for c in build_image(*read_scene_text(HEAD + GOOD + tail, "scene.yaml")).checks] == ["fixed", "first"]

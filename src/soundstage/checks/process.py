@@ -711,3 +711,22 @@ def state_predicates(checks: Iterable[Check]) -> list[StatePredicate]:
             if milestone is not None and milestone.state is not None:
                 found.setdefault(milestone.state.key, milestone.state)
     return list(found.values())
+
+
+def fault_references(check: Check) -> list[str]:
+    """The fault ids a check names: a `fault_resolved` state check, and `fault_resolved` milestones (also
+    as state milestones) of `before` and `within`."""
+    args = check.args
+    if isinstance(args, BeforeArgs):
+        milestones: list[Milestone | None] = list(args.milestones)
+    elif isinstance(args, WithinArgs):
+        milestones = [args.milestone, args.after]
+    else:
+        milestones = []
+    found = [args.fault] if check.kind.name == "state:fault_resolved" else []  # type: ignore[attr-defined]
+    for milestone in milestones:
+        if milestone is not None and milestone.fault_resolved is not None:
+            found.append(milestone.fault_resolved)
+        elif milestone is not None and milestone.state is not None and milestone.state.name == "fault_resolved":
+            found.append(milestone.state.spec["fault"])
+    return found

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ..checks import Check, CheckSpecError, check_pass_list, parse_checks, watch_state_milestones
+from ..checks.process import fault_references
 from ..clock import Clock, parse_duration, parse_time, wall_us
 from ..errors import NotFound, SpecError
 from ..faults import engine as faults_engine
@@ -166,6 +167,7 @@ def build_image(scene: Scene, scene_doc: Document) -> WorldImage:
     except CheckSpecError as exc:
         path = (exc.field.partition("[")[0],) + tuple(exc.path)
         raise ctx.at(scene_file, ()).error(exc.message, *path) from exc
+    _faults_named(ctx.at(scene_file, ()), {f.id for f in faults}, checks, cast)
 
     return WorldImage(
         scene=scene,
@@ -232,3 +234,18 @@ def validate_file(path: Path) -> list[SpecError]:
     except SpecError as exc:
         return list(getattr(exc, "errors", None) or [exc])
     return []
+
+
+def _faults_named(ctx: BuildContext, declared: set[str], checks: list[Check], cast: Cast) -> None:
+    """Every fault a check or a person's `on` names is one of the scene's: a misspelt id would otherwise
+    only show when the attempt is scored (a fault that "never started")."""
+    known = ", ".join(sorted(declared)) or "none"
+    for i, check in enumerate(checks):
+        for fault in fault_references(check):
+            if fault not in declared:
+                raise ctx.error(f"fault {fault!r} is not one of the scene's faults (declared: {known})", "checks", i)
+    for i, person in enumerate(cast.people):
+        for trigger in person.on:
+            if trigger.fault is not None and trigger.fault not in declared:
+                message = f"fault {trigger.fault!r} is not one of the scene's faults (declared: {known})"
+                raise ctx.error(message, "people", i, "on")
