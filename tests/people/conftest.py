@@ -52,6 +52,11 @@ seed:
     messages:
       - {{ref: maya_question, channel: $support, user: $maya, text: "Anyone seen the import errors?", ago: 1h}}
       - {{ref: omar_answer, channel: $support, user: $omar, text: "Looking", thread_ts: $maya_question, ago: 50m}}
+# A fault people's `on:` may name. Its condition never holds: tests log its resolution by hand.
+faults:
+  - id: bad_deploy
+    active_while: {{record: {{collection: slack.messages, where: {{text: "the cache is on fire"}}}}}}
+    effects: [{{metric: {{name: orders.latency.p99, value: 2400}}}}]
 people:
 {people}
 """

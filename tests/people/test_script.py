@@ -4,7 +4,7 @@ resolved). What they say is heard by others like any message."""
 from __future__ import annotations
 
 from soundstage.clock import iso
-from soundstage.events import Event
+from soundstage.events import FaultResolvedEvent
 
 from .conftest import scene, story, ts
 
@@ -35,14 +35,7 @@ PEOPLE = """
     decisions:
       - {id: refund, ask: [refund], options: ["approve the refund", "hold the refund"]}
 """
-SCENE = scene(PEOPLE, name="script")
-
-
-class FaultResolved(Event):
-    """Stands in for the faults engine's event (not registered: the faults package owns that kind)."""
-
-    kind: str = "fault_resolved"
-    fault: str
+SCENE = scene(PEOPLE, name="script")  # the shared scene declares the fault `bad_deploy`
 
 
 def test_scripted_messages_come_at_their_time_and_are_heard(people):
@@ -74,8 +67,8 @@ def test_on_a_fault_resolved_the_person_speaks_at_once(people):
     live = people(SCENE)
     world = live.world
     with world.lock:
-        world.log.emit(FaultResolved, t=iso(world.now()), fault="other_fault")
-        world.log.emit(FaultResolved, t=iso(world.now()), fault="bad_deploy")
+        world.log.emit(FaultResolvedEvent, t=iso(world.now()), fault="other_fault")
+        world.log.emit(FaultResolvedEvent, t=iso(world.now()), fault="bad_deploy")
         world.notify()
     assert story(live) == [
         "@0 script $laura in $support (fault_resolved bad_deploy) @0: Latency looks normal again, thanks!",
