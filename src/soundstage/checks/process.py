@@ -700,33 +700,29 @@ def state_predicates(checks: Iterable[Check]) -> list[StatePredicate]:
     """Every state predicate used as a milestone (in `before` and `within`), each once, in order."""
     found: dict[str, StatePredicate] = {}
     for check in checks:
-        args = check.args
-        if isinstance(args, BeforeArgs):
-            milestones: list[Milestone | None] = list(args.milestones)
-        elif isinstance(args, WithinArgs):
-            milestones = [args.milestone, args.after]
-        else:
-            continue
-        for milestone in milestones:
-            if milestone is not None and milestone.state is not None:
+        for milestone in _milestones_of(check):
+            if milestone.state is not None:
                 found.setdefault(milestone.state.key, milestone.state)
     return list(found.values())
+
+
+def _milestones_of(check: Check) -> list[Milestone]:
+    """The milestones of a `before` or `within` check (none for other kinds)."""
+    args = check.args
+    if isinstance(args, BeforeArgs):
+        return list(args.milestones)
+    if isinstance(args, WithinArgs):
+        return [m for m in (args.milestone, args.after) if m is not None]
+    return []
 
 
 def fault_references(check: Check) -> list[str]:
     """The fault ids a check names: a `fault_resolved` state check, and `fault_resolved` milestones (also
     as state milestones) of `before` and `within`."""
-    args = check.args
-    if isinstance(args, BeforeArgs):
-        milestones: list[Milestone | None] = list(args.milestones)
-    elif isinstance(args, WithinArgs):
-        milestones = [args.milestone, args.after]
-    else:
-        milestones = []
-    found = [args.fault] if check.kind.name == "state:fault_resolved" else []  # type: ignore[attr-defined]
-    for milestone in milestones:
-        if milestone is not None and milestone.fault_resolved is not None:
+    found = [check.args.fault] if check.kind.name == "state:fault_resolved" else []  # type: ignore[attr-defined]
+    for milestone in _milestones_of(check):
+        if milestone.fault_resolved is not None:
             found.append(milestone.fault_resolved)
-        elif milestone is not None and milestone.state is not None and milestone.state.name == "fault_resolved":
+        elif milestone.state is not None and milestone.state.name == "fault_resolved":
             found.append(milestone.state.spec["fault"])
     return found
