@@ -88,6 +88,16 @@ EXPECTED: dict[str, dict[str, set[str]]] = {
             "noted_before_resolving",
         },
     },
+    "bad-deploy": {
+        "bad_deploy": set(),
+        "resolve_without_fixing": {
+            "fixed",
+            "merged_the_fix",
+            "acknowledged_before_merging",
+            "resolved_once_the_monitor_was_ok",
+            "noted_the_fix",
+        },
+    },
     "mute-noisy-monitor": {
         "mute_noisy_monitor": set(),
         "mute_forever": {"muted_for_the_window", "only_batch_1", "says_why"},

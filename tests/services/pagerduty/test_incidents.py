@@ -176,6 +176,15 @@ def test_iter_all_pages_through_many_incidents(stage: Any) -> None:
     assert [c["query"]["offset"] for c in calls] == ["0", "100"]
 
 
+
+def test_an_incident_opened_this_very_moment_is_listed(stage: Any) -> None:
+    # The world's first call comes at the clock start, when the seeded incident was triggered.
+    now = "      - {title: Orders API down, service: $orders_svc, ago: 0s}\n"
+    pd = PagerDutyWorld(stage.world(INCIDENT_SCENE.replace("    incidents:\n", "    incidents:\n" + now)))
+    found = pd.client().list_all("incidents", params={"statuses": ["triggered"]})
+    assert [i["title"] for i in found] == ["Disk full on billing-db-1", "Orders API down"]
+    assert pd.live.trace()[0]["t"] == found[-1]["created_at"] == "2026-03-02T14:00:00Z"
+
 # -- show --------------------------------------------------------------------------------------------
 
 

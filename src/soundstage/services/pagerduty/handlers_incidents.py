@@ -137,7 +137,8 @@ def includes(call: Call) -> list[str]:
 
 @ops("GET /incidents")
 def list_incidents(call: Call) -> dict[str, Any]:
-    """Incidents created in [`since`, `until`) (by default the last 30 days; `date_range=all` for all),
+    """Incidents created in [`since`, `until`) (by default the last 30 days up to now, an incident opened
+    this very moment included; `date_range=all` for all),
     filtered by the set parameters, sorted by `sort_by` (default `created_at` ascending)."""
     statuses = listed(call, "statuses")
     urgencies = listed(call, "urgencies")
@@ -147,7 +148,8 @@ def list_incidents(call: Call) -> dict[str, Any]:
     sorts = _sorts(call)
     records: list[Record] = list(call.world[INCIDENTS])
     if text(call, "date_range") != "all":
-        until = moment(call, "until") or call.now()
+        given = moment(call, "until")
+        until = call.now() + 1 if given is None else given  # without `until`: everything so far, now included
         since = moment(call, "since")
         since = until - 30 * DAY if since is None else since
         if since > until:
