@@ -66,6 +66,18 @@ def state_holds(world: World, predicate: Mapping[str, Any]) -> bool:
     return parsed.holds(Attempt.view(world))
 
 
+def evaluate_now(world: World, predicate: StatePredicate, what: str) -> tuple[bool | None, WorldView]:
+    """Whether `predicate` holds on the live world now, and the view that says what it read. None when it
+    could not be evaluated: logged, not raised, so a failing predicate never breaks the world's call (the
+    watchers try again on the next change to what it read)."""
+    view = Attempt.view(world)
+    try:
+        return predicate.holds(view), view
+    except Exception:
+        log.exception("%s could not be evaluated", what)
+        return None, view
+
+
 class _Pending:
     """A predicate not yet held: what it read when last evaluated."""
 
@@ -104,12 +116,7 @@ class _Watcher:
         for pending in list(self.pending):
             if not (everything or pending.reads_all or pending.reads & changed):
                 continue
-            view = Attempt.view(world)
-            try:
-                held = pending.predicate.holds(view)
-            except Exception:  # a failing check must not break the world's call; it is retried on change
-                log.exception("state milestone %s could not be evaluated", pending.predicate.key)
-                held = False
+            held, view = evaluate_now(world, pending.predicate, f"state milestone {pending.predicate.key}")
             pending.reads, pending.reads_all = view.reads, view.reads_all
             if held:
                 self.pending.remove(pending)

@@ -23,11 +23,10 @@ taken after them).
 
 from __future__ import annotations
 
-import logging
 from dataclasses import dataclass, field
 from functools import partial
 
-from ..checks import Attempt
+from ..checks.milestones import evaluate_now
 from ..clock import iso
 from ..events import FaultResolvedEvent, FaultStartedEvent, WriteEvent
 from ..services.datadog.evaluation import force, release
@@ -36,8 +35,6 @@ from ..services.pagerduty.incidents import Incidents, arm, default_urgency, serv
 from ..services.pagerduty.store import SERVICES
 from ..world import World
 from .build import MetricStep, MonitorForce, Page, ResolvedFault
-
-log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -78,11 +75,8 @@ class _Watcher:
         self.seen = world.log.last_seq
 
     def _evaluate(self, world: World, state: _State) -> None:
-        view = Attempt.view(world)
-        try:
-            holds = state.fault.condition.holds(view)
-        except Exception:  # a failing condition must not break the agent's call; it is retried on change
-            log.exception("fault %s: its condition could not be evaluated", state.fault.id)
+        holds, view = evaluate_now(world, state.fault.condition, f"the condition of fault {state.fault.id}")
+        if holds is None:
             return
         state.reads, state.reads_all = view.reads, view.reads_all
         if holds and not state.active:
