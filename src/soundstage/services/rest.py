@@ -36,7 +36,7 @@ def trace_body(request: ServiceRequest) -> Any:
 
 
 @dataclass
-class RestCall:
+class RestCall(ABC):
     """One call as a handler sees it: the world, the request, the path parameters and the JSON body (None
     when there is none). Each service's `Call` adds whom the credentials speak for, and says with
     `not_an_object` what its vendor answers a body that is not a JSON object."""
@@ -46,8 +46,9 @@ class RestCall:
     params: dict[str, str]
     body: Any
 
+    @abstractmethod
     def not_an_object(self) -> Exception:
-        raise NotImplementedError
+        """The vendor's error for a body that is not a JSON object."""
 
     @property
     def query(self) -> dict[str, Any]:
@@ -110,6 +111,7 @@ class RestService(ABC):
 
     def handle(self, world: World, principal: Principal | None, request: ServiceRequest) -> Reply:
         found = self.router.match(request.method, request.path)
+        # Parsed apart from the handler's copy: the trace records what was sent, whatever a handler does.
         body = trace_body(request)
         if found is None:
             return self.error_reply(self.unknown_path(), unimplemented=True, trace_body=body)
