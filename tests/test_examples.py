@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from soundstage.runner import run_scenes
-from soundstage.spec.models import read_scene
+from soundstage.stage.models import read_scene
 
 ROOT = Path(__file__).resolve().parent.parent
 SEEDS = ROOT / "seeds"

@@ -2,21 +2,21 @@
 in-memory world, with scripted people, and checks that say whether an attempt passed, with evidence.
 
     result = run_scenes(["seeds/csv-export.yaml"], "python examples/agents/csv_export.py")
-    evaluation = evaluate(parse_checks(...), Attempt.load(trial_folder))   # re-score a saved trial
+    evaluation = rescore(trial_folder)   # re-score a saved trial, from its files
 
 The CLI (`soundstage run|serve|check|explain|validate|list`) is a thin layer over these.
 """
 
 from __future__ import annotations
 
-# ruff: noqa: I001 (spec comes first: the services import the spec models, and the spec imports the services)
-from .spec import ImageCache, WorldImage, build_image, validate_file
-from .checks import Attempt, CheckResult, Evaluation, evaluate, parse_checks
+from .checks import CheckResult, Evaluation, evaluate, parse_checks, rescore
 from .clock import Clock
 from .errors import InfrastructureError, NotFound, SoundstageError, SpecError, UsageError
 from .events import EventLog
+from .grading import Attempt
 from .runner import RunResult, TrialResult, run_scenes
 from .server import Hub, Server
+from .stage import ImageCache, WorldImage, build_image, validate_file
 from .world import World
 
 __all__ = [
@@ -40,6 +40,7 @@ __all__ = [
     "build_image",
     "evaluate",
     "parse_checks",
+    "rescore",
     "run_scenes",
     "validate_file",
 ]

@@ -23,12 +23,12 @@ from datetime import datetime
 from pathlib import Path
 from typing import IO, Any
 
+from .checks import score
 from .clock import US
 from .errors import InfrastructureError, NotFound, UsageError
 from .events import CallEvent, Event, FinishEvent
-from .scoring import score
 from .server import Hub, Server
-from .spec import WorldImage
+from .stage import WorldImage
 from .world import World
 
 # Of the user's environment, only these reach the agent (plus the scene's `agent.pass_env`).
@@ -156,7 +156,9 @@ def trial_folders(path: Path) -> list[Path]:
         return [path]
     if not path.is_dir():
         raise NotFound(f"{path}: no such run or trial folder")
-    trials = sorted((found.parent for found in path.glob("*/*/result.json")), key=lambda t: (t.parent.name, _number(t.name)))
+    trials = sorted(
+        (found.parent for found in path.glob("*/*/result.json")), key=lambda t: (t.parent.name, _number(t.name))
+    )
     if not trials:
         raise NotFound(f"{path}: neither a trial folder (with result.json) nor a run folder (with <scene>/<trial>/)")
     return trials
@@ -193,7 +195,7 @@ def _new_run_folder(out: Path) -> Path:
 
 def agent_environment(hub: Hub, world: World, base_url: str) -> dict[str, str]:
     """DESIGN 2.3: PATH, HOME, LANG and the scene's `pass_env` names that are set, plus the world's own."""
-    names = list(KEPT_ENV) + list(world.settings.get("agent", {}).get("pass_env", []))
+    names = list(KEPT_ENV) + list(world.agent.get("pass_env", []))
     env = {name: os.environ[name] for name in names if name in os.environ}
     env.update(hub.environment(world, base_url))
     return env
@@ -225,7 +227,9 @@ class _Trace:
 class _TrialRunner:
     """Runs trials of one run; the run's threads share it."""
 
-    def __init__(self, hub: Hub, base_url: str, argv: list[str], run_folder: Path, timeout: float, cwd: Path | None) -> None:
+    def __init__(
+        self, hub: Hub, base_url: str, argv: list[str], run_folder: Path, timeout: float, cwd: Path | None
+    ) -> None:
         self.hub = hub
         self.base_url = base_url
         self.argv = argv

@@ -10,7 +10,7 @@ from __future__ import annotations
 import heapq
 import threading
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator, Mapping
+from typing import Any, Callable, Iterator, Mapping, TypeVar
 
 from .clock import Clock, format_duration, iso
 from .events import CallEvent, ClockEvent, EventLog, FinishEvent, StartEvent, WriteEvent
@@ -18,6 +18,7 @@ from .ids import IdSource
 
 Record = Mapping[str, Any]
 Snapshot = dict[str, dict[str, Record]]
+P = TypeVar("P")
 
 
 class Collection:
@@ -149,6 +150,7 @@ class World:
         settings: dict[str, Any] | None = None,
         task: str = "",
         world_name: str | None = None,
+        agent: dict[str, Any] | None = None,
     ) -> None:
         self.id = world_id
         self.scene = scene
@@ -158,7 +160,8 @@ class World:
         self.ids = ids
         self.initial = initial
         self.refs = refs or {}
-        self.settings = settings or {}
+        self.settings = settings or {}  # what the image's services say other parts need (the Slack team...)
+        self.agent = agent or {}  # who the agent is in each service (`slack_user`: its user id), `pass_env`
         self.tokens: dict[str, Principal] = {}
         self.log = EventLog()
         self.output: str | None = None
@@ -167,8 +170,7 @@ class World:
         self.checks: list[Any] = []
         self.pass_ids: list[str] | None = None
         self.scene_record: dict[str, Any] = {}
-        # Per-service scratch state that is not world data (rate-limit windows, for one).
-        self.scratch: dict[str, Any] = {}
+        self._parts: dict[type, Any] = {}
         # Held for a whole call, and by anything else that appends to the log from another thread
         # (the runner finishing an attempt), so `seq` stays gapless and unique.
         self.lock = threading.RLock()
@@ -189,6 +191,15 @@ class World:
             collection = self.collections[name] = Collection(name)
             collection._journal = self._journal
         return collection
+
+    def part(self, kind: type[P]) -> P:
+        """The state of one kind that a part of the engine keeps in this world and that is not world data (the
+        people's memory, rate-limit windows): made by `kind()` on first use, owned by the module that
+        defines `kind`."""
+        found = self._parts.get(kind)
+        if found is None:
+            found = self._parts[kind] = kind()
+        return found  # type: ignore[no-any-return]
 
     def state(self) -> dict[str, list[Record]]:
         return {name: list(c) for name, c in sorted(self.collections.items())}

@@ -408,8 +408,8 @@ def test_issue_count_and_count_gte_exclude_each_other(result, attempt):
 def acme():
     from pathlib import Path
 
-    from soundstage.spec.image import build_image
-    from soundstage.spec.models import read_scene
+    from soundstage.stage.image import build_image
+    from soundstage.stage.models import read_scene
 
     scene = Path(__file__).resolve().parents[2] / "seeds" / "merge-right-pr.yaml"
     return build_image(*read_scene(scene)).instantiate("w1")
@@ -473,7 +473,7 @@ def acme():
     ],
 )
 def test_the_checks_read_the_records_the_service_builds(acme, predicate, holds):
-    from soundstage.checks import state_holds
+    from soundstage.predicates import state_holds
 
     resolved = {
         name: {k: acme.refs[v[1:]] if str(v).startswith("$") else v for k, v in args.items()}

@@ -7,20 +7,13 @@ from typing import Any, Callable
 
 import pytest
 
-from soundstage.checks import (
-    Attempt,
-    CheckSpecError,
-    evaluate,
-    milestone_key,
-    parse_checks,
-    state_holds,
-    state_milestones,
-)
-from soundstage.checks.process import StatePredicate
+from soundstage.checks import Attempt, evaluate, parse_checks, state_predicates
 from soundstage.clock import parse_duration, parse_time
+from soundstage.predicates import PredicateError, StatePredicate, state_holds
+from soundstage.predicates import predicate_key as milestone_key
 from soundstage.services.slack import store
-from soundstage.spec.image import WorldImage, build_image
-from soundstage.spec.models import read_scene_text
+from soundstage.stage.image import WorldImage, build_image
+from soundstage.stage.models import read_scene_text
 from soundstage.world import World
 
 SCENE = """
@@ -79,20 +72,20 @@ def milestones(world: World) -> list[tuple[int, str, str]]:
 
 
 def keys(image: WorldImage) -> list[str]:
-    return [milestone_key(p) for p in state_milestones(image.checks)]
+    return [milestone_key(p) for p in [p.predicate for p in state_predicates(image.checks)]]
 
 
 def test_state_milestones_are_the_resolved_predicates_of_before_and_within(image):
     support, bot = image.refs["support"], image.refs["bot"]
-    assert state_milestones(image.checks) == [
+    assert [p.predicate for p in state_predicates(image.checks)] == [
         {"slack.message": {"channel": support, "from": bot, "text_contains": "Reports"}},
         {"record": {"collection": "slack.messages", "where": {"text": "reports"}}},
         {"record": {"collection": "slack.users", "where": {"name": "laura"}}},
     ]
-    assert milestone_key(state_milestones(image.checks)[1]) == (
+    assert milestone_key([p.predicate for p in state_predicates(image.checks)][1]) == (
         '{"record":{"collection":"slack.messages","where":{"text":"reports"}}}'
     )
-    assert state_milestones(parse_checks([{"id": "a", "trace": {"called": "*"}}], {})) == []
+    assert state_predicates(parse_checks([{"id": "a", "trace": {"called": "*"}}], {})) == []
 
 
 def test_a_milestone_is_emitted_once_when_its_predicate_first_holds(image, world):
@@ -201,10 +194,10 @@ def test_state_holds_decides_a_predicate_on_the_live_world_now(image):
 
 
 def test_state_holds_refuses_an_invalid_predicate(world):
-    with pytest.raises(CheckSpecError) as caught:
+    with pytest.raises(PredicateError) as caught:
         state_holds(world, {"record": {"where": {}}})
-    assert caught.value.message == "record.collection: missing required field 'collection'"
-    with pytest.raises(CheckSpecError):
+    assert str(caught.value) == "record.collection: missing required field 'collection'"
+    with pytest.raises(PredicateError):
         state_holds(world, {"slack.message": {}, "record": {}})
 
 
@@ -229,13 +222,13 @@ def test_a_world_view_records_what_a_check_read(world):
         ({"diff": {"collection": "slack.channels"}}, {"slack.channels"}, False, False),
         ({"writes": {"max": 0}}, set(), True, False),
     ]
-    from soundstage.checks import parse_state_predicate
+    from soundstage.predicates import WorldView, parse_state_predicate
 
     for predicate, reads, reads_all, held in cases:
-        view = Attempt.view(world)
+        view = WorldView(world)
         assert parse_state_predicate(predicate).holds(view) is held, predicate
         assert (view.reads, view.reads_all) == (reads, reads_all), predicate
-    assert Attempt.view(world).events is world.log.events  # nothing copied
+    assert WorldView(world).events is world.log.events  # nothing copied
 
 
 def test_watching_over_http(stage):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from soundstage.checks import CallPattern
-from soundstage.checks.match import dice, get_path, loosely_equal, value_matches, where_matches
+from soundstage.grading.match import dice, get_path, loosely_equal, value_matches, where_matches
 
 
 @pytest.mark.parametrize(

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from soundstage.checks import Attempt, CheckSpecError, milestone_key
+from soundstage.checks import Attempt, CheckSpecError, evaluate, parse_checks, saved_attempt
 from soundstage.clock import US, iso, parse_time
 from soundstage.events import (
     AskedEvent,
@@ -25,6 +25,7 @@ from soundstage.events import (
     WithheldEvent,
     WriteEvent,
 )
+from soundstage.predicates import predicate_key as milestone_key
 
 T0 = parse_time("2026-03-02T14:00:00Z")
 BOT, LAURA, PRIYA, MAYA = "U0STAGEBOT1", "U0LAURA0001", "U0PRIYA0001", "U0MAYA00001"
@@ -601,12 +602,10 @@ def test_a_saved_trial_is_scored_from_its_events(tmp_path: Path, story):
     }
     scene = {"name": "refund", "refs": REFS, "agent": {"slack_user": BOT, "pass_env": []}, "checks": [watched]}
     (folder / "scene.json").write_text(json.dumps(scene))
-    attempt = Attempt.load(folder)
+    attempt, _ = saved_attempt(folder)
     assert attempt.agent == BOT
     assert attempt.watched == {milestone_key(ANSWERED)}
     other = {"record": {"collection": "github.issues"}}
-    from soundstage.checks import evaluate, parse_checks
-
     checks = parse_checks(
         [
             {"id": "revealed", "revealed": ["laura.workspace"]},
@@ -627,8 +626,6 @@ def test_a_saved_trial_is_scored_from_its_events(tmp_path: Path, story):
 
 
 def test_process_checks_over_a_100000_entry_log(result):
-    from soundstage.checks import evaluate, parse_checks
-
     s = Story()
     while len(s.events) < 100_000:
         n = len(s.events)

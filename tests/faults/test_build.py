@@ -6,10 +6,11 @@ from __future__ import annotations
 import pytest
 
 from soundstage.errors import SpecError
-from soundstage.faults.build import MetricStep, MonitorForce, Page
-from soundstage.spec.image import build_image
+from soundstage.services.datadog.effects import MetricStep, MonitorHold
+from soundstage.services.pagerduty.effects import Page
 from soundstage.spec.loader import SpecErrors
-from soundstage.spec.models import read_scene_text
+from soundstage.stage.image import build_image
+from soundstage.stage.models import read_scene_text
 
 HEAD = "name: x\ntask: t\nworld: acme\nfaults:\n"
 GOOD = (
@@ -38,7 +39,7 @@ def test_a_fault_is_resolved_when_the_image_is_built() -> None:
     (fault,) = image.faults
     assert (fault.id, fault.condition.name, fault.recover_after) == ("slow", "github.file_at", 90_000_000)
     assert fault.effects == (
-        MonitorForce(image.refs["latency"], "Warn"),
+        MonitorHold(image.refs["latency"], "Warn"),
         Page(image.refs["orders_svc"], "Slow", "low", "Why"),
         MetricStep("orders.latency.p99", ("host:web-1",), 900.0, None),
     )
@@ -71,7 +72,7 @@ def test_recover_after_defaults_to_zero() -> None:
         (
             "contains: cache",
             "contain: cache",
-            "scene.yaml:6: faults[0].active_while: github.file_at.contain: unknown field 'contain'",
+            "scene.yaml:6: faults[0].active_while.github.file_at.contain: unknown field 'contain'",
         ),
         (
             "repo: acme/orders",
@@ -89,7 +90,7 @@ def test_recover_after_defaults_to_zero() -> None:
             "      - metrics:",
             (
                 "scene.yaml:10: faults[0].effects[2]: an effect is a mapping with exactly "
-                "one of: datadog.monitor, pagerduty.incident, metric; found metrics"
+                "one of: datadog.monitor, metric, pagerduty.incident; found metrics"
             ),
         ),
     ],
@@ -109,19 +110,19 @@ def test_fault_ids_are_unique() -> None:
     [
         (
             "checks:\n  - {id: fixed, state: {fault_resolved: {fault: slwo}}}\n",
-            "scene.yaml:13: checks[0]: fault 'slwo' is not one of the scene's faults (declared: slow)",
+            "scene.yaml:13: checks[0].state.fault_resolved.fault: fault 'slwo' is not one of the scene's faults (declared: slow); did you mean 'slow'?",
         ),
         (
             'checks:\n  - {id: first, before: [{fault_resolved: slwo}, {called: "*"}]}\n',
-            "scene.yaml:13: checks[0]: fault 'slwo' is not one of the scene's faults (declared: slow)",
+            "scene.yaml:13: checks[0].before[0].fault_resolved: fault 'slwo' is not one of the scene's faults (declared: slow); did you mean 'slow'?",
         ),
         (
             'checks:\n  - {id: soon, within: {milestone: {state: {fault_resolved: {fault: slwo}}}, after: {called: "*"}, limit: 1h}}\n',
-            "scene.yaml:13: checks[0]: fault 'slwo' is not one of the scene's faults (declared: slow)",
+            "scene.yaml:13: checks[0].within.milestone.state.fault_resolved.fault: fault 'slwo' is not one of the scene's faults (declared: slow); did you mean 'slow'?",
         ),
         (
             "people:\n  - {ref: maya, slack_user: $maya, on: {fault_resolved: slwo, say: Back to normal., in: $incidents}}\n",
-            "scene.yaml:13: people[0].on: fault 'slwo' is not one of the scene's faults (declared: slow)",
+            "scene.yaml:13: people[0].on[0]: fault 'slwo' is not one of the scene's faults (declared: slow); did you mean 'slow'?",
         ),
     ],
 )

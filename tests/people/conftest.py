@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from soundstage.people.cast import Cast
-from soundstage.spec.image import build_image
-from soundstage.spec.models import read_scene_text
+from soundstage.stage.image import build_image
+from soundstage.stage.models import read_scene_text
 
 
 def cast_of(scene_yaml: str) -> Cast:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from soundstage.people.replies import TEMPLATES, compose, pick, Part
+from soundstage.people.replies import TEMPLATES, Part, compose, pick
 
 from .conftest import scene
 

@@ -7,6 +7,8 @@ asks them nothing only when it was addressed to them (a DM or a mention).
 
 from __future__ import annotations
 
+from soundstage.people.engine import State
+
 from .conftest import scene, story
 
 PEOPLE = """
@@ -195,4 +197,4 @@ def test_a_world_without_people_has_no_engine(people):
     live = people(scene("  []").replace("people:\n  []", "people: []"))
     live.slack().chat_postMessage(channel=live.world.refs["general"], text="Hello")
     assert story(live, start=True) == []
-    assert "people" not in live.world.scratch
+    assert live.world.part(State) == State()  # the engine never kept anything

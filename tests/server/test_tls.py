@@ -11,7 +11,7 @@ import httpx
 import pytest
 
 from soundstage.runner import run_scenes
-from soundstage.tls import local_ca
+from soundstage.server.tls import local_ca
 
 SCENE = """
 name: tls-test

@@ -1,5 +1,5 @@
 """The shared sliding windows of simulated time (`soundstage.services.limits`), on a stand-in world that has
-only what the windows read: settings, scratch and the simulated clock."""
+only what the windows read: settings, its parts and the simulated clock."""
 
 from __future__ import annotations
 
@@ -8,17 +8,21 @@ from typing import Any
 
 from soundstage.clock import US
 from soundstage.services.base import Reply
-from soundstage.services.limits import Count, count, rule_for, rules, setting, with_headers
+from soundstage.services.limits import Count, RateLimits, count, rule_for, rules, setting, with_headers
 
 
 @dataclass
 class Clocked:
     settings: dict[str, Any] = field(default_factory=dict)
-    scratch: dict[str, Any] = field(default_factory=dict)
+    limits: RateLimits = field(default_factory=RateLimits)
     at: int = 1_000_000 * US
 
     def now(self) -> int:
         return self.at
+
+    def part(self, kind: type) -> Any:
+        assert kind is RateLimits
+        return self.limits
 
 
 def _defaults() -> dict[str, tuple[int, int]]:
@@ -39,7 +43,7 @@ def test_rules_are_parsed_once_per_world() -> None:
     first = rules(world, "x", _defaults)
     world.settings["rate_limits"]["x"] = {"op": "1/1s"}
     assert rules(world, "x", _defaults) is first
-    assert world.scratch["x.rate_rules"] == {"op": (5, 60 * US)}
+    assert world.limits.rules["x"] == {"op": (5, 60 * US)}
 
 
 def test_rule_for_falls_back_to_star() -> None:
@@ -63,7 +67,7 @@ def test_window_slides_and_refused_calls_take_no_place() -> None:
     assert count(world, "x", "other", rule) == Count(True, 2, 60 * US, 1, 60)  # keys count apart
     world.at += 30 * US  # the first call leaves the window exactly now
     assert count(world, "x", "k", rule) == Count(True, 2, 60 * US, 0, 10)
-    assert list(world.scratch["x.rate_windows"]["k"]) == [1_000_010 * US, 1_000_060 * US]
+    assert list(world.limits.windows["x"]["k"]) == [1_000_010 * US, 1_000_060 * US]
 
 
 def test_reset_is_whole_seconds_and_at_least_one() -> None:

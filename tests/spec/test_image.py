@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 from soundstage.errors import SpecError
-from soundstage.spec import ImageCache, validate_file
-from soundstage.spec.image import build_image
-from soundstage.spec.models import read_scene, read_scene_text
+from soundstage.stage import ImageCache, validate_file
+from soundstage.stage.image import build_image
+from soundstage.stage.models import read_scene, read_scene_text
 
 ROOT = Path(__file__).resolve().parents[2]
 

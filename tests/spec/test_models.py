@@ -8,7 +8,7 @@ import pytest
 from soundstage.errors import SpecError
 from soundstage.services.slack.models import SlackSection, User
 from soundstage.spec.loader import SpecErrors, load_yaml, validate_model
-from soundstage.spec.models import (
+from soundstage.stage.models import (
     AgentSpec,
     ClockSpec,
     Seed,

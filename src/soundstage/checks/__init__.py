@@ -1,26 +1,28 @@
-"""Checks: named pass/fail conditions evaluated on an attempt (DESIGN 3.3), with results (DESIGN 2.6).
+"""Checks: named pass/fail conditions evaluated on an attempt (docs/checks.md), with their results.
 
     checks = parse_checks(scene_checks, refs)          # validate once, refs resolved
-    evaluation = evaluate(checks, Attempt.from_world(world), pass_ids)
-    evaluation = evaluate(checks, Attempt.load(trial_dir))   # re-score a saved trial
+    evaluation = evaluate(checks, attempt, pass_ids)   # any attempt
+    evaluation = score(world)                          # a live world, by its scene's checks
+    evaluation = rescore(trial_dir)                    # a saved trial, from its files
     watch_state_milestones(world, checks)              # a live world emits `milestone` events
-    state_holds(world, {"slack.message": {...}})       # a state predicate, on the live world now
 
 A check kind is a function from an `Attempt` to an `Outcome`, registered with `@check_kind` (or
-`@state_check` under `state:`) together with its pydantic argument model. Running is separate from
+`@state_check` under `state:`) together with its pydantic argument model (see `soundstage.grading`).
+This package holds the check language: the trace, output, people, milestone and judge checks, parsing and
+evaluating; the state checks are `soundstage.predicates`' and each service's. What a new check kind is
+made of (`check_kind`, `Args`, `Attempt`, `Outcome`) is re-exported here. Running is separate from
 scoring: results are saved as versioned models, and an `Evaluation` is computed from them.
 """
 
-from .attempt import Attempt
-from .evaluate import evaluate, run_check
-from .milestones import milestone_key, state_holds, state_milestones, watch_state_milestones
-from .parse import Check, CheckSpecError, check_pass_list, parse_checks
-from .patterns import CallPattern
-from .process import StatePredicate, parse_state_predicate
-from .registry import KINDS, STATE_CHECKS, Args, Kind, check_kind, load_kinds, state_check
-from .results import RESULT_VERSION, CheckResult, Evaluation, Outcome
+from __future__ import annotations
 
-load_kinds()
+from .. import predicates  # noqa: F401 (the state checks: generic and each service's)
+from ..grading import KINDS, STATE_CHECKS, Args, Attempt, CallPattern, Kind, Outcome, check_kind, state_check
+from . import judge, output, people, trace  # noqa: F401 (each registers its check kinds)
+from .evaluate import evaluate, rescore, run_check, saved_attempt, score, score_custom
+from .milestones import state_predicates, watch_state_milestones
+from .parse import Check, CheckSpecError, CheckSpecErrors, check_pass_list, parse_check, parse_checks
+from .results import RESULT_VERSION, CheckResult, Evaluation
 
 __all__ = [
     "KINDS",
@@ -32,19 +34,21 @@ __all__ = [
     "Check",
     "CheckResult",
     "CheckSpecError",
+    "CheckSpecErrors",
     "Evaluation",
     "Kind",
     "Outcome",
-    "StatePredicate",
     "check_kind",
     "check_pass_list",
     "evaluate",
-    "milestone_key",
+    "parse_check",
     "parse_checks",
-    "parse_state_predicate",
+    "rescore",
     "run_check",
+    "saved_attempt",
+    "score",
+    "score_custom",
     "state_check",
-    "state_holds",
-    "state_milestones",
+    "state_predicates",
     "watch_state_milestones",
 ]

@@ -18,11 +18,11 @@ from typing import Any, Iterable
 from pydantic import BaseModel, Field, StrictBool, ValidationError
 
 from ..clock import parse_time
+from ..grading.attempt import Attempt
+from ..grading.kinds import Args, check_kind
+from ..grading.outcome import Outcome
+from ..grading.words import show
 from ..llm import OPENROUTER_URL, TIMEOUT, Endpoint, ModelError  # noqa: F401 (OPENROUTER_URL: re-exported)
-from .attempt import Attempt
-from .registry import Args, check_kind
-from .results import Outcome
-from .words import show
 
 PROMPT_BUDGET = 120_000  # characters (about 30k tokens) that `truncate: true` keeps the prompt within
 REDACTED = "[redacted]"

@@ -7,11 +7,11 @@ from typing import Annotated, Any, Callable
 
 from pydantic import BeforeValidator, Field, PrivateAttr, model_validator
 
-from .attempt import Attempt
-from .match import dice
-from .registry import Args, check_kind
-from .results import Outcome, combine
-from .words import either, listing, show
+from ..grading.attempt import Attempt
+from ..grading.kinds import Args, check_kind
+from ..grading.match import dice
+from ..grading.outcome import Outcome, combine
+from ..grading.words import either, listing, show
 
 SIMILAR_BY_DEFAULT = 0.5  # `similar_to` without a threshold passes at this Dice score
 

@@ -2,24 +2,22 @@
 
 Each check is a mapping with an `id` and exactly one kind key. `$name` strings anywhere in the arguments
 become the id the ref names. Every problem is a `CheckSpecError` whose `path` (list index, then keys)
-lets the scene loader point at the file, line and field.
+lets the scene loader point at the file, line and field; a list with several problems raises
+`CheckSpecErrors`, naming every one.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from pydantic import ValidationError
-
 from ..errors import SpecError
-from .attempt import Attempt
-from .registry import KINDS, STATE_CHECKS, Args, Kind
-from .results import Outcome
+from ..grading.attempt import Attempt
+from ..grading.kinds import KINDS, STATE_CHECKS, Args, ArgumentErrors, Kind
+from ..grading.outcome import Outcome
+from ..spec.refs import PathPart, Problem, resolve_refs
 
-PathPart = str | int
-_REF = re.compile(r"^\$([A-Za-z_][A-Za-z0-9_.-]*)$")  # "$100" stays text
+Source = Literal["scene", "custom"]
 
 
 class CheckSpecError(SpecError):
@@ -27,7 +25,18 @@ class CheckSpecError(SpecError):
 
     def __init__(self, message: str, path: tuple[PathPart, ...] = (), root: str = "checks") -> None:
         self.path = path
+        self.root = root
         super().__init__(message, field=root + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path))
+
+
+class CheckSpecErrors(CheckSpecError):
+    """Several problems of one check list (or pass list); reads as the first, and keeps them all in `errors`."""
+
+    def __init__(self, errors: list[CheckSpecError]) -> None:
+        self.errors = errors
+        first, more = errors[0], len(errors) - 1
+        message = first.message + (f" (and {more} more error{'s' if more > 1 else ''})" if more else "")
+        super().__init__(message, first.path, first.root)
 
 
 @dataclass(frozen=True)
@@ -36,113 +45,130 @@ class Check:
     kind: Kind
     args: Args
     spec: dict[str, Any]  # the arguments as written, refs resolved: what a result shows
-    source: Literal["scene", "custom"] = "scene"
+    source: Source = "scene"
+    at: tuple[PathPart, ...] = ()  # where its arguments are in its list: `(2, "trace")`, `(0, "state", "record")`
+    shorthand: bool = False  # its arguments were written as a bare value (`revealed: [laura.impact]`)
 
     def run(self, attempt: Attempt) -> Outcome:
         return self.kind.run(self.args, attempt)
 
+    def located(self, path: tuple[PathPart, ...]) -> tuple[PathPart, ...]:
+        """Where a path inside its arguments (`("facts", 0)`) is written in its list: `(3, "revealed", 0)`."""
+        if self.shorthand and path[:1] == (self.kind.shorthand,):
+            path = path[1:]
+        return self.at + path
 
-def parse_checks(data: Any, refs: dict[str, str], source: Literal["scene", "custom"] = "scene") -> list[Check]:
+
+def parse_checks(data: Any, refs: dict[str, str], source: Source = "scene") -> list[Check]:
+    """Every check of a list; raises CheckSpecErrors naming every problem of every check."""
     if not isinstance(data, list):
         raise CheckSpecError(f"checks are a list of mappings, got {_type(data)}")
     checks: list[Check] = []
+    errors: list[CheckSpecError] = []
     seen: dict[str, int] = {}
     for i, item in enumerate(data):
-        check = parse_check(item, refs, source, i)
-        if check.id in seen:
-            raise CheckSpecError(f"check id {check.id!r} is used twice (first at checks[{seen[check.id]}])", (i, "id"))
-        seen[check.id] = i
-        checks.append(check)
+        try:
+            check = parse_check(item, refs, source, i)
+        except CheckSpecErrors as exc:
+            errors += exc.errors
+            check_id = item.get("id") if isinstance(item, dict) else None
+        else:
+            checks.append(check)
+            check_id = check.id
+        if isinstance(check_id, str) and check_id:
+            if check_id in seen:
+                errors.append(
+                    CheckSpecError(
+                        f"check id {check_id!r} is used twice (first at checks[{seen[check_id]}])", (i, "id")
+                    )
+                )
+            seen.setdefault(check_id, i)
+    if errors:
+        raise CheckSpecErrors(errors)
     return checks
 
 
-def parse_check(item: Any, refs: dict[str, str], source: Literal["scene", "custom"], i: int) -> Check:
+def parse_check(item: Any, refs: dict[str, str], source: Source, i: int) -> Check:
+    """One check, the `i`th of its list; raises CheckSpecErrors naming every problem it has."""
     if not isinstance(item, dict):
-        raise CheckSpecError(f"a check is a mapping with an id and one kind key, got {_type(item)}", (i,))
+        raise CheckSpecErrors(
+            [CheckSpecError(f"a check is a mapping with an id and one kind key, got {_type(item)}", (i,))]
+        )
+    errors: list[CheckSpecError] = []
     check_id = item.get("id")
     if not isinstance(check_id, str) or not check_id:
-        raise CheckSpecError("every check needs an id (a non-empty string)", (i, "id"))
+        errors.append(CheckSpecError("every check needs an id (a non-empty string)", (i, "id")))
     keys = [k for k in item if k != "id"]
     if len(keys) != 1:
         found = f"found {', '.join(map(str, keys))}" if keys else "found none"
-        raise CheckSpecError(f"a check has exactly one kind key ({_known()}); {found}", (i,))
+        errors.append(CheckSpecError(f"a check has exactly one kind key ({_known()}); {found}", (i,)))
+        raise CheckSpecErrors(errors)
     key = keys[0]
-    value = resolve_refs(item[key], refs, (i, key))
+    problems: list[Problem] = []
+    value = resolve_refs(item[key], refs, (i, key), problems)
+    errors += [CheckSpecError(message, path) for path, message in problems]
     filled = False  # the value was a shorthand (`before: [...]`): errors do not name the field it filled
     path: tuple[PathPart, ...] = (i, key)
+    kind: Kind | None
     if key == "state":
         if not isinstance(value, dict) or len(value) != 1:
-            raise CheckSpecError(f"state names exactly one predicate ({', '.join(sorted(STATE_CHECKS))})", path)
+            errors.append(
+                CheckSpecError(f"state names exactly one predicate ({', '.join(sorted(STATE_CHECKS))})", path)
+            )
+            raise CheckSpecErrors(errors)
         name, value = next(iter(value.items()))
         kind = STATE_CHECKS.get(name)
         if kind is None:
-            raise CheckSpecError(f"unknown state check {name!r} (known: {', '.join(sorted(STATE_CHECKS))})", path)
+            errors.append(
+                CheckSpecError(f"unknown state check {name!r} (known: {', '.join(sorted(STATE_CHECKS))})", path)
+            )
+            raise CheckSpecErrors(errors)
         path += (name,)
     else:
         kind = KINDS.get(key)
         if kind is None:
-            raise CheckSpecError(f"unknown check kind {key!r} (a check has one of: {_known()})", (i, key))
+            errors.append(CheckSpecError(f"unknown check kind {key!r} (a check has one of: {_known()})", (i, key)))
+            raise CheckSpecErrors(errors)
         if kind.shorthand and not isinstance(value, dict):
             value = {kind.shorthand: value}
             filled = True
     if value is None:
         value = {}
     if not isinstance(value, dict):
-        raise CheckSpecError(f"the arguments of a {kind.name} check are a mapping, got {_type(value)}", path)
+        errors.append(CheckSpecError(f"the arguments of a {kind.name} check are a mapping, got {_type(value)}", path))
+        raise CheckSpecErrors(errors)
+    if errors:  # an unknown ref would only add confusing problems of its own
+        raise CheckSpecErrors(errors)
     try:
-        args = kind.args.model_validate(value)
-    except ValidationError as exc:
-        problem = exc.errors()[0]
-        loc = tuple(problem["loc"])
-        if filled and loc[:1] == (kind.shorthand,):
-            loc = loc[1:]
-        raise CheckSpecError(_message(problem, kind.args), path + loc) from exc
-    return Check(id=check_id, kind=kind, args=args, spec=value, source=source)
+        args = kind.parse(value)
+    except ArgumentErrors as exc:
+        for loc, message in exc.problems:
+            if filled and loc[:1] == (kind.shorthand,):
+                loc = loc[1:]
+            errors.append(CheckSpecError(message, path + loc))
+        raise CheckSpecErrors(errors) from None
+    return Check(id=str(check_id), kind=kind, args=args, spec=value, source=source, at=path, shorthand=filled)
 
 
-def check_pass_list(pass_ids: Any, checks: list[Check]) -> None:
-    """The `pass` list names checks that exist, each once; None means every check."""
+def check_pass_list(pass_ids: Any, checks: list[Check], written: list[str] | None = None) -> None:
+    """The `pass` list names checks that exist, each once; None means every check. `written`: the ids the
+    check list gives, when some of its checks could not be parsed (so that they still count as existing)."""
     if pass_ids is None:
         return
     if not isinstance(pass_ids, list):
         raise CheckSpecError(f"pass is a list of check ids, got {_type(pass_ids)}", root="pass")
-    ids = {c.id for c in checks}
+    ids = set(written) if written is not None else {c.id for c in checks}
+    errors: list[CheckSpecError] = []
     seen: set[str] = set()
     for i, check_id in enumerate(pass_ids):
         if check_id not in ids:
             known = ", ".join(sorted(ids)) or "none"
-            raise CheckSpecError(f"no check has the id {check_id!r} (check ids: {known})", (i,), root="pass")
-        if check_id in seen:
-            raise CheckSpecError(f"{check_id!r} is listed twice", (i,), root="pass")
+            errors.append(CheckSpecError(f"no check has the id {check_id!r} (check ids: {known})", (i,), root="pass"))
+        elif check_id in seen:
+            errors.append(CheckSpecError(f"{check_id!r} is listed twice", (i,), root="pass"))
         seen.add(check_id)
-
-
-def resolve_refs(value: Any, refs: dict[str, str], path: tuple[PathPart, ...]) -> Any:
-    """Replaces every `$name` string inside `value` with `refs[name]`."""
-    if isinstance(value, str):
-        match = _REF.match(value)
-        if match is None:
-            return value
-        if match[1] not in refs:
-            known = ", ".join("$" + n for n in sorted(refs)[:12]) or "none"
-            raise CheckSpecError(f"unknown ref {value} (known refs: {known})", path)
-        return refs[match[1]]
-    if isinstance(value, list):
-        return [resolve_refs(item, refs, path + (i,)) for i, item in enumerate(value)]
-    if isinstance(value, dict):
-        return {k: resolve_refs(v, refs, path + (k,)) for k, v in value.items()}
-    return value
-
-
-def _message(problem: Any, model: type[Args]) -> str:
-    loc, kind = problem["loc"], problem["type"]
-    if kind == "extra_forbidden":
-        fields = ", ".join(f.alias or n for n, f in model.model_fields.items()) if len(loc) == 1 else ""
-        return f"unknown field {loc[-1]!r}" + (f" (expected one of: {fields})" if fields else "")
-    if kind == "missing":
-        return f"missing required field {loc[-1]!r}" if loc else "missing a required field"
-    message = str(problem["msg"]).removeprefix("Value error, ")
-    return message if kind == "value_error" else f"{message} (got {problem['input']!r})"
+    if errors:
+        raise CheckSpecErrors(errors)
 
 
 def _known() -> str:

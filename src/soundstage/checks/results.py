@@ -1,4 +1,4 @@
-"""What a check says: `Outcome` from a check function, `CheckResult` as saved (DESIGN 2.6), `Evaluation`.
+"""What a check says as saved: `CheckResult` (docs/checks.md, "A check result") and `Evaluation`.
 
 Results are versioned pydantic models so that `checks.json` files written by one version can be read by
 the next; `RESULT_VERSION` changes when a field changes meaning.
@@ -6,50 +6,11 @@ the next; `RESULT_VERSION` changes when a field changes meaning.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from pydantic import BaseModel
 
 RESULT_VERSION = 1
-EVIDENCE_LIMIT = 100  # seqs kept per result, earliest first, so one result stays readable
-
-
-@dataclass
-class Outcome:
-    """A check function's answer. `expected` and `actual` are words a user can act on."""
-
-    passed: bool | None
-    expected: str
-    actual: str
-    evidence: list[int] = field(default_factory=list)
-    invalid: bool = False  # the check could not be carried out (a judge model call failed)
-    explanation: str | None = None  # None: joined from expected and actual by `explain`
-
-
-def explain(passed: bool | None, pairs: list[tuple[str, str]]) -> str:
-    """One sentence joining what was expected with what was found."""
-    if passed is True:
-        return "Passed: " + "; ".join(f"expected {e}, and {a}" for e, a in pairs) + "."
-    lead = "Failed: " if passed is False else "Not decided: "
-    return lead + "; ".join(f"expected {e}, but {a}" for e, a in pairs) + "."
-
-
-def combine(parts: list[Outcome]) -> Outcome:
-    """One outcome from several conditions that must all hold; the explanation names those that did not."""
-    if len(parts) == 1:
-        return parts[0]
-    verdicts = [p.passed for p in parts]
-    passed = False if False in verdicts else (None if None in verdicts else True)
-    named = parts if passed is True else [p for p in parts if p.passed is not True]
-    return Outcome(
-        passed=passed,
-        expected="; ".join(p.expected for p in parts),
-        actual="; ".join(p.actual for p in parts),
-        evidence=[seq for p in parts for seq in p.evidence],
-        invalid=any(p.invalid for p in parts),
-        explanation=explain(passed, [(p.expected, p.actual) for p in named]),
-    )
 
 
 class CheckResult(BaseModel):

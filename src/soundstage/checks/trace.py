@@ -9,12 +9,12 @@ from typing import Annotated, Any
 from pydantic import BeforeValidator, Field, NonNegativeInt, field_validator, model_validator
 
 from ..events import CallEvent
-from .attempt import Attempt
-from .match import dice, get_path, loosely_equal, value_matches
-from .patterns import CallPattern
-from .registry import Args, check_kind
-from .results import Outcome, combine
-from .words import at_least, at_most, count, either, listing, seqs, show, some
+from ..grading.attempt import Attempt
+from ..grading.kinds import Args, Refers, check_kind
+from ..grading.match import dice, get_path, loosely_equal, value_matches
+from ..grading.outcome import Outcome, combine
+from ..grading.patterns import CallPattern
+from ..grading.words import at_least, at_most, count, either, listing, seqs, show, some
 
 
 def _patterns(value: Any) -> list[CallPattern]:
@@ -23,8 +23,8 @@ def _patterns(value: Any) -> list[CallPattern]:
     return [CallPattern.parse(v) for v in (value if isinstance(value, list) else [value])]
 
 
-Pattern = Annotated[CallPattern, BeforeValidator(CallPattern.parse)]
-Patterns = Annotated[list[CallPattern], BeforeValidator(_patterns)]
+Pattern = Annotated[CallPattern, BeforeValidator(CallPattern.parse), Refers("call")]
+Patterns = Annotated[list[CallPattern], BeforeValidator(_patterns), Refers("call")]
 
 
 class Condition(Args):
@@ -139,7 +139,7 @@ def _called(attempt: Attempt, pattern: CallPattern) -> Outcome:
     calls = attempt.calls_matching(pattern)
     if calls:
         return Outcome(True, expected, f"{_matched(calls)} ({seqs(c.seq for c in calls)})", [c.seq for c in calls])
-    actual, evidence = _miss(attempt, pattern)
+    actual, evidence = miss(attempt, pattern)
     return Outcome(False, expected, actual, evidence)
 
 
@@ -328,7 +328,7 @@ def _none_of(attempt: Attempt, verb: str) -> str:
     return "the agent made no calls" if n == 0 else f"none of {count(n, 'call')} {verb}"
 
 
-def _miss(attempt: Attempt, pattern: CallPattern) -> tuple[str, list[int]]:
+def miss(attempt: Attempt, pattern: CallPattern) -> tuple[str, list[int]]:
     """Why a pattern matched nothing, naming the most similar call made."""
     calls = attempt.calls
     if not calls:

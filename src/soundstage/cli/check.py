@@ -11,21 +11,28 @@ import typer
 import yaml
 from yaml.nodes import MappingNode, Node, SequenceNode
 
-from ..checks import Attempt, CheckSpecError, evaluate, parse_checks
+from ..checks import CheckSpecError, rescore
 from ..errors import InfrastructureError, NotFound, SpecError, UsageError
+from ..spec.loader import SpecErrors
 from .output import JsonOption, emit, finish, handles_errors, next_step, quote, say
 
 
 @handles_errors("check")
 def check(
-    trial: Annotated[Path | None, typer.Argument(help="A trial folder (runs/<run>/<scene>/<trial>).", show_default=False)] = None,
+    trial: Annotated[
+        Path | None, typer.Argument(help="A trial folder (runs/<run>/<scene>/<trial>).", show_default=False)
+    ] = None,
     checks: Annotated[
         Path | None,
-        typer.Option("--checks", help="Score with these checks (a YAML or JSON list) instead of the scene's.", show_default=False),
+        typer.Option(
+            "--checks", help="Score with these checks (a YAML or JSON list) instead of the scene's.", show_default=False
+        ),
     ] = None,
     world: Annotated[
         str | None,
-        typer.Option("--world", help="A live world's control URL, http://HOST:PORT/v1/worlds/<id>.", show_default=False),
+        typer.Option(
+            "--world", help="A live world's control URL, http://HOST:PORT/v1/worlds/<id>.", show_default=False
+        ),
     ] = None,
     json_output: JsonOption = False,
 ) -> None:
@@ -46,14 +53,15 @@ def check(
 
 
 def _saved(trial: Path, checks: _ChecksFile | None) -> dict[str, Any]:
-    attempt = Attempt.load(trial)
     if checks is None:
-        evaluation = evaluate(parse_checks(attempt.checks, attempt.refs), attempt, attempt.pass_ids)
-    else:
-        try:
-            evaluation = evaluate(parse_checks(checks.raw, attempt.refs, source="custom"), attempt)
-        except CheckSpecError as exc:
-            raise SpecError(exc.message, file=checks.file, line=checks.line(exc.path), field=exc.field) from None
+        return rescore(trial).model_dump(mode="json")
+    try:
+        evaluation = rescore(trial, checks.raw)
+    except CheckSpecError as exc:
+        errors = getattr(exc, "errors", [exc])
+        raise SpecErrors(
+            [SpecError(e.message, file=checks.file, line=checks.line(e.path), field=e.field) for e in errors]
+        ) from None
     return evaluation.model_dump(mode="json")
 
 
@@ -107,7 +115,9 @@ class _ChecksFile:
             line = exc.problem_mark.line + 1 if exc.problem_mark else None
             raise SpecError(f"invalid YAML: {exc.problem}", file=self.file, line=line) from None
         if not isinstance(self.raw, list):
-            raise SpecError("expected a list of checks, each a mapping with an id and one kind key", file=self.file, line=1)
+            raise SpecError(
+                "expected a list of checks, each a mapping with an id and one kind key", file=self.file, line=1
+            )
 
     def line(self, path: tuple[Any, ...]) -> int:
         """The line of `path` (list index, then keys), or of the deepest part of it that is written."""
@@ -128,4 +138,6 @@ def _print(evaluation: dict[str, Any]) -> None:
         required = "" if result["required"] else " (not required)"
         say(f"{mark}  {result['id']} ({result['kind']}){required}: {result['explanation']}")
     verdict = "invalid" if evaluation["invalid"] else "passed" if evaluation["passed"] else "failed"
-    say(f"{verdict}: {sum(r['passed'] is True for r in evaluation['checks'])} of {len(evaluation['checks'])} checks passed")
+    say(
+        f"{verdict}: {sum(r['passed'] is True for r in evaluation['checks'])} of {len(evaluation['checks'])} checks passed"
+    )

@@ -7,8 +7,8 @@ from typing import Annotated
 
 import typer
 
-from ..spec import validate_file
 from ..spec.loader import read_document
+from ..stage.validate import is_scene, validate_file
 from .output import JsonOption, emit, finish, handles_errors, next_step, quote, say
 
 
@@ -21,10 +21,15 @@ def validate(
     found = {str(path): validate_file(path) for path in files}
     bad = [file for file, errors in found.items() if errors]
     if json_output:
-        emit({
-            "ok": not bad,
-            "files": [{"file": file, "ok": not errors, "errors": [e.to_dict() for e in errors]} for file, errors in found.items()],
-        })
+        emit(
+            {
+                "ok": not bad,
+                "files": [
+                    {"file": file, "ok": not errors, "errors": [e.to_dict() for e in errors]}
+                    for file, errors in found.items()
+                ],
+            }
+        )
     else:
         for file, errors in found.items():
             if not errors:
@@ -36,5 +41,5 @@ def validate(
 
 
 def _next_ok(files: list[Path]) -> str:
-    scenes = [str(path) for path in files if "task" in read_document(path).data]
+    scenes = [str(path) for path in files if is_scene(read_document(path))]
     return f"soundstage run {quote(*scenes)} --agent 'python agent.py'" if scenes else "soundstage list"

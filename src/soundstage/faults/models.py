@@ -1,5 +1,5 @@
-"""The `faults:` section of a scene (DESIGN 3.5), as written: a condition, the effects it has while it
-holds, and how long the effects take to recover once it stops.
+"""The `faults:` section of a scene, as written: a condition, the effects it has while it holds, and how
+long the effects take to recover once it stops.
 
     - id: bad_deploy
       active_while: {github.file_at: {repo: acme/orders, ref: production, path: src/app.py, contains: "x"}}
@@ -9,60 +9,44 @@ holds, and how long the effects take to recover once it stops.
         - metric: {name: orders.latency.p99, value: 2400, normal: 180}
       recover_after: 2m
 
-Refs, the condition (a state check) and the records the effects name are checked when the image is built
-(`build.build_faults`), where errors can name the file, line and field.
+An effect is one of the kinds the services register (`services.effects`); each is validated by its own
+model. Refs, the condition (a state predicate) and the records the effects name are checked when the
+image is built (`build.build_faults`), where errors can name the file, line and field.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
-from pydantic import Field, model_validator
+from pydantic import Field, create_model, model_validator
 
+from ..services.effects import EFFECTS
 from ..spec.fields import Duration, Spec, matching
 
 
-class MonitorEffect(Spec):
-    """The monitor is held in `state` while the fault is active, whatever its metrics say."""
-
-    monitor: str | int  # a ref or a monitor id
-    state: Literal["Alert", "Warn", "No Data"]
-
-
-class IncidentEffect(Spec):
-    """An incident is triggered on `service` when the fault starts (the agent resolves it; recovery does not)."""
-
-    service: str  # a ref or a PagerDuty service id
-    title: str
-    urgency: Literal["high", "low"] | None = None  # default: the service's urgency rule
-    details: str | None = None
-
-
-class MetricEffect(Spec):
-    """Every series of metric `name` carrying all of `tags` reads `value` while the fault is active."""
-
-    name: str
-    value: float | int
-    normal: float | int | None = None  # the usual level: the base of the series when none exists yet
-    tags: list[str] = []
-
-
-class Effect(Spec):
-    """One effect: a mapping with exactly one of the keys below."""
-
-    datadog_monitor: MonitorEffect | None = Field(None, alias="datadog.monitor")
-    pagerduty_incident: IncidentEffect | None = Field(None, alias="pagerduty.incident")
-    metric: MetricEffect | None = None
-
+class _OneKey(Spec):
     @model_validator(mode="before")
     @classmethod
     def _one_key(cls, data: Any) -> Any:
-        known = ("datadog.monitor", "pagerduty.incident", "metric")
-        if not isinstance(data, dict) or len(data) != 1 or next(iter(data)) not in known:
+        if not isinstance(data, dict) or len(data) != 1 or next(iter(data)) not in EFFECTS:
             keys = ", ".join(map(str, data)) if isinstance(data, dict) and data else "none"
-            raise ValueError(f"an effect is a mapping with exactly one of: {', '.join(known)}; found {keys}")
+            raise ValueError(f"an effect is a mapping with exactly one of: {', '.join(EFFECTS)}; found {keys}")
         return data
 
+    def written(self) -> tuple[str, Spec]:
+        """The effect kind's name and its arguments, as written."""
+        field = next(iter(self.model_fields_set))
+        return EFFECTS_BY_FIELD[field], getattr(self, field)
+
+
+# One field per registered effect kind, named by its key (`datadog.monitor`).
+EFFECTS_BY_FIELD = {name.replace(".", "_"): name for name in EFFECTS}
+Effect = create_model(  # type: ignore[call-overload]
+    "Effect",
+    __base__=_OneKey,
+    __doc__="One effect: a mapping with exactly one key, the name of an effect kind.",
+    **{field: (EFFECTS[name].model | None, Field(None, alias=name)) for field, name in EFFECTS_BY_FIELD.items()},
+)
 
 FaultId = Annotated[str, matching(r"[A-Za-z_][A-Za-z0-9_.-]*", "an id of letters, digits, _ . and -")]
 
@@ -70,5 +54,5 @@ FaultId = Annotated[str, matching(r"[A-Za-z_][A-Za-z0-9_.-]*", "an id of letters
 class Fault(Spec):
     id: FaultId
     active_while: dict[str, Any]  # a state predicate, e.g. {github.file_at: {...}}
-    effects: list[Effect] = Field(min_length=1)
+    effects: list[Effect] = Field(min_length=1)  # type: ignore[valid-type]
     recover_after: Duration = "0s"

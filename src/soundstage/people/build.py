@@ -11,19 +11,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..checks.parse import CheckSpecError, parse_check
 from ..clock import parse_duration
+from ..errors import SpecError
+from ..predicates.predicate import PredicateError, parse_state_predicate
+from ..services.slack.store import CHANNELS, USERS
 from ..spec.build import BuildContext
+from ..spec.refs import RefError, resolve_refs
 from . import cast as c
 from . import models as m
 
-USERS = "slack.users"
-CHANNELS = "slack.channels"
 Path = tuple[str | int, ...]
 
 
-def build_people(people: list[m.Person], ctx: BuildContext) -> c.Cast:
-    """The cast of a scene; raises SpecError (file, line, field) at the first problem."""
+def build_people(people: list[m.Person], ctx: BuildContext) -> tuple[c.Cast, list[SpecError]]:
+    """The cast of a scene, and a SpecError (file, line, field) for each person who could not be cast: the
+    first problem of each (the others may follow from it)."""
     return _Builder(ctx).build(people)
 
 
@@ -34,13 +36,26 @@ class _Builder:
         self.fact_keys: set[str] = set()
         self.decisions: dict[str, m.Decision] = {}  # decision key -> its file model
 
-    def build(self, people: list[m.Person]) -> c.Cast:
+    def build(self, people: list[m.Person]) -> tuple[c.Cast, list[SpecError]]:
         # First every person's identity, facts and decisions, so that any of them can be named anywhere.
+        errors: list[SpecError] = []
+        identified: list[tuple[int, m.Person]] = []
         for i, person in enumerate(people):
-            self._identify(i, person)
-        return c.Cast.of([self._person(i, person) for i, person in enumerate(people)])
+            try:
+                self._identify(i, person)
+            except SpecError as exc:
+                errors.append(exc)
+            else:
+                identified.append((i, person))
+        cast: list[c.Person] = []
+        for i, person in identified:
+            try:
+                cast.append(self._person(i, person))
+            except SpecError as exc:
+                errors.append(exc)
+        return c.Cast.of(cast), errors
 
-    def error(self, message: str, *path: str | int) -> Exception:
+    def error(self, message: str, *path: str | int) -> SpecError:
         return self.ctx.error(message, *path)
 
     # -- who is who --------------------------------------------------------------------------------
@@ -211,11 +226,12 @@ class _Builder:
     def _state(self, predicate: dict[str, Any], *path: str | int) -> dict[str, Any]:
         """A state predicate (`{slack.message: {...}}`), validated and with refs resolved as checks do."""
         try:
-            check = parse_check({"id": "condition", "state": predicate}, self.ctx.refs, "scene", 0)
-        except CheckSpecError as exc:
-            # exc.path is (0, "state", <name>, <field>...): point at the same place under `state`.
-            raise self.error(exc.message, *path, *exc.path[2:]) from exc
-        return {next(iter(predicate)): check.spec}
+            return parse_state_predicate(resolve_refs(predicate, self.ctx.refs)).predicate
+        except RefError as exc:
+            raise self.error(exc.message, *path, *exc.path) from None
+        except PredicateError as exc:
+            where, message = exc.problems[0]
+            raise self.error(message, *path, *where) from None
 
     def _line(self, said: m.Say, *path: str | int) -> c.Line:
         if said.in_ is not None:

@@ -2,7 +2,7 @@
 
 Everything here is plain frozen data: user and channel ids instead of refs, durations in microseconds,
 phrases compiled to patterns. What happens in a live world (who knows what, what was decided, how many
-replies someone gave) is kept by the engine in `world.scratch["people"]`, never here.
+replies someone gave) is kept by the engine in the world (`engine.State`), never here.
 
 Names: a person is their Slack user id (`U…`) in events and their `ref` (`laura`) in fact and decision
 keys: `laura.workspace`, `laura.refund`.

@@ -13,7 +13,7 @@ entries of the event log, in order, and
 
 Everything is decided here, by rules, in log order; nothing reads the machine's clock or an unseeded
 random source, so identical calls give identical words and events. Per-world state (who knows what, who
-was told what, what was decided, how many replies each person gave) lives in `world.scratch["people"]`.
+was told what, what was decided, how many replies each person gave) is the world's `State` part.
 """
 
 from __future__ import annotations
@@ -23,7 +23,6 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable
 
-from ..checks.slack import WRITTEN
 from ..clock import iso, parse_time
 from ..events import (
     AskedEvent,
@@ -38,25 +37,23 @@ from ..events import (
     WithheldEvent,
     WriteEvent,
 )
+from ..predicates.live import state_holds
 from ..services.slack import store
 from ..services.slack.objects import ts_us
+from ..services.slack.store import CHANNELS, MESSAGES, USERS, WRITTEN
 from ..world import Record, World
 from .cast import Cast, Condition, Decision, Fact, Line, Person
 from .replies import Part, compose
 from .wording import Wording
 
-SCRATCH = "people"
-MESSAGES = "slack.messages"
-CHANNELS = "slack.channels"
-USERS = "slack.users"
 MENTION = re.compile(r"<@([A-Z0-9]+)(?:\|[^>]*)?>")
 
 
 @dataclass
 class State:
-    """What the engine keeps per live world."""
+    """What the engine keeps per live world (a world part, see `World.part`)."""
 
-    cursor: int  # the seq of the last log entry read
+    cursor: int = 0  # the seq of the last log entry read
     knows: dict[str, set[str]] = field(default_factory=dict)  # user id -> fact keys
     told: dict[str, set[str]] = field(default_factory=dict)  # user id -> fact keys the agent told them
     decided: list[tuple[str, str, str]] = field(default_factory=list)  # (person, decision key, option)
@@ -92,8 +89,8 @@ def attach(world: World, cast: Cast) -> None:
     """Brings a scene's people to life in a new live world (a world without people is left alone)."""
     if not cast:
         return
-    state = State(cursor=world.log.last_seq, wording=Wording.from_env(os.environ))
-    world.scratch[SCRATCH] = state
+    state = world.part(State)
+    state.wording = Wording.from_env(os.environ)
     engine = Engine(cast)
     t = iso(world.now())
     for person in cast.people:
@@ -109,10 +106,6 @@ def attach(world: World, cast: Cast) -> None:
     world.watch(engine.read)
 
 
-def state_of(world: World) -> State | None:
-    return world.scratch.get(SCRATCH)
-
-
 class Engine:
     """The rules, over one cast; the state is the world's."""
 
@@ -124,7 +117,7 @@ class Engine:
 
     def read(self, world: World) -> None:
         """Handles every log entry since the last one read, including those its own handling adds."""
-        state: State = world.scratch[SCRATCH]
+        state = world.part(State)
         if state.reading:
             return
         state.reading = True
@@ -149,7 +142,7 @@ class Engine:
             return
         author = message.get("user") or message.get("bot_id") or ""
         text = message.get("text") or ""
-        agent = world.settings.get("agent", {}).get("slack_user")
+        agent = world.agent.get("slack_user")
         from_agent = agent is not None and author == agent
         hearers = self.hearers(world, message, author)
         facts = self.cast.carried(text)
@@ -289,11 +282,8 @@ class Engine:
             return False
         if condition.decided is not None and not any(condition.decided.matches(*d) for d in state.decided):
             return False
-        if condition.state is not None:
-            from ..checks.milestones import state_holds  # the checks' own reading of a state predicate
-
-            if not state_holds(world, dict(condition.state)):
-                return False
+        if condition.state is not None and not state_holds(world, dict(condition.state)):
+            return False
         return True
 
     def replier(self, reply: Reply) -> Callable[[World], None]:
@@ -301,7 +291,7 @@ class Engine:
 
     def reply(self, world: World, reply: Reply) -> None:
         """Posts a reply decided earlier, logs what it revealed, withheld, referred or decided, then reads on."""
-        state: State = world.scratch[SCRATCH]
+        state = world.part(State)
         person = reply.person
         n = state.replies.get(person.ref, 0)
         state.replies[person.ref] = n + 1

@@ -12,10 +12,9 @@ from typing import Any, Awaitable, Callable
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from ..checks import CheckSpecError
+from ..checks import CheckSpecError, score, score_custom
 from ..clock import iso, parse_duration
 from ..errors import NotFound, SpecError
-from ..scoring import score, score_custom
 from ..spec.discovery import list_scenes
 from ..world import World
 from .hub import Hub
@@ -119,7 +118,9 @@ async def create_world(request: Request) -> Any:
     body = await _json(request)
     scene, text = body.get("scene"), body.get("scene_yaml")
     if (scene is None) == (text is None) or not isinstance(scene or text, str):
-        raise ControlError(400, "invalid_request", 'give exactly one of "scene" (a name or path) or "scene_yaml" (text)')
+        raise ControlError(
+            400, "invalid_request", 'give exactly one of "scene" (a name or path) or "scene_yaml" (text)'
+        )
     world = _hub(request).create_world(scene=scene, scene_yaml=text)
     return describe(_hub(request), world, _base(request))
 
@@ -127,8 +128,7 @@ async def create_world(request: Request) -> Any:
 async def list_worlds(request: Request) -> Any:
     hub = _hub(request)
     return [
-        {"id": w.id, "scene": w.scene, "last_seq": w.log.last_seq, "finished": w.finished}
-        for w in hub.worlds.values()
+        {"id": w.id, "scene": w.scene, "last_seq": w.log.last_seq, "finished": w.finished} for w in hub.worlds.values()
     ]
 
 

@@ -10,9 +10,9 @@ from urllib.parse import urlsplit
 
 from ..errors import NotFound
 from ..services import SERVICES
-from ..spec import ImageCache, WorldImage
-from ..tls import LocalCA
+from ..stage import ImageCache, WorldImage
 from ..world import World
+from .tls import LocalCA
 
 
 @dataclass(frozen=True)

@@ -16,9 +16,9 @@ from typing import Any
 import uvicorn
 
 from ..errors import InfrastructureError
-from ..tls import local_ca
 from .app import create_app
 from .hub import Hub, TLSPort
+from .tls import local_ca
 
 
 def free_port(host: str = "127.0.0.1") -> int:
@@ -67,8 +67,11 @@ class Server:
             self.hub.tls = TLSPort(self._sockets[1].getsockname()[1], local_ca(), tls_everywhere)
         self.port = self._sockets[0].getsockname()[1]
         common: dict[str, Any] = dict(
-            log_level="warning", access_log=False, lifespan="off",
-            date_header=False, server_header=False,  # the services send a simulated Date of their own
+            log_level="warning",
+            access_log=False,
+            lifespan="off",
+            date_header=False,
+            server_header=False,  # the services send a simulated Date of their own
         )
         if log_config is not None:
             common.update(log_config=log_config, log_level=None, access_log=True)

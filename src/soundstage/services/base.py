@@ -9,15 +9,13 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol
+from importlib import import_module
+from pkgutil import iter_modules
+from typing import Any, Callable, Mapping, Protocol
 from urllib.parse import parse_qsl
 
-from ..world import Principal
-
-if TYPE_CHECKING:
-    from ..spec.build import BuildContext
-    from ..world import World
-
+from ..spec.build import BuildContext
+from ..world import Principal, World
 
 # Query parameters that carry credentials in some vendor's API; the trace never records them.
 SECRET_PARAMS = frozenset({"token", "access_token", "api_key", "application_key"})
@@ -168,3 +166,11 @@ class Operations:
 
     def names(self) -> list[str]:
         return sorted(self.handlers)
+
+
+def import_registrations(package: str) -> None:
+    """Imports every module of a service's package that registers something when imported: its operations
+    (`handlers_*`), its state checks (`checks`) and its fault effects (`effects`)."""
+    for module in iter_modules(import_module(package).__path__):
+        if module.name.startswith("handlers_") or module.name in ("checks", "effects"):
+            import_module(f"{package}.{module.name}")

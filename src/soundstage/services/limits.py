@@ -3,7 +3,8 @@ services that impersonate a vendor's limits (each words its own refusal and head
 
 `rate_limits: {<service>: true}` means the service's published defaults; `{<service>: {"<operation>":
 "N/duration", "*": "N/duration"}}` sets limits per operation (`*`: each other operation, in a window of its
-own). The rules are parsed once per world into `world.scratch`. A window holds the simulated times (µs)
+own). The rules are parsed once per world and kept, with the windows, in the world's `RateLimits` part. A
+window holds the simulated times (µs)
 of the calls it allowed: a call is refused while `count` calls were allowed in the last `window`, and a
 refused call takes no place in it, so waiting until the oldest call leaves always frees a place.
 """
@@ -12,7 +13,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..clock import US, parse_rate
@@ -20,6 +21,15 @@ from ..world import World
 from .base import Reply
 
 Rule = tuple[int, int]  # calls allowed, window length in µs
+
+
+@dataclass
+class RateLimits:
+    """A world's rate limits in force (a world part): the rules of each service, parsed on first use, and
+    the windows of the calls each has allowed, by service, then by window key."""
+
+    rules: dict[str, dict[str, Rule] | None] = field(default_factory=dict)
+    windows: dict[str, dict[str, deque[int]]] = field(default_factory=dict)
 
 
 def setting(world: World, service: str) -> Any:
@@ -30,16 +40,16 @@ def setting(world: World, service: str) -> Any:
 def rules(world: World, service: str, defaults: Callable[[], dict[str, Rule]]) -> dict[str, Rule] | None:
     """The limits in force for `service` by operation name (or `*`), parsed once per world: `defaults()`
     for `true`, the scene's own for a mapping, None when the scene turns no limit on."""
-    key = f"{service}.rate_rules"
-    if key not in world.scratch:
+    parsed = world.part(RateLimits).rules
+    if service not in parsed:
         given = setting(world, service)
         if given is True:
-            world.scratch[key] = defaults()
+            parsed[service] = defaults()
         elif isinstance(given, dict) and given:
-            world.scratch[key] = {name: parse_rate(value) for name, value in given.items()}
+            parsed[service] = {name: parse_rate(value) for name, value in given.items()}
         else:
-            world.scratch[key] = None
-    return world.scratch[key]
+            parsed[service] = None
+    return parsed[service]
 
 
 def rule_for(limits: dict[str, Rule] | None, operation: str) -> Rule | None:
@@ -64,7 +74,7 @@ class Count:
 def count(world: World, service: str, key: str, rule: Rule) -> Count:
     """Counts a call in the window `key` of `service` under `rule` at the world's simulated time."""
     limit, window = rule
-    calls: deque[int] = world.scratch.setdefault(f"{service}.rate_windows", {}).setdefault(key, deque())
+    calls = world.part(RateLimits).windows.setdefault(service, {}).setdefault(key, deque())
     now = world.now()
     while calls and calls[0] <= now - window:
         calls.popleft()

@@ -11,8 +11,6 @@ named `path` may also be empty (a repository's root).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from importlib import import_module
-from pkgutil import iter_modules
 from urllib.parse import unquote
 
 Template = tuple[str, tuple[str | None, ...], tuple[str, ...]]  # name, literal or None per segment, params
@@ -75,10 +73,3 @@ def _bind(template: Template, segments: list[str]) -> dict[str, str] | None:
         elif literal != segment:
             return None
     return params
-
-
-def import_handlers(package: str) -> None:
-    """Imports every `handlers_*` module of `package`, so that each registers its operations."""
-    for module in iter_modules(import_module(package).__path__):
-        if module.name.startswith("handlers_"):
-            import_module(f"{package}.{module.name}")

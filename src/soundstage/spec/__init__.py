@@ -1,7 +1,3 @@
-"""World definitions and scenes: files, models, refs and the world image built from them."""
-
-from __future__ import annotations
-
-from .image import ImageCache, WorldImage, build_image, validate_file
-
-__all__ = ["ImageCache", "WorldImage", "build_image", "validate_file"]
+"""The file formats' building blocks: YAML with the line of every key (`loader`), strict models and the
+field types they share (`fields`), refs (`refs`), the context services build a world image in (`build`),
+and where world and scene files are found (`discovery`). The whole files are composed in `stage.models`."""

@@ -17,6 +17,7 @@ from ..errors import SpecError
 from ..ids import IdSource
 from ..world import Collection
 from .loader import dotted
+from .refs import RefError, ref_name, resolve_refs
 
 Path = tuple[str | int, ...]
 M = TypeVar("M", bound=BaseModel)
@@ -80,29 +81,17 @@ class BuildContext:
 
     def resolve(self, value: Any, *path: str | int) -> Any:
         """Replaces every `$name` string inside `value` with that record's id; unknown names are errors."""
-        if isinstance(value, str):
-            if value.startswith("$") and len(value) > 1:
-                name = value[1:]
-                if name not in self.refs:
-                    raise self.error(f"unknown ref ${name} (known refs: {_some(self.refs)})", *path)
-                return self.refs[name]
-            return value
-        if isinstance(value, list):
-            return [self.resolve(item, *path, i) for i, item in enumerate(value)]
-        if isinstance(value, dict):
-            return {self.resolve(k, *path): self.resolve(v, *path, k) for k, v in value.items()}
-        return value
+        try:
+            return resolve_refs(value, self.refs)
+        except RefError as exc:
+            raise self.error(exc.message, *path, *exc.path) from None
 
     def resolve_kind(self, value: Any, kind: str, *path: str | int) -> str:
         """Resolves a `$name` that must name a record of collection `kind`; a plain id passes through."""
         resolved = self.resolve(value, *path)
-        if isinstance(value, str) and value.startswith("$"):
-            actual = self.ref_kinds[value[1:]]
+        name = ref_name(value)
+        if name is not None:
+            actual = self.ref_kinds[name]
             if actual != kind:
                 raise self.error(f"{value} names a record of {actual}, expected one of {kind}", *path)
         return resolved
-
-
-def _some(names: dict[str, str]) -> str:
-    listed = sorted(names)
-    return ", ".join("$" + n for n in listed[:12]) + (" ..." if len(listed) > 12 else "") if listed else "none"

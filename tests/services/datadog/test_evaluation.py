@@ -11,8 +11,8 @@ import pytest
 from soundstage.clock import US
 from soundstage.errors import SpecError
 from soundstage.services.datadog.series import end_override, set_override
-from soundstage.spec.image import build_image
-from soundstage.spec.models import read_scene_text
+from soundstage.stage.image import build_image
+from soundstage.stage.models import read_scene_text
 
 from .conftest import DatadogWorld
 

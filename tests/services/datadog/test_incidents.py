@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from soundstage.errors import SpecError
-from soundstage.spec.image import build_image
-from soundstage.spec.models import read_scene_text
+from soundstage.stage.image import build_image
+from soundstage.stage.models import read_scene_text
 
 from .conftest import DatadogWorld
 

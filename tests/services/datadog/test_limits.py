@@ -12,7 +12,8 @@ from datadog_api_client.v1.api.monitors_api import MonitorsApi
 
 from soundstage.errors import SpecError
 from soundstage.services.datadog.limits import limit_name
-from soundstage.spec.models import read_scene_text
+from soundstage.services.limits import RateLimits
+from soundstage.stage.models import read_scene_text
 
 from .conftest import SCENE, DatadogWorld
 
@@ -91,7 +92,7 @@ def test_true_is_the_published_limits(stage):
     assert (monitors.status_code, _limit_headers(monitors)) == (200, {})  # no published limit
     # 300 log searches an hour: fill the window as 300 calls at this instant would.
     world = dd.live.world
-    world.scratch["datadog.rate_windows"]["POST /api/v2/logs/events/search"] = deque([world.now()] * 300)
+    world.part(RateLimits).windows["datadog"]["POST /api/v2/logs/events/search"] = deque([world.now()] * 300)
     refused = dd.raw("POST", "/api/v2/logs/events/search", json={})
     assert (refused.status_code, refused.json()) == (429, {"errors": ["Rate limit exceeded"]})
     assert _limit_headers(refused) == {

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from soundstage.errors import SpecError
-from soundstage.spec.image import ImageCache
+from soundstage.stage.image import ImageCache
 
 from .conftest import GitHubWorld
 

@@ -9,8 +9,8 @@ import pytest
 
 from soundstage.errors import SpecError
 from soundstage.services.github import git
-from soundstage.spec.image import build_image
-from soundstage.spec.models import read_scene, read_scene_text
+from soundstage.stage.image import build_image
+from soundstage.stage.models import read_scene, read_scene_text
 
 HEAD = """
 name: seed-test

@@ -6,6 +6,8 @@ from __future__ import annotations
 import pytest
 from requests.exceptions import RetryError
 
+from soundstage.services.github.router import HourlyCalls
+
 from .conftest import SCENE, GitHubWorld
 
 
@@ -30,7 +32,7 @@ def test_primary_limit(stage):
     assert gh.raw("GET", "/user").status_code == 200
     world = gh.live.world
     window = world.now() // 1_000_000 // 3600
-    world.scratch["github"] = {window: 5000}
+    world.part(HourlyCalls)[window] = 5000
     r = gh.raw("GET", "/user")
     assert r.status_code == 403
     assert r.json()["message"] == "API rate limit exceeded for user ID 90000001."

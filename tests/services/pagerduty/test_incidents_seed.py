@@ -9,7 +9,7 @@ import pytest
 
 from soundstage.clock import parse_time
 from soundstage.errors import SpecError
-from soundstage.spec.image import ImageCache
+from soundstage.stage.image import ImageCache
 
 from .conftest import SCENE, PagerDutyWorld
 from .incident_scene import INCIDENT_SCENE

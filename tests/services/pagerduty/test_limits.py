@@ -11,7 +11,8 @@ import pagerduty
 import pytest
 
 from soundstage.errors import SpecError
-from soundstage.spec.models import read_scene_text
+from soundstage.services.limits import RateLimits
+from soundstage.stage.models import read_scene_text
 
 from .conftest import SCENE, PagerDutyWorld
 
@@ -57,8 +58,8 @@ def test_true_is_960_a_minute_across_operations(stage):
     assert _limit_headers(pd.raw("GET", "/users"))["ratelimit-remaining"] == "958"  # one window for every call
     # Fill the window as 958 more calls at this instant would.
     world = pd.live.world
-    window = world.scratch["pagerduty.rate_windows"][f"{pd.ref('maya')} *"]
-    world.scratch["pagerduty.rate_windows"][f"{pd.ref('maya')} *"] = deque([*window, *[world.now()] * 958])
+    windows = world.part(RateLimits).windows["pagerduty"]
+    windows[f"{pd.ref('maya')} *"] = deque([*windows[f"{pd.ref('maya')} *"], *[world.now()] * 958])
     refused = pd.raw("GET", "/incidents")
     assert (refused.status_code, refused.json()) == (429, REFUSED)
     assert _limit_headers(refused) == {"ratelimit-limit": "960", "ratelimit-remaining": "0", "ratelimit-reset": "50"}

@@ -18,8 +18,8 @@ from soundstage.services.pagerduty.store import (
     SERVICES,
     USERS,
 )
-from soundstage.spec.image import build_image
-from soundstage.spec.models import read_scene_text
+from soundstage.stage.image import build_image
+from soundstage.stage.models import read_scene_text
 
 HEAD = """
 name: pd-seed-test

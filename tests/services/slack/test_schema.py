@@ -7,7 +7,6 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-
 from tests.schema import Description
 
 from .conftest import valid_calls

@@ -7,8 +7,8 @@ import textwrap
 import pytest
 
 from soundstage.errors import SpecError
-from soundstage.spec.image import build_image
-from soundstage.spec.models import read_scene, read_scene_text
+from soundstage.stage.image import build_image
+from soundstage.stage.models import read_scene, read_scene_text
 
 from .conftest import START
 

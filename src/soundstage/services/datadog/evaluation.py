@@ -27,9 +27,13 @@ from .store import MONITORS, SERIES
 EVALUATED = ("metric alert", "query alert")
 SEVERITY = {"OK": 0, "No Data": 1, "Warn": 2, "Alert": 3}
 _MINUTE = 60 * US
-# `world.scratch` entry of the monitors a fault holds in a state: monitor id -> (the overall state before the
-# first hold, {source: state}). Evaluation skips them; see `force` and `release`.
-FORCED = "datadog.forced_states"
+
+
+class Held(dict[str, tuple[str, dict[str, str]]]):
+    """The monitors held in a state (a world part): monitor id -> (its overall state before the first hold,
+    {source: state}). Evaluation skips them; see `force` and `release`."""
+
+
 _BREACH = {
     ">": lambda value, threshold: value > threshold,
     ">=": lambda value, threshold: value >= threshold,
@@ -138,7 +142,7 @@ def transition(monitor: Record, found: dict[str, str], now: int) -> dict[str, An
 def evaluate_all(world: World) -> None:
     monitors = world[MONITORS]
     series, seed, now = world[SERIES], world.ids.seed, world.now()
-    forced = world.scratch.get(FORCED, {})
+    forced = world.part(Held)
     for monitor in list(monitors):
         if str(monitor["id"]) in forced:
             continue
@@ -150,7 +154,7 @@ def evaluate_all(world: World) -> None:
 def force(world: World, monitor_id: str, source: str, state: str) -> None:
     """Holds the monitor in `state` for `source` (a fault): written at once, and evaluations leave it be until
     every source has released it. With several sources, the most severe state wins."""
-    forced = world.scratch.setdefault(FORCED, {})
+    forced = world.part(Held)
     monitor = world[MONITORS].get(monitor_id)
     if monitor is None:
         return
@@ -162,7 +166,7 @@ def force(world: World, monitor_id: str, source: str, state: str) -> None:
 def release(world: World, monitor_id: str, source: str) -> None:
     """Ends `source`'s hold on the monitor. Once nothing holds it, it is evaluated at once and follows its
     metrics again; a monitor the world does not evaluate goes back to the state it had before the hold."""
-    forced = world.scratch.get(FORCED, {})
+    forced = world.part(Held)
     monitor = world[MONITORS].get(monitor_id)
     if monitor_id not in forced or monitor is None:
         return

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 from fnmatch import fnmatchcase
+from functools import lru_cache
 
 from ...clock import parse_duration
 

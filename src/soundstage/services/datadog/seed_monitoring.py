@@ -8,20 +8,18 @@ world file's monitor sees the scene's series).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ...clock import US, parse_duration
+from ...spec.build import BuildContext
 from . import evaluation
 from .downtimes import new_downtime, parse_scope
 from .hosts import new_host
+from .models import DatadogSection
 from .models_monitoring import parse_offset
 from .monitors import FIRST_ID, new_monitor, problem
 from .series import new_series
 from .store import DOWNTIMES, HOSTS, MONITORS, SERIES
-
-if TYPE_CHECKING:
-    from ...spec.build import BuildContext
-    from .models import DatadogSection
 
 _GIVEN = "datadog.monitors_with_state"  # ctx.settings: ids of monitors whose state the files give
 

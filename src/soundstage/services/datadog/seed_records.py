@@ -9,20 +9,18 @@ SLOs 90 days, dashboards 30 days before the start; events, logs and incidents at
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from weakref import WeakKeyDictionary
 
 from pydantic import ValidationError
 
 from ...clock import US, parse_duration, parse_time
+from ...spec.build import BuildContext
 from . import records
 from .log_noise import noise
+from .models import DatadogSection
 from .models_records import Dashboard, Event, GenerateLogs, Incident, Log, Slo, Timed, User
 from .store import DASHBOARDS, EVENTS, INCIDENTS, LOGS, MONITORS, SLOS, USERS
-
-if TYPE_CHECKING:
-    from ...spec.build import BuildContext
-    from .models import DatadogSection
 
 DAY = 86400 * US
 # The ids `assign` gave each section's records, by record, for `build` (per build).

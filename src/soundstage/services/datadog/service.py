@@ -3,27 +3,24 @@ its registered operation, and answers Datadog's error envelope."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from ...spec.build import BuildContext
 from ...world import Principal, World
-from ..base import BodyError, Credential, Reply, ServiceRequest, parse_body
+from ..base import BodyError, Credential, Reply, ServiceRequest, import_registrations, parse_body
 from ..limits import with_headers
 from ..rest import RestService, trace_body
-from ..routing import import_handlers
 from . import evaluation, limits, seed_monitoring, seed_records
 from .errors import DatadogError, envelope, forbidden, not_found
 from .models import DatadogSection
 from .router import Call, ops
-
-if TYPE_CHECKING:
-    from ...spec.build import BuildContext
 
 API_KEY = "api_key"  # token types of the two keys
 APPLICATION_KEY = "application_key"
 # The operations that need only the API key.
 _API_KEY_ONLY = frozenset({"GET /api/v1/validate", "POST /api/v1/events"})
 
-import_handlers(__package__)
+import_registrations(__package__)
 
 
 def _key(request: ServiceRequest, header: str, param: str) -> str | None:
@@ -33,6 +30,8 @@ def _key(request: ServiceRequest, header: str, param: str) -> str | None:
 
 class DatadogService(RestService):
     name = "datadog"
+    section = DatadogSection  # its part of world and scene files
+    agent_user = "datadog_user"  # who the agent is here, in a scene's `agent:`
     ops = ops
     error = DatadogError
 
@@ -81,7 +80,7 @@ class DatadogService(RestService):
         key belongs to the scene's `agent.datadog_user`, if it names one."""
         if not _in_use(world):
             return []
-        user = world.settings.get("agent", {}).get("datadog_user") or ""
+        user = world.agent.get("datadog_user") or ""
         return [
             Credential("DD_API_KEY", "", Principal("datadog", user, API_KEY)),
             Credential("DD_APP_KEY", "", Principal("datadog", user, APPLICATION_KEY)),

@@ -129,16 +129,20 @@ def over_limit(world: World, operation: str, user: Record) -> GitHubError | None
     )
 
 
+class HourlyCalls(dict[int, int]):
+    """Calls counted in the current hour of simulated time, by hour (a world part)."""
+
+
 def rate_used(world: World) -> tuple[int, int]:
     """Calls counted so far in the current hour of simulated time, and when that hour ends."""
     window = world.now() // 1_000_000 // _HOUR
-    return world.scratch.get("github", {}).get(window, 0), (window + 1) * _HOUR
+    return world.part(HourlyCalls).get(window, 0), (window + 1) * _HOUR
 
 
 def rate_headers(world: World) -> dict[str, str]:
     """Counts a call and answers GitHub's `X-RateLimit-*` headers for it."""
     window = world.now() // 1_000_000 // _HOUR
-    counts = world.scratch.setdefault("github", {})
+    counts = world.part(HourlyCalls)
     used = counts.get(window, 0) + 1
     counts.clear()
     counts[window] = used

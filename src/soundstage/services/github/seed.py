@@ -9,18 +9,16 @@ hands `issues[]` and `pulls[]` to the work seed.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from weakref import WeakKeyDictionary
 
 from ...clock import US, parse_duration
+from ...spec.build import BuildContext
 from ...world import Record
 from . import git
 from .models import GithubSection, Repo, User
 from .store import HEADS, LABELS, REPOS, USERS, Repos, identity, node_id
 from .work_seed import seed_work
-
-if TYPE_CHECKING:
-    from ...spec.build import BuildContext
 
 HOUR = 3600 * US
 DAY = 24 * HOUR

@@ -9,11 +9,11 @@ import binascii
 from typing import Any
 
 from ...world import Principal, World
-from ..base import BodyError, Credential, Reply, ServiceRequest, parse_body
+from ..base import BodyError, Credential, Reply, ServiceRequest, import_registrations, parse_body
 from ..rest import RestService, trace_body
-from ..routing import import_handlers
 from . import seed
 from .errors import GitHubError, envelope, not_found
+from .models import GithubSection
 from .router import TAILS, Call, ops, over_limit, rate_headers
 from .store import USERS
 
@@ -25,7 +25,7 @@ _NO_USER_AGENT = (
     "Check https://developer.github.com for other possible causes."
 )
 
-import_handlers(__package__)
+import_registrations(__package__)
 
 
 def token_of(request: ServiceRequest) -> str | None:
@@ -51,6 +51,8 @@ def _unauthenticated(request: ServiceRequest) -> GitHubError:
 
 class GitHubService(RestService):
     name = "github"
+    section = GithubSection  # its part of world and scene files
+    agent_user = "github_user"  # who the agent is here, in a scene's `agent:`
     ops = ops
     error = GitHubError
     tails = TAILS
@@ -106,7 +108,7 @@ class GitHubService(RestService):
 
     def credentials(self, world: World) -> list[Credential]:
         """A classic personal access token acting as the scene's `agent.github_user`."""
-        login = world.settings.get("agent", {}).get("github_user")
+        login = world.agent.get("github_user")
         if not login:
             return []
         return [Credential("GITHUB_TOKEN", "ghp_", Principal("github", login, "user"))]

@@ -7,15 +7,13 @@ name). Every branch head gets one completed, successful `CI` workflow run with i
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ...clock import US, parse_duration
+from ...spec.build import BuildContext
 from .models import Repo
 from .store import USERS
 from .work import ISSUES, PULLS, RELEASES, Work, item_key
-
-if TYPE_CHECKING:
-    from ...spec.build import BuildContext
 
 HOUR = 3600 * US
 DAY = 24 * HOUR
@@ -62,8 +60,15 @@ def seed_work(repo: Repo, ctx: BuildContext) -> None:
             raise ctx.error(f"{name} has no branch or commit {release.target!r}", "releases", k, "target")
         ago = parse_duration(release.ago) if release.ago else (len(repo.releases) - k) * DAY
         record = work.add_release(
-            name, release.tag_name, target, _login(ctx, release.author, owner, "releases", k, "author"), ctx.start - ago,
-            name=release.name, body=release.body, draft=release.draft, prerelease=release.prerelease,
+            name,
+            release.tag_name,
+            target,
+            _login(ctx, release.author, owner, "releases", k, "author"),
+            ctx.start - ago,
+            name=release.name,
+            body=release.body,
+            draft=release.draft,
+            prerelease=release.prerelease,
         )
         ctx.define(release.ref, str(record["id"]), RELEASES, "releases", k)
     _seed_runs(work, name, owner)

@@ -8,10 +8,12 @@ windows), and PagerDuty's default P1..P5 priorities when no section gave any.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ...clock import US
+from ...spec.build import BuildContext
 from .maintenance import add_window
+from .models import PagerdutySection
 from .models_directory import (
     EscalationPolicy,
     MaintenanceWindow,
@@ -30,10 +32,6 @@ from .store import (
     TEAMS,
     USERS,
 )
-
-if TYPE_CHECKING:
-    from ...spec.build import BuildContext
-    from .models import PagerdutySection
 
 DAY = 86400 * US
 

@@ -13,19 +13,17 @@ state is.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
+from typing import cast
 from weakref import WeakKeyDictionary
 
 from ...clock import US, parse_duration
+from ...spec.build import BuildContext
 from ...world import Collection, Record, World
 from .incidents import Incidents, service_agent, user_agent
+from .models import PagerdutySection
 from .models_incidents import ChangeEvent, Incident
 from .oncall import escalation_targets
 from .store import CHANGE_EVENTS, INCIDENTS, PRIORITIES, SERVICES, USERS
-
-if TYPE_CHECKING:
-    from ...spec.build import BuildContext
-    from .models import PagerdutySection
 
 MINUTE = 60 * US
 

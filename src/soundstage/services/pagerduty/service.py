@@ -3,13 +3,13 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from ...spec.build import BuildContext
 from ...world import Principal, World
-from ..base import BodyError, Credential, Reply, ServiceRequest, parse_body
+from ..base import BodyError, Credential, Reply, ServiceRequest, import_registrations, parse_body
 from ..limits import with_headers
 from ..rest import RestService, trace_body
-from ..routing import import_handlers
 from . import limits, seed_directory, seed_incidents
 from .errors import PagerDutyError, envelope, invalid, not_found
 from .incidents import attach as attach_incidents
@@ -17,10 +17,7 @@ from .models import PagerdutySection
 from .router import Call, ops
 from .store import USERS
 
-if TYPE_CHECKING:
-    from ...spec.build import BuildContext
-
-import_handlers(__package__)
+import_registrations(__package__)
 
 
 def token_of(request: ServiceRequest) -> str | None:
@@ -40,6 +37,8 @@ def _unauthenticated() -> PagerDutyError:
 
 class PagerDutyService(RestService):
     name = "pagerduty"
+    section = PagerdutySection  # its part of world and scene files
+    agent_user = "pagerduty_user"  # who the agent is here, in a scene's `agent:`
     ops = ops
     error = PagerDutyError
     https_only = True  # the official client refuses any other base URL
@@ -83,14 +82,14 @@ class PagerDutyService(RestService):
 
     def credentials(self, world: World) -> list[Credential]:
         """A user API token acting as the scene's `agent.pagerduty_user`."""
-        user = world.settings.get("agent", {}).get("pagerduty_user")
+        user = world.agent.get("pagerduty_user")
         if not user:
             return []
         return [Credential("PAGERDUTY_TOKEN", "u+", Principal("pagerduty", user, "user"))]
 
     def environment(self, world: World, base_url: str) -> dict[str, str]:
         env = {"PAGERDUTY_API_URL": base_url}
-        user = world[USERS].get(world.settings.get("agent", {}).get("pagerduty_user") or "")
+        user = world[USERS].get(world.agent.get("pagerduty_user") or "")
         if user is not None:
             env["PAGERDUTY_FROM"] = user["email"]
         return env

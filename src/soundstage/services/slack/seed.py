@@ -10,19 +10,17 @@ realistic noise to a channel. The messages collection is kept sorted by `ts`.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from weakref import WeakKeyDictionary
 
 from pydantic import ValidationError
 
 from ...clock import US, parse_duration
+from ...spec.build import BuildContext
 from ...world import Collection, Record
 from . import objects
 from .models import GenerateMessages, SlackSection
 from .store import BOOKMARKS, CHANNELS, MESSAGES, PINS, TEAMS, USERGROUPS, USERS
-
-if TYPE_CHECKING:
-    from ...spec.build import BuildContext
 
 MINUTE = 60 * US
 DAY = 86_400

@@ -6,11 +6,14 @@ from __future__ import annotations
 from typing import Any
 
 from ...world import Principal, World
-from ..base import Credential, Reply, ServiceRequest
+from ..base import Credential, Reply, ServiceRequest, import_registrations
 from . import limits, seed
 from .args import Args, token_of
 from .errors import SlackError, error_body
 from .handlers import Call, ops
+from .models import SlackSection
+
+import_registrations(__package__)
 
 _NOT_FOUND_PAGE = (
     "<!DOCTYPE html><html><head><title>Page not found | Slack</title></head><body>"
@@ -53,6 +56,8 @@ def _with_warnings(body: dict[str, Any], warnings: list[str]) -> dict[str, Any]:
 
 class SlackService:
     name = "slack"
+    section = SlackSection  # its part of world and scene files
+    agent_user = "slack_user"  # who the agent is here, in a scene's `agent:`
 
     def token(self, request: ServiceRequest) -> str | None:
         return token_of(request)
@@ -108,7 +113,7 @@ class SlackService:
 
     def credentials(self, world: World) -> list[Credential]:
         """A bot token and a user token (for search.messages), both acting as the scene's `agent.slack_user`."""
-        user = world.settings.get("agent", {}).get("slack_user")
+        user = world.agent.get("slack_user")
         if not user:
             return []
         return [

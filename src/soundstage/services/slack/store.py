@@ -22,7 +22,13 @@ PINS = "slack.pins"
 USERGROUPS = "slack.usergroups"
 BOOKMARKS = "slack.bookmarks"
 
-_EMAILS = "slack.emails"  # world.scratch key: lower-case email -> user id
+# Subtypes of messages someone wrote. Slack also logs joins, topic changes and the like as messages with
+# other subtypes (`channel_join`...), by the user who acted; those are not what people hear or checks count.
+WRITTEN = frozenset({None, "thread_broadcast", "bot_message", "me_message", "file_share"})
+
+
+class _Emails(dict[str, str]):
+    """Lower-case email -> user id, made on first lookup (a world part: emails do not change)."""
 
 
 # -- lookups -----------------------------------------------------------------------------------------
@@ -68,11 +74,9 @@ def dm_between(world: World, a: str, b: str) -> Record | None:
 
 
 def user_by_email(world: World, email: str) -> Record | None:
-    emails = world.scratch.get(_EMAILS)
-    if emails is None:
-        emails = world.scratch[_EMAILS] = {
-            u["profile"]["email"].lower(): u["id"] for u in world[USERS] if "email" in u["profile"]
-        }
+    emails = world.part(_Emails)
+    if not emails:
+        emails.update((u["profile"]["email"].lower(), u["id"]) for u in world[USERS] if "email" in u["profile"])
     user_id = emails.get(email.lower())
     return world[USERS].get(user_id) if user_id else None
 

@@ -1,4 +1,4 @@
-"""PagerDuty state checks: `pagerduty.incident`.
+"""PagerDuty's state checks: `pagerduty.incident`.
 
 It reads records only (a saved trial has nothing else): `pagerduty.incidents` (`id`, `incident_number`,
 `title`, `service`, `status`, `urgency`, `priority`, `assignments[].assignee`, `created_at` and
@@ -13,20 +13,13 @@ from typing import Any, Literal
 
 from pydantic import NonNegativeInt, PositiveInt, field_validator, model_validator
 
-from ..clock import parse_duration, parse_time
-from .attempt import Attempt, Record
-from .process import span
-from .registry import Args, state_check
-from .results import Outcome
-from .state import evidence
-from .words import at_least, count, listing, show, some
-
-INCIDENTS = "pagerduty.incidents"
-LOG_ENTRIES = "pagerduty.log_entries"
-USERS = "pagerduty.users"
-
-# What a condition says it wants, whether an incident meets it, and what the incident has instead.
-Condition = tuple[str, Callable[[Any], bool], Callable[[Any], str]]
+from ...clock import parse_duration, parse_time
+from ...grading.attempt import Attempt, Record
+from ...grading.conditions import Condition, closest, matching, misses, wants
+from ...grading.kinds import Args, state_check
+from ...grading.outcome import Outcome
+from ...grading.words import at_least, count, listing, show, some, span
+from .store import INCIDENTS, LOG_ENTRIES, USERS
 
 
 class IncidentArgs(Args):
@@ -124,7 +117,7 @@ class _Moments:
         return int(at) - base if incident.get("status") == "resolved" and at is not None and at >= base else None
 
 
-def _within(name: str, limit: str, took: Callable[[Any], int | None]) -> Condition:
+def _within(name: str, limit: str, took: Callable[[Any], int | None]) -> Condition[Any]:
     limit_us = parse_duration(limit)
 
     def meets(incident: Any) -> bool:
@@ -135,16 +128,16 @@ def _within(name: str, limit: str, took: Callable[[Any], int | None]) -> Conditi
         elapsed = took(incident)
         return f"it was not {name} since" if elapsed is None else f"it was {name} after {span(elapsed)}"
 
-    return (f"{name} within {limit}", meets, instead)
+    return Condition(f"{name} within {limit}", meets, instead)
 
 
-def _conditions(args: IncidentArgs, attempt: Attempt) -> list[Condition]:
+def _conditions(args: IncidentArgs, attempt: Attempt) -> list[Condition[Any]]:
     label = attempt.label
-    said: list[Condition] = []
+    said: list[Condition[Any]] = []
     if args.service is not None:
         service = args.service
         said.append(
-            (
+            Condition(
                 f"on {label(service)}",
                 lambda i: i.get("service") == service,
                 lambda i: f"it is on {label(i.get('service'))}",
@@ -153,7 +146,7 @@ def _conditions(args: IncidentArgs, attempt: Attempt) -> list[Condition]:
     if args.title_contains is not None:
         part = args.title_contains.casefold()
         said.append(
-            (
+            Condition(
                 f"whose title contains {show(args.title_contains)}",
                 lambda i: part in str(i.get("title") or "").casefold(),
                 lambda i: f"its title is {show(i.get('title') or '', 60)}",
@@ -161,11 +154,11 @@ def _conditions(args: IncidentArgs, attempt: Attempt) -> list[Condition]:
         )
     if args.status is not None:
         status = args.status
-        said.append((status, lambda i: i.get("status") == status, lambda i: f"it is {i.get('status')}"))
+        said.append(Condition(status, lambda i: i.get("status") == status, lambda i: f"it is {i.get('status')}"))
     if args.urgency is not None:
         urgency = args.urgency
         said.append(
-            (
+            Condition(
                 f"{urgency} urgency",
                 lambda i: i.get("urgency") == urgency,
                 lambda i: f"its urgency is {i.get('urgency')}",
@@ -175,7 +168,7 @@ def _conditions(args: IncidentArgs, attempt: Attempt) -> list[Condition]:
         want = {_user_id(attempt, a) for a in args.assignees}
         wanted = listing(_names(attempt, sorted(want))) if want else "nobody"
         said.append(
-            (
+            Condition(
                 f"assigned to exactly {wanted}",
                 lambda i: set(_assignees(i)) == want,
                 lambda i: f"it is assigned to {listing(_names(attempt, _assignees(i))) if _assignees(i) else 'nobody'}",
@@ -204,38 +197,35 @@ def _one(attempt: Attempt, key: str) -> Record | None:
 def incident(args: IncidentArgs, attempt: Attempt) -> Outcome:
     conditions = _conditions(args, attempt)
     if args.incident is not None:
-        expected = " ".join([f"incident {attempt.label(args.incident)}"] + [c[0] for c in conditions])
+        expected = " ".join([f"incident {attempt.label(args.incident)}", wants(conditions)]).strip()
         record = _one(attempt, args.incident)
         if record is None:
             return Outcome(False, expected, f"there is no incident {attempt.label(args.incident)}")
-        misses = list(dict.fromkeys(instead(record) for _, test, instead in conditions if not test(record)))
+        lacks = misses(record, conditions)
         seqs = attempt.record_evidence(INCIDENTS, record)
-        if misses:
-            return Outcome(False, expected, f"{_name(record)}: {listing(misses)}", seqs)
+        if lacks:
+            return Outcome(False, expected, f"{_name(record)}: {listing(lacks)}", seqs)
         return Outcome(True, expected, f"{_name(record)} is {record.get('status')}", seqs)
     wanted = (
         (count(0, "incident") if args.count == 0 else f"exactly {count(args.count, 'incident')}")
         if args.count is not None
         else at_least(args.count_gte or 1, "incident")
     )
-    expected = " ".join([wanted] + [c[0] for c in conditions])
+    expected = " ".join([wanted, wants(conditions)]).strip()
     incidents: Sequence[Any] = (
         attempt.index(INCIDENTS, "service").get(args.service, [])
         if args.service is not None
         else attempt.records(INCIDENTS)
     )
-    matched = [i for i in incidents if all(test(i) for _, test, _ in conditions)]
+    matched = matching(incidents, conditions)
     n = len(matched)
     passed = n == args.count if args.count is not None else n >= (args.count_gte or 1)
     if matched:
         found = f"{count(n, 'incident')} matched: {some(matched, n, _name)}"
-        return Outcome(passed, expected, found, evidence(attempt, INCIDENTS, matched))
+        return Outcome(passed, expected, found, attempt.evidence(INCIDENTS, matched))
     if not incidents:
         where = f" on {attempt.label(args.service)}" if args.service is not None else ""
         return Outcome(passed, expected, f"there are no incidents{where}")
-    # The incident meeting the most conditions, the latest among equals.
-    scores = [(sum(test(i) for _, test, _ in conditions), k) for k, i in enumerate(incidents)]
-    closest = incidents[max(scores)[1]]
-    misses = list(dict.fromkeys(instead(closest) for _, test, instead in conditions if not test(closest)))
-    actual = f"none of {count(len(incidents), 'incident')} matched; closest: {_name(closest)}, but {listing(misses)}"
-    return Outcome(passed, expected, actual, attempt.record_evidence(INCIDENTS, closest))
+    near = closest(incidents, conditions)
+    actual = f"none of {count(len(incidents), 'incident')} matched; closest: {_name(near)}, but {listing(misses(near, conditions))}"
+    return Outcome(passed, expected, actual, attempt.record_evidence(INCIDENTS, near))

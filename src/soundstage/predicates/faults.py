@@ -1,4 +1,4 @@
-"""The `fault_resolved` state check: a fault (DESIGN 3.5) is resolved at the end.
+"""The `fault_resolved` state check: a fault (docs/faults.md) is resolved at the end.
 
 It reads the events only: the engine logs `fault_started` each time a fault's condition comes to hold and
 `fault_resolved` each time it stops. The fault is resolved when its latest event is `fault_resolved`;
@@ -7,13 +7,15 @@ evidence is that event's seq. A fault that never started was never there to reso
 
 from __future__ import annotations
 
-from .attempt import Attempt
-from .registry import Args, state_check
-from .results import Outcome
+from typing import Annotated
+
+from ..grading.attempt import Attempt
+from ..grading.kinds import Args, Refers, state_check
+from ..grading.outcome import Outcome
 
 
 class FaultResolvedArgs(Args):
-    fault: str  # the fault's id
+    fault: Annotated[str, Refers("fault")]  # the fault's id
 
 
 @state_check("fault_resolved", FaultResolvedArgs)

@@ -17,7 +17,7 @@ from pathlib import Path
 import certifi
 import trustme
 
-from .errors import InfrastructureError
+from ..errors import InfrastructureError
 
 HOSTS = ("127.0.0.1", "localhost", "::1")
 _lock = threading.Lock()
@@ -65,7 +65,11 @@ def _create(found: LocalCA) -> None:
             _write(found.ca, ca.cert_pem.bytes())
             _write(key_file, ca.private_key_pem.bytes(), private=True)
         leaf = ca.issue_cert(*HOSTS)
-        _write(found.certificate, b"".join(p.bytes() for p in leaf.cert_chain_pems) + leaf.private_key_pem.bytes(), private=True)
+        _write(
+            found.certificate,
+            b"".join(p.bytes() for p in leaf.cert_chain_pems) + leaf.private_key_pem.bytes(),
+            private=True,
+        )
         _write(found.bundle, _usual_authorities() + b"\n" + found.ca.read_bytes())
     except OSError as exc:
         raise InfrastructureError(f"could not keep the local certificate authority in {found.folder}: {exc}") from exc

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any, Callable, Iterable, Sequence
 
+from ..clock import US
+
 SHOWN = 5  # items named before "and N more"
 
 
@@ -64,3 +66,15 @@ def record_name(record: Any) -> str:
     """A record by its first two identifying fields: `number 12, title "Export broken"`."""
     named = [f"{f} {show(record[f], 60)}" for f in _NAMING_FIELDS if f in record][:2]
     return ", ".join(named) if named else show(record, 60)
+
+
+def span(us: int) -> str:
+    """A simulated duration in words: `45s`, `3m20s`, `1h5m`, `2.5s`."""
+    if us < 0:
+        return "-" + span(-us)
+    if us % US:
+        return f"{us / US:g}s"
+    hours, rest = divmod(us // US, 3600)
+    minutes, seconds = divmod(rest, 60)
+    parts = [f"{n}{unit}" for n, unit in ((hours, "h"), (minutes, "m"), (seconds, "s")) if n]
+    return "".join(parts) or "0s"

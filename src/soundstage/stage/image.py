@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any
 
 from ..checks import Check, CheckSpecError, check_pass_list, parse_checks, watch_state_milestones
-from ..checks.process import fault_references
 from ..clock import Clock, parse_duration, parse_time, wall_us
 from ..errors import NotFound, SpecError
 from ..faults import engine as faults_engine
@@ -24,11 +23,12 @@ from ..people.build import build_people
 from ..people.cast import Cast
 from ..people.engine import attach
 from ..services import SERVICES
+from ..spec.build import BuildContext
+from ..spec.discovery import find_scene, find_world
+from ..spec.loader import Document, SpecErrors
 from ..world import Collection, World
-from .build import BuildContext
-from .discovery import find_scene, find_world
-from .loader import Document, read_document
 from .models import ClockSpec, Scene, WorldDefinition, read_scene, read_scene_text, read_world
+from .references import unresolved
 
 DEFAULT_START = "2026-03-02T14:00:00Z"
 
@@ -91,9 +91,10 @@ class WorldImage:
             self.ids.copy(),
             initial={name: c._records for name, c in self.collections.items()},
             refs=self.refs,
-            settings={**self.settings, "agent": dict(self.agent)},
+            settings=self.settings,
             task=self.scene.task,
             world_name=self.world_name,
+            agent=dict(self.agent),
         )
         world.checks = self.checks
         world.pass_ids = self.pass_ids
@@ -114,7 +115,8 @@ class WorldImage:
 
 
 def build_image(scene: Scene, scene_doc: Document) -> WorldImage:
-    """Builds the image of a parsed scene; raises SpecError naming file, line and field."""
+    """Builds the image of a parsed scene; raises SpecErrors naming the file, line and field of every
+    problem it finds (a problem in one part does not hide the problems of the others)."""
     scene_file = scene_doc.file
     world: WorldDefinition | None = None
     world_doc: Document | None = None
@@ -133,42 +135,63 @@ def build_image(scene: Scene, scene_doc: Document) -> WorldImage:
     if world_doc is not None:
         lines[world_doc.file] = world_doc.lines
     ctx = BuildContext(IdSource(seed), start, seed, lines)
+    errors: list[SpecError] = []
 
     sections: list[tuple[str, tuple[str | int, ...], Any]] = []
     if world is not None and world_doc is not None:
         sections.append((world_doc.file, (), world))
     if scene.seed is not None:
         sections.append((scene_file, ("seed",), scene.seed))
+    failed: set[tuple[str, str]] = set()  # (file, service) whose section could not be built
     for step in ("assign", "build"):
         for file, here, holder in sections:
             for name, service in SERVICES.items():
                 section = getattr(holder, name, None)
-                if section is not None:
-                    getattr(service, step)(section, ctx.at(file, here + (name,)))
+                if section is not None and (file, name) not in failed:
+                    try:
+                        getattr(service, step)(section, ctx.at(file, here + (name,)))
+                    except SpecError as exc:
+                        errors.append(exc)
+                        failed.add((file, name))
     for file, here, holder in sections:
         for key, options in (holder.generate or {}).items():
             service_name, collection = key.split(".", 1)
-            SERVICES[service_name].generate(collection, options, ctx.at(file, here + ("generate", key)))
+            try:
+                SERVICES[service_name].generate(collection, options, ctx.at(file, here + ("generate", key)))
+            except SpecError as exc:
+                errors.append(exc)
+    if errors:  # everything below resolves names against these records: it would only add false alarms
+        raise SpecErrors(errors)
 
-    ctx.at(scene_file, ("agent",))
     agent: dict[str, Any] = {"pass_env": list(scene.agent.pass_env) if scene.agent else []}
-    for who in ("slack_user", "github_user", "datadog_user", "pagerduty_user"):
-        value = getattr(scene.agent, who, None) if scene.agent else None
+    for service in SERVICES.values():
+        value = getattr(scene.agent, service.agent_user, None) if scene.agent else None
         if value is not None:
-            agent[who] = ctx.resolve(value, who)
+            try:
+                agent[service.agent_user] = ctx.at(scene_file, ("agent",)).resolve(value, service.agent_user)
+            except SpecError as exc:
+                errors.append(exc)
 
-    cast = build_people(scene.people, ctx.at(scene_file, ("people",)))
-    faults = build_faults(scene.faults, ctx.at(scene_file, ("faults",)))
+    cast, problems = build_people(scene.people, ctx.at(scene_file, ("people",)))
+    errors += problems
+    faults, problems = build_faults(scene.faults, ctx.at(scene_file, ("faults",)))
+    errors += problems
 
+    scene_ctx = ctx.at(scene_file, ())
+    checks: list[Check] = []
     try:
         checks = parse_checks(scene.checks, ctx.refs)
-        if scene.pass_ is not None:
-            check_pass_list(scene.pass_, checks)
     except CheckSpecError as exc:
-        path = (exc.field.partition("[")[0],) + tuple(exc.path)
-        raise ctx.at(scene_file, ()).error(exc.message, *path) from exc
-    _faults_named(ctx.at(scene_file, ()), {f.id for f in faults}, checks, cast)
+        errors += [_located(scene_ctx, e) for e in getattr(exc, "errors", [exc])]
+    try:
+        written = [str(c["id"]) for c in scene.checks if isinstance(c, dict) and isinstance(c.get("id"), str)]
+        check_pass_list(scene.pass_, checks, written)
+    except CheckSpecError as exc:
+        errors += [_located(scene_ctx, e) for e in getattr(exc, "errors", [exc])]
+    errors += unresolved(scene_ctx, checks, cast, scene)
 
+    if errors:
+        raise SpecErrors(sorted(errors, key=lambda e: (e.file != scene_file, e.line or 0)))
     return WorldImage(
         scene=scene,
         source=scene_file,
@@ -185,6 +208,11 @@ def build_image(scene: Scene, scene_doc: Document) -> WorldImage:
         faults=faults,
         files=[f for f in lines if not f.startswith("<")],
     )
+
+
+def _located(ctx: BuildContext, error: CheckSpecError) -> SpecError:
+    """A check list's problem, at its file, line and field (`checks[2].trace.times`)."""
+    return ctx.error(error.message, error.root, *error.path)
 
 
 class ImageCache:
@@ -219,33 +247,3 @@ def _mtime(path: Path) -> int:
         return path.stat().st_mtime_ns
     except OSError:
         return -1
-
-
-def validate_file(path: Path) -> list[SpecError]:
-    """Every error of a world or scene file (a scene has a `task`), refs and checks included."""
-    try:
-        document = read_document(path)
-        if "task" in document.data:
-            build_image(*read_scene(path))
-        else:
-            world, _ = read_world(path)
-            scene = Scene.model_validate({"name": world.name, "task": "", "world": str(path.resolve())})
-            build_image(scene, Document(data={}, lines={}, file=str(path)))
-    except SpecError as exc:
-        return list(getattr(exc, "errors", None) or [exc])
-    return []
-
-
-def _faults_named(ctx: BuildContext, declared: set[str], checks: list[Check], cast: Cast) -> None:
-    """Every fault a check or a person's `on` names is one of the scene's: a misspelt id would otherwise
-    only show when the attempt is scored (a fault that "never started")."""
-    known = ", ".join(sorted(declared)) or "none"
-    for i, check in enumerate(checks):
-        for fault in fault_references(check):
-            if fault not in declared:
-                raise ctx.error(f"fault {fault!r} is not one of the scene's faults (declared: {known})", "checks", i)
-    for i, person in enumerate(cast.people):
-        for trigger in person.on:
-            if trigger.fault is not None and trigger.fault not in declared:
-                message = f"fault {trigger.fault!r} is not one of the scene's faults (declared: {known})"
-                raise ctx.error(message, "people", i, "on")

@@ -1,4 +1,4 @@
-"""The `state:` check kind and the generic state checks: `record`, `diff` and `writes`.
+"""The generic state checks: `record`, `diff` and `writes`, over any collection.
 
 State checks read the final world; every record counts, starter data too. Evidence is the `seq` of the
 writes that produced the matched records and of the agent calls behind those writes.
@@ -11,21 +11,18 @@ from typing import Any, Literal
 
 from pydantic import Field, NonNegativeInt, model_validator
 
-from .attempt import Attempt, content, write_evidence
-from .match import get_path, value_matches, where_matches, where_misses
-from .registry import Args, state_check
-from .results import EVIDENCE_LIMIT, Outcome
-from .words import at_least, at_most, count, either, listing, record_name, show, some
+from ..grading.attempt import Attempt, content, write_evidence
+from ..grading.conditions import Condition, closest, matching, misses
+from ..grading.kinds import Args, state_check
+from ..grading.match import get_path, value_matches, where_misses
+from ..grading.outcome import EVIDENCE_LIMIT, Outcome
+from ..grading.words import at_least, at_most, count, either, listing, record_name, show, some
 
 
 def where_text(where: dict[str, Any]) -> str:
     """` where title contains "export" and number is 12`, or nothing."""
     said = [f"{p} contains {show(v)}" if isinstance(v, str) else f"{p} is {show(v)}" for p, v in where.items()]
     return f" where {listing(said)}" if said else ""
-
-
-def evidence(attempt: Attempt, collection: str, records: list[Any]) -> list[int]:
-    return [seq for r in records[:EVIDENCE_LIMIT] for seq in attempt.record_evidence(collection, r)]
 
 
 def how_many(exactly: int | None, gte: int | None, lte: int | None, noun: str) -> str:
@@ -67,6 +64,14 @@ class RecordArgs(Args):
             raise ValueError("field is tested with either equals or contains")
         return self
 
+    def conditions(self) -> tuple[list[Condition[Any]], list[Condition[Any]]]:
+        """The conditions of `where`, and of the field test (none, or one)."""
+        where = [_where(path, expected) for path, expected in self.where.items()]
+        field = self.field
+        if field is None:
+            return where, []
+        return where, [Condition(self.field_text(), self.field_holds, lambda r: _found(r, field))]
+
     def field_holds(self, record: Any) -> bool:
         if self.field is None:
             return True
@@ -85,7 +90,8 @@ class RecordArgs(Args):
 @state_check("record", RecordArgs)
 def record(args: RecordArgs, attempt: Attempt) -> Outcome:
     records = attempt.records(args.collection)
-    matched = [r for r in records if where_matches(r, args.where) and args.field_holds(r)]
+    where, field = args.conditions()
+    matched = matching(records, where + field)
     what = f"record in {args.collection}{where_text(args.where)}{args.field_text()}"
     if matched:
         found = f"{count(len(matched), 'record')} did: {some(matched, len(matched), record_name)}"
@@ -93,7 +99,7 @@ def record(args: RecordArgs, attempt: Attempt) -> Outcome:
             not args.absent,
             f"{'no' if args.absent else 'a'} {what}",
             found,
-            evidence(attempt, args.collection, matched),
+            attempt.evidence(args.collection, matched),
         )
     if args.absent:
         return Outcome(True, f"no {what}", f"none of {count(len(records), 'record')} did")
@@ -101,18 +107,18 @@ def record(args: RecordArgs, attempt: Attempt) -> Outcome:
         return Outcome(False, f"a {what}", f"{args.collection} has no records")
     if not attempt.explains:
         return Outcome(False, f"a {what}", f"none of {count(len(records), 'record')} did")
+    # Most of `where` first, then the field test.
+    near = closest(records, where + field, rank=lambda r: sum(c.holds(r) for c in where))
+    actual = f"none of {count(len(records), 'record')} did; closest: {record_name(near)}, where {listing(misses(near, where + field))}"
+    return Outcome(False, f"a {what}", actual, attempt.record_evidence(args.collection, near))
 
-    # The record meeting most of `where`, then the field test, the latest among equals (the agent's records
-    # come after the starters').
-    def distance(i: int) -> tuple[int, bool, int]:
-        return len(where_misses(records[i], args.where)), not args.field_holds(records[i]), -i
 
-    closest = records[min(range(len(records)), key=distance)]
-    misses = [_found(closest, p) for p in where_misses(closest, args.where)]
-    if not args.field_holds(closest):
-        misses.append(_found(closest, args.field or ""))
-    actual = f"none of {count(len(records), 'record')} did; closest: {record_name(closest)}, where {listing(misses)}"
-    return Outcome(False, f"a {what}", actual, attempt.record_evidence(args.collection, closest))
+def _where(path: str, expected: Any) -> Condition[Any]:
+    return Condition(
+        f"{path} contains {show(expected)}" if isinstance(expected, str) else f"{path} is {show(expected)}",
+        lambda r: any(value_matches(v, expected) for v in get_path(r, path)),
+        lambda r: _found(r, path),
+    )
 
 
 def _found(record: Any, path: str) -> str:

@@ -1,4 +1,4 @@
-"""Datadog state checks: `datadog.monitor` (a monitor's state and muting) and `datadog.downtime` (an active
+"""Datadog's state checks: `datadog.monitor` (a monitor's state and muting) and `datadog.downtime` (an active
 downtime covering a monitor, with enough time left and not too long in all).
 
 They read records only (a saved trial has nothing else): `datadog.monitors` (`id`, `name`, `tags`,
@@ -12,15 +12,14 @@ from typing import Any, Literal
 
 from pydantic import field_validator, model_validator
 
-from ..clock import format_duration, parse_duration, parse_time
-from .attempt import Attempt, Record
-from .registry import Args, state_check
-from .results import Outcome
-from .state import evidence
-from .words import listing, show
+from ...clock import format_duration, parse_duration, parse_time
+from ...grading.attempt import Attempt, Record
+from ...grading.kinds import Args, state_check
+from ...grading.outcome import Outcome
+from ...grading.words import listing, show
+from .downtimes import matches_monitor, status
+from .store import DOWNTIMES, MONITORS
 
-MONITORS = "datadog.monitors"
-DOWNTIMES = "datadog.downtimes"
 MonitorState = Literal["OK", "Alert", "Warn", "No Data"]
 
 
@@ -47,9 +46,6 @@ def _no_monitor(attempt: Attempt, wanted: str | int) -> str:
 
 
 def _active(attempt: Attempt, monitor: Record, at: int) -> list[Record]:
-    # Imported here: the service package imports the spec package, which imports the checks.
-    from ..services.datadog.downtimes import matches_monitor, status
-
     return [d for d in attempt.records(DOWNTIMES) if matches_monitor(d, monitor) and status(d, at) == "active"]
 
 
@@ -82,7 +78,7 @@ def monitor(args: MonitorArgs, attempt: Attempt) -> Outcome:
     passed = (args.state is None or record.get("overall_state") == args.state) and (
         args.muted is None or bool(active) == args.muted
     )
-    seqs = attempt.record_evidence(MONITORS, record) + evidence(attempt, DOWNTIMES, active)
+    seqs = attempt.record_evidence(MONITORS, record) + attempt.evidence(DOWNTIMES, active)
     return Outcome(passed, expected, " and ".join(found), seqs)
 
 
@@ -129,7 +125,7 @@ def downtime(args: DowntimeArgs, attempt: Attempt) -> Outcome:
     good = [d for d in active if _fits(d, at, args)]
     shown = good or active
     actual = listing([_describe(d, at) for d in shown[:3]], max(0, len(shown) - 3))
-    return Outcome(bool(good), expected, actual, evidence(attempt, DOWNTIMES, shown))
+    return Outcome(bool(good), expected, actual, attempt.evidence(DOWNTIMES, shown))
 
 
 def _fits(downtime: Record, at: int, args: DowntimeArgs) -> bool:

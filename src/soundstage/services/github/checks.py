@@ -1,4 +1,4 @@
-"""GitHub state checks: `github.file_at`, `github.pull`, `github.production` and `github.issue`.
+"""GitHub's state checks: `github.file_at`, `github.pull`, `github.production` and `github.issue`.
 
 They read records only (a saved trial has nothing else): `github.repos` (`full_name`, `default_branch`,
 `production`), `github.refs` (`repository`, `ref`, `sha`), `github.commits` (`sha`, `tree`, `parents`),
@@ -12,23 +12,15 @@ from typing import Any, Callable, Literal, Sequence
 
 from pydantic import NonNegativeInt, PositiveInt, model_validator
 
-from .attempt import Attempt, Record
-from .registry import Args, state_check
-from .results import Outcome
-from .state import evidence
-from .words import at_least, count, listing, show, some
+from ...grading.attempt import Attempt, Record
+from ...grading.conditions import Condition, closest, matching, misses, wants
+from ...grading.kinds import Args, state_check
+from ...grading.outcome import Outcome
+from ...grading.words import at_least, count, listing, show, some
+from .store import BLOBS, COMMITS, REFS, REPOS, TREES
+from .work import ISSUES, PULLS
 
-REPOS = "github.repos"
-REFS = "github.refs"
-COMMITS = "github.commits"
-TREES = "github.trees"
-BLOBS = "github.blobs"
-PULLS = "github.pulls"
-ISSUES = "github.issues"
 BRANCH = "refs/heads/"
-
-# What a condition says it wants, whether a record meets it, and what the record has instead.
-Condition = tuple[str, Callable[[Any], bool], Callable[[Any], str]]
 
 
 # -- reading the git model ----------------------------------------------------------------------------
@@ -253,7 +245,7 @@ def pull(args: PullArgs, attempt: Attempt) -> Outcome:
     good = [p for p in chosen if args.holds(p)]
     shown = good or chosen
     actual = listing([f"{_pull_name(p)} is {_pull_status(p)}" for p in shown[:5]], max(0, len(shown) - 5))
-    return Outcome(bool(good), expected, actual, evidence(attempt, PULLS, shown))
+    return Outcome(bool(good), expected, actual, attempt.evidence(PULLS, shown))
 
 
 # -- github.production --------------------------------------------------------------------------------
@@ -324,18 +316,20 @@ class IssueArgs(Args):
             raise ValueError("give count or count_gte, not both")
         return self
 
-    def conditions(self) -> list[Condition]:
-        said: list[Condition] = []
+    def conditions(self) -> list[Condition[Any]]:
+        said: list[Condition[Any]] = []
         if self.number is not None:
             number = self.number
-            said.append((f"#{number}", lambda i: i.get("number") == number, lambda i: f"it is #{i.get('number')}"))
+            said.append(
+                Condition(f"#{number}", lambda i: i.get("number") == number, lambda i: f"it is #{i.get('number')}")
+            )
         for field, part in (("title", self.title_contains), ("body", self.body_contains)):
             if part is not None:
                 said.append(_contains(field, part))
         if self.labels:
             want = {label.casefold() for label in self.labels}
             said.append(
-                (
+                Condition(
                     f"labelled {listing([show(label) for label in self.labels])}",
                     lambda i: want <= {n.casefold() for n in _names(i.get("labels"), "name")},
                     lambda i: f"its labels are {show(_names(i.get('labels'), 'name'))}",
@@ -343,11 +337,11 @@ class IssueArgs(Args):
             )
         if self.state is not None:
             state = self.state
-            said.append((state, lambda i: i.get("state") == state, lambda i: f"it is {i.get('state')}"))
+            said.append(Condition(state, lambda i: i.get("state") == state, lambda i: f"it is {i.get('state')}"))
         if self.assignees:
             people = {login.casefold() for login in self.assignees}
             said.append(
-                (
+                Condition(
                     f"assigned to {listing(self.assignees)}",
                     lambda i: people <= {n.casefold() for n in _names(i.get("assignees"), "login")},
                     lambda i: f"its assignees are {show(_names(i.get('assignees'), 'login'))}",
@@ -356,9 +350,9 @@ class IssueArgs(Args):
         return said
 
 
-def _contains(field: str, part: str) -> Condition:
+def _contains(field: str, part: str) -> Condition[Any]:
     folded = part.casefold()
-    return (
+    return Condition(
         f"whose {field} contains {show(part)}",
         lambda i: folded in str(i.get(field) or "").casefold(),
         lambda i: f"its {field} is {show(i.get(field) or '', 60)}",
@@ -377,23 +371,20 @@ def issue(args: IssueArgs, attempt: Attempt) -> Outcome:
         if args.count is not None
         else at_least(args.count_gte or 1, "issue")
     )
-    expected = " ".join([f"{wanted} in {args.repo}"] + [c[0] for c in conditions])
+    expected = " ".join([f"{wanted} in {args.repo}", wants(conditions)]).strip()
     if _repo(attempt, args.repo) is None:
         return Outcome(False, expected, _no_repo(attempt, args.repo))
     issues: Sequence[Any] = [i for i in attempt.records(ISSUES) if _repository(i) == args.repo]
-    matched = [i for i in issues if all(test(i) for _, test, _ in conditions)]
+    matched = matching(issues, conditions)
     n = len(matched)
     passed = n == args.count if args.count is not None else n >= (args.count_gte or 1)
     if matched:
         found = f"{count(n, 'issue')} matched: {some(matched, n, _issue_name)}"
-        return Outcome(passed, expected, found, evidence(attempt, ISSUES, matched))
+        return Outcome(passed, expected, found, attempt.evidence(ISSUES, matched))
     if not issues:
         return Outcome(passed, expected, f"{args.repo} has no issues")
-    # The issue with the number asked for, else meeting the most conditions, the latest among equals.
-    scores = [
-        (i.get("number") == args.number, sum(test(i) for _, test, _ in conditions), k) for k, i in enumerate(issues)
-    ]
-    closest = issues[max(scores)[2]]
-    misses = list(dict.fromkeys(instead(closest) for _, test, instead in conditions if not test(closest)))
-    actual = f"none of {count(len(issues), 'issue')} matched; closest: {_issue_name(closest)}, but {listing(misses)}"
-    return Outcome(passed, expected, actual, attempt.record_evidence(ISSUES, closest))
+    # The issue with the number asked for first.
+    near = closest(issues, conditions, rank=lambda i: i.get("number") == args.number)
+    lacks = listing(misses(near, conditions))
+    actual = f"none of {count(len(issues), 'issue')} matched; closest: {_issue_name(near)}, but {lacks}"
+    return Outcome(passed, expected, actual, attempt.record_evidence(ISSUES, near))

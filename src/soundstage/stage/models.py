@@ -1,4 +1,5 @@
-"""The file formats: world definitions (`worlds/<name>.yaml`) and scenes (`seeds/<name>.yaml`).
+"""The whole files: world definitions (`worlds/<name>.yaml`) and scenes (`seeds/<name>.yaml`), made of
+each service's section (`Service.section`), the people, the faults and the checks.
 
 Every model forbids unknown keys and is strict about types (YAML already gives each value its type, so
 `realtime: "yes"` is a mistake, not a boolean). Validators raise messages that say what was expected
@@ -12,22 +13,18 @@ import re
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, Discriminator, Field, Tag, model_validator
+from pydantic import AfterValidator, Discriminator, Field, Tag, create_model, model_validator
 
 from ..errors import SpecError
 from ..faults.models import Fault
 from ..people.models import Person
 from ..services import SERVICES
-from ..services.datadog.models import DatadogSection
-from ..services.github.models import GithubSection
-from ..services.pagerduty.models import PagerdutySection
-from ..services.slack.models import SlackSection
-from .fields import Duration, Rate, Spec, Time
-from .loader import Document, SpecErrors, describe, dotted, load_yaml, read_document, validate_model
+from ..spec.fields import Duration, Rate, Spec, Time
+from ..spec.loader import Document, SpecErrors, describe, dotted, load_yaml, read_document, validate_model
 
 
 class ClockSpec(Spec):
-    """Simulated time (DESIGN 3.6): where it starts, how far each agent call moves it."""
+    """Simulated time (docs/scenes.md): where it starts, how far each agent call moves it."""
 
     start: Time
     tick: Duration = "5s"
@@ -36,8 +33,8 @@ class ClockSpec(Spec):
 
 
 def services() -> list[str]:
-    """The services a world file may have a section for, in the order they are declared."""
-    return [name for name in Seed.model_fields if name != "generate"]
+    """The services a world file may have a section for, in the order they are registered."""
+    return list(SERVICES)
 
 
 def _service(name: str) -> str:
@@ -55,18 +52,17 @@ def _collection(key: str) -> str:
     return key
 
 
-class Seed(Spec):
-    """Service sections and bulk data: the records a world starts with."""
+Seed = create_model(  # type: ignore[call-overload]
+    "Seed",
+    __base__=Spec,
+    __doc__="Service sections and bulk data: the records a world starts with.",
+    **{name: (service.section | None, None) for name, service in SERVICES.items()},
+    generate=(dict[Annotated[str, AfterValidator(_collection)], dict[str, Any]], {}),
+)
 
-    slack: SlackSection | None = None
-    github: GithubSection | None = None
-    datadog: DatadogSection | None = None
-    pagerduty: PagerdutySection | None = None
-    generate: dict[Annotated[str, AfterValidator(_collection)], dict[str, Any]] = {}
 
-
-class WorldDefinition(Seed):
-    """`worlds/<name>.yaml` (DESIGN 3.1)."""
+class WorldDefinition(Seed):  # type: ignore[valid-type,misc]
+    """`worlds/<name>.yaml` (docs/scenes.md)."""
 
     name: str
     description: str = ""
@@ -79,14 +75,16 @@ def _env_name(name: str) -> str:
     return name
 
 
-class AgentSpec(Spec):
-    """Who the agent is in each service (refs such as `$bot`), and what of the environment it gets."""
-
-    slack_user: str | None = None
-    github_user: str | None = None
-    datadog_user: str | None = None  # whose application key the agent gets
-    pagerduty_user: str | None = None
+class _PassEnv(Spec):
     pass_env: list[Annotated[str, AfterValidator(_env_name)]] = []
+
+
+AgentSpec = create_model(  # type: ignore[call-overload]
+    "AgentSpec",
+    __base__=_PassEnv,
+    __doc__="Who the agent is in each service (refs such as `$bot`), and what of the environment it gets.",
+    **{service.agent_user: (str | None, None) for service in SERVICES.values()},
+)
 
 
 def _rate_limit_kind(value: Any) -> str | None:
@@ -104,15 +102,15 @@ RateLimit = Annotated[
 
 
 class Scene(Spec):
-    """`seeds/<name>.yaml` (DESIGN 3.2): a world, the task, and how the attempt is judged."""
+    """`seeds/<name>.yaml` (docs/scenes.md): a world, the task, and how the attempt is judged."""
 
     name: str
     world: str | None = None
     description: str = ""
     task: str
     clock: ClockSpec | None = None
-    agent: AgentSpec | None = None
-    seed: Seed | None = None
+    agent: AgentSpec | None = None  # type: ignore[valid-type]
+    seed: Seed | None = None  # type: ignore[valid-type]
     people: list[Person] = []
     faults: list[Fault] = []
     checks: list[dict[str, Any]] = []

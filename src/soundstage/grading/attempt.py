@@ -11,24 +11,30 @@ import json
 import re
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, Sequence, TypeVar
+from typing import Any, Callable, Iterable, Mapping, Sequence, TypeVar, cast
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
-from ..errors import NotFound, SpecError, UsageError
+from ..errors import NotFound, UsageError
 from ..events import CallEvent, Event, EventLog, FinishEvent, WriteEvent
+from ..world import World, diff_snapshots
+from .outcome import EVIDENCE_LIMIT
 from .patterns import CallPattern
-
-if TYPE_CHECKING:
-    from ..world import World
 
 Record = Mapping[str, Any]
 T = TypeVar("T")
+E = TypeVar("E", bound=Event)
 _DIGITS = re.compile(r"\d+")
 _STATE: TypeAdapter[dict[str, list[dict[str, Any]]]] = TypeAdapter(dict[str, list[dict[str, Any]]])
 _DIFF: TypeAdapter[dict[str, dict[str, list[dict[str, Any]]]]] = TypeAdapter(dict[str, dict[str, list[dict[str, Any]]]])
-# Where a live world keeps the keys of the state milestones it watches (`checks.milestones`).
-WATCHED = "state_milestones"
+
+
+class Watching:
+    """The keys of the state milestones a live world watches (a world part, see `World.part`; written by
+    `checks.milestones`): what tells a state that never held from one nobody watched."""
+
+    def __init__(self) -> None:
+        self.keys: frozenset[str] = frozenset()
 
 
 class SceneFile(BaseModel):
@@ -48,7 +54,8 @@ class Attempt:
     """The whole event log, the final state, the diff since the start, the output, refs and task.
 
     `agent` is the agent's Slack user id (process checks: what was revealed *to the agent*). `watched` are
-    the keys of the state milestones the engine watched as the world ran (None: unknown, taken as all).
+    the keys of the state milestones the engine watched as the world ran (None: unknown, taken as all; a
+    saved trial's are those of its scene's checks, set by whoever parses them).
     """
 
     explains = True  # checks name the closest miss and its evidence; a live world's view only decides
@@ -82,8 +89,7 @@ class Attempt:
         self.pass_ids = pass_ids
         self.secrets = frozenset(secrets)  # tokens of the world, never shown to a judge model
         self.agent = agent
-        self._watched = frozenset(watched) if watched is not None else None
-        self._saved = False  # read from a trial folder: the scene's own checks were the ones watched
+        self.watched = frozenset(watched) if watched is not None else None
         # Record ids parallel to `state`; without them (a saved trial) they are worked out from the log.
         self._keys = keys
         self._matching: dict[str, list[CallEvent]] = {}
@@ -95,8 +101,6 @@ class Attempt:
     def from_world(cls, world: World) -> Attempt:
         """The world as it is now. The state is copied (id maps only); the diff is worked out when a check
         first reads it."""
-        from ..world import diff_snapshots
-
         snapshot = world.snapshot()
         names = sorted(snapshot)
         attempt = cls(
@@ -108,17 +112,12 @@ class Attempt:
             scene=world.scene,
             keys={name: list(snapshot[name]) for name in names},
             secrets=world.tokens,
-            agent=world.settings.get("agent", {}).get("slack_user"),
-            watched=world.scratch.get(WATCHED, ()),
+            agent=world.agent.get("slack_user"),
+            watched=world.part(Watching).keys,
         )
         initial = world.initial
         attempt._load_diff = lambda: diff_snapshots(initial, snapshot)
         return attempt
-
-    @classmethod
-    def view(cls, world: World) -> WorldView:
-        """A live world read in place, to decide a state predicate now (see `WorldView`)."""
-        return WorldView(world)
 
     @classmethod
     def load(cls, trial_dir: Path) -> Attempt:
@@ -145,7 +144,6 @@ class Attempt:
             pass_ids=scene.pass_ids,
             agent=scene.agent.get("slack_user"),
         )
-        attempt._saved = True
         return attempt
 
     @property
@@ -153,20 +151,6 @@ class Attempt:
         if self._diff is None:
             self._diff = self._load_diff() if self._load_diff is not None else {}
         return self._diff
-
-    @cached_property
-    def watched(self) -> frozenset[str] | None:
-        """The keys of the state milestones that were watched. A saved trial's world watched its scene's
-        checks (worked out here, when first needed); None: not known (a hand-made attempt)."""
-        if self._watched is not None or not self._saved:
-            return self._watched
-        from .parse import parse_checks  # imported here: parse and process import this module
-        from .process import state_predicates
-
-        try:
-            return frozenset(p.key for p in state_predicates(parse_checks(self.checks, self.refs)))
-        except SpecError:
-            return None
 
     # -- the log ---------------------------------------------------------------------------------------
 
@@ -189,6 +173,10 @@ class Attempt:
 
     def of_kind(self, kind: str) -> list[Event]:
         return self.by_kind.get(kind, [])
+
+    def of(self, model: type[E]) -> list[E]:
+        """The events of one kind, as that kind's model (`attempt.of(RevealedEvent)`)."""
+        return cast("list[E]", self.of_kind(model.model_fields["kind"].default))
 
     @cached_property
     def finish(self) -> FinishEvent | None:
@@ -290,6 +278,10 @@ class Attempt:
             key = by_content.get(content(record))
         return write_evidence(self.writes_by_record.get(collection, {}).get(key, [])) if key else []
 
+    def evidence(self, collection: str, records: Sequence[Record]) -> list[int]:
+        """The seqs behind several records of a collection (the first `EVIDENCE_LIMIT` of them)."""
+        return [seq for record in records[:EVIDENCE_LIMIT] for seq in self.record_evidence(collection, record)]
+
     def _record_keys(self, collection: str) -> tuple[dict[int, str], list[tuple[str, Record]]]:
         """The ids of a collection's records where known: by `id()` of the state's records, and as pairs."""
         known = self._keys_by_identity.get(collection)
@@ -327,119 +319,6 @@ class Attempt:
         """An id with the ref that names it, as the scene wrote it: `C0123 ($support)`."""
         name = self.ref_names.get(value) if isinstance(value, str) else None
         return f"{value} (${name})" if name else str(value)
-
-
-class WorldView(Attempt):
-    """A live world read in place, to decide whether a state predicate holds now: for the people's `state`
-    conditions and for watching state milestones after every change. Building one copies nothing, and it
-    remembers which collections a check read (`reads`; `reads_all` when it read the whole state, the whole
-    diff or the log), so a watcher evaluates a predicate again only when one of those changed.
-
-    It decides, it does not explain: evidence lookups answer nothing (they would scan the whole log), and
-    checks skip naming the closest miss (`explains`).
-    """
-
-    explains = False
-
-    def __init__(self, world: World) -> None:
-        super().__init__((), refs=world.refs, task=world.task, scene=world.scene, secrets=world.tokens)
-        self.world = world
-        self.events = world.log.events  # the log itself, not a copy
-        self.output = world.output
-        self.agent = world.settings.get("agent", {}).get("slack_user")
-        self.reads: set[str] = set()
-        self.reads_all = False
-
-    def records(self, collection: str) -> Sequence[Record]:
-        self.reads.add(collection)
-        found = self.world.collections.get(collection)
-        return list(found) if found is not None else ()
-
-    def index(self, collection: str, field: str) -> Mapping[Any, list[Record]]:
-        self.reads.add(collection)
-        return _FieldIndex(self.world, collection, field)
-
-    @property
-    def state(self) -> Mapping[str, Sequence[Record]]:
-        self.reads_all = True
-        state: Mapping[str, Sequence[Record]] = self.world.state()
-        return state
-
-    @state.setter
-    def state(self, value: Any) -> None:  # Attempt.__init__ sets it; a view reads the world instead
-        pass
-
-    @property
-    def diff(self) -> dict[str, Any]:
-        return _LiveDiff(self)  # type: ignore[return-value]
-
-    @property
-    def agent_writes(self) -> dict[str, dict[str, list[WriteEvent]]]:
-        self.reads_all = True
-        index: dict[str, dict[str, list[WriteEvent]]] = {}
-        for event in self.events:
-            if isinstance(event, WriteEvent) and event.by is not None:
-                index.setdefault(event.collection, {}).setdefault(event.id, []).append(event)
-        return index
-
-    @property
-    def writes_by_record(self) -> dict[str, dict[str, list[WriteEvent]]]:
-        return {}  # only evidence reads it
-
-    def record_evidence(self, collection: str, record: Record) -> list[int]:
-        return []
-
-
-class _FieldIndex(Mapping[Any, list[Record]]):
-    """`Attempt.index` on a live world: one value's records through the collection's own index."""
-
-    def __init__(self, world: World, collection: str, field: str) -> None:
-        self.found = world.collections.get(collection)
-        self.field = field
-
-    def __getitem__(self, value: Any) -> list[Record]:
-        records = self.found.by(self.field, value) if self.found is not None else []
-        if not records:
-            raise KeyError(value)
-        return records
-
-    def _all(self) -> dict[Any, list[Record]]:
-        index: dict[Any, list[Record]] = {}
-        for record in self.found or ():
-            value = record.get(self.field)
-            if isinstance(value, (str, int, float, bool)):
-                index.setdefault(value, []).append(record)
-        return index
-
-    def __iter__(self) -> Iterator[Any]:
-        return iter(self._all())
-
-    def __len__(self) -> int:
-        return len(self._all())
-
-
-class _LiveDiff(Mapping[str, Any]):
-    """A live world's diff, one collection at a time: reading a collection's entry compares only its records."""
-
-    def __init__(self, view: WorldView) -> None:
-        self.view = view
-
-    def __getitem__(self, name: str) -> Any:
-        from ..world import diff_snapshots
-
-        self.view.reads.add(name)
-        world = self.view.world
-        found = world.collections.get(name)
-        now = {name: found._records} if found is not None else {}
-        return diff_snapshots({name: world.initial.get(name, {})}, now)[name]  # KeyError: no change
-
-    def __iter__(self) -> Iterator[str]:
-        self.view.reads_all = True
-        return iter(self.view.world.diff())
-
-    def __len__(self) -> int:
-        self.view.reads_all = True
-        return len(self.view.world.diff())
 
 
 def write_evidence(writes: Iterable[WriteEvent]) -> list[int]:

@@ -1,25 +1,18 @@
-"""Slack state checks: `slack.message`, a message in the final world (starter messages count too)."""
+"""Slack's state checks: `slack.message`, a message in the final world (starter messages count too)."""
 
 from __future__ import annotations
 
 import re
-from typing import Any, Callable, Sequence
+from typing import Any, Sequence
 
 from pydantic import Field, PositiveInt
 
-from .attempt import Attempt
-from .registry import Args, state_check
-from .results import Outcome
-from .state import evidence
-from .words import at_least, count, listing, show, some
-
-MESSAGES = "slack.messages"
-# Subtypes of messages someone wrote. Slack also logs joins, topic changes and the like as messages with
-# other subtypes (`channel_join`...), by the user who acted; those are not what a check means by a message.
-WRITTEN = frozenset({None, "thread_broadcast", "bot_message", "me_message", "file_share"})
-
-# What a condition says it wants, whether a message meets it, and what the message has instead.
-Condition = tuple[str, Callable[[Any], bool], Callable[[Any], str]]
+from ...grading.attempt import Attempt
+from ...grading.conditions import Condition, closest, matching, misses, wants
+from ...grading.kinds import Args, state_check
+from ...grading.outcome import Outcome
+from ...grading.words import at_least, count, listing, show, some
+from .store import MESSAGES, WRITTEN
 
 
 class SlackMessageArgs(Args):
@@ -30,13 +23,13 @@ class SlackMessageArgs(Args):
     text_matches: re.Pattern[str] | None = None
     count_gte: PositiveInt = 1
 
-    def conditions(self, attempt: Attempt) -> list[Condition]:
-        said: list[Condition] = []
+    def conditions(self, attempt: Attempt) -> list[Condition[Any]]:
+        said: list[Condition[Any]] = []
         label = attempt.label
         if self.channel is not None:
             channel = self.channel
             said.append(
-                (
+                Condition(
                     f"in {label(channel)}",
                     lambda m: m.get("channel") == channel,
                     lambda m: f"it is in {label(m.get('channel'))}",
@@ -45,12 +38,16 @@ class SlackMessageArgs(Args):
         if self.from_ is not None:
             user = self.from_
             said.append(
-                (f"from {label(user)}", lambda m: m.get("user") == user, lambda m: f"it is from {label(m.get('user'))}")
+                Condition(
+                    f"from {label(user)}",
+                    lambda m: m.get("user") == user,
+                    lambda m: f"it is from {label(m.get('user'))}",
+                )
             )
         if self.in_thread_of is not None:
             root = self.in_thread_of
             said.append(
-                (
+                Condition(
                     f"in the thread of {label(root)}",
                     lambda m: m.get("thread_ts") == root and m.get("ts") != root,
                     _thread,
@@ -59,7 +56,7 @@ class SlackMessageArgs(Args):
         if self.text_contains is not None:
             part = self.text_contains.casefold()
             said.append(
-                (
+                Condition(
                     f"whose text contains {show(self.text_contains)}",
                     lambda m: part in str(m.get("text", "")).casefold(),
                     _text,
@@ -68,7 +65,7 @@ class SlackMessageArgs(Args):
         if self.text_matches is not None:
             regex = self.text_matches
             said.append(
-                (
+                Condition(
                     f"whose text matches /{regex.pattern}/",
                     lambda m: regex.search(str(m.get("text", ""))) is not None,
                     _text,
@@ -80,30 +77,28 @@ class SlackMessageArgs(Args):
 @state_check("slack.message", SlackMessageArgs)
 def slack_message(args: SlackMessageArgs, attempt: Attempt) -> Outcome:
     conditions = args.conditions(attempt)
-    expected = " ".join([at_least(args.count_gte, "Slack message")] + [c[0] for c in conditions])
+    expected = " ".join([at_least(args.count_gte, "Slack message"), wants(conditions)]).strip()
     # A channel narrows the search through an index; the other conditions test what is left.
     pool: Sequence[Any] = (
         attempt.index(MESSAGES, "channel").get(args.channel, [])
         if args.channel is not None
         else attempt.records(MESSAGES)
     )
-    matched = [m for m in pool if m.get("subtype") in WRITTEN and all(test(m) for _, test, _ in conditions)]
+    matched = matching([m for m in pool if m.get("subtype") in WRITTEN], conditions)
     if matched:
         found = f"{count(len(matched), 'message')} matched: {some(matched, len(matched), _name)}"
         enough = len(matched) >= args.count_gte
-        return Outcome(enough, expected, found if enough else f"only {found}", evidence(attempt, MESSAGES, matched))
+        return Outcome(enough, expected, found if enough else f"only {found}", attempt.evidence(MESSAGES, matched))
     if not attempt.explains:  # deciding only (a live world's view): no closest message to name
         return Outcome(False, expected, "none matched")
     messages = [m for m in attempt.records(MESSAGES) if m.get("subtype") in WRITTEN]
     if not messages:
         return Outcome(False, expected, "there are no Slack messages")
-    # The message meeting the most conditions, the latest among equals (the agent's come after the starters').
-    scores = [(sum(test(m) for _, test, _ in conditions), i) for i, m in enumerate(messages)]
-    closest = messages[max(scores)[1]]
-    misses = list(dict.fromkeys(instead(closest) for _, test, instead in conditions if not test(closest)))
-    name = f"message {closest.get('ts')}" if any(m.startswith("its text") for m in misses) else _name(closest)
-    actual = f"none of {count(len(messages), 'message')} matched; closest: {name}, but {listing(misses)}"
-    return Outcome(False, expected, actual, attempt.record_evidence(MESSAGES, closest))
+    near = closest(messages, conditions)
+    lacks = misses(near, conditions)
+    name = f"message {near.get('ts')}" if any(m.startswith("its text") for m in lacks) else _name(near)
+    actual = f"none of {count(len(messages), 'message')} matched; closest: {name}, but {listing(lacks)}"
+    return Outcome(False, expected, actual, attempt.record_evidence(MESSAGES, near))
 
 
 def _name(message: Any) -> str:
