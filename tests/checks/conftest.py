@@ -9,6 +9,7 @@ import pytest
 from soundstage.checks import Attempt, CheckResult, parse_checks, run_check
 from soundstage.clock import US, iso, parse_time
 from soundstage.events import CallEvent, Event, FinishEvent, StartEvent, WriteEvent
+from soundstage.services.datadog.store import MONITORS
 
 T0 = parse_time("2026-03-02T14:00:00Z")
 
@@ -137,17 +138,17 @@ class Office:
         log.write("github.issues", "changed", "107", by=closed, fields=["state", "labels"])  # 10
         dropped = log.call("DELETE", "/repos/acme/orders/labels/wontfix", service="github", status=204)  # 11
         log.write("github.labels", "removed", "wontfix", by=dropped)  # 12
-        log.write("datadog.monitors", "changed", "123", fields=["overall_state"])  # 13: a fault
+        log.write(MONITORS, "changed", "123", fields=["overall_state"])  # 13: a fault
         self.finish = log.finish("Answered Laura in the thread.\n")  # 14
         self.events = log.events
         self.state = {
-            "datadog.monitors": [MONITOR],
+            MONITORS: [MONITOR],
             "github.issues": [CLOSED_ISSUE, NEW_ISSUE],
             "github.labels": [],
             "slack.messages": [HELLO, ANSWERED, REPLY, THANKS],
         }
         self.diff = {
-            "datadog.monitors": {
+            MONITORS: {
                 "added": [],
                 "removed": [],
                 "changed": [

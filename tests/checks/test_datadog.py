@@ -11,15 +11,16 @@ import pytest
 
 from soundstage.checks import Attempt, CheckSpecError
 from soundstage.clock import US, parse_time
+from soundstage.services.datadog.store import DOWNTIMES, MONITORS
 
 T0 = parse_time("2026-03-02T14:00:00Z")
 REFS = {"latency": "1000001", "maint": "d1"}
 STATE = {
-    "datadog.monitors": [
+    MONITORS: [
         {"id": 1000001, "name": "Orders p99 latency high", "tags": ["service:orders"], "overall_state": "Alert"},
         {"id": 1000002, "name": "Payments errors", "tags": ["team:payments"], "overall_state": "OK"},
     ],
-    "datadog.downtimes": [
+    DOWNTIMES: [
         {
             "id": "d1",
             "scope": "*",
@@ -41,9 +42,9 @@ STATE = {
 @pytest.fixture
 def attempt(log) -> Attempt:
     create = log.call("POST", "/api/v2/downtime", service="datadog")  # 2
-    log.write("datadog.downtimes", "added", "d1", by=create)  # 3
+    log.write(DOWNTIMES, "added", "d1", by=create)  # 3
     log.finish("Muted the latency monitor.")  # 4
-    keys = {"datadog.monitors": ["1000001", "1000002"], "datadog.downtimes": ["d1", "d2"]}
+    keys = {MONITORS: ["1000001", "1000002"], DOWNTIMES: ["d1", "d2"]}
     return Attempt(log.events, STATE, {}, None, REFS, "Mute it.", keys=keys)
 
 

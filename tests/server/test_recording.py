@@ -8,7 +8,8 @@ from typing import Any
 import httpx
 import pytest
 
-from soundstage.services.datadog.router import ops
+from soundstage.services.datadog.calls import ops
+from soundstage.services.datadog.store import EVENTS
 
 SCENE = """
 name: recording-test
@@ -23,7 +24,7 @@ OPERATION = "GET /api/v1/validate"
 
 def _writes_then(answer: Any) -> Any:
     def handler(call: Any) -> Any:
-        call.world["datadog.events"].add("1", {"id": 1, "title": "half-written"})
+        call.world[EVENTS].add("1", {"id": 1, "title": "half-written"})
         if isinstance(answer, Exception):
             raise answer
         return answer
@@ -39,10 +40,12 @@ def _writes_then(answer: Any) -> Any:
 def test_a_failed_call_is_undone_answered_as_the_vendor_and_logged(stage, monkeypatch, answer):
     live = stage.world(SCENE)
     monkeypatch.setitem(ops.handlers, OPERATION, _writes_then(answer))
-    response = httpx.get(f"{live.env['DATADOG_API_URL']}/api/v1/validate", headers={"DD-API-KEY": live.env["DD_API_KEY"]})
+    response = httpx.get(
+        f"{live.env['DATADOG_API_URL']}/api/v1/validate", headers={"DD-API-KEY": live.env["DD_API_KEY"]}
+    )
     assert (response.status_code, response.json()) == (500, {"errors": ["Internal Server Error"]})
     assert response.headers["content-type"] == "application/json; charset=utf-8"
-    assert live.state()["datadog.events"] == []
+    assert live.state()[EVENTS] == []
     (call,) = live.trace()
     assert (call["operation"], call["status"], call["error"]) == (OPERATION, 500, True)
     assert [e["kind"] for e in live.events()].count("write") == 0

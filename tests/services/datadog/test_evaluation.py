@@ -11,6 +11,7 @@ import pytest
 from soundstage.clock import US
 from soundstage.errors import SpecError
 from soundstage.services.datadog.series import end_override, set_override
+from soundstage.services.datadog.store import MONITORS, SERIES
 from soundstage.stage.image import build_image
 from soundstage.stage.models import read_scene_text
 
@@ -27,7 +28,7 @@ def _monitor_writes(dd: DatadogWorld, monitor_ref: str) -> list[dict[str, Any]]:
     return [
         e
         for e in dd.live.events()
-        if e["kind"] == "write" and e["collection"] == "datadog.monitors" and e["id"] == dd.ref(monitor_ref)
+        if e["kind"] == "write" and e["collection"] == MONITORS and e["id"] == dd.ref(monitor_ref)
     ]
 
 
@@ -56,7 +57,7 @@ def test_override_turns_a_monitor_to_alert_and_back(dd: DatadogWorld) -> None:
     assert _state(dd, "latency") == "Warn"  # the 5-minute window at 14:06 still holds the 1500 of 14:02
     dd.live.advance("1m")
     assert _state(dd, "latency") == "OK"
-    record = dd.record("datadog.monitors", dd.ref("latency"))
+    record = dd.record(MONITORS, dd.ref("latency"))
     group = record["state"]["groups"]["*"]
     assert (group["last_triggered_ts"], group["last_resolved_ts"]) == (START + 360, START + 420)  # Warn at 14:06
     assert [w["fields"] for w in _monitor_writes(dd, "latency")][-1] == [
@@ -93,7 +94,7 @@ seed:
 def test_set_override_adds_a_series_when_none_matches(dd: DatadogWorld) -> None:
     world = dd.live.world
     (new_id,) = set_override(world, "checkout.errors", ["service:checkout"], 7, since=world.now() - 60 * US)
-    record = world["datadog.series"].get(new_id)
+    record = world[SERIES].get(new_id)
     assert (record["metric"], record["tags"], record["overrides"]) == (
         "checkout.errors",
         ["service:checkout"],
@@ -184,7 +185,7 @@ def test_worlds_from_the_same_scene_evaluate_alike(stage: Any) -> None:
         one.raw("GET", "/api/v1/monitor", params={"group_states": "all"}).json()
         == two.raw("GET", "/api/v1/monitor", params={"group_states": "all"}).json()
     )
-    assert one.live.world["datadog.monitors"].get(one.ref("by_host"))["overall_state"] == "Alert"
+    assert one.live.world[MONITORS].get(one.ref("by_host"))["overall_state"] == "Alert"
 
 
 HEAD = 'name: g\ntask: t\nclock: {start: "2026-03-02T14:00:00Z"}\nseed:\n  datadog:\n'
@@ -234,7 +235,7 @@ def test_seed_given_state_and_explicit_id() -> None:
         "      - {name: No data yet, query: 'avg(last_5m):avg:nothing.here{*} > 1'}\n"
     )
     image = build_image(*read_scene_text(HEAD + body))
-    monitors = image.collections["datadog.monitors"]
+    monitors = image.collections[MONITORS]
     assert [(m["id"], m["overall_state"]) for m in monitors] == [(77, "Alert"), (1000001, "No Data")]
     assert image.refs["logs"] == "77"
 
@@ -247,7 +248,7 @@ def test_a_later_series_with_the_same_metric_and_tags_replaces_the_earlier() -> 
         "      - {metric: disk.used, tags: [host:b], base: 0.1}\n"
     )
     image = build_image(*read_scene_text(HEAD + body))
-    assert [(s["tags"], s["base"]) for s in image.collections["datadog.series"]] == [
+    assert [(s["tags"], s["base"]) for s in image.collections[SERIES]] == [
         (["env:prod", "host:a"], 0.9),
         (["host:b"], 0.1),
     ]

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from soundstage.errors import SpecError
+from soundstage.services.datadog.store import EVENTS
 from soundstage.stage.image import build_image
 from soundstage.stage.models import read_scene_text
 
@@ -144,7 +145,7 @@ def test_sdk_create_with_the_api_key_only(dd: DatadogWorld) -> None:
         response = EventsApi(client).create_event(body=body)
     assert response.status == "ok"
     event = response.event
-    record = dd.record("datadog.events", str(event.id))
+    record = dd.record(EVENTS, str(event.id))
     assert record["title"] == "Rollback of orders" and record["alert_type"] == "warning"
     assert event.date_happened == START and record["date_happened"] == START * 1_000_000
     assert event.url == f"https://app.datadoghq.com/event/event?id={event.id}"
@@ -160,7 +161,7 @@ def test_raw_create_and_validation(dd: DatadogWorld) -> None:
     body = response.json()
     assert body["status"] == "ok" and body["event"]["date_happened"] == START - 30
     assert body["event"]["priority"] == "normal" and body["event"]["tags"] == []
-    before = len(dd.live.world["datadog.events"])
+    before = len(dd.live.world[EVENTS])
     for payload, message in [
         ({"text": "no title"}, "Event title is required"),
         ({"title": "no text"}, "Event text is required"),
@@ -175,7 +176,7 @@ def test_raw_create_and_validation(dd: DatadogWorld) -> None:
     ]:
         response = dd.raw("POST", "/api/v1/events", json=payload)
         assert response.status_code == 400 and response.json() == {"errors": [message]}
-    assert len(dd.live.world["datadog.events"]) == before
+    assert len(dd.live.world[EVENTS]) == before
 
 
 def test_v2_search_sdk(events: DatadogWorld) -> None:

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from soundstage.errors import SpecError
+from soundstage.services.datadog.store import INCIDENTS
 from soundstage.stage.image import build_image
 from soundstage.stage.models import read_scene_text
 
@@ -217,7 +218,7 @@ def test_sdk_create_and_update(fresh: DatadogWorld) -> None:
     assert updated.attributes.state == "resolved"
     assert updated.attributes.resolved.isoformat() == "2026-03-02T14:10:05+00:00"
     assert updated.attributes.time_to_resolve == 605
-    record = fresh.record("datadog.incidents", created.id)
+    record = fresh.record(INCIDENTS, created.id)
     assert record["state"] == "resolved" and record["last_modified_by"] == BOT_ID
     assert [c["operation"] for c in fresh.live.trace()] == [
         "POST /api/v2/incidents",
@@ -326,12 +327,12 @@ def test_raw_create_update_and_checks(fresh: DatadogWorld) -> None:
 def test_create_errors(fresh: DatadogWorld, body: dict[str, Any], message: str) -> None:
     response = fresh.raw("POST", "/api/v2/incidents", json=body)
     assert response.status_code == 400 and response.json() == {"errors": [message]}
-    assert len(fresh.live.world["datadog.incidents"]) == 3
+    assert len(fresh.live.world[INCIDENTS]) == 3
 
 
 def test_update_errors_change_nothing(fresh: DatadogWorld) -> None:
     slow = fresh.ref("slow")
-    before = fresh.record("datadog.incidents", slow)
+    before = fresh.record(INCIDENTS, slow)
     bad_state = {
         "data": {"id": slow, "type": "incidents", "attributes": {"title": "x", "fields": {"state": {"value": "done"}}}}
     }
@@ -343,7 +344,7 @@ def test_update_errors_change_nothing(fresh: DatadogWorld) -> None:
     other = {"data": {"id": fresh.ref("old"), "type": "incidents", "attributes": {"title": "x"}}}
     response = fresh.raw("PATCH", f"/api/v2/incidents/{slow}", json=other)
     assert response.json() == {"errors": [f"Invalid 'data.id': '{fresh.ref('old')}' is not the incident in the path"]}
-    assert fresh.record("datadog.incidents", slow) == before
+    assert fresh.record(INCIDENTS, slow) == before
 
 
 def test_not_found_and_unstable(incidents: DatadogWorld) -> None:

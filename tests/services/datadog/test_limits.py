@@ -12,6 +12,7 @@ from datadog_api_client.v1.api.monitors_api import MonitorsApi
 
 from soundstage.errors import SpecError
 from soundstage.services.datadog.limits import limit_name
+from soundstage.services.datadog.store import MONITORS
 from soundstage.services.limits import RateLimits
 from soundstage.stage.models import read_scene_text
 
@@ -61,10 +62,10 @@ def test_refused_call_changes_nothing(stage):
     dd = _limited(stage, '{datadog: {"POST /api/v1/monitor": 1/1h}}')
     body = {"name": "CPU", "type": "metric alert", "query": "avg(last_5m):avg:system.cpu.user{*} > 90"}
     assert dd.raw("POST", "/api/v1/monitor", json=body).status_code == 200
-    before = len(dd.live.world["datadog.monitors"])
+    before = len(dd.live.world[MONITORS])
     refused = dd.raw("POST", "/api/v1/monitor", json={**body, "name": "CPU 2"})
     assert (refused.status_code, refused.headers["x-ratelimit-reset"]) == (429, "3595")
-    assert len(dd.live.world["datadog.monitors"]) == before
+    assert len(dd.live.world[MONITORS]) == before
 
 
 def test_errors_of_a_limited_operation_carry_the_headers(stage):

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from soundstage.errors import SpecError
+from soundstage.services.datadog.store import LOGS
 from soundstage.stage.image import build_image
 from soundstage.stage.models import read_scene_text
 
@@ -73,7 +74,7 @@ def test_sdk_search_parses_every_field(logs: DatadogWorld) -> None:
         response = LogsApi(client).list_logs(body=body)
     assert len(response.data) == 1
     log = response.data[0]
-    record = next(r for r in logs.live.world["datadog.logs"] if r["message"] == TIMEOUT)
+    record = next(r for r in logs.live.world[LOGS] if r["message"] == TIMEOUT)
     assert log.id == record["id"] and str(log.type) == "log"
     assert log.attributes.message == TIMEOUT
     assert log.attributes.service == "orders" and log.attributes.host == "web-1" and log.attributes.status == "error"
@@ -89,7 +90,7 @@ def test_raw_search_shape(logs: DatadogWorld) -> None:
     assert response.status_code == 200
     assert response.headers["content-type"].startswith("application/json")
     body = response.json()
-    record = next(r for r in logs.live.world["datadog.logs"] if r["message"] == TIMEOUT)
+    record = next(r for r in logs.live.world[LOGS] if r["message"] == TIMEOUT)
     assert body["data"] == [
         {
             "id": record["id"],
@@ -209,7 +210,7 @@ def test_sdk_pagination_iterates_every_page(logs: DatadogWorld) -> None:
         body = LogsListRequest(filter=LogsQueryFilter(query="*", _from="now-2h"), page=LogsListRequestPage(limit=4))
         items = list(LogsApi(client).list_logs_with_pagination(body=body))
     expected = sorted(
-        (r for r in logs.live.world["datadog.logs"] if r["message"] != "later failure"),
+        (r for r in logs.live.world[LOGS] if r["message"] != "later failure"),
         key=lambda r: (r["timestamp"], r["id"]),
         reverse=True,
     )
@@ -269,8 +270,8 @@ def test_keys_are_required(logs: DatadogWorld) -> None:
 
 def test_generated_logs_are_deterministic(logs: DatadogWorld, stage: Any) -> None:
     again = DatadogWorld(stage.world(SCENE))
-    first = [dict(r) for r in logs.live.world["datadog.logs"]]
-    assert [dict(r) for r in again.live.world["datadog.logs"]] == first
+    first = [dict(r) for r in logs.live.world[LOGS]]
+    assert [dict(r) for r in again.live.world[LOGS]] == first
     generated = [r for r in first if r["service"] in ("search", "ranker")]
     assert len(generated) == 23
     assert {r["host"] for r in generated} <= {"web-3", "web-4"}

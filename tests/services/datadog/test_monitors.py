@@ -7,6 +7,8 @@ from typing import Any
 
 import pytest
 
+from soundstage.services.datadog.store import DOWNTIMES, MONITORS
+
 from .conftest import BOT_ID, DatadogWorld
 
 START = 1772460000  # 2026-03-02T14:00:00Z, epoch seconds
@@ -147,7 +149,7 @@ def test_sdk_create_edit_delete(dd: DatadogWorld) -> None:
             "2026-03-02T14:00:05+00:00",
         )
         assert api.delete_monitor(created.id).to_dict() == {"deleted_monitor_id": 1000004}
-    assert str(created.id) not in dd.live.world["datadog.monitors"]
+    assert str(created.id) not in dd.live.world[MONITORS]
 
 
 def test_raw_create_fills_defaults_and_edit_keeps_fields(dd: DatadogWorld) -> None:
@@ -328,7 +330,7 @@ def test_legacy_mute_and_unmute(dd: DatadogWorld) -> None:
     monitor_id = dd.ref("by_host")
     muted = dd.raw("POST", f"/api/v1/monitor/{monitor_id}/mute", json={"scope": "host:web-1", "end": START + 3600})
     assert (muted.status_code, muted.json()["options"]["silenced"]) == (200, {"host:web-1": START + 3600})
-    (downtime,) = dd.live.world["datadog.downtimes"].by("scope", "host:web-1")
+    (downtime,) = dd.live.world[DOWNTIMES].by("scope", "host:web-1")
     assert (downtime["monitor_identifier"], downtime["created_by"]) == ({"monitor_id": 1000002}, BOT_ID)
     shown = dd.raw("GET", f"/api/v1/monitor/{monitor_id}", params={"with_downtimes": "true"}).json()
     assert shown["matching_downtimes"] == [

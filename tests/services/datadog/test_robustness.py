@@ -9,7 +9,7 @@ from typing import Any
 import httpx
 import pytest
 
-from soundstage.services.datadog.router import ops
+from soundstage.services.datadog.calls import ops
 
 from ..junk import JUNK_IDS, Sweep, fill
 from .conftest import SCENE, DatadogWorld

@@ -17,8 +17,7 @@ from ...grading.attempt import Attempt, Record
 from ...grading.kinds import Args, state_check
 from ...grading.outcome import Outcome
 from ...grading.words import listing, show
-from .downtimes import matches_monitor, status
-from .store import DOWNTIMES, MONITORS
+from .store import DOWNTIMES, MONITORS, downtime_matches, downtime_status
 
 MonitorState = Literal["OK", "Alert", "Warn", "No Data"]
 
@@ -46,7 +45,9 @@ def _no_monitor(attempt: Attempt, wanted: str | int) -> str:
 
 
 def _active(attempt: Attempt, monitor: Record, at: int) -> list[Record]:
-    return [d for d in attempt.records(DOWNTIMES) if matches_monitor(d, monitor) and status(d, at) == "active"]
+    return [
+        d for d in attempt.records(DOWNTIMES) if downtime_matches(d, monitor) and downtime_status(d, at) == "active"
+    ]
 
 
 # -- datadog.monitor ----------------------------------------------------------------------------------

@@ -5,7 +5,7 @@ A record has the v2 attributes (`scope`, `monitor_identifier` `{monitor_id: int}
 `display_timezone`), `schedule` `{start, end}` (epoch microseconds, `end` None when open-ended),
 `created`/`modified`/`canceled` (epoch microseconds), `created_by` (a user id or None) and `legacy_id`
 (the integer id v1's `matching_downtimes` shows). `status` is not stored: it follows from the simulated
-time (scheduled, active, ended) unless the downtime was canceled.
+time (scheduled, active, ended) unless the downtime was canceled (`store.downtime_status`).
 
 A downtime matches a monitor by id or by tags (every `monitor_tags` tag on the monitor); its scope
 (`*`, or tags AND-ed with `AND`/commas, `key:(a OR b)`, `-tag` to exclude) picks the monitor's groups.
@@ -19,19 +19,9 @@ import re
 from typing import Any
 
 from ...world import Collection, Record
+from .store import downtime_matches, downtime_status
 
 _TERM = re.compile(r"(-|!)?([^\s:(),]+):(?:\(([^)]*)\)|([^\s(),]+))")
-
-
-def status(record: Record, now: int) -> str:
-    if record["canceled"] is not None:
-        return "canceled"
-    if now < record["schedule"]["start"]:
-        return "scheduled"
-    end = record["schedule"]["end"]
-    if end is not None and now >= end:
-        return "ended"
-    return "active"
 
 
 def parse_scope(scope: str) -> list[tuple[bool, str, tuple[str, ...]]]:
@@ -64,18 +54,11 @@ def scope_covers(scope: str, tags: list[str]) -> bool:
     return True
 
 
-def matches_monitor(record: Record, monitor: Record) -> bool:
-    identifier = record["monitor_identifier"]
-    if "monitor_id" in identifier:
-        return identifier["monitor_id"] == monitor["id"]
-    return set(identifier["monitor_tags"]) <= set(monitor["tags"])
-
-
 def for_monitor(
     downtimes: Collection, monitor: Record, now: int, states: tuple[str, ...] = ("active",)
 ) -> list[Record]:
     """The downtimes in `states` matching the monitor, oldest first."""
-    return [d for d in downtimes if matches_monitor(d, monitor) and status(d, now) in states]
+    return [d for d in downtimes if downtime_matches(d, monitor) and downtime_status(d, now) in states]
 
 
 def muted(downtimes: Collection, monitor: Record, now: int) -> bool:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from . import views_records
+from .calls import Call, ops
 from .errors import not_found
-from .router import Call, ops
 from .store import DASHBOARDS
 
 

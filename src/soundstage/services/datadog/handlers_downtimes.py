@@ -8,46 +8,24 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...clock import parse_time
 from ...world import Record
 from ..base import Reply
-from . import downtimes, views
-from .errors import bad_request, not_found
-from .handlers_monitors import monitor_of
+from . import downtimes, views_monitoring, views_records
+from .calls import Call, downtime_of, invalid, iso_time, monitor_of, ops
+from .errors import bad_request
 from .queries import QueryError, parse_monitor_query
-from .router import Call, invalid, ops
-from .store import DOWNTIMES, MONITORS
+from .store import DOWNTIMES, MONITORS, downtime_status
 
 _END_STATES = ("alert", "no data", "warn")
 _END_TYPES = ("canceled", "expired")
 _INCLUDES = ("created_by", "monitor")
 
 
-def downtime_of(call: Call) -> Record:
-    record = call.world[DOWNTIMES].get(call.params["downtime_id"])
-    if record is None:
-        raise not_found("Downtime not found")
-    return record
-
-
-def _include(call: Call) -> set[str]:
-    names = {n.strip() for n in (call.text("include") or "").split(",") if n.strip()}
-    if names - set(_INCLUDES):
-        raise invalid("include")
-    return names
-
-
-def _page(call: Call) -> tuple[int, int]:
-    offset = call.integer("page[offset]", 0, minimum=0) or 0
-    limit = call.integer("page[limit]", 30, minimum=1) or 30
-    return offset, min(limit, 100)
-
-
 def _response(call: Call, record: Record, include: set[str] | None = None) -> dict[str, Any]:
-    body: dict[str, Any] = {"data": views.downtime(call.world, record)}
-    include = _include(call) if include is None else include
+    body: dict[str, Any] = {"data": views_monitoring.downtime(call.world, record)}
+    include = set(call.names("include", _INCLUDES)) if include is None else include
     if include:
-        body["included"] = views.downtime_included(call.world, [record], include)
+        body["included"] = views_monitoring.downtime_included(call.world, [record], include)
     return body
 
 
@@ -61,17 +39,6 @@ def _data(call: Call) -> dict[str, Any]:
     if not isinstance(attributes, dict):
         raise bad_request("The value provided for parameter 'attributes' is invalid")
     return data
-
-
-def _time(value: Any, name: str) -> int | None:
-    if value is None:
-        return None
-    if not isinstance(value, str):
-        raise invalid(name)
-    try:
-        return parse_time(value)
-    except ValueError:
-        raise invalid(name) from None
 
 
 def _checked(call: Call, attributes: dict[str, Any], current: Record | None) -> dict[str, Any]:
@@ -100,8 +67,8 @@ def _checked(call: Call, attributes: dict[str, Any], current: Record | None) -> 
         if set(schedule) - {"start", "end"}:
             raise invalid("schedule")
         base = current["schedule"] if current else {"start": now, "end": None}
-        start = _time(schedule.get("start"), "start") if "start" in schedule else base["start"]
-        end = _time(schedule.get("end"), "end") if "end" in schedule else base["end"]
+        start = iso_time(schedule.get("start"), "start") if "start" in schedule else base["start"]
+        end = iso_time(schedule.get("end"), "end") if "end" in schedule else base["end"]
         start = now if start is None else start
         if end is not None and end <= start:
             raise bad_request("The downtime end must be after its start")
@@ -146,17 +113,17 @@ def _identifier(call: Call, value: Any) -> dict[str, Any]:
 @ops("GET /api/v2/downtime")
 def list_downtimes(call: Call) -> dict[str, Any]:
     current_only = call.boolean("current_only")
-    include = _include(call)
-    offset, limit = _page(call)
+    include = set(call.names("include", _INCLUDES))
+    offset, limit = call.offset_and_limit()
     now = call.now()
-    found = [d for d in call.world[DOWNTIMES] if not current_only or downtimes.status(d, now) == "active"]
+    found = [d for d in call.world[DOWNTIMES] if not current_only or downtime_status(d, now) == "active"]
     page = found[offset : offset + limit]
     body: dict[str, Any] = {
-        "data": [views.downtime(call.world, d) for d in page],
+        "data": [views_monitoring.downtime(call.world, d) for d in page],
         "meta": {"page": {"total_filtered_count": len(found)}},
     }
     if include:
-        body["included"] = views.downtime_included(call.world, page, include)
+        body["included"] = views_monitoring.downtime_included(call.world, page, include)
     return body
 
 
@@ -164,7 +131,7 @@ def list_downtimes(call: Call) -> dict[str, Any]:
 def create_downtime(call: Call) -> dict[str, Any]:
     data = _data(call)
     fields = _checked(call, data["attributes"], None)
-    include = _include(call)
+    include = set(call.names("include", _INCLUDES))
     downtime_id = call.world.ids.uuid(DOWNTIMES)
     record = downtimes.new_downtime(
         downtime_id,
@@ -191,7 +158,7 @@ def update_downtime(call: Call) -> dict[str, Any]:
     if current["canceled"] is not None:
         raise bad_request("A canceled downtime cannot be updated")
     fields = _checked(call, data["attributes"], current)
-    include = _include(call)
+    include = set(call.names("include", _INCLUDES))
     record = call.world[DOWNTIMES].change(current["id"], **fields, modified=call.now())
     return _response(call, record, include)
 
@@ -208,7 +175,7 @@ def cancel_downtime(call: Call) -> Reply:
 @ops("GET /api/v2/monitor/{monitor_id}/downtime_matches")
 def list_monitor_downtimes(call: Call) -> dict[str, Any]:
     monitor = monitor_of(call)
-    offset, limit = _page(call)
+    offset, limit = call.offset_and_limit()
     now = call.now()
     found = downtimes.for_monitor(call.world[DOWNTIMES], monitor, now)
     try:
@@ -228,8 +195,8 @@ def list_monitor_downtimes(call: Call) -> dict[str, Any]:
                 "type": "downtime_match",
                 "id": record["id"],
                 "attributes": {
-                    "start": views.iso_us(schedule["start"]),
-                    "end": views.iso_us(schedule["end"]) if schedule["end"] is not None else None,
+                    "start": views_records.iso_us(schedule["start"]),
+                    "end": views_records.iso_us(schedule["end"]) if schedule["end"] is not None else None,
                     "scope": record["scope"],
                     "groups": groups,
                 },

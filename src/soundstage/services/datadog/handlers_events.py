@@ -13,21 +13,26 @@ from typing import Any
 from ...clock import US
 from ...world import Record
 from ..base import Reply
-from . import logs_search, records, views_records
+from . import events, views_records
+from .calls import (
+    Call,
+    Search,
+    invalid,
+    is_epoch_seconds,
+    is_int64,
+    ops,
+    search_from_body,
+    search_from_query,
+    search_response,
+    string_field,
+)
 from .errors import bad_request
 from .logs_query import Doc
-from .numbers import is_epoch_seconds, is_int64
-from .router import Call, invalid, ops
 from .store import EVENTS
 
 PAGE = 1000
 ALERT_TYPES = ("error", "warning", "info", "success", "user_update", "recommendation", "snapshot")
 PRIORITIES = ("normal", "low")
-
-
-def _csv(call: Call, name: str) -> list[str]:
-    value = call.text(name)
-    return [v.strip().lower() for v in str(value).split(",") if v.strip()] if value else []
 
 
 @ops("GET /api/v1/events")
@@ -39,7 +44,7 @@ def list_events(call: Call) -> dict[str, Any]:
     if priority is not None and priority not in PRIORITIES:
         raise invalid("priority")
     page = call.integer("page", 0, minimum=0)
-    sources, tags = _csv(call, "sources"), _csv(call, "tags")
+    sources, tags = [s.lower() for s in call.csv("sources")], [t.lower() for t in call.csv("tags")]
     unaggregated = call.boolean("unaggregated") or call.boolean("exclude_aggregate")
     until = min(end * US + US - 1, call.now())
     found = [
@@ -92,22 +97,11 @@ def _mark_aggregates(shown: list[dict[str, Any]], events: list[Record]) -> None:
             ]
 
 
-def _optional_str(fields: dict[str, Any], name: str, limit: int | None = None) -> str | None:
-    value = fields.get(name)
-    if value is None:
-        return None
-    if not isinstance(value, str):
-        raise bad_request(f"Invalid '{name}': expected a string")
-    if limit is not None and len(value) > limit:
-        raise bad_request(f"Invalid '{name}': longer than {limit} characters")
-    return value
-
-
 @ops("POST /api/v1/events")
 def create_event(call: Call) -> Reply:
     fields = call.fields
-    title = _optional_str(fields, "title", 100)
-    text = _optional_str(fields, "text", 4000)
+    title = string_field(fields, "title", limit=100)
+    text = string_field(fields, "text", limit=4000)
     if not title:
         raise bad_request("Event title is required")
     if text is None:
@@ -127,18 +121,18 @@ def create_event(call: Call) -> Reply:
     related = fields.get("related_event_id")
     if related is not None and not is_int64(related):
         raise bad_request("Invalid 'related_event_id': expected an integer")
-    record = records.event(
-        records.event_id(call.world.ids),
+    record = events.event(
+        events.event_id(call.world.ids),
         title,
         text,
         happened * US if happened is not None else call.now(),
         tags=tags,
         alert_type=alert_type,
         priority=priority,
-        source_type_name=_optional_str(fields, "source_type_name"),
-        host=_optional_str(fields, "host"),
-        device_name=_optional_str(fields, "device_name"),
-        aggregation_key=_optional_str(fields, "aggregation_key", 100),
+        source_type_name=string_field(fields, "source_type_name"),
+        host=string_field(fields, "host"),
+        device_name=string_field(fields, "device_name"),
+        aggregation_key=string_field(fields, "aggregation_key", limit=100),
         related_event_id=related,
     )
     call.world[EVENTS].add(str(record["id"]), record)
@@ -157,16 +151,16 @@ def _doc(record: Record) -> Doc:
     return Doc(f"{record['title']}\n{record['text']}", reserved, record["tags"], attributes)
 
 
-def _search(call: Call, request: logs_search.Search) -> dict[str, Any]:
+def _search(call: Call, request: Search) -> dict[str, Any]:
     page, after = request.run(list(call.world[EVENTS]), _doc, "date_happened")
-    return logs_search.response(call, request, [views_records.event_v2(r) for r in page], after, "/api/v2/events")
+    return search_response(call, request, [views_records.event_v2(r) for r in page], after, "/api/v2/events")
 
 
 @ops("POST /api/v2/events/search")
 def search_events(call: Call) -> dict[str, Any]:
-    return _search(call, logs_search.from_body(call))
+    return _search(call, search_from_body(call))
 
 
 @ops("GET /api/v2/events")
 def list_events_v2(call: Call) -> dict[str, Any]:
-    return _search(call, logs_search.from_query(call))
+    return _search(call, search_from_query(call))

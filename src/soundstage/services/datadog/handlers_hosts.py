@@ -6,21 +6,13 @@ from typing import Any
 
 from ...clock import US
 from ...world import Record
-from . import hosts, views
-from .errors import DatadogError, not_found
-from .numbers import is_epoch_seconds
-from .router import Call, invalid, ops
+from . import hosts, views_monitoring
+from .calls import Call, host_of, invalid, is_epoch_seconds, ops
+from .errors import DatadogError
 from .store import HOSTS
 
 _SORT_FIELDS = ("name", "status", "apps", "cpu", "iowait", "load")
 _MAX_COUNT = 1000
-
-
-def host_of(call: Call) -> Record:
-    record = call.world[HOSTS].get(call.params["host_name"])
-    if record is None:
-        raise not_found("Host not found")
-    return record
 
 
 def _matches(record: Record, words: list[str]) -> bool:
@@ -48,7 +40,7 @@ def list_hosts(call: Call) -> dict[str, Any]:
     found = [
         r for r in call.world[HOSTS] if _matches(r, words) and (since is None or hosts.last_reported(r, now) >= since)
     ]
-    rendered = [views.host(call.world, r, metadata, muted_data) for r in found]
+    rendered = [views_monitoring.host(call.world, r, metadata, muted_data) for r in found]
     keys = {
         "name": lambda h: h["name"],
         "status": lambda h: (not h["up"], h["name"]),

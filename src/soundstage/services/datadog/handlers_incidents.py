@@ -10,24 +10,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...clock import parse_time
 from ...world import Record
 from ..base import Reply
-from . import records, views_records
-from .errors import bad_request, not_found
-from .router import Call, invalid, ops
+from . import incidents, views_records
+from .calls import Call, boolean_field, incident_of, ops, string_field, time_field
+from .errors import bad_request
 from .store import INCIDENTS, USERS
 
 INCLUDES = ("users", "attachments")
 MAX_PAGE = 100
 _IMPACT_TIMES = ("customer_impact_start", "customer_impact_end", "detected")
-
-
-def _includes(call: Call) -> list[str]:
-    names = [n.strip() for n in (call.text("include") or "").split(",") if n.strip()]
-    if any(n not in INCLUDES for n in names):
-        raise invalid("include")
-    return names
+_ATTRIBUTES = "data.attributes."  # where a 400 says the attributes are
 
 
 def _body(call: Call, records_shown: list[Record], data: Any, includes: list[str]) -> dict[str, Any]:
@@ -39,26 +32,11 @@ def _body(call: Call, records_shown: list[Record], data: Any, includes: list[str
     return body
 
 
-def _incident(call: Call) -> Record:
-    record = call.world[INCIDENTS].get(call.params["incident_id"])
-    if record is None:
-        raise not_found()
-    return record
-
-
-def _me(call: Call) -> str | None:
-    """The key's user, if the world has it."""
-    user = call.principal.user
-    return user if user and user in call.world[USERS] else None
-
-
 @ops("GET /api/v2/incidents")
 def list_incidents(call: Call) -> dict[str, Any]:
-    size = call.integer("page[size]", 10, minimum=1)
-    if size > MAX_PAGE:
-        raise invalid("page[size]")
+    size = call.page_size("page[size]", 10, MAX_PAGE)
     offset = call.integer("page[offset]", 0, minimum=0)
-    includes = _includes(call)
+    includes = call.names("include", INCLUDES)
     found = sorted(call.world[INCIDENTS], key=lambda r: (r["created"], r["public_id"]), reverse=True)
     page = found[offset : offset + size]
     body = _body(call, page, [views_records.incident(r) for r in page], includes)
@@ -68,8 +46,8 @@ def list_incidents(call: Call) -> dict[str, Any]:
 
 @ops("GET /api/v2/incidents/{incident_id}")
 def get_incident(call: Call) -> dict[str, Any]:
-    includes = _includes(call)
-    record = _incident(call)
+    includes = call.names("include", INCLUDES)
+    record = incident_of(call)
     return _body(call, [record], views_records.incident(record), includes)
 
 
@@ -92,7 +70,7 @@ def _fields(value: Any) -> dict[str, dict[str, Any]]:
     for name, field in value.items():
         if not isinstance(field, dict) or "value" not in field:
             raise bad_request(f"Invalid 'data.attributes.fields.{name}': expected an object with a value")
-        allowed = {records.SEVERITY: records.SEVERITIES, records.STATE: records.STATES}.get(name)
+        allowed = {incidents.SEVERITY: incidents.SEVERITIES, incidents.STATE: incidents.STATES}.get(name)
         if allowed is not None and field["value"] not in allowed:
             raise bad_request(
                 f"Invalid value {field['value']!r} for field '{name}': expected one of {', '.join(allowed)}"
@@ -117,58 +95,34 @@ def _commander(call: Call, relationships: dict[str, Any]) -> tuple[bool, str | N
     return True, data["id"]
 
 
-def _flag(attributes: dict[str, Any], name: str) -> bool | None:
-    value = attributes.get(name)
-    if value is not None and not isinstance(value, bool):
-        raise bad_request(f"Invalid 'data.attributes.{name}': expected a boolean")
-    return value
-
-
-def _text(attributes: dict[str, Any], name: str) -> str | None:
-    value = attributes.get(name)
-    if value is not None and not isinstance(value, str):
-        raise bad_request(f"Invalid 'data.attributes.{name}': expected a string")
-    return value
-
-
-def _time(attributes: dict[str, Any], name: str) -> int | None:
-    value = attributes.get(name)
-    if value is None:
-        return None
-    try:
-        return parse_time(value)
-    except (TypeError, ValueError):
-        raise bad_request(f"Invalid 'data.attributes.{name}': expected an ISO-8601 time") from None
-
-
 def _split_fields(fields: dict[str, Any]) -> tuple[str | None, str | None, dict[str, Any]]:
-    severity = fields.get(records.SEVERITY, {}).get("value")
-    state = fields.get(records.STATE, {}).get("value")
-    rest = {k: v for k, v in fields.items() if k not in (records.SEVERITY, records.STATE)}
+    severity = fields.get(incidents.SEVERITY, {}).get("value")
+    state = fields.get(incidents.STATE, {}).get("value")
+    rest = {k: v for k, v in fields.items() if k not in (incidents.SEVERITY, incidents.STATE)}
     return severity, state, rest
 
 
 @ops("POST /api/v2/incidents")
 def create_incident(call: Call) -> Reply:
-    includes = _includes(call)
+    includes = call.names("include", INCLUDES)
     data = _data(call)
     attributes = data.get("attributes", {})
-    title = _text(attributes, "title")
+    title = string_field(attributes, "title", _ATTRIBUTES)
     if not title:
         raise bad_request("Missing required field 'data.attributes.title'")
-    impacted = _flag(attributes, "customer_impacted")
+    impacted = boolean_field(attributes, "customer_impacted", _ATTRIBUTES)
     if impacted is None:
         raise bad_request("Missing required field 'data.attributes.customer_impacted'")
-    scope = _text(attributes, "customer_impact_scope")
+    scope = string_field(attributes, "customer_impact_scope", _ATTRIBUTES)
     if impacted and not scope:
         raise bad_request("'customer_impact_scope' is required when 'customer_impacted' is true")
     severity, state, rest = _split_fields(_fields(attributes.get("fields", {})))
     _, commander = _commander(call, data.get("relationships", {}))
-    incidents = call.world[INCIDENTS]
+    collection = call.world[INCIDENTS]
     now = call.now()
-    record = records.incident(
+    record = incidents.incident(
         call.world.ids.uuid("datadog:incident"),
-        records.next_public_id(incidents),
+        incidents.next_public_id(collection),
         title,
         now,
         customer_impacted=impacted,
@@ -176,33 +130,33 @@ def create_incident(call: Call) -> Reply:
         severity=severity or "UNKNOWN",
         state=state or "active",
         commander=commander,
-        created_by=_me(call),
+        created_by=call.key_user(),
         fields=rest,
         resolved=now if state == "resolved" else None,
     )
-    incidents.add(record["id"], record)
+    collection.add(record["id"], record)
     return Reply(201, _body(call, [record], views_records.incident(record), includes))
 
 
 @ops("PATCH /api/v2/incidents/{incident_id}")
 def update_incident(call: Call) -> dict[str, Any]:
-    includes = _includes(call)
-    record = _incident(call)
+    includes = call.names("include", INCLUDES)
+    record = incident_of(call)
     data = _data(call)
     if data.get("id", record["id"]) != record["id"]:
         raise bad_request(f"Invalid 'data.id': {data.get('id')!r} is not the incident in the path")
     attributes = data.get("attributes", {})
     now = call.now()
     changes: dict[str, Any] = {}
-    title = _text(attributes, "title")
+    title = string_field(attributes, "title", _ATTRIBUTES)
     if title is not None:
         if not title:
             raise bad_request("Invalid 'data.attributes.title': cannot be empty")
         changes["title"] = title
-    scope = _text(attributes, "customer_impact_scope")
+    scope = string_field(attributes, "customer_impact_scope", _ATTRIBUTES)
     if scope is not None:
         changes["customer_impact_scope"] = scope
-    impacted = _flag(attributes, "customer_impacted")
+    impacted = boolean_field(attributes, "customer_impacted", _ATTRIBUTES)
     if impacted is not None and impacted != record["customer_impacted"]:
         changes["customer_impacted"] = impacted
         changes["customer_impact_start" if impacted else "customer_impact_end"] = now
@@ -210,7 +164,7 @@ def update_incident(call: Call) -> dict[str, Any]:
             changes["customer_impact_end"] = None
     for name in _IMPACT_TIMES:
         if name in attributes:
-            changes[name] = _time(attributes, name)
+            changes[name] = time_field(attributes, name, _ATTRIBUTES)
     if "fields" in attributes:
         severity, state, rest = _split_fields(_fields(attributes["fields"]))
         if severity is not None:
@@ -226,6 +180,6 @@ def update_incident(call: Call) -> dict[str, Any]:
     changes = {k: v for k, v in changes.items() if record.get(k) != v}
     if changes:
         record = call.world[INCIDENTS].change(
-            record["id"], **changes, modified=now, last_modified_by=_me(call) or record["last_modified_by"]
+            record["id"], **changes, modified=now, last_modified_by=call.key_user() or record["last_modified_by"]
         )
     return _body(call, [record], views_records.incident(record), includes)

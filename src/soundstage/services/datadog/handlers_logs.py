@@ -6,9 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from ...world import Record
-from . import logs_search, views_records
+from . import views_records
+from .calls import Call, Search, ops, search_from_body, search_from_query, search_response
 from .logs_query import Doc
-from .router import Call, ops
 from .store import LOGS
 
 
@@ -17,16 +17,16 @@ def _doc(record: Record) -> Doc:
     return Doc(record["message"], reserved, record["tags"], record["attributes"])
 
 
-def _logs(call: Call, request: logs_search.Search) -> dict[str, Any]:
+def _logs(call: Call, request: Search) -> dict[str, Any]:
     page, after = request.run(list(call.world[LOGS]), _doc, "timestamp")
-    return logs_search.response(call, request, [views_records.log(r) for r in page], after, "/api/v2/logs/events")
+    return search_response(call, request, [views_records.log(r) for r in page], after, "/api/v2/logs/events")
 
 
 @ops("POST /api/v2/logs/events/search")
 def list_logs(call: Call) -> dict[str, Any]:
-    return _logs(call, logs_search.from_body(call))
+    return _logs(call, search_from_body(call))
 
 
 @ops("GET /api/v2/logs/events")
 def list_logs_get(call: Call) -> dict[str, Any]:
-    return _logs(call, logs_search.from_query(call))
+    return _logs(call, search_from_query(call))

@@ -6,9 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from ...clock import US
+from .calls import Call, invalid, ops
 from .errors import DatadogError
 from .queries import MetricQuery, QueryError, parse_metric_queries
-from .router import Call, invalid, ops
 from .series import default_interval, matching, rollup
 from .store import SERIES
 

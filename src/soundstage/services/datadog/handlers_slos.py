@@ -7,7 +7,7 @@ from typing import Any
 
 from ...world import Record
 from . import views_records
-from .router import Call, ops
+from .calls import Call, ops
 from .store import SLOS
 
 
@@ -24,17 +24,13 @@ def _matches(record: Record, ids: set[str], name: str, tags: list[str], metric: 
     return True
 
 
-def _csv(value: str | None) -> list[str]:
-    return [v.strip() for v in (value or "").split(",") if v.strip()]
-
-
 @ops("GET /api/v1/slo")
 def list_slos(call: Call) -> dict[str, Any]:
     limit = call.integer("limit", 1000, minimum=1)
     offset = call.integer("offset", 0, minimum=0)
-    ids = set(_csv(call.text("ids")))
+    ids = set(call.csv("ids"))
     name = (call.text("query") or "").strip().lower()
-    tags = [t.lower() for t in _csv(call.text("tags_query"))]
+    tags = [t.lower() for t in call.csv("tags_query")]
     metric = (call.text("metrics_query") or "").strip().lower()
     every = list(call.world[SLOS])
     found = [r for r in every if _matches(r, ids, name, tags, metric)]

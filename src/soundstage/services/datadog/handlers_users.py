@@ -8,7 +8,7 @@ from typing import Any
 
 from ...world import Record
 from . import views_records
-from .router import Call, invalid, ops
+from .calls import Call, invalid, ops
 from .store import USERS
 
 SORTS = ("name", "email", "handle", "status", "created_at", "modified_at")
@@ -31,9 +31,7 @@ def _key(record: Record, field: str) -> tuple[Any, ...]:
 
 @ops("GET /api/v2/users")
 def list_users(call: Call) -> dict[str, Any]:
-    size = call.integer("page[size]", 10, minimum=1)
-    if size > MAX_PAGE:
-        raise invalid("page[size]")
+    size = call.page_size("page[size]", 10, MAX_PAGE)
     number = call.integer("page[number]", 0, minimum=0)
     sort = call.text("sort") or "name"
     descending = sort.startswith("-")

@@ -1,4 +1,5 @@
-"""Datadog's rate limits, in simulated time, when a scene turns them on (wire-conventions §3).
+"""Datadog's rate limits, in simulated time, when a scene turns them on (docs/services/datadog.md, "Rate
+limits").
 
 `rate_limits: {datadog: true}` applies the per-endpoint limits Datadog has published (its API reference,
 "Rate Limits"; per organization): `GET /api/v1/query` 1600 calls an hour (Query a Timeseries), the log

@@ -1,4 +1,4 @@
-"""Datadog's log (and event) search syntax, the times a search takes, and its cursors.
+"""Datadog's log (and event) search syntax: a query compiled into a predicate over documents.
 
 A query is terms joined by `AND` (or a space), `OR` and `NOT`/`-`, grouped with parentheses:
 `service:orders status:error host:web-1 "free text" @http.status_code:>=500 -excluded`. A term is
@@ -13,20 +13,14 @@ the custom attributes of one log or event.
 
 from __future__ import annotations
 
-import base64
-import binascii
-import json
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...clock import US, parse_time
 from .errors import bad_request
 
 RESERVED = frozenset({"service", "host", "status", "source"})
-_UNITS = {"s": US, "m": 60 * US, "h": 3600 * US, "d": 86400 * US, "w": 7 * 86400 * US}
-_DATE_MATH = re.compile(r"^now(?:\s*([+-])\s*(\d+)\s*([smhdw]))?$")
 
 
 @dataclass
@@ -42,62 +36,6 @@ Matcher = Callable[[Doc], bool]
 
 class QueryError(ValueError):
     pass
-
-
-# -- times ---------------------------------------------------------------------------------------------
-
-
-def parse_instant(text: Any, now: int, name: str) -> int:
-    """`now`, `now-15m` (s, m, h, d, w), epoch milliseconds, or ISO-8601, to epoch microseconds."""
-    value = str(text).strip() if isinstance(text, (str, int)) and not isinstance(text, bool) else None
-    if value is None:
-        raise bad_request(
-            f"Invalid '{name}': expected a date (ISO-8601, epoch milliseconds or now-15m), found {text!r}"
-        )
-    math = _DATE_MATH.match(value)
-    if math:
-        if not math.group(1):
-            return now
-        offset = int(math.group(2)) * _UNITS[math.group(3)]
-        return now - offset if math.group(1) == "-" else now + offset
-    if value.isascii() and value.isdigit():
-        return int(value) * 1000
-    try:
-        return parse_time(value)
-    except ValueError:
-        raise bad_request(
-            f"Invalid '{name}': expected a date (ISO-8601, epoch milliseconds or now-15m), found {value!r}"
-        ) from None
-
-
-# -- cursors -------------------------------------------------------------------------------------------
-
-
-def cursor(after: str) -> str:
-    """An opaque cursor naming the last item of a page, the way Datadog spells it."""
-    return base64.urlsafe_b64encode(json.dumps({"after": after}).encode()).decode().rstrip("=")
-
-
-def read_cursor(value: Any) -> str:
-    try:
-        decoded = json.loads(base64.urlsafe_b64decode(str(value) + "=" * (-len(str(value)) % 4)))
-    except (ValueError, binascii.Error):
-        decoded = None
-    if not isinstance(decoded, dict) or not isinstance(decoded.get("after"), str):
-        raise bad_request(f"Invalid 'page[cursor]': {value!r} is not a cursor this search returned")
-    return decoded["after"]
-
-
-def page_after(
-    items: list[Any], after: str | None, key: Callable[[Any], str], limit: int
-) -> tuple[list[Any], str | None]:
-    """The page of `items` following the one whose key is `after`, and the cursor for the next page."""
-    start = 0
-    if after is not None:
-        start = next((i + 1 for i, item in enumerate(items) if key(item) == after), len(items))
-    page = items[start : start + limit]
-    more = start + limit < len(items)
-    return page, cursor(key(page[-1])) if more and page else None
 
 
 # -- parsing -------------------------------------------------------------------------------------------

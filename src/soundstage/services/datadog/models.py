@@ -1,6 +1,7 @@
-"""The `datadog:` section of world and scene files (DESIGN 3.1): the monitoring records (monitors, metric
-series, hosts, downtimes; `models_monitoring`) and the rest (events, logs, SLOs, dashboards, users,
-incidents; `models_records`). Field names are those of Datadog's API objects."""
+"""The `datadog:` section of world and scene files (docs/scenes.md, docs/services/datadog.md): the
+monitoring records (monitors, metric series, hosts, downtimes; `models_monitoring`) and the other records
+(events, logs, SLOs, dashboards, users, incidents; `models_records`). Field names are those of Datadog's API
+objects."""
 
 from __future__ import annotations
 

@@ -1,10 +1,11 @@
-"""Building the records part of the `datadog:` section: users, events, logs, SLOs, dashboards, incidents,
-and `generate: {datadog.logs: {...}}`.
+"""Building the records part of the `datadog:` section: users, events, logs, SLOs, dashboards, incidents.
 
 `assign` (pass 1) gives every record its id, so refs to users, SLOs, dashboards, events and incidents
 resolve anywhere; `build` (pass 2) adds the records, resolving the refs they hold (monitors, users).
 Times: `ago` before the clock start, or `at`; a record without either is placed by kind (users 400 days,
-SLOs 90 days, dashboards 30 days before the start; events, logs and incidents at the start).
+SLOs 90 days, dashboards 30 days before the start; events, logs and incidents at the start). SLOs and
+dashboards are made only here (the API reads them), so their ids are made here too: an SLO's is 32 hex
+digits, a dashboard's `abc-def-ghi`, and each of its widgets has an integer id.
 """
 
 from __future__ import annotations
@@ -12,19 +13,35 @@ from __future__ import annotations
 from typing import Any
 from weakref import WeakKeyDictionary
 
-from pydantic import ValidationError
-
 from ...clock import US, parse_duration, parse_time
+from ...ids import IdSource
 from ...spec.build import BuildContext
-from . import records
-from .log_noise import noise
+from . import events, incidents, logs, users
 from .models import DatadogSection
-from .models_records import Dashboard, Event, GenerateLogs, Incident, Log, Slo, Timed, User
+from .models_records import Dashboard, Event, Incident, Log, Slo, Timed, User
 from .store import DASHBOARDS, EVENTS, INCIDENTS, LOGS, MONITORS, SLOS, USERS
 
 DAY = 86400 * US
+_LOWER = "abcdefghijklmnopqrstuvwxyz0123456789"
 # The ids `assign` gave each section's records, by record, for `build` (per build).
 _ids: WeakKeyDictionary[BuildContext, dict[int, Any]] = WeakKeyDictionary()
+
+
+def _slo_id(ids: IdSource) -> str:
+    return ids.hex("datadog:slo", 32)
+
+
+def _dashboard_id(ids: IdSource) -> str:
+    number = int.from_bytes(ids.digest("datadog:dashboard"), "big")
+    chars = []
+    for _ in range(9):
+        number, rest = divmod(number, len(_LOWER))
+        chars.append(_LOWER[rest])
+    return f"{''.join(chars[:3])}-{''.join(chars[3:6])}-{''.join(chars[6:])}"
+
+
+def _widget_id(ids: IdSource) -> int:
+    return int.from_bytes(ids.digest("datadog:widget")[:6], "big")
 
 
 def _when(ctx: BuildContext, record: Timed, *path: str | int) -> int:
@@ -45,24 +62,24 @@ def _before(ctx: BuildContext, ago: str | None, default: int) -> int:
 def assign(section: DatadogSection, ctx: BuildContext) -> None:
     """Pass 1: every record's id, and each `ref` defined."""
     given = _ids.setdefault(ctx, {})
-    users = ctx.collection(USERS)
+    collection = ctx.collection(USERS)
     for i, user in enumerate(section.users):
         user_id = user.id or ctx.ids.uuid("datadog:user")
-        if user_id in users:
+        if user_id in collection:
             raise ctx.error(f"user id {user_id} is used twice", "users", i, "id")
-        if users.by("handle", user.handle or user.email):
+        if collection.by("handle", user.handle or user.email):
             raise ctx.error(f"handle {user.handle or user.email} is used by another user", "users", i, "handle")
         ctx.define(user.ref, user_id, USERS, "users", i)
         # Users hold no refs, so they are added now.
-        users.add(user_id, _user(ctx, user, user_id))
+        collection.add(user_id, _user(ctx, user, user_id))
     for i, event in enumerate(section.events):
-        given[id(event)] = event.id or records.event_id(ctx.ids)
+        given[id(event)] = event.id or events.event_id(ctx.ids)
         ctx.define(event.ref, str(given[id(event)]), EVENTS, "events", i)
     for i, slo in enumerate(section.slos):
-        given[id(slo)] = _unique(ctx, SLOS, slo.id or records.slo_id(ctx.ids), "slos", i)
+        given[id(slo)] = _unique(ctx, SLOS, slo.id or _slo_id(ctx.ids), "slos", i)
         ctx.define(slo.ref, given[id(slo)], SLOS, "slos", i)
     for i, dashboard in enumerate(section.dashboards):
-        given[id(dashboard)] = _unique(ctx, DASHBOARDS, dashboard.id or records.dashboard_id(ctx.ids), "dashboards", i)
+        given[id(dashboard)] = _unique(ctx, DASHBOARDS, dashboard.id or _dashboard_id(ctx.ids), "dashboards", i)
         ctx.define(dashboard.ref, given[id(dashboard)], DASHBOARDS, "dashboards", i)
     for i, incident in enumerate(section.incidents):
         given[id(incident)] = _unique(ctx, INCIDENTS, incident.id or ctx.ids.uuid("datadog:incident"), "incidents", i)
@@ -92,13 +109,13 @@ def build(section: DatadogSection, ctx: BuildContext) -> None:
         _build_slo(ctx, slo, given[id(slo)], i)
     for i, dashboard in enumerate(section.dashboards):
         _build_dashboard(ctx, dashboard, given[id(dashboard)], i)
-    incidents = ctx.collection(INCIDENTS)
+    collection = ctx.collection(INCIDENTS)
     for i, incident in enumerate(section.incidents):
-        _build_incident(ctx, incident, given[id(incident)], incidents, i)
+        _build_incident(ctx, incident, given[id(incident)], collection, i)
 
 
 def _user(ctx: BuildContext, user: User, user_id: str) -> dict[str, Any]:
-    return records.user(
+    return users.user(
         user_id,
         user.email,
         _before(ctx, user.ago, 400 * DAY),
@@ -123,7 +140,7 @@ def _user_ref(ctx: BuildContext, value: str | None, *path: str | int) -> str | N
 
 
 def _build_event(ctx: BuildContext, event: Event, event_id: int, i: int) -> None:
-    record = records.event(
+    record = events.event(
         event_id,
         event.title,
         event.text,
@@ -136,14 +153,14 @@ def _build_event(ctx: BuildContext, event: Event, event_id: int, i: int) -> None
         device_name=event.device_name,
         aggregation_key=event.aggregation_key,
     )
-    events = ctx.collection(EVENTS)
-    if str(event_id) in events:
+    collection = ctx.collection(EVENTS)
+    if str(event_id) in collection:
         raise ctx.error(f"event id {event_id} is used twice", "events", i, "id")
-    events.add(str(event_id), record)
+    collection.add(str(event_id), record)
 
 
 def _build_log(ctx: BuildContext, entry: Log, i: int) -> None:
-    record = records.log(
+    record = logs.log(
         ctx.ids,
         _when(ctx, entry, "logs", i),
         entry.message,
@@ -199,7 +216,7 @@ def _build_dashboard(ctx: BuildContext, dashboard: Dashboard, dashboard_id: str,
             "layout_type": dashboard.layout_type,
             # Datadog gives every widget an id; one given in the file is kept.
             "widgets": [
-                {"id": records.widget_id(ctx.ids), **ctx.resolve(widget, "dashboards", i, "widgets", k)}
+                {"id": _widget_id(ctx.ids), **ctx.resolve(widget, "dashboards", i, "widgets", k)}
                 for k, widget in enumerate(dashboard.widgets)
             ],
             "tags": list(dashboard.tags),
@@ -211,9 +228,9 @@ def _build_dashboard(ctx: BuildContext, dashboard: Dashboard, dashboard_id: str,
     )
 
 
-def _build_incident(ctx: BuildContext, incident: Incident, incident_id: str, incidents: Any, i: int) -> None:
-    public_id = incident.public_id or records.next_public_id(incidents)
-    if incidents.by("public_id", public_id):
+def _build_incident(ctx: BuildContext, incident: Incident, incident_id: str, collection: Any, i: int) -> None:
+    public_id = incident.public_id or incidents.next_public_id(collection)
+    if collection.by("public_id", public_id):
         raise ctx.error(f"public_id {public_id} is used by another incident", "incidents", i, "public_id")
     at = _when(ctx, incident, "incidents", i)
     resolved = None
@@ -224,11 +241,11 @@ def _build_incident(ctx: BuildContext, incident: Incident, incident_id: str, inc
     commander = _user_ref(ctx, incident.commander, "incidents", i, "commander")
     created_by = _user_ref(ctx, incident.created_by, "incidents", i, "created_by") or commander
     for name in incident.fields:
-        if name in (records.SEVERITY, records.STATE):
+        if name in (incidents.SEVERITY, incidents.STATE):
             raise ctx.error(
                 f"give {name} as the incident's own field, not under fields", "incidents", i, "fields", name
             )
-    record = records.incident(
+    record = incidents.incident(
         incident_id,
         public_id,
         incident.title,
@@ -242,33 +259,4 @@ def _build_incident(ctx: BuildContext, incident: Incident, incident_id: str, inc
         fields=ctx.resolve(incident.fields, "incidents", i, "fields"),
         resolved=resolved,
     )
-    incidents.add(incident_id, record)
-
-
-# -- generate ----------------------------------------------------------------------------------------
-
-
-def generate(collection: str, options: Any, ctx: BuildContext) -> None:
-    """`generate: {datadog.logs: {count, services, hosts, statuses, span, tags}}`: seeded log noise."""
-    if collection != "logs":
-        raise ctx.error(f"datadog.{collection} cannot be generated; only datadog.logs can")
-    try:
-        opts = GenerateLogs.model_validate(options)
-    except ValidationError as exc:
-        problem = exc.errors()[0]
-        raise ctx.error(problem["msg"], *problem["loc"]) from exc
-    if sum(opts.statuses.values()) <= 0:
-        raise ctx.error("the status weights must add up to more than 0", "statuses")
-    span = parse_duration(opts.span)
-    statuses = list(opts.statuses)
-    weights = list(opts.statuses.values())
-    rng = ctx.random
-    times = sorted(ctx.start - rng.randint(0, max(span, 1)) for _ in range(opts.count))
-    logs = ctx.collection(LOGS)
-    for at in times:
-        service = rng.choice(opts.services)
-        status = rng.choices(statuses, weights)[0]
-        message, attributes = noise(rng, ctx.faker, service, status)
-        host = rng.choice(opts.hosts)
-        record = records.log(ctx.ids, at, message, service, host, status, list(opts.tags), attributes)
-        logs.add(record["id"], record)
+    collection.add(incident_id, record)

@@ -63,9 +63,7 @@ def value_at(record: Record, at: int, seed: str) -> float:
     for override in reversed(record["overrides"]):
         if override["from"] <= at and (override["to"] is None or at < override["to"]):
             return float(override["value"])
-    return _normal(
-        seed, record["metric"], tuple(record["tags"]), record["base"], record["daily"], record["noise"], at
-    )
+    return _normal(seed, record["metric"], tuple(record["tags"]), record["base"], record["daily"], record["noise"], at)
 
 
 def points(record: Record, start: int, end: int, seed: str) -> list[Point]:

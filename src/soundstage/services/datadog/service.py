@@ -10,10 +10,10 @@ from ...world import Principal, World
 from ..base import BodyError, Credential, Reply, ServiceRequest, import_registrations, parse_body
 from ..limits import with_headers
 from ..rest import RestService, trace_body
-from . import evaluation, limits, seed_monitoring, seed_records
+from . import evaluation, limits, seed_logs, seed_monitoring, seed_records
+from .calls import Call, ops
 from .errors import DatadogError, envelope, forbidden, not_found
 from .models import DatadogSection
-from .router import Call, ops
 
 API_KEY = "api_key"  # token types of the two keys
 APPLICATION_KEY = "application_key"
@@ -109,7 +109,7 @@ class DatadogService(RestService):
             evaluation.attach(world)
 
     def generate(self, collection: str, options: dict[str, Any], ctx: Any) -> None:
-        seed_records.generate(collection, options, ctx)
+        seed_logs.generate(collection, options, ctx)
 
 
 def _in_use(world: World) -> bool:

@@ -14,7 +14,7 @@ from typing import Any
 
 from ...clock import US, iso
 from ...world import Record, World
-from . import records
+from . import incidents
 from .store import USERS
 
 APP = "https://app.datadoghq.com"
@@ -254,8 +254,8 @@ def _when(us: int | None) -> str | None:
 def incident(record: Record) -> dict[str, Any]:
     """An IncidentResponseData."""
     fields = {
-        records.SEVERITY: {"type": "dropdown", "value": record["severity"]},
-        records.STATE: {"type": "dropdown", "value": record["state"]},
+        incidents.SEVERITY: {"type": "dropdown", "value": record["severity"]},
+        incidents.STATE: {"type": "dropdown", "value": record["state"]},
         **record["fields"],
     }
     end = record["resolved"]

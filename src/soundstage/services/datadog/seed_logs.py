@@ -1,6 +1,6 @@
-"""Realistic log lines for `generate: {datadog.logs: ...}`: access logs, app messages and failures with
-the attributes Datadog's pipelines extract (`http.*`, `duration`, `error.*`), drawn from the build's
-seeded random source and faker."""
+"""Building generated logs, `generate: {datadog.logs: {count, services, hosts, statuses, span, tags}}`:
+realistic lines (access logs, app messages and failures with the attributes Datadog's pipelines extract:
+`http.*`, `duration`, `error.*`), drawn from the build's seeded random source and faker."""
 
 from __future__ import annotations
 
@@ -8,6 +8,13 @@ import random
 from typing import Any
 
 from faker import Faker
+from pydantic import ValidationError
+
+from ...clock import parse_duration
+from ...spec.build import BuildContext
+from . import logs
+from .models_records import GenerateLogs
+from .store import LOGS
 
 _PATHS = ("/api/orders", "/api/orders/{n}", "/api/cart", "/api/users/{n}", "/api/payments", "/healthz", "/api/search")
 _INFO = (
@@ -38,7 +45,33 @@ _ERRORS = (
 )
 
 
-def noise(rng: random.Random, faker: Faker, service: str, status: str) -> tuple[str, dict[str, Any]]:
+def generate(collection: str, options: Any, ctx: BuildContext) -> None:
+    """`generate: {datadog.logs: {...}}`: seeded log noise."""
+    if collection != "logs":
+        raise ctx.error(f"datadog.{collection} cannot be generated; only datadog.logs can")
+    try:
+        opts = GenerateLogs.model_validate(options)
+    except ValidationError as exc:
+        problem = exc.errors()[0]
+        raise ctx.error(problem["msg"], *problem["loc"]) from exc
+    if sum(opts.statuses.values()) <= 0:
+        raise ctx.error("the status weights must add up to more than 0", "statuses")
+    span = parse_duration(opts.span)
+    statuses = list(opts.statuses)
+    weights = list(opts.statuses.values())
+    rng = ctx.random
+    times = sorted(ctx.start - rng.randint(0, max(span, 1)) for _ in range(opts.count))
+    generated = ctx.collection(LOGS)
+    for at in times:
+        service = rng.choice(opts.services)
+        status = rng.choices(statuses, weights)[0]
+        message, attributes = _noise(rng, ctx.faker, service, status)
+        host = rng.choice(opts.hosts)
+        record = logs.log(ctx.ids, at, message, service, host, status, list(opts.tags), attributes)
+        generated.add(record["id"], record)
+
+
+def _noise(rng: random.Random, faker: Faker, service: str, status: str) -> tuple[str, dict[str, Any]]:
     """A log message and its attributes for one line of `service` at `status`."""
     if rng.random() < 0.4 and status in ("info", "warn", "error"):
         return _access(rng, faker, status)

@@ -13,7 +13,7 @@ from ...clock import US
 from ...world import Record, World
 from . import downtimes, hosts
 from .series import value_at
-from .store import DOWNTIMES, MONITORS, SERIES, USERS
+from .store import DOWNTIMES, MONITORS, SERIES, USERS, downtime_status
 from .views_records import iso_us, user
 
 GROUP_STATES = ("all", "alert", "warn", "no data", "ok")
@@ -119,7 +119,7 @@ def downtime(world: World, record: Record) -> dict[str, Any]:
                 "end": iso_us(schedule["end"]) if schedule["end"] is not None else None,
             },
             "scope": record["scope"],
-            "status": downtimes.status(record, world.now()),
+            "status": downtime_status(record, world.now()),
         },
         "relationships": {
             "created_by": {"data": {"type": "users", "id": record["created_by"]} if record["created_by"] else None},

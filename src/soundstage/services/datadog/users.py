@@ -1,0 +1,40 @@
+"""Users (`datadog.users`, keyed by UUID): their records, as the seed writes them.
+
+A record has the v2 User attributes `id`, `handle` (the email unless given), `email`, `name`, `title`,
+`status` (`Active`, `Pending`, `Disabled`), `disabled`, `verified`, `service_account`, `mfa_enabled`, and
+`created_at`/`modified_at` (epoch microseconds). Other records name users by UUID (`creator`, `author`,
+`commander`, `created_by`, `last_modified_by`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def user(
+    user_id: str,
+    email: str,
+    at: int,
+    handle: str | None = None,
+    name: str | None = None,
+    title: str | None = None,
+    status: str | None = None,
+    disabled: bool = False,
+    verified: bool = True,
+    service_account: bool = False,
+    mfa_enabled: bool = False,
+) -> dict[str, Any]:
+    return {
+        "id": user_id,
+        "handle": handle or email,
+        "email": email,
+        "name": name,
+        "title": title,
+        "status": status or ("Disabled" if disabled else "Active"),
+        "disabled": disabled,
+        "verified": verified,
+        "service_account": service_account,
+        "mfa_enabled": mfa_enabled,
+        "created_at": at,
+        "modified_at": at,
+    }
