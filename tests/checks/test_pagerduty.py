@@ -11,6 +11,7 @@ import pytest
 
 from soundstage.checks import Attempt, CheckSpecError
 from soundstage.clock import parse_time
+from soundstage.services.pagerduty.store import INCIDENTS, LOG_ENTRIES, USERS
 
 REFS = {
     "latency": "PLAT001",
@@ -31,11 +32,11 @@ def entry(incident: str, kind: str, time: str) -> dict:
 
 
 STATE = {
-    "pagerduty.users": [
+    USERS: [
         {"id": "PMAYA01", "name": "Maya Chen", "email": "maya@acme.test"},
         {"id": "PLEE001", "name": "Lee Park", "email": "lee@acme.test"},
     ],
-    "pagerduty.incidents": [
+    INCIDENTS: [
         {
             "id": "POLD001",
             "incident_number": 2,
@@ -70,7 +71,7 @@ STATE = {
             "resolved_at": None,
         },
     ],
-    "pagerduty.log_entries": [
+    LOG_ENTRIES: [
         entry("POLD001", "trigger_log_entry", "11:00:00"),
         entry("POLD001", "resolve_log_entry", "12:30:00"),
         entry("PLAT001", "trigger_log_entry", "13:35:00"),
@@ -85,10 +86,10 @@ STATE = {
 @pytest.fixture
 def attempt(log) -> Attempt:
     resolve = log.call("PUT", "/incidents/PLAT001", service="pagerduty", body={"incident": {"status": "resolved"}})  # 2
-    log.write("pagerduty.incidents", "changed", "PLAT001", by=resolve, fields=["status", "resolved_at"])  # 3
-    latency = STATE["pagerduty.incidents"][1]
+    log.write(INCIDENTS, "changed", "PLAT001", by=resolve, fields=["status", "resolved_at"])  # 3
+    latency = STATE[INCIDENTS][1]
     changed = {"id": "PLAT001", "record": latency, "changes": {"status": {"from": "acknowledged", "to": "resolved"}}}
-    diff = {"pagerduty.incidents": {"added": [], "removed": [], "changed": [changed]}}
+    diff = {INCIDENTS: {"added": [], "removed": [], "changed": [changed]}}
     return Attempt(log.events, STATE, diff, None, REFS, "Handle the page.")
 
 

@@ -7,6 +7,8 @@ from typing import Any
 
 import pytest
 
+from soundstage.services.pagerduty.store import INCIDENTS
+
 from .conftest import PagerDutyWorld
 from .incident_scene import INCIDENT_SCENE
 from .test_incidents import NOT_FOUND, invalid, refused, spec_problems
@@ -284,7 +286,7 @@ def test_status_update(pdw: PagerDutyWorld) -> None:
         "2026-03-02T14:00:00Z",
     )
     assert "html_message" not in update
-    record = pdw.live.world["pagerduty.incidents"].get(latency)
+    record = pdw.live.world[INCIDENTS].get(latency)
     assert [u["message"] for u in record["status_updates"]] == ["Rolled back; watching."]
     empty = pdw.raw("POST", f"/incidents/{latency}/status_updates", headers={"From": pdw.email}, json={})
     assert (empty.status_code, empty.json()) == (400, invalid("message is required."))

@@ -9,6 +9,8 @@ from typing import Any
 import pagerduty
 import pytest
 
+from soundstage.services.pagerduty.store import INCIDENTS, LOG_ENTRIES
+
 from .conftest import PagerDutyWorld
 from .incident_scene import INCIDENT_SCENE
 from .schema import problems, response_schema
@@ -176,7 +178,6 @@ def test_iter_all_pages_through_many_incidents(stage: Any) -> None:
     assert [c["query"]["offset"] for c in calls] == ["0", "100"]
 
 
-
 def test_an_incident_opened_this_very_moment_is_listed(stage: Any) -> None:
     # The world's first call comes at the clock start, when the seeded incident was triggered.
     now = "      - {title: Orders API down, service: $orders_svc, ago: 0s}\n"
@@ -184,6 +185,7 @@ def test_an_incident_opened_this_very_moment_is_listed(stage: Any) -> None:
     found = pd.client().list_all("incidents", params={"statuses": ["triggered"]})
     assert [i["title"] for i in found] == ["Disk full on billing-db-1", "Orders API down"]
     assert pd.live.trace()[0]["t"] == found[-1]["created_at"] == "2026-03-02T14:00:00Z"
+
 
 # -- show --------------------------------------------------------------------------------------------
 
@@ -332,9 +334,9 @@ def test_create_assigns_from_the_escalation_policy(pdw: PagerDutyWorld) -> None:
     ]
     writes = [e for e in pdw.live.events() if e["kind"] == "write"]
     assert {(w["collection"], w["op"]) for w in writes} == {
-        ("pagerduty.incidents", "added"),
-        ("pagerduty.incidents", "changed"),
-        ("pagerduty.log_entries", "added"),
+        (INCIDENTS, "added"),
+        (INCIDENTS, "changed"),
+        (LOG_ENTRIES, "added"),
     }
 
 
@@ -471,7 +473,7 @@ def test_create_with_both_assignments_and_policy_and_without_from(
     anonymous = pd_inc.raw("POST", "/incidents", json={"incident": {**both, "escalation_policy": None}})
     assert anonymous.status_code == 400
     assert anonymous.json() == pd_inc.raw("PUT", f"/incidents/{pd_inc.ref('fresh')}", json={}).json()
-    assert not [i for i in pd_inc.live.world["pagerduty.incidents"] if i["title"] == "Both"]
+    assert not [i for i in pd_inc.live.world[INCIDENTS] if i["title"] == "Both"]
 
 
 # -- update ------------------------------------------------------------------------------------------
@@ -672,7 +674,7 @@ def test_bulk_update_checks_everything_first(pdw: PagerDutyWorld) -> None:
         },
     )
     assert (bad.status_code, bad.json()) == (404, NOT_FOUND)
-    assert pdw.live.world["pagerduty.incidents"].get(fresh)["status"] == "triggered"
+    assert pdw.live.world[INCIDENTS].get(fresh)["status"] == "triggered"
     updated = client.rput(
         "incidents",
         json=[

@@ -9,6 +9,7 @@ import pytest
 
 from soundstage.clock import parse_time
 from soundstage.errors import SpecError
+from soundstage.services.pagerduty.store import ALERTS, CHANGE_EVENTS, INCIDENTS, LOG_ENTRIES, NOTES
 from soundstage.stage.image import ImageCache
 
 from .conftest import SCENE, PagerDutyWorld
@@ -22,9 +23,9 @@ def at(text: str) -> int:
 def test_seeded_incident_record(stage: Any) -> None:
     pd = PagerDutyWorld(stage.world(INCIDENT_SCENE))
     world = pd.live.world
-    latency = world["pagerduty.incidents"].get(pd.ref("latency"))
+    latency = world[INCIDENTS].get(pd.ref("latency"))
     maya = pd.ref("maya")
-    trigger = world["pagerduty.log_entries"].by("incident", latency["id"])[0]
+    trigger = world[LOG_ENTRIES].by("incident", latency["id"])[0]
     assert dict(latency) == {
         "id": pd.ref("latency"),
         "incident_number": 3,
@@ -55,20 +56,20 @@ def test_seeded_incident_record(stage: Any) -> None:
         "first_trigger_log_entry": trigger["id"],
     }
     assert trigger["type"] == "trigger_log_entry" and trigger["id"].startswith("Q") and len(trigger["id"]) == 14
-    old = world["pagerduty.incidents"].get(pd.ref("old"))
+    old = world[INCIDENTS].get(pd.ref("old"))
     assert (old["status"], old["resolved_at"], old["resolution"], old["assignments"]) == (
         "resolved",
         at("12:30:00"),
         "Drained the queue.",
         [],
     )
-    ancient = world["pagerduty.incidents"].get(pd.ref("ancient"))
-    resolve = world["pagerduty.log_entries"].by("incident", ancient["id"])[-1]
+    ancient = world[INCIDENTS].get(pd.ref("ancient"))
+    resolve = world[LOG_ENTRIES].by("incident", ancient["id"])[-1]
     assert (resolve["type"], resolve["agent"]) == (
         "resolve_log_entry",
         {"type": "service_reference", "id": pd.ref("orders_svc")},
     )
-    deploy = world["pagerduty.change_events"].get(pd.ref("deploy"))
+    deploy = world[CHANGE_EVENTS].get(pd.ref("deploy"))
     assert (deploy["service"], deploy["timestamp"], len(deploy["id"])) == (pd.ref("orders_svc"), at("13:20:00"), 26)
 
 
@@ -76,11 +77,11 @@ def test_seeding_is_deterministic(stage: Any) -> None:
     first = PagerDutyWorld(stage.world(INCIDENT_SCENE)).live.state()
     second = PagerDutyWorld(stage.world(INCIDENT_SCENE)).live.state()
     names = [
-        "pagerduty.incidents",
-        "pagerduty.alerts",
-        "pagerduty.notes",
-        "pagerduty.log_entries",
-        "pagerduty.change_events",
+        INCIDENTS,
+        ALERTS,
+        NOTES,
+        LOG_ENTRIES,
+        CHANGE_EVENTS,
     ]
     assert [first[n] for n in names] == [second[n] for n in names]
 

@@ -12,6 +12,7 @@ import pytest
 
 from soundstage.errors import SpecError
 from soundstage.services.limits import RateLimits
+from soundstage.services.pagerduty.store import INCIDENTS
 from soundstage.stage.models import read_scene_text
 
 from .conftest import SCENE, PagerDutyWorld
@@ -74,10 +75,10 @@ def test_refused_call_changes_nothing(stage):
     }
     headers = {"From": pd.email}
     assert pd.raw("POST", "/incidents", headers=headers, json={"incident": incident}).status_code == 201
-    before = len(pd.live.world["pagerduty.incidents"])
+    before = len(pd.live.world[INCIDENTS])
     refused = pd.raw("POST", "/incidents", headers=headers, json={"incident": {**incident, "title": "Again"}})
     assert (refused.status_code, refused.json(), refused.headers["ratelimit-reset"]) == (429, REFUSED, "3595")
-    assert len(pd.live.world["pagerduty.incidents"]) == before
+    assert len(pd.live.world[INCIDENTS]) == before
 
 
 def test_errors_of_a_limited_operation_carry_the_headers(stage):

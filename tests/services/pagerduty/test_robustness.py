@@ -10,7 +10,7 @@ from typing import Any
 import httpx
 import pytest
 
-from soundstage.services.pagerduty.router import ops
+from soundstage.services.pagerduty.calls import ops
 from soundstage.services.pagerduty.store import LOG_ENTRIES
 
 from ..junk import JUNK_IDS, Sweep, fill

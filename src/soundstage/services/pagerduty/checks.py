@@ -19,7 +19,7 @@ from ...grading.conditions import Condition, closest, matching, misses, wants
 from ...grading.kinds import Args, state_check
 from ...grading.outcome import Outcome
 from ...grading.words import at_least, count, listing, show, some, span
-from .store import INCIDENTS, LOG_ENTRIES, USERS
+from .store import INCIDENTS, LOG_ENTRIES, USERS, assignee_ids
 
 
 class IncidentArgs(Args):
@@ -75,10 +75,6 @@ def _names(attempt: Attempt, user_ids: list[str]) -> list[str]:
         found = users.get(user_id)
         named.append(str(found[0].get("name")) if found else user_id)
     return named
-
-
-def _assignees(incident: Any) -> list[str]:
-    return [str(a.get("assignee")) for a in incident.get("assignments") or []]
 
 
 def _user_id(attempt: Attempt, value: str) -> str:
@@ -170,8 +166,10 @@ def _conditions(args: IncidentArgs, attempt: Attempt) -> list[Condition[Any]]:
         said.append(
             Condition(
                 f"assigned to exactly {wanted}",
-                lambda i: set(_assignees(i)) == want,
-                lambda i: f"it is assigned to {listing(_names(attempt, _assignees(i))) if _assignees(i) else 'nobody'}",
+                lambda i: set(assignee_ids(i)) == want,
+                lambda i: (
+                    f"it is assigned to {listing(_names(attempt, assignee_ids(i))) if assignee_ids(i) else 'nobody'}"
+                ),
             )
         )
     moments = _Moments(attempt)

@@ -17,8 +17,10 @@ from ...spec.build import BuildContext
 from ...spec.fields import Spec
 from ...world import World
 from ..effects import Effect, fault_effect
-from .incidents import Incidents, arm, default_urgency, service_agent
+from .incidents import Incidents, default_urgency
+from .log_entries import service_agent
 from .store import SERVICES
+from .timers import arm
 
 
 class IncidentEffect(Spec):

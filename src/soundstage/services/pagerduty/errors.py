@@ -39,6 +39,11 @@ def invalid(*errors: str) -> PagerDutyError:
     return PagerDutyError(400, 2001, "Invalid Input Provided", list(errors))
 
 
+def conflict(*errors: str) -> PagerDutyError:
+    """400 `Arguments Caused Error` (code 2002): the input is well formed but the state refuses it."""
+    return PagerDutyError(400, 2002, "Arguments Caused Error", list(errors))
+
+
 def not_found() -> PagerDutyError:
     """404 `Not Found` (code 2100)."""
     return PagerDutyError(404, 2100, "Not Found")

@@ -5,12 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from ...world import Record
-from .errors import invalid, not_found
-from .router import Call, by_name, listed, ops, paginate, text
+from .calls import Call, by_name, by_name_descending, listed, ops, paginate, text
+from .errors import not_found
 from .store import ESCALATION_POLICIES, SCHEDULES
 from .views_directory import policy_view
-
-SORTS = ("name", "name:asc", "name:desc")
 
 
 def _user_ids(call: Call, policy: Record) -> set[str]:
@@ -30,16 +28,14 @@ def _user_ids(call: Call, policy: Record) -> set[str]:
 @ops("GET /escalation_policies")
 def escalation_policies_list(call: Call) -> dict[str, Any]:
     include = listed(call, "include")
-    sort = text(call, "sort_by") or "name"
-    if sort not in SORTS:
-        raise invalid(f"sort_by must be one of {', '.join(SORTS)}.")
+    descending = by_name_descending(call)
     policies = by_name(call.world[ESCALATION_POLICIES], text(call, "query"), "name")
     users, teams = set(listed(call, "user_ids")), set(listed(call, "team_ids"))
     if users:
         policies = [p for p in policies if users & _user_ids(call, p)]
     if teams:
         policies = [p for p in policies if teams.intersection(p["teams"])]
-    if sort == "name:desc":
+    if descending:
         policies.reverse()
     return paginate(call, "escalation_policies", policies, lambda p: policy_view(call, p, include))
 

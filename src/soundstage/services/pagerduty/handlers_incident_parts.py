@@ -11,11 +11,27 @@ from typing import Any
 
 from ..base import Reply
 from . import views_incidents as views
-from .errors import invalid, not_found
-from .handlers_incidents import body_text, conflict, incident_of, incidents_of, ref_id, user_of, wrapped
-from .incidents import OVERVIEW, arm
-from .router import Call, flag, listed, moment, ops, paginate, requester, text
+from .calls import (
+    Call,
+    body_text,
+    flag,
+    incident_of,
+    listed,
+    moment,
+    ops,
+    paginate,
+    ref_id,
+    requester,
+    text,
+    user_of,
+    wrapped,
+)
+from .errors import conflict, invalid, not_found
+from .incident_parts import IncidentParts
+from .incidents import Incidents
+from .log_entries import OVERVIEW, IncidentLog
 from .store import ALERTS, ESCALATION_POLICIES, INCIDENTS, LOG_ENTRIES, USERS
+from .timers import arm
 
 MAX_SNOOZE = 604800  # a week, in seconds
 
@@ -26,7 +42,7 @@ MAX_SNOOZE = 604800  # a week, in seconds
 @ops("GET /incidents/{id}/notes")
 def list_notes(call: Call) -> dict[str, Any]:
     incident = incident_of(call)
-    return {"notes": [views.note(call, n) for n in incidents_of(call).notes(incident["id"])]}
+    return {"notes": [views.note(call, n) for n in IncidentParts.of(call.world).notes(incident["id"])]}
 
 
 @ops("POST /incidents/{id}/notes")
@@ -35,7 +51,7 @@ def create_note(call: Call) -> dict[str, Any]:
     incident = incident_of(call)
     content = body_text(wrapped(call, "note"), "content", required=True)
     assert content is not None
-    note = incidents_of(call).annotate(incident, user["id"], content, call.now())
+    note = IncidentParts.of(call.world).annotate(incident, user["id"], content, call.now())
     return {"note": views.note(call, note)}
 
 
@@ -48,7 +64,7 @@ def list_alerts(call: Call) -> dict[str, Any]:
     statuses = listed(call, "statuses")
     if any(s not in ("triggered", "resolved") for s in statuses):
         raise invalid("statuses must be any of triggered, resolved.")
-    alerts = incidents_of(call).alerts(incident["id"])
+    alerts = Incidents.of(call.world).alerts(incident["id"])
     key = text(call, "alert_key")
     alerts = [a for a in alerts if (not statuses or a["status"] in statuses) and (not key or a["alert_key"] == key)]
     sort = text(call, "sort_by") or "created_at:asc"
@@ -89,7 +105,7 @@ def _log_page(call: Call, entries: list[Any]) -> dict[str, Any]:
 @ops("GET /incidents/{id}/log_entries")
 def list_incident_log_entries(call: Call) -> dict[str, Any]:
     incident = incident_of(call)
-    return _log_page(call, incidents_of(call).log(incident["id"]))
+    return _log_page(call, IncidentLog.of(call.world).log(incident["id"]))
 
 
 @ops("GET /log_entries")
@@ -120,7 +136,7 @@ def merge_incidents(call: Call) -> dict[str, Any]:
     given = call.fields.get("source_incidents")
     if not isinstance(given, list) or not given:
         raise invalid("source_incidents must be a non-empty array of incident references.")
-    incidents = incidents_of(call)
+    incidents = Incidents.of(call.world)
     sources = []
     for value in given:
         source = incidents.incident(ref_id(value, "source_incidents", ("incident_reference", "incident")))
@@ -148,7 +164,7 @@ def snooze_incident(call: Call) -> Reply:
         raise invalid(f"duration must be an integer number of seconds from 1 to {MAX_SNOOZE}.")
     if incident["status"] != "acknowledged":
         raise conflict("Only acknowledged incidents can be snoozed.")
-    incident = incidents_of(call).snooze(incident, user["id"], duration, call.now())
+    incident = Incidents.of(call.world).snooze(incident, user["id"], duration, call.now())
     arm(call.world, incident)
     return Reply(201, {"incident": views.incident(call, incident, body=True)})
 
@@ -180,7 +196,7 @@ def request_responders(call: Call) -> dict[str, Any]:
     if incident["status"] == "resolved":
         raise conflict("Incident Already Resolved")
     assert requester_id is not None and message is not None
-    request = incidents_of(call).request_responders(incident, requester_id, message, targets, call.now())
+    request = IncidentParts.of(call.world).request_responders(incident, requester_id, message, targets, call.now())
     record = call.world[INCIDENTS].get(incident["id"])
     assert record is not None
     return {"responder_request": views.responder_request(call, record, request)}
@@ -195,7 +211,9 @@ def create_status_update(call: Call) -> dict[str, Any]:
     subject = body_text(body, "subject")
     html_message = body_text(body, "html_message")
     assert message is not None
-    update = incidents_of(call).post_status_update(incident, user["id"], message, call.now(), subject, html_message)
+    update = IncidentParts.of(call.world).post_status_update(
+        incident, user["id"], message, call.now(), subject, html_message
+    )
     return {"status_update": views.status_update(call, update)}
 
 
@@ -206,7 +224,7 @@ def create_status_update(call: Call) -> dict[str, Any]:
 def related_change_events(call: Call) -> dict[str, Any]:
     """The change events on the incident's service before it began, newest first (`most_recent`)."""
     incident = incident_of(call)
-    events = incidents_of(call).related_change_events(incident)
+    events = IncidentParts.of(call.world).related_change_events(incident)
     limit = text(call, "limit")
     if limit is not None:
         if not (limit.isascii() and limit.isdigit()):

@@ -1,5 +1,4 @@
-"""Incidents: list, create, show, update one, update many. The argument readers here are shared by the
-incident parts (`handlers_incident_parts`).
+"""Incidents: list, create, show, update one, update many.
 
 Every write needs the `From` header (a user's email), acts as that user, and validates the whole body
 before its first write. The lifecycle is triggered -> acknowledged -> resolved: acknowledging again adds
@@ -18,118 +17,34 @@ from ...clock import US
 from ...world import Record
 from ..base import Reply
 from . import views_incidents as views
-from .errors import PagerDutyError, bad_range, invalid, not_found
-from .incidents import URGENCIES, Incidents, arm, default_urgency, user_agent
-from .router import Call, listed, moment, ops, paginate, requester, text
-from .store import ESCALATION_POLICIES, INCIDENTS, PRIORITIES, SERVICES, USERS
+from .calls import (
+    Call,
+    assignees_of,
+    body_text,
+    choice,
+    details_of,
+    incident_of,
+    listed,
+    moment,
+    ops,
+    paginate,
+    policy_of,
+    priority_of,
+    ref_id,
+    requester,
+    sorts,
+    text,
+    wrapped,
+)
+from .errors import bad_range, conflict, invalid, not_found
+from .incidents import URGENCIES, Incidents, default_urgency
+from .log_entries import user_agent
+from .store import INCIDENTS, SERVICES, assignee_ids
+from .timers import arm
 
 DAY = 86400 * US
 STATUSES = ("triggered", "acknowledged", "resolved")
 _SORTS = ("incident_number", "created_at", "resolved_at", "urgency")
-
-
-# -- shared argument readers -------------------------------------------------------------------------
-
-
-def conflict(*errors: str) -> PagerDutyError:
-    """400 `Arguments Caused Error` (code 2002): the input is well formed but the state refuses it."""
-    return PagerDutyError(400, 2002, "Arguments Caused Error", list(errors))
-
-
-def incidents_of(call: Call) -> Incidents:
-    return Incidents.of(call.world)
-
-
-def incident_of(call: Call) -> Record:
-    """The incident the path names, by id or number, or 404."""
-    found = incidents_of(call).incident(call.params["id"])
-    if found is None:
-        raise not_found()
-    return found
-
-
-def wrapped(call: Call, key: str) -> dict[str, Any]:
-    """The object the body wraps under `key` (`{"incident": {...}}`)."""
-    value = call.fields.get(key)
-    if not isinstance(value, dict):
-        raise invalid(f"{key} must be an object.")
-    return value
-
-
-def body_text(body: dict[str, Any], name: str, required: bool = False) -> str | None:
-    value = body.get(name)
-    if value is None:
-        if required:
-            raise invalid(f"{name} is required.")
-        return None
-    if not isinstance(value, str) or (required and not value.strip()):
-        raise invalid(f"{name} must be a non-empty string.")
-    return value
-
-
-def ref_id(value: Any, name: str, kinds: tuple[str, ...]) -> str:
-    """The id of a reference object `{"id", "type"}` whose type is one of `kinds`."""
-    if not isinstance(value, dict) or not isinstance(value.get("id"), str):
-        raise invalid(f"{name} must be a reference with an id.")
-    if value.get("type") not in kinds:
-        raise invalid(f"{name} type must be {' or '.join(kinds)}.")
-    return value["id"]
-
-
-def user_of(call: Call, value: Any, name: str) -> str:
-    user_id = ref_id(value, name, ("user_reference", "user"))
-    if user_id not in call.world[USERS]:
-        raise invalid(f"{name} {user_id} was not found.")
-    return user_id
-
-
-def assignees_of(call: Call, body: dict[str, Any]) -> list[str] | None:
-    """`assignments: [{"assignee": {id, type}}]` as user ids (None when absent)."""
-    value = body.get("assignments")
-    if value is None:
-        return None
-    if not isinstance(value, list) or not value or not all(isinstance(a, dict) for a in value):
-        raise invalid("assignments must be a non-empty array of {assignee} objects.")
-    users: list[str] = []
-    for a in value:
-        user = user_of(call, a.get("assignee"), "Assignee")
-        if user not in users:
-            users.append(user)
-    return users
-
-
-def policy_of(call: Call, value: Any) -> str:
-    policy_id = ref_id(value, "escalation_policy", ("escalation_policy_reference", "escalation_policy"))
-    if policy_id not in call.world[ESCALATION_POLICIES]:
-        raise invalid("Escalation policy not found.")
-    return policy_id
-
-
-def priority_of(call: Call, value: Any) -> str | None:
-    """A priority reference, or a name (the highest priority so named), or null (no priority)."""
-    if value is None:
-        return None
-    priorities = call.world[PRIORITIES]
-    if isinstance(value, str):
-        named = priorities.by("name", value)
-        if not named:
-            raise invalid(f"Priority '{value}' was not found.")
-        return named[0]["id"]
-    priority_id = ref_id(value, "priority", ("priority_reference", "priority"))
-    if priority_id not in priorities:
-        raise invalid("Priority not found.")
-    return priority_id
-
-
-def choice(body: dict[str, Any], name: str, allowed: tuple[str, ...]) -> str | None:
-    value = body.get(name)
-    if value is not None and value not in allowed:
-        raise invalid(f"{name} must be one of {', '.join(allowed)}.")
-    return value
-
-
-def includes(call: Call) -> list[str]:
-    return listed(call, "include")
 
 
 # -- list --------------------------------------------------------------------------------------------
@@ -145,7 +60,7 @@ def list_incidents(call: Call) -> dict[str, Any]:
     for name, given, allowed in (("statuses", statuses, STATUSES), ("urgencies", urgencies, URGENCIES)):
         if any(v not in allowed for v in given):
             raise invalid(f"{name} must be any of {', '.join(allowed)}.")
-    sorts = _sorts(call)
+    order = sorts(call, _SORTS, "created_at")
     records: list[Record] = list(call.world[INCIDENTS])
     if text(call, "date_range") != "all":
         given = moment(call, "until")
@@ -168,25 +83,12 @@ def list_incidents(call: Call) -> dict[str, Any]:
     if teams := listed(call, "team_ids"):
         filters.append(lambda r: any(t in teams for t in r["teams"]))
     if users := listed(call, "user_ids"):
-        filters.append(lambda r: any(a["assignee"] in users for a in r["assignments"]))
+        filters.append(lambda r: any(u in users for u in assignee_ids(r)))
     records = [r for r in records if all(f(r) for f in filters)]
-    for field, descending in reversed(sorts):
+    for field, descending in reversed(order):
         records.sort(key=partial(_sort_key, field=field), reverse=descending)
-    include = includes(call)
+    include = listed(call, "include")
     return paginate(call, "incidents", records, lambda r: views.incident(call, r, "body" in include, include))
-
-
-def _sorts(call: Call) -> list[tuple[str, bool]]:
-    given = listed(call, "sort_by")
-    if len(given) > 2:
-        raise invalid("sort_by takes at most two fields.")
-    sorts: list[tuple[str, bool]] = []
-    for item in given or ["created_at"]:
-        field, _, direction = item.partition(":")
-        if field not in _SORTS or direction not in ("", "asc", "desc"):
-            raise invalid(f"sort_by must be one of {', '.join(_SORTS)}, with :asc or :desc.")
-        sorts.append((field, direction == "desc"))
-    return sorts
 
 
 def _sort_key(record: Record, field: str) -> Any:
@@ -213,13 +115,13 @@ def create_incident(call: Call) -> Reply:
         raise invalid("Service not found.")
     urgency = choice(body, "urgency", URGENCIES) or default_urgency(service)
     priority = priority_of(call, body.get("priority"))
-    details = _details(body.get("body"))
+    details = details_of(body.get("body"))
     key = body_text(body, "incident_key")
     assignees = assignees_of(call, body)
     policy = policy_of(call, body["escalation_policy"]) if body.get("escalation_policy") is not None else None
     if assignees is not None and policy is not None:
         raise invalid("Assignments cannot be specified if an escalation policy is given.")
-    incidents = incidents_of(call)
+    incidents = Incidents.of(call.world)
     if key and incidents.open_with_key(service["id"], key):
         raise conflict("Open incident with matching dedup key already exists on this service")
     incident = incidents.trigger(
@@ -238,23 +140,12 @@ def create_incident(call: Call) -> Reply:
     return Reply(201, {"incident": views.incident(call, incident, body=True)})
 
 
-def _details(value: Any) -> str | None:
-    if value is None:
-        return None
-    if not isinstance(value, dict) or value.get("type") != "incident_body":
-        raise invalid("body must be an object of type incident_body.")
-    details = value.get("details")
-    if details is not None and not isinstance(details, str):
-        raise invalid("body details must be a string.")
-    return details
-
-
 # -- show and update ---------------------------------------------------------------------------------
 
 
 @ops("GET /incidents/{id}")
 def get_incident(call: Call) -> dict[str, Any]:
-    return {"incident": views.incident(call, incident_of(call), body=True, include=includes(call))}
+    return {"incident": views.incident(call, incident_of(call), body=True, include=listed(call, "include"))}
 
 
 @ops("PUT /incidents/{id}")
@@ -272,7 +163,7 @@ def update_incidents(call: Call) -> dict[str, Any]:
     items = call.fields.get("incidents")
     if not isinstance(items, list) or not items or not all(isinstance(i, dict) for i in items):
         raise invalid("incidents must be a non-empty array of incident objects.")
-    incidents = incidents_of(call)
+    incidents = Incidents.of(call.world)
     steps = []
     for item in items:
         if not isinstance(item.get("id"), str):
@@ -303,7 +194,7 @@ def plan_update(call: Call, incident: Record, body: dict[str, Any], user: Record
     assignees = assignees_of(call, body)
     policy = policy_of(call, body["escalation_policy"]) if body.get("escalation_policy") is not None else None
     level = body.get("escalation_level")
-    incidents = incidents_of(call)
+    incidents = Incidents.of(call.world)
     if level is not None:
         levels = incidents.levels(policy or incident["escalation_policy"])
         if isinstance(level, bool) or not isinstance(level, int) or not 1 <= level <= levels:

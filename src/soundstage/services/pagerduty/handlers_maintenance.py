@@ -3,40 +3,12 @@ maintenance (`maintenance.in_maintenance`) and open no incidents."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from ...clock import parse_time
 from ..base import Reply
+from .calls import Call, body_time, ops, requester, services_of
 from .errors import invalid
 from .maintenance import add_window
-from .router import Call, ops, requester
-from .store import MAINTENANCE_WINDOWS, SERVICES
+from .store import MAINTENANCE_WINDOWS
 from .views_directory import window_view
-
-
-def _time(fields: dict[str, Any], name: str) -> int:
-    value = fields.get(name)
-    if not isinstance(value, str) or not value:
-        raise invalid(f"{name} is required and must be an ISO-8601 date-time.")
-    try:
-        return parse_time(value)
-    except ValueError:
-        raise invalid(f"{name} is not a valid ISO-8601 date-time.") from None
-
-
-def _services(fields: dict[str, Any], call: Call) -> list[str]:
-    refs = fields.get("services")
-    if not isinstance(refs, list) or not refs:
-        raise invalid("Maintenance window must have at least one service.")
-    ids: list[str] = []
-    for ref in refs:
-        if not isinstance(ref, dict) or not isinstance(ref.get("id"), str):
-            raise invalid("Each service must be a service reference with an id.")
-        if ref["id"] not in call.world[SERVICES]:
-            raise invalid(f"Service {ref['id']} was not found.")
-        if ref["id"] not in ids:
-            ids.append(ref["id"])
-    return ids
 
 
 @ops("POST /maintenance_windows")
@@ -50,7 +22,7 @@ def maintenance_windows_create(call: Call) -> Reply:
     if kind not in ("maintenance_window", "maintenance_window_reference"):
         raise invalid("type must be maintenance_window.")
     now = call.now()
-    start, end = max(_time(fields, "start_time"), now), _time(fields, "end_time")
+    start, end = max(body_time(fields, "start_time"), now), body_time(fields, "end_time")
     if end <= now:
         raise invalid("End time must be in the future.")
     if end <= start:
@@ -58,7 +30,7 @@ def maintenance_windows_create(call: Call) -> Reply:
     description = fields.get("description")
     if description is not None and not isinstance(description, str):
         raise invalid("description must be a string.")
-    services = _services(fields, call)
+    services = services_of(call, fields)
     window = add_window(
         call.world[MAINTENANCE_WINDOWS],
         call.world.ids.pagerduty(),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .router import Call, ops, paginate
+from .calls import Call, ops, paginate
 from .store import PRIORITIES
 from .views_directory import priority_view
 

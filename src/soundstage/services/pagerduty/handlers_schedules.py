@@ -6,9 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from ...clock import US
+from .calls import Call, by_name, flag, listed, moment, ops, paginate, text, zone
 from .errors import bad_range, not_found
 from .oncall import OnCall, oncalls
-from .router import Call, by_name, flag, listed, moment, ops, paginate, text, zone
 from .store import ESCALATION_POLICIES, SCHEDULES, USERS
 from .views_directory import (
     policy_ref,

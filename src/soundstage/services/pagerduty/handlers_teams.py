@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .router import Call, by_name, ops, paginate, text
+from .calls import Call, by_name, ops, paginate, text
 from .store import TEAMS
 from .views_directory import team_view
 

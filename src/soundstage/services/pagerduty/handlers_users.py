@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from .calls import Call, by_name, listed, ops, paginate, text
 from .errors import PagerDutyError, not_found
-from .router import Call, by_name, listed, ops, paginate, text
 from .store import USERS
 from .views_directory import user_view
 

@@ -1,55 +1,28 @@
-"""Incidents without HTTP: trigger, acknowledge, resolve, reopen, reassign, escalate, snooze, merge, notes,
-alerts, responder requests and status updates, each writing the log entries PagerDuty would.
+"""Incidents without HTTP: trigger, acknowledge, resolve, reopen, reassign, escalate, update, snooze and
+merge, each writing the log entries PagerDuty would (`log_entries`), and the incidents' alerts.
 
 Records keep PagerDuty's field names with plain values: another object is its id (`service`, `priority`,
 `assignments[].assignee`), an agent is `{"type": "user_reference" | "service_reference", "id"}`, a time is
 epoch microseconds (`created_at`, `resolved_at`, `assignments[].at`...). `views_incidents` renders them.
 Incidents (`P…` ids) are numbered 1, 2... (`incident_number`, ids namespace `pagerduty:incident_number`);
-alerts and log entries have `Q…` ids. Callers validate first; these methods assume valid input and only
-write, so the same calls always write the same records.
+alerts have `Q…` ids. Callers validate first; these methods assume valid input and only write, so the same
+calls always write the same records.
 
-Timers run through `world.schedule` and check on waking that nothing has overtaken them (each is listed
-in the incident's `pending_actions` until it fires or is cancelled): an unacknowledged incident escalates
-to the next level of its policy after that level's `escalation_delay_in_minutes`; an acknowledged one
-returns to triggered when its snooze ends or when the service's `acknowledgement_timeout` passes.
+Each change stores the incident's `pending_actions` (`plan`): an unacknowledged incident escalates to the
+next level of its policy after that level's `escalation_delay_in_minutes`; an acknowledged one returns to
+triggered when its snooze ends or when the service's `acknowledgement_timeout` passes. `timers` runs them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from functools import partial
 from typing import Any
 
 from ...clock import US, format_duration
-from ...world import Collection, Record, World
-from .oncall import escalation_targets
-from .store import ALERTS, CHANGE_EVENTS, ESCALATION_POLICIES, INCIDENTS, LOG_ENTRIES, NOTES, SERVICES, USERS
+from ...world import Record
+from .log_entries import Agent, IncidentLog, service_agent, user_agent
+from .store import ALERTS, ESCALATION_POLICIES, INCIDENTS, SERVICES
 
-Agent = dict[str, str]
 MINUTE = 60 * US
-
-# The log entry types `is_overview=true` keeps: the changes of state, not the notifications and notes.
-OVERVIEW = frozenset(
-    {
-        "trigger_log_entry",
-        "acknowledge_log_entry",
-        "unacknowledge_log_entry",
-        "resolve_log_entry",
-        "escalate_log_entry",
-        "assign_log_entry",
-        "snooze_log_entry",
-        "urgency_change_log_entry",
-    }
-)
-
-
-def user_agent(user_id: str) -> Agent:
-    return {"type": "user_reference", "id": user_id}
-
-
-def service_agent(service_id: str) -> Agent:
-    return {"type": "service_reference", "id": service_id}
-
 
 URGENCIES = ("high", "low")
 
@@ -62,20 +35,8 @@ def default_urgency(service: Record) -> str:
     return urgency if rule.get("type") == "constant" and urgency in URGENCIES else "high"
 
 
-class Incidents:
-    """Reads and writes the incident collections through a collection getter (a live world or an image),
-    with `on_call(policy, level, at)` answering who is on call at a level of an escalation policy."""
-
-    def __init__(
-        self, collection: Callable[[str], Collection], ids: Any, on_call: Callable[[str, int, int], list[str]]
-    ) -> None:
-        self.col = collection
-        self.ids = ids
-        self.on_call = on_call
-
-    @classmethod
-    def of(cls, world: World) -> Incidents:
-        return cls(world.__getitem__, world.ids, lambda policy, level, at: escalation_targets(world, policy, level, at))
+class Incidents(IncidentLog):
+    """The incidents and their alerts."""
 
     # -- reads ---------------------------------------------------------------------------------------
 
@@ -89,12 +50,6 @@ class Incidents:
 
     def alerts(self, incident_id: str) -> list[Record]:
         return self.col(ALERTS).by("incident", incident_id)
-
-    def notes(self, incident_id: str) -> list[Record]:
-        return self.col(NOTES).by("incident", incident_id)
-
-    def log(self, incident_id: str) -> list[Record]:
-        return self.col(LOG_ENTRIES).by("incident", incident_id)
 
     def open_with_key(self, service_id: str, key: str) -> Record | None:
         """The open incident of `service_id` with dedup key `key`, if any."""
@@ -113,49 +68,6 @@ class Incidents:
         if policy is None or level >= len(policy["escalation_rules"]):
             return None
         return policy["escalation_rules"][level - 1]["escalation_delay_in_minutes"] * MINUTE
-
-    def related_change_events(self, incident: Record) -> list[Record]:
-        """The change events on the incident's service up to its creation, newest first."""
-        events = [
-            e
-            for e in self.col(CHANGE_EVENTS).by("service", incident["service"])
-            if e["timestamp"] <= incident["created_at"]
-        ]
-        return sorted(events, key=lambda e: e["timestamp"], reverse=True)
-
-    def _name(self, user_id: str) -> str:
-        user = self.col(USERS).get(user_id)
-        return user["name"] if user else user_id
-
-    def _names(self, user_ids: list[str]) -> str:
-        return ", ".join(self._name(u) for u in user_ids)
-
-    def _agent_name(self, agent: Agent) -> str:
-        if agent["type"] == "service_reference":
-            service = self.col(SERVICES).get(agent["id"])
-            return service["name"] if service else agent["id"]
-        return self._name(agent["id"])
-
-    # -- log entries ---------------------------------------------------------------------------------
-
-    def add_log(
-        self, incident: Record, kind: str, at: int, agent: Agent, channel: dict[str, Any], summary: str, **extra: Any
-    ) -> Record:
-        entry_id = self.ids.pagerduty("Q", 14)
-        return self.col(LOG_ENTRIES).add(
-            entry_id,
-            {
-                "id": entry_id,
-                "type": kind,
-                "summary": summary,
-                "created_at": at,
-                "incident": incident["id"],
-                "service": incident["service"],
-                "agent": agent,
-                "channel": channel,
-                **extra,
-            },
-        )
 
     # -- writes --------------------------------------------------------------------------------------
 
@@ -501,77 +413,3 @@ class Incidents:
                 self.col(ALERTS).change(alert["id"], incident=target["id"])
             self.resolve(source, agent, at, merged_into=target["id"])
         return self.col(INCIDENTS).change(target["id"], updated_at=at)
-
-    def annotate(self, incident: Record, user_id: str, content: str, at: int, note_id: str | None = None) -> Record:
-        note_id = note_id or self.ids.pagerduty()
-        note = self.col(NOTES).add(
-            note_id, {"id": note_id, "incident": incident["id"], "user": user_id, "content": content, "created_at": at}
-        )
-        self.add_log(
-            incident, "annotate_log_entry", at, user_agent(user_id), {"type": "note"}, "Note added.", note=content
-        )
-        return note
-
-    def request_responders(
-        self, incident: Record, requester: str, message: str, targets: list[dict[str, Any]], at: int
-    ) -> dict[str, Any]:
-        """A responder request: each target (`{"type": "user" | "escalation_policy", "id"}`) is paged; a
-        policy pages whoever is on call at its first level (kept as the target's `users`)."""
-        targets = [
-            {**t, "users": self.on_call(t["id"], 1, at)} if t["type"] == "escalation_policy" else t for t in targets
-        ]
-        request = {"requester": requester, "requested_at": at, "message": message, "targets": targets}
-        self.col(INCIDENTS).change(
-            incident["id"], responder_requests=[*incident["responder_requests"], request], updated_at=at
-        )
-        return request
-
-    def post_status_update(
-        self,
-        incident: Record,
-        sender: str,
-        message: str,
-        at: int,
-        subject: str | None = None,
-        html_message: str | None = None,
-    ) -> dict[str, Any]:
-        update = {
-            "id": self.ids.pagerduty(),
-            "message": message,
-            "subject": subject,
-            "html_message": html_message,
-            "sender": sender,
-            "created_at": at,
-        }
-        self.col(INCIDENTS).change(incident["id"], status_updates=[*incident["status_updates"], update], updated_at=at)
-        return update
-
-
-# -- timers --------------------------------------------------------------------------------------------
-
-
-def arm(world: World, incident: Record) -> None:
-    """Schedules the incident's pending actions (a timer that something overtakes does nothing)."""
-    for action in incident["pending_actions"]:
-        world.schedule(action["at"], partial(_fire, incident_id=incident["id"], action=action))
-
-
-def attach(world: World) -> None:
-    """Arms the timers of the incidents a live world starts with."""
-    for incident in world[INCIDENTS]:
-        arm(world, incident)
-
-
-def _fire(world: World, incident_id: str, action: dict[str, Any]) -> None:
-    incident = world[INCIDENTS].get(incident_id)
-    if incident is None or action not in incident["pending_actions"]:
-        return
-    incidents = Incidents.of(world)
-    at = world.now()
-    if action["type"] == "escalate":
-        agent = service_agent(incident["service"])
-        incident = incidents.escalate(incident, incident["escalation_level"] + 1, agent, at, "timeout")
-    else:
-        reason = "snooze timeout" if incident["snoozed_until"] == action["at"] else "acknowledgement timeout"
-        incident = incidents.unacknowledge(incident, at, reason)
-    arm(world, incident)

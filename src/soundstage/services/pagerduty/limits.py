@@ -1,4 +1,5 @@
-"""PagerDuty's REST API rate limits, in simulated time, when a scene turns them on (wire-conventions §4).
+"""PagerDuty's REST API rate limits, in simulated time, when a scene turns them on (docs/services/pagerduty.md,
+"Rate limits").
 
 `rate_limits: {pagerduty: true}` applies PagerDuty's published limit for user API keys: 960 requests a
 minute per user, across every operation ("REST API Rate Limits", developer docs). `rate_limits:

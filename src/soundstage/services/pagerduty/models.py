@@ -1,7 +1,7 @@
-"""The `pagerduty:` section of world and scene files (DESIGN 3.1): the directory (users, teams, services,
-escalation policies, schedules, priorities, maintenance windows; `models_directory`) and the incidents
-(with their alerts, notes, log entries and change events; `models_incidents`). Field names are those of
-PagerDuty's API objects."""
+"""The `pagerduty:` section of world and scene files (docs/scenes.md, docs/services/pagerduty.md): the
+directory (users, teams, services, escalation policies, schedules, priorities, maintenance windows;
+`models_directory`) and the incidents (with their alerts, notes, log entries and change events;
+`models_incidents`). Field names are those of PagerDuty's API objects."""
 
 from __future__ import annotations
 

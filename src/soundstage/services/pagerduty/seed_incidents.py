@@ -19,11 +19,13 @@ from weakref import WeakKeyDictionary
 from ...clock import US, parse_duration
 from ...spec.build import BuildContext
 from ...world import Collection, Record, World
-from .incidents import Incidents, service_agent, user_agent
+from .incident_parts import IncidentParts
+from .incidents import Incidents
+from .log_entries import service_agent, user_agent
 from .models import PagerdutySection
 from .models_incidents import ChangeEvent, Incident
 from .oncall import escalation_targets
-from .store import CHANGE_EVENTS, INCIDENTS, PRIORITIES, SERVICES, USERS
+from .store import ALERTS, CHANGE_EVENTS, INCIDENTS, NOTES, PRIORITIES, SERVICES, USERS
 
 MINUTE = 60 * US
 
@@ -51,10 +53,10 @@ def assign(section: PagerdutySection, ctx: BuildContext) -> None:
         ctx.define(incident.ref, ids[("incidents", i)], INCIDENTS, "incidents", i)
         for k, alert in enumerate(incident.alerts or []):
             ids[("alerts", i, k)] = ctx.ids.pagerduty("Q", 14)
-            ctx.define(alert.ref, ids[("alerts", i, k)], "pagerduty.alerts", "incidents", i, "alerts", k)
+            ctx.define(alert.ref, ids[("alerts", i, k)], ALERTS, "incidents", i, "alerts", k)
         for k, note in enumerate(incident.notes):
             ids[("notes", i, k)] = ctx.ids.pagerduty()
-            ctx.define(note.ref, ids[("notes", i, k)], "pagerduty.notes", "incidents", i, "notes", k)
+            ctx.define(note.ref, ids[("notes", i, k)], NOTES, "incidents", i, "notes", k)
     for i, event in enumerate(section.change_events):
         ids[("change_events", i)] = "01" + ctx.ids.code("pagerduty:change_event", 24)
         ctx.define(event.ref, ids[("change_events", i)], CHANGE_EVENTS, "change_events", i)
@@ -68,17 +70,20 @@ def _ids(ctx: BuildContext) -> dict[tuple[str | int, ...], str]:
 def build(section: PagerdutySection, ctx: BuildContext) -> None:
     """Pass 2: the incidents, oldest first, then the change events."""
     image = cast(World, _Image(ctx))  # the on-call lookup only reads collections, which the image has
-    incidents = Incidents(
-        ctx.collection, ctx.ids, lambda policy, level, at: escalation_targets(image, policy, level, at)
-    )
+
+    def on_call(policy: str, level: int, at: int) -> list[str]:
+        return escalation_targets(image, policy, level, at)
+
+    incidents = Incidents(ctx.collection, ctx.ids, on_call)
+    parts = IncidentParts(ctx.collection, ctx.ids, on_call)
     order = sorted(range(len(section.incidents)), key=lambda i: -parse_duration(section.incidents[i].ago))
     for i in order:
-        _build_incident(section.incidents[i], i, incidents, ctx)
+        _build_incident(section.incidents[i], i, incidents, parts, ctx)
     for i, event in enumerate(section.change_events):
         _build_change_event(event, i, ctx)
 
 
-def _build_incident(spec: Incident, i: int, incidents: Incidents, ctx: BuildContext) -> None:
+def _build_incident(spec: Incident, i: int, incidents: Incidents, parts: IncidentParts, ctx: BuildContext) -> None:
     ids = _ids(ctx)
     here = ("incidents", i)
     service_id = ctx.resolve_kind(spec.service, SERVICES, *here, "service")
@@ -128,7 +133,7 @@ def _build_incident(spec: Incident, i: int, incidents: Incidents, ctx: BuildCont
     for k, note in enumerate(spec.notes):
         last = ctx.start - parse_duration(note.ago) if note.ago else min(last + MINUTE, ctx.start)
         user = _user(ctx, note.user, *here, "notes", k, "user")
-        incidents.annotate(incident, user, note.content, last, note_id=ids[("notes", i, k)])
+        parts.annotate(incident, user, note.content, last, note_id=ids[("notes", i, k)])
     if resolved is not None:
         agent = user_agent(responder) if responder else service_agent(service_id)
         incident = incidents.resolve(incident, agent, resolved, resolution=spec.resolution)

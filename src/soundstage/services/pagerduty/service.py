@@ -11,11 +11,11 @@ from ..base import BodyError, Credential, Reply, ServiceRequest, import_registra
 from ..limits import with_headers
 from ..rest import RestService, trace_body
 from . import limits, seed_directory, seed_incidents
+from .calls import Call, ops
 from .errors import PagerDutyError, envelope, invalid, not_found
-from .incidents import attach as attach_incidents
 from .models import PagerdutySection
-from .router import Call, ops
 from .store import USERS
+from .timers import attach as attach_timers
 
 import_registrations(__package__)
 
@@ -96,7 +96,7 @@ class PagerDutyService(RestService):
 
     def attach(self, world: World) -> None:
         """Arms the timers of the incidents a live world starts with (escalations, acknowledgement timeouts)."""
-        attach_incidents(world)
+        attach_timers(world)
 
     def assign(self, section: Any, ctx: BuildContext) -> None:
         """Pass 1 of building an image: ids for the records with a `ref` (seed_directory first, then seed_incidents)."""

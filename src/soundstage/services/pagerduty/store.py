@@ -1,5 +1,7 @@
-"""The PagerDuty collections of a world (the state layer knows nothing of HTTP), all by `P…` id.
-Records keep PagerDuty's field names; times are integer epoch µs; references are plain ids.
+"""The state contract of PagerDuty: the names of its collections in a world (all by `P…` id), the shape of
+their records, and the reading of records that other parts of the engine share (the checks read saved
+records with it; the handlers read live ones). Records keep PagerDuty's field names; times are integer
+epoch µs; references are plain ids.
 
 Directory: `pagerduty.users`, `pagerduty.teams`, `pagerduty.services`, `pagerduty.escalation_policies`,
 `pagerduty.schedules`, `pagerduty.priorities`, `pagerduty.maintenance_windows`:
@@ -16,11 +18,14 @@ Directory: `pagerduty.users`, `pagerduty.teams`, `pagerduty.services`, `pagerdut
   `overrides` (`{id, start, end, user}`, later ones win); see `oncall`;
 - priority: `id`, `name`, `description`, `color`, `order` (1 = most urgent);
 - maintenance window: see `maintenance`. Incidents:
-`pagerduty.incidents`, `pagerduty.alerts`, `pagerduty.notes`, `pagerduty.log_entries` (`Q…` ids, like
-alerts), `pagerduty.change_events`.
+`pagerduty.incidents` and `pagerduty.alerts` (see `incidents`), `pagerduty.notes` and
+`pagerduty.change_events` (see `incident_parts`), `pagerduty.log_entries` (`Q…` ids, like alerts; see
+`log_entries`). docs/services/pagerduty.md lists every field.
 """
 
 from __future__ import annotations
+
+from ...world import Record
 
 USERS = "pagerduty.users"
 TEAMS = "pagerduty.teams"
@@ -34,3 +39,8 @@ ALERTS = "pagerduty.alerts"
 NOTES = "pagerduty.notes"
 LOG_ENTRIES = "pagerduty.log_entries"
 CHANGE_EVENTS = "pagerduty.change_events"
+
+
+def assignee_ids(incident: Record) -> list[str]:
+    """The ids of the users an incident is assigned to now (none once it is resolved)."""
+    return [str(a.get("assignee")) for a in incident.get("assignments") or []]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .router import Call
+from .calls import Call
 
 # The account's web app, as `html_url` fields name it.
 WEB = "https://acme.pagerduty.com"

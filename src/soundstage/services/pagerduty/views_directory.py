@@ -13,9 +13,9 @@ from zoneinfo import ZoneInfo
 
 from ...clock import US, iso
 from ...world import Record
+from .calls import Call
 from .maintenance import in_maintenance
 from .oncall import Entry, render_final, render_layer, render_overrides
-from .router import Call
 from .store import ESCALATION_POLICIES, SCHEDULES, SERVICES, TEAMS, USERS
 from .views import identity, reference, self_url
 

@@ -19,7 +19,7 @@ from typing import Any
 
 from ...clock import iso
 from ...world import Record
-from .router import Call
+from .calls import Call
 from .store import ALERTS, ESCALATION_POLICIES, INCIDENTS, LOG_ENTRIES, PRIORITIES, SERVICES, TEAMS, USERS
 from .views import identity, reference
 from .views_directory import (
