@@ -95,7 +95,7 @@ def test_a_scene_check_list():
         ),
         (
             [{"id": "a", "trace": {"times": {"at_least": "two"}, "called": "*"}}],
-            "Input should be a valid integer, unable to parse string as an integer (got 'two')",
+            "expected a whole number, found 'two'",
             (0, "trace", "times", "at_least"),
             "checks[0].trace.times.at_least",
         ),
@@ -170,7 +170,7 @@ def test_errors_name_the_field(data, message, path, field):
         ),
         (
             {"called": "*", "times": {"at_least": -1}},
-            "Input should be greater than or equal to 0 (got -1)",
+            "expected a number of at least 0, found -1",
             ("times", "at_least"),
         ),
         (
@@ -185,7 +185,7 @@ def test_errors_name_the_field(data, message, path, field):
         ),
         (
             {"with": {"body.text": {"matches": "("}}},
-            "Input should be a valid regular expression (got '(')",
+            "expected a valid regular expression, found '('",
             ("with", "body.text", "matches"),
         ),
         (
@@ -202,10 +202,10 @@ def test_errors_name_the_field(data, message, path, field):
             "the path of 'POST api/chat.postMessage' must start with '/'",
             ("first",),
         ),
-        ({"max_calls": -1}, "Input should be greater than or equal to 0 (got -1)", ("max_calls",)),
+        ({"max_calls": -1}, "expected a number of at least 0, found -1", ("max_calls",)),
         (
             {"no_errors": "maybe"},
-            "Input should be a valid boolean, unable to interpret input (got 'maybe')",
+            "expected true or false, found 'maybe'",
             ("no_errors",),
         ),
     ],
