@@ -9,6 +9,7 @@ import pytest
 
 from soundstage.clock import US
 from soundstage.services.datadog.series import value_at
+from soundstage.services.datadog.store import SERIES
 
 from .conftest import SCENE, DatadogWorld
 
@@ -20,7 +21,7 @@ def _query(dd: DatadogWorld, query: str, start: int, end: int) -> Any:
 
 
 def _expected(dd: DatadogWorld, ref: str, at: int) -> float:
-    record = dd.live.world["datadog.series"].get(dd.ref(ref))
+    record = dd.live.world[SERIES].get(dd.ref(ref))
     return value_at(record, at * US, dd.live.world.ids.seed)
 
 
