@@ -11,7 +11,7 @@ from soundstage.checks import Attempt, evaluate, parse_checks, state_predicates
 from soundstage.clock import parse_duration, parse_time
 from soundstage.predicates import PredicateError, StatePredicate, state_holds
 from soundstage.predicates import predicate_key as milestone_key
-from soundstage.services.slack import store
+from soundstage.services.slack import messages
 from soundstage.stage.image import WorldImage, build_image
 from soundstage.stage.models import read_scene_text
 from soundstage.world import World
@@ -64,7 +64,7 @@ def call(world: World, path: str, action: Callable[[World], Any] = lambda w: Non
 
 
 def post(channel: str, text: str, user: str = "bot") -> Callable[[World], Any]:
-    return lambda w: store.post(w, w.refs[channel], w.refs[user], text)
+    return lambda w: messages.post(w, w.refs[channel], w.refs[user], text)
 
 
 def milestones(world: World) -> list[tuple[int, str, str]]:

@@ -8,6 +8,7 @@ asks them nothing only when it was addressed to them (a DM or a mention).
 from __future__ import annotations
 
 from soundstage.people.engine import State
+from soundstage.services.slack import channels, messages
 
 from .conftest import scene, story
 
@@ -158,12 +159,11 @@ def test_people_do_not_hear_themselves_and_answer_only_the_agent(people):
     live = people(SCENE)
     world = live.world
     refs = world.refs
-    from soundstage.services.slack import store
 
     with world.lock:  # Nina (not a person) DMs Maya; Maya writes in #support, which Laura watches
-        dm, _ = store.open_dm(world, refs["nina"], refs["maya"])
-        store.post(world, dm["id"], refs["nina"], "Hi Maya")
-        store.post(world, refs["support"], refs["maya"], f"<@{refs['maya']}> note to self")
+        dm, _ = channels.open_dm(world, refs["nina"], refs["maya"])
+        messages.post(world, dm["id"], refs["nina"], "Hi Maya")
+        messages.post(world, refs["support"], refs["maya"], f"<@{refs['maya']}> note to self")
         world.notify()
     live.advance("5m")
     assert story(live) == [

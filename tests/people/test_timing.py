@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 
 from soundstage.clock import US, parse_time
-from soundstage.services.slack.objects import ts_us
+from soundstage.services.slack.timestamps import ts_us
 
 from .conftest import START, scene, story, ts
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from slack_sdk.errors import SlackApiError
 
-from soundstage.services.slack.limits import parse_rate
+from soundstage.clock import parse_rate
 
 from .conftest import SCENE
 
