@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from soundstage.people.engine import State
 from soundstage.services.slack import channels, messages
+from soundstage.services.slack.store import MESSAGES
 
 from .conftest import scene, story
 
@@ -152,7 +153,7 @@ def test_only_written_messages_count(people):
     slack.conversations_invite(channel=refs["general"], users=refs["nina"])  # a channel_join notice
     assert story(live) == []
     kinds = [(e["kind"], e.get("collection")) for e in live.events() if e["kind"] == "write"]
-    assert ("write", "slack.messages") in kinds  # the notices were written, and not heard
+    assert ("write", MESSAGES) in kinds  # the notices were written, and not heard
 
 
 def test_people_do_not_hear_themselves_and_answer_only_the_agent(people):
