@@ -30,7 +30,7 @@ def message(record: Record, viewer: str) -> dict[str, Any]:
     return view
 
 
-def search_channel(record: Record) -> dict[str, Any]:
+def _search_channel(record: Record) -> dict[str, Any]:
     """The short conversation object inside a search match."""
     is_im = bool(record.get("is_im"))
     return {
@@ -72,7 +72,7 @@ def search_match(world: World, score: int, record: Record, conversation: Record)
         "iid": f"{digest[:8]}-{digest[8:12]}-{digest[12:16]}-{digest[16:20]}-{digest[20:32]}",
         "team": store.team_id(world),
         "score": score,
-        "channel": search_channel(conversation),
+        "channel": _search_channel(conversation),
         "type": "message",
         "user": record["user"],
         "username": author["name"] if author else "",
