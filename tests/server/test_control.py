@@ -1,4 +1,4 @@
-"""The control API of DESIGN 2.4, world and token routing, and isolation, over a real server."""
+"""The control API (docs/http.md), world and token routing, and isolation, over a real server."""
 
 from __future__ import annotations
 
