@@ -26,6 +26,7 @@ from soundstage.events import (
     WriteEvent,
 )
 from soundstage.predicates import predicate_key as milestone_key
+from soundstage.services.slack.store import MESSAGES
 
 # The kinds a check may have and the state checks, as the registries list them.
 KNOWN_KINDS = ", ".join(sorted([*KINDS, "state"]))
@@ -60,7 +61,7 @@ class Story:
 
     def call(self, path: str = "/api/chat.postMessage", **fields: Any) -> int:
         seq = self.add(CallEvent, service="slack", method="POST", path=path, status=200, **fields)
-        self.add(WriteEvent, collection="slack.messages", op="added", id=f"m{seq}", by=seq)
+        self.add(WriteEvent, collection=MESSAGES, op="added", id=f"m{seq}", by=seq)
         return seq
 
     def message(self, user: str, channel: str, text: str, to: list[str], facts: list[str] = (), **fields: Any) -> int:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from soundstage.checks import Attempt
+from soundstage.services.slack.store import MESSAGES
 
 REFS = {"support": "C0SUPPORT01", "question": "1772459000.000100"}
 
@@ -29,7 +30,7 @@ def attempt(log) -> Attempt:
             "thread_ts": "1772459000.000100",
         },
     )
-    log.write("slack.messages", "added", "C0SUPPORT01/1772460025.000100", by=post)  # 6
+    log.write(MESSAGES, "added", "C0SUPPORT01/1772460025.000100", by=post)  # 6
     issue = log.call(
         "POST",
         "/repos/acme/orders/issues",
