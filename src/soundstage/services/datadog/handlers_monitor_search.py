@@ -8,10 +8,8 @@ from typing import Any
 
 from ...world import Record
 from . import downtimes, evaluation, views_monitoring
-from .calls import Call, ops
-from .errors import bad_request
+from .calls import Call, monitor_query, ops
 from .monitor_search import matches as search_matches
-from .monitor_search import parse_search
 from .queries import QueryError, parse_monitor_query
 from .store import DOWNTIMES, MONITORS
 
@@ -71,10 +69,7 @@ def _counts(values: list[Any]) -> list[dict[str, Any]]:
 
 @ops("GET /api/v1/monitor/search")
 def search_monitors(call: Call) -> dict[str, Any]:
-    try:
-        search = parse_search(call.text("query") or "")
-    except ValueError as exc:
-        raise bad_request(f"Invalid query: {exc}") from exc
+    search = monitor_query(call)
     page, per_page = call.page_and_per_page()
     found = []
     for record in sorted(call.world[MONITORS], key=lambda r: r["id"]):
@@ -137,10 +132,7 @@ def _search_result(call: Call, record: Record, facets: dict[str, list[str]]) -> 
 
 @ops("GET /api/v1/monitor/groups/search")
 def search_monitor_groups(call: Call) -> dict[str, Any]:
-    try:
-        search = parse_search(call.text("query") or "")
-    except ValueError as exc:
-        raise bad_request(f"Invalid query: {exc}") from exc
+    search = monitor_query(call)
     page, per_page = call.page_and_per_page()
     found = []
     for record in sorted(call.world[MONITORS], key=lambda r: r["id"]):
