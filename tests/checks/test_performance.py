@@ -6,6 +6,7 @@ from __future__ import annotations
 from soundstage.checks import Attempt, evaluate, parse_checks
 from soundstage.clock import US, iso, parse_time
 from soundstage.events import CallEvent, Event, StartEvent, WriteEvent
+from soundstage.services.github.store import ISSUES
 
 ENTRIES = 100_000
 REFS = {"support": "C0SUPPORT01", "bot": "U0STAGEBOT1", "question": "1772459000.000100"}
@@ -99,7 +100,7 @@ def big_attempt() -> Attempt:
                     seq=seq, t=t, service="github", method="GET", path=f"/repos/acme/orders/issues/{n}", status=200
                 )
             )
-    state = {"github.issues": issues, "slack.messages": messages}
+    state = {ISSUES: issues, "slack.messages": messages}
     diff = {"slack.messages": {"added": messages, "removed": [], "changed": []}}
     return Attempt(events, state, diff, "It is under Reports.", REFS)
 
