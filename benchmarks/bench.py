@@ -1,4 +1,4 @@
-"""soundstage's performance budgets (DESIGN 6), measured side by side in one run.
+"""soundstage's performance budgets (docs/architecture.md), measured side by side in one run.
 
     python benchmarks/bench.py [--calls 3000] [--events 100000]
 

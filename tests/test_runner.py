@@ -15,6 +15,7 @@ import pytest
 from soundstage.errors import InfrastructureError, NotFound, UsageError
 from soundstage.runner import RunResult, latest_run, run_scenes, trial_folders
 from soundstage.server.serve import free_port
+from soundstage.services.slack.store import MESSAGES
 
 STAGE = Path(__file__).parent / "cli" / "stage"  # the hello scene and the scripted agent, shared with tests/cli/
 SCENE = STAGE / "hello.yaml"
@@ -90,7 +91,13 @@ def test_a_passing_trial_writes_the_whole_folder(out: Path, hello: str) -> None:
         "failed_checks": [],
         "folder": str(trial),
     }
-    assert [(e["seq"], e["kind"]) for e in events] == [(1, "start"), (2, "call"), (3, "call"), (4, "write"), (5, "finish")]
+    assert [(e["seq"], e["kind"]) for e in events] == [
+        (1, "start"),
+        (2, "call"),
+        (3, "call"),
+        (4, "write"),
+        (5, "finish"),
+    ]
     assert events[-1]["output"] == "said hello\n" and events[-1]["reason"] == "exited"
 
     trace = read_lines(trial / "trace.jsonl")
@@ -112,9 +119,9 @@ def test_a_passing_trial_writes_the_whole_folder(out: Path, hello: str) -> None:
     assert (trial / "agent.log").read_text() == ""
     scene = read_json(trial / "scene.json")
     assert (scene["name"], scene["source"], scene["task"]) == ("hello", str(SCENE), "Say hello in #general.")
-    messages = [m for m in read_json(trial / "state.json")["slack.messages"] if m.get("text") == "hello from the agent"]
+    messages = [m for m in read_json(trial / "state.json")[MESSAGES] if m.get("text") == "hello from the agent"]
     assert len(messages) == 1
-    assert [m["text"] for m in read_json(trial / "diff.json")["slack.messages"]["added"]] == ["hello from the agent"]
+    assert [m["text"] for m in read_json(trial / "diff.json")[MESSAGES]["added"]] == ["hello from the agent"]
 
     assert read_json(run.folder / "run.json") == {**run.to_dict(), "results": [read_json(trial / "result.json")]}
     assert read_json(run.folder / "run.json")["scenes"] == [str(SCENE)]
@@ -173,7 +180,12 @@ def test_a_hung_agent_is_killed_at_the_timeout(out: Path) -> None:
     run = run_scenes([str(SCENE)], agent("hang"), out=out, timeout=2)
 
     result = read_json(only_trial(run) / "result.json")
-    assert (result["timed_out"], result["finish_reason"], result["exit_code"], result["outcome"]) == (True, "timeout", -9, "failed")
+    assert (result["timed_out"], result["finish_reason"], result["exit_code"], result["outcome"]) == (
+        True,
+        "timeout",
+        -9,
+        "failed",
+    )
     assert result["wall_seconds"] >= 2.0
     assert result["failed_checks"] == ["said_hello", "posted"]
     assert (only_trial(run) / "output.txt").read_text() == "waiting\n"
@@ -260,7 +272,12 @@ def test_several_scenes_in_one_run(out: Path, hello: str, tmp_path: Path) -> Non
     run = run_scenes([str(SCENE), str(other)], hello, trials=2, out=out)
 
     assert [(r.scene, r.trial) for r in run.results] == [("hello", 1), ("hello", 2), ("bye", 1), ("bye", 2)]
-    assert [t.relative_to(run.folder).as_posix() for t in trial_folders(run.folder)] == ["bye/1", "bye/2", "hello/1", "hello/2"]
+    assert [t.relative_to(run.folder).as_posix() for t in trial_folders(run.folder)] == [
+        "bye/1",
+        "bye/2",
+        "hello/1",
+        "hello/2",
+    ]
 
 
 def test_latest_run_is_the_last_run_written(out: Path) -> None:
@@ -273,7 +290,9 @@ def test_latest_run_is_the_last_run_written(out: Path) -> None:
 
 def test_progress_is_reported_per_finished_trial(out: Path) -> None:
     seen: list[tuple[str, int]] = []
-    run_scenes([str(SCENE)], agent("exit", "0"), trials=2, out=out, on_progress=lambda r: seen.append((r.scene, r.trial)))
+    run_scenes(
+        [str(SCENE)], agent("exit", "0"), trials=2, out=out, on_progress=lambda r: seen.append((r.scene, r.trial))
+    )
     assert sorted(seen) == [("hello", 1), ("hello", 2)]
 
 

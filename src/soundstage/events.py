@@ -49,7 +49,7 @@ class StartEvent(Event):
 
 @event_kind
 class CallEvent(Event):
-    """One API call of the agent's, as the recording layer saw it (DESIGN 2.5 `trace.jsonl`)."""
+    """One API call of the agent's, as the recording layer saw it (a line of a trial's `trace.jsonl`)."""
 
     kind: str = "call"
     service: str
@@ -161,7 +161,7 @@ class EventLog:
             return cls(parse_event(json.loads(line)) for line in lines if line.strip())
 
 
-# -- what passed between the agent and the people (DESIGN 3.4) -----------------------------------------
+# -- what passed between the agent and the people (docs/people.md) -------------------------------------
 # People and users are named by their Slack user id; a fact by `<person ref>.<fact id>` (`laura.workspace`);
 # a decision by `<person ref>.<decision id>`.
 
@@ -275,13 +275,13 @@ class ScriptEvent(Event):
 
 @event_kind
 class MilestoneEvent(Event):
-    """A state predicate that a check watches held for the first time (DESIGN 3.3 `{state: ...}` milestones)."""
+    """A state predicate that a check watches held for the first time (`{state: ...}` milestones, docs/checks.md)."""
 
     kind: str = "milestone"
     key: str  # the predicate as canonical JSON, e.g. {"slack.message": {"channel": "C…"}}
 
 
-# -- faults (DESIGN 3.5) ---------------------------------------------------------------------------------
+# -- faults (docs/faults.md) ---------------------------------------------------------------------------
 
 
 @event_kind

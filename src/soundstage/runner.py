@@ -1,7 +1,7 @@
-"""Running an agent against live worlds: trials, their folders (DESIGN 2.5) and the run's result.
+"""Running an agent against live worlds: trials, their folders (docs/cli.md) and the run's result.
 
 One server serves the whole run. Each trial builds a fresh live world, starts the agent as a process
-with the environment of DESIGN 2.3, waits until it exits, finishes through the control API, or runs out
+with the agent's environment (docs/http.md), waits until it exits, finishes through the control API, or runs out
 of time, then scores the world and writes the trial folder. The wall clock is read here only to time
 trials and to name the run folder; none of it enters a world.
 """
@@ -74,7 +74,7 @@ class RunResult:
 
     @property
     def exit_code(self) -> int:
-        """DESIGN 2.2: 3 when a trial could not be judged, else 4 (strict, unimplemented), else 1 or 0."""
+        """The exit code (docs/cli.md): 3 when a trial could not be judged, else 4 (strict, unimplemented), else 1 or 0."""
         if any(result.outcome == "invalid" for result in self.results):
             return 3
         if self.strict and self.unimplemented:
@@ -194,7 +194,7 @@ def _new_run_folder(out: Path) -> Path:
 
 
 def agent_environment(hub: Hub, world: World, base_url: str) -> dict[str, str]:
-    """DESIGN 2.3: PATH, HOME, LANG and the scene's `pass_env` names that are set, plus the world's own."""
+    """What of the user's environment the agent gets: PATH, HOME, LANG and the scene's `pass_env` names that are set, plus the world's own."""
     names = list(KEPT_ENV) + list(world.agent.get("pass_env", []))
     env = {name: os.environ[name] for name in names if name in os.environ}
     env.update(hub.environment(world, base_url))

@@ -10,6 +10,7 @@ from soundstage.checks import Attempt, CheckResult, parse_checks, run_check
 from soundstage.clock import US, iso, parse_time
 from soundstage.events import CallEvent, Event, FinishEvent, StartEvent, WriteEvent
 from soundstage.services.github.store import ISSUES, LABELS
+from soundstage.services.slack.store import MESSAGES
 
 T0 = parse_time("2026-03-02T14:00:00Z")
 
@@ -126,11 +127,11 @@ class Office:
 
     def __init__(self, log: Log) -> None:
         post = log.call("POST", "/api/chat.postMessage", body={"channel": "C0SUPPORT01", "text": REPLY["text"]})  # 2
-        log.write("slack.messages", "added", "C0SUPPORT01/1772460010.000100", by=post)  # 3
-        log.write("slack.messages", "added", "C0SUPPORT01/1772460030.000200")  # 4: Laura's reply
+        log.write(MESSAGES, "added", "C0SUPPORT01/1772460010.000100", by=post)  # 3
+        log.write(MESSAGES, "added", "C0SUPPORT01/1772460030.000200")  # 4: Laura's reply
         react = log.call("POST", "/api/reactions.add", body={"name": "eyes"})  # 5
         log.write(
-            "slack.messages", "changed", "C0SUPPORT01/1772459000.000100", by=react, fields=["thread_ts", "reactions"]
+            MESSAGES, "changed", "C0SUPPORT01/1772459000.000100", by=react, fields=["thread_ts", "reactions"]
         )  # 6
         filed = log.call("POST", "/repos/acme/orders/issues", service="github", status=201)  # 7
         log.write(ISSUES, "added", "101", by=filed)  # 8
@@ -145,7 +146,7 @@ class Office:
             "datadog.monitors": [MONITOR],
             ISSUES: [CLOSED_ISSUE, NEW_ISSUE],
             LABELS: [],
-            "slack.messages": [HELLO, ANSWERED, REPLY, THANKS],
+            MESSAGES: [HELLO, ANSWERED, REPLY, THANKS],
         }
         self.diff = {
             "datadog.monitors": {
@@ -170,7 +171,7 @@ class Office:
                 ],
             },
             LABELS: {"added": [], "removed": [WONTFIX], "changed": []},
-            "slack.messages": {
+            MESSAGES: {
                 "added": [REPLY, THANKS],
                 "removed": [],
                 "changed": [

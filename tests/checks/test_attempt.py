@@ -12,6 +12,7 @@ from soundstage.clock import Clock, parse_time
 from soundstage.errors import NotFound, UsageError
 from soundstage.events import EventLog
 from soundstage.ids import IdSource
+from soundstage.services.slack.store import MESSAGES
 from soundstage.world import Collection, Principal, World
 
 SCENE_CHECKS = [
@@ -98,20 +99,20 @@ def world_with_a_reply() -> World:
     start = parse_time("2026-03-02T14:00:00Z")
     question = {"channel": "C1", "user": "U2", "text": "Where is the export?", "ts": "1772460000.000100"}
     note = {"channel": "C1", "user": "U2", "text": "Also, hello", "ts": "1772460001.000100"}
-    messages = Collection("slack.messages", {"C1/1": question, "C1/2": note})
+    messages = Collection(MESSAGES, {"C1/1": question, "C1/2": note})
     world = World(
         "w1",
         "office",
-        {"slack.messages": messages},
+        {MESSAGES: messages},
         Clock(start),
         IdSource("seed"),
-        {"slack.messages": dict(messages._records)},
+        {MESSAGES: dict(messages._records)},
         refs={"support": "C1", "bot": "U1"},
         task="Answer.",
     )
     world.tokens["xoxb-1-secret"] = Principal("slack", "U1")
     at = world.begin_call()
-    world["slack.messages"].add(
+    world[MESSAGES].add(
         "C1/3",
         {
             "channel": "C1",
@@ -124,7 +125,7 @@ def world_with_a_reply() -> World:
     world.end_call(at, service="slack", method="POST", path="/api/chat.postMessage", status=200, body={"channel": "C1"})
     # A call that failed half-way: its removal is undone, which puts the question last in the collection.
     at = world.begin_call()
-    world["slack.messages"].remove("C1/1")
+    world[MESSAGES].remove("C1/1")
     world.rollback()
     world.end_call(
         at,
@@ -143,7 +144,7 @@ def test_from_world_reads_the_live_world():
     world = world_with_a_reply()
     attempt = Attempt.from_world(world)
     assert [e.kind for e in attempt.events] == ["start", "call", "write", "call"]
-    assert [m["text"] for m in attempt.state["slack.messages"]] == [
+    assert [m["text"] for m in attempt.state[MESSAGES]] == [
         "Also, hello",
         "Under Reports.",
         "Where is the export?",
@@ -164,19 +165,19 @@ def test_from_world_reads_the_live_world():
 
 def test_record_ids_are_worked_out_from_the_log(log):
     first = log.call("POST", "/api/chat.postMessage")  # 2
-    log.write("slack.messages", "added", "k1", by=first)  # 3
+    log.write(MESSAGES, "added", "k1", by=first)  # 3
     second = log.call("POST", "/api/chat.postMessage")  # 4
-    log.write("slack.messages", "added", "k2", by=second)  # 5
+    log.write(MESSAGES, "added", "k2", by=second)  # 5
     gone = log.call("POST", "/api/chat.delete")  # 6
-    log.write("slack.messages", "removed", "k1", by=gone)  # 7
+    log.write(MESSAGES, "removed", "k1", by=gone)  # 7
     again = log.call("POST", "/api/chat.postMessage")  # 8
-    log.write("slack.messages", "added", "k1", by=again)  # 9
+    log.write(MESSAGES, "added", "k1", by=again)  # 9
     starter, two, one = {"text": "starter"}, {"text": "two"}, {"text": "one again"}
-    attempt = Attempt(log.events, {"slack.messages": [starter, two, one]})
-    assert attempt.record_evidence("slack.messages", starter) == []
-    assert attempt.record_evidence("slack.messages", two) == [4, 5]
-    assert attempt.record_evidence("slack.messages", one) == [2, 3, 6, 7, 8, 9]
-    assert attempt.record_evidence("slack.messages", {"text": "never there"}) == []
+    attempt = Attempt(log.events, {MESSAGES: [starter, two, one]})
+    assert attempt.record_evidence(MESSAGES, starter) == []
+    assert attempt.record_evidence(MESSAGES, two) == [4, 5]
+    assert attempt.record_evidence(MESSAGES, one) == [2, 3, 6, 7, 8, 9]
+    assert attempt.record_evidence(MESSAGES, {"text": "never there"}) == []
 
 
 def test_indexes_are_built_once(log):
@@ -196,7 +197,7 @@ def test_indexes_are_built_once(log):
     assert [c.seq for c in found] == [2, 3, 4]
     assert attempt.calls_matching(CallPattern.parse("POST /api/chat.*")) is found
     assert attempt.calls_matching(CallPattern.parse("*")) is attempt.calls
-    assert attempt.index("slack.messages", "channel") == {}
+    assert attempt.index(MESSAGES, "channel") == {}
 
 
 def test_label_names_ids_by_their_refs(log):

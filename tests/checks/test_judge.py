@@ -9,6 +9,7 @@ import pytest
 
 from soundstage.checks import Attempt, judge
 from soundstage.checks.judge import OPENROUTER_URL, Endpoint, build_prompt
+from soundstage.services.slack.store import MESSAGES
 
 TOKEN = "xoxb-1111-2222-abcdefSECRET"
 
@@ -30,7 +31,7 @@ def attempt(log) -> Attempt:
     log.call("GET", "/repos/acme/orders", service="github", status=404, error=True)  # 3
     log.call("POST", "/api/chat.update", response={"ok": False, "error": "message_not_found"}, error=True)  # 4
     state = {
-        "slack.messages": [
+        MESSAGES: [
             {"channel": "C1", "user": "U2", "text": "Where is the export?", "ts": "1772459990.000100"},
             {
                 "channel": "C1",
@@ -41,7 +42,7 @@ def attempt(log) -> Attempt:
             },
         ]
     }
-    diff = {"slack.messages": {"added": [state["slack.messages"][1]], "removed": [], "changed": []}}
+    diff = {MESSAGES: {"added": [state[MESSAGES][1]], "removed": [], "changed": []}}
     return Attempt(log.events, state, diff, "Answered.", task="Answer the question.", secrets=["ghp_worldtoken1"])
 
 
@@ -118,7 +119,7 @@ def test_truncate_drops_the_oldest_calls_and_messages(log, monkeypatch):
     for i in range(50):
         log.call("GET", f"/api/conversations.history?n={i:02d}")
     attempt = Attempt(
-        log.events, {"slack.messages": [{"channel": "C1", "user": "U1", "text": "late", "ts": "1772463000.000000"}]}
+        log.events, {MESSAGES: [{"channel": "C1", "user": "U1", "text": "late", "ts": "1772463000.000000"}]}
     )
     monkeypatch.setattr(judge, "PROMPT_BUDGET", 1500)
     whole = build_prompt(attempt, "r", False)

@@ -11,7 +11,8 @@ from soundstage.checks import Attempt, evaluate, parse_checks, state_predicates
 from soundstage.clock import parse_duration, parse_time
 from soundstage.predicates import PredicateError, StatePredicate, state_holds
 from soundstage.predicates import predicate_key as milestone_key
-from soundstage.services.slack import store
+from soundstage.services.slack import messages
+from soundstage.services.slack.store import CHANNELS, MESSAGES, USERS
 from soundstage.stage.image import WorldImage, build_image
 from soundstage.stage.models import read_scene_text
 from soundstage.world import World
@@ -64,7 +65,7 @@ def call(world: World, path: str, action: Callable[[World], Any] = lambda w: Non
 
 
 def post(channel: str, text: str, user: str = "bot") -> Callable[[World], Any]:
-    return lambda w: store.post(w, w.refs[channel], w.refs[user], text)
+    return lambda w: messages.post(w, w.refs[channel], w.refs[user], text)
 
 
 def milestones(world: World) -> list[tuple[int, str, str]]:
@@ -141,7 +142,7 @@ def test_a_predicate_is_evaluated_again_only_when_what_it_read_changed(monkeypat
     world = image.instantiate("w1")  # the image starts watching the scene's state milestones
     assert evaluated == ["slack.message", "record", "record"]  # each once when watching begins
     evaluated.clear()
-    call(world, "/api/users.profile.set", lambda w: w["slack.users"].change(w.refs["laura"], title="CS"))
+    call(world, "/api/users.profile.set", lambda w: w[USERS].change(w.refs["laura"], title="CS"))
     call(world, "/api/auth.test")  # no write at all
     assert evaluated == []  # slack.users changed, which neither pending predicate reads
     call(world, "/api/chat.postMessage", post("general", "Hello"))
@@ -157,7 +158,7 @@ def test_a_predicate_that_reads_the_log_is_evaluated_after_any_write():
     world = image.instantiate("w1")  # the image starts watching the scene's state milestones
     wrote = milestone_key({"writes": {"collection": "slack.users", "min": 1}})
     call(world, "/api/chat.postMessage", post("general", "Hello"))
-    call(world, "/api/users.profile.set", lambda w: w["slack.users"].change(w.refs["laura"], title="CS"))  # 5, 6
+    call(world, "/api/users.profile.set", lambda w: w[USERS].change(w.refs["laura"], title="CS"))  # 5, 6
     assert milestones(world)[-1] == (7, "2026-03-02T14:00:05Z", wrote)
 
 
@@ -209,17 +210,17 @@ def test_from_world_works_out_the_diff_only_when_read(world):
     attempt = Attempt.from_world(world)
     assert attempt._diff is None
     call(world, "/api/chat.postMessage", post("support", "Later."))  # after the attempt was taken
-    assert attempt.diff["slack.messages"]["added"][0]["text"] == "Under Reports."
-    assert len(attempt.diff["slack.messages"]["added"]) == 1  # the diff of the state the attempt holds
+    assert attempt.diff[MESSAGES]["added"][0]["text"] == "Under Reports."
+    assert len(attempt.diff[MESSAGES]["added"]) == 1  # the diff of the state the attempt holds
     assert attempt.agent == world.refs["bot"]
 
 
 def test_a_world_view_records_what_a_check_read(world):
     call(world, "/api/chat.postMessage", post("support", "Under Reports."))
     cases = [
-        ({"slack.message": {"channel": world.refs["support"]}}, {"slack.messages"}, False, True),
-        ({"record": {"collection": "slack.users", "where": {"name": "laura"}}}, {"slack.users"}, False, True),
-        ({"diff": {"collection": "slack.channels"}}, {"slack.channels"}, False, False),
+        ({"slack.message": {"channel": world.refs["support"]}}, {MESSAGES}, False, True),
+        ({"record": {"collection": "slack.users", "where": {"name": "laura"}}}, {USERS}, False, True),
+        ({"diff": {"collection": "slack.channels"}}, {CHANNELS}, False, False),
         ({"writes": {"max": 0}}, set(), True, False),
     ]
     from soundstage.predicates import WorldView, parse_state_predicate

@@ -132,10 +132,10 @@ def test_empty_output_is_an_output(result, log):
         ({"contains": "a", "threshold": 0.5}, "threshold is for similar_to: give similar_to", (0, "output")),
         (
             {"similar_to": "a", "threshold": 2},
-            "Input should be less than or equal to 1 (got 2)",
+            "expected a number of at most 1, found 2",
             (0, "output", "threshold"),
         ),
-        ({"contains": [1]}, "Input should be a valid string (got 1)", (0, "output", "contains", 0)),
+        ({"contains": [1]}, "expected a string, found 1", (0, "output", "contains", 0)),
         ({"excludes": []}, "give at least one text", (0, "output", "excludes")),
     ],
 )

@@ -7,6 +7,7 @@ from soundstage.checks import Attempt, evaluate, parse_checks
 from soundstage.clock import US, iso, parse_time
 from soundstage.events import CallEvent, Event, StartEvent, WriteEvent
 from soundstage.services.github.store import ISSUES
+from soundstage.services.slack.store import MESSAGES
 
 ENTRIES = 100_000
 REFS = {"support": "C0SUPPORT01", "bot": "U0STAGEBOT1", "question": "1772459000.000100"}
@@ -86,9 +87,7 @@ def big_attempt() -> Attempt:
                     "thread_ts": "1772459000.000100",
                 }
             )
-            events.append(
-                WriteEvent(seq=seq, t=t, collection="slack.messages", op="added", id=f"C0SUPPORT01/{ts}", by=seq - 1)
-            )
+            events.append(WriteEvent(seq=seq, t=t, collection=MESSAGES, op="added", id=f"C0SUPPORT01/{ts}", by=seq - 1))
         elif n % 50 == 0:
             events.append(
                 CallEvent(seq=seq, t=t, service="github", method="POST", path="/repos/acme/orders/issues", status=201)
@@ -100,8 +99,8 @@ def big_attempt() -> Attempt:
                     seq=seq, t=t, service="github", method="GET", path=f"/repos/acme/orders/issues/{n}", status=200
                 )
             )
-    state = {ISSUES: issues, "slack.messages": messages}
-    diff = {"slack.messages": {"added": messages, "removed": [], "changed": []}}
+    state = {ISSUES: issues, MESSAGES: messages}
+    diff = {MESSAGES: {"added": messages, "removed": [], "changed": []}}
     return Attempt(events, state, diff, "It is under Reports.", REFS)
 
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from soundstage.checks import Attempt, CheckSpecError, evaluate, parse_checks, saved_attempt
+from soundstage.checks import KINDS, STATE_CHECKS, Attempt, CheckSpecError, evaluate, parse_checks, saved_attempt
 from soundstage.clock import US, iso, parse_time
 from soundstage.events import (
     AskedEvent,
@@ -26,6 +26,11 @@ from soundstage.events import (
     WriteEvent,
 )
 from soundstage.predicates import predicate_key as milestone_key
+from soundstage.services.slack.store import MESSAGES
+
+# The kinds a check may have and the state checks, as the registries list them.
+KNOWN_KINDS = ", ".join(sorted([*KINDS, "state"]))
+KNOWN_STATE_CHECKS = ", ".join(sorted(STATE_CHECKS))
 
 T0 = parse_time("2026-03-02T14:00:00Z")
 BOT, LAURA, PRIYA, MAYA = "U0STAGEBOT1", "U0LAURA0001", "U0PRIYA0001", "U0MAYA00001"
@@ -56,7 +61,7 @@ class Story:
 
     def call(self, path: str = "/api/chat.postMessage", **fields: Any) -> int:
         seq = self.add(CallEvent, service="slack", method="POST", path=path, status=200, **fields)
-        self.add(WriteEvent, collection="slack.messages", op="added", id=f"m{seq}", by=seq)
+        self.add(WriteEvent, collection=MESSAGES, op="added", id=f"m{seq}", by=seq)
         return seq
 
     def message(self, user: str, channel: str, text: str, to: list[str], facts: list[str] = (), **fields: Any) -> int:
@@ -494,7 +499,7 @@ def test_milestones_are_checked_when_parsed(result, story):
         (
             {"before": [{"state": {"smell": {}}}]},
             "checks[0].before[0].state",
-            "unknown state check 'smell' (known: datadog.downtime, datadog.monitor, diff, fault_resolved, github.file_at, github.issue, github.production, github.pull, pagerduty.incident, record, slack.message, writes)",
+            f"unknown state check 'smell' (known: {KNOWN_STATE_CHECKS})",
         ),
         (
             {"within": {"milestone": {"called": "*"}, "limit": "soon"}},

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from soundstage.services.slack.store import MESSAGES
+
 
 def message(result, office, **args):
     return result({"state": {"slack.message": args}}, office.attempt())
@@ -120,14 +122,30 @@ def test_channel_notices_are_not_messages_someone_wrote():
     from soundstage.checks import Attempt, evaluate, parse_checks
 
     state = {
-        "slack.messages": [
-            {"type": "message", "subtype": "channel_join", "channel": "C1", "user": "U1", "text": "<@U1> has joined the channel", "ts": "1.000100"},
+        MESSAGES: [
+            {
+                "type": "message",
+                "subtype": "channel_join",
+                "channel": "C1",
+                "user": "U1",
+                "text": "<@U1> has joined the channel",
+                "ts": "1.000100",
+            },
         ]
     }
     attempt = Attempt(events=[], state=state, diff={}, output=None, refs={}, task="")
     checks = parse_checks([{"id": "m", "state": {"slack.message": {"channel": "C1", "from": "U1"}}}], {})
     result = evaluate(checks, attempt).checks[0]
     assert result.passed is False
-    state["slack.messages"].append({"type": "message", "subtype": "thread_broadcast", "channel": "C1", "user": "U1", "text": "hi", "ts": "2.000100"})
+    state[MESSAGES].append(
+        {
+            "type": "message",
+            "subtype": "thread_broadcast",
+            "channel": "C1",
+            "user": "U1",
+            "text": "hi",
+            "ts": "2.000100",
+        }
+    )
     attempt = Attempt(events=[], state=state, diff={}, output=None, refs={}, task="")
     assert evaluate(checks, attempt).checks[0].passed is True

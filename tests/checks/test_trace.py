@@ -6,6 +6,7 @@ import pytest
 
 from soundstage.checks import Attempt
 from soundstage.services.github.store import ISSUES
+from soundstage.services.slack.store import MESSAGES
 
 REFS = {"support": "C0SUPPORT01", "question": "1772459000.000100"}
 
@@ -30,7 +31,7 @@ def attempt(log) -> Attempt:
             "thread_ts": "1772459000.000100",
         },
     )
-    log.write("slack.messages", "added", "C0SUPPORT01/1772460025.000100", by=post)  # 6
+    log.write(MESSAGES, "added", "C0SUPPORT01/1772460025.000100", by=post)  # 6
     issue = log.call(
         "POST",
         "/repos/acme/orders/issues",

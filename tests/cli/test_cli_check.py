@@ -7,7 +7,12 @@ from pathlib import Path
 
 import pytest
 
+from soundstage.checks import KINDS, STATE_CHECKS
 from soundstage.server.serve import free_port
+
+# The kinds a check may have and the state checks, as the registries list them.
+KNOWN_KINDS = ", ".join(sorted([*KINDS, "state"]))
+KNOWN_STATE_CHECKS = ", ".join(sorted(STATE_CHECKS))
 
 
 @pytest.fixture
@@ -38,7 +43,7 @@ def test_json_is_the_same_evaluation_the_run_wrote(bench, cli, trial: Path) -> N
 def test_other_checks_from_a_file(bench, cli, trial: Path) -> None:
     checks = bench.write(
         "more.yaml",
-        '- id: said_bye\n  state: {slack.message: {channel: $general, text_contains: bye}}\n'
+        "- id: said_bye\n  state: {slack.message: {channel: $general, text_contains: bye}}\n"
         '- id: posted_once\n  trace: {called: "POST /api/chat.postMessage", times: {exactly: 1}}\n',
     )
 
@@ -67,7 +72,7 @@ def test_a_json_list_of_checks_works_too(bench, cli, trial: Path) -> None:
         ("id: x\n", "error: more.yaml:1: expected a list of checks, each a mapping with an id and one kind key"),
         (
             "- id: x\n  colour: red\n",
-            "error: more.yaml:2: checks[0].colour: unknown check kind 'colour' (a check has one of: before, decided, judge, knows, message, never, output, revealed, state, told, trace, within)",
+            f"error: more.yaml:2: checks[0].colour: unknown check kind 'colour' (a check has one of: {KNOWN_KINDS})",
         ),
         ("- [unclosed\n", "error: more.yaml:2: invalid YAML: expected ',' or ']', but got '<stream end>'"),
     ],
@@ -101,7 +106,10 @@ def test_a_live_world(stage, cli, bench) -> None:
     assert before.exit_code == 1
     assert before.stdout.splitlines()[-2:] == ["failed: 0 of 2 checks passed", f"next: curl -s {url}/trace"]
     assert after.exit_code == 0
-    assert [(c["id"], c["passed"]) for c in json.loads(after.stdout)["checks"]] == [("said_hello", True), ("posted", True)]
+    assert [(c["id"], c["passed"]) for c in json.loads(after.stdout)["checks"]] == [
+        ("said_hello", True),
+        ("posted", True),
+    ]
 
 
 def test_a_live_world_with_other_checks(stage, cli, bench) -> None:
@@ -111,7 +119,9 @@ def test_a_live_world_with_other_checks(stage, cli, bench) -> None:
     result = cli("check", "--world", f"{stage.url}/v1/worlds/{live.id}", "--checks", str(checks), "--json")
 
     assert result.exit_code == 0
-    assert [(c["id"], c["passed"], c["source"]) for c in json.loads(result.stdout)["checks"]] == [("quiet", True, "custom")]
+    assert [(c["id"], c["passed"], c["source"]) for c in json.loads(result.stdout)["checks"]] == [
+        ("quiet", True, "custom")
+    ]
 
 
 def test_an_unknown_or_unreachable_world(stage, cli) -> None:

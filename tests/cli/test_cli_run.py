@@ -1,4 +1,4 @@
-"""`soundstage run`: the summary, the closing `next:` line, `--json`, and every exit code of DESIGN 2.2."""
+"""`soundstage run`: the summary, the closing `next:` line, `--json`, and every exit code of docs/cli.md."""
 
 from __future__ import annotations
 

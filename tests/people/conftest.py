@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from soundstage.people.cast import Cast
+from soundstage.services.slack.store import CHANNELS
 from soundstage.stage.image import build_image
 from soundstage.stage.models import read_scene_text
 
@@ -83,7 +84,7 @@ class Names:
     def __init__(self, live: Any) -> None:
         world = live.world
         self.names = {v: "$" + k for k, v in world.refs.items()}
-        for record in world["slack.channels"]:
+        for record in world[CHANNELS]:
             if record.get("is_im") or record.get("is_mpim"):
                 members = sorted(self.names.get(m, m).lstrip("$") for m in record["members"])
                 self.names[record["id"]] = "dm:" + "+".join(members)

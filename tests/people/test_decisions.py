@@ -8,6 +8,8 @@ verbatim in the reply; `decided` is logged when the reply is posted, and `on: {d
 
 from __future__ import annotations
 
+from soundstage.services.slack import messages
+
 from .conftest import scene, story
 
 PEOPLE = """
@@ -96,10 +98,9 @@ def test_told_needs_the_agent_itself(people):
     live = people(SCENE)
     world = live.world
     refs = world.refs
-    from soundstage.services.slack import store
 
     with world.lock:  # Laura, not the agent, tells Priya about the payroll in #general
-        store.post(world, refs["general"], refs["laura"], "Their payroll bounced, by the way.")
+        messages.post(world, refs["general"], refs["laura"], "Their payroll bounced, by the way.")
         world.notify()
     assert ask_priya(live, "Can you approve the refund?") == "Go with hold the refund."
     assert story(live)[:2] == [

@@ -8,6 +8,8 @@ asks them nothing only when it was addressed to them (a DM or a mention).
 from __future__ import annotations
 
 from soundstage.people.engine import State
+from soundstage.services.slack import channels, messages
+from soundstage.services.slack.store import MESSAGES
 
 from .conftest import scene, story
 
@@ -151,19 +153,18 @@ def test_only_written_messages_count(people):
     slack.conversations_invite(channel=refs["general"], users=refs["nina"])  # a channel_join notice
     assert story(live) == []
     kinds = [(e["kind"], e.get("collection")) for e in live.events() if e["kind"] == "write"]
-    assert ("write", "slack.messages") in kinds  # the notices were written, and not heard
+    assert ("write", MESSAGES) in kinds  # the notices were written, and not heard
 
 
 def test_people_do_not_hear_themselves_and_answer_only_the_agent(people):
     live = people(SCENE)
     world = live.world
     refs = world.refs
-    from soundstage.services.slack import store
 
     with world.lock:  # Nina (not a person) DMs Maya; Maya writes in #support, which Laura watches
-        dm, _ = store.open_dm(world, refs["nina"], refs["maya"])
-        store.post(world, dm["id"], refs["nina"], "Hi Maya")
-        store.post(world, refs["support"], refs["maya"], f"<@{refs['maya']}> note to self")
+        dm, _ = channels.open_dm(world, refs["nina"], refs["maya"])
+        messages.post(world, dm["id"], refs["nina"], "Hi Maya")
+        messages.post(world, refs["support"], refs["maya"], f"<@{refs['maya']}> note to self")
         world.notify()
     live.advance("5m")
     assert story(live) == [

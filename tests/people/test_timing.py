@@ -6,7 +6,8 @@ from __future__ import annotations
 import time
 
 from soundstage.clock import US, parse_time
-from soundstage.services.slack.objects import ts_us
+from soundstage.services.slack.store import MESSAGES
+from soundstage.services.slack.timestamps import ts_us
 
 from .conftest import START, scene, story, ts
 
@@ -60,7 +61,7 @@ def test_under_the_clock_endpoint_the_reply_comes_at_its_own_time(people):
         "Good question. Northwind is on workspace W-4821.",
     ]
     assert [e["kind"] for e in live.events()][-4:] == ["clock", "write", "revealed", "message"]
-    assert live.world["slack.messages"].get(ts(31))["text"].endswith("W-4821.")
+    assert live.world[MESSAGES].get(ts(31))["text"].endswith("W-4821.")
 
 
 def test_under_a_realtime_clock_the_reply_follows_the_wall_clock(people):

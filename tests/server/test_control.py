@@ -1,4 +1,4 @@
-"""The control API of DESIGN 2.4, world and token routing, and isolation, over a real server."""
+"""The control API (docs/http.md), world and token routing, and isolation, over a real server."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import httpx
 import pytest
 
 from soundstage.server import Server
+from soundstage.services.slack.store import MESSAGES, USERS
 
 SCENE = """
 name: control-test
@@ -102,8 +103,8 @@ def test_trace_events_state_diff_clock_checks_finish(stage):
     assert trace[0]["operation"] == "chat.postMessage"
     assert [e["kind"] for e in live.events()] == ["start", "call", "write"]
     assert live.events(after=2)[0]["by"] == 2
-    assert any(m["text"] == "hello there" for m in live.state()["slack.messages"])
-    assert live.diff()["slack.messages"]["added"][0]["text"] == "hello there"
+    assert any(m["text"] == "hello there" for m in live.state()[MESSAGES])
+    assert live.diff()[MESSAGES]["added"][0]["text"] == "hello there"
 
     moved = live.advance("5m")
     assert moved["now"] == "2026-03-02T14:05:05Z"
@@ -113,7 +114,8 @@ def test_trace_events_state_diff_clock_checks_finish(stage):
     checks = live.get("checks")
     assert checks["passed"] is True
     assert [(c["id"], c["passed"], c["source"]) for c in checks["checks"]] == [
-        ("said_hello", True, "scene"), ("posted", True, "scene")
+        ("said_hello", True, "scene"),
+        ("posted", True, "scene"),
     ]
 
     custom = live.http.post(f"{live.control}/checks", json={"checks": [{"id": "none", "trace": {"no_calls": True}}]})
@@ -161,7 +163,7 @@ def test_a_token_never_reaches_another_world(stage):
         headers={"Authorization": f"Bearer {one.token}"},
     )
     assert response.json() == {"ok": False, "error": "invalid_auth"}
-    assert not [m for m in two.state()["slack.messages"] if m["text"] == "hello"]
+    assert not [m for m in two.state()[MESSAGES] if m["text"] == "hello"]
     assert one.trace() == []
 
 
@@ -169,8 +171,8 @@ def test_two_worlds_of_one_scene_are_isolated_and_identical(stage):
     one, two = stage.world(SCENE), stage.world(SCENE)
     assert one.world.refs == two.world.refs
     post(one, "chat.postMessage", channel=one.world.refs["general"], text="hello from one")
-    assert "slack.messages" not in two.diff()
-    assert one.state()["slack.users"] == two.state()["slack.users"]
+    assert MESSAGES not in two.diff()
+    assert one.state()[USERS] == two.state()[USERS]
 
 
 def test_admin_token_guards_the_control_api():
@@ -184,5 +186,8 @@ def test_admin_token_guards_the_control_api():
         token = described["env"]["SLACK_BOT_TOKEN"]
         world = f"/v1/worlds/{described['id']}"
         # an agent may finish its own world with its own token
-        assert http.post(f"{world}/finish", json={"output": "x"}, headers={"Authorization": f"Bearer {token}"}).status_code == 200
+        assert (
+            http.post(f"{world}/finish", json={"output": "x"}, headers={"Authorization": f"Bearer {token}"}).status_code
+            == 200
+        )
         assert http.get(f"{world}/state").status_code == 401

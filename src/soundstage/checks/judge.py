@@ -23,6 +23,7 @@ from ..grading.kinds import Args, check_kind
 from ..grading.outcome import Outcome
 from ..grading.words import show
 from ..llm import OPENROUTER_URL, TIMEOUT, Endpoint, ModelError  # noqa: F401 (OPENROUTER_URL: re-exported)
+from ..services.slack.store import MESSAGES
 
 PROMPT_BUDGET = 120_000  # characters (about 30k tokens) that `truncate: true` keeps the prompt within
 REDACTED = "[redacted]"
@@ -164,7 +165,7 @@ def _calls(attempt: Attempt) -> list[tuple[int, str, str]]:
 
 def _messages(attempt: Attempt) -> list[tuple[int, str, str]]:
     lines = []
-    for message in attempt.records("slack.messages"):
+    for message in attempt.records(MESSAGES):
         ts = str(message.get("ts", ""))
         thread = message.get("thread_ts")
         where = f"{message.get('channel')}" + (f" thread {thread}" if thread and thread != ts else "")

@@ -14,7 +14,7 @@ RESULT_VERSION = 1
 
 
 class CheckResult(BaseModel):
-    """One check's result (DESIGN 2.6), plus the arguments it ran with."""
+    """One check's result (docs/checks.md, "A check result"), plus the arguments it ran with."""
 
     id: str
     kind: str  # "trace", "output", "state:slack.message"...

@@ -10,6 +10,7 @@ from pydantic import BeforeValidator, Field, NonNegativeInt, field_validator, mo
 
 from ..events import CallEvent
 from ..grading.attempt import Attempt
+from ..grading.conditions import Condition, closest, matching, misses
 from ..grading.kinds import Args, Refers, check_kind
 from ..grading.match import dice, get_path, loosely_equal, value_matches
 from ..grading.outcome import Outcome, combine
@@ -27,8 +28,8 @@ Pattern = Annotated[CallPattern, BeforeValidator(CallPattern.parse), Refers("cal
 Patterns = Annotated[list[CallPattern], BeforeValidator(_patterns), Refers("call")]
 
 
-class Condition(Args):
-    """A test of one call input (`body.text`, `query.limit`)."""
+class InputTest(Args):
+    """A test of one call input (`body.text`, `query.limit`): `with: {body.text: {contains: ...}}`."""
 
     equals: Any = None
     contains: Any = None
@@ -36,7 +37,7 @@ class Condition(Args):
     exists: bool | None = None
 
     @model_validator(mode="after")
-    def _some(self) -> Condition:
+    def _some(self) -> InputTest:
         if not self.model_fields_set:
             raise ValueError("a condition has one or more of equals, contains, matches, exists")
         return self
@@ -80,14 +81,14 @@ class TraceArgs(Args):
     first: Pattern | None = None
     last: Pattern | None = None
     order: Patterns | None = None
-    with_: dict[str, Condition] | None = Field(None, alias="with")
+    with_: dict[str, InputTest] | None = Field(None, alias="with")
     max_calls: NonNegativeInt | None = None
     no_errors: bool = False
     no_calls: bool = False
 
     @field_validator("with_")
     @classmethod
-    def _inputs(cls, conditions: dict[str, Condition] | None) -> dict[str, Condition] | None:
+    def _inputs(cls, conditions: dict[str, InputTest] | None) -> dict[str, InputTest] | None:
         if conditions == {}:
             raise ValueError("with has one or more conditions: {body.<path>: {equals: ...}}")
         for path in conditions or {}:
@@ -151,7 +152,7 @@ def _not_called(attempt: Attempt, patterns: list[CallPattern]) -> Outcome:
     return Outcome(False, expected, f"{_matched(found)}: {some(found, len(found), _call)}", [c.seq for c in found])
 
 
-def _times(attempt: Attempt, pattern: CallPattern, times: Times, conditions: dict[str, Condition]) -> Outcome:
+def _times(attempt: Attempt, pattern: CallPattern, times: Times, conditions: dict[str, InputTest]) -> Outcome:
     calls = _meeting(attempt.calls_matching(pattern), conditions)
     expected = f"{times} matching {pattern}" + (f" whose {_conditions(conditions)}" if conditions else "")
     actual = _matched(calls) + (f" ({seqs(c.seq for c in calls)})" if calls else "")
@@ -198,7 +199,8 @@ def _with(attempt: Attempt, args: TraceArgs) -> Outcome:
     scope = f" matching {either([p.text for p in args.called])}" if args.called else ""
     expected = f"a call{scope} whose {_conditions(conditions)}"
     candidates = _union(attempt, args.called) if args.called else attempt.calls
-    meeting = _meeting(candidates, conditions)
+    tests = [_input_condition(path, condition) for path, condition in conditions.items()]
+    meeting = matching(candidates, tests)
     if meeting:
         return Outcome(
             True,
@@ -208,11 +210,9 @@ def _with(attempt: Attempt, args: TraceArgs) -> Outcome:
         )
     if not candidates:
         return Outcome(False, expected, "the agent made no calls" if not attempt.calls else f"no call{scope} was made")
-    # The call meeting the most conditions, the earliest among equals, and what it had instead.
-    closest = max(candidates, key=lambda c: (sum(_meets(c, p, k) for p, k in conditions.items()), -c.seq))
-    misses = [_input(closest, path) for path, cond in conditions.items() if not _meets(closest, path, cond)]
-    actual = f"none of {count(len(candidates), 'call')}{scope} did; closest: {_call(closest)}, where {listing(misses)}"
-    return Outcome(False, expected, actual, [closest.seq])
+    near = closest(candidates, tests, earliest=True)
+    actual = f"none of {count(len(candidates), 'call')}{scope} did; closest: {_call(near)}, where {listing(misses(near, tests))}"
+    return Outcome(False, expected, actual, [near.seq])
 
 
 def _max_calls(attempt: Attempt, limit: int) -> Outcome:
@@ -261,9 +261,13 @@ def _union(attempt: Attempt, patterns: list[CallPattern]) -> list[CallEvent]:
     return [found[s] for s in sorted(found)]
 
 
-def _meeting(calls: list[CallEvent], conditions: dict[str, Condition]) -> list[CallEvent]:
+def _meeting(calls: list[CallEvent], conditions: dict[str, InputTest]) -> list[CallEvent]:
     """The calls that meet every `with` condition."""
-    return [c for c in calls if all(_meets(c, p, k) for p, k in conditions.items())] if conditions else calls
+    return matching(calls, [_input_condition(p, k) for p, k in conditions.items()]) if conditions else calls
+
+
+def _input_condition(path: str, condition: InputTest) -> Condition[CallEvent]:
+    return Condition(path, lambda call: _meets(call, path, condition), lambda call: _input(call, path))
 
 
 def _values(call: CallEvent, path: str) -> list[Any]:
@@ -271,7 +275,7 @@ def _values(call: CallEvent, path: str) -> list[Any]:
     return get_path(call.query if root == "query" else call.body, rest)
 
 
-def _meets(call: CallEvent, path: str, condition: Condition) -> bool:
+def _meets(call: CallEvent, path: str, condition: InputTest) -> bool:
     values = _values(call, path)
     given = condition.model_fields_set
     if "exists" in given and any(v is not None for v in values) != condition.exists:
@@ -287,7 +291,7 @@ def _meets(call: CallEvent, path: str, condition: Condition) -> bool:
     return True
 
 
-def _conditions(conditions: dict[str, Condition]) -> str:
+def _conditions(conditions: dict[str, InputTest]) -> str:
     said = []
     for path, condition in conditions.items():
         given = condition.model_fields_set

@@ -1,4 +1,4 @@
-"""The `soundstage` command: thin commands over the Python API, one module each (DESIGN 2.2)."""
+"""The `soundstage` command: thin commands over the Python API, one module each (docs/cli.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""`soundstage run SCENE... --agent CMD`: trials of an agent against scenes, a summary, exit code of DESIGN 2.2."""
+"""`soundstage run SCENE... --agent CMD`: trials of an agent against scenes, a summary, exit code of docs/cli.md."""
 
 from __future__ import annotations
 

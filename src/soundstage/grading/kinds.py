@@ -15,6 +15,7 @@ from typing import Annotated, Any, Callable, ClassVar, Iterator, TypeVar, Union,
 from pydantic import BaseModel, ConfigDict, ValidationError
 from pydantic.fields import FieldInfo
 
+from ..spec.loader import expected_found
 from .attempt import Attempt
 from .outcome import Outcome
 
@@ -33,9 +34,10 @@ Reference = tuple[str, Path, Any]  # what it names, where in the arguments, and 
 
 
 class Args(BaseModel):
-    """Base of every check's argument model: unknown keys are errors, values never change after parsing."""
+    """Base of every check's argument model: unknown keys are errors, types are strict (`merged: "yes"` is
+    not a boolean), values never change after parsing."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, arbitrary_types_allowed=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, arbitrary_types_allowed=True, strict=True)
     refers: ClassVar[str | None] = None  # the whole model names something (a decision)
 
     def references(self, path: Path = ()) -> Iterator[Reference]:
@@ -113,8 +115,9 @@ def problem_text(problem: Any, model: type[Args]) -> str:
         return f"unknown field {loc[-1]!r}" + (f" (expected one of: {fields})" if fields else "")
     if kind == "missing":
         return f"missing required field {loc[-1]!r}" if loc else "missing a required field"
-    message = str(problem["msg"]).removeprefix("Value error, ")
-    return message if kind == "value_error" else f"{message} (got {problem['input']!r})"
+    if kind == "value_error":
+        return str(problem["msg"]).removeprefix("Value error, ")
+    return expected_found(problem)
 
 
 KINDS: dict[str, Kind] = {}  # top-level key -> kind

@@ -38,9 +38,9 @@ from ..events import (
     WriteEvent,
 )
 from ..predicates.live import state_holds
-from ..services.slack import store
-from ..services.slack.objects import ts_us
+from ..services.slack import channels, messages, store
 from ..services.slack.store import CHANNELS, MESSAGES, USERS, WRITTEN
+from ..services.slack.timestamps import ts_us
 from ..world import Record, World
 from .cast import Cast, Condition, Decision, Fact, Line, Person
 from .replies import Part, compose
@@ -301,7 +301,7 @@ class Engine:
             user = world[USERS].get(person.user) or {}
             name = (user.get("profile") or {}).get("real_name") or user.get("name") or person.ref
             text = state.wording.phrase(name, person.persona, reply.question, parts, text, self.cast)
-        posted = store.post(world, reply.channel, person.user, text, thread_ts=reply.thread_ts)
+        posted = messages.post(world, reply.channel, person.user, text, thread_ts=reply.thread_ts)
         t, ts = iso(world.now()), posted["ts"]
         for answer in reply.answers:
             if answer.event == "revealed":
@@ -367,8 +367,8 @@ class Engine:
     def say(self, world: World, person: Person, line: Line, trigger: str) -> None:
         channel = line.channel
         if channel is None:
-            channel = store.open_dm(world, person.user, line.to or person.user)[0]["id"]
-        posted = store.post(world, channel, person.user, line.say)
+            channel = channels.open_dm(world, person.user, line.to or person.user)[0]["id"]
+        posted = messages.post(world, channel, person.user, line.say)
         world.log.emit(
             ScriptEvent,
             t=iso(world.now()),

@@ -1,4 +1,4 @@
-"""The `people` section of a scene (DESIGN 3.2, 3.4): who a person is, what they know, what they decide.
+"""The `people` section of a scene (docs/people.md): who a person is, what they know, what they decide.
 
 Values that name records are refs (`$laura`, `$support`) or plain ids, resolved when the image is built.
 A person's `ref` is the ref of their Slack user, so `$laura` names both; a fact is named
@@ -20,7 +20,7 @@ class Condition(Spec):
     knows: list[str] | None = None  # facts the person knows (by any path)
     told: list[str] | None = None  # facts the agent itself told the person
     decided: dict[str, Any] | None = None  # {person, decision, option?}: a decision taken (by anyone)
-    state: dict[str, Any] | None = None  # a state predicate of DESIGN 3.3, over the world now
+    state: dict[str, Any] | None = None  # a state predicate (docs/checks.md), over the world now
 
     @model_validator(mode="after")
     def _something(self) -> Condition:
@@ -91,7 +91,7 @@ class Trigger(Say):
 
 
 def _listed(value: Any) -> Any:
-    """`on: {fault_resolved: x, say: ...}` (one trigger, as DESIGN 3.4 writes it) is a list of one."""
+    """`on: {fault_resolved: x, say: ...}` (one trigger, as docs/people.md writes it) is a list of one."""
     return [value] if isinstance(value, dict) else value
 
 

@@ -1,4 +1,4 @@
-"""The control API (DESIGN 2.4): worlds, their logs, state, clock and checks. JSON in, JSON out.
+"""The control API (docs/http.md): worlds, their logs, state, clock and checks. JSON in, JSON out.
 
 Errors are `{"error": {"code", "message"}}` with a 4xx status; a scene that does not validate answers
 422 with every error's file, line and field.

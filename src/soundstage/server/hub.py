@@ -83,7 +83,7 @@ class Hub:
         del self.envs[world_id]
 
     def environment(self, world: World, base_url: str) -> dict[str, Any]:
-        """The agent's environment of DESIGN 2.3 for `world`, with URLs on `base_url` (`http://host:port`)."""
+        """The agent's environment (docs/http.md) for `world`, with URLs on `base_url` (`http://host:port`)."""
         env = {
             "SOUNDSTAGE_TASK": world.task,
             "SOUNDSTAGE_URL": f"{base_url}/v1/worlds/{world.id}",

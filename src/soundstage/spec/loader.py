@@ -278,8 +278,13 @@ def _spec_error(model_cls: type[BaseModel], document: Document, detail: Any) -> 
     elif kind in ("value_error", "assertion_error"):
         message = str(detail["ctx"]["error"])
     else:
-        message = f"expected {_expected(kind, detail)}, found {describe(detail['input'])}"
+        message = expected_found(detail)
     return SpecError(message, file=document.file, line=document.line(path), field=dotted(path))
+
+
+def expected_found(detail: Any) -> str:
+    """A pydantic problem of a value's type or range, in YAML's words: `expected a whole number, found 'two'`."""
+    return f"expected {_expected(detail['type'], detail)}, found {describe(detail['input'])}"
 
 
 def _expected(kind: str, detail: Any) -> str:

@@ -21,10 +21,11 @@ def unresolved(ctx: BuildContext, checks: list[Check], cast: Cast, scene: Scene)
     """A SpecError for every name in `checks` (and in the people's `on`) that the scene does not declare;
     `ctx` points at the scene file."""
     faults = [fault.id for fault in scene.faults]
+    names = {value: name for name, value in sorted(ctx.refs.items(), reverse=True)}  # an id's first ref
     errors: list[SpecError] = []
     for check in checks:
         for what, path, value in check.args.references():
-            problem = _problem(what, value, cast, faults)
+            problem = _problem(what, value, cast, faults, names)
             if problem is not None:
                 errors.append(ctx.error(problem, "checks", *check.located(path)))
     for i, person in enumerate(scene.people):
@@ -34,17 +35,17 @@ def unresolved(ctx: BuildContext, checks: list[Check], cast: Cast, scene: Scene)
     return errors
 
 
-def _problem(what: str, value: Any, cast: Cast, faults: list[str]) -> str | None:
+def _problem(what: str, value: Any, cast: Cast, faults: list[str], names: dict[str, str]) -> str | None:
     if what == "fact":
         return None if value in cast.facts else _unknown("fact", value, cast.facts)
     if what == "person":
-        return None if value in cast.by_user else _not_a_person(value, cast)
+        return None if value in cast.by_user else _not_a_person(value, cast, names)
     if what == "fault":
         return None if value in faults else _unknown("fault", value, faults)
     if what == "call":
         return _service(value)
     if what == "decision":
-        return _decision(value, cast)
+        return _decision(value, cast, names)
     raise ValueError(f"a check argument names a {what}, which nothing resolves")
 
 
@@ -56,9 +57,10 @@ def _unknown(what: str, value: Any, known: Iterable[str], whose: str = "the scen
     return f"{what} {value!r} is not one of {whose} {what}s (declared: {declared}){hint}"
 
 
-def _not_a_person(user: Any, cast: Cast) -> str:
+def _not_a_person(user: Any, cast: Cast, names: dict[str, str]) -> str:
     people = ", ".join(f"${p.ref}" for p in cast.people) or "none"
-    return f"{user} is not a person of this scene (people: {people}): only people hear, learn and decide"
+    who = f"${names[user]}" if user in names else str(user)
+    return f"{who} is not a person of this scene (people: {people}): only people hear, learn and decide"
 
 
 def _service(pattern: CallPattern) -> str | None:
@@ -67,11 +69,11 @@ def _service(pattern: CallPattern) -> str | None:
     return _unknown("service", pattern.service, SERVICES, "soundstage's")
 
 
-def _decision(decided: Any, cast: Cast) -> str | None:
+def _decision(decided: Any, cast: Cast, names: dict[str, str]) -> str | None:
     """`{person, decision, option?}` names a decision of that person, and one of its options."""
     person = cast.by_user.get(decided.person)
     if person is None:
-        return _not_a_person(decided.person, cast)
+        return _not_a_person(decided.person, cast, names)
     names = {d.key: d for d in person.decisions} | {d.id: d for d in person.decisions}
     decision = names.get(decided.decision)
     if decision is None:

@@ -8,6 +8,8 @@ from typing import Any
 import httpx
 import pytest
 
+from soundstage.services.slack.store import CHANNELS, MESSAGES
+
 START = 1772460000  # 2026-03-02T14:00:00Z, the scenes' clock start
 
 SCENE = """
@@ -110,13 +112,13 @@ class Slack:
         return body["error"]
 
     def messages(self) -> dict[str, dict[str, Any]]:
-        return {m["ts"]: dict(m) for m in self.world["slack.messages"]}
+        return {m["ts"]: dict(m) for m in self.world[MESSAGES]}
 
     def message(self, ts_: str) -> dict[str, Any]:
-        return dict(self.world["slack.messages"].get(ts_))
+        return dict(self.world[MESSAGES].get(ts_))
 
     def channel(self, ref_or_id: str) -> dict[str, Any]:
-        return dict(self.world["slack.channels"].get(self.refs.get(ref_or_id, ref_or_id)))
+        return dict(self.world[CHANNELS].get(self.refs.get(ref_or_id, ref_or_id)))
 
     def writes(self) -> int:
         return sum(1 for e in self.live.events() if e["kind"] == "write")

@@ -5,12 +5,14 @@ from __future__ import annotations
 import pytest
 from slack_sdk.errors import SlackApiError
 
+from soundstage.services.slack.store import USERS
+
 from .conftest import SCENE
 
 
 def test_auth_test_with_the_bot_token(slack):
     body = slack.client.auth_test().data
-    bot = slack.world["slack.users"].get(slack["bot"])
+    bot = slack.world[USERS].get(slack["bot"])
     assert body == {
         "ok": True,
         "url": "https://acme.slack.com/",

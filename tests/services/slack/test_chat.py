@@ -7,6 +7,8 @@ import json
 import pytest
 from slack_sdk.errors import SlackApiError
 
+from soundstage.services.slack.store import EPHEMERAL, MESSAGES, USERS
+
 from .conftest import SCENE, START, ts
 
 
@@ -19,7 +21,7 @@ def _top_level(slack, channel):
 
 def test_post_message(slack):
     body = slack.client.chat_postMessage(channel=slack["support"], text="The export is under Reports").data
-    bot = slack.world["slack.users"].get(slack["bot"])
+    bot = slack.world[USERS].get(slack["bot"])
     message = {
         "type": "message",
         "user": slack["bot"],
@@ -139,7 +141,7 @@ def test_post_message_errors(slack):
     bad = slack.call("chat.postMessage", channel=support, text="hi", thread_ts="0")
     assert bad["error"] == "invalid_thread_ts"
     assert bad["response_metadata"]["messages"] == ["[ERROR] 0 is not a valid thread_ts"]
-    assert len(slack.world["slack.messages"]) == 8
+    assert len(slack.world[MESSAGES]) == 8
 
 
 def test_sdk_raises_with_the_error_code(slack):
@@ -229,7 +231,7 @@ def test_post_ephemeral(slack):
     body = slack.client.chat_postEphemeral(channel=slack["support"], user=slack["maya"], text="Only you").data
     assert body == {"ok": True, "message_ts": ts(0)}
     assert ts(0) not in slack.messages()
-    assert dict(slack.world["slack.ephemeral"].get(ts(0))) == {
+    assert dict(slack.world[EPHEMERAL].get(ts(0))) == {
         "type": "message",
         "ts": ts(0),
         "channel": slack["support"],

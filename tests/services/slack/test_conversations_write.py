@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from soundstage.services.slack.store import CHANNELS
+
 from .conftest import START, ts
 
 
@@ -15,7 +17,7 @@ def _history(slack, channel):
 
 def test_open_an_existing_dm(slack):
     body = slack.client.conversations_open(users=slack["maya"]).data
-    dm = slack.world["slack.channels"].by("is_im", True)[0]
+    dm = slack.world[CHANNELS].by("is_im", True)[0]
     assert body == {"ok": True, "no_op": True, "already_open": True, "channel": {"id": dm["id"]}}
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 from slack_sdk.errors import SlackApiError
 
-from soundstage.services.slack.limits import parse_rate
+from soundstage.clock import parse_rate
+from soundstage.services.slack.store import CHANNELS
 
 from .conftest import SCENE
 
@@ -48,7 +49,7 @@ def test_tiers(scene_world):
         assert slack.call("conversations.create", name=f"room-{i}")["ok"] is True
     refused = slack.raw("conversations.create", data={"name": "room-20"})
     assert (refused.status_code, refused.headers["retry-after"]) == (429, "60")
-    assert "room-20" not in [c.get("name") for c in slack.world["slack.channels"]]
+    assert "room-20" not in [c.get("name") for c in slack.world[CHANNELS]]
 
 
 def test_post_message_per_channel_with_bursts(scene_world):

@@ -7,6 +7,7 @@ import textwrap
 import pytest
 
 from soundstage.errors import SpecError
+from soundstage.services.slack import store
 from soundstage.stage.image import build_image
 from soundstage.stage.models import read_scene, read_scene_text
 
@@ -42,12 +43,12 @@ def test_records_and_settings():
     image = build(USERS + "channels: [{ref: support, name: support, members: [$bot, $maya]}]")
     refs = image.refs
     assert image.settings["slack"] == {
-        "team_id": image.collections["slack.teams"].ids()[0],
+        "team_id": image.collections[store.TEAMS].ids()[0],
         "domain": "soundstage",
         "name": "Soundstage",
     }
-    assert image.collections["slack.users"].ids() == ["USLACKBOT", refs["bot"], refs["maya"], refs["laura"]]
-    channel = image.collections["slack.channels"].get(refs["support"])
+    assert image.collections[store.USERS].ids() == ["USLACKBOT", refs["bot"], refs["maya"], refs["laura"]]
+    channel = image.collections[store.CHANNELS].get(refs["support"])
     assert channel["members"] == [refs["bot"], refs["maya"]] and channel["creator"] == refs["bot"]
 
 
@@ -66,7 +67,7 @@ messages:
     refs = image.refs
     assert (refs["a"], refs["c2"]) == (f"{START - 120}.000100", f"{START - 60}.000100")
     assert (refs["b"], refs["d"]) == (f"{START - 86400}.000100", f"{START - 86400}.000200")
-    assert image.collections["slack.messages"].ids() == [refs["b"], refs["d"], refs["a"], refs["c2"]]
+    assert image.collections[store.MESSAGES].ids() == [refs["b"], refs["d"], refs["a"], refs["c2"]]
 
 
 def test_threads_reactions_and_pins():
@@ -81,7 +82,7 @@ messages:
 """
     )
     refs = image.refs
-    messages = image.collections["slack.messages"]
+    messages = image.collections[store.MESSAGES]
     root = messages.get(refs["root"])
     assert (root["reply_count"], root["reply_users"], root["latest_reply"], root["pinned_to"]) == (
         2,
@@ -91,13 +92,13 @@ messages:
     )
     assert messages.get(refs["r1"])["parent_user_id"] == refs["maya"]
     assert messages.get(refs["r1"])["reactions"] == [{"name": "+1", "users": [refs["maya"], refs["bot"]], "count": 2}]
-    assert image.collections["slack.pins"].get(f"{refs['c']}/{refs['root']}")["created_by"] == refs["maya"]
+    assert image.collections[store.PINS].get(f"{refs['c']}/{refs['root']}")["created_by"] == refs["maya"]
 
 
 def test_a_message_to_a_user_is_a_dm():
     image = build(USERS + "messages: [{ref: m, channel: $bot, user: $maya, text: hi}]")
-    message = image.collections["slack.messages"].get(image.refs["m"])
-    dm = image.collections["slack.channels"].get(message["channel"])
+    message = image.collections[store.MESSAGES].get(image.refs["m"])
+    dm = image.collections[store.CHANNELS].get(message["channel"])
     assert dm["is_im"] is True and dm["members"] == [image.refs["maya"], image.refs["bot"]]
 
 
@@ -207,11 +208,11 @@ def test_scene_seed_adds_to_the_world(tmp_path):
         "    messages: [{ref: a, channel: $c, user: $maya, text: a, thread_ts: $q}]\n"
     )
     image = build_image(*read_scene(scene))
-    q = image.collections["slack.messages"].get(image.refs["q"])
+    q = image.collections[store.MESSAGES].get(image.refs["q"])
     assert (q["reply_count"], q["latest_reply"]) == (1, image.refs["a"])
     # Both files post their undated messages in the same minute; the per-second counter keeps them apart.
     assert (image.refs["q"], image.refs["a"]) == (f"{START - 60}.000100", f"{START - 60}.000200")
-    assert image.collections["slack.messages"].ids() == sorted(image.collections["slack.messages"].ids())
+    assert image.collections[store.MESSAGES].ids() == sorted(image.collections[store.MESSAGES].ids())
 
 
 # -- generate ----------------------------------------------------------------------------------------
@@ -225,9 +226,9 @@ def test_generate_messages():
     extra = "  generate:\n    slack.messages: {channel: $c, count: 40, threads: 0.3, reactions: 0.5}\n"
     image = build(USERS + GENERATE, extra)
     again = build(USERS + GENERATE, extra)
-    messages = list(image.collections["slack.messages"])
+    messages = list(image.collections[store.MESSAGES])
     assert len(messages) == 40
-    assert messages == list(again.collections["slack.messages"])  # seeded: the same every time
+    assert messages == list(again.collections[store.MESSAGES])  # seeded: the same every time
     refs = image.refs
     assert {m["user"] for m in messages} <= {refs["maya"], refs["laura"]}  # members, not the bot
     assert all(m["channel"] == refs["c"] and m["text"] for m in messages)

@@ -1,5 +1,5 @@
 """The Slack Web API (`/api/<method>`), as a `Service` (see `services.base`)."""
 
-from .service import SlackService, service
+from .service import service
 
-__all__ = ["SlackService", "service"]
+__all__ = ["service"]

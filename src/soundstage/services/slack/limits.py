@@ -9,8 +9,11 @@ were allowed in the last `duration`, and `Retry-After` says when the oldest of t
 
 from __future__ import annotations
 
-from ...clock import US, parse_rate
+from typing import Any
+
+from ...clock import US
 from ...world import World
+from ..base import Reply
 from ..limits import Rule, count, rule_for, rules
 
 MINUTE = 60 * US
@@ -54,16 +57,6 @@ METHOD_TIERS = {
 }
 POST_MESSAGE = (3, 3 * US)  # per channel: about 1/s, bursts of 3
 
-# parse_rate (the rate syntax) stays importable from here for the callers that take it from this module.
-__all__ = [
-    "METHOD_TIERS",
-    "MINUTE",
-    "POST_MESSAGE",
-    "TIERS",
-    "parse_rate",
-    "retry_after",
-]
-
 
 def _tiers() -> dict[str, Rule]:
     limits = {method: (TIERS[tier], MINUTE) for method, tier in METHOD_TIERS.items()}
@@ -80,3 +73,15 @@ def retry_after(world: World, method: str, channel: str | None) -> int | None:
     key = f"{method} {channel}" if method == "chat.postMessage" and rule is POST_MESSAGE else method
     counted = count(world, "slack", key, rule)
     return None if counted.allowed else counted.reset
+
+
+def refusal(method: str, wait: int, trace_body: Any) -> Reply:
+    """Slack's answer to a call over the limit: HTTP 429, `ratelimited` and `Retry-After` in whole seconds."""
+    return Reply(
+        429,
+        {"ok": False, "error": "ratelimited"},
+        headers={"Retry-After": str(wait)},
+        operation=method,
+        error=True,
+        trace_body=trace_body,
+    )

@@ -1,4 +1,4 @@
-"""The `slack:` section of world and scene files (DESIGN 3.1).
+"""The `slack:` section of world and scene files (docs/scenes.md; its fields in docs/services/slack.md).
 
 Values that name other records are refs (`$maya`) or plain ids (`U0123456789`); they are resolved when the
 image is built, so these models only check shapes.
@@ -20,7 +20,6 @@ def _duration(value: str | int) -> str | int:
 
 
 Duration = Annotated[str | int, AfterValidator(_duration)]
-
 
 
 class Team(Spec):

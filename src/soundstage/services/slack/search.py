@@ -16,7 +16,8 @@ from typing import Callable
 
 from ...clock import US
 from ...world import Record, World
-from . import objects, store
+from . import channels, store
+from .timestamps import ts_us
 
 _TOKEN = re.compile(r'(-?)(?:(\w+):("[^"]*"|\S+)|"([^"]*)"|(\S+))')
 _MENTION = re.compile(r"^<[#@]([A-Z0-9]+)(?:\|[^>]*)?>$")
@@ -89,10 +90,10 @@ def _modifier(world: World, viewer: Record, name: str, value: str, offset: int) 
         return None
     start, end = ((d - date(1970, 1, 1)).days * 86400 * US - offset for d in span)
     if name == "before":
-        return lambda r: objects.ts_us(r["ts"]) < start
+        return lambda r: ts_us(r["ts"]) < start
     if name == "after":
-        return lambda r: objects.ts_us(r["ts"]) >= end
-    return lambda r: start <= objects.ts_us(r["ts"]) < end
+        return lambda r: ts_us(r["ts"]) >= end
+    return lambda r: start <= ts_us(r["ts"]) < end
 
 
 def _days(value: str, name: str) -> tuple[date, date] | None:
@@ -116,11 +117,11 @@ def _channel(world: World, viewer: Record, value: str) -> str | None:
         return mention.group(1)
     if value.startswith("@"):
         other = _user(world, value)
-        dm = store.dm_between(world, viewer["id"], other) if other else None
+        dm = channels.dm_between(world, viewer["id"], other) if other else None
         return dm["id"] if dm else None
     if value in world[store.CHANNELS]:
         return value
-    record = store.channel_named(world, value.lstrip("#"))
+    record = channels.channel_named(world, value.lstrip("#"))
     return record["id"] if record else None
 
 

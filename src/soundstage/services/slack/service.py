@@ -7,11 +7,11 @@ from typing import Any
 
 from ...world import Principal, World
 from ..base import Credential, Reply, ServiceRequest, import_registrations
-from . import limits, seed
-from .args import Args, token_of
+from . import limits, seed, seed_messages
+from .calls import Args, Call, body_values, ops, with_warnings
 from .errors import SlackError, error_body
-from .handlers import Call, ops
 from .models import SlackSection
+from .store import USERS
 
 import_registrations(__package__)
 
@@ -19,6 +19,20 @@ _NOT_FOUND_PAGE = (
     "<!DOCTYPE html><html><head><title>Page not found | Slack</title></head><body>"
     "<h1>There's been a glitch…</h1><p>We're not quite sure what went wrong.</p></body></html>"
 )
+
+
+def token_of(request: ServiceRequest) -> str | None:
+    """The token from `Authorization: Bearer`, else a `token` argument (query, then body)."""
+    scheme, _, value = request.headers.get("authorization", "").partition(" ")
+    if scheme.lower() == "bearer" and value.strip():
+        return value.strip()
+    token = request.query.get("token")
+    if token is None and request.body:
+        try:
+            token = body_values(request, []).get("token")
+        except SlackError:
+            return None
+    return token if isinstance(token, str) and token else None
 
 
 def _method(request: ServiceRequest) -> str | None:
@@ -45,13 +59,6 @@ def _trace_body(request: ServiceRequest) -> dict[str, Any] | None:
         return Args.parse(request).values
     except SlackError:
         return None
-
-
-def _with_warnings(body: dict[str, Any], warnings: list[str]) -> dict[str, Any]:
-    if warnings:
-        body["warning"] = ",".join(warnings)
-        body["response_metadata"] = {**body.get("response_metadata", {}), "warnings": warnings}
-    return body
 
 
 class SlackService:
@@ -89,24 +96,17 @@ class SlackService:
             user = _authenticate(world, principal, request)
             wait = limits.retry_after(world, method, args.string("channel"))
             if wait is not None:
-                return Reply(
-                    429,
-                    {"ok": False, "error": "ratelimited"},
-                    headers={"Retry-After": str(wait)},
-                    operation=method,
-                    error=True,
-                    trace_body=args.values,
-                )
+                return limits.refusal(method, wait, args.values)
             body = handler(Call(world, user, principal.token_type == "bot", args))  # type: ignore[union-attr]
         except SlackError as exc:
             return Reply(
                 200,
-                _with_warnings(error_body(exc), args.warnings),
+                with_warnings(error_body(exc), args.warnings),
                 operation=method,
                 error=True,
                 trace_body=args.values,
             )
-        return Reply(200, _with_warnings({"ok": True, **body}, args.warnings), operation=method, trace_body=args.values)
+        return Reply(200, with_warnings({"ok": True, **body}, args.warnings), operation=method, trace_body=args.values)
 
     def operations(self) -> list[str]:
         return ops.names()
@@ -132,7 +132,7 @@ class SlackService:
         seed.build(section, ctx)
 
     def generate(self, collection: str, options: dict[str, Any], ctx: Any) -> None:
-        seed.generate(collection, options, ctx)
+        seed_messages.generate(collection, options, ctx)
 
     def internal_error(self, request: ServiceRequest, exc: BaseException) -> Reply:
         """Slack's answer when it fails on its side; the server has already undone the call's writes."""
@@ -149,7 +149,7 @@ def _authenticate(world: World, principal: Principal | None, request: ServiceReq
     """The caller's user record: `not_authed` without a token, `invalid_auth` for a token of no use here."""
     if principal is None:
         raise SlackError("not_authed" if token_of(request) is None else "invalid_auth")
-    user = world["slack.users"].get(principal.user)
+    user = world[USERS].get(principal.user)
     if user is None:
         raise SlackError("invalid_auth")
     if user["deleted"]:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
-from ...world import Record
+from ...world import Record, World
+from . import store
 
 
 def conversation(record: Record, viewer: str, *, num_members: bool = False) -> dict[str, Any]:
@@ -28,7 +30,7 @@ def message(record: Record, viewer: str) -> dict[str, Any]:
     return view
 
 
-def search_channel(record: Record) -> dict[str, Any]:
+def _search_channel(record: Record) -> dict[str, Any]:
     """The short conversation object inside a search match."""
     is_im = bool(record.get("is_im"))
     return {
@@ -45,3 +47,47 @@ def search_channel(record: Record) -> dict[str, Any]:
         "pending_shared": [],
         "name": record["user"] if is_im else record["name"],
     }
+
+
+def permalink(domain: str, record: Record) -> str:
+    """A message's permalink; a reply's names its thread too."""
+    channel_id, ts = record["channel"], record["ts"]
+    link = f"https://{domain}.slack.com/archives/{channel_id}/p{ts.replace('.', '')}"
+    thread_ts = record.get("thread_ts")
+    if thread_ts and thread_ts != ts:
+        link += f"?thread_ts={thread_ts}&cid={channel_id}"
+    return link
+
+
+def linked_message(world: World, record: Record, viewer: str) -> dict[str, Any]:
+    """A message with its `permalink` (reactions.get, pins.list)."""
+    return {**message(record, viewer), "permalink": permalink(store.domain(world), record)}
+
+
+def search_match(world: World, score: int, record: Record, conversation: Record) -> dict[str, Any]:
+    """A message found by search.messages; its `iid` is made from the world's seed, so it stays the same."""
+    author = world[store.USERS].get(record["user"])
+    digest = hashlib.sha256(f"{world.ids.seed}:{record['ts']}".encode()).hexdigest()
+    return {
+        "iid": f"{digest[:8]}-{digest[8:12]}-{digest[12:16]}-{digest[16:20]}-{digest[20:32]}",
+        "team": store.team_id(world),
+        "score": score,
+        "channel": _search_channel(conversation),
+        "type": "message",
+        "user": record["user"],
+        "username": author["name"] if author else "",
+        "ts": record["ts"],
+        "text": record["text"],
+        "permalink": permalink(store.domain(world), record),
+    }
+
+
+def usergroup(record: Record, *, users: bool, counts: bool) -> dict[str, Any]:
+    """A user group, with its `users` and its `user_count` and `channel_count` only when asked for."""
+    view = {k: v for k, v in record.items() if k not in ("users", "user_count", "channel_count")}
+    if users:
+        view["users"] = list(record["users"])
+    if counts:
+        view["user_count"] = record["user_count"]
+        view["channel_count"] = record["channel_count"]
+    return view

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from soundstage.errors import SpecError
+from soundstage.services.slack.store import MESSAGES, USERS
 from soundstage.stage import ImageCache, validate_file
 from soundstage.stage.image import build_image
 from soundstage.stage.models import read_scene, read_scene_text
@@ -35,26 +36,26 @@ def test_acme_scene_builds_with_refs_resolved():
     assert image.world_name == "acme"
     assert image.refs["support"].startswith("C") and image.refs["bot"].startswith("U")
     assert image.agent["slack_user"] == image.refs["bot"]
-    question = image.collections["slack.messages"].get(image.refs["csv_question"])
+    question = image.collections[MESSAGES].get(image.refs["csv_question"])
     assert question["channel"] == image.refs["support"] and question["user"] == image.refs["laura"]
-    assert len(image.collections["slack.messages"]) > 120  # the generated noise is there
+    assert len(image.collections[MESSAGES]) > 120  # the generated noise is there
 
 
 def test_images_are_deterministic():
     one = build_image(*read_scene(ROOT / "seeds" / "csv-export.yaml"))
     two = build_image(*read_scene(ROOT / "seeds" / "csv-export.yaml"))
     assert one.refs == two.refs
-    assert list(one.collections["slack.messages"]) == list(two.collections["slack.messages"])
+    assert list(one.collections[MESSAGES]) == list(two.collections[MESSAGES])
 
 
 def test_live_worlds_share_records_until_changed():
     image = build_image(*read_scene_text(INLINE))
     a, b = image.instantiate("a"), image.instantiate("b")
     maya = image.refs["maya"]
-    assert a["slack.users"].get(maya) is b["slack.users"].get(maya)
-    a["slack.users"].change(maya, real_name="Maya")
-    assert b["slack.users"].get(maya) is image.collections["slack.users"].get(maya)
-    assert "slack.users" not in b.diff() and "slack.users" in a.diff()
+    assert a[USERS].get(maya) is b[USERS].get(maya)
+    a[USERS].change(maya, real_name="Maya")
+    assert b[USERS].get(maya) is image.collections[USERS].get(maya)
+    assert USERS not in b.diff() and USERS in a.diff()
     assert a.ids.slack("C") == b.ids.slack("C")
 
 

@@ -1,0 +1,181 @@
+"""Who is in the workspace, as stored: the team, its users (Slackbot among them) and its user groups."""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import datetime, timezone
+from typing import Any, Mapping
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from ...clock import US
+from .names import normalized
+
+SLACKBOT = "USLACKBOT"
+
+# Slack labels time zones with long names; zoneinfo only knows abbreviations.
+_TZ_LABELS = {
+    "PST": "Pacific Standard Time",
+    "PDT": "Pacific Daylight Time",
+    "MST": "Mountain Standard Time",
+    "MDT": "Mountain Daylight Time",
+    "CST": "Central Standard Time",
+    "CDT": "Central Daylight Time",
+    "EST": "Eastern Standard Time",
+    "EDT": "Eastern Daylight Time",
+    "GMT": "Greenwich Mean Time",
+    "UTC": "Coordinated Universal Time",
+    "BST": "British Summer Time",
+    "CET": "Central European Time",
+    "CEST": "Central European Summer Time",
+    "EET": "Eastern European Time",
+    "EEST": "Eastern European Summer Time",
+    "IST": "India Standard Time",
+    "JST": "Japan Standard Time",
+    "AEST": "Australian Eastern Standard Time",
+    "AEDT": "Australian Eastern Daylight Time",
+}
+_AVATAR_SIZES = (24, 32, 48, 72, 192, 512)
+_TEAM_ICON_SIZES = (34, 44, 68, 88, 102, 132, 230)
+
+
+def team(team_id: str, name: str, domain: str) -> dict[str, Any]:
+    icon: dict[str, Any] = {
+        f"image_{n}": f"https://a.slack-edge.com/80588/img/avatars-teams/ava_0001-{n}.png" for n in _TEAM_ICON_SIZES
+    }
+    icon["image_default"] = True
+    return {
+        "id": team_id,
+        "name": name,
+        "url": f"https://{domain}.slack.com/",
+        "domain": domain,
+        "email_domain": "",
+        "icon": icon,
+        "avatar_base_url": "https://ca.slack-edge.com/",
+        "is_verified": False,
+    }
+
+
+def timezone_fields(tz: str, at_us: int) -> dict[str, Any]:
+    """`tz`, `tz_label`, `tz_offset` (seconds) of a zone at a moment. Raises ValueError for an unknown zone."""
+    try:
+        zone = ZoneInfo(tz)
+    except (ZoneInfoNotFoundError, ValueError) as exc:
+        raise ValueError(f"unknown time zone {tz!r} (expected an IANA name such as Europe/Berlin)") from exc
+    moment = datetime.fromtimestamp(at_us // US, timezone.utc).astimezone(zone)
+    offset = moment.utcoffset()
+    abbreviation = moment.tzname() or tz
+    return {
+        "tz": tz,
+        "tz_label": _TZ_LABELS.get(abbreviation, abbreviation),
+        "tz_offset": int(offset.total_seconds()) if offset is not None else 0,
+    }
+
+
+def user(
+    user_id: str,
+    team_id: str,
+    name: str,
+    *,
+    real_name: str,
+    display_name: str = "",
+    title: str = "",
+    email: str | None = None,
+    is_bot: bool = False,
+    is_admin: bool = False,
+    deleted: bool = False,
+    zone: Mapping[str, Any],
+    updated: int,
+    bot_id: str | None = None,
+    app_id: str | None = None,
+) -> dict[str, Any]:
+    digest = hashlib.sha256((email or user_id).encode()).hexdigest()
+    first, _, last = real_name.partition(" ")
+    profile: dict[str, Any] = {
+        "title": title,
+        "phone": "",
+        "skype": "",
+        "real_name": real_name,
+        "real_name_normalized": normalized(real_name),
+        "display_name": display_name,
+        "display_name_normalized": normalized(display_name),
+        "fields": {},
+        "status_text": "",
+        "status_emoji": "",
+        "status_emoji_display_info": [],
+        "status_expiration": 0,
+        "avatar_hash": "g" + digest[:11],
+        "first_name": first,
+        "last_name": last,
+    }
+    if email is not None:
+        profile["email"] = email
+    if bot_id is not None:
+        profile["bot_id"] = bot_id
+        profile["api_app_id"] = app_id or ""
+        profile["always_active"] = True
+    for n in _AVATAR_SIZES:
+        profile[f"image_{n}"] = f"https://secure.gravatar.com/avatar/{digest[:32]}.jpg?s={n}&d=mm"
+    profile["team"] = team_id
+    return {
+        "id": user_id,
+        "team_id": team_id,
+        "name": name,
+        "deleted": deleted,
+        "color": digest[-6:],
+        "real_name": real_name,
+        **zone,
+        "profile": profile,
+        "is_admin": is_admin,
+        "is_owner": False,
+        "is_primary_owner": False,
+        "is_restricted": False,
+        "is_ultra_restricted": False,
+        "is_bot": is_bot,
+        "is_app_user": False,
+        "updated": updated,
+        "is_email_confirmed": email is not None,
+        "who_can_share_contact_card": "EVERYONE",
+    }
+
+
+def slackbot(team_id: str, zone: Mapping[str, Any], updated: int) -> dict[str, Any]:
+    """Slack's own Slackbot user, present in every workspace (and, like in Slack, not `is_bot`)."""
+    return user(SLACKBOT, team_id, "slackbot", real_name="Slackbot", zone=zone, updated=updated)
+
+
+def usergroup(
+    group_id: str,
+    team_id: str,
+    name: str,
+    handle: str,
+    *,
+    description: str,
+    users: list[str],
+    channels: list[str],
+    created_by: str,
+    created: int,
+    disabled: bool,
+) -> dict[str, Any]:
+    return {
+        "id": group_id,
+        "team_id": team_id,
+        "is_usergroup": True,
+        "is_subteam": True,
+        "name": name,
+        "description": description,
+        "handle": handle,
+        "is_external": False,
+        "date_create": created,
+        "date_update": created,
+        "date_delete": created if disabled else 0,
+        "auto_type": None,
+        "auto_provision": False,
+        "enterprise_subteam_id": "",
+        "created_by": created_by,
+        "updated_by": created_by,
+        "deleted_by": created_by if disabled else None,
+        "prefs": {"channels": channels, "groups": []},
+        "users": users,
+        "user_count": len(users),
+        "channel_count": len(channels),
+    }

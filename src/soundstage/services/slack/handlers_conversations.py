@@ -1,0 +1,240 @@
+"""Slack's conversations.* methods: listing and reading channels, DMs and group DMs, and managing them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...world import Record
+from . import channels, messages, pins, store, views
+from .calls import Call, channel_only, not_archived, ops
+from .channels import type_of
+from .errors import SlackError
+
+_MAX_GROUP_DM = 8
+
+
+def _ts(message: Record) -> str:
+    return message["ts"]
+
+
+@ops("conversations.list")
+def conversations_list(call: Call) -> dict[str, Any]:
+    types = call.types()
+    exclude_archived = call.args.flag("exclude_archived")
+    found = [
+        c
+        for c in call.world[store.CHANNELS]
+        if type_of(c) in types and store.can_see(c, call.me) and not (exclude_archived and c.get("is_archived"))
+    ]
+    page, next_cursor = call.page(found, "channel", lambda c: c["id"], 100)
+    return {
+        "channels": [views.conversation(c, call.me, num_members=not c.get("is_im")) for c in page],
+        "response_metadata": {"next_cursor": next_cursor},
+    }
+
+
+@ops("conversations.info")
+def conversations_info(call: Call) -> dict[str, Any]:
+    conversation = call.conversation()
+    num_members = call.args.flag("include_num_members") and not conversation.get("is_im")
+    view = views.conversation(conversation, call.me, num_members=num_members)
+    if call.args.flag("include_locale"):
+        view["locale"] = "en-US"
+    return {"channel": view}
+
+
+@ops("conversations.history")
+def conversations_history(call: Call) -> dict[str, Any]:
+    conversation = call.conversation()
+    call.require_readable(conversation)
+    inside = call.window()
+    history = messages.history(call.world, conversation["id"])
+    newest_first = [m for m in reversed(history) if inside(m)]
+    page, next_cursor = call.page(newest_first, "next_ts", _ts, 100, 999)
+    body: dict[str, Any] = {
+        "messages": [views.message(m, call.me) for m in page],
+        "has_more": bool(next_cursor),
+        "pin_count": len(pins.in_channel(call.world, conversation["id"])),
+        "channel_actions_ts": None,
+        "channel_actions_count": 0,
+    }
+    if next_cursor:
+        body["response_metadata"] = {"next_cursor": next_cursor}
+    return body
+
+
+@ops("conversations.replies")
+def conversations_replies(call: Call) -> dict[str, Any]:
+    conversation = call.conversation()
+    call.require_readable(conversation)
+    target = call.message(conversation, "ts", "thread_not_found", "thread_not_found", "thread_not_found")
+    parent = messages.thread_parent(call.world, target) or target
+    inside = call.window()
+    thread = [m for m in [parent, *store.replies(call.world, parent["ts"])] if inside(m)]
+    page, next_cursor = call.page(thread, "next_ts", _ts, 1000)
+    body: dict[str, Any] = {"messages": [views.message(m, call.me) for m in page], "has_more": bool(next_cursor)}
+    if next_cursor:
+        body["response_metadata"] = {"next_cursor": next_cursor}
+    return body
+
+
+@ops("conversations.members")
+def conversations_members(call: Call) -> dict[str, Any]:
+    conversation = call.conversation()
+    members, next_cursor = call.page(list(conversation["members"]), "member", str, 100)
+    return {"members": members, "response_metadata": {"next_cursor": next_cursor}}
+
+
+@ops("conversations.open")
+def conversations_open(call: Call) -> dict[str, Any]:
+    return_im = call.args.flag("return_im")
+    if call.args.string("channel"):
+        conversation = call.conversation()
+        if not (conversation.get("is_im") or conversation["is_mpim"]):
+            raise SlackError("method_not_supported_for_channel_type")
+        existed = True
+    else:
+        user_ids = call.args.ids("users")
+        if not user_ids:
+            raise SlackError("users_list_not_supplied")
+        if len(user_ids) > _MAX_GROUP_DM:
+            raise SlackError("too_many_users")
+        for user_id in user_ids:
+            if call.existing_user(user_id)["deleted"]:
+                raise SlackError("user_disabled")
+        others = list(dict.fromkeys(u for u in user_ids if u != call.me))
+        if len(others) <= 1:
+            conversation, existed = channels.open_dm(call.world, call.me, others[0] if others else call.me)
+        else:
+            conversation, existed = channels.open_group_dm(call.world, call.me, others)
+    body: dict[str, Any] = {"no_op": True, "already_open": True} if existed else {}
+    body["channel"] = views.conversation(conversation, call.me) if return_im else {"id": conversation["id"]}
+    return body
+
+
+@ops("conversations.join")
+def conversations_join(call: Call) -> dict[str, Any]:
+    conversation = call.conversation()
+    if conversation.get("is_im") or conversation["is_private"]:
+        raise SlackError("method_not_supported_for_channel_type")
+    not_archived(conversation)
+    if store.is_member(conversation, call.me):
+        call.args.warnings.append("already_in_channel")
+    else:
+        conversation = channels.add_members(call.world, conversation, [call.me])
+    return {"channel": views.conversation(conversation, call.me)}
+
+
+@ops("conversations.create")
+def conversations_create(call: Call) -> dict[str, Any]:
+    name = call.channel_name()
+    is_private = call.args.flag("is_private")
+    return {"channel": views.conversation(channels.create_channel(call.world, name, call.me, is_private), call.me)}
+
+
+@ops("conversations.invite")
+def conversations_invite(call: Call) -> dict[str, Any]:
+    conversation = call.conversation()
+    channel_only(conversation)
+    call.require_member(conversation)
+    not_archived(conversation)
+    user_ids = call.args.ids("users")
+    if not user_ids:
+        raise SlackError("no_user")
+    if len(user_ids) > 1000:
+        raise SlackError("too_many_users")
+    for user_id in user_ids:
+        if user_id == call.me:
+            raise SlackError("cant_invite_self")
+        if call.existing_user(user_id)["deleted"]:
+            raise SlackError("cant_invite")
+        if store.is_member(conversation, user_id):
+            raise SlackError("already_in_channel")
+    conversation = channels.add_members(call.world, conversation, dict.fromkeys(user_ids), inviter=call.me)
+    return {"channel": views.conversation(conversation, call.me)}
+
+
+@ops("conversations.kick")
+def conversations_kick(call: Call) -> dict[str, Any]:
+    conversation = call.conversation()
+    channel_only(conversation)
+    user = call.existing_user(call.args.string("user"))
+    if user["id"] == call.me:
+        raise SlackError("cant_kick_self")
+    if conversation["is_general"]:
+        raise SlackError("cant_kick_from_general")
+    call.require_member(conversation)
+    if not store.is_member(conversation, user["id"]):
+        raise SlackError("not_in_channel")
+    channels.remove_member(call.world, conversation, user["id"], announce=False)
+    return {}
+
+
+@ops("conversations.leave")
+def conversations_leave(call: Call) -> dict[str, Any]:
+    conversation = call.conversation()
+    channel_only(conversation)
+    if conversation["is_general"]:
+        raise SlackError("cant_leave_general")
+    not_archived(conversation)
+    if not store.is_member(conversation, call.me):
+        return {"not_in_channel": True}
+    if conversation["is_private"] and len(conversation["members"]) == 1:
+        raise SlackError("last_member")
+    channels.remove_member(call.world, conversation, call.me)
+    return {}
+
+
+def _set_topic(call: Call, field: str) -> dict[str, Any]:
+    """conversations.setTopic and conversations.setPurpose."""
+    conversation = call.conversation()
+    channel_only(conversation)
+    value = call.topic(field)
+    call.require_member(conversation)
+    not_archived(conversation)
+    return {"channel": views.conversation(channels.set_topic(call.world, conversation, call.me, field, value), call.me)}
+
+
+@ops("conversations.setTopic")
+def conversations_set_topic(call: Call) -> dict[str, Any]:
+    return _set_topic(call, "topic")
+
+
+@ops("conversations.setPurpose")
+def conversations_set_purpose(call: Call) -> dict[str, Any]:
+    return _set_topic(call, "purpose")
+
+
+@ops("conversations.archive")
+def conversations_archive(call: Call) -> dict[str, Any]:
+    conversation = call.conversation()
+    channel_only(conversation)
+    if conversation["is_archived"]:
+        raise SlackError("already_archived")
+    if conversation["is_general"]:
+        raise SlackError("cant_archive_general")
+    call.require_member(conversation)
+    channels.set_archived(call.world, conversation, call.me, True)
+    return {}
+
+
+@ops("conversations.unarchive")
+def conversations_unarchive(call: Call) -> dict[str, Any]:
+    conversation = call.conversation()
+    channel_only(conversation)
+    if not conversation["is_archived"]:
+        raise SlackError("not_archived")
+    channels.set_archived(call.world, conversation, call.me, False)
+    return {}
+
+
+@ops("conversations.rename")
+def conversations_rename(call: Call) -> dict[str, Any]:
+    conversation = call.conversation()
+    if conversation.get("is_im") or conversation["is_mpim"]:
+        raise SlackError("method_not_supported_for_channel_type")
+    call.require_member(conversation)
+    name = call.channel_name(exclude=conversation["id"])
+    if name != conversation["name"]:
+        conversation = channels.rename(call.world, conversation, call.me, name)
+    return {"channel": views.conversation(conversation, call.me)}

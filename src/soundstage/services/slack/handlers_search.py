@@ -1,0 +1,41 @@
+"""Slack's search.messages: the messages a user may see that match a query (user tokens only)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import search, store, views
+from .calls import Call, numbered_paging, ops
+from .errors import SlackError
+
+_SEARCHABLE = (None, "thread_broadcast")
+
+
+@ops("search.messages")
+def search_messages(call: Call) -> dict[str, Any]:
+    if call.bot:
+        raise SlackError("not_allowed_token_type")
+    text = (call.args.string("query") or "").strip()
+    if not text:
+        raise SlackError("no_query")
+    count, page = call.page_numbers()
+    by_time = (call.args.string("sort") or "score") == "timestamp"
+    ascending = (call.args.string("sort_dir") or "desc") == "asc"
+    world = call.world
+    query = search.parse(world, call.user, text)
+    visible = {c["id"]: c for c in world[store.CHANNELS] if store.can_see(c, call.me)}
+    scored = []
+    for message in world[store.MESSAGES]:
+        conversation = visible.get(message["channel"])
+        if conversation is None or message.get("subtype") not in _SEARCHABLE:
+            continue
+        score = query.matches(message)
+        if score:
+            scored.append((score, message, conversation))
+    # `ts` order first, so that the score sort keeps newest first among equal scores.
+    scored.sort(key=lambda s: s[1]["ts"], reverse=not ascending)
+    if not by_time:
+        scored.sort(key=lambda s: s[0], reverse=not ascending)
+    chosen = scored[(page - 1) * count : page * count]
+    matches = [views.search_match(world, s, m, c) for s, m, c in chosen]
+    return {"query": text, "messages": {**numbered_paging(len(scored), count, page), "matches": matches}}

@@ -1,0 +1,70 @@
+"""Slack's users.* methods: the workspace's people and bots, and the conversations a user is in."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...world import Record
+from . import store, views
+from .calls import Call, ops
+from .channels import type_of
+from .errors import SlackError
+from .timestamps import now_seconds
+
+
+def _user_view(call: Call, user: Record) -> dict[str, Any]:
+    view = dict(user)
+    if call.args.flag("include_locale"):
+        view["locale"] = "en-US"
+    return view
+
+
+@ops("users.list")
+def users_list(call: Call) -> dict[str, Any]:
+    members, next_cursor = call.page(list(call.world[store.USERS]), "user", lambda u: u["id"], 1000)
+    return {
+        "members": [_user_view(call, u) for u in members],
+        "cache_ts": now_seconds(call.world),
+        "response_metadata": {"next_cursor": next_cursor},
+    }
+
+
+@ops("users.info")
+def users_info(call: Call) -> dict[str, Any]:
+    return {"user": _user_view(call, call.existing_user(call.args.string("user")))}
+
+
+@ops("users.lookupByEmail")
+def users_lookup_by_email(call: Call) -> dict[str, Any]:
+    email = call.args.string("email")
+    if not email:
+        raise SlackError("invalid_arguments", "missing required field: email")
+    user = store.user_by_email(call.world, email)
+    if user is None:
+        raise SlackError("users_not_found")
+    return {"user": dict(user)}
+
+
+@ops("users.conversations")
+def users_conversations(call: Call) -> dict[str, Any]:
+    user = call.existing_user(call.args.string("user") or call.me)
+    types = call.types()
+    exclude_archived = call.args.flag("exclude_archived")
+    found = [
+        c
+        for c in call.world[store.CHANNELS]
+        if type_of(c) in types
+        and store.is_member(c, user["id"])
+        and store.can_see(c, call.me)
+        and not (exclude_archived and c.get("is_archived"))
+    ]
+    page, next_cursor = call.page(found, "channel", lambda c: c["id"], 100)
+    return {
+        "channels": [views.conversation(c, call.me) for c in page],
+        "response_metadata": {"next_cursor": next_cursor},
+    }
+
+
+@ops("users.profile.get")
+def users_profile_get(call: Call) -> dict[str, Any]:
+    return {"profile": dict(call.existing_user(call.args.string("user") or call.me)["profile"])}

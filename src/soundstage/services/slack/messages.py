@@ -1,0 +1,186 @@
+"""Messages: the `slack.messages` records (threads summed up on their first message), posting, editing
+and deleting them, and the ephemeral messages of `slack.ephemeral`.
+
+Messages are kept in `ts` order: a new `ts` is never older than the last one, because simulated time only
+moves on. Callers validate first (handlers, the people engine); these functions assume valid input.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Mapping
+
+from ...world import Record, World
+from . import pins, store
+from .directory import SLACKBOT
+from .store import EPHEMERAL, MESSAGES, USERS
+from .timestamps import make_ts
+
+_THREAD_FIELDS = ("thread_ts", "reply_count", "reply_users_count", "latest_reply", "reply_users", "is_locked")
+
+
+def _bot_profile(bot: Record, team_id: str) -> dict[str, Any]:
+    image = bot["profile"]["image_72"]
+    return {
+        "id": bot["profile"]["bot_id"],
+        "deleted": bot["deleted"],
+        "name": bot["name"],
+        "updated": bot["updated"],
+        "app_id": bot["profile"]["api_app_id"],
+        "icons": {"image_36": image, "image_48": image, "image_72": image},
+        "team_id": team_id,
+    }
+
+
+def record(
+    ts: str,
+    channel_id: str,
+    author: Record,
+    text: str,
+    team_id: str,
+    *,
+    thread_ts: str | None = None,
+    parent_user: str | None = None,
+    subtype: str | None = None,
+    extra: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """A message as stored; a bot's message carries the bot's ids and `bot_profile`."""
+    made: dict[str, Any] = {"type": "message"}
+    if subtype:
+        made["subtype"] = subtype
+    made.update({"user": author["id"], "text": text, "ts": ts, "team": team_id})
+    if "bot_id" in author["profile"]:
+        made["bot_id"] = author["profile"]["bot_id"]
+        made["app_id"] = author["profile"]["api_app_id"]
+        made["bot_profile"] = _bot_profile(author, team_id)
+    if thread_ts is not None:
+        made["thread_ts"] = thread_ts
+        if parent_user is not None:
+            made["parent_user_id"] = parent_user
+    if extra:
+        made.update(extra)
+    made["channel"] = channel_id
+    return made
+
+
+def thread_summary(parent_ts: str, replies: Iterable[Record]) -> dict[str, Any]:
+    """The fields a thread's parent carries about its replies; all None (not rendered) when none are left."""
+    users: dict[str, None] = {}
+    count = 0
+    latest = None
+    for reply in replies:
+        count += 1
+        users.setdefault(reply["user"], None)
+        latest = reply["ts"]
+    if not count:
+        return dict.fromkeys(_THREAD_FIELDS)
+    return {
+        "thread_ts": parent_ts,
+        "reply_count": count,
+        "reply_users_count": len(users),
+        "latest_reply": latest,
+        "reply_users": list(users),
+        "is_locked": False,
+    }
+
+
+def thread_parent(world: World, message: Record) -> Record | None:
+    thread_ts = message.get("thread_ts")
+    if not thread_ts or thread_ts == message["ts"]:
+        return None
+    return world[MESSAGES].get(thread_ts)
+
+
+def history(world: World, channel_id: str) -> list[Record]:
+    """A conversation's history, oldest first: top-level messages, and replies also sent to the channel."""
+    return [m for m in world[MESSAGES].by("channel", channel_id) if _in_history(m)]
+
+
+def _in_history(message: Record) -> bool:
+    thread_ts = message.get("thread_ts")
+    return not thread_ts or thread_ts == message["ts"] or message.get("subtype") == "thread_broadcast"
+
+
+def post(
+    world: World,
+    channel_id: str,
+    user_id: str,
+    text: str,
+    *,
+    thread_ts: str | None = None,
+    broadcast: bool = False,
+    subtype: str | None = None,
+    extra: dict[str, Any] | None = None,
+) -> Record:
+    """Posts a message (a reply when `thread_ts` is given) and updates the thread's parent."""
+    ts = make_ts(world.ids, world.now())
+    parent = world[MESSAGES].get(thread_ts) if thread_ts else None
+    if parent is not None and parent["channel"] != channel_id:
+        parent = None  # a ts of another channel's message names no thread here
+    new = record(
+        ts,
+        channel_id,
+        world[USERS].get(user_id),
+        text,
+        store.team_id(world),
+        thread_ts=thread_ts,
+        parent_user=parent["user"] if parent is not None else None,
+        subtype="thread_broadcast" if broadcast else subtype,
+        extra=extra,
+    )
+    world[MESSAGES].add(ts, new)
+    if parent is not None:
+        _summarize(world, parent["ts"])
+    return world[MESSAGES].get(ts)
+
+
+def _summarize(world: World, parent_ts: str) -> None:
+    world[MESSAGES].change(parent_ts, **thread_summary(parent_ts, store.replies(world, parent_ts)))
+
+
+def update(world: World, message: Record, editor: str, fields: dict[str, Any]) -> Record:
+    """Replaces text, blocks or attachments of a message and marks it edited."""
+    edited = {"user": editor, "ts": make_ts(world.ids, world.now())}
+    return world[MESSAGES].change(message["ts"], **fields, edited=edited)
+
+
+def delete(world: World, message: Record) -> None:
+    """Deletes a message; a thread parent with replies left becomes Slack's tombstone."""
+    messages = world[MESSAGES]
+    ts = message["ts"]
+    pins.unpin(world, message)
+    if message.get("reply_count"):
+        messages.change(
+            ts,
+            subtype="tombstone",
+            text="This message was deleted.",
+            user=SLACKBOT,
+            hidden=True,
+            bot_id=None,
+            app_id=None,
+            bot_profile=None,
+            blocks=None,
+            attachments=None,
+            edited=None,
+            reactions=None,
+            pinned_to=None,
+        )
+        return
+    messages.remove(ts)
+    parent = thread_parent(world, message)
+    if parent is None:
+        return
+    if parent.get("subtype") == "tombstone" and not store.replies(world, parent["ts"]):
+        messages.remove(parent["ts"])
+    else:
+        _summarize(world, parent["ts"])
+
+
+def post_ephemeral(
+    world: World, channel_id: str, sender: str, recipient: str, text: str, thread_ts: str | None
+) -> Record:
+    """An ephemeral message: seen only by `recipient`, never in history (kept for checks)."""
+    ts = make_ts(world.ids, world.now())
+    record = {"type": "message", "ts": ts, "channel": channel_id, "user": recipient, "sender": sender, "text": text}
+    if thread_ts:
+        record["thread_ts"] = thread_ts
+    return world[EPHEMERAL].add(ts, record)

@@ -1,0 +1,170 @@
+"""Building the workspace's directory from a `slack:` section: users, channels, user groups and bookmarks,
+each checked against what Slack could hold; and resolving the refs that name users and channels.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...spec.build import BuildContext
+from . import bookmarks, channels, directory
+from .directory import SLACKBOT
+from .names import channel_name_error
+from .store import BOOKMARKS, CHANNELS, TEAMS, USERGROUPS, USERS
+
+DAY = 86_400
+
+
+def time_zone(ctx: BuildContext, tz: str, *path: str | int) -> dict[str, Any]:
+    """A user's time zone fields at the clock start; an unknown zone is an error at `path`."""
+    try:
+        return directory.timezone_fields(tz, ctx.start)
+    except ValueError as exc:
+        raise ctx.error(str(exc), *path) from exc
+
+
+def unused(ctx: BuildContext, collection: str, record_id: str, *path: str | int) -> None:
+    """Rejects an id given in the file that another record of the collection already has."""
+    if record_id in ctx.collection(collection):
+        raise ctx.error(f"id {record_id} is already used by another record of {collection}", *path)
+
+
+def resolve_user(ctx: BuildContext, value: str, *path: str | int) -> str:
+    user_id = ctx.resolve_kind(value, USERS, *path)
+    if user_id not in ctx.collection(USERS):
+        raise ctx.error(f"{value} is not a Slack user", *path)
+    return user_id
+
+
+def resolve_channel(ctx: BuildContext, value: str, *path: str | int) -> str:
+    channel_id = ctx.resolve_kind(value, CHANNELS, *path)
+    if channel_id not in ctx.collection(CHANNELS):
+        raise ctx.error(f"{value} is not a Slack channel", *path)
+    return channel_id
+
+
+def build_team(ctx: BuildContext, team_id: str, start: int) -> None:
+    """The team and Slackbot, once per image (a scene's section adds to its world's)."""
+    settings = ctx.settings["slack"]
+    teams = ctx.collection(TEAMS)
+    if team_id not in teams:
+        teams.add(team_id, directory.team(team_id, settings["name"], settings["domain"]))
+    users = ctx.collection(USERS)
+    if SLACKBOT not in users:
+        users.add(SLACKBOT, directory.slackbot(team_id, time_zone(ctx, "America/Los_Angeles"), start - DAY))
+
+
+def build_user(ctx: BuildContext, user_id: str, user: Any, i: int, team_id: str, start: int) -> None:
+    users = ctx.collection(USERS)
+    unused(ctx, USERS, user_id, "users", i, "id")
+    if users.by("name", user.name):
+        raise ctx.error(f"a Slack user is already named {user.name!r}", "users", i, "name")
+    if user.email is not None and any(u["profile"].get("email") == user.email for u in users):
+        raise ctx.error(f"another Slack user has the email {user.email!r}", "users", i, "email")
+    bot_id = ctx.ids.slack("B") if user.is_bot else None
+    users.add(
+        user_id,
+        directory.user(
+            user_id,
+            team_id,
+            user.name,
+            real_name=user.real_name or user.name,
+            display_name=user.display_name,
+            title=user.title,
+            email=user.email,
+            is_bot=user.is_bot,
+            is_admin=user.is_admin,
+            deleted=user.deleted,
+            zone=time_zone(ctx, user.tz, "users", i, "tz"),
+            updated=start - DAY,
+            bot_id=bot_id,
+            app_id=ctx.ids.slack("A") if bot_id else None,
+        ),
+    )
+
+
+def build_channel(ctx: BuildContext, channel_id: str, channel: Any, i: int, team_id: str, start: int) -> None:
+    unused(ctx, CHANNELS, channel_id, "channels", i, "id")
+    problem = channel_name_error(channel.name)
+    if problem:
+        raise ctx.error(
+            f"invalid channel name {channel.name!r} ({problem}): use lower case letters, digits, - and _, "
+            "at most 80 characters",
+            "channels",
+            i,
+            "name",
+        )
+    if ctx.collection(CHANNELS).by("name", channel.name):
+        raise ctx.error(f"a channel is already named {channel.name!r}", "channels", i, "name")
+    members = [resolve_user(ctx, m, "channels", i, "members", j) for j, m in enumerate(channel.members)]
+    if len(set(members)) != len(members):
+        raise ctx.error("a member is listed twice", "channels", i, "members")
+    if channel.created_by is not None:
+        creator = resolve_user(ctx, channel.created_by, "channels", i, "created_by")
+    else:
+        creator = members[0] if members else SLACKBOT
+    record = channels.record(
+        channel_id,
+        team_id,
+        channel.name,
+        creator=creator,
+        created=start - 30 * DAY + i * 60,
+        members=members,
+        is_private=channel.is_private,
+        is_archived=channel.is_archived,
+        topic_value=channel.topic,
+        purpose_value=channel.purpose,
+    )
+    ctx.collection(CHANNELS).add(channel_id, record)
+
+
+def build_usergroup(ctx: BuildContext, group_id: str, group: Any, i: int, team_id: str, start: int) -> None:
+    groups = ctx.collection(USERGROUPS)
+    unused(ctx, USERGROUPS, group_id, "usergroups", i, "id")
+    if groups.by("handle", group.handle):
+        raise ctx.error(f"a user group already has the handle {group.handle!r}", "usergroups", i, "handle")
+    users = [resolve_user(ctx, u, "usergroups", i, "users", j) for j, u in enumerate(group.users)]
+    channel_ids = [resolve_channel(ctx, c, "usergroups", i, "channels", j) for j, c in enumerate(group.channels)]
+    if group.created_by is not None:
+        creator = resolve_user(ctx, group.created_by, "usergroups", i, "created_by")
+    else:
+        creator = users[0] if users else SLACKBOT
+    groups.add(
+        group_id,
+        directory.usergroup(
+            group_id,
+            team_id,
+            group.name,
+            group.handle,
+            description=group.description,
+            users=users,
+            channels=channel_ids,
+            created_by=creator,
+            created=start - 7 * DAY,
+            disabled=group.disabled,
+        ),
+    )
+
+
+def build_bookmark(ctx: BuildContext, bookmark_id: str, bookmark: Any, i: int, team_id: str, start: int) -> None:
+    unused(ctx, BOOKMARKS, bookmark_id, "bookmarks", i, "id")
+    channel_id = resolve_channel(ctx, bookmark.channel, "bookmarks", i, "channel")
+    if bookmark.created_by is not None:
+        creator = resolve_user(ctx, bookmark.created_by, "bookmarks", i, "created_by")
+    else:
+        creator = ctx.collection(CHANNELS).get(channel_id)["creator"]
+    rank = len(ctx.collection(BOOKMARKS).by("channel_id", channel_id))
+    ctx.collection(BOOKMARKS).add(
+        bookmark_id,
+        bookmarks.record(
+            bookmark_id,
+            channel_id,
+            bookmark.title,
+            bookmark.link,
+            bookmark.emoji,
+            creator,
+            team_id,
+            start - 7 * DAY,
+            rank=bookmarks.rank_at(rank),
+        ),
+    )

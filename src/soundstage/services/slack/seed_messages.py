@@ -1,0 +1,171 @@
+"""Building the messages of a `slack:` section (in channels and DMs, threads, reactions, pins) and generating
+realistic noise messages (`generate: {slack.messages: ...}`). The messages collection is kept sorted by `ts`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import ValidationError
+
+from ...clock import US, parse_duration
+from ...spec.build import BuildContext
+from ...world import Collection, Record
+from . import channels, messages, pins, reactions
+from .models import GenerateMessages
+from .names import EMOJI
+from .seed_directory import DAY, resolve_channel, resolve_user
+from .store import CHANNELS, MESSAGES, PINS, USERS
+from .timestamps import make_ts, seconds, ts_us
+
+
+def _conversation_of(ctx: BuildContext, message: Any, user_id: str, i: int) -> str:
+    """A message's conversation: a channel, or (when `channel` names a user) that user's DM with the author."""
+    target = ctx.resolve(message.channel, "messages", i, "channel")
+    conversations = ctx.collection(CHANNELS)
+    if target in conversations:
+        return target
+    if target not in ctx.collection(USERS):
+        raise ctx.error(f"{message.channel} is neither a Slack channel nor a user (for a DM)", "messages", i, "channel")
+    pair = {user_id, target}
+    for record in conversations.by("is_im", True):
+        if set(record["members"]) == pair:
+            return record["id"]
+    dm_id = ctx.ids.slack("D")
+    conversations.add(
+        dm_id,
+        channels.im(dm_id, ctx.settings["slack"]["team_id"], user_id, target, seconds(ctx.start) - 30 * DAY),
+    )
+    return dm_id
+
+
+def build_message(ctx: BuildContext, ts: str, message: Any, i: int, team_id: str) -> None:
+    user_id = resolve_user(ctx, message.user, "messages", i, "user")
+    channel_id = _conversation_of(ctx, message, user_id, i)
+    channel = ctx.collection(CHANNELS).get(channel_id)
+    if user_id not in channel["members"]:
+        raise ctx.error(f"{message.user} is not a member of the channel {message.channel}", "messages", i, "user")
+    by_name: dict[str, list[str]] = {}
+    for name, reactors in message.reactions.items():
+        if not EMOJI.fullmatch(name):
+            raise ctx.error(f"invalid emoji name {name!r} (lower case, without colons)", "messages", i, "reactions")
+        by_name[name] = [resolve_user(ctx, u, "messages", i, "reactions", name, j) for j, u in enumerate(reactors)]
+    author = ctx.collection(USERS).get(user_id)
+    record = messages.record(ts, channel_id, author, message.text, team_id)
+    if by_name:
+        record["reactions"] = reactions.field(by_name)
+    if message.pinned:
+        record["pinned_to"] = [channel_id]
+        ctx.collection(PINS).add(pins.pin_id(channel_id, ts), pins.record(channel_id, ts, seconds(ts_us(ts)), user_id))
+    ctx.collection(MESSAGES).add(ts, record)
+
+
+def link_message(ctx: BuildContext, ts: str, message: Any, i: int) -> None:
+    """Makes a message a reply of the thread its `thread_ts` names."""
+    if message.thread_ts is None:
+        return
+    collection = ctx.collection(MESSAGES)
+    parent_ts = ctx.resolve_kind(message.thread_ts, MESSAGES, "messages", i, "thread_ts")
+    parent = collection.get(parent_ts)
+    record = collection.get(ts)
+    if parent is None:
+        raise ctx.error(f"{message.thread_ts} is not a Slack message", "messages", i, "thread_ts")
+    if parent["channel"] != record["channel"]:
+        raise ctx.error("a reply must be in the same channel as its thread's first message", "messages", i, "thread_ts")
+    if parent.get("parent_user_id") or parent_ts == ts:
+        raise ctx.error("thread_ts must name a thread's first message, not a reply", "messages", i, "thread_ts")
+    if ts_us(parent_ts) >= ts_us(ts):
+        raise ctx.error("a reply must be posted after its thread's first message", "messages", i, "thread_ts")
+    collection.change(ts, thread_ts=parent_ts, parent_user_id=parent["user"])
+
+
+def finish_messages(ctx: BuildContext) -> None:
+    """Sorts the messages by `ts` (insertion order is time order) and sums up every thread."""
+    ordered = sorted(ctx.collection(MESSAGES), key=lambda m: ts_us(m["ts"]))
+    replies: dict[str, list[Record]] = {}
+    for record in ordered:
+        if record.get("parent_user_id"):
+            replies.setdefault(record["thread_ts"], []).append(record)
+    by_ts = {m["ts"]: m for m in ordered}
+    for parent_ts, thread in replies.items():
+        by_ts[parent_ts] = {**by_ts[parent_ts], **messages.thread_summary(parent_ts, thread)}
+    ctx.collections[MESSAGES] = Collection(MESSAGES, by_ts)
+
+
+# -- generate ----------------------------------------------------------------------------------------
+
+_TEMPLATES = (
+    "Has anyone looked at {bs} yet?",
+    "Quick update: {catch_phrase} is on track for {day}.",
+    "Heads up, {company} asked about {bs} again.",
+    "Can someone review the {word} changes before standup?",
+    "{sentence}",
+    "Thanks {first}! That fixed it.",
+    "I'll be out {day}, {first} is covering for me.",
+    "Reminder: retro at {time} today.",
+    "Does anyone know who owns the {word} dashboard?",
+    "+1, same here",
+    "Looking into it now.",
+    "{sentence} {sentence}",
+)
+_EMOJI = ("+1", "eyes", "white_check_mark", "tada", "pray", "raised_hands", "100", "joy")
+
+
+def _noise(ctx: BuildContext) -> str:
+    faker = ctx.faker
+    template = ctx.random.choice(_TEMPLATES)
+    return template.format(
+        bs=faker.bs(),
+        catch_phrase=faker.catch_phrase().lower(),
+        company=faker.company(),
+        word=faker.word(),
+        sentence=faker.sentence(),
+        first=faker.first_name(),
+        day=faker.day_of_week(),
+        time=faker.time(pattern="%H:%M"),
+    )
+
+
+def generate(collection: str, options: Any, ctx: BuildContext) -> None:
+    """`generate: {slack.messages: {channel, count, users, span, threads, reactions}}`."""
+    if collection != "messages":
+        raise ctx.error(f"slack.{collection} cannot be generated; only slack.messages can")
+    try:
+        opts = GenerateMessages.model_validate(options)
+    except ValidationError as exc:
+        problem = exc.errors()[0]
+        raise ctx.error(problem["msg"], *problem["loc"]) from exc
+    channel_id = resolve_channel(ctx, opts.channel, "channel")
+    channel = ctx.collection(CHANNELS).get(channel_id)
+    users_collection = ctx.collection(USERS)
+    if opts.users is None:
+        authors = [u for u in channel["members"] if not users_collection.get(u)["is_bot"]]
+    else:
+        authors = [resolve_user(ctx, u, "users", j) for j, u in enumerate(opts.users)]
+    if not authors:
+        raise ctx.error(f"{opts.channel} has no members (other than bots) to post the messages", "channel")
+    team_id = ctx.settings["slack"]["team_id"]
+    span = parse_duration(opts.span) // US
+    offsets = sorted((ctx.random.randint(60, max(span, 60)) for _ in range(opts.count)), reverse=True)
+    collection = ctx.collection(MESSAGES)
+    roots: list[Record] = []
+    for offset in offsets:
+        author = users_collection.get(ctx.random.choice(authors))
+        ts = make_ts(ctx.ids, ctx.start - offset * US)
+        parent = ctx.random.choice(roots[-10:]) if roots and ctx.random.random() < opts.threads else None
+        record = messages.record(
+            ts,
+            channel_id,
+            author,
+            _noise(ctx),
+            team_id,
+            thread_ts=parent["ts"] if parent else None,
+            parent_user=parent["user"] if parent else None,
+        )
+        if ctx.random.random() < opts.reactions:
+            reactors = ctx.random.sample(authors, k=min(len(authors), ctx.random.randint(1, 3)))
+            record["reactions"] = reactions.field({ctx.random.choice(_EMOJI): reactors})
+        collection.add(ts, record)
+        if parent is None:
+            roots.append(record)
+    finish_messages(ctx)

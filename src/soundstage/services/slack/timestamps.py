@@ -1,0 +1,27 @@
+"""Slack's times: message `ts` strings (epoch seconds and 6 digits) and integer epoch seconds elsewhere."""
+
+from __future__ import annotations
+
+from ...clock import US
+from ...ids import IdSource
+from ...world import World
+
+
+def seconds(us: int) -> int:
+    return us // US
+
+
+def now_seconds(world: World) -> int:
+    return seconds(world.now())
+
+
+def make_ts(ids: IdSource, us: int) -> str:
+    """A new message `ts` at `us`: the second, then a per-second counter times 100 (unique, increasing)."""
+    second = us // US
+    return f"{second}.{ids.next(f'slack:ts:{second}') * 100:06d}"
+
+
+def ts_us(ts: str) -> int:
+    """A well-formed `ts` string to epoch microseconds (for ordering and comparing with `oldest`/`latest`)."""
+    second, _, fraction = ts.partition(".")
+    return int(second) * US + int((fraction + "000000")[:6])

@@ -1,0 +1,149 @@
+"""`validate_file` misses nothing: every name a check or a person uses resolves, every problem of a file is
+reported in one run, each with its file, line and field, and a scene is told apart from a world file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from soundstage.grading import KINDS
+from soundstage.services.slack.models import User
+from soundstage.stage import validate_file
+
+SCENE = """name: refund
+task: Ask Priya to approve the refund.
+agent: {slack_user: $bot}
+seed:
+  slack:
+    users:
+      - {ref: bot, name: stagebot, is_bot: true}
+      - {ref: priya, name: priya}
+      - {ref: sam, name: sam}
+      - {ref: nina, name: nina}
+    channels:
+      - {ref: ext, name: ext-northwind, members: [$bot, $nina]}
+people:
+  - ref: priya
+    slack_user: $priya
+    facts:
+      - {id: budget, text: "The budget is 5k.", match: ["5k"], ask: ["budget"]}
+    decisions:
+      - {id: refund, ask: ["refund"], options: ["approve the refund", "hold the refund"]}
+  - ref: sam
+    slack_user: $sam
+    facts:
+      - {id: contract_value, text: "They pay 180k a year.", match: ["180k"], confidential: true}
+checks:
+"""
+FIRST = SCENE.count("\n") + 1  # the line of the first check
+
+
+def problems(tmp_path: Path, text: str) -> list[tuple[int | None, str, str]]:
+    scene = tmp_path / "scene.yaml"
+    scene.write_text(text)
+    return [(e.line, e.field, e.message) for e in validate_file(scene)]
+
+
+def test_the_base_scene_is_valid(tmp_path: Path) -> None:
+    assert problems(tmp_path, SCENE + "  - {id: ok, revealed: [priya.budget]}\n") == []
+
+
+@pytest.mark.parametrize(
+    ("check", "field", "message"),
+    [
+        (
+            "{id: c, never: {in: $ext, carries: [sam.contract_vaule]}}",
+            "checks[0].never.carries[0]",
+            "fact 'sam.contract_vaule' is not one of the scene's facts (declared: priya.budget, sam.contract_value); "
+            "did you mean 'sam.contract_value'?",
+        ),
+        (
+            "{id: c, revealed: [priya.budgit]}",
+            "checks[0].revealed[0]",
+            "fact 'priya.budgit' is not one of the scene's facts (declared: priya.budget, sam.contract_value); "
+            "did you mean 'priya.budget'?",
+        ),
+        (
+            "{id: c, told: {person: $priya, facts: [sam.contract]}}",
+            "checks[0].told.facts[0]",
+            "fact 'sam.contract' is not one of the scene's facts (declared: priya.budget, sam.contract_value); "
+            "did you mean 'sam.contract_value'?",
+        ),
+        (
+            "{id: c, knows: {person: $nina, facts: [priya.budget]}}",
+            "checks[0].knows.person",
+            "$nina is not a person of this scene (people: $priya, $sam): only people hear, learn and decide",
+        ),
+        (
+            "{id: c, decided: {person: $priya, decision: refnd}}",
+            "checks[0].decided",
+            "decision 'refnd' is not one of $priya's decisions (declared: refund); did you mean 'refund'?",
+        ),
+        (
+            "{id: c, decided: {person: $priya, decision: refund, option: approve}}",
+            "checks[0].decided",
+            "'approve' is not an option of priya.refund (options: 'approve the refund', 'hold the refund')",
+        ),
+        (
+            '{id: c, before: [{decided: {person: $sam, decision: refund}}, {called: "*"}]}',
+            "checks[0].before[0].decided",
+            "decision 'refund' is not one of $sam's decisions (declared: none)",
+        ),
+        (
+            '{id: c, trace: {not_called: ["slak:GET *"]}}',
+            "checks[0].trace.not_called[0]",
+            "service 'slak' is not one of soundstage's services (declared: slack, github, datadog, pagerduty); "
+            "did you mean 'slack'?",
+        ),
+        (
+            '{id: c, within: {milestone: {called: "githb:POST /repos/*"}, limit: 1h}}',
+            "checks[0].within.milestone.called",
+            "service 'githb' is not one of soundstage's services (declared: slack, github, datadog, pagerduty); "
+            "did you mean 'github'?",
+        ),
+        (
+            "{id: c, message: {to: $nina, text_contains: refund}}",
+            "checks[0].message.to",
+            "$nina is not a person of this scene (people: $priya, $sam): only people hear, learn and decide",
+        ),
+    ],
+)
+def test_every_name_a_check_uses_resolves(tmp_path: Path, check: str, field: str, message: str) -> None:
+    assert problems(tmp_path, SCENE + f"  - {check}\n") == [(FIRST, field, message)]
+
+
+def test_every_problem_of_a_file_is_reported_at_once(tmp_path: Path) -> None:
+    text = SCENE + (
+        "  - {id: a, trace: {called: $nope}}\n"
+        "  - {id: b, trace_calls: {called: '*'}}\n"
+        "  - {id: c, state: {github.pull: {repo: acme/orders, merged: 'yes'}}}\n"
+        "pass: [a, b, d]\n"
+    )
+    assert problems(tmp_path, text) == [
+        (FIRST, "checks[0].trace.called", "unknown ref $nope (known refs: $bot, $ext, $nina, $priya, $sam)"),
+        (FIRST + 1, "checks[1].trace_calls", _unknown_kind("trace_calls")),
+        (FIRST + 2, "checks[2].state.github.pull.merged", "expected true or false, found 'yes'"),
+        (FIRST + 3, "pass[2]", "no check has the id 'd' (check ids: a, b, c)"),
+    ]
+
+
+def test_a_scene_without_a_task_is_told_so(tmp_path: Path) -> None:
+    text = SCENE.replace("task: Ask Priya to approve the refund.\n", "") + "  - {id: ok, revealed: [priya.budget]}\n"
+    assert problems(tmp_path, text) == [(1, "task", "required field is missing")]
+
+
+def test_a_world_file_is_still_a_world_file(tmp_path: Path) -> None:
+    world = "name: tiny\nslack:\n  users:\n    - {ref: bot, name: stagebot, emial: x}\n"
+    assert problems(tmp_path, world) == [
+        (4, "slack.users[0].emial", _unknown_field("emial")),
+    ]
+
+
+def _unknown_kind(key: str) -> str:
+    return f"unknown check kind {key!r} (a check has one of: {', '.join(sorted([*KINDS, 'state']))})"
+
+
+def _unknown_field(name: str) -> str:
+    fields = sorted(f.alias or n for n, f in User.model_fields.items())
+    return f"unknown field {name!r}; expected one of: {', '.join(fields)}"
