@@ -10,6 +10,7 @@ from soundstage.checks import Attempt, CheckResult, parse_checks, run_check
 from soundstage.clock import US, iso, parse_time
 from soundstage.events import CallEvent, Event, FinishEvent, StartEvent, WriteEvent
 from soundstage.services.datadog.store import MONITORS
+from soundstage.services.github.store import ISSUES, LABELS
 from soundstage.services.slack.store import MESSAGES
 
 T0 = parse_time("2026-03-02T14:00:00Z")
@@ -134,18 +135,18 @@ class Office:
             MESSAGES, "changed", "C0SUPPORT01/1772459000.000100", by=react, fields=["thread_ts", "reactions"]
         )  # 6
         filed = log.call("POST", "/repos/acme/orders/issues", service="github", status=201)  # 7
-        log.write("github.issues", "added", "101", by=filed)  # 8
+        log.write(ISSUES, "added", "101", by=filed)  # 8
         closed = log.call("PATCH", "/repos/acme/orders/issues/7", service="github")  # 9
-        log.write("github.issues", "changed", "107", by=closed, fields=["state", "labels"])  # 10
+        log.write(ISSUES, "changed", "107", by=closed, fields=["state", "labels"])  # 10
         dropped = log.call("DELETE", "/repos/acme/orders/labels/wontfix", service="github", status=204)  # 11
-        log.write("github.labels", "removed", "wontfix", by=dropped)  # 12
+        log.write(LABELS, "removed", "wontfix", by=dropped)  # 12
         log.write(MONITORS, "changed", "123", fields=["overall_state"])  # 13: a fault
         self.finish = log.finish("Answered Laura in the thread.\n")  # 14
         self.events = log.events
         self.state = {
             MONITORS: [MONITOR],
-            "github.issues": [CLOSED_ISSUE, NEW_ISSUE],
-            "github.labels": [],
+            ISSUES: [CLOSED_ISSUE, NEW_ISSUE],
+            LABELS: [],
             MESSAGES: [HELLO, ANSWERED, REPLY, THANKS],
         }
         self.diff = {
@@ -156,7 +157,7 @@ class Office:
                     {"id": "123", "record": MONITOR, "changes": {"overall_state": {"from": "OK", "to": "Alert"}}}
                 ],
             },
-            "github.issues": {
+            ISSUES: {
                 "added": [NEW_ISSUE],
                 "removed": [],
                 "changed": [
@@ -170,7 +171,7 @@ class Office:
                     }
                 ],
             },
-            "github.labels": {"added": [], "removed": [WONTFIX], "changed": []},
+            LABELS: {"added": [], "removed": [WONTFIX], "changed": []},
             MESSAGES: {
                 "added": [REPLY, THANKS],
                 "removed": [],

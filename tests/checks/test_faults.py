@@ -7,6 +7,7 @@ from collections.abc import Callable
 from soundstage.checks import Attempt, CheckResult
 from soundstage.clock import US, iso
 from soundstage.events import FaultResolvedEvent, FaultStartedEvent
+from soundstage.services.github.store import REPOS
 
 from .conftest import T0, Log
 
@@ -24,7 +25,7 @@ def _check(result: Callable[..., CheckResult], log: Log) -> CheckResult:
 def test_a_resolved_fault_passes_with_its_event(log: Log, result: Callable[..., CheckResult]) -> None:
     _fault(log, FaultStartedEvent)
     call = log.call("PUT", "/repos/acme/orders/pulls/3/merge", service="github")
-    log.write("github.repos", "changed", "acme/orders", by=call, fields=["production"])
+    log.write(REPOS, "changed", "acme/orders", by=call, fields=["production"])
     resolved = _fault(log, FaultResolvedEvent)
     _fault(log, FaultStartedEvent, fault="other")
     checked = _check(result, log)

@@ -9,9 +9,10 @@ from __future__ import annotations
 import pytest
 
 from soundstage.checks import Attempt, CheckSpecError
+from soundstage.services.github.store import BLOBS, COMMITS, ISSUES, PULLS, REFS, REPOS, TREES
 
 C1, C2, C3, C4 = ("1" * 40, "2" * 40, "3" * 40, "4" * 40)
-REFS = {"orders": "acme/orders", "bug": C2, "fix": C3}
+REF_NAMES = {"orders": "acme/orders", "bug": C2, "fix": C3}
 
 
 def blob(sha: str, content: str) -> dict:
@@ -33,22 +34,22 @@ def commit(sha: str, tree_sha: str, parents: list[str], message: str) -> dict:
 
 
 STATE = {
-    "github.repos": [
+    REPOS: [
         {"full_name": "acme/orders", "default_branch": "main", "production": C2},
         {"full_name": "acme/orders-web", "default_branch": "main", "production": None},
     ],
-    "github.refs": [
+    REFS: [
         {"repository": "acme/orders", "ref": "refs/heads/main", "sha": C3},
         {"repository": "acme/orders", "ref": "refs/heads/fix-cache", "sha": C3},
         {"repository": "acme/orders-web", "ref": "refs/heads/main", "sha": C4},
     ],
-    "github.commits": [
+    COMMITS: [
         commit(C1, "t1", [], "Initial commit"),
         commit(C2, "t2", [C1], "Cache order totals\n\nFaster."),
         commit(C3, "t3", [C2], "Fix stale totals"),
         commit(C4, "t4", [], "Web"),
     ],
-    "github.trees": [
+    TREES: [
         tree("t1", ("README.md", "blob", "b1"), ("src", "tree", "s1")),
         tree("s1", ("app.py", "blob", "b2")),
         tree("t2", ("README.md", "blob", "b1"), ("src", "tree", "s2")),
@@ -56,14 +57,14 @@ STATE = {
         tree("t3", ("README.md", "blob", "b1"), ("src/app.py", "blob", "b4")),  # a flat tree works too
         tree("t4", ("index.html", "blob", "b5")),
     ],
-    "github.blobs": [
+    BLOBS: [
         blob("b1", "# orders\n"),
         blob("b2", "def total(order):\n    return sum(order)\n"),
         blob("b3", "CACHE = {}\ncache_totals=True\n"),
         blob("b4", "CACHE = {}\ncache_totals=False\n"),
         blob("b5", "<html></html>\n"),
     ],
-    "github.pulls": [
+    PULLS: [
         {
             "repository": "acme/orders",
             "number": 3,
@@ -92,7 +93,7 @@ STATE = {
             "head": {"ref": "fix", "sha": C4},
         },
     ],
-    "github.issues": [
+    ISSUES: [
         {
             "repository": "acme/orders",
             "number": 1,
@@ -126,33 +127,33 @@ STATE = {
 @pytest.fixture
 def attempt(log) -> Attempt:
     merge = log.call("PUT", "/repos/acme/orders/pulls/3/merge", service="github")  # 2
-    log.write("github.refs", "changed", "acme/orders:refs/heads/main", by=merge, fields=["sha"])  # 3
-    log.write("github.pulls", "changed", "acme/orders#3", by=merge, fields=["state", "merged"])  # 4
+    log.write(REFS, "changed", "acme/orders:refs/heads/main", by=merge, fields=["sha"])  # 3
+    log.write(PULLS, "changed", "acme/orders#3", by=merge, fields=["state", "merged"])  # 4
     diff = {
-        "github.refs": {
+        REFS: {
             "added": [],
             "removed": [],
             "changed": [
                 {
                     "id": "acme/orders:refs/heads/main",
-                    "record": STATE["github.refs"][0],
+                    "record": STATE[REFS][0],
                     "changes": {"sha": {"from": C2, "to": C3}},
                 }
             ],
         },
-        "github.pulls": {
+        PULLS: {
             "added": [],
             "removed": [],
             "changed": [
                 {
                     "id": "acme/orders#3",
-                    "record": STATE["github.pulls"][0],
+                    "record": STATE[PULLS][0],
                     "changes": {"state": {"from": "open", "to": "closed"}},
                 }
             ],
         },
     }
-    return Attempt(log.events, STATE, diff, None, REFS, "Fix the bug.")
+    return Attempt(log.events, STATE, diff, None, REF_NAMES, "Fix the bug.")
 
 
 def check(result, attempt, name, **args):
@@ -387,7 +388,7 @@ def test_issue_by_number_names_the_closest_miss(result, attempt):
 
 
 def test_issue_in_a_repo_without_issues_or_no_repo(result, log):
-    state = {"github.repos": [{"full_name": "acme/empty", "default_branch": "main", "production": None}]}
+    state = {REPOS: [{"full_name": "acme/empty", "default_branch": "main", "production": None}]}
     attempt = Attempt(log.events, state, {}, None, {}, "")
     r = check(result, attempt, "github.issue", repo="acme/empty")
     assert (r.passed, r.actual) == (False, "acme/empty has no issues")

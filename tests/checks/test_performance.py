@@ -6,6 +6,7 @@ from __future__ import annotations
 from soundstage.checks import Attempt, evaluate, parse_checks
 from soundstage.clock import US, iso, parse_time
 from soundstage.events import CallEvent, Event, StartEvent, WriteEvent
+from soundstage.services.github.store import ISSUES
 from soundstage.services.slack.store import MESSAGES
 
 ENTRIES = 100_000
@@ -98,7 +99,7 @@ def big_attempt() -> Attempt:
                     seq=seq, t=t, service="github", method="GET", path=f"/repos/acme/orders/issues/{n}", status=200
                 )
             )
-    state = {"github.issues": issues, MESSAGES: messages}
+    state = {ISSUES: issues, MESSAGES: messages}
     diff = {MESSAGES: {"added": messages, "removed": [], "changed": []}}
     return Attempt(events, state, diff, "It is under Reports.", REFS)
 

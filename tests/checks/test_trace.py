@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from soundstage.checks import Attempt
+from soundstage.services.github.store import ISSUES
 from soundstage.services.slack.store import MESSAGES
 
 REFS = {"support": "C0SUPPORT01", "question": "1772459000.000100"}
@@ -38,7 +39,7 @@ def attempt(log) -> Attempt:
         status=201,
         body={"title": "CSV export", "labels": ["bug"]},
     )  # 7
-    log.write("github.issues", "added", "1", by=issue)  # 8
+    log.write(ISSUES, "added", "1", by=issue)  # 8
     log.call(
         "GET", "/repos/acme/orders/issues/1", service="github", status=404, query={"per_page": "5"}, error=True
     )  # 9

@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from soundstage.services.github.work import Work
+from soundstage.services.github import ci
+from soundstage.services.github.records import Records
 
 from .conftest import GitHubWorld
 
@@ -121,12 +122,15 @@ def test_releases(acme: GitHubWorld) -> None:
     # the world file's releases: v1.3.0 nine days and v1.4.0 two days before the clock start
     latest = kit.rest.repos.get_latest_release("acme", "orders").parsed_data
     assert (latest.tag_name, latest.name, latest.author.login, latest.target_commitish) == (
-        "v1.4.0", "1.4.0", "alex", ref(acme, "release_commit"),
+        "v1.4.0",
+        "1.4.0",
+        "alex",
+        ref(acme, "release_commit"),
     )
     assert latest.published_at == datetime(2026, 2, 28, 14, 0, 0, tzinfo=UTC)
     assert latest.html_url == "https://github.com/acme/orders/releases/tag/v1.4.0"
     world = acme.live.world
-    Work(world.__getitem__, world.ids).add_release("acme/orders", "v1.5.0-rc1", "main", "maya", world.now(), prerelease=True)
+    ci.add_release(Records.live(world), "acme/orders", "v1.5.0-rc1", "main", "maya", world.now(), prerelease=True)
     listed = kit.rest.repos.list_releases("acme", "orders").parsed_data
     assert [r.tag_name for r in listed] == ["v1.5.0-rc1", "v1.4.0", "v1.3.0"]
     assert acme.py().get_repo("acme/orders").get_latest_release().tag_name == "v1.4.0"  # not the prerelease

@@ -7,6 +7,8 @@ import base64
 import pytest
 from github import GithubException
 
+from soundstage.services.github.store import REFS
+
 APP = "cache_totals=True\ndef total(order):\n    return sum(order)\n"
 
 
@@ -40,7 +42,10 @@ def test_get_file_at_a_ref(gh):
 def test_directories(gh):
     kit = gh.kit()
     listing = kit.rest.repos.get_content("acme", "orders", "src").parsed_data
-    assert [(i.name, i.path, i.type) for i in listing] == [("app.py", "src/app.py", "file"), ("util", "src/util", "dir")]
+    assert [(i.name, i.path, i.type) for i in listing] == [
+        ("app.py", "src/app.py", "file"),
+        ("util", "src/util", "dir"),
+    ]
     root = gh.py().get_repo("acme/orders").get_contents("")
     assert [c.path for c in root] == ["README.md", "docs", "src"]
     assert gh.raw("GET", "/repos/acme/orders/contents").json()[0]["name"] == "README.md"
@@ -65,9 +70,11 @@ def test_update_file_needs_the_blob_sha(gh):
     r = gh.raw("PUT", "/repos/acme/orders/contents/README.md", json={"message": "m", "content": _b64("x\n")})
     assert r.status_code == 422
     assert r.json()["message"] == 'Invalid request.\n\n"sha" wasn\'t supplied.'
-    r = gh.raw("PUT", "/repos/acme/orders/contents/README.md", json={"message": "m", "content": _b64("x\n"), "sha": "0" * 40})
+    r = gh.raw(
+        "PUT", "/repos/acme/orders/contents/README.md", json={"message": "m", "content": _b64("x\n"), "sha": "0" * 40}
+    )
     assert (r.status_code, r.json()["message"]) == (409, f"README.md does not match {'0' * 40}")
-    before = gh.state("github.refs")
+    before = gh.state(REFS)
     updated = kit.rest.repos.create_or_update_file_contents(
         "acme", "orders", "README.md", message="Update readme", content=_b64("# orders v2\n"), sha=current.sha
     )
@@ -93,7 +100,7 @@ def test_write_on_another_branch_and_with_an_author(gh):
 
 
 def test_put_validation_writes_nothing(gh):
-    before = gh.state("github.refs")
+    before = gh.state(REFS)
     cases = [
         ({"content": _b64("x")}, 422, 'Invalid request.\n\n"message" wasn\'t supplied.'),
         ({"message": "m"}, 422, 'Invalid request.\n\n"content" wasn\'t supplied.'),
@@ -102,11 +109,13 @@ def test_put_validation_writes_nothing(gh):
         ({"message": "m", "content": _b64("x"), "sha": "abc"}, 422, 'Invalid request.\n\n"src" is a directory.'),
     ]
     for body, status, message in cases:
-        r = gh.raw("PUT", "/repos/acme/orders/contents/src", json=body) if "sha" in body else gh.raw(
-            "PUT", "/repos/acme/orders/contents/new.txt", json=body
+        r = (
+            gh.raw("PUT", "/repos/acme/orders/contents/src", json=body)
+            if "sha" in body
+            else gh.raw("PUT", "/repos/acme/orders/contents/new.txt", json=body)
         )
         assert (r.status_code, r.json()["message"]) == (status, message), body
-    assert gh.state("github.refs") == before
+    assert gh.state(REFS) == before
 
 
 def test_delete_file(gh):

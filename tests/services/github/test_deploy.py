@@ -7,6 +7,8 @@ from typing import Any
 
 import pytest
 
+from soundstage.services.github.store import DEPLOYMENTS, ISSUES, PULLS, REPOS
+
 from .conftest import GitHubWorld
 
 NO_DEPLOY = """
@@ -42,7 +44,7 @@ def ref(world: GitHubWorld, name: str) -> str:
 
 
 def production(world: GitHubWorld, repo: str = "acme/orders") -> str:
-    return world.live.world["github.repos"].get(repo)["production"]
+    return world.live.world[REPOS].get(repo)["production"]
 
 
 def test_deployment_to_production_deploys(acme: GitHubWorld) -> None:
@@ -98,7 +100,7 @@ def test_staging_and_rollback_with_pygithub(acme: GitHubWorld) -> None:
 def test_deployment_errors(acme: GitHubWorld, body: dict[str, Any], status: int, message: str) -> None:
     response = acme.raw("POST", "/repos/acme/orders/deployments", json=body)
     assert (response.status_code, response.json()["message"]) == (status, message)
-    assert len(acme.live.world["github.deployments"]) == 0
+    assert len(acme.live.world[DEPLOYMENTS]) == 0
     assert production(acme) == ref(acme, "release_commit")
     bad_state = acme.raw("POST", "/repos/acme/orders/deployments/1/statuses", json={"state": "success"})
     assert bad_state.status_code == 404
@@ -107,7 +109,7 @@ def test_deployment_errors(acme: GitHubWorld, body: dict[str, Any], status: int,
 def test_merge_without_deploy_on_merge(stage: Any) -> None:
     site = GitHubWorld(stage.world(NO_DEPLOY))
     world = site.live.world
-    assert world["github.pulls"].get("acme/site#2")["state"] == "closed"
+    assert world[PULLS].get("acme/site#2")["state"] == "closed"
     first = world.refs["new_page"]
     repo = site.py().get_repo("acme/site")
     repo.update_file(
@@ -120,10 +122,10 @@ def test_merge_without_deploy_on_merge(stage: Any) -> None:
     pull = repo.create_pull(base="release", head="pricing", title="Prices", body="Fixes #1")
     pull.merge()
     # merged into a branch that is not the default one: the issue stays open, nothing is deployed
-    assert world["github.issues"].get("acme/site#1")["state"] == "open"
+    assert world[ISSUES].get("acme/site#1")["state"] == "open"
     assert production(site, "acme/site") == first
     second = repo.create_pull(base="main", head="pricing", title="Prices on main", body="closes #1")
     second.merge(merge_method="squash")
-    assert world["github.issues"].get("acme/site#1")["state"] == "closed"
+    assert world[ISSUES].get("acme/site#1")["state"] == "closed"
     assert production(site, "acme/site") == first  # the repo does not deploy on merge
-    assert len(world["github.deployments"]) == 0
+    assert len(world[DEPLOYMENTS]) == 0

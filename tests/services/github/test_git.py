@@ -8,6 +8,7 @@ import pytest
 from github import GithubException
 
 from soundstage.services.github import git
+from soundstage.services.github.store import REFS
 
 SAME = {"name": "a", "email": "b", "at": 1772460000 * 1_000_000}
 
@@ -40,7 +41,15 @@ def test_seeded_tree_matches_git_write_tree(gh):
         ("src", "040000", "tree"),
     ]
     deep = kit.rest.git.get_tree("acme", "orders", tree.sha, recursive="1").parsed_data
-    assert [e.path for e in deep.tree] == ["README.md", "docs", "docs/cache.md", "src", "src/app.py", "src/util", "src/util/money.py"]
+    assert [e.path for e in deep.tree] == [
+        "README.md",
+        "docs",
+        "docs/cache.md",
+        "src",
+        "src/app.py",
+        "src/util",
+        "src/util/money.py",
+    ]
     assert deep.tree[0].size == 9 and deep.truncated is False
     assert gh.raw("GET", "/repos/acme/orders/git/trees/nope").status_code == 404
 
@@ -111,4 +120,4 @@ def test_create_ref_errors(gh):
     for body, message in cases:
         r = gh.raw("POST", "/repos/acme/orders/git/refs", json=body)
         assert (r.status_code, r.json()["message"]) == (422, message), body
-    assert "acme/orders:refs/heads/x" not in gh.state("github.refs")
+    assert "acme/orders:refs/heads/x" not in gh.state(REFS)

@@ -8,6 +8,7 @@ import base64
 from github import InputGitTreeElement
 
 from soundstage.services.github import git
+from soundstage.services.github.store import BLOBS, COMMITS, TREES
 
 
 def test_multi_file_commit_through_pygithub(gh):
@@ -34,30 +35,50 @@ def test_multi_file_commit_through_pygithub(gh):
 
 def test_write_through_githubkit_with_dates(gh):
     kit = gh.kit()
-    tree = kit.rest.git.create_tree("acme", "orders", tree=[{"path": "a/b.txt", "mode": "100644", "type": "blob", "content": "b\n"}])
+    tree = kit.rest.git.create_tree(
+        "acme", "orders", tree=[{"path": "a/b.txt", "mode": "100644", "type": "blob", "content": "b\n"}]
+    )
     assert tree.status_code == 201
     assert [e.path for e in tree.parsed_data.tree] == ["a"]
     who = {"name": "Maya Chen", "email": "maya@acme.test", "date": "2026-03-01T10:00:00Z"}
-    commit = kit.rest.git.create_commit("acme", "orders", message="Root", tree=tree.parsed_data.sha, parents=[], author=who).parsed_data
+    commit = kit.rest.git.create_commit(
+        "acme", "orders", message="Root", tree=tree.parsed_data.sha, parents=[], author=who
+    ).parsed_data
     assert commit.author.date.isoformat() == "2026-03-01T10:00:00+00:00"
     assert commit.committer.name == "Stage Bot"
     assert commit.parents == []
 
 
 def test_write_errors_write_nothing(gh):
-    before = (gh.state("github.blobs"), gh.state("github.trees"), gh.state("github.commits"))
+    before = (gh.state(BLOBS), gh.state(TREES), gh.state(COMMITS))
     cases = [
         ("/git/blobs", {}, 'Invalid request.\n\n"content" wasn\'t supplied.'),
         ("/git/blobs", {"content": "%%", "encoding": "base64"}, "content is not valid Base64 of UTF-8 text"),
         ("/git/blobs", {"content": "x", "encoding": "latin-1"}, "encoding must be one of utf-8, base64; found latin-1"),
-        ("/git/trees", {"tree": [{"path": "x", "mode": "100644", "type": "blob", "sha": "0" * 40}]}, f"Invalid tree info: {'0' * 40} is not a blob"),
-        ("/git/trees", {"tree": [{"path": "x", "mode": "100755", "type": "blob", "content": "x"}]}, "Invalid tree info: mode 100755 with type blob is not supported"),
-        ("/git/trees", {"tree": [{"path": "x", "content": "1"}, {"path": "x/y", "content": "2"}]}, "Invalid tree info: x is both a file and a directory"),
+        (
+            "/git/trees",
+            {"tree": [{"path": "x", "mode": "100644", "type": "blob", "sha": "0" * 40}]},
+            f"Invalid tree info: {'0' * 40} is not a blob",
+        ),
+        (
+            "/git/trees",
+            {"tree": [{"path": "x", "mode": "100755", "type": "blob", "content": "x"}]},
+            "Invalid tree info: mode 100755 with type blob is not supported",
+        ),
+        (
+            "/git/trees",
+            {"tree": [{"path": "x", "content": "1"}, {"path": "x/y", "content": "2"}]},
+            "Invalid tree info: x is both a file and a directory",
+        ),
         ("/git/trees", {"tree": [], "base_tree": "nope"}, "base_tree is not a valid tree oid"),
         ("/git/commits", {"message": "m", "tree": "0" * 40}, "Tree SHA does not exist"),
-        ("/git/commits", {"message": "m", "tree": "352f24006e242c904a086db6ddd5976a65db0f46", "parents": ["nope"]}, "Parent SHA does not exist or is not a commit object"),
+        (
+            "/git/commits",
+            {"message": "m", "tree": "352f24006e242c904a086db6ddd5976a65db0f46", "parents": ["nope"]},
+            "Parent SHA does not exist or is not a commit object",
+        ),
     ]
     for path, body, message in cases:
         r = gh.raw("POST", "/repos/acme/orders" + path, json=body)
         assert (r.status_code, r.json()["message"]) == (422, message), body
-    assert (gh.state("github.blobs"), gh.state("github.trees"), gh.state("github.commits")) == before
+    assert (gh.state(BLOBS), gh.state(TREES), gh.state(COMMITS)) == before

@@ -9,6 +9,8 @@ from typing import Any
 import pytest
 from github import GithubException
 
+from soundstage.services.github.store import ISSUES, LABELS, PULLS
+
 from .conftest import GitHubWorld
 
 
@@ -86,10 +88,10 @@ def test_create_issue_with_pygithub(acme: GitHubWorld) -> None:
     assert [a.login for a in issue.assignees] == ["maya", "omar"]
     assert issue.user.login == "stagebot"
     assert issue.created_at == at(14, 0, 5)
-    record = acme.state("github.issues")["acme/orders#6"]
+    record = acme.state(ISSUES)["acme/orders#6"]
     assert record["labels"] == ["bug", "customer"]
     assert record["assignees"] == ["maya", "omar"]
-    assert acme.state("github.labels")["acme/orders:customer"]["color"] == "ededed"
+    assert acme.state(LABELS)["acme/orders:customer"]["color"] == "ededed"
     # issues and pulls share the number sequence
     assert repo.get_issue(6).title == "Totals wrong again"
 
@@ -101,7 +103,7 @@ def test_close_and_reopen(acme: GitHubWorld) -> None:
     assert issue.closed_at == at(14, 0, 10)
     issue.edit(state="open")
     assert (issue.state, issue.state_reason, issue.closed_at) == ("open", "reopened", None)
-    record = acme.state("github.issues")["acme/orders#2"]
+    record = acme.state(ISSUES)["acme/orders#2"]
     assert (record["state"], record["closed_by"]) == ("open", None)
 
 
@@ -128,7 +130,7 @@ def test_labels_on_an_issue(acme: GitHubWorld) -> None:
     left = kit.rest.issues.remove_label("acme", "orders", 1, "P1").parsed_data
     assert [label.name for label in left] == ["bug"]
     kit.rest.issues.remove_all_labels("acme", "orders", 1)
-    assert acme.state("github.issues")["acme/orders#1"]["labels"] == []
+    assert acme.state(ISSUES)["acme/orders#1"]["labels"] == []
     listed = kit.rest.issues.list_labels_on_issue("acme", "orders", 2).parsed_data
     assert [label.name for label in listed] == ["enhancement"]
     missing = acme.raw("DELETE", "/repos/acme/orders/issues/2/labels/nope")
@@ -141,7 +143,7 @@ def test_labels_with_pygithub_which_sends_a_bare_array(acme: GitHubWorld) -> Non
     issue.add_to_labels("docs")
     assert [label.name for label in issue.get_labels()] == ["bug", "docs"]
     issue.set_labels("enhancement")
-    assert acme.state("github.issues")["acme/orders#2"]["labels"] == ["enhancement"]
+    assert acme.state(ISSUES)["acme/orders#2"]["labels"] == ["enhancement"]
     # where an object is expected, an array is GitHub's 400
     response = acme.raw("PATCH", "/repos/acme/orders/issues/2", json=["title"])
     assert (response.status_code, response.json()["message"]) == (400, "Problems parsing JSON")
@@ -158,7 +160,7 @@ def test_assignees_and_lock(acme: GitHubWorld) -> None:
     issue = kit.rest.issues.get("acme", "orders", 1).parsed_data
     assert (issue.locked, issue.active_lock_reason) == (True, "resolved")
     assert acme.raw("DELETE", "/repos/acme/orders/issues/1/lock").status_code == 204
-    assert acme.state("github.issues")["acme/orders#1"]["locked"] is False
+    assert acme.state(ISSUES)["acme/orders#1"]["locked"] is False
 
 
 def test_comments(acme: GitHubWorld) -> None:
@@ -180,9 +182,9 @@ def test_comments(acme: GitHubWorld) -> None:
     assert kit.rest.issues.get("acme", "orders", 1).parsed_data.comments == 1
     assert kit.rest.issues.get_comment("acme", "orders", comment.id).parsed_data.body == "Looking into it now"
     # a comment on a pull request goes through the issues API and does not change the pull record
-    before = acme.state("github.pulls")["acme/orders#5"]
+    before = acme.state(PULLS)["acme/orders#5"]
     kit.rest.issues.create_comment("acme", "orders", 5, data={"body": "Not merging: it turns the cache off"})
-    assert acme.state("github.pulls")["acme/orders#5"] == before
+    assert acme.state(PULLS)["acme/orders#5"] == before
     assert kit.rest.pulls.get("acme", "orders", 5).parsed_data.comments == 1
 
 
@@ -327,8 +329,11 @@ def test_sort_by_comments_and_updated(acme: GitHubWorld) -> None:
 def test_the_repository_counts_open_issues_and_pulls(acme: GitHubWorld) -> None:
     kit = acme.kit()
     before = kit.rest.repos.get("acme", "orders").parsed_data.open_issues_count
-    open_items = [n for n, r in {**acme.state("github.issues"), **acme.state("github.pulls")}.items()
-                  if r["repository"] == "acme/orders" and r["state"] == "open"]
+    open_items = [
+        n
+        for n, r in {**acme.state(ISSUES), **acme.state(PULLS)}.items()
+        if r["repository"] == "acme/orders" and r["state"] == "open"
+    ]
     assert before == len(open_items) > 0
     kit.rest.issues.update("acme", "orders", 1, data={"state": "closed"})
     assert acme.py().get_repo("acme/orders").open_issues_count == before - 1

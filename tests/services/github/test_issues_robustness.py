@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from soundstage.services.github import handlers_ci, handlers_issues, handlers_pulls, handlers_search
-from soundstage.services.github.router import ops
+from soundstage.services.github.calls import ops
 
 from .conftest import GitHubWorld
 

@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from soundstage.errors import SpecError
+from soundstage.services.github.store import ISSUES, LABELS, PULLS
 from soundstage.stage.image import ImageCache
 
 from .conftest import GitHubWorld
@@ -46,14 +47,14 @@ def test_seeded_records(stage: Any) -> None:
         "acme/app#3",
         "acme/app#4",
     ]
-    first = live["github.issues"].get("acme/app#1")
+    first = live[ISSUES].get("acme/app#1")
     assert (first["labels"], first["assignees"], first["user"]) == (["Bug", "triage"], ["maya"], "maya")
-    assert live["github.labels"].get("acme/app:triage")["color"] == "ededed"
-    done = live["github.issues"].get("acme/app#2")
+    assert live[LABELS].get("acme/app:triage")["color"] == "ededed"
+    done = live[ISSUES].get("acme/app#2")
     assert (done["state"], done["user"], done["state_reason"]) == ("closed", "acme", "completed")
-    shipped = live["github.pulls"].get("acme/app#3")
+    shipped = live[PULLS].get("acme/app#3")
     assert (shipped["state"], shipped["merged"], shipped["base"]) == ("closed", True, "main")
-    assert live["github.pulls"].get("acme/app#4")["merged"] is False
+    assert live[PULLS].get("acme/app#4")["merged"] is False
     kit = world.kit()
     assert kit.rest.pulls.get("acme", "app", 3).parsed_data.merged_by.login == "maya"
     assert kit.rest.issues.create("acme", "app", data={"title": "Next"}).parsed_data.number == 5

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from soundstage.services.github import git
-from soundstage.services.github.store import HEADS, Repos
+from soundstage.ids import IdSource
+from soundstage.services.github import commits, git, repos
+from soundstage.services.github.records import Records
+from soundstage.services.github.store import HEADS
 from soundstage.world import Collection
 
 BASE = "a\nb\nc\nd\ne\nf\n"
@@ -30,44 +32,47 @@ def test_conflicts():
     assert git.merge3(None, "one\n", "two\n") == (False, None)  # added on both sides differently
 
 
-def _repos() -> Repos:
+def _records() -> Records:
     collections: dict[str, Collection] = {}
-    return Repos(lambda name: collections.setdefault(name, Collection(name)))
+    return Records(lambda name: collections.setdefault(name, Collection(name)), IdSource("test"))
 
 
 def test_merge_commit_of_two_branches():
-    store = _repos()
-    root = store.commit_files("o/r", None, {"app.py": BASE, "README.md": "hi\n"}, "root", WHO, WHO)
-    ours = store.commit_files("o/r", root["sha"], {"app.py": "A\nb\nc\nd\ne\nf\n"}, "ours", WHO, WHO)
-    theirs = store.commit_files("o/r", root["sha"], {"app.py": "a\nb\nc\nd\ne\nF\n", "new.txt": "n\n"}, "theirs", WHO, WHO)
-    merged = store.merge("o/r", ours["sha"], theirs["sha"], "Merge", WHO, WHO)
+    objects = _records().objects
+    root = commits.commit_changes(objects, "o/r", [], {"app.py": BASE, "README.md": "hi\n"}, "root", WHO, WHO)
+    ours = commits.commit_changes(objects, "o/r", [root["sha"]], {"app.py": "A\nb\nc\nd\ne\nf\n"}, "ours", WHO, WHO)
+    theirs = commits.commit_changes(
+        objects, "o/r", [root["sha"]], {"app.py": "a\nb\nc\nd\ne\nF\n", "new.txt": "n\n"}, "theirs", WHO, WHO
+    )
+    merged = commits.merge(objects, "o/r", ours["sha"], theirs["sha"], "Merge", WHO, WHO)
     assert merged["parents"] == [ours["sha"], theirs["sha"]]
-    files = store.files(merged["sha"])
-    assert git.text(store.objects, files["app.py"]) == "A\nb\nc\nd\ne\nF\n"
+    files = commits.files(objects, merged["sha"])
+    assert git.text(objects, files["app.py"]) == "A\nb\nc\nd\ne\nF\n"
     assert sorted(files) == ["README.md", "app.py", "new.txt"]
-    assert store.merge_base(ours["sha"], theirs["sha"]) == root["sha"]
-    result = store.compare(ours["sha"], merged["sha"])
+    assert commits.merge_base(objects, ours["sha"], theirs["sha"]) == root["sha"]
+    result = commits.compare(objects, ours["sha"], merged["sha"])
     assert (result["status"], result["ahead_by"], result["behind_by"]) == ("ahead", 2, 0)
 
 
 def test_conflicting_merge_is_none():
-    store = _repos()
-    root = store.commit_files("o/r", None, {"app.py": BASE}, "root", WHO, WHO)
-    ours = store.commit_files("o/r", root["sha"], {"app.py": "X\nb\nc\nd\ne\nf\n"}, "ours", WHO, WHO)
-    theirs = store.commit_files("o/r", root["sha"], {"app.py": "Y\nb\nc\nd\ne\nf\n"}, "theirs", WHO, WHO)
-    assert store.merge("o/r", ours["sha"], theirs["sha"], "Merge", WHO, WHO) is None
+    objects = _records().objects
+    root = commits.commit_changes(objects, "o/r", [], {"app.py": BASE}, "root", WHO, WHO)
+    ours = commits.commit_changes(objects, "o/r", [root["sha"]], {"app.py": "X\nb\nc\nd\ne\nf\n"}, "ours", WHO, WHO)
+    theirs = commits.commit_changes(objects, "o/r", [root["sha"]], {"app.py": "Y\nb\nc\nd\ne\nf\n"}, "theirs", WHO, WHO)
+    assert commits.merge(objects, "o/r", ours["sha"], theirs["sha"], "Merge", WHO, WHO) is None
 
 
 def test_commit_to_branch_moves_the_branch_and_deletes():
-    store = _repos()
-    first = store.commit_to_branch("o/r", "main", {"a.txt": "a\n", "d/b.txt": "b\n"}, "one", WHO, WHO)
-    second = store.commit_to_branch("o/r", "main", {"d/b.txt": None}, "two", WHO, WHO)
+    records = _records()
+    objects = records.objects
+    first = repos.commit_to_branch(records, "o/r", "main", {"a.txt": "a\n", "d/b.txt": "b\n"}, "one", WHO, WHO)
+    second = repos.commit_to_branch(records, "o/r", "main", {"d/b.txt": None}, "two", WHO, WHO)
     assert second["parents"] == [first["sha"]]
-    assert store.branch_sha("o/r", "main") == second["sha"]
-    assert store.files(second["sha"]) == {"a.txt": git.blob_sha("a\n")}
-    assert store.file_at("o/r", "main", "a.txt") == "a\n"
-    assert store.file_at("o/r", first["sha"], "d/b.txt") == "b\n"
-    assert store.resolve("o/r", HEADS + "main") == second["sha"]
-    assert store.resolve("o/r", second["sha"][:7]) == second["sha"]
-    [change] = store.changed(first["sha"], second["sha"])
+    assert repos.branch_sha(records, "o/r", "main") == second["sha"]
+    assert commits.files(objects, second["sha"]) == {"a.txt": git.blob_sha("a\n")}
+    assert commits.text_at(objects, repos.resolve(records, "o/r", "main"), "a.txt") == "a\n"
+    assert commits.text_at(objects, repos.resolve(records, "o/r", first["sha"]), "d/b.txt") == "b\n"
+    assert repos.resolve(records, "o/r", HEADS + "main") == second["sha"]
+    assert repos.resolve(records, "o/r", second["sha"][:7]) == second["sha"]
+    [change] = commits.changed(objects, first["sha"], second["sha"])
     assert (change["filename"], change["status"], change["deletions"]) == ("d/b.txt", "removed", 1)

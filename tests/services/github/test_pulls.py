@@ -8,6 +8,8 @@ from typing import Any
 
 import pytest
 
+from soundstage.services.github.store import COMMITS, ISSUES, PULLS, REFS, REPOS
+
 from .conftest import GitHubWorld
 
 
@@ -21,7 +23,7 @@ def ref(world: GitHubWorld, name: str) -> str:
 
 
 def branch(world: GitHubWorld, name: str) -> str:
-    return world.live.world["github.refs"].get(f"acme/orders:refs/heads/{name}")["sha"]
+    return world.live.world[REFS].get(f"acme/orders:refs/heads/{name}")["sha"]
 
 
 def conflicting_branch(world: GitHubWorld) -> Any:
@@ -84,7 +86,7 @@ def test_create_pull(acme: GitHubWorld) -> None:
     assert pull.number == 6
     assert (pull.head.ref, pull.base.ref, pull.draft, pull.mergeable_state) == ("search-case", "main", True, "draft")
     assert pull.created_at == datetime(2026, 3, 2, 14, 0, 10, tzinfo=UTC)
-    record = acme.state("github.pulls")["acme/orders#6"]
+    record = acme.state(PULLS)["acme/orders#6"]
     assert (record["head"], record["base"], record["body"], record["state"]) == (
         "search-case",
         "main",
@@ -131,7 +133,7 @@ def test_create_pull_errors(acme: GitHubWorld, body: dict[str, Any], error: dict
         "documentation_url": "https://docs.github.com/rest",
         "status": "422",
     }
-    assert "acme/orders#6" not in acme.state("github.pulls")
+    assert "acme/orders#6" not in acme.state(PULLS)
 
 
 def test_merge_closes_issue_and_deploys(acme: GitHubWorld) -> None:
@@ -140,22 +142,22 @@ def test_merge_closes_issue_and_deploys(acme: GitHubWorld) -> None:
     assert (status.merged, status.message) == (True, "Pull Request successfully merged")
     main = branch(acme, "main")
     assert status.sha == main
-    commit = acme.live.world["github.commits"].get(main)
+    commit = acme.live.world[COMMITS].get(main)
     assert commit["parents"] == [ref(acme, "release_commit"), ref(acme, "fix_commit")]
     assert commit["message"] == "Merge pull request #4 from acme/fix-totals-cache\n\nKey the totals cache by order id"
     assert pull.is_merged() is True
     assert acme.py().get_repo("acme/orders").get_pull(5).is_merged() is False
-    record = acme.state("github.pulls")["acme/orders#4"]
+    record = acme.state(PULLS)["acme/orders#4"]
     assert (record["state"], record["merged"], record["merged_by"], record["merge_commit_sha"]) == (
         "closed",
         True,
         "stagebot",
         main,
     )
-    issue = acme.state("github.issues")["acme/orders#1"]
+    issue = acme.state(ISSUES)["acme/orders#1"]
     assert (issue["state"], issue["state_reason"], issue["closed_by"]) == ("closed", "completed", "stagebot")
-    assert acme.state("github.issues")["acme/orders#2"]["state"] == "open"
-    assert acme.state("github.repos")["acme/orders"]["production"] == main
+    assert acme.state(ISSUES)["acme/orders#2"]["state"] == "open"
+    assert acme.state(REPOS)["acme/orders"]["production"] == main
     kit = acme.kit()
     deployments = kit.rest.repos.list_deployments("acme", "orders").parsed_data
     assert [(d.sha, d.ref, d.environment, d.creator.login) for d in deployments] == [
@@ -183,22 +185,22 @@ def test_squash_and_rebase(stage: Any) -> None:
     squash = GitHubWorld(stage.world(scene="merge-right-pr"))
     kit = squash.kit()
     result = kit.rest.pulls.merge("acme", "orders", 5, data={"merge_method": "squash"}).parsed_data
-    commit = squash.live.world["github.commits"].get(result.sha)
+    commit = squash.live.world[COMMITS].get(result.sha)
     assert commit["parents"] == [ref(squash, "release_commit")]
     assert commit["message"].startswith(
         "Fix wrong totals by turning the totals cache off (#5)\n\n* Key the totals cache"
     )
     assert commit["author"]["email"] == "omar@acme.test"
-    head = squash.live.world["github.commits"].get(ref(squash, "cache_off_commit"))
+    head = squash.live.world[COMMITS].get(ref(squash, "cache_off_commit"))
     assert commit["tree"] == head["tree"]  # the squashed tree is the head's tree
 
     rebase = GitHubWorld(stage.world(scene="merge-right-pr"))
     kit = rebase.kit()
     result = kit.rest.pulls.merge("acme", "orders", 5, data={"merge_method": "rebase"}).parsed_data
-    top = rebase.live.world["github.commits"].get(result.sha)
-    below = rebase.live.world["github.commits"].get(top["parents"][0])
+    top = rebase.live.world[COMMITS].get(result.sha)
+    below = rebase.live.world[COMMITS].get(top["parents"][0])
     assert (below["message"], below["parents"]) == ("Key the totals cache by order id", [ref(rebase, "release_commit")])
-    assert top["message"] == rebase.live.world["github.commits"].get(ref(rebase, "cache_off_commit"))["message"]
+    assert top["message"] == rebase.live.world[COMMITS].get(ref(rebase, "cache_off_commit"))["message"]
     assert top["committer"]["email"] == "stagebot@acme.test"
 
 
@@ -238,7 +240,7 @@ def test_update_close_and_reopen(acme: GitHubWorld) -> None:
     pull = acme.py().get_repo("acme/orders").get_pull(5)
     pull.edit(title="Turn the totals cache off", state="closed")
     assert (pull.title, pull.state, pull.merged) == ("Turn the totals cache off", "closed", False)
-    record = acme.state("github.pulls")["acme/orders#5"]
+    record = acme.state(PULLS)["acme/orders#5"]
     assert (record["head_sha"], record["closed_at"]) == (
         ref(acme, "cache_off_commit"),
         pull.closed_at.timestamp() * 1_000_000,
@@ -325,7 +327,7 @@ def test_same_merges_same_shas(stage: Any) -> None:
             merge,
             review.id,
             review.submitted_at,
-            world.live.world["github.repos"].get("acme/orders")["production"],
+            world.live.world[REPOS].get("acme/orders")["production"],
         )
 
     first = run()

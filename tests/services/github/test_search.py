@@ -6,6 +6,8 @@ from typing import Any
 
 import pytest
 
+from soundstage.services.github.store import REFS
+
 from .conftest import GitHubWorld
 
 
@@ -54,7 +56,7 @@ def test_search_code(acme: GitHubWorld) -> None:
     result = kit.rest.search.code(q="TTL_SECONDS repo:acme/orders").parsed_data
     assert result.total_count == 1
     hit = result.items[0]
-    main = acme.live.world["github.refs"].get("acme/orders:refs/heads/main")["sha"]
+    main = acme.live.world[REFS].get("acme/orders:refs/heads/main")["sha"]
     assert (hit.name, hit.path, hit.repository.full_name) == ("cache.py", "src/cache.py", "acme/orders")
     assert hit.url == f"{acme.url}/repos/acme/orders/contents/src/cache.py?ref={main}"
     assert hit.html_url == f"https://github.com/acme/orders/blob/{main}/src/cache.py"

@@ -9,6 +9,7 @@ import pytest
 
 from soundstage.errors import SpecError
 from soundstage.services.github import git
+from soundstage.services.github.store import BLOBS, COMMITS, LABELS, REFS, REPOS, TREES, USERS
 from soundstage.stage.image import build_image
 from soundstage.stage.models import read_scene, read_scene_text
 
@@ -52,33 +53,41 @@ repos:
 
 def test_records_and_refs():
     image = build(REPO)
-    users = image.collections["github.users"]
+    users = image.collections[USERS]
     assert users.get("me")["type"] == "User"
     assert users.get("acme")["type"] == "Organization"  # the owner, not a listed user
     assert image.refs["me"] == "me" and image.refs["orders"] == "acme/orders" and image.refs["bug"] == "bug"
-    repo = image.collections["github.repos"].get("acme/orders")
-    assert (repo["default_branch"], repo["production"], repo["deploy_on_merge"]) == ("main", image.refs["second"], False)
-    refs = image.collections["github.refs"]
+    repo = image.collections[REPOS].get("acme/orders")
+    assert (repo["default_branch"], repo["production"], repo["deploy_on_merge"]) == (
+        "main",
+        image.refs["second"],
+        False,
+    )
+    refs = image.collections[REFS]
     assert refs.get("acme/orders:refs/heads/main")["sha"] == image.refs["third"]
-    assert refs.get("acme/orders:refs/heads/old") == {"repository": "acme/orders", "ref": "refs/heads/old", "sha": image.refs["second"]}
-    commits = image.collections["github.commits"]
+    assert refs.get("acme/orders:refs/heads/old") == {
+        "repository": "acme/orders",
+        "ref": "refs/heads/old",
+        "sha": image.refs["second"],
+    }
+    commits = image.collections[COMMITS]
     second, third = commits.get(image.refs["second"]), commits.get(image.refs["third"])
     assert third["parents"] == [second["sha"]]
     assert second["author"] == {"name": "Me", "email": "me@acme.test", "at": START_US - HOUR_US}  # one hour apart
     assert third["author"]["at"] == START_US - 10 * 60 * 1_000_000  # `ago`
     assert third["author"]["name"] == "acme"  # the owner by default
-    assert image.collections["github.labels"].get("acme/orders:bug")["color"] == "d73a4a"
+    assert image.collections[LABELS].get("acme/orders:bug")["color"] == "d73a4a"
     assert image.agent["github_user"] == "me"
 
 
 def test_history_is_real_git():
     image = build(REPO)
-    store_files = image.collections["github.trees"]
-    second = image.collections["github.commits"].get(image.refs["second"])
+    store_files = image.collections[TREES]
+    second = image.collections[COMMITS].get(image.refs["second"])
     root = store_files.get(second["tree"])["tree"]
     assert [(e["path"], e["type"]) for e in root] == [("a.txt", "blob"), ("b", "tree")]
     assert root[0]["sha"] == git.blob_sha("aa\n")
-    assert image.collections["github.blobs"].get(git.blob_sha("c\n"))["content"] == "c\n"
+    assert image.collections[BLOBS].get(git.blob_sha("c\n"))["content"] == "c\n"
 
 
 def test_the_same_file_builds_the_same_shas():
@@ -89,7 +98,11 @@ def test_the_same_file_builds_the_same_shas():
     ("github", "message", "field"),
     [
         ("repos: [{full_name: orders}]", "expected owner/name like acme/orders", "seed.github.repos[0].full_name"),
-        ("users: [{login: a}, {login: a}]", "login a is already used by another GitHub account", "seed.github.users[1].login"),
+        (
+            "users: [{login: a}, {login: a}]",
+            "login a is already used by another GitHub account",
+            "seed.github.users[1].login",
+        ),
         (
             "repos: [{full_name: a/b}, {full_name: a/b}]",
             "repo a/b is defined twice",
@@ -155,7 +168,7 @@ def test_scene_seed_adds_repos_to_the_world(tmp_path):
         "seed:\n  github:\n    repos: [{full_name: acme/b, commits: [{message: m, author: $maya, files: {y: '2'}}]}]\n"
     )
     image = build_image(*read_scene(scene))
-    assert image.collections["github.repos"].ids() == ["acme/a", "acme/b"]
+    assert image.collections[REPOS].ids() == ["acme/a", "acme/b"]
     scene.write_text("name: s\ntask: t\nworld: world.yaml\nseed:\n  github:\n    repos: [{full_name: acme/a}]\n")
     with pytest.raises(SpecError) as caught:
         build_image(*read_scene(scene))

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from requests.exceptions import RetryError
 
-from soundstage.services.github.router import HourlyCalls
+from soundstage.services.github.limits import HourlyCalls
 
 from .conftest import SCENE, GitHubWorld
 

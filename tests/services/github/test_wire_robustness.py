@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from soundstage.services.github.store import COMMITS, REFS, REPOS
+
 ODD = [
     ("GET", "/repos/acme/orders/commits", {"params": {"per_page": "x", "page": "-3"}}, 200),
     ("GET", "/repos/acme/orders/commits", {"params": {"since": "yesterday"}}, 400),
@@ -29,7 +31,7 @@ ODD = [
 
 @pytest.mark.parametrize(("method", "path", "kwargs", "status"), ODD)
 def test_odd_requests_get_githubs_answer(gh, method, path, kwargs, status):
-    before = {name: gh.state(name) for name in ("github.refs", "github.commits", "github.repos")}
+    before = {name: gh.state(name) for name in (REFS, COMMITS, REPOS)}
     r = gh.raw(method, path, **kwargs)
     assert r.status_code == status, r.text
     if status >= 400:

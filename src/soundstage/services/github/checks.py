@@ -17,11 +17,7 @@ from ...grading.conditions import Condition, closest, matching, misses, wants
 from ...grading.kinds import Args, state_check
 from ...grading.outcome import Outcome
 from ...grading.words import at_least, count, listing, show, some
-from .store import BLOBS, COMMITS, REFS, REPOS, TREES
-from .work import ISSUES, PULLS
-
-BRANCH = "refs/heads/"
-
+from .store import BLOBS, COMMITS, HEADS, ISSUES, PULLS, REFS, REPOS, TREES
 
 # -- reading the git model ----------------------------------------------------------------------------
 
@@ -44,7 +40,7 @@ def _repository(record: Any) -> str | None:
 
 
 def _branch(attempt: Attempt, repo: str, name: str) -> Record | None:
-    ref = name if name.startswith("refs/") else BRANCH + name
+    ref = name if name.startswith("refs/") else HEADS + name
     for record in attempt.index(REFS, "ref").get(ref, []):
         if _repository(record) == repo:
             return record

@@ -42,10 +42,30 @@ def not_found(documentation_url: str = DOCS) -> GitHubError:
     return GitHubError(404, "Not Found", documentation_url=documentation_url)
 
 
+def failed(*errors: dict[str, Any]) -> GitHubError:
+    """422 `Validation Failed` with these `errors[]` entries."""
+    return GitHubError(422, "Validation Failed", list(errors))
+
+
 def invalid(resource: str, field: str, code: str = "invalid", message: str | None = None) -> GitHubError:
     """422 `Validation Failed` with one entry; `code` is missing, missing_field, invalid, already_exists, custom."""
     entry: dict[str, Any] = {"resource": resource, "field": field, "code": code}
     if message is not None:
         entry["message"] = message
-    return GitHubError(422, "Validation Failed", [entry])
+    return failed(entry)
 
+
+def _show(value: Any) -> str:
+    """A value as GitHub's validator quotes it in `For 'x', <value> is not ...`."""
+    if value is None:
+        return "nil"
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, str):
+        return f'"{value}"'
+    return str(value)
+
+
+def type_error(name: str, value: Any, kind: str) -> GitHubError:
+    """422 for a body field of the wrong type: `kind` is `a string`, `an array`, `a boolean`..."""
+    return GitHubError(422, f"Invalid request.\n\nFor '{name}', {_show(value)} is not {kind}.")

@@ -95,7 +95,9 @@ def write_tree(objects: Objects, files: dict[str, str]) -> str:
         else:
             here[head] = sha
     entries: list[Record] = [{"path": n, "mode": FILE_MODE, "type": "blob", "sha": s} for n, s in here.items()]
-    entries += [{"path": n, "mode": TREE_MODE, "type": "tree", "sha": write_tree(objects, sub)} for n, sub in below.items()]
+    entries += [
+        {"path": n, "mode": TREE_MODE, "type": "tree", "sha": write_tree(objects, sub)} for n, sub in below.items()
+    ]
     entries.sort(key=_tree_key)
     sha = tree_sha(entries)
     if sha not in objects.trees:
@@ -104,7 +106,13 @@ def write_tree(objects: Objects, files: dict[str, str]) -> str:
 
 
 def write_commit(
-    objects: Objects, repo: str, files: dict[str, str], parents: list[str], message: str, author: Record, committer: Record
+    objects: Objects,
+    repo: str,
+    files: dict[str, str],
+    parents: list[str],
+    message: str,
+    author: Record,
+    committer: Record,
 ) -> Record:
     """Stores a commit of `files` (path -> blob sha); answers its record."""
     tree = write_tree(objects, files)
@@ -113,7 +121,15 @@ def write_commit(
     if record is None:
         record = objects.commits.add(
             sha,
-            {"sha": sha, "repository": repo, "tree": tree, "parents": parents, "message": message, "author": author, "committer": committer},
+            {
+                "sha": sha,
+                "repository": repo,
+                "tree": tree,
+                "parents": parents,
+                "message": message,
+                "author": author,
+                "committer": committer,
+            },
         )
     return record
 

@@ -5,70 +5,17 @@ Every handler validates all it reads (raising `GitHubError`) before its first wr
 
 from __future__ import annotations
 
-import base64
-import binascii
 from typing import Any
 
-from ...clock import parse_time
 from ...world import Record
-from . import git, views
+from ..base import Reply
+from . import commits, git, repos, views, views_git
+from .calls import Call, created, decoded, ops, paginate
 from .errors import GitHubError, not_found
-from .router import Call, Reply, created, ops, paginate, rate_used
-from .store import HEADS, REPOS, USERS, Repos, identity
-from .work import Work
+from .limits import LIMIT, rate_used
+from .store import HEADS, REPOS, USERS
 
 _CONTENTS_DOCS = "https://docs.github.com/rest/repos/contents#get-repository-content"
-
-
-def repos(call: Call) -> Repos:
-    return Repos(call.world.__getitem__)
-
-
-def repo_of(call: Call) -> Record:
-    """The repository of the path's `{owner}/{repo}`, or 404."""
-    record = call.world[REPOS].get(f"{call.params['owner']}/{call.params['repo']}")
-    if record is None:
-        raise not_found("https://docs.github.com/rest/repos/repos#get-a-repository")
-    return record
-
-
-def work_of(call: Call) -> Work:
-    """The issues-and-pulls store over the call's world."""
-    return Work(call.world.__getitem__, call.world.ids)
-
-
-def repo_view(call: Call, record: Record, full: bool = True) -> dict[str, Any]:
-    owner = call.world[USERS].get(record["owner"])
-    if owner is None:
-        raise KeyError(f"no owner {record['owner']}")
-    open_items = work_of(call).open_items(record["full_name"])
-    return views.repository(call.base, record, owner, full, open_items)
-
-
-def _counts(call: Call, login: str) -> tuple[int, int]:
-    owned = call.world[REPOS].by("owner", login)
-    private = sum(1 for r in owned if r["private"])
-    return len(owned) - private, private
-
-
-def text_arg(call: Call, name: str, required: bool = False) -> str | None:
-    """A string field of the JSON body, None when absent; a missing `required` one is GitHub's
-    `"x" wasn't supplied.`."""
-    value = call.fields.get(name)
-    if value is None and required:
-        raise GitHubError(422, f'Invalid request.\n\n"{name}" wasn\'t supplied.')
-    if value is not None and not isinstance(value, str):
-        raise GitHubError(422, f"Invalid request.\n\nFor '{name}', {_show(value)} is not a string.")
-    return value
-
-
-def required_text(call: Call, name: str) -> str:
-    """`text_arg(call, name, required=True)`, typed as always a string."""
-    return text_arg(call, name, required=True) or ""
-
-
-def _show(value: Any) -> str:
-    return "nil" if value is None else str(value).lower() if isinstance(value, bool) else repr(value)
 
 
 # -- accounts ----------------------------------------------------------------------------------------
@@ -76,7 +23,7 @@ def _show(value: Any) -> str:
 
 @ops("GET /user")
 def get_authenticated(call: Call) -> Any:
-    public, private = _counts(call, call.login)
+    public, private = repos.repo_counts(call.records, call.login)
     return views.private_user(call.base, call.user, public, private)
 
 
@@ -85,13 +32,13 @@ def get_user(call: Call) -> Any:
     record = call.world[USERS].get(call.params["username"])
     if record is None:
         raise not_found("https://docs.github.com/rest/users/users#get-a-user")
-    return views.public_user(call.base, record, _counts(call, record["login"])[0])
+    return views.public_user(call.base, record, repos.repo_counts(call.records, record["login"])[0])
 
 
 @ops("GET /rate_limit")
 def rate_limit(call: Call) -> Any:
     used, reset = rate_used(call.world)
-    core = {"limit": 5000, "used": used, "remaining": 5000 - used, "reset": reset}
+    core = {"limit": LIMIT, "used": used, "remaining": LIMIT - used, "reset": reset}
     search = {"limit": 30, "used": 0, "remaining": 30, "reset": reset - 3600 + 60}
     graphql = {"limit": 5000, "used": 0, "remaining": 5000, "reset": reset}
     return {"resources": {"core": core, "search": search, "graphql": graphql}, "rate": core}
@@ -100,15 +47,19 @@ def rate_limit(call: Call) -> Any:
 # -- repositories ------------------------------------------------------------------------------------
 
 
+def _view(call: Call, record: Record, full: bool = True) -> dict[str, Any]:
+    return views.repository_of(call.base, call.records, record, full)
+
+
 @ops("GET /repos/{owner}/{repo}")
 def get_repo(call: Call) -> Any:
-    return repo_view(call, repo_of(call))
+    return _view(call, call.repo())
 
 
 @ops("GET /user/repos")
 def list_mine(call: Call) -> Any:
     records = sorted(call.world[REPOS], key=lambda r: r["full_name"].lower())
-    return paginate(call, records, lambda r: repo_view(call, r, full=False))
+    return paginate(call, records, lambda r: _view(call, r, full=False))
 
 
 @ops("GET /users/{username}/repos")
@@ -117,7 +68,7 @@ def list_for_user(call: Call) -> Any:
     if owner is None:
         raise not_found("https://docs.github.com/rest/repos/repos#list-repositories-for-a-user")
     records = sorted(call.world[REPOS].by("owner", owner["login"]), key=lambda r: r["full_name"].lower())
-    return paginate(call, records, lambda r: repo_view(call, r, full=False))
+    return paginate(call, records, lambda r: _view(call, r, full=False))
 
 
 @ops("GET /orgs/{org}/repos")
@@ -126,7 +77,7 @@ def list_org(call: Call) -> Any:
     if org is None or org["type"] != "Organization":
         raise not_found("https://docs.github.com/rest/repos/repos#list-organization-repositories")
     records = call.world[REPOS].by("owner", org["login"])
-    return paginate(call, records, lambda r: repo_view(call, r, full=False))
+    return paginate(call, records, lambda r: _view(call, r, full=False))
 
 
 # -- contents ----------------------------------------------------------------------------------------
@@ -135,7 +86,7 @@ def list_org(call: Call) -> Any:
 def _commit_at(call: Call, repo: Record, ref: str | None) -> tuple[str, str]:
     """(ref name, commit sha) of the `ref` query (default: the default branch); 404 as GitHub words it."""
     name = ref or repo["default_branch"]
-    sha = repos(call).resolve(repo["full_name"], name)
+    sha = repos.resolve(call.records, repo["full_name"], name)
     if sha is None:
         if ref is None:
             raise GitHubError(404, "This repository is empty.", documentation_url=_CONTENTS_DOCS)
@@ -145,103 +96,91 @@ def _commit_at(call: Call, repo: Record, ref: str | None) -> tuple[str, str]:
 
 @ops("GET /repos/{owner}/{repo}/contents/{path}")
 def get_content(call: Call) -> Any:
-    repo = repo_of(call)
-    store = repos(call)
+    repo = call.repo()
+    objects = call.records.objects
     ref = call.query.get("ref")
     name, sha = _commit_at(call, repo, ref if isinstance(ref, str) and ref else None)
     path = call.params["path"].strip("/")
-    entry = git.entry_at(store.objects, store.known(sha)["tree"], path)
+    entry = git.entry_at(objects, commits.known(objects, sha)["tree"], path)
     if entry is None:
         raise not_found(_CONTENTS_DOCS)
     full = repo["full_name"]
     if entry["type"] == "blob":
-        return views.content_file(call.base, full, name, path, entry, git.text(store.objects, entry["sha"]))
+        return views_git.content_file(call.base, full, name, path, entry, git.text(objects, entry["sha"]))
     listing = []
-    for item in git.entries(store.objects, entry["sha"]):
-        size = git.size(store.objects, item["sha"]) if item["type"] == "blob" else 0
-        listing.append(views.content_entry(call.base, full, name, f"{path}/{item['path']}".lstrip("/"), item, size))
+    for item in git.entries(objects, entry["sha"]):
+        size = git.size(objects, item["sha"]) if item["type"] == "blob" else 0
+        listing.append(views_git.content_entry(call.base, full, name, f"{path}/{item['path']}".lstrip("/"), item, size))
     return listing
-
-
-def _person(call: Call, field: str) -> Record | None:
-    given = call.fields.get(field)
-    if given is None:
-        return None
-    if not isinstance(given, dict) or not isinstance(given.get("name"), str) or not isinstance(given.get("email"), str):
-        raise GitHubError(422, f"Invalid request.\n\n{field} must have name and email.")
-    return {"name": given["name"], "email": given["email"], "at": call.now()}
 
 
 def _people(call: Call) -> tuple[Record, Record]:
     """The author and committer of a contents write: the committer defaults to the caller, the author to
     the committer (as GitHub documents)."""
-    committer = _person(call, "committer") or identity(call.user, call.now())
-    return _person(call, "author") or committer, committer
+    committer = call.person("committer") or repos.identity(call.user, call.now())
+    return call.person("author") or committer, committer
 
 
 def _branch_for_write(call: Call, repo: Record) -> tuple[str, str | None]:
-    branch = text_arg(call, "branch") or repo["default_branch"]
-    sha = repos(call).branch_sha(repo["full_name"], branch)
-    if sha is None and repos(call).branches(repo["full_name"]):
+    branch = call.text("branch") or repo["default_branch"]
+    sha = repos.branch_sha(call.records, repo["full_name"], branch)
+    if sha is None and repos.branches(call.records, repo["full_name"]):
         raise GitHubError(404, f"Branch {branch} not found", documentation_url=_CONTENTS_DOCS)
     return branch, sha
 
 
 def _write_reply(call: Call, repo: Record, branch: str, path: str, commit: Record) -> dict[str, Any]:
-    store = repos(call)
+    objects = call.records.objects
     full = repo["full_name"]
-    entry = git.entry_at(store.objects, commit["tree"], path)
+    entry = git.entry_at(objects, commit["tree"], path)
     content = None
     if entry is not None:
-        content = views.content_entry(call.base, full, branch, path, entry, git.size(store.objects, entry["sha"]))
+        content = views_git.content_entry(call.base, full, branch, path, entry, git.size(objects, entry["sha"]))
     call.world[REPOS].change(full, pushed_at=call.now(), updated_at=call.now())
-    return {"content": content, "commit": views.git_commit(call.base, full, commit)}
+    return {"content": content, "commit": views_git.git_commit(call.base, full, commit)}
 
 
 @ops("PUT /repos/{owner}/{repo}/contents/{path}")
 def put_content(call: Call) -> Any:
-    repo = repo_of(call)
+    repo = call.repo()
     path = call.params["path"].strip("/")
-    message = required_text(call, "message")
-    encoded = required_text(call, "content")
-    given_sha = text_arg(call, "sha")
-    try:
-        text = base64.b64decode("".join(encoded.split()), validate=True).decode("utf-8")
-    except (binascii.Error, UnicodeDecodeError) as exc:
-        raise GitHubError(422, "content is not valid Base64") from exc
+    message = call.required_text("message")
+    encoded = call.required_text("content")
+    given_sha = call.text("sha")
+    text = decoded(encoded, "content is not valid Base64")
     branch, head = _branch_for_write(call, repo)
     author, committer = _people(call)
-    store = repos(call)
-    current = git.entry_at(store.objects, store.known(head)["tree"], path) if head else None
+    objects = call.records.objects
+    current = git.entry_at(objects, commits.known(objects, head)["tree"], path) if head else None
     if current is not None and current["type"] == "tree":
-        raise GitHubError(422, f"Invalid request.\n\n\"{path}\" is a directory.")
-    blocked = git.clash([*(store.files(head) if head else {}), path])
+        raise GitHubError(422, f'Invalid request.\n\n"{path}" is a directory.')
+    blocked = git.clash([*(commits.files(objects, head) if head else {}), path])
     if current is None and blocked is not None:
-        raise GitHubError(422, f"Invalid request.\n\n\"{blocked}\" is a file, not a directory.")
+        raise GitHubError(422, f'Invalid request.\n\n"{blocked}" is a file, not a directory.')
     if current is not None and given_sha is None:
         raise GitHubError(422, 'Invalid request.\n\n"sha" wasn\'t supplied.')
     if current is not None and given_sha != current["sha"]:
         raise GitHubError(409, f"{path} does not match {given_sha}")
-    commit = store.commit_to_branch(repo["full_name"], branch, {path: text}, message, author, committer)
+    commit = repos.commit_to_branch(call.records, repo["full_name"], branch, {path: text}, message, author, committer)
     body = _write_reply(call, repo, branch, path, commit)
     return Reply(200, body) if current is not None else created(body)
 
 
 @ops("DELETE /repos/{owner}/{repo}/contents/{path}")
 def delete_content(call: Call) -> Any:
-    repo = repo_of(call)
+    repo = call.repo()
     path = call.params["path"].strip("/")
-    message = required_text(call, "message")
-    given_sha = required_text(call, "sha")
+    message = call.required_text("message")
+    given_sha = call.required_text("sha")
     branch, head = _branch_for_write(call, repo)
     author, committer = _people(call)
-    store = repos(call)
-    current = git.entry_at(store.objects, store.known(head)["tree"], path) if head else None
+    objects = call.records.objects
+    current = git.entry_at(objects, commits.known(objects, head)["tree"], path) if head else None
     if current is None or current["type"] != "blob":
         raise not_found("https://docs.github.com/rest/repos/contents#delete-a-file")
     if given_sha != current["sha"]:
         raise GitHubError(409, f"{path} does not match {given_sha}")
-    commit = store.commit_to_branch(repo["full_name"], branch, {path: None}, message, author, committer)
+    commit = repos.commit_to_branch(call.records, repo["full_name"], branch, {path: None}, message, author, committer)
     return _write_reply(call, repo, branch, path, commit)
 
 
@@ -250,94 +189,87 @@ def delete_content(call: Call) -> Any:
 
 @ops("GET /repos/{owner}/{repo}/branches")
 def list_branches(call: Call) -> Any:
-    full = repo_of(call)["full_name"]
-    refs = repos(call).branches(full)
-    return paginate(call, refs, lambda r: views.short_branch(call.base, full, r["ref"][len(HEADS) :], r["sha"]))
+    full = call.repo()["full_name"]
+    refs = repos.branches(call.records, full)
+    return paginate(call, refs, lambda r: views_git.short_branch(call.base, full, r["ref"][len(HEADS) :], r["sha"]))
 
 
 @ops("GET /repos/{owner}/{repo}/branches/{branch}")
 def get_branch(call: Call) -> Any:
-    full = repo_of(call)["full_name"]
-    store = repos(call)
-    sha = store.branch_sha(full, call.params["branch"])
+    full = call.repo()["full_name"]
+    sha = repos.branch_sha(call.records, full, call.params["branch"])
     if sha is None:
-        raise GitHubError(404, "Branch not found", documentation_url="https://docs.github.com/rest/branches/branches#get-a-branch")
-    return views.branch(call.base, store, full, call.params["branch"], sha)
+        raise GitHubError(
+            404, "Branch not found", documentation_url="https://docs.github.com/rest/branches/branches#get-a-branch"
+        )
+    return views_git.branch(call.base, call.records, full, call.params["branch"], sha)
 
 
-def _touches(store: Repos, commit: Record, path: str) -> bool:
+def _touches(call: Call, commit: Record, path: str) -> bool:
     """Whether a commit changed `path` (a file, or anything under a directory) against its first parent."""
+
     def under(files: dict[str, str]) -> dict[str, str]:
         return {p: s for p, s in files.items() if p == path or p.startswith(path.rstrip("/") + "/")}
 
-    mine = under(store.files(commit["sha"]))
-    parent = under(store.files(commit["parents"][0])) if commit["parents"] else {}
+    objects = call.records.objects
+    mine = under(commits.files(objects, commit["sha"]))
+    parent = under(commits.files(objects, commit["parents"][0])) if commit["parents"] else {}
     return mine != parent
 
 
-def _time_arg(call: Call, name: str) -> int | None:
-    value = call.query.get(name)
-    if not isinstance(value, str) or not value:
-        return None
-    try:
-        return parse_time(value)
-    except ValueError as exc:
-        raise GitHubError(400, f"Invalid value for parameter '{name}': {value!r}") from exc
+def _login(call: Call, record: Record) -> str | None:
+    user = repos.user_by_email(call.records, record["author"]["email"])
+    return user["login"] if user else None
 
 
 @ops("GET /repos/{owner}/{repo}/commits")
 def list_commits(call: Call) -> Any:
-    repo = repo_of(call)
-    store = repos(call)
+    repo = call.repo()
     full = repo["full_name"]
-    since, until = _time_arg(call, "since"), _time_arg(call, "until")
+    since, until = call.moment("since"), call.moment("until")
     start = call.query.get("sha") if isinstance(call.query.get("sha"), str) and call.query.get("sha") else None
-    head = store.resolve(full, start or repo["default_branch"])
+    head = repos.resolve(call.records, full, start or repo["default_branch"])
+    docs = "https://docs.github.com/rest/commits/commits#list-commits"
     if head is None:
         if start is None:
-            raise GitHubError(409, "Git Repository is empty.", documentation_url="https://docs.github.com/rest/commits/commits#list-commits")
-        raise GitHubError(404, f"No commit found for SHA: {start}", documentation_url="https://docs.github.com/rest/commits/commits#list-commits")
+            raise GitHubError(409, "Git Repository is empty.", documentation_url=docs)
+        raise GitHubError(404, f"No commit found for SHA: {start}", documentation_url=docs)
     path = call.query.get("path")
     author = call.query.get("author")
     found = []
-    for record in store.history(head):
+    for record in commits.history(call.records.objects, head):
         when = record["committer"]["at"]
         if (since is not None and when < since) or (until is not None and when > until):
             continue
-        if isinstance(path, str) and path and not _touches(store, record, path.strip("/")):
+        if isinstance(path, str) and path and not _touches(call, record, path.strip("/")):
             continue
-        if isinstance(author, str) and author and author not in (record["author"]["email"], _login(store, record)):
+        if isinstance(author, str) and author and author not in (record["author"]["email"], _login(call, record)):
             continue
         found.append(record)
-    return paginate(call, found, lambda r: views.commit(call.base, store, full, r))
-
-
-def _login(store: Repos, record: Record) -> str | None:
-    user = store.user_by_email(record["author"]["email"])
-    return user["login"] if user else None
+    return paginate(call, found, lambda r: views_git.commit(call.base, call.records, full, r))
 
 
 @ops("GET /repos/{owner}/{repo}/commits/{ref}")
 def get_commit(call: Call) -> Any:
-    full = repo_of(call)["full_name"]
-    store = repos(call)
-    sha = store.resolve(full, call.params["ref"])
-    if sha is None:
-        raise GitHubError(422, f"No commit found for SHA: {call.params['ref']}", documentation_url="https://docs.github.com/rest/commits/commits#get-a-commit")
-    record = store.known(sha)
+    repo = call.repo()
+    sha = call.ref_sha(repo)
+    objects = call.records.objects
+    record = commits.known(objects, sha)
     parent = record["parents"][0] if record["parents"] else None
-    return views.commit(call.base, store, full, record, store.changed(parent, sha))
+    changed = commits.changed(objects, parent, sha)
+    return views_git.commit(call.base, call.records, repo["full_name"], record, changed)
 
 
 @ops("GET /repos/{owner}/{repo}/compare/{basehead}")
 def compare(call: Call) -> Any:
-    full = repo_of(call)["full_name"]
-    store = repos(call)
+    full = call.repo()["full_name"]
+    records = call.records
+    objects = records.objects
     base_name, sep, head_name = call.params["basehead"].partition("...")
-    base, head = store.resolve(full, base_name), store.resolve(full, head_name)
+    base, head = repos.resolve(records, full, base_name), repos.resolve(records, full, head_name)
     if not sep or base is None or head is None:
         raise not_found("https://docs.github.com/rest/commits/commits#compare-two-commits")
-    result = store.compare(base, head)
+    result = commits.compare(objects, base, head)
     url = f"{call.base}/repos/{full}"
     html = f"{views.HTML}/{full}"
     return {
@@ -346,12 +278,14 @@ def compare(call: Call) -> Any:
         "permalink_url": f"{html}/compare/{full.split('/')[0]}:{base[:7]}...{full.split('/')[0]}:{head[:7]}",
         "diff_url": f"{html}/compare/{base_name}...{head_name}.diff",
         "patch_url": f"{html}/compare/{base_name}...{head_name}.patch",
-        "base_commit": views.commit(call.base, store, full, store.known(base)),
-        "merge_base_commit": views.commit(call.base, store, full, store.known(result["merge_base"] or base)),
+        "base_commit": views_git.commit(call.base, records, full, commits.known(objects, base)),
+        "merge_base_commit": views_git.commit(
+            call.base, records, full, commits.known(objects, result["merge_base"] or base)
+        ),
         "status": result["status"],
         "ahead_by": result["ahead_by"],
         "behind_by": result["behind_by"],
         "total_commits": result["ahead_by"],
-        "commits": [views.commit(call.base, store, full, c) for c in result["commits"]],
-        "files": [views.diff_entry(call.base, full, head, f) for f in result["files"]],
+        "commits": [views_git.commit(call.base, records, full, c) for c in result["commits"]],
+        "files": [views_git.diff_entry(call.base, full, head, f) for f in result["files"]],
     }

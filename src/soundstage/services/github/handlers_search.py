@@ -8,19 +8,16 @@ A query is free words (each must appear, case-insensitively) and qualifiers: `re
 
 from __future__ import annotations
 
-import shlex
 from typing import Any
 
 from ...world import Record
-from . import views, work_views
+from ..base import Reply
+from . import commits, issues, repos, views, views_issues
+from .calls import SEARCH_DOCS, Call, ops, paginate
 from .errors import GitHubError
-from .handlers_issues import one_of, param, sort_value
-from .handlers_repos import work_of
-from .router import Call, Reply, ops, paginate
-from .store import REPOS, USERS, Repos
-from .work import ISSUES, PULLS, Work
+from .records import Records
+from .store import ISSUES, PULLS, REPOS
 
-DOCS = "https://docs.github.com/rest/search/search"
 _LANGUAGES = {
     "python": "py",
     "javascript": "js",
@@ -30,27 +27,6 @@ _LANGUAGES = {
     "markdown": "md",
     "yaml": "yml",
 }
-
-
-def _query(call: Call) -> tuple[list[str], dict[str, list[str]]]:
-    q = param(call, "q")
-    if not isinstance(q, str) or not q.strip():
-        raise GitHubError(
-            422, "Validation Failed", [{"resource": "Search", "field": "q", "code": "missing"}], documentation_url=DOCS
-        )
-    try:
-        tokens = shlex.split(q)
-    except ValueError:
-        tokens = q.split()
-    words: list[str] = []
-    qualifiers: dict[str, list[str]] = {}
-    for token in tokens:
-        name, sep, value = token.partition(":")
-        if sep and value and name.isalpha():
-            qualifiers.setdefault(name.lower(), []).append(value)
-        elif token.upper() not in ("AND", "OR"):
-            words.append(token.lower())
-    return words, qualifiers
 
 
 def _page(call: Call, items: list[Any], view: Any, **extra: Any) -> Reply:
@@ -70,7 +46,7 @@ def _repos(call: Call, qualifiers: dict[str, list[str]]) -> list[Record]:
             422,
             "Validation Failed",
             [{"message": message, "resource": "Search", "field": "q", "code": "invalid"}],
-            documentation_url=DOCS,
+            documentation_url=SEARCH_DOCS,
         )
     return found  # type: ignore[return-value]
 
@@ -100,7 +76,7 @@ def _issue_fields(record: Record, qualifiers: dict[str, list[str]]) -> bool:
     return all(v in record["assignees"] for v in qualifiers.get("assignee", []))
 
 
-def _issue_text(work: Work, record: Record, words: list[str], where: list[str]) -> bool:
+def _issue_text(records: Records, record: Record, words: list[str], where: list[str]) -> bool:
     if not words:
         return True
     places = where or ["title", "body", "comments"]
@@ -110,17 +86,17 @@ def _issue_text(work: Work, record: Record, words: list[str], where: list[str]) 
     if "body" in places:
         parts.append(record.get("body") or "")
     if "comments" in places:
-        parts += [c["body"] for c in work.comments(record["repository"], record["number"])]
+        parts += [c["body"] for c in issues.comments(records, record["repository"], record["number"])]
     text = "\n".join(parts).lower()
     return all(word in text for word in words)
 
 
 @ops("GET /search/issues")
 def search_issues(call: Call) -> Any:
-    words, qualifiers = _query(call)
-    sort = param(call, "sort")
-    order = one_of(call, "order", ("asc", "desc"), "desc", "Search")
-    work = work_of(call)
+    words, qualifiers = call.search_terms()
+    sort = call.param("sort")
+    order = call.one_of("order", ("asc", "desc"), "desc", "Search")
+    records = call.records
     where = [w.lower() for value in qualifiers.get("in", []) for w in value.split(",")]
     found = []
     for repo in _repos(call, qualifiers):
@@ -129,12 +105,14 @@ def search_issues(call: Call) -> Any:
                 if (
                     _issue_kind(record, qualifiers)
                     and _issue_fields(record, qualifiers)
-                    and _issue_text(work, record, words, where)
+                    and _issue_text(records, record, words, where)
                 ):
                     found.append(record)
     by = sort if sort in ("comments", "created", "updated") else "created"
-    found.sort(key=lambda r: (sort_value(work, r, by), r["id"]), reverse=order == "desc")
-    return _page(call, found, lambda r: {**work_views.issue(call.base, work, r), "score": 1.0}, search_type="lexical")
+    found.sort(key=lambda r: (issues.sort_value(records, r, by), r["id"]), reverse=order == "desc")
+    return _page(
+        call, found, lambda r: {**views_issues.issue(call.base, records, r), "score": 1.0}, search_type="lexical"
+    )
 
 
 # -- code --------------------------------------------------------------------------------------------
@@ -154,24 +132,25 @@ def _path_ok(path: str, qualifiers: dict[str, list[str]]) -> bool:
 
 @ops("GET /search/code")
 def search_code(call: Call) -> Any:
-    words, qualifiers = _query(call)
+    words, qualifiers = call.search_terms()
     if not words:
         message = "Must include at least one search term."
         raise GitHubError(
             422,
             "Validation Failed",
             [{"message": message, "resource": "Search", "field": "q", "code": "invalid"}],
-            documentation_url=DOCS,
+            documentation_url=SEARCH_DOCS,
         )
-    store = Repos(call.world.__getitem__)
+    records = call.records
+    objects = records.objects
     found: list[tuple[Record, str, str, str]] = []
     for repo in _repos(call, qualifiers):
-        head = store.branch_sha(repo["full_name"], repo["default_branch"])
+        head = repos.branch_sha(records, repo["full_name"], repo["default_branch"])
         if head is None:
             continue
-        for path, blob in store.files(head).items():
+        for path, blob in commits.files(objects, head).items():
             if _path_ok(path, qualifiers):
-                text = store.objects.blobs.get(blob)["content"].lower()  # type: ignore[index]
+                text = objects.blobs.get(blob)["content"].lower()  # type: ignore[index]
                 if all(word in text or word in path.lower() for word in words):
                     found.append((repo, head, path, blob))
     return _page(call, found, lambda item: _code_item(call, *item))
@@ -179,7 +158,6 @@ def search_code(call: Call) -> Any:
 
 def _code_item(call: Call, repo: Record, head: str, path: str, blob: str) -> dict[str, Any]:
     name = repo["full_name"]
-    owner = call.world[USERS].get(repo["owner"])
     return {
         "name": path.rsplit("/", 1)[-1],
         "path": path,
@@ -187,8 +165,6 @@ def _code_item(call: Call, repo: Record, head: str, path: str, blob: str) -> dic
         "url": f"{call.base}/repos/{name}/contents/{path}?ref={head}",
         "git_url": f"{call.base}/repos/{name}/git/blobs/{blob}",
         "html_url": f"{views.HTML}/{name}/blob/{head}/{path}",
-        "repository": views.repository(  # type: ignore[arg-type]
-            call.base, repo, owner, full=False, open_issues=work_of(call).open_items(name)
-        ),
+        "repository": views.repository_of(call.base, call.records, repo, full=False),
         "score": 1.0,
     }

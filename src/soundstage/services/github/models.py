@@ -1,8 +1,8 @@
-"""The `github:` section of world and scene files (DESIGN 3.1).
+"""The `github:` section of world and scene files (docs/services/github.md shows one).
 
 Values that name other records are refs (`$maya_gh`) or plain values (a login, a commit sha); they are
 resolved when the image is built, so these models only check shapes. Issues and pulls are modelled
-here so the file format is complete; their records are built by the work seed (`seed_work`).
+here so the file format is complete; `seed_issues` builds their records.
 """
 
 from __future__ import annotations

@@ -1,181 +1,28 @@
-"""Building the `github:` sections of a world definition and a scene into a world image.
-
-`assign` (pass 1) adds users (and an Organization account for any repo owner that is not a user) and
-writes each repo's history as real git objects, so commit refs name their shas: `files` is the first
-commit, each of `commits[]` goes on top of the previous one; commits without `ago` are one hour apart,
-the last one hour before the clock start. `build` (pass 2) adds the repo records, branches, labels, and
-hands `issues[]` and `pulls[]` to the work seed.
+"""Building the `github:` sections of a world definition and a scene into a world image, in the two
+passes every service has: `assign` adds the accounts and writes each repo's history, so that commit
+refs name their shas (`seed_repos`); `build` adds the repo records, branches and labels (`seed_repos`),
+then each repo's issues and pull requests (`seed_issues`), its releases and CI runs (`seed_ci`).
 """
 
 from __future__ import annotations
 
 from typing import Any
-from weakref import WeakKeyDictionary
 
-from ...clock import US, parse_duration
 from ...spec.build import BuildContext
-from ...world import Record
-from . import git
-from .models import GithubSection, Repo, User
-from .store import HEADS, LABELS, REPOS, USERS, Repos, identity, node_id
-from .work_seed import seed_work
-
-HOUR = 3600 * US
-DAY = 24 * HOUR
-USER_IDS = 90_000_000
-REPO_IDS = 700_000_000
-LABEL_IDS = 5_000_000_000
-
-# The head commit `assign` wrote for each repo (None for an empty repo), per build, by full name.
-_heads: WeakKeyDictionary[BuildContext, dict[str, str | None]] = WeakKeyDictionary()
-
-
-def user_record(ctx: BuildContext, login: str, kind: str, name: str | None = None, email: str | None = None) -> Record:
-    number = USER_IDS + ctx.ids.next("github:user")
-    return {
-        "id": number,
-        "node_id": node_id(kind, number),
-        "login": login,
-        "type": kind,
-        "name": name,
-        "email": email,
-        "created_at": ctx.start - 400 * DAY,
-    }
-
-
-# -- pass 1 ------------------------------------------------------------------------------------------
+from . import seed_ci, seed_issues, seed_repos
+from .models import GithubSection
 
 
 def assign(section: Any, ctx: BuildContext) -> None:
-    github = ctx.section(GithubSection, section)
-    users = ctx.collection(USERS)
-    for i, user in enumerate(github.users):
-        _add_user(ctx, user, i)
-    for i, repo in enumerate(github.repos):
-        owner = repo.full_name.split("/")[0]
-        if owner not in users:
-            users.add(owner, user_record(ctx, owner, "Organization"))
-        if repo.full_name in _heads.setdefault(ctx, {}):
-            raise ctx.error(f"repo {repo.full_name} is defined twice", "repos", i, "full_name")
-        ctx.define(repo.ref, repo.full_name, REPOS, "repos", i)
-        _write_history(ctx, repo, i)
-
-
-def _add_user(ctx: BuildContext, user: User, i: int) -> None:
-    users = ctx.collection(USERS)
-    if user.login in users:
-        raise ctx.error(f"login {user.login} is already used by another GitHub account", "users", i, "login")
-    users.add(user.login, user_record(ctx, user.login, user.type, user.name, user.email))
-    ctx.define(user.ref, user.login, USERS, "users", i)
-
-
-def _author(ctx: BuildContext, value: str | None, owner: str, *path: str | int) -> Record:
-    login = ctx.resolve_kind(value, USERS, *path) if value is not None else owner
-    user = ctx.collection(USERS).get(login)
-    if user is None:
-        raise ctx.error(f"unknown GitHub user {login!r}", *path)
-    return user
-
-
-def _write_history(ctx: BuildContext, repo: Repo, i: int) -> None:
-    """The repo's commits as git objects; the head is remembered for `build`."""
-    store = Repos(ctx.collection)
-    owner = repo.full_name.split("/")[0]
-    steps: list[tuple[str | None, str, str | None, dict[str, str | None], str | None, tuple[Any, ...]]] = []
-    if repo.files:
-        steps.append((None, "Initial commit", None, dict(repo.files), None, ("files",)))
-    steps += [(c.ref, c.message, c.author, c.files, c.ago, ("commits", k)) for k, c in enumerate(repo.commits)]
-    undated = [k for k, step in enumerate(steps) if step[4] is None]
-    hours_before = {k: len(undated) - n for n, k in enumerate(undated)}
-    head: str | None = None
-    for k, (ref, message, author, files, ago, path) in enumerate(steps):
-        at = ctx.start - (parse_duration(ago) if ago is not None else hours_before[k] * HOUR)
-        person = identity(_author(ctx, author, owner, "repos", i, *path, "author"), at)
-        if head is None and any(text is None for text in files.values()):
-            raise ctx.error("the first commit of a repo cannot delete files", "repos", i, *path, "files")
-        paths = [p for p, t in {**(store.files(head) if head else {}), **files}.items() if t is not None]
-        blocked = git.clash(paths)
-        if blocked is not None:
-            raise ctx.error(f"{blocked} is a file, so it cannot also be a directory", "repos", i, *path, "files")
-        record = store.commit_files(repo.full_name, head, files, message, person, person)
-        head = record["sha"]
-        ctx.define(ref, head, "github.commits", "repos", i, *path)
-    _heads[ctx][repo.full_name] = head
-
-
-# -- pass 2 ------------------------------------------------------------------------------------------
+    seed_repos.assign(ctx.section(GithubSection, section), ctx)
 
 
 def build(section: Any, ctx: BuildContext) -> None:
     github = ctx.section(GithubSection, section)
     here = ctx.here
     for i, repo in enumerate(github.repos):
-        record = _build_repo(ctx, repo, i)
-        for k, label in enumerate(repo.labels):
-            _build_label(ctx, record, label, i, k)
-        seed_work(repo, ctx.at(ctx.file, here + ("repos", i)))
+        seed_repos.build_repo(ctx, repo, i)
+        ctx.at(ctx.file, here + ("repos", i))
+        seed_issues.build(repo, ctx)
+        seed_ci.build(repo, ctx)
         ctx.at(ctx.file, here)
-
-
-def _commit_of(ctx: BuildContext, store: Repos, repo: str, value: str, *path: str | int) -> str:
-    """A commit ref (or sha) that must name a commit of `repo`."""
-    sha = ctx.resolve_kind(value, "github.commits", *path)
-    commit = store.commit(sha)
-    if commit is None or commit["repository"] != repo:
-        raise ctx.error(f"{value} is not a commit of {repo}", *path)
-    return sha
-
-
-def _build_repo(ctx: BuildContext, repo: Repo, i: int) -> Record:
-    store = Repos(ctx.collection)
-    name = repo.full_name
-    head = _heads[ctx][name]
-    if head is not None:
-        store.set_ref(name, HEADS + repo.default_branch, head)
-    for branch, value in repo.branches.items():
-        store.set_ref(name, HEADS + branch, _commit_of(ctx, store, name, value, "repos", i, "branches", branch))
-    production = head
-    if repo.production is not None:
-        production = _commit_of(ctx, store, name, repo.production, "repos", i, "production")
-    pushed = store.known(head)["committer"]["at"] if head else ctx.start - 30 * DAY
-    number = REPO_IDS + ctx.ids.next("github:repo")
-    owner, short = name.split("/")
-    return ctx.collection(REPOS).add(
-        name,
-        {
-            "id": number,
-            "node_id": node_id("Repository", number),
-            "name": short,
-            "full_name": name,
-            "owner": owner,
-            "private": repo.private,
-            "description": repo.description,
-            "default_branch": repo.default_branch,
-            "production": production,
-            "deploy_on_merge": repo.deploy_on_merge,
-            "created_at": ctx.start - 365 * DAY,
-            "updated_at": pushed,
-            "pushed_at": pushed,
-        },
-    )
-
-
-def _build_label(ctx: BuildContext, repo: Record, label: Any, i: int, k: int) -> None:
-    labels = ctx.collection(LABELS)
-    key = f"{repo['full_name']}:{label.name.lower()}"
-    if key in labels:
-        raise ctx.error(f"label {label.name!r} is defined twice in {repo['full_name']}", "repos", i, "labels", k)
-    number = LABEL_IDS + ctx.ids.next("github:label")
-    labels.add(
-        key,
-        {
-            "id": number,
-            "node_id": node_id("Label", number),
-            "repository": repo["full_name"],
-            "name": label.name,
-            "color": label.color,
-            "description": label.description,
-            "default": False,
-        },
-    )
-    ctx.define(label.ref, label.name, LABELS, "repos", i, "labels", k)

@@ -12,9 +12,10 @@ from ...world import Principal, World
 from ..base import BodyError, Credential, Reply, ServiceRequest, import_registrations, parse_body
 from ..rest import RestService, trace_body
 from . import seed
+from .calls import TAILS, Call, ops
 from .errors import GitHubError, envelope, not_found
+from .limits import over_limit, rate_headers
 from .models import GithubSection
-from .router import TAILS, Call, ops, over_limit, rate_headers
 from .store import USERS
 
 VERSIONS = ("2022-11-28", "2026-03-10")

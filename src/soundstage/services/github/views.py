@@ -1,4 +1,6 @@
-"""GitHub's response objects built from records, with every field the schema requires.
+"""GitHub's response objects for accounts and repositories, and what every area's views share (times,
+users by login, reactions, author associations). `views_git`, `views_issues`, `views_pulls` and
+`views_ci` render the rest, each with every field the schema requires.
 
 `base` is the API root of the request (`call.base`), so every `url` leads back to this world; `html_url`
 fields point at github.com as GitHub's do. Times are ISO-8601 UTC with `Z` and no fraction.
@@ -6,13 +8,12 @@ fields point at github.com as GitHub's do. Times are ISO-8601 UTC with `Z` and n
 
 from __future__ import annotations
 
-import base64
-from collections.abc import Sequence
 from typing import Any
 
 from ...clock import US, iso
 from ...world import Record
-from .store import Repos, node_id
+from . import issues, repos
+from .records import Records
 
 HTML = "https://github.com"
 _REPO_URLS = {
@@ -189,163 +190,40 @@ def repository(base: str, repo: Record, owner: Record, full: bool = True, open_i
     return body
 
 
-# -- commits -----------------------------------------------------------------------------------------
+def repository_of(base: str, records: Records, repo: Record, full: bool = True) -> dict[str, Any]:
+    """`repository` for a repo record: its owner's account and open issue count looked up."""
+    owner = repos.user(records, repo["owner"])
+    if owner is None:
+        raise KeyError(f"no owner {repo['owner']}")
+    return repository(base, repo, owner, full, issues.open_items(records, repo["full_name"]))
 
 
-def git_person(person: Record) -> dict[str, Any]:
-    return {"name": person["name"], "email": person["email"], "date": stamp(person["at"])}
+def minimal_repository(base: str, records: Records, name: str) -> dict[str, Any]:
+    """The repository object that pull request branches, workflow runs and statuses embed."""
+    repo = repos.repo(records, name)
+    assert repo is not None
+    return repository_of(base, records, repo, full=False)
 
 
-_UNSIGNED = {"verified": False, "reason": "unsigned", "signature": None, "payload": None, "verified_at": None}
+# -- what the views of issues, pulls and CI share -----------------------------------------------------
+
+_NO_REACTIONS = ("+1", "-1", "laugh", "confused", "heart", "hooray", "eyes", "rocket")
 
 
-def git_commit(base: str, repo: str, commit: Record) -> dict[str, Any]:
-    """A git-commit (`GET .../git/commits/{sha}`)."""
-    url = f"{base}/repos/{repo}/git/commits"
-    return {
-        "sha": commit["sha"],
-        "node_id": node_id("Commit", int(commit["sha"][:12], 16)),
-        "url": f"{url}/{commit['sha']}",
-        "html_url": f"{HTML}/{repo}/commit/{commit['sha']}",
-        "author": git_person(commit["author"]),
-        "committer": git_person(commit["committer"]),
-        "tree": {"sha": commit["tree"], "url": f"{base}/repos/{repo}/git/trees/{commit['tree']}"},
-        "message": commit["message"],
-        "parents": [{"sha": p, "url": f"{url}/{p}", "html_url": f"{HTML}/{repo}/commit/{p}"} for p in commit["parents"]],
-        "verification": _UNSIGNED,
-    }
+def maybe_stamp(us: int | None) -> str | None:
+    return stamp(us) if us is not None else None
 
 
-def commit(base: str, store: Repos, repo: str, record: Record, files: Sequence[Record] | None = None) -> dict[str, Any]:
-    """A commit as `GET .../commits` lists it; with `files` (and `stats`) as `GET .../commits/{ref}` gives it."""
-    sha = record["sha"]
-    url = f"{base}/repos/{repo}/commits/{sha}"
-    author = store.user_by_email(record["author"]["email"])
-    committer = store.user_by_email(record["committer"]["email"])
-    body: dict[str, Any] = {
-        "sha": sha,
-        "node_id": node_id("Commit", int(sha[:12], 16)),
-        "commit": {
-            "author": git_person(record["author"]),
-            "committer": git_person(record["committer"]),
-            "message": record["message"],
-            "tree": {"sha": record["tree"], "url": f"{base}/repos/{repo}/git/trees/{record['tree']}"},
-            "url": f"{base}/repos/{repo}/git/commits/{sha}",
-            "comment_count": 0,
-            "verification": _UNSIGNED,
-        },
-        "url": url,
-        "html_url": f"{HTML}/{repo}/commit/{sha}",
-        "comments_url": f"{url}/comments",
-        "author": user(base, author) if author else None,
-        "committer": user(base, committer) if committer else None,
-        "parents": [
-            {"sha": p, "url": f"{base}/repos/{repo}/commits/{p}", "html_url": f"{HTML}/{repo}/commit/{p}"}
-            for p in record["parents"]
-        ],
-    }
-    if files is not None:
-        additions = sum(f["additions"] for f in files)
-        deletions = sum(f["deletions"] for f in files)
-        body["stats"] = {"total": additions + deletions, "additions": additions, "deletions": deletions}
-        body["files"] = [diff_entry(base, repo, sha, f) for f in files]
-    return body
+def user_by_login(base: str, records: Records, login: str | None) -> dict[str, Any] | None:
+    """The simple-user of a login, None for none or an unknown one."""
+    record = repos.user(records, login) if login else None
+    return user(base, record) if record else None
 
 
-def diff_entry(base: str, repo: str, sha: str, change: Record) -> dict[str, Any]:
-    """A diff-entry: one changed file of a commit or comparison."""
-    path = change["filename"]
-    entry = {
-        "sha": change["sha"],
-        "filename": path,
-        "status": change["status"],
-        "additions": change["additions"],
-        "deletions": change["deletions"],
-        "changes": change["changes"],
-        "blob_url": f"{HTML}/{repo}/blob/{sha}/{path}",
-        "raw_url": f"{HTML}/{repo}/raw/{sha}/{path}",
-        "contents_url": f"{base}/repos/{repo}/contents/{path}?ref={sha}",
-    }
-    if change["patch"]:
-        entry["patch"] = change["patch"]
-    return entry
+def reactions(url: str) -> dict[str, Any]:
+    return {"url": f"{url}/reactions", "total_count": 0, **{name: 0 for name in _NO_REACTIONS}}
 
 
-def short_branch(base: str, repo: str, name: str, sha: str) -> dict[str, Any]:
-    return {"name": name, "commit": {"sha": sha, "url": f"{base}/repos/{repo}/commits/{sha}"}, "protected": False}
-
-
-def branch(base: str, store: Repos, repo: str, name: str, sha: str) -> dict[str, Any]:
-    """A branch-with-protection (`GET .../branches/{branch}`), unprotected."""
-    url = f"{base}/repos/{repo}/branches/{name}"
-    return {
-        "name": name,
-        "commit": commit(base, store, repo, store.known(sha)),
-        "_links": {"self": url, "html": f"{HTML}/{repo}/tree/{name}"},
-        "protected": False,
-        "protection": {"enabled": False, "required_status_checks": {"enforcement_level": "off", "contexts": [], "checks": []}},
-        "protection_url": f"{url}/protection",
-    }
-
-
-# -- contents and git data ---------------------------------------------------------------------------
-
-
-def content_entry(base: str, repo: str, ref: str, path: str, entry: Record, size: int) -> dict[str, Any]:
-    """One item of a directory listing (also the head of a file's content)."""
-    kind = "dir" if entry["type"] == "tree" else "file"
-    url = f"{base}/repos/{repo}/contents/{path}?ref={ref}"
-    git_url = f"{base}/repos/{repo}/git/{'trees' if kind == 'dir' else 'blobs'}/{entry['sha']}"
-    html_url = f"{HTML}/{repo}/{'tree' if kind == 'dir' else 'blob'}/{ref}/{path}"
-    return {
-        "name": path.rsplit("/", 1)[-1],
-        "path": path,
-        "sha": entry["sha"],
-        "size": size,
-        "url": url,
-        "html_url": html_url,
-        "git_url": git_url,
-        "download_url": f"https://raw.githubusercontent.com/{repo}/{ref}/{path}" if kind == "file" else None,
-        "type": kind,
-        "_links": {"self": url, "git": git_url, "html": html_url},
-    }
-
-
-def encode(text: str) -> str:
-    """Base64 in 60-character lines, each ending in a newline, as GitHub sends file content."""
-    raw = base64.b64encode(text.encode()).decode()
-    return "".join(raw[i : i + 60] + "\n" for i in range(0, len(raw), 60))
-
-
-def content_file(base: str, repo: str, ref: str, path: str, entry: Record, text: str) -> dict[str, Any]:
-    return {**content_entry(base, repo, ref, path, entry, len(text.encode())), "content": encode(text), "encoding": "base64"}
-
-
-def git_ref(base: str, repo: str, ref: Record) -> dict[str, Any]:
-    name, sha = ref["ref"], ref["sha"]
-    return {
-        "ref": name,
-        "node_id": node_id("Ref", int(sha[:12], 16)),
-        "url": f"{base}/repos/{repo}/git/{name}",
-        "object": {"sha": sha, "type": "commit", "url": f"{base}/repos/{repo}/git/commits/{sha}"},
-    }
-
-
-def tree_entry(base: str, repo: str, entry: Record, size: int | None, path: str) -> dict[str, Any]:
-    kind = "trees" if entry["type"] == "tree" else "blobs"
-    body = {"path": path, "mode": entry["mode"], "type": entry["type"], "sha": entry["sha"]}
-    if size is not None:
-        body["size"] = size
-    body["url"] = f"{base}/repos/{repo}/git/{kind}/{entry['sha']}"
-    return body
-
-
-def blob(base: str, repo: str, record: Record) -> dict[str, Any]:
-    return {
-        "sha": record["sha"],
-        "node_id": node_id("Blob", int(record["sha"][:12], 16)),
-        "size": record["size"],
-        "url": f"{base}/repos/{repo}/git/blobs/{record['sha']}",
-        "content": encode(record["content"]),
-        "encoding": "base64",
-    }
+def association(records: Records, repo: str, login: str) -> str:
+    """`author_association`: the repo's owner, another account of the world, or nobody known."""
+    return "OWNER" if repo.split("/")[0] == login else "MEMBER" if repos.user(records, login) else "NONE"

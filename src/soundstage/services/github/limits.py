@@ -1,0 +1,72 @@
+"""GitHub's rate limits.
+
+Every answer carries the primary limit's headers (5000 calls an hour of simulated time). A scene turns
+limits on with `rate_limits: {github: true}` (the primary limit is enforced: 403 `API rate limit
+exceeded`, `X-RateLimit-Remaining: 0`) or `{github: {"<operation>": "5/1m", "*": ...}}` (per-operation
+sliding windows answered as GitHub's secondary limit: 403 with `Retry-After`).
+"""
+
+from __future__ import annotations
+
+from ...world import Record, World
+from ..limits import count, rule_for, rules, setting
+from .errors import GitHubError
+
+LIMIT = 5000
+_HOUR = 3600
+_SECONDARY = (
+    "You have exceeded a secondary rate limit. Please wait a few minutes before you try again. If you reach "
+    "out to GitHub Support for help, please include the request ID."
+)
+
+
+def over_limit(world: World, operation: str, user: Record) -> GitHubError | None:
+    """GitHub's refusal when this call is over a limit the scene turned on (a refused call takes no place
+    in a per-operation window)."""
+    if setting(world, "github") is True:
+        used, _ = rate_used(world)
+        if used >= LIMIT:
+            return GitHubError(
+                403,
+                f"API rate limit exceeded for user ID {user['id']}.",
+                documentation_url="https://docs.github.com/rest/overview/rate-limits-for-the-rest-api",
+            )
+        return None
+    rule = rule_for(rules(world, "github", dict), operation)  # `true` is the primary limit alone, above
+    if rule is None:
+        return None
+    counted = count(world, "github", operation, rule)
+    if counted.allowed:
+        return None
+    return GitHubError(
+        403,
+        _SECONDARY,
+        documentation_url="https://docs.github.com/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits",
+        headers={"Retry-After": str(counted.reset)},
+    )
+
+
+class HourlyCalls(dict[int, int]):
+    """Calls counted in the current hour of simulated time, by hour (a world part)."""
+
+
+def rate_used(world: World) -> tuple[int, int]:
+    """Calls counted so far in the current hour of simulated time, and when that hour ends."""
+    window = world.now() // 1_000_000 // _HOUR
+    return world.part(HourlyCalls).get(window, 0), (window + 1) * _HOUR
+
+
+def rate_headers(world: World) -> dict[str, str]:
+    """Counts a call and answers GitHub's `X-RateLimit-*` headers for it."""
+    window = world.now() // 1_000_000 // _HOUR
+    counts = world.part(HourlyCalls)
+    used = counts.get(window, 0) + 1
+    counts.clear()
+    counts[window] = used
+    return {
+        "X-RateLimit-Limit": str(LIMIT),
+        "X-RateLimit-Remaining": str(max(LIMIT - used, 0)),
+        "X-RateLimit-Used": str(used),
+        "X-RateLimit-Reset": str((window + 1) * _HOUR),
+        "X-RateLimit-Resource": "core",
+    }

@@ -1,0 +1,98 @@
+"""The response objects of issues, labels and issue comments (a pull request read through the issues API
+is an issue with `pull_request` links)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...world import Record
+from . import issues
+from .records import Records
+from .views import HTML, association, maybe_stamp, reactions, stamp, user_by_login
+
+
+def label(base: str, record: Record) -> dict[str, Any]:
+    return {
+        "id": record["id"],
+        "node_id": record["node_id"],
+        "url": f"{base}/repos/{record['repository']}/labels/{record['name']}",
+        "name": record["name"],
+        "color": record["color"],
+        "default": record["default"],
+        "description": record["description"],
+        "archived_at": None,
+        "archived_by": None,
+    }
+
+
+def labels(base: str, records: Records, repo: str, names: list[str]) -> list[dict[str, Any]]:
+    return [label(base, found) for found in (issues.label(records, repo, n) for n in names) if found]
+
+
+def issue(base: str, records: Records, record: Record) -> dict[str, Any]:
+    """An issue; a pull request read through the issues API carries `pull_request` links."""
+    repo, number = record["repository"], record["number"]
+    url = f"{base}/repos/{repo}/issues/{number}"
+    is_pull = "head" in record
+    assignees = [u for u in (user_by_login(base, records, login) for login in record["assignees"]) if u]
+    body: dict[str, Any] = {
+        "url": url,
+        "repository_url": f"{base}/repos/{repo}",
+        "labels_url": f"{url}/labels{{/name}}",
+        "comments_url": f"{url}/comments",
+        "events_url": f"{url}/events",
+        "html_url": f"{HTML}/{repo}/{'pull' if is_pull else 'issues'}/{number}",
+        "id": record["id"],
+        "node_id": record["node_id"],
+        "number": number,
+        "title": record["title"],
+        "user": user_by_login(base, records, record["user"]),
+        "labels": labels(base, records, repo, record["labels"]),
+        "state": record["state"],
+        "locked": record["locked"],
+        "assignee": assignees[0] if assignees else None,
+        "assignees": assignees,
+        "milestone": None,
+        "comments": len(issues.comments(records, repo, number)),
+        "created_at": stamp(record["created_at"]),
+        "updated_at": stamp(record["updated_at"]),
+        "closed_at": maybe_stamp(record["closed_at"]),
+        "author_association": association(records, repo, record["user"]),
+        "active_lock_reason": record["active_lock_reason"],
+        "body": record["body"],
+        "closed_by": user_by_login(base, records, record.get("closed_by")) if record["state"] == "closed" else None,
+        "reactions": reactions(url),
+        "timeline_url": f"{url}/timeline",
+        "performed_via_github_app": None,
+        "state_reason": record.get("state_reason"),
+    }
+    if is_pull:
+        pulls = f"{base}/repos/{repo}/pulls/{number}"
+        body["draft"] = record["draft"]
+        body["pull_request"] = {
+            "url": pulls,
+            "html_url": f"{HTML}/{repo}/pull/{number}",
+            "diff_url": f"{HTML}/{repo}/pull/{number}.diff",
+            "patch_url": f"{HTML}/{repo}/pull/{number}.patch",
+            "merged_at": maybe_stamp(record["merged_at"]),
+        }
+    return body
+
+
+def comment(base: str, records: Records, record: Record) -> dict[str, Any]:
+    repo = record["repository"]
+    url = f"{base}/repos/{repo}/issues/comments/{record['id']}"
+    return {
+        "url": url,
+        "html_url": f"{HTML}/{repo}/issues/{record['number']}#issuecomment-{record['id']}",
+        "issue_url": f"{base}/repos/{repo}/issues/{record['number']}",
+        "id": record["id"],
+        "node_id": record["node_id"],
+        "user": user_by_login(base, records, record["user"]),
+        "created_at": stamp(record["created_at"]),
+        "updated_at": stamp(record["updated_at"]),
+        "author_association": association(records, repo, record["user"]),
+        "body": record["body"],
+        "reactions": reactions(url),
+        "performed_via_github_app": None,
+    }

@@ -1,0 +1,160 @@
+"""The response objects of pull requests, reviews and review comments."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...world import Record
+from . import issues, pulls, repos, views
+from .records import Records
+from .views import HTML, association, maybe_stamp, reactions, stamp, user_by_login
+from .views_issues import labels
+
+
+def _branch_end(base: str, records: Records, repo: str, branch: str, sha: str | None) -> dict[str, Any]:
+    owner = repos.user(records, repo.split("/")[0])
+    assert owner is not None
+    return {
+        "label": f"{owner['login']}:{branch}",
+        "ref": branch,
+        "sha": sha or "",
+        "user": views.user(base, owner),
+        "repo": views.minimal_repository(base, records, repo),
+    }
+
+
+def pull(base: str, records: Records, record: Record, full: bool = True) -> dict[str, Any]:
+    """A pull-request (`full`, as `GET .../pulls/{n}` gives it) or a pull-request-simple (lists)."""
+    repo, number = record["repository"], record["number"]
+    url = f"{base}/repos/{repo}/pulls/{number}"
+    issue_url = f"{base}/repos/{repo}/issues/{number}"
+    html = f"{HTML}/{repo}/pull/{number}"
+    head_sha = pulls.head_sha(records, record)
+    base_sha = pulls.base_sha(records, record)
+    assignees = [u for u in (user_by_login(base, records, login) for login in record["assignees"]) if u]
+    statuses = f"{base}/repos/{repo}/statuses/{head_sha}"
+    body: dict[str, Any] = {
+        "url": url,
+        "id": record["id"],
+        "node_id": record["node_id"],
+        "html_url": html,
+        "diff_url": f"{html}.diff",
+        "patch_url": f"{html}.patch",
+        "issue_url": issue_url,
+        "number": number,
+        "state": record["state"],
+        "locked": record["locked"],
+        "title": record["title"],
+        "user": user_by_login(base, records, record["user"]),
+        "body": record["body"],
+        "created_at": stamp(record["created_at"]),
+        "updated_at": stamp(record["updated_at"]),
+        "closed_at": maybe_stamp(record["closed_at"]),
+        "merged_at": maybe_stamp(record["merged_at"]),
+        "merge_commit_sha": record["merge_commit_sha"],
+        "assignee": assignees[0] if assignees else None,
+        "assignees": assignees,
+        "requested_reviewers": [],
+        "requested_teams": [],
+        "labels": labels(base, records, repo, record["labels"]),
+        "milestone": None,
+        "draft": record["draft"],
+        "commits_url": f"{url}/commits",
+        "review_comments_url": f"{url}/comments",
+        "review_comment_url": f"{base}/repos/{repo}/pulls/comments{{/number}}",
+        "comments_url": f"{issue_url}/comments",
+        "statuses_url": statuses,
+        "head": _branch_end(base, records, repo, record["head"], head_sha),
+        "base": _branch_end(base, records, repo, record["base"], base_sha),
+        "_links": {
+            "self": {"href": url},
+            "html": {"href": html},
+            "issue": {"href": issue_url},
+            "comments": {"href": f"{issue_url}/comments"},
+            "review_comments": {"href": f"{url}/comments"},
+            "review_comment": {"href": f"{base}/repos/{repo}/pulls/comments{{/number}}"},
+            "commits": {"href": f"{url}/commits"},
+            "statuses": {"href": statuses},
+        },
+        "author_association": association(records, repo, record["user"]),
+        "auto_merge": None,
+        "active_lock_reason": record["active_lock_reason"],
+    }
+    if full:
+        changes = pulls.changes(records, record)
+        mergeable = pulls.mergeable(records, record)
+        body.update(
+            {
+                "merged": record["merged"],
+                "mergeable": mergeable,
+                "rebaseable": mergeable,
+                "mergeable_state": _mergeable_state(record, mergeable),
+                "merged_by": user_by_login(base, records, record["merged_by"]),
+                "comments": len(issues.comments(records, repo, number)),
+                "review_comments": len(pulls.review_comments(records, record)),
+                "maintainer_can_modify": record["maintainer_can_modify"],
+                "commits": len(changes["commits"]),
+                "additions": sum(f["additions"] for f in changes["files"]),
+                "deletions": sum(f["deletions"] for f in changes["files"]),
+                "changed_files": len(changes["files"]),
+            }
+        )
+    return body
+
+
+def _mergeable_state(record: Record, mergeable: bool | None) -> str:
+    if record["state"] != "open":
+        return "unknown"
+    if mergeable is False:
+        return "dirty"
+    return "draft" if record["draft"] else "clean"
+
+
+def review(base: str, records: Records, record: Record) -> dict[str, Any]:
+    repo, number = record["repository"], record["number"]
+    pull_url = f"{base}/repos/{repo}/pulls/{number}"
+    html = f"{HTML}/{repo}/pull/{number}#pullrequestreview-{record['id']}"
+    return {
+        "id": record["id"],
+        "node_id": record["node_id"],
+        "user": user_by_login(base, records, record["user"]),
+        "body": record["body"],
+        "state": record["state"],
+        "html_url": html,
+        "pull_request_url": pull_url,
+        "author_association": association(records, repo, record["user"]),
+        "_links": {"html": {"href": html}, "pull_request": {"href": pull_url}},
+        "submitted_at": maybe_stamp(record["submitted_at"]),
+        "commit_id": record["commit_id"],
+    }
+
+
+def review_comment(base: str, records: Records, record: Record) -> dict[str, Any]:
+    repo, number = record["repository"], record["number"]
+    url = f"{base}/repos/{repo}/pulls/comments/{record['id']}"
+    pull_url = f"{base}/repos/{repo}/pulls/{number}"
+    html = f"{HTML}/{repo}/pull/{number}#discussion_r{record['id']}"
+    return {
+        "url": url,
+        "pull_request_review_id": record["pull_request_review_id"],
+        "id": record["id"],
+        "node_id": record["node_id"],
+        "diff_hunk": record["diff_hunk"],
+        "path": record["path"],
+        "commit_id": record["commit_id"],
+        "original_commit_id": record["commit_id"],
+        "user": user_by_login(base, records, record["user"]),
+        "body": record["body"],
+        "created_at": stamp(record["created_at"]),
+        "updated_at": stamp(record["updated_at"]),
+        "html_url": html,
+        "pull_request_url": pull_url,
+        "author_association": association(records, repo, record["user"]),
+        "_links": {"self": {"href": url}, "html": {"href": html}, "pull_request": {"href": pull_url}},
+        "line": record["line"],
+        "original_line": record["line"],
+        "side": record["side"],
+        "subject_type": "line",
+        "in_reply_to_id": record["in_reply_to_id"],
+        "reactions": reactions(url),
+    }
