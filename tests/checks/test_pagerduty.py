@@ -187,7 +187,7 @@ def test_no_match_names_the_closest(result, attempt):
     [
         ({"incident": "$latency", "count": 1}, "count and count_gte apply to the incidents matching"),
         ({"service": "$orders_svc", "count": 1, "count_gte": 1}, "give count or count_gte, not both"),
-        ({"incident": "$latency", "resolved_within": "soon"}, "not a duration"),
+        ({"incident": "$latency", "resolved_within": "soon"}, "expected a duration like 30s, 5m or 2h, found 'soon'"),
         ({"incident": "$latency", "status": "open"}, "status"),
     ],
 )

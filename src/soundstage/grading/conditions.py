@@ -33,6 +33,16 @@ def misses(item: T, conditions: Sequence[Condition[T]]) -> list[str]:
     return list(dict.fromkeys(c.instead(item) for c in conditions if not c.holds(item)))
 
 
+def enough(n: int, exactly: int | None, gte: int | None, lte: int | None) -> bool:
+    """Whether `n` items meet a count: `exactly`, or at least `gte` and at most `lte`; with no bound given,
+    at least one (the words of the same count: `words.how_many`)."""
+    if exactly is not None:
+        return n == exactly
+    if gte is None and lte is None:
+        return n >= 1
+    return (gte is None or n >= gte) and (lte is None or n <= lte)
+
+
 def closest(
     items: Sequence[T],
     conditions: Sequence[Condition[T]],

@@ -78,3 +78,14 @@ def span(us: int) -> str:
     minutes, seconds = divmod(rest, 60)
     parts = [f"{n}{unit}" for n, unit in ((hours, "h"), (minutes, "m"), (seconds, "s")) if n]
     return "".join(parts) or "0s"
+
+
+def how_many(exactly: int | None, gte: int | None, lte: int | None, noun: str) -> str:
+    """`exactly 2 added records`, `at most one...`; with no bound given, at least one."""
+    if exactly is not None:
+        return count(0, noun) if exactly == 0 else f"exactly {count(exactly, noun)}"
+    if gte is not None and lte is not None:
+        return f"between {gte} and {lte} {noun}s"
+    if lte is not None:
+        return at_most(lte, noun)
+    return at_least(1 if gte is None else gte, noun)

@@ -12,36 +12,17 @@ from typing import Any, Literal
 from pydantic import Field, NonNegativeInt, model_validator
 
 from ..grading.attempt import Attempt, content, write_evidence
-from ..grading.conditions import Condition, closest, matching, misses
+from ..grading.conditions import Condition, closest, enough, matching, misses
 from ..grading.kinds import Args, state_check
 from ..grading.match import get_path, value_matches, where_misses
 from ..grading.outcome import EVIDENCE_LIMIT, Outcome
-from ..grading.words import at_least, at_most, count, either, listing, record_name, show, some
+from ..grading.words import count, either, how_many, listing, record_name, show, some
 
 
 def where_text(where: dict[str, Any]) -> str:
     """` where title contains "export" and number is 12`, or nothing."""
     said = [f"{p} contains {show(v)}" if isinstance(v, str) else f"{p} is {show(v)}" for p, v in where.items()]
     return f" where {listing(said)}" if said else ""
-
-
-def how_many(exactly: int | None, gte: int | None, lte: int | None, noun: str) -> str:
-    """`exactly 2 added records`, `at most one...`; with no bound given, at least one."""
-    if exactly is not None:
-        return count(0, noun) if exactly == 0 else f"exactly {count(exactly, noun)}"
-    if gte is not None and lte is not None:
-        return f"between {gte} and {lte} {noun}s"
-    if lte is not None:
-        return at_most(lte, noun)
-    return at_least(1 if gte is None else gte, noun)
-
-
-def within(n: int, exactly: int | None, gte: int | None, lte: int | None) -> bool:
-    if exactly is not None:
-        return n == exactly
-    if gte is None and lte is None:
-        return n >= 1
-    return (gte is None or n >= gte) and (lte is None or n <= lte)
 
 
 # -- record -------------------------------------------------------------------------------------------
@@ -220,7 +201,7 @@ def diff(args: DiffArgs, attempt: Attempt) -> Outcome:
     )
     entries = _entries(attempt, args.collection, kinds)
     matched = [e for e in entries if args.unmet(e) == 0]
-    passed = within(len(matched), args.count, args.count_gte, args.count_lte)
+    passed = enough(len(matched), args.count, args.count_gte, args.count_lte)
     if matched or not entries:
         actual = (
             f"{count(len(matched), 'record')} matched: {some(matched, len(matched), _Entry.text)}"

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import field_validator, model_validator
+from pydantic import model_validator
 
 from ...clock import format_duration, parse_duration, parse_time
 from ...grading.attempt import Attempt, Record
 from ...grading.kinds import Args, state_check
 from ...grading.outcome import Outcome
 from ...grading.words import listing, show
+from ...spec.fields import Duration
 from .store import DOWNTIMES, MONITORS, downtime_matches, downtime_status
 
 MonitorState = Literal["OK", "Alert", "Warn", "No Data"]
@@ -88,15 +89,8 @@ def monitor(args: MonitorArgs, attempt: Attempt) -> Outcome:
 
 class DowntimeArgs(Args):
     monitor: str | int  # a ref, an id or a name
-    remaining_gte: str | None = None  # at least this long left at the end
-    duration_lte: str | None = None  # at most this long from start to end
-
-    @field_validator("remaining_gte", "duration_lte")
-    @classmethod
-    def _duration(cls, value: str | None) -> str | None:
-        if value is not None:
-            parse_duration(value)  # a ValueError says what a duration looks like
-        return value
+    remaining_gte: Duration | None = None  # at least this long left at the end
+    duration_lte: Duration | None = None  # at most this long from start to end
 
 
 def _describe(downtime: Record, at: int) -> str:

@@ -13,10 +13,10 @@ from typing import Any, Callable, Literal, Sequence
 from pydantic import NonNegativeInt, PositiveInt, model_validator
 
 from ...grading.attempt import Attempt, Record
-from ...grading.conditions import Condition, closest, matching, misses, wants
+from ...grading.conditions import Condition, closest, enough, matching, misses, wants
 from ...grading.kinds import Args, state_check
 from ...grading.outcome import Outcome
-from ...grading.words import at_least, count, listing, show, some
+from ...grading.words import count, how_many, listing, show, some
 from .store import BLOBS, COMMITS, HEADS, ISSUES, PULLS, REFS, REPOS, TREES
 
 # -- reading the git model ----------------------------------------------------------------------------
@@ -362,18 +362,14 @@ def _issue_name(issue: Any) -> str:
 @state_check("github.issue", IssueArgs)
 def issue(args: IssueArgs, attempt: Attempt) -> Outcome:
     conditions = args.conditions()
-    wanted = (
-        (count(0, "issue") if args.count == 0 else f"exactly {count(args.count, 'issue')}")
-        if args.count is not None
-        else at_least(args.count_gte or 1, "issue")
-    )
+    wanted = how_many(args.count, args.count_gte, None, "issue")
     expected = " ".join([f"{wanted} in {args.repo}", wants(conditions)]).strip()
     if _repo(attempt, args.repo) is None:
         return Outcome(False, expected, _no_repo(attempt, args.repo))
     issues: Sequence[Any] = [i for i in attempt.records(ISSUES) if _repository(i) == args.repo]
     matched = matching(issues, conditions)
     n = len(matched)
-    passed = n == args.count if args.count is not None else n >= (args.count_gte or 1)
+    passed = enough(n, args.count, args.count_gte, None)
     if matched:
         found = f"{count(n, 'issue')} matched: {some(matched, n, _issue_name)}"
         return Outcome(passed, expected, found, attempt.evidence(ISSUES, matched))

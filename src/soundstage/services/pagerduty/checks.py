@@ -11,14 +11,15 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
-from pydantic import NonNegativeInt, PositiveInt, field_validator, model_validator
+from pydantic import NonNegativeInt, PositiveInt, model_validator
 
 from ...clock import parse_duration, parse_time
 from ...grading.attempt import Attempt, Record
-from ...grading.conditions import Condition, closest, matching, misses, wants
+from ...grading.conditions import Condition, closest, enough, matching, misses, wants
 from ...grading.kinds import Args, state_check
 from ...grading.outcome import Outcome
-from ...grading.words import at_least, count, listing, show, some, span
+from ...grading.words import count, how_many, listing, show, some, span
+from ...spec.fields import Duration
 from .store import INCIDENTS, LOG_ENTRIES, USERS, assignee_ids
 
 
@@ -40,17 +41,10 @@ class IncidentArgs(Args):
     status: Literal["triggered", "acknowledged", "resolved"] | None = None
     assignees: list[str] | None = None
     urgency: Literal["high", "low"] | None = None
-    acknowledged_within: str | None = None
-    resolved_within: str | None = None
+    acknowledged_within: Duration | None = None
+    resolved_within: Duration | None = None
     count: NonNegativeInt | None = None
     count_gte: PositiveInt | None = None
-
-    @field_validator("acknowledged_within", "resolved_within")
-    @classmethod
-    def _duration(cls, value: str | None) -> str | None:
-        if value is not None:
-            parse_duration(value)  # a ValueError says what a duration looks like
-        return value
 
     @model_validator(mode="after")
     def _consistent(self) -> IncidentArgs:
@@ -204,11 +198,7 @@ def incident(args: IncidentArgs, attempt: Attempt) -> Outcome:
         if lacks:
             return Outcome(False, expected, f"{_name(record)}: {listing(lacks)}", seqs)
         return Outcome(True, expected, f"{_name(record)} is {record.get('status')}", seqs)
-    wanted = (
-        (count(0, "incident") if args.count == 0 else f"exactly {count(args.count, 'incident')}")
-        if args.count is not None
-        else at_least(args.count_gte or 1, "incident")
-    )
+    wanted = how_many(args.count, args.count_gte, None, "incident")
     expected = " ".join([wanted, wants(conditions)]).strip()
     incidents: Sequence[Any] = (
         attempt.index(INCIDENTS, "service").get(args.service, [])
@@ -217,7 +207,7 @@ def incident(args: IncidentArgs, attempt: Attempt) -> Outcome:
     )
     matched = matching(incidents, conditions)
     n = len(matched)
-    passed = n == args.count if args.count is not None else n >= (args.count_gte or 1)
+    passed = enough(n, args.count, args.count_gte, None)
     if matched:
         found = f"{count(n, 'incident')} matched: {some(matched, n, _name)}"
         return Outcome(passed, expected, found, attempt.evidence(INCIDENTS, matched))
