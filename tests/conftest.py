@@ -16,6 +16,8 @@ import pytest
 from soundstage.server import Server
 from soundstage.world import World
 
+pytest_plugins = ["tests.attempts"]  # hand-made attempts for the check tests of every package
+
 ROOT = Path(__file__).resolve().parent.parent
 # The local certificate authority of the tests' servers lives apart from the user's own.
 os.environ.setdefault("SOUNDSTAGE_HOME", tempfile.mkdtemp(prefix="soundstage-tests-"))

@@ -412,7 +412,7 @@ def acme():
     from soundstage.stage.image import build_image
     from soundstage.stage.models import read_scene
 
-    scene = Path(__file__).resolve().parents[2] / "seeds" / "merge-right-pr.yaml"
+    scene = Path(__file__).resolve().parents[3] / "seeds" / "merge-right-pr.yaml"
     return build_image(*read_scene(scene)).instantiate("w1")
 
 

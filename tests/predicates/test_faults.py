@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from tests.attempts import T0, Log
+
 from soundstage.checks import Attempt, CheckResult
 from soundstage.clock import US, iso
 from soundstage.events import FaultResolvedEvent, FaultStartedEvent
 from soundstage.services.github.store import REPOS
-
-from .conftest import T0, Log
 
 
 def _fault(log: Log, kind: type[FaultStartedEvent | FaultResolvedEvent], fault: str = "bad_deploy") -> int:

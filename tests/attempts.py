@@ -1,4 +1,6 @@
-"""Hand-made attempts: an event log built call by call, with exact seqs and simulated times."""
+"""Hand-made attempts for check tests: an event log built call by call, with exact seqs and simulated times
+(`Log`), a small office's attempt (`Office`), and the fixtures `log`, `result` and `office` (a plugin of
+the root conftest, so the check tests of every package can use them)."""
 
 from __future__ import annotations
 
