@@ -18,10 +18,8 @@ import pytest
 from soundstage.server import Server
 from soundstage.world import World
 
-ROOT = Path(__file__).resolve().parent.parent
 # The local certificate authority of the tests' servers lives apart from the user's own.
 os.environ.setdefault("SOUNDSTAGE_HOME", tempfile.mkdtemp(prefix="soundstage-tests-"))
-SPECS = ROOT.parent / "shared" / "specs"
 
 
 class LiveWorld:
