@@ -7,6 +7,7 @@ from typing import Any
 
 import json
 import os
+import ssl
 import tempfile
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -78,7 +79,10 @@ class Stage:
     def __init__(self, server: Server) -> None:
         self.server = server
         self.url = server.url
+        # One client per port for every test: making a client (its SSL context) costs tens of milliseconds.
         self.http = httpx.Client(base_url=server.url, timeout=30)
+        assert server.hub.tls is not None
+        self.https = httpx.Client(verify=ssl.create_default_context(cafile=server.hub.tls.ca.bundle), timeout=30)
 
     def world(self, scene_yaml: str | None = None, scene: str | None = None) -> LiveWorld:
         body = {"scene_yaml": scene_yaml} if scene_yaml is not None else {"scene": scene}
@@ -93,6 +97,7 @@ def stage() -> Any:
     stage = Stage(server)
     yield stage
     stage.http.close()
+    stage.https.close()
     server.stop()
 
 
