@@ -16,6 +16,8 @@ from typing import Iterator
 import httpx
 import pytest
 
+import soundstage.clock
+from soundstage.clock import parse_time
 from soundstage.server import Server
 from soundstage.world import World
 
@@ -89,6 +91,28 @@ class Stage:
         response = self.http.post("/v1/worlds", json=body)
         assert response.status_code == 201, response.text
         return LiveWorld(self, response.json())
+
+
+class Wall:
+    """A wall clock that moves only when a test moves it, read by realtime worlds in place of the machine's."""
+
+    def __init__(self, at: str) -> None:
+        self.ns = parse_time(at) * 1000
+
+    def __call__(self) -> int:
+        return self.ns
+
+    def move(self, seconds: float) -> None:
+        self.ns += round(seconds * 1_000_000_000)
+
+
+@pytest.fixture
+def wall(monkeypatch: pytest.MonkeyPatch) -> Wall:
+    """The wall clock of this process's realtime worlds (the in-process server's too) during the test: it
+    starts at 2026-03-02T15:30:00.25Z and moves by `wall.move(seconds)`."""
+    fake = Wall("2026-03-02T15:30:00.25Z")
+    monkeypatch.setattr(soundstage.clock, "wall_ns", fake)
+    return fake
 
 
 @pytest.fixture(scope="session")
