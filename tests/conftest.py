@@ -6,9 +6,7 @@ from pathlib import Path
 from typing import Any
 
 import json
-import os
 import ssl
-import tempfile
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Iterator
@@ -20,9 +18,6 @@ import soundstage.clock
 from soundstage.clock import parse_time
 from soundstage.server import Server
 from soundstage.world import World
-
-# The local certificate authority of the tests' servers lives apart from the user's own.
-os.environ.setdefault("SOUNDSTAGE_HOME", tempfile.mkdtemp(prefix="soundstage-tests-"))
 
 
 class LiveWorld:
@@ -113,6 +108,16 @@ def wall(monkeypatch: pytest.MonkeyPatch) -> Wall:
     fake = Wall("2026-03-02T15:30:00.25Z")
     monkeypatch.setattr(soundstage.clock, "wall_ns", fake)
     return fake
+
+
+@pytest.fixture(scope="session", autouse=True)
+def soundstage_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """Where the tests' servers keep the local certificate authority: apart from the user's own, and one
+    per test process, so that the workers of a parallel run do not race each other making it."""
+    with pytest.MonkeyPatch.context() as patch:
+        home = tmp_path_factory.mktemp("soundstage-home")
+        patch.setenv("SOUNDSTAGE_HOME", str(home))
+        yield home
 
 
 @pytest.fixture(scope="session")
