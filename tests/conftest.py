@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import json
-import os
-import tempfile
+import ssl
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -13,15 +12,12 @@ from typing import Any, Iterator
 import httpx
 import pytest
 
+import soundstage.clock
+from soundstage.clock import parse_time
 from soundstage.server import Server
 from soundstage.world import World
 
 pytest_plugins = ["tests.attempts"]  # hand-made attempts for the check tests of every package
-
-ROOT = Path(__file__).resolve().parent.parent
-# The local certificate authority of the tests' servers lives apart from the user's own.
-os.environ.setdefault("SOUNDSTAGE_HOME", tempfile.mkdtemp(prefix="soundstage-tests-"))
-SPECS = ROOT.parent / "shared" / "specs"
 
 
 class LiveWorld:
@@ -80,7 +76,10 @@ class Stage:
     def __init__(self, server: Server) -> None:
         self.server = server
         self.url = server.url
+        # One client per port for every test: making a client (its SSL context) costs tens of milliseconds.
         self.http = httpx.Client(base_url=server.url, timeout=30)
+        assert server.hub.tls is not None
+        self.https = httpx.Client(verify=ssl.create_default_context(cafile=server.hub.tls.ca.bundle), timeout=30)
 
     def world(self, scene_yaml: str | None = None, scene: str | None = None) -> LiveWorld:
         body = {"scene_yaml": scene_yaml} if scene_yaml is not None else {"scene": scene}
@@ -89,12 +88,45 @@ class Stage:
         return LiveWorld(self, response.json())
 
 
+class Wall:
+    """A wall clock that moves only when a test moves it, read by realtime worlds in place of the machine's."""
+
+    def __init__(self, at: str) -> None:
+        self.ns = parse_time(at) * 1000
+
+    def __call__(self) -> int:
+        return self.ns
+
+    def move(self, seconds: float) -> None:
+        self.ns += round(seconds * 1_000_000_000)
+
+
+@pytest.fixture
+def wall(monkeypatch: pytest.MonkeyPatch) -> Wall:
+    """The wall clock of this process's realtime worlds (the in-process server's too) during the test: it
+    starts at 2026-03-02T15:30:00.25Z and moves by `wall.move(seconds)`."""
+    fake = Wall("2026-03-02T15:30:00.25Z")
+    monkeypatch.setattr(soundstage.clock, "wall_ns", fake)
+    return fake
+
+
+@pytest.fixture(scope="session", autouse=True)
+def soundstage_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """Where the tests' servers keep the local certificate authority: apart from the user's own, and one
+    per test process, so that the workers of a parallel run do not race each other making it."""
+    with pytest.MonkeyPatch.context() as patch:
+        home = tmp_path_factory.mktemp("soundstage-home")
+        patch.setenv("SOUNDSTAGE_HOME", str(home))
+        yield home
+
+
 @pytest.fixture(scope="session")
 def stage() -> Any:
     server = Server().start()
     stage = Stage(server)
     yield stage
     stage.http.close()
+    stage.https.close()
     server.stop()
 
 
@@ -117,7 +149,9 @@ class FakeChatModel:
         if self.status != 200:
             return b'{"error": "overloaded"}'
         message = {"role": "assistant", "content": self.content}
-        return json.dumps({"id": "c1", "object": "chat.completion", "choices": [{"index": 0, "message": message}]}).encode()
+        return json.dumps(
+            {"id": "c1", "object": "chat.completion", "choices": [{"index": 0, "message": message}]}
+        ).encode()
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""One checker of response bodies against an official API description (../shared/specs), Swagger 2 or
+"""One checker of response bodies against an official API description (tests/specs), Swagger 2 or
 OpenAPI 3: the keys a schema marks required, JSON types (a list of them too), `nullable` and the `null`
 type, enums, string patterns, `allOf`/`oneOf`/`anyOf` (and Slack's way of spelling a choice as a list of
 `items`), recursively through any `$ref`. Keys a description does not list are allowed: the vendors add
@@ -9,9 +9,11 @@ from __future__ import annotations
 import json
 import re
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
-from tests.conftest import SPECS
+# Cuts of the vendors' descriptions, made by scripts/cut_specs.py (see tests/specs/SOURCES.md).
+SPECS = Path(__file__).resolve().parent / "specs"
 
 _TYPES: dict[str, tuple[type, ...]] = {
     "string": (str,),
@@ -26,7 +28,7 @@ _TYPES: dict[str, tuple[type, ...]] = {
 
 @lru_cache(maxsize=None)
 def load(name: str) -> dict[str, Any]:
-    """A description in ../shared/specs by file name (`pagerduty_rest_openapiv3.json`)."""
+    """A description in tests/specs by file name (`pagerduty_rest_openapiv3.json`)."""
     return json.loads((SPECS / name).read_text())
 
 
@@ -39,6 +41,7 @@ class Description:
         while "$ref" in schema:
             node: Any = self.document
             for part in schema["$ref"].lstrip("#/").split("/"):
+                part = part.replace("~1", "/").replace("~0", "~")  # JSON pointer escapes (`application~1json`)
                 node = node[int(part)] if isinstance(node, list) else node[part]
             schema = node
         return schema

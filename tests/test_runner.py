@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from soundstage import runner
 from soundstage.errors import InfrastructureError, NotFound, UsageError
 from soundstage.runner import RunResult, latest_run, run_scenes, trial_folders
 from soundstage.server.serve import free_port
@@ -177,7 +178,8 @@ def test_the_agent_gets_the_task_and_exactly_the_documented_environment(
 
 
 def test_a_hung_agent_is_killed_at_the_timeout(out: Path) -> None:
-    run = run_scenes([str(SCENE)], agent("hang"), out=out, timeout=2)
+    # Time enough for the agent to start and say "waiting" on a busy machine, and no more.
+    run = run_scenes([str(SCENE)], agent("hang"), out=out, timeout=1)
 
     result = read_json(only_trial(run) / "result.json")
     assert (result["timed_out"], result["finish_reason"], result["exit_code"], result["outcome"]) == (
@@ -186,20 +188,19 @@ def test_a_hung_agent_is_killed_at_the_timeout(out: Path) -> None:
         -9,
         "failed",
     )
-    assert result["wall_seconds"] >= 2.0
     assert result["failed_checks"] == ["said_hello", "posted"]
     assert (only_trial(run) / "output.txt").read_text() == "waiting\n"
     assert run.exit_code == 1
 
 
-def test_an_agent_may_finish_through_the_control_api(out: Path) -> None:
+def test_an_agent_may_finish_through_the_control_api(out: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(runner, "FINISH_GRACE", 0.1)  # how long is not what this test is about
     run = run_scenes([str(SCENE)], agent("finish"), out=out, timeout=60)
 
     trial = only_trial(run)
     result = read_json(trial / "result.json")
     # It kept running after finishing, so it was killed after the grace period; that is not a timeout.
     assert (result["timed_out"], result["finish_reason"], result["exit_code"]) == (False, "finished", -9)
-    assert result["wall_seconds"] < 30
     assert (trial / "output.txt").read_text() == "done through finish"
     finish = read_lines(trial / "events.jsonl")[-1]
     assert (finish["kind"], finish["output"], finish["reason"]) == ("finish", "done through finish", "finished")

@@ -93,9 +93,14 @@ def _http_seconds(seconds: int) -> str:
     return time.strftime("%a, %d %b %Y %H:%M:%S GMT", time.gmtime(seconds))
 
 
+# The machine's clock in nanoseconds, looked up on each read so that a test can put a clock of its own in
+# its place (`monkeypatch.setattr(soundstage.clock, "wall_ns", ...)`) and see exact realtime times.
+wall_ns: Callable[[], int] = time.time_ns
+
+
 def wall_us() -> int:
-    """The machine's clock; read only by realtime clocks and `start: now`."""
-    return time.time_ns() // 1000
+    """The machine's clock (`wall_ns`); read only by realtime clocks and `start: now`."""
+    return wall_ns() // 1000
 
 
 class Clock:

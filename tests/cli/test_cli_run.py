@@ -81,7 +81,7 @@ def test_strict_exits_4_when_an_unimplemented_endpoint_was_called(bench, cli) ->
 
 
 def test_a_hung_agent_is_killed_at_the_timeout(bench, cli) -> None:
-    result = cli("run", "hello.yaml", "--agent", bench.agent("hang"), "--timeout", "2")
+    result = cli("run", "hello.yaml", "--agent", bench.agent("hang"), "--timeout", "1")
 
     assert result.exit_code == 1
     assert "#1: said_hello, posted (timed out)" in result.stdout

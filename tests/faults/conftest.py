@@ -49,7 +49,7 @@ class FaultWorld:
 
     def github(self, method: str, path: str, **kwargs: Any) -> httpx.Response:
         headers = {"Authorization": f"Bearer {self.env['GITHUB_TOKEN']}", "Accept": "application/vnd.github+json"}
-        return httpx.request(method, self.env["GITHUB_API_URL"] + path, headers=headers, timeout=30, **kwargs)
+        return self.live.http.request(method, self.env["GITHUB_API_URL"] + path, headers=headers, **kwargs)
 
     def monitor_state(self) -> str:
         from datadog_api_client import ApiClient, Configuration

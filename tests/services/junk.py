@@ -93,11 +93,15 @@ RAW: list[tuple[bytes, str]] = [
 
 
 class Sweep:
-    """Sends calls through `http` and checks each reply: below 500, the vendor's `envelope` on an error, and
-    no record of `world` changed by a call that failed."""
+    """Sends calls through `http` to paths under `base` with `headers`, and checks each reply: below 500, the
+    vendor's `envelope` on an error, and no record of `world` changed by a call that failed."""
 
-    def __init__(self, http: httpx.Client, world: World, envelope: Callable[[Any], bool]) -> None:
+    def __init__(
+        self, http: httpx.Client, base: str, headers: dict[str, str], world: World, envelope: Callable[[Any], bool]
+    ) -> None:
         self.http = http
+        self.base = base
+        self.headers = headers
         self.world = world
         self.envelope = envelope
 
@@ -111,7 +115,8 @@ class Sweep:
 
     def send(self, method: str, path: str, **kwargs: Any) -> httpx.Response:
         before = self.records(settle=True)
-        response = self.http.request(method, path, **kwargs)
+        headers = {**self.headers, **kwargs.pop("headers", {})}
+        response = self.http.request(method, self.base + path, headers=headers, **kwargs)
         what = (method, path, kwargs)
         assert response.status_code < 500, (*what, response.text)
         if response.status_code >= 400:

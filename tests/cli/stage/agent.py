@@ -4,10 +4,11 @@ import json
 import os
 import sys
 import time
-import urllib.request
 
 
 def call(url, body):
+    import urllib.request  # here, so that the hanging agent prints soon after it starts (its timeout is short)
+
     request = urllib.request.Request(
         url,
         data=json.dumps(body).encode(),

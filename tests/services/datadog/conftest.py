@@ -90,7 +90,7 @@ class DatadogWorld:
         if keys:
             headers.setdefault("DD-API-KEY", self.api_key)
             headers.setdefault("DD-APPLICATION-KEY", self.app_key)
-        return httpx.request(method, self.url + path, headers=headers, timeout=30, **kwargs)
+        return self.live.http.request(method, self.url + path, headers=headers, **kwargs)
 
     def checks(self, **given: dict[str, Any]) -> dict[str, bool | None]:
         """Each check's result on the live world now: `checks(alert={"state": {...}})` -> `{"alert": True}`."""

@@ -3,9 +3,12 @@ limits) or limits per operation; 429 `{"errors": ["Rate limit exceeded"]}` with 
 
 from __future__ import annotations
 
+import time
 from collections import deque
+from types import SimpleNamespace
 
 import pytest
+import urllib3.util.retry
 from datadog_api_client import ApiClient
 from datadog_api_client.exceptions import ApiException
 from datadog_api_client.v1.api.monitors_api import MonitorsApi
@@ -118,9 +121,12 @@ def test_sdk_raises_the_429(stage):
     assert refused.value.body == {"errors": ["Rate limit exceeded"]}
 
 
-def test_sdk_retry_waits_the_reset(stage):
+def test_sdk_retry_waits_the_reset(stage, monkeypatch):
     # 1 call in 6 s with the clock moving 5 s a call: the refusal says 1 s, the client sleeps 1 s (real
-    # time), and its retry comes 5 s later in simulated time, when the window has a place again.
+    # time, recorded here instead of slept), and its retry comes 5 s later in simulated time, when the
+    # window has a place again.
+    slept: list[float] = []
+    monkeypatch.setattr(urllib3.util.retry, "time", SimpleNamespace(sleep=slept.append, time=time.time))
     dd = _limited(stage, '{datadog: {"GET /api/v1/monitor": 1/6s}}')
     configuration = dd.configuration()
     configuration.enable_retry = True
@@ -128,6 +134,7 @@ def test_sdk_retry_waits_the_reset(stage):
         api = MonitorsApi(client)
         api.list_monitors()
         assert len(api.list_monitors()) == 3
+    assert slept == [1]
     assert [(c["status"], c["operation"]) for c in dd.live.trace()[-3:]] == [
         (200, "GET /api/v1/monitor"),
         (429, "GET /api/v1/monitor"),

@@ -6,7 +6,6 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import httpx
 import pytest
 
 from soundstage.services.datadog.calls import ops
@@ -161,7 +160,7 @@ def is_envelope(body: Any) -> bool:
 
 def sweep(dd: DatadogWorld) -> Sweep:
     keys = {"Accept": "application/json", "DD-API-KEY": dd.api_key, "DD-APPLICATION-KEY": dd.app_key}
-    return Sweep(httpx.Client(base_url=dd.url, headers=keys, timeout=30), dd.live.world, is_envelope)
+    return Sweep(dd.live.http, dd.url, keys, dd.live.world, is_envelope)
 
 
 @pytest.fixture(scope="module")

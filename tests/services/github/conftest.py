@@ -65,7 +65,7 @@ class GitHubWorld:
         headers = {"User-Agent": "test", **kwargs.pop("headers", {})}
         if token is not None:
             headers.setdefault("Authorization", f"token {token or self.token}")
-        return httpx.request(method, self.url + path, headers=headers, timeout=30, **kwargs)
+        return self.live.http.request(method, self.url + path, headers=headers, **kwargs)
 
     def state(self, collection: str) -> dict[str, Any]:
         return {k: dict(v) for k, v in self.live.world[collection]._records.items()}

@@ -85,14 +85,7 @@ class PagerDutyWorld:
         headers = {"Accept": ACCEPT, **kwargs.pop("headers", {})}
         if token is not None:
             headers.setdefault("Authorization", f"Token token={token or self.token}")
-        return httpx.request(
-            method,
-            self.url + path,
-            headers=headers,
-            verify=self.context(),
-            timeout=30,
-            **kwargs,
-        )
+        return self.live.stage.https.request(method, self.url + path, headers=headers, **kwargs)
 
     def advance(self, duration: str) -> None:
         self.live.advance(duration)

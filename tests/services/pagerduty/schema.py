@@ -1,4 +1,4 @@
-"""PagerDuty's OpenAPI v3 description (../shared/specs) and the shared checker (tests/schema.py) over it.
+"""PagerDuty's OpenAPI v3 description (tests/specs) and the shared checker (tests/schema.py) over it.
 Keys the description does not list are allowed (PagerDuty adds fields)."""
 
 from __future__ import annotations

@@ -7,7 +7,6 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import httpx
 import pytest
 
 from soundstage.services.pagerduty.calls import ops
@@ -110,8 +109,7 @@ def is_envelope(body: Any) -> bool:
 
 def sweep(pd: PagerDutyWorld) -> Sweep:
     headers = {"Accept": ACCEPT, "Authorization": f"Token token={pd.token}", "From": pd.email}
-    http = httpx.Client(base_url=pd.url, headers=headers, verify=pd.context(), timeout=30)
-    return Sweep(http, pd.live.world, is_envelope)
+    return Sweep(pd.live.stage.https, pd.url, headers, pd.live.world, is_envelope)
 
 
 _FIRST_SEGMENT = {

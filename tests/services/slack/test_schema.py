@@ -1,4 +1,4 @@
-"""Every success body against the official Slack OpenAPI description (../shared/specs): the keys it marks
+"""Every success body against the official Slack OpenAPI description (tests/specs): the keys it marks
 required, JSON types, enums and id patterns, recursively. Keys the 2021 description does not know are
 allowed (Slack has added fields since), so `additionalProperties` is not enforced."""
 

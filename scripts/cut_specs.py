@@ -1,0 +1,228 @@
+"""Cuts the official API descriptions the tests read down to what soundstage implements.
+
+    python scripts/cut_specs.py DIR
+
+DIR holds the full descriptions under their upstream file names (see tests/specs/SOURCES.md for where
+each comes from). For each one this writes tests/specs/<same name>: the operations that soundstage's
+registry (`soundstage.services.SERVICES[...].operations()`) lists for that service, every component they
+reach through `$ref` (transitively), and the components the tests name themselves. It also rewrites
+tests/specs/SOURCES.md. The output is deterministic: sorted keys, one key per line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import re
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from soundstage.services import SERVICES
+
+OUT = Path(__file__).resolve().parent.parent / "tests" / "specs"
+METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
+
+
+@dataclass(frozen=True)
+class Source:
+    service: str
+    file: str
+    origin: str  # the repository the file comes from
+    path: str  # its path there
+    commit: str
+    license: str
+    note: str
+    extra: tuple[str, ...] = ()  # `$ref`s the tests use by name, kept even where no operation reaches them
+
+
+SOURCES = [
+    Source(
+        service="slack",
+        file="slack_web_openapi_v2.json",
+        origin="https://github.com/slackapi/slack-api-specs",
+        path="web-api/slack_web_openapi_v2.json",
+        commit="bc08db49625630e3585bf2f1322128ea04f2a7f3",
+        license="MIT",
+        note="MIT: the LICENSE file of the repository at that commit.",
+        extra=("#/definitions/objs_message",),  # tests/services/slack/test_schema.py
+    ),
+    Source(
+        service="pagerduty",
+        file="pagerduty_rest_openapiv3.json",
+        origin="https://github.com/PagerDuty/api-schema",
+        path="reference/REST/openapiv3.json",
+        commit="91a06fb3c64b0ab2b2bd6c485d12b327dfb55c18",
+        license="none stated",
+        note="none stated: the repository has no license file in any commit, and neither its README nor\n"
+        "  the description names a license. Only facts are kept from it (see above).",
+    ),
+]
+
+
+def shape(path: str) -> str:
+    """A path template with its parameter names left out: `/incidents/{incident_id}` -> `/incidents/{}`."""
+    return re.sub(r"\{[^}]*\}", "{}", path)
+
+
+def find(document: dict[str, Any], operation: str) -> list[tuple[str, str]]:
+    """Where the description has a registry operation, as (path, method) pairs; [] when it has none.
+
+    Slack names methods (`chat.postMessage`: the path `/chat.postMessage`, whatever its HTTP method); the
+    REST services name `METHOD /template`, matched by path shape where the parameter names differ."""
+    paths = document["paths"]
+    if " " not in operation:
+        item = paths.get(f"/{operation}", {})
+        return [(f"/{operation}", method) for method in METHODS if method in item]
+    method, template = operation.split(" ", 1)
+    method = method.lower()
+    if method in paths.get(template, {}):
+        return [(template, method)]
+    return [(path, method) for path in sorted(paths) if shape(path) == shape(template) and method in paths[path]]
+
+
+# Prose and samples: the checks read none of it, and only the descriptions' facts are copied.
+DROPPED = {"description", "summary", "title", "externalDocs", "example", "examples", "x-code-samples"}
+# Keys whose value maps names (of properties, schemas, status codes, media types...) to objects: a
+# property called `description` is kept.
+NAMED = {
+    "properties", "patternProperties", "definitions", "schemas", "responses", "parameters", "headers", "content",
+    "paths", "requestBodies", "securitySchemes", "links", "callbacks", "encoding", "variables",
+}
+# Keys whose value is data, copied as it is.
+DATA = {"enum", "default", "const", "mapping"}
+
+
+def facts(node: Any, named: bool = False) -> Any:
+    """`node` without the prose and samples of `DROPPED` (where those names are keywords)."""
+    if isinstance(node, list):
+        return [facts(value) for value in node]
+    if not isinstance(node, dict):
+        return node
+    return {
+        key: value if key in DATA and not named else facts(value, named=key in NAMED and not named)
+        for key, value in node.items()
+        if named or key not in DROPPED
+    }
+
+
+def refs(node: Any) -> Iterator[str]:
+    """The `$ref`s in `node`, and the schemas a discriminator's `mapping` names."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key == "$ref" and isinstance(value, str):
+                yield value
+            elif key == "mapping" and isinstance(value, dict):
+                yield from (v for v in value.values() if isinstance(v, str) and v.startswith("#/"))
+            else:
+                yield from refs(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from refs(value)
+
+
+def entry(ref: str) -> tuple[str, ...]:
+    """The top-level component a `$ref` points into: `#/components/schemas/Tag/allOf/0` -> (components,
+    schemas, Tag); `#/definitions/objs_message` -> (definitions, objs_message)."""
+    if not ref.startswith("#/"):
+        raise SystemExit(f"only local references are supported, found {ref!r}")
+    parts = [p.replace("~1", "/").replace("~0", "~") for p in ref[2:].split("/")]
+    depth = {"definitions": 2, "parameters": 2, "responses": 2, "components": 3}.get(parts[0])
+    if depth is None or len(parts) < depth:
+        raise SystemExit(f"a reference outside the components: {ref!r}")
+    return tuple(parts[:depth])
+
+
+def lookup(document: dict[str, Any], key: tuple[str, ...]) -> Any:
+    node: Any = document
+    for part in key:
+        node = node[part]
+    return node
+
+
+def cut(document: dict[str, Any], operations: list[str], extra: tuple[str, ...]) -> tuple[dict[str, Any], list[str]]:
+    """The cut description, and the registry operations the description does not have."""
+    paths: dict[str, dict[str, Any]] = {}
+    where = {operation: find(document, operation) for operation in operations}
+    for found in where.values():
+        for path, method in found:
+            item = document["paths"][path]
+            kept = paths.setdefault(path, {k: facts(v) for k, v in item.items() if k not in METHODS and k not in DROPPED})
+            kept[method] = facts(item[method])
+    out: dict[str, Any] = {k: document[k] for k in ("swagger", "openapi") if k in document}
+    out["info"] = {k: document["info"][k] for k in ("title", "version")}
+    out["paths"] = paths
+    # Which registry operation is where, so that a test can tell when the cut falls behind the registry.
+    out["x-soundstage-operations"] = {operation: [list(at) for at in found] for operation, found in where.items()}
+    todo = [*refs(paths), *extra]
+    seen: set[tuple[str, ...]] = set()
+    while todo:
+        key = entry(todo.pop())
+        if key in seen:
+            continue
+        seen.add(key)
+        node = facts(lookup(document, key))
+        target = out
+        for part in key[:-1]:
+            target = target.setdefault(part, {})
+        target[key[-1]] = node
+        todo.extend(refs(node))
+    return out, [operation for operation, found in where.items() if not found]
+
+
+def write_sources(rows: list[tuple[Source, dict[str, Any], str, int, list[str]]], command: str) -> None:
+    lines = [
+        "# API descriptions the tests check responses against",
+        "",
+        "Cuts of the vendors' official descriptions: the operations soundstage implements (from its service",
+        "registries) and every component they reference, transitively. Made by",
+        "",
+        "```",
+        command,
+        "```",
+        "",
+        "(with soundstage installed: `pip install -e .`) where DIR holds the full descriptions named below,",
+        "as found in their origin at the commit given; run it again after adding an operation to a service.",
+        "Do not edit these files by hand. They keep the descriptions' facts (paths, parameters, schemas)",
+        "and leave out their prose and samples (descriptions, summaries, titles, examples).",
+        "",
+        "| file | service | origin | path in origin | commit | version | license | sha256 of the full file |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for source, document, digest, _, _ in rows:
+        version = f"Swagger {document['swagger']}" if "swagger" in document else f"OpenAPI {document['openapi']}"
+        lines.append(
+            f"| {source.file} | {source.service} | {source.origin} | {source.path} | {source.commit} "
+            f"| info.version {document['info']['version']}, {version} | {source.license} | {digest} |"
+        )
+    lines.append("")
+    for source, _, _, kept, missing in rows:
+        absent = ", ".join(f"`{m}`" for m in missing) if missing else "none"
+        lines.append(f"- {source.file}: {kept} operations kept; implemented but not in the description: {absent}.")
+        lines.append(f"  License: {source.note}")
+    (OUT / "SOURCES.md").write_text("\n".join(lines) + "\n")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("folder", type=Path, help="the folder holding the full descriptions")
+    folder = parser.parse_args().folder
+    OUT.mkdir(parents=True, exist_ok=True)
+    rows = []
+    for source in SOURCES:
+        raw = (folder / source.file).read_bytes()
+        document = json.loads(raw)
+        cut_document, missing = cut(document, SERVICES[source.service].operations(), source.extra)
+        text = json.dumps(cut_document, sort_keys=True, indent=0, ensure_ascii=False) + "\n"
+        (OUT / source.file).write_text(text, encoding="utf-8")
+        kept = sum(1 for item in cut_document["paths"].values() for method in METHODS if method in item)
+        rows.append((source, document, hashlib.sha256(raw).hexdigest(), kept, missing))
+        print(f"{source.file}: {kept} operations, {len(text):,} bytes; not described: {missing}", file=sys.stderr)
+    write_sources(rows, "python scripts/cut_specs.py DIR")
+
+
+if __name__ == "__main__":
+    main()
