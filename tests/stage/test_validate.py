@@ -118,13 +118,20 @@ def test_every_problem_of_a_file_is_reported_at_once(tmp_path: Path) -> None:
         "  - {id: a, trace: {called: $nope}}\n"
         "  - {id: b, trace_calls: {called: '*'}}\n"
         "  - {id: c, state: {github.pull: {repo: acme/orders, merged: 'yes'}}}\n"
+        "  - {id: e, revealed: [priya.budgit]}\n"
         "pass: [a, b, d]\n"
     )
     assert problems(tmp_path, text) == [
         (FIRST, "checks[0].trace.called", "unknown ref $nope (known refs: $bot, $ext, $nina, $priya, $sam)"),
         (FIRST + 1, "checks[1].trace_calls", _unknown_kind("trace_calls")),
         (FIRST + 2, "checks[2].state.github.pull.merged", "expected true or false, found 'yes'"),
-        (FIRST + 3, "pass[2]", "no check has the id 'd' (check ids: a, b, c)"),
+        (
+            FIRST + 3,
+            "checks[3].revealed[0]",
+            "fact 'priya.budgit' is not one of the scene's facts (declared: priya.budget, sam.contract_value); "
+            "did you mean 'priya.budget'?",
+        ),
+        (FIRST + 4, "pass[2]", "no check has the id 'd' (check ids: a, b, c, e)"),
     ]
 
 

@@ -21,7 +21,7 @@ from ..grading import KINDS, STATE_CHECKS, Args, Attempt, CallPattern, Kind, Out
 from . import judge, output, people, trace  # noqa: F401 (each registers its check kinds)
 from .evaluate import evaluate, rescore, run_check, saved_attempt, score, score_custom
 from .milestones import state_predicates, watch_state_milestones
-from .parse import Check, CheckSpecError, CheckSpecErrors, check_pass_list, parse_check, parse_checks
+from .parse import Check, CheckSpecError, CheckSpecErrors, check_pass_list, parse_check, parse_check_list, parse_checks
 from .results import RESULT_VERSION, CheckResult, Evaluation
 
 __all__ = [
@@ -42,6 +42,7 @@ __all__ = [
     "check_pass_list",
     "evaluate",
     "parse_check",
+    "parse_check_list",
     "parse_checks",
     "rescore",
     "run_check",

@@ -61,8 +61,19 @@ class Check:
 
 def parse_checks(data: Any, refs: dict[str, str], source: Source = "scene") -> list[Check]:
     """Every check of a list; raises CheckSpecErrors naming every problem of every check."""
+    checks, errors = parse_check_list(data, refs, source)
+    if errors:
+        raise CheckSpecErrors(errors)
+    return checks
+
+
+def parse_check_list(
+    data: Any, refs: dict[str, str], source: Source = "scene"
+) -> tuple[list[Check], list[CheckSpecError]]:
+    """The checks of a list that parse, and every problem of the others (a validator reports them all and
+    still looks into the checks that parsed)."""
     if not isinstance(data, list):
-        raise CheckSpecError(f"checks are a list of mappings, got {_type(data)}")
+        return [], [CheckSpecError(f"checks are a list of mappings, got {_type(data)}")]
     checks: list[Check] = []
     errors: list[CheckSpecError] = []
     seen: dict[str, int] = {}
@@ -83,9 +94,7 @@ def parse_checks(data: Any, refs: dict[str, str], source: Source = "scene") -> l
                     )
                 )
             seen.setdefault(check_id, i)
-    if errors:
-        raise CheckSpecErrors(errors)
-    return checks
+    return checks, errors
 
 
 def parse_check(item: Any, refs: dict[str, str], source: Source, i: int) -> Check:

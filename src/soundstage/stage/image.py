@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..checks import Check, CheckSpecError, check_pass_list, parse_checks, watch_state_milestones
+from ..checks import Check, CheckSpecError, check_pass_list, parse_check_list, watch_state_milestones
 from ..clock import Clock, parse_duration, parse_time, wall_us
 from ..errors import NotFound, SpecError
 from ..faults import engine as faults_engine
@@ -178,11 +178,8 @@ def build_image(scene: Scene, scene_doc: Document) -> WorldImage:
     errors += problems
 
     scene_ctx = ctx.at(scene_file, ())
-    checks: list[Check] = []
-    try:
-        checks = parse_checks(scene.checks, ctx.refs)
-    except CheckSpecError as exc:
-        errors += [_located(scene_ctx, e) for e in getattr(exc, "errors", [exc])]
+    checks, problems = parse_check_list(scene.checks, ctx.refs)
+    errors += [_located(scene_ctx, e) for e in problems]
     try:
         written = [str(c["id"]) for c in scene.checks if isinstance(c, dict) and isinstance(c.get("id"), str)]
         check_pass_list(scene.pass_, checks, written)
