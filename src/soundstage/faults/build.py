@@ -8,6 +8,7 @@ Fault ids are unique within a scene.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import cast
 
 from ..clock import parse_duration
 from ..errors import SpecError
@@ -15,7 +16,7 @@ from ..predicates.predicate import PredicateError, StatePredicate, parse_state_p
 from ..services.effects import EFFECTS, Effect
 from ..spec.build import BuildContext
 from ..spec.refs import Problem, resolve_refs
-from .models import Fault
+from .models import Fault, WrittenEffect
 
 
 @dataclass(frozen=True)
@@ -64,7 +65,7 @@ def _fault(fault: Fault, ctx: BuildContext, file: str, here: tuple[str | int, ..
             errors += [ctx.at(file, here).error(message, "active_while", *path) for path, message in exc.problems]
     effects: list[Effect] = []
     for k, effect in enumerate(fault.effects):
-        name, written = effect.written()
+        name, written = cast(WrittenEffect, effect).written()
         try:
             effects.append(EFFECTS[name].build(written, ctx.at(file, here + ("effects", k, name))))
         except SpecError as exc:

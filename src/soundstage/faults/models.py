@@ -24,7 +24,9 @@ from ..services.effects import EFFECTS
 from ..spec.fields import Duration, Spec, matching
 
 
-class _OneKey(Spec):
+class WrittenEffect(Spec):
+    """What every effect model has: exactly one key, the name of a registered effect kind."""
+
     @model_validator(mode="before")
     @classmethod
     def _one_key(cls, data: Any) -> Any:
@@ -43,7 +45,7 @@ class _OneKey(Spec):
 EFFECTS_BY_FIELD = {name.replace(".", "_"): name for name in EFFECTS}
 Effect = create_model(  # type: ignore[call-overload]
     "Effect",
-    __base__=_OneKey,
+    __base__=WrittenEffect,
     __doc__="One effect: a mapping with exactly one key, the name of an effect kind.",
     **{field: (EFFECTS[name].model | None, Field(None, alias=name)) for field, name in EFFECTS_BY_FIELD.items()},
 )

@@ -15,6 +15,7 @@ from typing import Any, Callable, Mapping, Protocol
 from urllib.parse import parse_qsl
 
 from ..spec.build import BuildContext
+from ..spec.fields import Spec
 from ..world import Principal, World
 
 # Query parameters that carry credentials in some vendor's API; the trace never records them.
@@ -66,6 +67,14 @@ class Service(Protocol):
     monitors evaluated as simulated time passes)."""
 
     name: str
+
+    @property
+    def section(self) -> type[Spec]:
+        """The model of its part of world and scene files (`slack:`)."""
+
+    @property
+    def agent_user(self) -> str:
+        """The key of a scene's `agent:` naming who the agent is in this service (`slack_user`)."""
 
     def token(self, request: ServiceRequest) -> str | None:
         """The credential the request carries, or None."""

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..checks import Check, CheckSpecError, check_pass_list, parse_check_list, watch_state_milestones
+from ..checks import Check, CheckSpecError, CheckSpecErrors, check_pass_list, parse_check_list, watch_state_milestones
 from ..clock import Clock, parse_duration, parse_time, wall_us
 from ..errors import NotFound, SpecError
 from ..faults import engine as faults_engine
@@ -172,10 +172,9 @@ def build_image(scene: Scene, scene_doc: Document) -> WorldImage:
             except SpecError as exc:
                 errors.append(exc)
 
-    cast, problems = build_people(scene.people, ctx.at(scene_file, ("people",)))
-    errors += problems
-    faults, problems = build_faults(scene.faults, ctx.at(scene_file, ("faults",)))
-    errors += problems
+    cast, unresolved_people = build_people(scene.people, ctx.at(scene_file, ("people",)))
+    faults, unresolved_faults = build_faults(scene.faults, ctx.at(scene_file, ("faults",)))
+    errors += unresolved_people + unresolved_faults
 
     scene_ctx = ctx.at(scene_file, ())
     checks, problems = parse_check_list(scene.checks, ctx.refs)
@@ -183,8 +182,8 @@ def build_image(scene: Scene, scene_doc: Document) -> WorldImage:
     try:
         written = [str(c["id"]) for c in scene.checks if isinstance(c, dict) and isinstance(c.get("id"), str)]
         check_pass_list(scene.pass_, checks, written)
-    except CheckSpecError as exc:
-        errors += [_located(scene_ctx, e) for e in getattr(exc, "errors", [exc])]
+    except CheckSpecErrors as exc:
+        errors += [_located(scene_ctx, e) for e in exc.errors]
     errors += unresolved(scene_ctx, checks, cast, scene)
 
     if errors:

@@ -74,8 +74,8 @@ def _decision(decided: Any, cast: Cast, names: dict[str, str]) -> str | None:
     person = cast.by_user.get(decided.person)
     if person is None:
         return _not_a_person(decided.person, cast, names)
-    names = {d.key: d for d in person.decisions} | {d.id: d for d in person.decisions}
-    decision = names.get(decided.decision)
+    decisions = {d.key: d for d in person.decisions} | {d.id: d for d in person.decisions}
+    decision = decisions.get(decided.decision)
     if decision is None:
         return _unknown("decision", decided.decision, [d.id for d in person.decisions], f"${person.ref}'s")
     if decided.option is not None and decided.option not in decision.options:

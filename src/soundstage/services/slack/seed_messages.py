@@ -147,7 +147,7 @@ def generate(collection: str, options: Any, ctx: BuildContext) -> None:
     team_id = ctx.settings["slack"]["team_id"]
     span = parse_duration(opts.span) // US
     offsets = sorted((ctx.random.randint(60, max(span, 60)) for _ in range(opts.count)), reverse=True)
-    collection = ctx.collection(MESSAGES)
+    written = ctx.collection(MESSAGES)
     roots: list[Record] = []
     for offset in offsets:
         author = users_collection.get(ctx.random.choice(authors))
@@ -165,7 +165,7 @@ def generate(collection: str, options: Any, ctx: BuildContext) -> None:
         if ctx.random.random() < opts.reactions:
             reactors = ctx.random.sample(authors, k=min(len(authors), ctx.random.randint(1, 3)))
             record["reactions"] = reactions.field({ctx.random.choice(_EMOJI): reactors})
-        collection.add(ts, record)
+        written.add(ts, record)
         if parent is None:
             roots.append(record)
     finish_messages(ctx)
