@@ -154,3 +154,21 @@ def _unknown_kind(key: str) -> str:
 def _unknown_field(name: str) -> str:
     fields = sorted(f.alias or n for n, f in User.model_fields.items())
     return f"unknown field {name!r}; expected one of: {', '.join(fields)}"
+
+
+def test_faults_and_people_name_declared_faults_in_their_conditions(tmp_path: Path) -> None:
+    faults = (
+        "faults:\n"
+        "  - id: slow\n"
+        "    active_while: {fault_resolved: {fault: slwo}}\n"
+        "    effects: [{metric: {name: orders.latency, value: 900}}]\n"
+    )
+    text = SCENE.replace("people:\n", faults + "people:\n").replace(
+        'ask: ["budget"]}', 'ask: ["budget"], share_if: {state: {fault_resolved: {fault: slwo}}}}'
+    )
+    unknown = "fault 'slwo' is not one of the scene's faults (declared: slow); did you mean 'slow'?"
+    line = text.splitlines().index("    active_while: {fault_resolved: {fault: slwo}}") + 1
+    assert problems(tmp_path, text + "  - {id: ok, revealed: [priya.budget]}\n") == [
+        (line, "faults[0].active_while.fault_resolved.fault", unknown),
+        (line + 6, "people[0].facts[0].share_if.state.fault_resolved.fault", unknown),
+    ]

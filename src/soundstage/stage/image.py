@@ -184,7 +184,7 @@ def build_image(scene: Scene, scene_doc: Document) -> WorldImage:
         check_pass_list(scene.pass_, checks, written)
     except CheckSpecErrors as exc:
         errors += [_located(scene_ctx, e) for e in exc.errors]
-    errors += unresolved(scene_ctx, checks, cast, scene)
+    errors += unresolved(scene_ctx, checks, cast, scene, faults)
 
     if errors:
         raise SpecErrors(sorted(errors, key=lambda e: (e.file != scene_file, e.line or 0)))

@@ -1,38 +1,75 @@
-"""Everything a scene's checks and people name must be something the scene declares: a fact of one of its
-people, a decision (and one of its options), a person, a fault, a service. A misspelt name would otherwise
+"""Everything a scene's checks, faults and people name must be something the scene declares: a fact of one
+of its people, a decision (and one of its options), a person, a fault, a service. A misspelt name would otherwise
 only show when an attempt is scored, as the agent's failure, or worse, as a `never` check that can never
 fail. Each unresolved name is a SpecError naming the file, line and field."""
 
 from __future__ import annotations
 
 import difflib
-from typing import Any, Iterable
+from typing import Any, Iterable, Iterator
 
 from ..checks import Check
 from ..errors import SpecError
+from ..faults.build import ResolvedFault
+from ..grading.kinds import Reference
 from ..grading.patterns import CallPattern
 from ..people.cast import Cast
+from ..predicates import PredicateError, StatePredicate, parse_state_predicate
 from ..services import SERVICES
 from ..spec.build import BuildContext
+from ..spec.refs import RefError, resolve_refs
 from .models import Scene
 
 
-def unresolved(ctx: BuildContext, checks: list[Check], cast: Cast, scene: Scene) -> list[SpecError]:
-    """A SpecError for every name in `checks` (and in the people's `on`) that the scene does not declare;
-    `ctx` points at the scene file."""
-    faults = [fault.id for fault in scene.faults]
+def unresolved(
+    ctx: BuildContext, checks: list[Check], cast: Cast, scene: Scene, faults: list[ResolvedFault]
+) -> list[SpecError]:
+    """A SpecError for every name that the scene does not declare, in its checks, its faults' conditions and
+    its people's conditions and triggers; `ctx` points at the scene file."""
+    declared = [fault.id for fault in scene.faults]
     names = {value: name for name, value in sorted(ctx.refs.items(), reverse=True)}  # an id's first ref
     errors: list[SpecError] = []
-    for check in checks:
-        for what, path, value in check.args.references():
-            problem = _problem(what, value, cast, faults, names)
-            if problem is not None:
-                errors.append(ctx.error(problem, "checks", *check.located(path)))
+    for what, path, value in _references(ctx, checks, scene, faults):
+        problem = _problem(what, value, cast, declared, names)
+        if problem is not None:
+            errors.append(ctx.error(problem, *path))
     for i, person in enumerate(scene.people):
         for j, trigger in enumerate(person.on):
-            if trigger.fault_resolved is not None and trigger.fault_resolved not in faults:
-                errors.append(ctx.error(_unknown("fault", trigger.fault_resolved, faults), "people", i, "on", j))
+            if trigger.fault_resolved is not None and trigger.fault_resolved not in declared:
+                errors.append(ctx.error(_unknown("fault", trigger.fault_resolved, declared), "people", i, "on", j))
     return errors
+
+
+def _references(
+    ctx: BuildContext, checks: list[Check], scene: Scene, faults: list[ResolvedFault]
+) -> Iterator[Reference]:
+    """Every reference, with the path in the scene file where it is written."""
+    for check in checks:
+        for what, path, value in check.args.references():
+            yield what, ("checks", *check.located(path)), value
+    written = {fault.id: i for i, fault in reversed(list(enumerate(scene.faults)))}
+    for fault in faults:
+        for what, path, value in fault.condition.references():
+            yield what, ("faults", written[fault.id], "active_while", *path), value
+    for i, person in enumerate(scene.people):
+        conditions = [((i, "facts", j, "share_if"), f.share_if) for j, f in enumerate(person.facts)]
+        conditions += [
+            ((i, "decisions", j, "choose", k, "if"), choice.if_)
+            for j, decision in enumerate(person.decisions)
+            for k, choice in enumerate(decision.choose)
+        ]
+        for at, condition in conditions:
+            predicate = _predicate(ctx, condition.state) if condition is not None and condition.state else None
+            for what, path, value in predicate.references() if predicate is not None else ():
+                yield what, ("people", *at, "state", *path), value
+
+
+def _predicate(ctx: BuildContext, written: dict[str, Any]) -> StatePredicate | None:
+    """A person's state condition, parsed (None when it does not parse: the people's build said why)."""
+    try:
+        return parse_state_predicate(resolve_refs(written, ctx.refs))
+    except (RefError, PredicateError):
+        return None
 
 
 def _problem(what: str, value: Any, cast: Cast, faults: list[str], names: dict[str, str]) -> str | None:
