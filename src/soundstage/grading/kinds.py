@@ -12,12 +12,14 @@ from dataclasses import dataclass
 from types import UnionType
 from typing import Annotated, Any, Callable, ClassVar, Iterator, TypeVar, Union, get_args, get_origin
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, NonNegativeInt, PositiveInt, ValidationError, model_validator
 from pydantic.fields import FieldInfo
 
 from ..spec.loader import expected_found
 from .attempt import Attempt
+from .conditions import enough
 from .outcome import Outcome
+from .words import how_many
 
 
 @dataclass(frozen=True)
@@ -49,6 +51,27 @@ class Args(BaseModel):
             value = getattr(self, name)
             if value is not None:
                 yield from _references(value, path + (info.alias or name,), _refers(info))
+
+
+class Counted(Args):
+    """Arguments of a check that counts the records it matches: exactly `count`, or at least `count_gte`
+    (default: at least one)."""
+
+    count: NonNegativeInt | None = None
+    count_gte: PositiveInt | None = None
+
+    @model_validator(mode="after")
+    def _one_count(self) -> Counted:
+        if self.count is not None and self.count_gte is not None:
+            raise ValueError("give count or count_gte, not both")
+        return self
+
+    def how_many(self, noun: str) -> str:
+        """The count in words: `exactly 2 issues`, `at least one incident`."""
+        return how_many(self.count, self.count_gte, None, noun)
+
+    def enough(self, n: int) -> bool:
+        return enough(n, self.count, self.count_gte, None)
 
 
 def _refers(info: FieldInfo) -> str | None:

@@ -61,14 +61,16 @@ class BuildContext:
     def error(self, message: str, *path: str | int) -> SpecError:
         return SpecError(message, file=self.file, line=self.line(*path), field=dotted(self.here + path))
 
-    def section(self, model: type[M], value: Any) -> M:
-        """A service section as its model: given already parsed, or validated here (errors name the section)."""
+    def parsed(self, model: type[M], value: Any) -> M:
+        """A part of a file as its model (a service section, `generate:` options): given already parsed, or
+        validated here, the first problem named at its field."""
         if isinstance(value, model):
             return value
         try:
             return model.model_validate(value)
         except ValidationError as exc:
-            raise self.error(str(exc)) from exc
+            problem = exc.errors()[0]
+            raise self.error(problem["msg"], *problem["loc"]) from None
 
     def define(self, ref: str | None, value: str, kind: str, *path: str | int) -> None:
         """Names a record: `$ref` now means `value` (its id). Refs are unique across the whole world."""

@@ -8,7 +8,6 @@ import random
 from typing import Any
 
 from faker import Faker
-from pydantic import ValidationError
 
 from ...clock import parse_duration
 from ...spec.build import BuildContext
@@ -49,11 +48,7 @@ def generate(collection: str, options: Any, ctx: BuildContext) -> None:
     """`generate: {datadog.logs: {...}}`: seeded log noise."""
     if collection != "logs":
         raise ctx.error(f"datadog.{collection} cannot be generated; only datadog.logs can")
-    try:
-        opts = GenerateLogs.model_validate(options)
-    except ValidationError as exc:
-        problem = exc.errors()[0]
-        raise ctx.error(problem["msg"], *problem["loc"]) from exc
+    opts = ctx.parsed(GenerateLogs, options)
     if sum(opts.statuses.values()) <= 0:
         raise ctx.error("the status weights must add up to more than 0", "statuses")
     span = parse_duration(opts.span)

@@ -92,13 +92,13 @@ class DatadogService(RestService):
 
     def assign(self, section: Any, ctx: BuildContext) -> None:
         """Pass 1 of building an image: ids for the records with a `ref` (seed_records first, then seed_monitoring)."""
-        datadog = ctx.section(DatadogSection, section)
+        datadog = ctx.parsed(DatadogSection, section)
         seed_records.assign(datadog, ctx)
         seed_monitoring.assign(datadog, ctx)
 
     def build(self, section: Any, ctx: BuildContext) -> None:
         """Pass 2: the records, in the same order."""
-        datadog = ctx.section(DatadogSection, section)
+        datadog = ctx.parsed(DatadogSection, section)
         seed_records.build(datadog, ctx)
         seed_monitoring.build(datadog, ctx)
 

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from typing import Any, Callable, Literal, Sequence
 
-from pydantic import NonNegativeInt, PositiveInt, model_validator
+from pydantic import PositiveInt, model_validator
 
 from ...grading.attempt import Attempt, Record
-from ...grading.conditions import Condition, closest, enough, matching, misses, wants
-from ...grading.kinds import Args, state_check
+from ...grading.conditions import Condition, closest, matching, misses, wants
+from ...grading.kinds import Args, Counted, state_check
 from ...grading.outcome import Outcome
-from ...grading.words import count, how_many, listing, show, some
+from ...grading.words import count, listing, show, some
 from .store import BLOBS, COMMITS, HEADS, ISSUES, PULLS, REFS, REPOS, TREES
 
 # -- reading the git model ----------------------------------------------------------------------------
@@ -295,7 +295,7 @@ def _names(values: Any, field: str) -> list[str]:
     return [str(v.get(field) if isinstance(v, dict) else v) for v in values or []]
 
 
-class IssueArgs(Args):
+class IssueArgs(Counted):
     repo: str
     number: PositiveInt | None = None
     title_contains: str | None = None
@@ -303,14 +303,6 @@ class IssueArgs(Args):
     labels: list[str] = []
     state: Literal["open", "closed"] | None = None
     assignees: list[str] = []
-    count: NonNegativeInt | None = None
-    count_gte: PositiveInt | None = None
-
-    @model_validator(mode="after")
-    def _one_count(self) -> IssueArgs:
-        if self.count is not None and self.count_gte is not None:
-            raise ValueError("give count or count_gte, not both")
-        return self
 
     def conditions(self) -> list[Condition[Any]]:
         said: list[Condition[Any]] = []
@@ -362,14 +354,14 @@ def _issue_name(issue: Any) -> str:
 @state_check("github.issue", IssueArgs)
 def issue(args: IssueArgs, attempt: Attempt) -> Outcome:
     conditions = args.conditions()
-    wanted = how_many(args.count, args.count_gte, None, "issue")
+    wanted = args.how_many("issue")
     expected = " ".join([f"{wanted} in {args.repo}", wants(conditions)]).strip()
     if _repo(attempt, args.repo) is None:
         return Outcome(False, expected, _no_repo(attempt, args.repo))
     issues: Sequence[Any] = [i for i in attempt.records(ISSUES) if _repository(i) == args.repo]
     matched = matching(issues, conditions)
     n = len(matched)
-    passed = enough(n, args.count, args.count_gte, None)
+    passed = args.enough(n)
     if matched:
         found = f"{count(n, 'issue')} matched: {some(matched, n, _issue_name)}"
         return Outcome(passed, expected, found, attempt.evidence(ISSUES, matched))

@@ -14,11 +14,11 @@ from .models import GithubSection
 
 
 def assign(section: Any, ctx: BuildContext) -> None:
-    seed_repos.assign(ctx.section(GithubSection, section), ctx)
+    seed_repos.assign(ctx.parsed(GithubSection, section), ctx)
 
 
 def build(section: Any, ctx: BuildContext) -> None:
-    github = ctx.section(GithubSection, section)
+    github = ctx.parsed(GithubSection, section)
     here = ctx.here
     for i, repo in enumerate(github.repos):
         seed_repos.build_repo(ctx, repo, i)

@@ -11,19 +11,19 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
-from pydantic import NonNegativeInt, PositiveInt, model_validator
+from pydantic import model_validator
 
 from ...clock import parse_duration, parse_time
 from ...grading.attempt import Attempt, Record
-from ...grading.conditions import Condition, closest, enough, matching, misses, wants
-from ...grading.kinds import Args, state_check
+from ...grading.conditions import Condition, closest, matching, misses, wants
+from ...grading.kinds import Counted, state_check
 from ...grading.outcome import Outcome
-from ...grading.words import count, how_many, listing, show, some, span
+from ...grading.words import count, listing, show, some, span
 from ...spec.fields import Duration
 from .store import INCIDENTS, LOG_ENTRIES, USERS, assignee_ids
 
 
-class IncidentArgs(Args):
+class IncidentArgs(Counted):
     """`incident` names one incident (a ref, an id or its number); otherwise every incident matching
     `service` and `title_contains` counts, and `count` / `count_gte` (default at least one) say how many
     must meet the other fields.
@@ -43,13 +43,9 @@ class IncidentArgs(Args):
     urgency: Literal["high", "low"] | None = None
     acknowledged_within: Duration | None = None
     resolved_within: Duration | None = None
-    count: NonNegativeInt | None = None
-    count_gte: PositiveInt | None = None
 
     @model_validator(mode="after")
     def _consistent(self) -> IncidentArgs:
-        if self.count is not None and self.count_gte is not None:
-            raise ValueError("give count or count_gte, not both")
         if self.incident is not None and (self.count is not None or self.count_gte is not None):
             raise ValueError(
                 "count and count_gte apply to the incidents matching service/title_contains, not to one incident"
@@ -198,7 +194,7 @@ def incident(args: IncidentArgs, attempt: Attempt) -> Outcome:
         if lacks:
             return Outcome(False, expected, f"{_name(record)}: {listing(lacks)}", seqs)
         return Outcome(True, expected, f"{_name(record)} is {record.get('status')}", seqs)
-    wanted = how_many(args.count, args.count_gte, None, "incident")
+    wanted = args.how_many("incident")
     expected = " ".join([wanted, wants(conditions)]).strip()
     incidents: Sequence[Any] = (
         attempt.index(INCIDENTS, "service").get(args.service, [])
@@ -207,7 +203,7 @@ def incident(args: IncidentArgs, attempt: Attempt) -> Outcome:
     )
     matched = matching(incidents, conditions)
     n = len(matched)
-    passed = enough(n, args.count, args.count_gte, None)
+    passed = args.enough(n)
     if matched:
         found = f"{count(n, 'incident')} matched: {some(matched, n, _name)}"
         return Outcome(passed, expected, found, attempt.evidence(INCIDENTS, matched))

@@ -100,13 +100,13 @@ class PagerDutyService(RestService):
 
     def assign(self, section: Any, ctx: BuildContext) -> None:
         """Pass 1 of building an image: ids for the records with a `ref` (seed_directory first, then seed_incidents)."""
-        pagerduty = ctx.section(PagerdutySection, section)
+        pagerduty = ctx.parsed(PagerdutySection, section)
         seed_directory.assign(pagerduty, ctx)
         seed_incidents.assign(pagerduty, ctx)
 
     def build(self, section: Any, ctx: BuildContext) -> None:
         """Pass 2: the records, in the same order."""
-        pagerduty = ctx.section(PagerdutySection, section)
+        pagerduty = ctx.parsed(PagerdutySection, section)
         seed_directory.build(pagerduty, ctx)
         seed_incidents.build(pagerduty, ctx)
 

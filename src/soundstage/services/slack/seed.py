@@ -39,7 +39,7 @@ def _team_settings(ctx: BuildContext, team_id: str, name: str, domain: str | Non
 
 
 def assign(section: Any, ctx: BuildContext) -> None:
-    slack = ctx.section(SlackSection, section)
+    slack = ctx.parsed(SlackSection, section)
     ids = _assigned.setdefault(ctx, {})
     if slack.team is not None:
         if "slack" in ctx.settings:
@@ -69,7 +69,7 @@ def assign(section: Any, ctx: BuildContext) -> None:
 
 
 def build(section: Any, ctx: BuildContext) -> None:
-    slack = ctx.section(SlackSection, section)
+    slack = ctx.parsed(SlackSection, section)
     ids = _assigned.setdefault(ctx, {})
     if "slack" not in ctx.settings:
         _team_settings(ctx, ctx.ids.slack("T"), "Soundstage", None)

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import ValidationError
-
 from ...clock import US, parse_duration
 from ...spec.build import BuildContext
 from ...world import Collection, Record
@@ -130,11 +128,7 @@ def generate(collection: str, options: Any, ctx: BuildContext) -> None:
     """`generate: {slack.messages: {channel, count, users, span, threads, reactions}}`."""
     if collection != "messages":
         raise ctx.error(f"slack.{collection} cannot be generated; only slack.messages can")
-    try:
-        opts = GenerateMessages.model_validate(options)
-    except ValidationError as exc:
-        problem = exc.errors()[0]
-        raise ctx.error(problem["msg"], *problem["loc"]) from exc
+    opts = ctx.parsed(GenerateMessages, options)
     channel_id = resolve_channel(ctx, opts.channel, "channel")
     channel = ctx.collection(CHANNELS).get(channel_id)
     users_collection = ctx.collection(USERS)
