@@ -72,12 +72,25 @@ class LiveWorld:
         return response.json()
 
 
+class AdminAuth(httpx.Auth):
+    """The admin token on control API calls that carry no credential of their own, as a user's harness
+    sends it; service calls go as the agent sends them."""
+
+    def __init__(self, token: str) -> None:
+        self.token = token
+
+    def auth_flow(self, request: httpx.Request) -> Iterator[httpx.Request]:
+        if request.url.path.startswith("/v1/") and "authorization" not in request.headers:
+            request.headers["authorization"] = f"Bearer {self.token}"
+        yield request
+
+
 class Stage:
     def __init__(self, server: Server) -> None:
         self.server = server
         self.url = server.url
         # One client per port for every test: making a client (its SSL context) costs tens of milliseconds.
-        self.http = httpx.Client(base_url=server.url, timeout=30)
+        self.http = httpx.Client(base_url=server.url, auth=AdminAuth(server.admin_token), timeout=30)
         assert server.hub.tls is not None
         self.https = httpx.Client(verify=ssl.create_default_context(cafile=server.hub.tls.ca.bundle), timeout=30)
 

@@ -79,10 +79,10 @@ def test_a_passing_trial_writes_the_whole_folder(out: Path, hello: str) -> None:
     result = read_json(trial / "result.json")
     events = read_lines(trial / "events.jsonl")
     assert isinstance(result.pop("wall_seconds"), float)
+    assert re.fullmatch(r"w[0-9a-f]{32}", result.pop("world"))
     assert result == {
         "scene": "hello",
         "trial": 1,
-        "world": "w1",
         "outcome": "passed",
         "exit_code": 0,
         "timed_out": False,
@@ -148,9 +148,10 @@ def test_the_agent_gets_the_task_and_exactly_the_documented_environment(
         "LANG": "C.UTF-8",
         "SOUNDSTAGE_TEST_SECRET": "s3cret",
     }
-    base = re.fullmatch(r"(http://127\.0\.0\.1:\d+)/v1/worlds/w1", env["SOUNDSTAGE_URL"])
+    base = re.fullmatch(r"(http://127\.0\.0\.1:\d+)/v1/worlds/(w[0-9a-f]{32})", env["SOUNDSTAGE_URL"])
     assert base is not None
-    assert env["SLACK_API_URL"] == f"{base.group(1)}/w/w1/slack/api/"
+    assert env["SLACK_API_URL"] == f"{base.group(1)}/w/{base.group(2)}/slack/api/"
+    assert env["SOUNDSTAGE_TOKEN"].startswith("ss-")
     assert env["SLACK_BOT_TOKEN"].startswith("xoxb-")
     assert env["SLACK_USER_TOKEN"].startswith("xoxp-")
     bundle = Path(env["SSL_CERT_FILE"])
@@ -169,6 +170,7 @@ def test_the_agent_gets_the_task_and_exactly_the_documented_environment(
         "SLACK_USER_TOKEN",
         "SOUNDSTAGE_TASK",
         "SOUNDSTAGE_TEST_SECRET",
+        "SOUNDSTAGE_TOKEN",
         "SOUNDSTAGE_URL",
         "SSL_CERT_FILE",
     ]
@@ -261,7 +263,7 @@ def test_trials_run_in_parallel_and_come_back_in_order(out: Path, hello: str) ->
     run = run_scenes([str(SCENE)], hello, trials=3, parallel=3, out=out)
 
     assert [(r.scene, r.trial, r.outcome) for r in run.results] == [("hello", n, "passed") for n in (1, 2, 3)]
-    assert sorted(r.world for r in run.results) == ["w1", "w2", "w3"]
+    assert len({r.world for r in run.results}) == 3
     assert trial_folders(run.folder) == [run.folder / "hello" / str(n) for n in (1, 2, 3)]
     traces = {(run.folder / "hello" / str(n) / "trace.jsonl").read_text() for n in (1, 2, 3)}
     assert len(traces) == 1

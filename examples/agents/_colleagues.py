@@ -25,11 +25,11 @@ def connect() -> WebClient:
 
 
 def advance(duration: str) -> None:
-    """Moves the world's simulated clock on (the control API takes the world's own token)."""
+    """Moves the world's simulated clock on (the agent's control token, SOUNDSTAGE_TOKEN, allows it)."""
     request = urllib.request.Request(
         os.environ["SOUNDSTAGE_URL"] + "/clock",
         data=json.dumps({"advance": duration}).encode(),
-        headers={"Content-Type": "application/json", "Authorization": "Bearer " + os.environ["SLACK_BOT_TOKEN"]},
+        headers={"Content-Type": "application/json", "Authorization": "Bearer " + os.environ["SOUNDSTAGE_TOKEN"]},
         method="POST",
     )
     with urllib.request.urlopen(request, timeout=30) as response:

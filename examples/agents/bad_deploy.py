@@ -40,7 +40,10 @@ with ApiClient(Configuration(host=os.environ["DATADOG_API_URL"])) as api:  # key
     for _ in range(15):  # the monitor recovers some minutes after the fix is in production
         if str(monitors.get_monitor(latency.id).overall_state) == "OK":
             break
-        httpx.post(f"{os.environ['SOUNDSTAGE_URL']}/clock", json={"advance": "1m"}).raise_for_status()
+        clock = f"{os.environ['SOUNDSTAGE_URL']}/clock"
+        httpx.post(
+            clock, json={"advance": "1m"}, headers={"Authorization": f"Bearer {os.environ['SOUNDSTAGE_TOKEN']}"}
+        ).raise_for_status()
     else:
         sys.exit("the latency monitor did not recover")
 

@@ -63,6 +63,18 @@ class CallEvent(Event):
     error: bool = False
     unimplemented: bool = False
     actor: str | None = None  # who the token belongs to in that service
+    body_cut: int | None = None  # the body's size in bytes when `body` keeps only an excerpt of it
+
+
+@event_kind
+class AfterFinishEvent(Event):
+    """A call with the agent's token after the attempt ended: refused as a revoked token, counting for nothing."""
+
+    kind: str = "after_finish"
+    service: str
+    method: str
+    path: str
+    status: int
 
 
 @event_kind

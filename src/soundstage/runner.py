@@ -114,7 +114,7 @@ def run_scenes(
         raise UsageError("give at least one scene")
     if trials < 1 or parallel < 1 or timeout <= 0:
         raise UsageError("--trials and --parallel must be at least 1, and --timeout more than 0")
-    hub = Hub()
+    hub = Hub(idle_ttl=None, finished_ttl=None)  # each trial drops its own world, however slow its agent
     images = [hub.images.load(scene=scene) for scene in scenes]
     names = [image.name for image in images]
     for name in names:

@@ -289,13 +289,12 @@ class World:
 
     def end_call(self, at: int, **call: Any) -> CallEvent:
         """Records the call, then the writes it made, then moves the clock on by one tick."""
-        self._undo = None
-        event = self.log.emit(CallEvent, t=iso(at), **call)
-        for name, op, record_id, fields in self._pending:
-            self.log.emit(WriteEvent, t=iso(at), collection=name, op=op, id=record_id, fields=fields, by=event.seq)
-        wrote = bool(self._pending)
-        self._pending = []
+        pending, self._undo, self._pending = self._pending, None, []  # the journal closes, whatever follows
         self.clock.tick()
+        event = self.log.emit(CallEvent, t=iso(at), **call)
+        for name, op, record_id, fields in pending:
+            self.log.emit(WriteEvent, t=iso(at), collection=name, op=op, id=record_id, fields=fields, by=event.seq)
+        wrote = bool(pending)
         if wrote:
             self.notify()
         return event

@@ -94,7 +94,13 @@ def test_missing_or_confused_arguments_exit_2(bench, cli, trial: Path) -> None:
     assert missing.stderr.splitlines()[0] == "error: no trial folder at no/such/trial"
 
 
-def test_a_live_world(stage, cli, bench) -> None:
+@pytest.fixture
+def admin(stage, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`check --world` sends SOUNDSTAGE_ADMIN_TOKEN, as a user's shell would."""
+    monkeypatch.setenv("SOUNDSTAGE_ADMIN_TOKEN", stage.server.admin_token)
+
+
+def test_a_live_world(stage, cli, bench, admin) -> None:
     live = stage.world(scene_yaml=bench.scene.read_text())
     url = f"{stage.url}/v1/worlds/{live.id}"
 
@@ -112,7 +118,7 @@ def test_a_live_world(stage, cli, bench) -> None:
     ]
 
 
-def test_a_live_world_with_other_checks(stage, cli, bench) -> None:
+def test_a_live_world_with_other_checks(stage, cli, bench, admin) -> None:
     live = stage.world(scene_yaml=bench.scene.read_text())
     checks = bench.write("quiet.yaml", "- id: quiet\n  trace: {no_calls: true}\n")
 
@@ -124,7 +130,14 @@ def test_a_live_world_with_other_checks(stage, cli, bench) -> None:
     ]
 
 
-def test_an_unknown_or_unreachable_world(stage, cli) -> None:
+def test_a_live_world_needs_the_admin_token(stage, cli, bench) -> None:
+    live = stage.world(scene_yaml=bench.scene.read_text())
+    result = cli("check", "--world", f"{stage.url}/v1/worlds/{live.id}", env={"SOUNDSTAGE_ADMIN_TOKEN": ""})
+    assert result.exit_code == 2
+    assert "answered 401: this call needs the admin token" in result.stderr.splitlines()[0]
+
+
+def test_an_unknown_or_unreachable_world(stage, cli, admin) -> None:
     unknown = cli("check", "--world", f"{stage.url}/v1/worlds/w999")
     nobody = f"http://127.0.0.1:{free_port()}/v1/worlds/w1"
     unreachable = cli("check", "--world", nobody)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import shutil
 import socket
 import subprocess
 import sys
@@ -39,8 +41,10 @@ def test_serve_prints_its_urls_and_answers(bench) -> None:
     port = free_port()
     env = {**os.environ, "SOUNDSTAGE_JSON": "1"}
     env.pop("SOUNDSTAGE_ADMIN_TOKEN", None)
+    (bench.root / "seeds").mkdir()
+    shutil.copy(bench.scene, bench.root / "seeds" / "hello.yaml")
     server = subprocess.Popen(
-        [sys.executable, "-m", "soundstage", "serve", "--port", str(port)],
+        [sys.executable, "-m", "soundstage", "serve", "--port", str(port), "--tls-port", "0"],
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
         text=True,
@@ -53,10 +57,16 @@ def test_serve_prints_its_urls_and_answers(bench) -> None:
         assert info["url"] == base
         assert info["control"] == f"{base}/v1/worlds"
         assert info["services"]["slack"] == f"{base}/slack"
-        assert info["admin_token_required"] is False
-        created = httpx.post(f"{base}/v1/worlds", json={"scene": "hello.yaml"}, timeout=10)
+        # No SOUNDSTAGE_ADMIN_TOKEN: the server made one, and says it (nothing else knows it).
+        token = info["admin_token"]
+        assert re.fullmatch(r"[A-Za-z0-9_-]{43}", token)
+        assert f"authorization: Bearer {token}" in info["create_world"]
+        assert httpx.post(f"{base}/v1/worlds", json={"scene": "hello"}, timeout=10).status_code == 401
+        admin = {"authorization": f"Bearer {token}"}
+        created = httpx.post(f"{base}/v1/worlds", json={"scene": "hello"}, headers=admin, timeout=10)
         assert created.status_code == 201
-        assert created.json()["env"]["SLACK_API_URL"] == f"{base}/w/w1/slack/api/"
+        world = created.json()["id"]
+        assert created.json()["env"]["SLACK_API_URL"] == f"{base}/w/{world}/slack/api/"
     finally:
         server.terminate()
         server.wait(timeout=10)

@@ -48,8 +48,8 @@ def test_create_world_answers_201_with_urls_and_env(stage):
     assert env["SLACK_USER_TOKEN"].startswith("xoxp-")
 
 
-def test_create_world_from_a_scene_file(stage):
-    response = stage.http.post("/v1/worlds", json={"scene": "seeds/csv-export.yaml"})
+def test_create_world_from_a_scene_name(stage):
+    response = stage.http.post("/v1/worlds", json={"scene": "csv-export"})
     assert response.status_code == 201, response.text
     assert response.json()["scene"] == "csv-export"
 
@@ -59,6 +59,7 @@ def test_create_world_from_a_scene_file(stage):
     [
         ({}, 400, "invalid_request"),
         ({"scene": "a", "scene_yaml": "b"}, 400, "invalid_request"),
+        ({"scene": "csv-export", "checks": []}, 400, "invalid_request"),
         ({"scene": "no-such-scene"}, 404, "not_found"),
         ({"scene_yaml": "name: x\n"}, 422, "invalid_scene"),
     ],
@@ -185,9 +186,43 @@ def test_admin_token_guards_the_control_api():
         described = created.json()
         token = described["env"]["SLACK_BOT_TOKEN"]
         world = f"/v1/worlds/{described['id']}"
-        # an agent may finish its own world with its own token
-        assert (
-            http.post(f"{world}/finish", json={"output": "x"}, headers={"Authorization": f"Bearer {token}"}).status_code
-            == 200
-        )
+        agent = {"Authorization": f"Bearer {token}"}
+        assert http.get(f"{world}/state", headers=agent).status_code == 403
+        # an agent may finish its own world with its own token, and learns nothing of its grades by it
+        finished = http.post(f"{world}/finish", json={"output": "x"}, headers=agent)
+        assert finished.status_code == 200
+        assert finished.json() == {"finished": True, "now": "2026-03-02T14:00:00Z", "last_seq": 2}
         assert http.get(f"{world}/state").status_code == 401
+
+
+@pytest.mark.parametrize(
+    "body, status, code",
+    [
+        (b"[" * 100_000 + b"]" * 100_000, 400, "invalid_json"),
+        (b'{"scene_yaml": "name: \\ud800"}', 400, "invalid_request"),
+        (b'{"scene": "' + b"x" * 50_000 + b'"}', 400, "invalid_request"),
+    ],
+    ids=["nested-100k-deep", "lone-surrogate", "long-name"],
+)
+def test_bad_control_input_gets_the_json_envelope(stage, body, status, code):
+    response = stage.http.post("/v1/worlds", content=body, headers={"content-type": "application/json"})
+    assert (response.status_code, response.json()["error"]["code"]) == (status, code)
+    assert len(response.text) < 500
+
+
+def test_a_control_body_over_the_limit_is_refused(stage, monkeypatch):
+    monkeypatch.setattr(stage.server.hub, "max_body", 100)
+    response = stage.http.post("/v1/worlds", json={"scene_yaml": "x" * 200})
+    assert (response.status_code, response.json()["error"]["code"]) == (413, "too_large")
+
+
+def test_a_fault_of_soundstages_own_answers_the_envelope(stage, monkeypatch):
+    live = stage.world(SCENE)
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr("soundstage.server.control.score", broken)
+    response = stage.http.get(f"{live.control}/checks")
+    assert response.status_code == 500
+    assert response.json()["error"]["code"] == "internal_error"

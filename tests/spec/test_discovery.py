@@ -61,8 +61,7 @@ def test_a_missing_scene_lists_the_available_ones(two_roots: tuple[Path, Path, P
     with pytest.raises(NotFound) as caught:
         find_scene("nope")
     assert str(caught.value) == (
-        f"no scene 'nope': no such file, and no seeds/nope.yaml in {first}, {second}, {here}; "
-        "available scenes: a, b"
+        f"no scene 'nope': no such file, and no seeds/nope.yaml in {first}, {second}, {here}; available scenes: a, b"
     )
 
 
@@ -105,7 +104,7 @@ def test_a_missing_world_lists_the_available_ones(two_roots: tuple[Path, Path, P
     with pytest.raises(NotFound) as caught:
         find_world("initech", scene)
     assert str(caught.value) == (
-        f"no world definition 'initech': no file {scene.parent / 'initech'}, and no worlds/initech.yaml in "
+        f"no world definition 'initech': no file {scene.parent / 'initech'}, and no worlds/<name>.yaml of that name in "
         f"{first}, {second}, {here}, {here / 'project'}; available world definitions: acme, globex"
     )
 

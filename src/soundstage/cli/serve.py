@@ -13,6 +13,7 @@ import uvicorn
 
 from ..errors import UsageError
 from ..server import Hub, Server
+from ..server.hub import FINISHED_TTL, IDLE_TTL, MAX_WORLDS
 from ..services import SERVICES
 from ..spec.discovery import list_scenes
 from .output import JsonOption, emit, handles_errors, next_step, quote, say
@@ -23,18 +24,30 @@ def serve(
     host: Annotated[str, typer.Option("--host", help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", min=0, max=65535, help="Port to listen on.")] = 8750,
     tls_port: Annotated[int, typer.Option("--tls-port", min=0, max=65535, help="Port to listen on with TLS.")] = 8751,
-    tls: Annotated[bool, typer.Option("--tls", help="Give every service an https URL (PagerDuty's always is).")] = False,
+    tls: Annotated[
+        bool, typer.Option("--tls", help="Give every service an https URL (PagerDuty's always is).")
+    ] = False,
+    max_worlds: Annotated[int, typer.Option("--max-worlds", min=1, help="Live worlds held at once.")] = MAX_WORLDS,
+    idle_ttl: Annotated[
+        float, typer.Option("--idle-ttl", min=1, help="Seconds an unused live world is kept.")
+    ] = IDLE_TTL,
+    finished_ttl: Annotated[
+        float, typer.Option("--finished-ttl", min=1, help="Seconds a finished world is kept.")
+    ] = FINISHED_TTL,
     json_output: JsonOption = False,
 ) -> None:
     """Serve the control API and the services on http and https; print their base URLs."""
     token = os.environ.get("SOUNDSTAGE_ADMIN_TOKEN") or None
     if token is None and not _is_loopback(host):
-        raise UsageError(f"{host} is reachable from other machines: set SOUNDSTAGE_ADMIN_TOKEN to protect the control API")
+        raise UsageError(
+            f"{host} is reachable from other machines: set SOUNDSTAGE_ADMIN_TOKEN to protect the control API"
+        )
     # Access lines go to stderr too: in JSON mode stdout holds the one document below.
     logging = copy.deepcopy(uvicorn.config.LOGGING_CONFIG)
     logging["handlers"]["access"]["stream"] = "ext://sys.stderr"
-    server = Server(Hub(), host, port, tls_port, tls_everywhere=tls, admin_token=token, log_config=logging)
-    info = _describe(server, token is not None)
+    hub = Hub(max_worlds=max_worlds, idle_ttl=idle_ttl, finished_ttl=finished_ttl)
+    server = Server(hub, host, port, tls_port, tls_everywhere=tls, admin_token=token, log_config=logging)
+    info = _describe(server, token is None)
     if json_output:
         emit(info)
     else:
@@ -51,13 +64,19 @@ def _is_loopback(host: str) -> bool:
         return False
 
 
-def _describe(server: Server, needs_token: bool) -> dict[str, Any]:
+def _describe(server: Server, made: bool) -> dict[str, Any]:
+    """What the server listens on, and how to call it. A token the server `made` is printed (nothing
+    else knows it); one from SOUNDSTAGE_ADMIN_TOKEN is not."""
     base = server.url
     scenes = list_scenes()
-    example = {"scene": scenes[0][0] if scenes else "<scene name or path>"}
-    command = f"curl -s -X POST {base}/v1/worlds -H 'content-type: application/json'"
-    if needs_token:  # double quotes, so the shell puts the token in
-        command += ' -H "authorization: Bearer $SOUNDSTAGE_ADMIN_TOKEN"'
+    example = {"scene": scenes[0][0] if scenes else "<scene name>"}
+    # Double quotes around a variable, so the shell puts the token in; a made token is written out.
+    credential = (
+        quote(f"authorization: Bearer {server.admin_token}")
+        if made
+        else '"authorization: Bearer $SOUNDSTAGE_ADMIN_TOKEN"'
+    )
+    command = f"curl -s -X POST {base}/v1/worlds -H 'content-type: application/json' -H {credential}"
     command += f" -d {quote(json.dumps(example))}"
     return {
         "url": base,
@@ -65,7 +84,9 @@ def _describe(server: Server, needs_token: bool) -> dict[str, Any]:
         "ca_bundle": str(server.hub.tls.ca.bundle) if server.hub.tls else None,
         "control": f"{base}/v1/worlds",
         "services": {name: f"{base}/{name}" for name in SERVICES},
-        "admin_token_required": needs_token,
+        "admin_token_required": True,
+        "admin_token": server.admin_token if made else None,
+        "max_worlds": server.hub.max_worlds,
         "create_world": command,
     }
 
@@ -76,7 +97,12 @@ def _print(info: dict[str, Any]) -> None:
     for name, url in info["services"].items():
         say(f"  {name:<13} {url}  (the world is found from the token)")
     say(f"HTTPS clients trust {info['ca_bundle']} (the usual authorities and soundstage's own).")
-    if info["admin_token_required"]:
+    if info["admin_token"]:
+        say(
+            f"The control API needs `authorization: Bearer {info['admin_token']}` (made now; set SOUNDSTAGE_ADMIN_TOKEN to choose it)."
+        )
+    else:
         say("The control API needs the header `authorization: Bearer $SOUNDSTAGE_ADMIN_TOKEN`.")
+    say("Keep it from the agent: with it, an agent could read its own grades.")
     say("Create a live world (the answer holds its URLs and the agent's environment):")
     next_step(info["create_world"])

@@ -7,8 +7,10 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
+import secrets
+
 from . import control
-from .control import endpoint, error_response
+from .control import AGENT, PUBLIC, endpoint, error_response
 from .hub import Hub
 from .recording import Receive, Scope, Send, serve_call, service_target
 
@@ -18,11 +20,11 @@ async def not_found(request: Request, exc: Exception) -> Response:
 
 
 def create_app(hub: Hub | None = None, admin_token: str | None = None) -> App:
-    """The app over `hub`. With `admin_token`, the control API asks for it (agents may use their own token
-    on their own world's routes, e.g. to `finish`)."""
+    """The app over `hub`. The control API asks for `admin_token` (a random one when None: read it from
+    `app.state.admin_token`); a world's own agent tokens may only finish it and move its clock."""
     world = "/v1/worlds/{world}"
     routes = [
-        Route("/healthz", endpoint(control.healthz, public=True), methods=["GET"]),
+        Route("/healthz", endpoint(control.healthz, allow=PUBLIC), methods=["GET"]),
         Route("/v1/scenes", endpoint(control.scenes), methods=["GET"]),
         Route("/v1/worlds", endpoint(control.create_world, status=201), methods=["POST"]),
         Route("/v1/worlds", endpoint(control.list_worlds), methods=["GET"]),
@@ -32,14 +34,14 @@ def create_app(hub: Hub | None = None, admin_token: str | None = None) -> App:
         Route(world + "/events", endpoint(control.events), methods=["GET"]),
         Route(world + "/state", endpoint(control.state), methods=["GET"]),
         Route(world + "/diff", endpoint(control.diff), methods=["GET"]),
-        Route(world + "/clock", endpoint(control.clock), methods=["POST"]),
+        Route(world + "/clock", endpoint(control.clock, allow=AGENT), methods=["POST"]),
         Route(world + "/checks", endpoint(control.checks), methods=["GET"]),
         Route(world + "/checks", endpoint(control.custom_checks), methods=["POST"]),
-        Route(world + "/finish", endpoint(control.finish), methods=["POST"]),
+        Route(world + "/finish", endpoint(control.finish, allow=AGENT), methods=["POST"]),
     ]
     api = Starlette(routes=routes, exception_handlers={404: not_found, 405: not_found})
     api.state.hub = hub or Hub()
-    api.state.admin_token = admin_token
+    api.state.admin_token = admin_token or secrets.token_urlsafe(32)
     return App(api)
 
 

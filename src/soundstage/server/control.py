@@ -1,25 +1,38 @@
 """The control API (docs/http.md): worlds, their logs, state, clock and checks. JSON in, JSON out.
 
-Errors are `{"error": {"code", "message"}}` with a 4xx status; a scene that does not validate answers
-422 with every error's file, line and field.
+Errors are `{"error": {"code", "message"}}` with a 4xx status (a 5xx only for a fault of soundstage's
+own, in the same envelope); a scene that does not validate answers 422 with every error's file, line and
+field.
+
+Who may call what (docs/security.md): `/healthz` is open; a world's own agent tokens may `finish` it and,
+where the scene allows, move its clock; everything else, and above all whatever reveals or changes
+grading, needs the admin token.
 """
 
 from __future__ import annotations
 
 import json
+import logging
+import secrets
 from typing import Any, Awaitable, Callable
 
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 
 from ..checks import CheckSpecError, score, score_custom
 from ..clock import iso, parse_duration
 from ..errors import NotFound, SpecError
-from ..spec.discovery import list_scenes
+from ..spec.discovery import is_name, list_scenes
 from ..world import World
-from .hub import Hub
+from .hub import Hub, TooManyWorlds
 
 Endpoint = Callable[[Request], Awaitable[Response]]
+log = logging.getLogger("soundstage.server")
+
+MAX_ADVANCE = parse_duration("7d")
+
+# Who may call a route: anyone, a world's agent or the admin, or the admin only.
+PUBLIC, AGENT, ADMIN = "public", "agent", "admin"
 
 
 class ControlError(Exception):
@@ -32,14 +45,13 @@ def error_response(status: int, code: str, message: str, **extra: Any) -> JSONRe
     return JSONResponse({"error": {"code": code, "message": message, **extra}}, status_code=status)
 
 
-def endpoint(handler: Callable[[Request], Awaitable[Any]], status: int = 200, public: bool = False) -> Endpoint:
-    """Wraps a handler that returns JSON-able data; turns engine errors into 4xx JSON."""
+def endpoint(handler: Callable[[Request], Awaitable[Any]], status: int = 200, allow: str = ADMIN) -> Endpoint:
+    """Wraps a handler that returns JSON-able data: checks who calls, turns every error into the JSON
+    error envelope (engine errors into 4xx, anything unforeseen into a 500 that is also logged)."""
 
     async def run(request: Request) -> Response:
-        admin = request.app.state.admin_token
-        if admin and not public and not _authorized(request, admin):
-            return error_response(401, "unauthorized", "the control API needs the admin token (SOUNDSTAGE_ADMIN_TOKEN)")
         try:
+            _authorize(request, allow)
             data = await handler(request)
         except ControlError as exc:
             return error_response(exc.status, exc.code, exc.message, **exc.extra)
@@ -50,6 +62,13 @@ def endpoint(handler: Callable[[Request], Awaitable[Any]], status: int = 200, pu
         except SpecError as exc:
             errors = getattr(exc, "errors", None) or [exc]
             return error_response(422, "invalid_scene", str(exc), errors=[e.to_dict() for e in errors])
+        except TooManyWorlds as exc:
+            return error_response(429, "too_many_worlds", str(exc))
+        except ClientDisconnect:
+            return Response(status_code=400)
+        except Exception:
+            log.exception("control API %s %s failed", request.method, request.url.path[:200])
+            return error_response(500, "internal_error", "soundstage failed on this request; the server log says why")
         if isinstance(data, Response):
             return data
         return JSONResponse(data, status_code=status)
@@ -57,22 +76,53 @@ def endpoint(handler: Callable[[Request], Awaitable[Any]], status: int = 200, pu
     return run
 
 
-def _authorized(request: Request, admin: str) -> bool:
-    """The admin token, or (for one world's own routes) any token of that world: agents may `finish`."""
-    given = request.headers.get("authorization", "").removeprefix("Bearer ").strip()
-    if given == admin:
-        return True
-    world_id = request.path_params.get("world")
-    world = request.app.state.hub.worlds.get(world_id) if world_id else None
-    return world is not None and given in world.tokens
+def _authorize(request: Request, allow: str) -> None:
+    """Raises 401 without a credential this route accepts, 403 for an agent's token on an admin route.
+    Marks `request.state.agent` when the caller is the world's agent."""
+    request.state.agent = False
+    if allow == PUBLIC:
+        return
+    header = request.headers.get("authorization", "")
+    given = header[7:].strip() if header[:7].lower() == "bearer " else ""
+    if given and secrets.compare_digest(given.encode(), request.app.state.admin_token.encode()):
+        return
+    hub = _hub(request)
+    world = hub.worlds.get(request.path_params.get("world", ""))
+    if allow == AGENT and world is not None and given in world.tokens:
+        request.state.agent = True
+        return
+    if hub.by_token(given) is not None:
+        raise ControlError(
+            403,
+            "forbidden",
+            "an agent's token may only finish its own world and move its clock where the scene allows; "
+            "this call needs the admin token",
+        )
+    raise ControlError(
+        401, "unauthorized", "this call needs the admin token: `authorization: Bearer $SOUNDSTAGE_ADMIN_TOKEN`"
+    )
+
+
+async def _body(request: Request) -> bytes:
+    """The body, read up to the server's limit."""
+    limit = _hub(request).max_body
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise ControlError(413, "too_large", f"the body is over the limit of {limit} bytes")
+        chunks.append(chunk)
+    return b"".join(chunks)
 
 
 async def _json(request: Request) -> dict[str, Any]:
-    raw = await request.body()
+    raw = await _body(request)
     if not raw.strip():
         return {}
     try:
         data = json.loads(raw)
+    except RecursionError:
+        raise ControlError(400, "invalid_json", "the body is nested too deeply") from None
     except ValueError as exc:
         raise ControlError(400, "invalid_json", f"the body is not valid JSON: {exc}") from exc
     if not isinstance(data, dict):
@@ -111,18 +161,37 @@ def _after(request: Request) -> int:
     try:
         return int(raw)
     except ValueError as exc:
-        raise ControlError(400, "invalid_after", f"after must be a whole number (a seq), got {raw!r}") from exc
+        raise ControlError(400, "invalid_after", f"after must be a whole number (a seq), got {raw[:40]!r}") from exc
 
 
 async def create_world(request: Request) -> Any:
     body = await _json(request)
     scene, text = body.get("scene"), body.get("scene_yaml")
+    unknown = sorted(set(body) - {"scene", "scene_yaml"})
+    if unknown:
+        raise ControlError(400, "invalid_request", f'unknown field {unknown[0][:40]!r}: give "scene" or "scene_yaml"')
     if (scene is None) == (text is None) or not isinstance(scene or text, str):
         raise ControlError(
-            400, "invalid_request", 'give exactly one of "scene" (a name or path) or "scene_yaml" (text)'
+            400, "invalid_request", 'give exactly one of "scene" (a known scene\'s name) or "scene_yaml" (text)'
         )
-    world = _hub(request).create_world(scene=scene, scene_yaml=text)
-    return describe(_hub(request), world, _base(request))
+    if scene is not None and not is_name(scene):
+        # Over HTTP a scene is a name, never a path: the server reads no file a caller points it at.
+        raise ControlError(
+            400,
+            "invalid_request",
+            '"scene" must be the name of a known scene (GET /v1/scenes lists them), not a path; '
+            'send a scene of your own as "scene_yaml"',
+        )
+    if text is not None:
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            raise ControlError(
+                400, "invalid_request", f'"scene_yaml" is not valid Unicode text (at character {exc.start})'
+            ) from None
+    hub = _hub(request)
+    world = hub.add(hub.images.load(scene=scene, scene_yaml=text, named=True))
+    return describe(hub, world, _base(request))
 
 
 async def list_worlds(request: Request) -> Any:
@@ -162,13 +231,21 @@ async def diff(request: Request) -> Any:
 async def clock(request: Request) -> Any:
     body = await _json(request)
     world = _world(request)
+    if request.state.agent and not world.agent.get("may_advance_clock", True):
+        raise ControlError(
+            403, "forbidden", "this scene does not let the agent move the clock (agent.may_advance_clock)"
+        )
+    if world.finished:
+        raise ControlError(409, "already_finished", f"world {world.id} has finished; its clock no longer moves")
     advance = body.get("advance")
     if advance is None:
         raise ControlError(400, "invalid_request", 'give "advance", a duration such as "5m"')
     try:
         us = parse_duration(advance)
     except ValueError as exc:
-        raise ControlError(400, "invalid_duration", str(exc)) from exc
+        raise ControlError(400, "invalid_duration", str(exc)[:200]) from exc
+    if us > MAX_ADVANCE:  # what falls due on the way runs now, on the one event loop every world shares
+        raise ControlError(400, "invalid_duration", "the clock moves at most 7d per call; call again to go further")
     world.advance(us)
     return {"now": iso(world.now()), "advanced": advance, "last_seq": world.log.last_seq}
 
@@ -193,6 +270,9 @@ async def finish(request: Request) -> Any:
     world = _world(request)
     if not world.finish(output):
         raise ControlError(409, "already_finished", f"world {world.id} has already finished")
+    _hub(request).touch(world)  # a finished world lives `finished_ttl` from now
+    if request.state.agent:  # the attempt is over, but its grades are still not the agent's to read
+        return {"finished": True, "now": iso(world.now()), "last_seq": world.log.last_seq}
     return score(world).model_dump(mode="json")
 
 

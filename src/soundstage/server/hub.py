@@ -1,18 +1,37 @@
-"""The live worlds one server holds, and the tokens that lead to them."""
+"""The live worlds one server holds, the tokens that lead to them, and how long they may live.
+
+World ids and tokens are credentials, not world data: they come from `secrets` (128 random bits or
+more), so no agent can guess another world's; a scene's seed fixes every id *inside* a world, never the
+world's own. The hub also bounds what a server holds: at most `max_worlds` live worlds, and a world
+nobody has called for `idle_ttl` seconds (or finished `finished_ttl` seconds ago) is dropped. Those
+times are the server's wall clock, which never enters a world.
+"""
 
 from __future__ import annotations
 
 import secrets
 import threading
+import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 from urllib.parse import urlsplit
 
 from ..errors import NotFound
 from ..services import SERVICES
 from ..stage import ImageCache, WorldImage
-from ..world import World
+from ..world import Principal, World
 from .tls import LocalCA
+
+# What a server holds by default: the number of live worlds a 1 GiB process keeps comfortably, and
+# how long a world may sit unused (an agent thinking between calls) or finished (its result being read).
+MAX_WORLDS = 1000
+MAX_BODY = 10 * 1024 * 1024  # bytes of a request body; past it, the vendor's 413
+IDLE_TTL = 3600.0
+FINISHED_TTL = 600.0
+
+
+class TooManyWorlds(Exception):
+    """The hub holds `max_worlds` live worlds, none of them expired."""
 
 
 @dataclass(frozen=True)
@@ -29,58 +48,102 @@ class TLSPort:
         return f"https://{'[' + host + ']' if ':' in host else host}:{self.port}"
 
 
+def new_world_id() -> str:
+    """`w` and 32 hex digits: 128 random bits."""
+    return "w" + secrets.token_hex(16)
+
+
 class Hub:
     """Live worlds by id, tokens to worlds, and the image cache they are built from.
 
-    Tokens are credentials, not world data: they come from `secrets`, so no agent can guess another
-    world's, and they never enter the event log.
+    `idle_ttl` and `finished_ttl` (seconds; None: never) drop worlds left behind; a runner that drops its
+    own worlds passes None, so a slow agent's world is never taken from under it.
     """
 
-    def __init__(self) -> None:
+    def __init__(
+        self,
+        max_worlds: int = MAX_WORLDS,
+        idle_ttl: float | None = IDLE_TTL,
+        finished_ttl: float | None = FINISHED_TTL,
+        max_body: int = MAX_BODY,
+        wall: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.images = ImageCache()
         self.worlds: dict[str, World] = {}
         self.envs: dict[str, dict[str, str]] = {}
+        self.max_worlds = max_worlds
+        self.idle_ttl = idle_ttl
+        self.finished_ttl = finished_ttl
+        self.max_body = max_body
+        self._wall = wall
+        self._used: dict[str, float] = {}  # world id -> when it was last called or finished
         self._by_token: dict[str, World] = {}
-        self._count = 0
         self._lock = threading.Lock()
         self.tls: TLSPort | None = None  # set by the server when it listens with TLS too
 
-    def create_world(self, scene: str | None = None, scene_yaml: str | None = None) -> World:
-        image = self.images.load(scene=scene, scene_yaml=scene_yaml)
-        return self.add(image)
-
     def add(self, image: WorldImage) -> World:
+        """A new live world of `image`. Raises TooManyWorlds when the hub is full of live, unexpired worlds."""
+        self.expire()
         with self._lock:
-            self._count += 1
-            world_id = f"w{self._count}"
-        world = image.instantiate(world_id)
-        env: dict[str, str] = {}
-        for service in SERVICES.values():
-            for credential in service.credentials(world):
-                token = credential.prefix + secrets.token_hex(16)
-                world.tokens[token] = credential.principal
-                self._by_token[token] = world
-                env[credential.env] = token
-        self.worlds[world_id] = world
-        self.envs[world_id] = env
+            if len(self.worlds) >= self.max_worlds:
+                raise TooManyWorlds(
+                    f"this server holds its limit of {self.max_worlds} live worlds; delete finished ones "
+                    "(DELETE /v1/worlds/<id>) or raise the limit (--max-worlds)"
+                )
+            world_id = new_world_id()
+            world = image.instantiate(world_id)
+            # The agent's credential for its own control routes (finish, the clock), apart from any service's.
+            control = "ss-" + secrets.token_hex(16)
+            world.tokens[control] = Principal("soundstage", "agent", "control")
+            self._by_token[control] = world
+            env: dict[str, str] = {"SOUNDSTAGE_TOKEN": control}
+            for service in SERVICES.values():
+                for credential in service.credentials(world):
+                    token = credential.prefix + secrets.token_hex(16)
+                    world.tokens[token] = credential.principal
+                    self._by_token[token] = world
+                    env[credential.env] = token
+            self.worlds[world_id] = world
+            self.envs[world_id] = env
+            self._used[world_id] = self._wall()
         return world
 
     def get(self, world_id: str) -> World:
         world = self.worlds.get(world_id)
         if world is None:
-            raise NotFound(f"no live world {world_id!r}")
+            raise NotFound(f"no live world {world_id[:40]!r}")
         return world
 
     def by_token(self, token: str | None) -> World | None:
         return self._by_token.get(token) if token else None
 
+    def touch(self, world: World) -> None:
+        """`world` was used now: its idle time starts again."""
+        self._used[world.id] = self._wall()
+
     def drop(self, world_id: str) -> None:
-        world = self.get(world_id)
-        for token in world.tokens:
-            self._by_token.pop(token, None)
-        world.log.close()
-        del self.worlds[world_id]
-        del self.envs[world_id]
+        with self._lock:
+            world = self.get(world_id)
+            for token in world.tokens:
+                self._by_token.pop(token, None)
+            world.log.close()
+            del self.worlds[world_id]
+            del self.envs[world_id]
+            self._used.pop(world_id, None)
+
+    def expire(self) -> list[str]:
+        """Drops the worlds idle for `idle_ttl` or finished for `finished_ttl`; answers their ids."""
+        now = self._wall()
+        expired = [
+            world_id
+            for world_id, world in list(self.worlds.items())
+            if (ttl := self.finished_ttl if world.finished else self.idle_ttl) is not None
+            and now - self._used.get(world_id, now) >= ttl
+        ]
+        for world_id in expired:
+            if world_id in self.worlds:
+                self.drop(world_id)
+        return expired
 
     def environment(self, world: World, base_url: str) -> dict[str, Any]:
         """The agent's environment (docs/http.md) for `world`, with URLs on `base_url` (`http://host:port`)."""

@@ -5,19 +5,35 @@ are recognised by splitting the path once and two dict lookups, whatever the num
 pass through the control API's router. The layer finds the live world (from the prefix or the token),
 runs the call inside the world's lifecycle (due events, undo journal, tick) under the world's lock, and
 answers with the vendor's body, a simulated `Date` and the content type every vendor uses.
+
+It is total: a call that carries a credential of the world it addresses is logged exactly once whatever
+fails (a handler, the vendor's error builder, a body too big or too deep to keep), and the world's undo
+journal always closes. A call that carries none never reaches the world: the vendor's authentication
+error, nothing logged, the clock unmoved. After the attempt ends, the agent's tokens are revoked.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import logging
+from functools import partial
 from typing import Any, Awaitable, Callable, MutableMapping
 
 import orjson
 
-from ..clock import http_date
+from ..clock import http_date, iso
+from ..events import AfterFinishEvent
 from ..services import SERVICES
 from ..services.base import SECRET_PARAMS, Reply, Service, ServiceRequest, parse_query
 from ..world import Principal, World
 from .hub import Hub
+
+log = logging.getLogger("soundstage.server")
+
+# Above `TRACE_BODY_LIMIT`, the trace keeps the first `TRACE_EXCERPT` characters of a body and its size
+# (`body_cut`), so a flood of big bodies cannot grow the log without bound.
+TRACE_BODY_LIMIT = 256 * 1024
+TRACE_EXCERPT = 4096
 
 JSON_TYPE = "application/json; charset=utf-8"
 Scope = MutableMapping[str, Any]
@@ -50,34 +66,51 @@ async def serve_call(hub: Hub, target: tuple[str | None, str, str], scope: Scope
     """Answers one agent call."""
     world_id, name, path = target
     service = SERVICES[name]
-    call = await _read(scope, receive, world_id, name, path)
-    token = service.token(call)
+    call, size = await _read(scope, receive, world_id, name, path, hub.max_body)
+    token = _token(service, call)
     world = hub.worlds.get(world_id) if world_id else hub.by_token(token)
-    if world is None:
-        reply, date = service.unauthorized(call), None
+    principal = world.tokens.get(token) if world is not None and token else None
+    if world is None or principal is None:  # no credential of this world: it never hears of the call
+        reply, date = _safely(service.unauthorized, service, call)[0], None
         content = encode(reply)
     else:
-        principal = world.tokens.get(token) if token else None
-        if principal is not None and principal.service != name:
+        hub.touch(world)
+        if principal.service != name:  # this world's token for another service: the vendor's auth error
             principal = None
-        reply, content, date = record(world, service, principal, call)
+        reply, content, date = record(world, service, principal, call, size)
     await _send(send, reply, content, date)
 
 
 def record(
-    world: World, service: Service, principal: Principal | None, call: ServiceRequest
+    world: World, service: Service, principal: Principal | None, call: ServiceRequest, size: int | None = None
 ) -> tuple[Reply, bytes, str]:
     """Runs one call against `world` and writes it to the log, under the world's lock; answers the reply,
-    its encoded body and the call's simulated HTTP date."""
+    its encoded body and the call's simulated HTTP date. `size` is the body's size when only part of it
+    was read (it ran over the server's limit): the vendor's 413, and the handler never runs."""
+    size = len(call.body) if size is None else size
     with world.lock:
+        if world.finished:
+            reply = _safely(getattr(service, "revoked", service.unauthorized), service, call)[0]
+            world.log.emit(
+                AfterFinishEvent,
+                t=iso(world.now()),
+                service=service.name,
+                method=call.method,
+                path=call.path,
+                status=reply.status,
+            )
+            return reply, encode(reply), http_date(world.now())
         at = world.begin_call()
+        whole = size == len(call.body)
         try:
-            reply = service.handle(world, principal, call)
+            reply = service.handle(world, principal, call) if whole else service.too_large(call)
             content = encode(reply)  # before the call is logged: a body that cannot be sent is a failure too
         except Exception as exc:  # a handler bug: undo its writes, answer as the vendor does on a server fault
             world.rollback()
-            reply = service.internal_error(call, exc)
+            log.exception("%s %s %s failed in world %s", service.name, call.method, call.path[:200], world.id)
+            reply, whole = _safely(partial(_internal_error, service, exc), service, call)
             content = encode(reply)
+        body, cut = _trace_body(service, call, reply, size, parsed=whole)
         world.end_call(
             at,
             service=service.name,
@@ -85,7 +118,8 @@ def record(
             path=call.path,
             operation=reply.operation,
             query={k: v for k, v in call.query.items() if k not in SECRET_PARAMS},
-            body=reply.trace_body,
+            body=body,
+            body_cut=cut,
             status=reply.status,
             response=reply.body,
             error=reply.error,
@@ -95,19 +129,74 @@ def record(
     return reply, content, http_date(at)
 
 
-async def _read(scope: Scope, receive: Receive, world_id: str | None, name: str, path: str) -> ServiceRequest:
-    chunks = []
+def _internal_error(service: Service, exc: BaseException, call: ServiceRequest) -> Reply:
+    return service.internal_error(call, exc)
+
+
+def _token(service: Service, call: ServiceRequest) -> str | None:
+    """The call's credential; None when there is none or it cannot be read (`Basic` with no valid base64)."""
+    try:
+        return service.token(call)
+    except Exception:
+        return None
+
+
+def _safely(answer: Callable[[ServiceRequest], Reply], service: Service, call: ServiceRequest) -> tuple[Reply, bool]:
+    """`answer(call)`, and whether it was built from the whole call: when building the vendor's answer
+    fails on the body (too deep, not text), the same answer for the call without its body; the vendor's
+    server error at the very last."""
+    for attempt in (call, dataclasses.replace(call, body=b"")):
+        try:
+            reply = answer(attempt)
+            encode(reply)
+            return reply, attempt is call
+        except Exception:
+            log.exception("building %s's answer to %s %s failed", service.name, call.method, call.path[:200])
+    return Reply(500, None, error=True), False
+
+
+def _trace_body(
+    service: Service, call: ServiceRequest, reply: Reply, size: int, parsed: bool
+) -> tuple[Any, int | None]:
+    """What the trace keeps of a request body of `size` bytes, and that size when it keeps only an excerpt:
+    the body as the service parsed it (`parsed`: the reply was built from the whole body) if it is at
+    most `TRACE_BODY_LIMIT` and the log can write it; else the start of its text."""
+    if parsed and size <= TRACE_BODY_LIMIT:
+        try:
+            orjson.dumps(reply.trace_body)
+            return reply.trace_body, None
+        except (TypeError, orjson.JSONEncodeError):
+            pass
+    if not call.body:
+        return None, None
+    excerpt = call.body[: TRACE_EXCERPT * 4].decode("utf-8", "replace")[:TRACE_EXCERPT]
+    token = _token(service, call)
+    if token:  # a form body may carry the token itself; the log never does
+        excerpt = excerpt.replace(token, "[token]")
+    return excerpt, size
+
+
+async def _read(
+    scope: Scope, receive: Receive, world_id: str | None, name: str, path: str, limit: int
+) -> tuple[ServiceRequest, int]:
+    """The request, with at most `limit` + 1 bytes of its body, and the body's whole size. Past the limit
+    the rest is read and dropped, so a client still sending gets the answer rather than a reset."""
+    chunks: list[bytes] = []
+    size = 0
     while True:
         message = await receive()
         if message["type"] != "http.request":
             break
-        chunks.append(message.get("body", b""))
+        chunk = message.get("body", b"")
+        if size <= limit:
+            chunks.append(chunk[: limit + 1 - size])
+        size += len(chunk)
         if not message.get("more_body", False):
             break
     headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
     host = headers.get("host") or "{}:{}".format(*scope.get("server") or ("127.0.0.1", 80))
     prefix = f"/w/{world_id}/{name}" if world_id else f"/{name}"
-    return ServiceRequest(
+    call = ServiceRequest(
         method=scope["method"].upper(),
         path=path,
         query=parse_query(scope.get("query_string", b"").decode("latin-1")),
@@ -115,6 +204,7 @@ async def _read(scope: Scope, receive: Receive, world_id: str | None, name: str,
         body=b"".join(chunks),
         base_url=f"{scope.get('scheme', 'http')}://{host}{scope.get('root_path', '')}{prefix}",
     )
+    return call, size
 
 
 async def _send(send: Send, reply: Reply, content: bytes, date: str | None) -> None:
@@ -123,6 +213,6 @@ async def _send(send: Send, reply: Reply, content: bytes, date: str | None) -> N
     if date is not None:
         headers["date"] = date
     headers["content-length"] = str(len(content))
-    raw = [(k.encode("latin-1"), v.encode("latin-1")) for k, v in headers.items()]
+    raw = [(k.encode("latin-1"), v.encode("latin-1", "replace")) for k, v in headers.items()]
     await send({"type": "http.response.start", "status": reply.status, "headers": raw})
     await send({"type": "http.response.body", "body": content})

@@ -83,6 +83,11 @@ class Server:
         self._thread: threading.Thread | None = None
 
     @property
+    def admin_token(self) -> str:
+        """What the control API asks for: the one given, or the random one made when none was."""
+        return str(self.app.state.admin_token)
+
+    @property
     def url(self) -> str:
         return f"http://{url_host(self.host)}:{self.port}"
 

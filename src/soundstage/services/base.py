@@ -64,7 +64,8 @@ class Service(Protocol):
     """One impersonated API. Optional members, read with getattr: `https_only` (its official client refuses
     any base URL but https, so the agent gets the TLS port's URL for it) and `attach(world)` (called on
     every new live world before the people are, for a service whose world acts on its own, such as
-    monitors evaluated as simulated time passes)."""
+    monitors evaluated as simulated time passes), and `revoked(request)` (the vendor's answer to a token
+    revoked when the attempt ended, where it differs from `unauthorized`)."""
 
     name: str
 
@@ -97,6 +98,9 @@ class Service(Protocol):
 
     def internal_error(self, request: ServiceRequest, exc: BaseException) -> Reply:
         """The vendor's answer when a handler failed unexpectedly (its writes were rolled back)."""
+
+    def too_large(self, request: ServiceRequest) -> Reply:
+        """The vendor's answer to a request body over the server's limit (only part of it was read)."""
 
     def generate(self, collection: str, options: dict[str, Any], ctx: BuildContext) -> None:
         """`generate:` in a world file: adds realistic noise records to `collection`."""

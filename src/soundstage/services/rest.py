@@ -94,6 +94,10 @@ class RestService(ABC):
         """The vendor's 500."""
 
     @abstractmethod
+    def oversized(self) -> Exception:
+        """The vendor's 413, for a request body over the server's limit."""
+
+    @abstractmethod
     def run(
         self, world: World, principal: Principal | None, request: ServiceRequest, name: str, params: dict[str, str]
     ) -> Any:
@@ -128,3 +132,6 @@ class RestService(ABC):
     def internal_error(self, request: ServiceRequest, exc: BaseException) -> Reply:
         """The vendor's 500 when a handler failed; the server has already undone the call's writes."""
         return self.error_reply(self.failure(), operation=self.operation(request), trace_body=trace_body(request))
+
+    def too_large(self, request: ServiceRequest) -> Reply:
+        return self.error_reply(self.oversized(), operation=self.operation(request))

@@ -7,12 +7,20 @@ A search root holds `worlds/<name>.yaml` and `seeds/<name>.yaml`. The roots are 
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 from ..errors import NotFound, SpecError
 from .loader import read_document
 
 Listing = list[tuple[str, Path, str]]  # (name, path, description), by name
+
+# What a name may be: a file stem, never a path (no separator, no leading dot), and short.
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
+
+
+def is_name(text: str) -> bool:
+    return _NAME.fullmatch(text) is not None
 
 
 def roots() -> list[Path]:
@@ -34,17 +42,31 @@ def find_scene(name_or_path: str | Path) -> Path:
     return found
 
 
-def find_world(name_or_path: str | Path, scene_file: Path) -> Path:
+def find_named_scene(name: str) -> Path:
+    """The scene of that name in the roots, and never a path: what a scene named over HTTP may be."""
+    found = _by_name("seeds", name, roots())
+    if found is None:
+        shown = name if len(name) <= 80 else name[:80] + "..."
+        raise NotFound(
+            f"no scene named {shown!r} (over HTTP a scene is a name among the known scenes, or inline "
+            f"scene_yaml); {_available('scenes', list_scenes())}"
+        )
+    return found
+
+
+def find_world(name_or_path: str | Path, scene_file: Path | None) -> Path:
     """A path relative to the scene, else a name in the roots, else in a `worlds/` folder beside the
-    scene's folder (so `seeds/x.yaml` finds `worlds/acme.yaml` from anywhere)."""
-    relative = scene_file.parent / name_or_path
-    if relative.is_file():
+    scene's folder (so `seeds/x.yaml` finds `worlds/acme.yaml` from anywhere). A scene with no file (inline
+    text) names its world by name only, so it can read no file but the roots' world definitions."""
+    relative = scene_file.parent / name_or_path if scene_file is not None else None
+    if relative is not None and relative.is_file():
         return relative
-    places = roots() + [scene_file.parent.parent]
+    places = roots() + ([scene_file.parent.parent] if scene_file is not None else [])
     found = _by_name("worlds", str(name_or_path), places)
     if found is None:
+        where = f"no file {relative}, and " if relative is not None else ""
         raise NotFound(
-            f"no world definition {str(name_or_path)!r}: no file {relative}, and no worlds/{name_or_path}.yaml in "
+            f"no world definition {str(name_or_path)[:80]!r}: {where}no worlds/<name>.yaml of that name in "
             f"{_places(places)}; {_available('world definitions', _listing('worlds', places))}"
         )
     return found
@@ -59,6 +81,8 @@ def list_worlds() -> Listing:
 
 
 def _by_name(folder: str, name: str, places: list[Path]) -> Path | None:
+    if not is_name(name):  # `../x` would leave the folder
+        return None
     for root in places:
         path = root / folder / f"{name}.yaml"
         if path.is_file():

@@ -24,7 +24,7 @@ from ..people.cast import Cast
 from ..people.engine import attach
 from ..services import SERVICES
 from ..spec.build import BuildContext
-from ..spec.discovery import find_scene, find_world
+from ..spec.discovery import find_named_scene, find_scene, find_world
 from ..spec.loader import Document, SpecErrors
 from ..world import Collection, World
 from .models import ClockSpec, Scene, WorldDefinition, read_scene, read_scene_text, read_world
@@ -121,7 +121,7 @@ def build_image(scene: Scene, scene_doc: Document) -> WorldImage:
     world: WorldDefinition | None = None
     world_doc: Document | None = None
     if scene.world:
-        base = Path(scene_file) if scene_file and not scene_file.startswith("<") else Path.cwd() / "scene.yaml"
+        base = Path(scene_file) if scene_file and not scene_file.startswith("<") else None
         try:
             world_path = find_world(scene.world, base)
         except NotFound as exc:  # report it where the scene names the world
@@ -163,7 +163,10 @@ def build_image(scene: Scene, scene_doc: Document) -> WorldImage:
     if errors:  # everything below resolves names against these records: it would only add false alarms
         raise SpecErrors(errors)
 
-    agent: dict[str, Any] = {"pass_env": list(scene.agent.pass_env) if scene.agent else []}
+    agent: dict[str, Any] = {
+        "pass_env": list(scene.agent.pass_env) if scene.agent else [],
+        "may_advance_clock": scene.agent.may_advance_clock if scene.agent else True,
+    }
     for service in SERVICES.values():
         value = getattr(scene.agent, service.agent_user, None) if scene.agent else None
         if value is not None:
@@ -217,7 +220,8 @@ class ImageCache:
     def __init__(self) -> None:
         self._images: dict[Any, tuple[WorldImage, list[tuple[Path, int]]]] = {}
 
-    def load(self, scene: str | None = None, scene_yaml: str | None = None) -> WorldImage:
+    def load(self, scene: str | None = None, scene_yaml: str | None = None, named: bool = False) -> WorldImage:
+        """The image of `scene` (a path or a name; only a name when `named`) or of the text `scene_yaml`."""
         if scene_yaml is not None:
             key: Any = hashlib.sha256(scene_yaml.encode()).hexdigest()
             cached = self._images.get(key)
@@ -227,7 +231,7 @@ class ImageCache:
         else:
             if not scene:
                 raise SpecError("give a scene name or path, or the scene's YAML text")
-            path = find_scene(scene)
+            path = find_named_scene(scene) if named else find_scene(scene)
             key = path.resolve()
             cached = self._images.get(key)
             if cached is not None and all(_mtime(f) == mtime for f, mtime in cached[1]):

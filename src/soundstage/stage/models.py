@@ -75,13 +75,14 @@ def _env_name(name: str) -> str:
     return name
 
 
-class _PassEnv(Spec):
+class _AgentOptions(Spec):
     pass_env: list[Annotated[str, AfterValidator(_env_name)]] = []
+    may_advance_clock: bool = True  # whether the agent's own token may move the simulated clock
 
 
 AgentSpec = create_model(  # type: ignore[call-overload]
     "AgentSpec",
-    __base__=_PassEnv,
+    __base__=_AgentOptions,
     __doc__="Who the agent is in each service (refs such as `$bot`), and what of the environment it gets.",
     **{service.agent_user: (str | None, None) for service in SERVICES.values()},
 )

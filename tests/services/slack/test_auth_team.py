@@ -62,10 +62,18 @@ def test_the_token_never_reaches_the_trace(slack):
     assert slack.live.token not in str(call)
 
 
-def test_no_token_is_not_authed(slack):
+def test_no_token_is_not_authed_and_never_reaches_the_world(slack):
+    before, now = slack.live.world.log.last_seq, slack.live.world.now()
     assert slack.error("auth.test", token=None) == "not_authed"
+    # Whoever sent it carries no credential of this world: nothing is logged, the clock does not move.
+    assert (slack.live.world.log.last_seq, slack.live.world.now()) == (before, now)
+
+
+def test_a_token_of_this_world_for_another_service_is_logged(slack):
+    github = slack.live.env["SOUNDSTAGE_TOKEN"]
+    assert slack.error("auth.test", token=github) == "invalid_auth"
     call = slack.live.trace()[-1]
-    assert (call["operation"], call["status"], call["error"]) == ("auth.test", 200, True)
+    assert (call["operation"], call["status"], call["error"], call["actor"]) == ("auth.test", 200, True, None)
 
 
 def test_a_wrong_token_is_invalid_auth(slack):

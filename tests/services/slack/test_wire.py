@@ -126,7 +126,8 @@ def test_unknown_method_without_a_token(slack):
 
 
 def test_paths_outside_api_are_not_found(slack):
-    response = slack.live.http.get(slack.base.replace("/api/", "/messages/C1"))
+    headers = {"Authorization": f"Bearer {slack.live.token}"}
+    response = slack.live.http.get(slack.base.replace("/api/", "/messages/C1"), headers=headers)
     assert response.status_code == 404
     assert response.headers["content-type"].startswith("text/html")
     assert slack.live.trace()[-1]["unimplemented"] is True

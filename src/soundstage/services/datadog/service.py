@@ -44,6 +44,9 @@ class DatadogService(RestService):
     def failure(self) -> DatadogError:
         return DatadogError(500, "Internal Server Error")
 
+    def oversized(self) -> DatadogError:
+        return DatadogError(413, "Payload too large")
+
     def token(self, request: ServiceRequest) -> str | None:
         return _key(request, "dd-api-key", "api_key")
 

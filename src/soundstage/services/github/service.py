@@ -67,6 +67,9 @@ class GitHubService(RestService):
     def failure(self) -> GitHubError:
         return GitHubError(500, "Server Error")
 
+    def oversized(self) -> GitHubError:
+        return GitHubError(413, "Payload Too Large")
+
     def token(self, request: ServiceRequest) -> str | None:
         return token_of(request)
 

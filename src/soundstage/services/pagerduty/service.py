@@ -52,6 +52,9 @@ class PagerDutyService(RestService):
     def failure(self) -> PagerDutyError:
         return PagerDutyError(500, 2000, "Internal Error")
 
+    def oversized(self) -> PagerDutyError:
+        return PagerDutyError(413, 2001, "Request Entity Too Large")
+
     def token(self, request: ServiceRequest) -> str | None:
         return token_of(request)
 

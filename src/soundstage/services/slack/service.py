@@ -79,6 +79,17 @@ class SlackService:
         code = "not_authed" if token_of(request) is None else "invalid_auth"
         return Reply(200, error_body(SlackError(code)), operation=method, error=True)
 
+    def revoked(self, request: ServiceRequest) -> Reply:
+        """A token of a world whose attempt has ended: Slack's answer for an app that has been uninstalled."""
+        method = _method(request)
+        if method is None:
+            return _not_found()
+        return Reply(200, error_body(SlackError("token_revoked")), operation=method, error=True)
+
+    def too_large(self, request: ServiceRequest) -> Reply:
+        # Slack documents no body limit; its front end answers 413, and the body says why in Slack's words.
+        return Reply(413, error_body(SlackError("request_too_large")), operation=_method(request), error=True)
+
     def handle(self, world: World, principal: Principal | None, request: ServiceRequest) -> Reply:
         method = _method(request)
         if method is None:
