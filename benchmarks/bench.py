@@ -84,7 +84,7 @@ def _apps() -> tuple[Any, Any, str, bytes, list[tuple[bytes, bytes]]]:
     """The whole stack over a world of the csv-export scene, the bare app, and the request both get."""
     hub = Hub()
     app = create_app(hub)
-    world = hub.create_world(scene=str(ROOT / "seeds" / "csv-export.yaml"))
+    world = hub.add(hub.images.load(scene=str(ROOT / "seeds" / "csv-export.yaml")))
     token = next(t for t, p in world.tokens.items() if p.token_type == "bot")
     body = urlencode({"channel": world.refs["general"], "text": "Benchmark message with a little text in it"}).encode()
     headers = [(b"content-type", b"application/x-www-form-urlencoded"), (b"authorization", f"Bearer {token}".encode()),
@@ -179,7 +179,7 @@ def world_build() -> dict[str, float]:
 def check_evaluation(events: int) -> tuple[int, float]:
     """Fills a world of the csv-export scene with real calls until its log holds `events` entries."""
     hub = Hub()
-    world = hub.create_world(scene=str(ROOT / "seeds" / "csv-export.yaml"))
+    world = hub.add(hub.images.load(scene=str(ROOT / "seeds" / "csv-export.yaml")))
     service = SERVICES["slack"]
     principal = next(p for p in world.tokens.values() if p.token_type == "bot")
     support, question = world.refs["support"], world.refs["csv_question"]
@@ -212,7 +212,7 @@ def many_worlds(n: int = 1000) -> tuple[int, float]:
 
     hub = Hub()
     for _ in range(n):
-        hub.create_world(scene=str(ROOT / "seeds" / "csv-export.yaml"))
+        hub.add(hub.images.load(scene=str(ROOT / "seeds" / "csv-export.yaml")))
     return len(hub.worlds), resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
