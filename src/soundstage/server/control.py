@@ -135,7 +135,9 @@ def _hub(request: Request) -> Hub:
 
 
 def _world(request: Request) -> World:
-    return _hub(request).get(request.path_params["world"])
+    world = _hub(request).get(request.path_params["world"])
+    _hub(request).touch(world)  # a world someone still reads is not idle
+    return world
 
 
 def _base(request: Request) -> str:

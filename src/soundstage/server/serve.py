@@ -21,6 +21,9 @@ from .hub import Hub, TLSPort
 from .tls import local_ca
 
 
+SWEEP_SECONDS = 30.0
+
+
 def free_port(host: str = "127.0.0.1") -> int:
     with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as sock:
         sock.bind((host, 0))
@@ -98,11 +101,19 @@ class Server:
     async def serve(self) -> None:
         """Serves both ports until `stop` (or an interrupt, in the foreground)."""
         tasks = [asyncio.ensure_future(s.serve(sockets=[sock])) for s, sock in zip(self._servers, self._sockets)]
+        sweeper = asyncio.ensure_future(self._sweep())
         # An interrupt reaches one of the servers only (each installs its own handler): when one ends, end all.
         await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
         for server in self._servers:
             server.should_exit = True
+        sweeper.cancel()
         await asyncio.gather(*tasks)
+
+    async def _sweep(self) -> None:
+        """Drops expired worlds now and then, so a server nobody asks for new worlds frees them too."""
+        while True:
+            await asyncio.sleep(SWEEP_SECONDS)
+            self.hub.expire()
 
     def run(self) -> None:
         """In the foreground, until interrupted."""
