@@ -11,10 +11,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.processes import agent_processes, alive, kill_a_run, linux_only, wait_until
 
 from soundstage import runner
+from soundstage.checks import rescore
+from soundstage.checks.evaluate import saved_attempt
 from soundstage.errors import InfrastructureError, NotFound, UsageError
-from soundstage.runner import RunResult, latest_run, run_scenes, trial_folders
+from soundstage.runner import RunResult, how_the_agent_ended, interrupted, latest_run, run_scenes, trial_folders
 from soundstage.server.serve import free_port
 from soundstage.services.slack.store import MESSAGES
 
@@ -85,6 +88,7 @@ def test_a_passing_trial_writes_the_whole_folder(out: Path, hello: str) -> None:
         "trial": 1,
         "outcome": "passed",
         "exit_code": 0,
+        "killed": False,
         "timed_out": False,
         "finish_reason": "exited",
         "simulated_seconds": 10.0,
@@ -184,10 +188,11 @@ def test_a_hung_agent_is_killed_at_the_timeout(out: Path) -> None:
     run = run_scenes([str(SCENE)], agent("hang"), out=out, timeout=1)
 
     result = read_json(only_trial(run) / "result.json")
-    assert (result["timed_out"], result["finish_reason"], result["exit_code"], result["outcome"]) == (
+    assert (result["timed_out"], result["finish_reason"], result["exit_code"], result["killed"], result["outcome"]) == (
         True,
         "timeout",
         -9,
+        True,
         "failed",
     )
     assert result["failed_checks"] == ["said_hello", "posted"]
@@ -202,7 +207,12 @@ def test_an_agent_may_finish_through_the_control_api(out: Path, monkeypatch: pyt
     trial = only_trial(run)
     result = read_json(trial / "result.json")
     # It kept running after finishing, so it was killed after the grace period; that is not a timeout.
-    assert (result["timed_out"], result["finish_reason"], result["exit_code"]) == (False, "finished", -9)
+    assert (result["timed_out"], result["finish_reason"], result["exit_code"], result["killed"]) == (
+        False,
+        "finished",
+        -9,
+        True,
+    )
     assert (trial / "output.txt").read_text() == "done through finish"
     finish = read_lines(trial / "events.jsonl")[-1]
     assert (finish["kind"], finish["output"], finish["reason"]) == ("finish", "done through finish", "finished")
@@ -213,11 +223,144 @@ def test_the_agents_exit_code_and_stderr_are_recorded(out: Path) -> None:
 
     trial = only_trial(run)
     result = read_json(trial / "result.json")
-    assert (result["exit_code"], result["outcome"], result["finish_reason"]) == (7, "failed", "exited")
+    assert (result["exit_code"], result["killed"], result["outcome"], result["finish_reason"]) == (
+        7,
+        False,
+        "failed",
+        "exited",
+    )
     assert result["counts"] == {"calls": 0, "events": 2, "errors": 0, "unimplemented": 0}
     assert (trial / "agent.log").read_text() == "no idea\n"
     assert (trial / "output.txt").read_text() == "giving up\n"
     assert run.exit_code == 1
+
+
+@pytest.mark.parametrize(
+    ("exit_code", "killed", "said"),
+    [
+        (0, False, None),
+        (2, False, "the agent exited with code 2"),
+        (-11, False, "the agent was killed by SIGSEGV"),
+        (-9, True, None),  # soundstage killed it: at the timeout, or after it finished
+        (-200, False, "the agent was killed by signal 200"),
+    ],
+)
+def test_how_the_agent_ended_in_words(exit_code: int, killed: bool, said: str | None) -> None:
+    assert how_the_agent_ended(exit_code, killed) == said
+
+
+def test_an_agent_killed_by_a_signal_is_recorded_as_such(out: Path) -> None:
+    run = run_scenes([str(SCENE)], agent("signal", "SIGSEGV"), out=out)
+
+    trial = only_trial(run)
+    result = read_json(trial / "result.json")
+    assert (result["exit_code"], result["killed"], result["timed_out"], result["finish_reason"]) == (
+        -11,
+        False,
+        False,
+        "exited",
+    )
+    assert (trial / "agent.log").read_text() == "about to crash\n"
+
+
+# -- the agent's whole tree --------------------------------------------------------------------------
+
+
+@linux_only
+def test_what_the_agent_leaves_running_ends_with_its_trial_even_in_a_session_of_its_own(
+    out: Path, tmp_path: Path
+) -> None:
+    pids = tmp_path / "pids.json"
+    # The agent exits at once; the daemon it started in a new session holds its stdout open.
+    run = run_scenes([str(SCENE)], agent("daemon", str(pids)), out=out, timeout=600)
+
+    agent_process, daemon = agent_processes(pids)
+    assert not alive(agent_process) and not alive(daemon)
+    assert not Path(f"{pids}.survived").exists()
+    trial = only_trial(run)
+    result = read_json(trial / "result.json")
+    assert (result["exit_code"], result["killed"], result["timed_out"], result["finish_reason"]) == (
+        0,
+        False,
+        False,
+        "exited",
+    )
+    assert (trial / "output.txt").read_text() == "left a daemon\n"
+
+
+@linux_only
+def test_at_the_timeout_the_whole_tree_is_killed_and_the_trial_ends(out: Path, tmp_path: Path) -> None:
+    pids = tmp_path / "pids.json"
+    run = run_scenes([str(SCENE)], agent("daemon-hang", str(pids)), out=out, timeout=3)
+
+    assert [alive(process) for process in agent_processes(pids)] == [False, False]
+    assert not Path(f"{pids}.survived").exists()
+    trial = only_trial(run)
+    result = read_json(trial / "result.json")
+    assert (result["timed_out"], result["finish_reason"], result["exit_code"], result["killed"]) == (
+        True,
+        "timeout",
+        -9,
+        True,
+    )
+    assert (trial / "output.txt").read_text() == "waiting\n"
+
+
+@linux_only
+def test_a_killed_run_takes_the_agent_and_what_it_started_with_it(out: Path, tmp_path: Path) -> None:
+    pids = tmp_path / "pids.json"
+    trial = kill_a_run(SCENE, agent("hello-hang", str(pids)), out, pids)
+
+    processes = agent_processes(pids)
+    assert len(processes) == 2
+    assert wait_until(lambda: not any(alive(process) for process in processes), 30)
+    assert not Path(f"{pids}.survived").exists()
+    # What was recorded until then is there, and the trial is found as an interrupted one.
+    assert sorted(p.name for p in trial.iterdir()) == [
+        "agent.log",
+        "events.jsonl",
+        "initial.json",
+        "scene.json",
+        "trace.jsonl",
+        "writes.jsonl",
+    ]
+    run_folder = trial.parent.parent
+    assert trial_folders(run_folder) == [trial]
+    assert trial_folders(trial) == [trial]
+    assert interrupted(trial)
+    assert latest_run(out) == run_folder
+    evaluation = rescore(trial)
+    assert [(c.id, c.passed) for c in evaluation.checks] == [("said_hello", True), ("posted", True)]
+
+
+# -- a trial scored again ----------------------------------------------------------------------------
+
+
+def test_an_interrupted_trial_is_scored_on_the_state_it_had(out: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A finished trial, its journal kept, stripped of what a trial gets only once it has ended.
+    monkeypatch.setattr(runner._Journal, "remove", lambda journal: None)
+    trial = only_trial(run_scenes([str(SCENE)], agent("busy"), out=out))
+    state, diff, checks = (read_json(trial / name) for name in ("state.json", "diff.json", "checks.json"))
+    for name in ("result.json", "state.json", "diff.json", "checks.json", "output.txt"):
+        (trial / name).unlink()
+
+    attempt, _ = saved_attempt(trial)
+
+    # Collections that were only read during the attempt are empty in state.json, and not rebuilt.
+    assert {name: records for name, records in attempt.state.items() if records} == {
+        name: records for name, records in state.items() if records
+    }
+    assert attempt.diff == diff
+    assert [m["text"] for m in diff[MESSAGES]["added"]] == ["hello again from the agent"]  # the other was deleted
+    assert attempt.output == "busy\n"  # as its finish event has it
+    assert [c.model_dump(mode="json") for c in rescore(trial).checks] == checks
+    assert interrupted(trial) and trial_folders(trial) == [trial]
+
+
+def test_a_trial_that_ended_keeps_no_journal(out: Path, hello: str) -> None:
+    trial = only_trial(run_scenes([str(SCENE)], hello, out=out))
+    assert not (trial / "initial.json").exists() and not (trial / "writes.jsonl").exists()
+    assert not interrupted(trial)
 
 
 def test_unimplemented_calls_are_counted_and_strict_makes_them_exit_4(out: Path) -> None:
@@ -284,7 +427,7 @@ def test_several_scenes_in_one_run(out: Path, hello: str, tmp_path: Path) -> Non
 
 
 def test_latest_run_is_the_last_run_written(out: Path) -> None:
-    with pytest.raises(NotFound):
+    with pytest.raises(NotFound, match="no runs in"):
         latest_run(out)
     run_scenes([str(SCENE)], agent("exit", "0"), out=out)
     second = run_scenes([str(SCENE)], agent("exit", "0"), out=out)
@@ -302,9 +445,20 @@ def test_progress_is_reported_per_finished_trial(out: Path) -> None:
 # -- runs that cannot be carried out -----------------------------------------------------------------
 
 
-def test_an_agent_that_cannot_be_started_is_an_infrastructure_error(out: Path) -> None:
-    with pytest.raises(InfrastructureError, match="the agent command could not be started"):
+def test_an_agent_that_cannot_be_started_is_an_infrastructure_error_naming_the_command(out: Path) -> None:
+    with pytest.raises(InfrastructureError) as raised:
         run_scenes([str(SCENE)], "soundstage-no-such-agent --flag", out=out)
+    assert str(raised.value) == (
+        "the agent command 'soundstage-no-such-agent --flag' could not be started: No such file or directory"
+    )
+
+
+def test_an_agent_that_is_not_executable_is_an_infrastructure_error_too(out: Path, tmp_path: Path) -> None:
+    script = tmp_path / "agent.sh"
+    script.write_text("#!/bin/sh\necho hi\n")  # not marked executable
+    with pytest.raises(InfrastructureError) as raised:
+        run_scenes([str(SCENE)], str(script), out=out)
+    assert str(raised.value) == f"the agent command {str(script)!r} could not be started: Permission denied"
 
 
 @pytest.mark.parametrize(

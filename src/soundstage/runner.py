@@ -2,8 +2,9 @@
 
 One server serves the whole run. Each trial builds a fresh live world, starts the agent as a process
 with the agent's environment (docs/http.md), waits until it exits, finishes through the control API, or runs out
-of time, then scores the world and writes the trial folder. The wall clock is read here only to time
-trials and to name the run folder; none of it enters a world.
+of time, ends whatever the agent left running, then scores the world and writes the trial folder. The agent
+runs under a supervisor process (supervisor.py) that can end its whole tree. The wall clock is read here only
+to time trials and to name the run folder; none of it enters a world.
 """
 
 from __future__ import annotations
@@ -11,9 +12,12 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import selectors
 import shlex
 import signal
 import subprocess
+import sys
+import tempfile
 import threading
 import time
 from collections.abc import Callable
@@ -24,9 +28,10 @@ from pathlib import Path
 from typing import IO, Any
 
 from .checks import score
+from .checks.evaluate import INITIAL_FILE, WRITES_FILE
 from .clock import US
 from .errors import InfrastructureError, NotFound, UsageError
-from .events import CallEvent, Event, FinishEvent
+from .events import CallEvent, Event, FinishEvent, WriteEvent
 from .server import Hub, Server
 from .stage import WorldImage
 from .world import World
@@ -35,6 +40,12 @@ from .world import World
 KEPT_ENV = ("PATH", "HOME", "LANG")
 # How long an agent that finished through the control API may take to exit before it is killed.
 FINISH_GRACE = 2.0
+# The agent's supervisor, run as a script (see supervisor.py).
+SUPERVISOR = Path(__file__).with_name("supervisor.py")
+# How long the supervisor may take to end the agent's tree once told to, before it is killed itself.
+END_GRACE = 10.0
+# What more is read of the agent's stdout once the attempt has ended, should something still be writing to it.
+DRAIN_LIMIT = 1 << 20
 
 
 @dataclass
@@ -46,6 +57,7 @@ class TrialResult:
     world: str
     outcome: str  # passed | failed | invalid
     exit_code: int  # negative: killed by that signal
+    killed: bool  # soundstage killed the agent: it was still running when the attempt ended
     timed_out: bool
     finish_reason: str
     wall_seconds: float
@@ -124,7 +136,7 @@ def run_scenes(
     try:
         folder = _new_run_folder(out)
         run = RunResult(folder.name, folder, agent, [image.source for image in images], trials, strict)
-        runner = _TrialRunner(hub, server.url, argv, folder, timeout, cwd)
+        runner = _TrialRunner(hub, server.url, agent, argv, folder, timeout, cwd)
         with ThreadPoolExecutor(max_workers=parallel) as pool:
             futures = [pool.submit(runner.run, image, n) for image in images for n in range(1, trials + 1)]
             try:
@@ -132,7 +144,7 @@ def run_scenes(
                     if on_progress is not None:
                         on_progress(future.result())
             except BaseException:  # an agent that cannot start, or Ctrl-C: end every trial now
-                pool.shutdown(cancel_futures=True)
+                pool.shutdown(wait=False, cancel_futures=True)
                 runner.kill_all()
                 raise
             run.results = [future.result() for future in futures]
@@ -143,25 +155,41 @@ def run_scenes(
 
 
 def latest_run(out: Path = Path("runs")) -> Path:
-    """The run folder under `out` whose `run.json` was written last."""
-    runs = sorted(out.glob("*/run.json"), key=lambda path: path.stat().st_mtime_ns)
-    if not runs:
-        raise NotFound(f"no runs in {out}/ (a run folder holds run.json)")
-    return runs[-1].parent
+    """The run folder under `out` written last: by its `run.json`, or for a run that was stopped before it
+    wrote one, by the newest `events.jsonl` of its trials."""
+    written: dict[Path, int] = {}
+    for path in [*out.glob("*/run.json"), *out.glob("*/*/*/events.jsonl")]:
+        run = path.parent if path.name == "run.json" else path.parent.parent.parent
+        written[run] = max(written.get(run, 0), path.stat().st_mtime_ns)
+    if not written:
+        raise NotFound(f"no runs in {out}/ (a run folder holds run.json, or trial folders)")
+    return max(written, key=lambda run: written[run])
 
 
 def trial_folders(path: Path) -> list[Path]:
-    """The trial folders of a run folder, by scene and trial number; a trial folder by itself."""
-    if (path / "result.json").is_file():
+    """The trial folders of a run folder, by scene and trial number; a trial folder by itself. A trial folder
+    holds `result.json`, or only `events.jsonl` when the run was stopped before the trial ended."""
+    if _is_trial(path):
         return [path]
     if not path.is_dir():
         raise NotFound(f"{path}: no such run or trial folder")
     trials = sorted(
-        (found.parent for found in path.glob("*/*/result.json")), key=lambda t: (t.parent.name, _number(t.name))
+        (found for found in path.glob("*/*") if _is_trial(found)), key=lambda t: (t.parent.name, _number(t.name))
     )
     if not trials:
-        raise NotFound(f"{path}: neither a trial folder (with result.json) nor a run folder (with <scene>/<trial>/)")
+        raise NotFound(
+            f"{path}: neither a trial folder (with result.json or events.jsonl) nor a run folder (with <scene>/<trial>/)"
+        )
     return trials
+
+
+def interrupted(trial: Path) -> bool:
+    """Whether the run ended before this trial did (killed, or still running): its folder has no result.json."""
+    return not (trial / "result.json").is_file()
+
+
+def _is_trial(path: Path) -> bool:
+    return (path / "result.json").is_file() or (path / "events.jsonl").is_file()
 
 
 def _number(name: str) -> int:
@@ -224,85 +252,115 @@ class _Trace:
             self.file.close()
 
 
+class _Journal:
+    """While the trial runs, what scores it should the run be killed before the trial ends (docs/cli.md):
+    the state at the start (`initial.json`) and each record as a write left it (`writes.jsonl`, one line a
+    write, flushed). Removed once the trial folder is written."""
+
+    def __init__(self, folder: Path, world: World) -> None:
+        self.paths = (folder / INITIAL_FILE, folder / WRITES_FILE)
+        with self.paths[0].open("w", encoding="utf-8") as initial:  # read by soundstage alone: compact
+            json.dump(world.initial, initial, ensure_ascii=False, default=str)
+        self.world = world
+        self.file: IO[str] = self.paths[1].open("w", encoding="utf-8")
+        self._lock = threading.Lock()
+
+    def __call__(self, event: Event) -> None:
+        if isinstance(event, WriteEvent):
+            # Logged under the world's lock once the write is made: the record is as the write left it.
+            record = self.world[event.collection].get(event.id)
+            line = {"seq": event.seq, "collection": event.collection, "op": event.op, "id": event.id, "record": record}
+            with self._lock:
+                if not self.file.closed:
+                    self.file.write(json.dumps(line, ensure_ascii=False, default=str) + "\n")
+                    self.file.flush()
+
+    def close(self) -> None:
+        with self._lock:
+            self.file.close()
+
+    def remove(self) -> None:
+        for path in self.paths:
+            path.unlink(missing_ok=True)
+
+
 class _TrialRunner:
     """Runs trials of one run; the run's threads share it."""
 
     def __init__(
-        self, hub: Hub, base_url: str, argv: list[str], run_folder: Path, timeout: float, cwd: Path | None
+        self,
+        hub: Hub,
+        base_url: str,
+        agent: str,
+        argv: list[str],
+        run_folder: Path,
+        timeout: float,
+        cwd: Path | None,
     ) -> None:
         self.hub = hub
         self.base_url = base_url
+        self.agent = agent
         self.argv = argv
         self.run_folder = run_folder
         self.timeout = timeout
         self.cwd = cwd
-        self._running: set[int] = set()  # process group ids of the agents running now
+        self._running: set[_Agent] = set()  # the agents running now
+        self._stopping = False
+        self._lock = threading.Lock()
 
     def kill_all(self) -> None:
-        for pgid in list(self._running):
-            _kill_group(pgid)
+        """Ends every agent running now, and any a trial is starting."""
+        with self._lock:
+            self._stopping = True
+            running = list(self._running)
+        for agent in running:
+            agent.stop()
 
     def run(self, image: WorldImage, number: int) -> TrialResult:
         folder = self.run_folder / image.name / str(number)
         folder.mkdir(parents=True)
         world = self.hub.add(image)
+        _dump(folder / "scene.json", world.scene_record)  # first: `check` needs it, however the trial ends
+        journal = _Journal(folder, world)
+        world.log.listen(journal)
         world.log.mirror_to(folder / "events.jsonl")
         trace = _Trace(folder / "trace.jsonl")
         world.log.listen(trace)
         try:
             started = time.monotonic()
-            exit_code, timed_out, stdout = self._attempt(world, folder, trace)
+            ending, timed_out, stdout = self._attempt(world, folder, trace)
             wall = time.monotonic() - started
             world.finish(stdout, "timeout" if timed_out else "exited")
-            return self._write(world, folder, number, exit_code, timed_out, wall)
+            result = self._write(world, folder, number, ending, timed_out, wall)
         finally:
             self.hub.drop(world.id)  # no call reaches the world any more; closes events.jsonl
             trace.close()
+            journal.close()
+        journal.remove()
+        return result
 
-    def _attempt(self, world: World, folder: Path, trace: _Trace) -> tuple[int, bool, str]:
-        """Runs the agent until it exits, finishes the world, or times out; answers its exit code, whether
-        it timed out, and its stdout."""
+    def _attempt(self, world: World, folder: Path, trace: _Trace) -> tuple[_Ending, bool, str]:
+        """Runs the agent until it exits, finishes the world, or times out, then ends whatever it left
+        running; answers how the agent ended, whether it timed out, and its stdout."""
         env = agent_environment(self.hub, world, self.base_url)
         with (folder / "agent.log").open("wb") as log:
-            try:
-                process = subprocess.Popen(
-                    self.argv,
-                    stdin=subprocess.PIPE,
-                    stdout=subprocess.PIPE,
-                    stderr=log,
-                    env=env,
-                    cwd=self.cwd,
-                    start_new_session=True,  # its own process group, so all of it can be killed
-                )
-            except (FileNotFoundError, PermissionError, NotADirectoryError) as exc:
-                raise InfrastructureError(f"the agent command could not be started: {exc}") from None
-        stdin, stdout = process.stdin, process.stdout
-        assert stdin is not None and stdout is not None
-        self._running.add(process.pid)
-        chunks: list[bytes] = []
-        threads = [
-            threading.Thread(target=_feed, args=(stdin, world.task), daemon=True),
-            threading.Thread(target=lambda: chunks.append(stdout.read()), daemon=True),
-            threading.Thread(target=lambda: (process.wait(), trace.ended.set()), daemon=True),
-        ]
-        for thread in threads:
-            thread.start()
-        timed_out = not trace.ended.wait(self.timeout)
-        if not timed_out and process.poll() is None:
-            try:
-                process.wait(FINISH_GRACE)
-            except subprocess.TimeoutExpired:
-                pass
-        _kill_group(process.pid)  # the agent when it outlived the attempt, and anything it left running
-        process.wait()
-        self._running.discard(process.pid)
-        for thread in threads:
-            thread.join()
-        stdout.close()
-        return process.returncode, timed_out, b"".join(chunks).decode("utf-8", "replace")
+            agent = _Agent(self.agent, self.argv, env, self.cwd, world.task, log, trace.ended)
+        with self._lock:
+            self._running.add(agent)
+            if self._stopping:
+                agent.stop()
+        try:
+            timed_out = not trace.ended.wait(self.timeout)
+            if not timed_out:
+                agent.ended.wait(FINISH_GRACE)  # it finished the world: time to exit by itself
+            ending = agent.end()
+        finally:
+            with self._lock:
+                self._running.discard(agent)
+        return ending, timed_out, agent.output.rest()
 
     def _write(
-        self, world: World, folder: Path, number: int, exit_code: int, timed_out: bool, wall: float
+        self, world: World, folder: Path, number: int, ending: _Ending, timed_out: bool, wall: float
     ) -> TrialResult:
         evaluation = score(world)
         calls = world.log.calls()
@@ -312,7 +370,8 @@ class _TrialRunner:
             trial=number,
             world=world.id,
             outcome="invalid" if evaluation.invalid else "passed" if evaluation.passed else "failed",
-            exit_code=exit_code,
+            exit_code=ending.exit_code,
+            killed=ending.killed,
             timed_out=timed_out,
             finish_reason=finish.reason,
             wall_seconds=round(wall, 3),
@@ -330,17 +389,168 @@ class _TrialRunner:
         _dump(folder / "result.json", result.to_dict())
         _dump(folder / "state.json", world.state())
         _dump(folder / "diff.json", world.diff())
-        _dump(folder / "scene.json", world.scene_record)
         (folder / "output.txt").write_text(world.output or "", encoding="utf-8")  # what output checks read
         return result
 
 
-def _feed(stdin: IO[bytes], task: str) -> None:
-    """Writes the task to the agent's stdin and closes it; an agent that exits without reading it is fine."""
-    with contextlib.suppress(BrokenPipeError):
-        stdin.write(task.encode("utf-8"))
-    with contextlib.suppress(BrokenPipeError):
-        stdin.close()
+@dataclass(frozen=True)
+class _Ending:
+    """How the agent ended: its exit code (negative: killed by that signal), and whether soundstage killed it."""
+
+    exit_code: int
+    killed: bool
+
+
+class _Agent:
+    """The agent's command running under its supervisor (supervisor.py), which ends the agent's whole tree:
+    when the agent exits, when `end` is called, and when soundstage dies (docs/cli.md, "How a trial ends").
+
+    The supervisor is started from the trial's own thread, which lives until the supervisor has exited: the
+    parent-death signal it sets is sent when the thread that started it ends, not only the process."""
+
+    def __init__(
+        self,
+        command: str,
+        argv: list[str],
+        env: dict[str, str],
+        cwd: Path | None,
+        task: str,
+        log: IO[bytes],
+        on_exit: threading.Event,
+    ) -> None:
+        self.command = command
+        self.on_exit = on_exit
+        self.ended = threading.Event()  # the supervisor has said how the agent ended, or has gone
+        self._ending: dict[str, Any] | None = None
+        status_r, status_w = os.pipe()
+        try:
+            with tempfile.TemporaryFile() as stdin:  # the task, then end of file: nothing to feed or block on
+                stdin.write(task.encode("utf-8"))
+                stdin.seek(0)
+                self.process = subprocess.Popen(
+                    [sys.executable, "-I", "-S", str(SUPERVISOR), str(status_w), str(os.getpid()), "--", *argv],
+                    stdin=stdin,
+                    stdout=subprocess.PIPE,
+                    stderr=log,
+                    env=env,
+                    cwd=cwd,
+                    start_new_session=True,  # its own process group, away from the terminal's Ctrl-C
+                    pass_fds=(status_w,),
+                )
+        except OSError as exc:
+            os.close(status_r)
+            raise self._not_started(exc.strerror or str(exc)) from None
+        finally:
+            os.close(status_w)
+        self._status = os.fdopen(status_r, "rb")
+        started = self._message()
+        if started is None or "started" not in started:
+            self.process.wait()
+            self._status.close()
+            assert self.process.stdout is not None
+            self.process.stdout.close()
+            reason = started.get("error") if started else None
+            raise self._not_started(str(reason or f"its supervisor failed (see {log.name})"))
+        assert self.process.stdout is not None
+        self.output = _Output(self.process.stdout)
+        self._watcher = threading.Thread(target=self._watch, daemon=True)
+        self._watcher.start()
+
+    def _not_started(self, reason: str) -> InfrastructureError:
+        return InfrastructureError(f"the agent command {self.command!r} could not be started: {reason}")
+
+    def _message(self) -> dict[str, Any] | None:
+        line = self._status.readline()
+        try:
+            message = json.loads(line) if line else None
+        except ValueError:
+            return None
+        return message if isinstance(message, dict) else None
+
+    def _watch(self) -> None:
+        """Waits for the supervisor's last word: the agent has exited (or been killed) and its tree is gone."""
+        self._ending = self._message()
+        self._status.close()
+        self.ended.set()
+        self.on_exit.set()
+
+    def stop(self) -> None:
+        """Tells the supervisor to kill the agent's tree and exit, unless it has done so already."""
+        if not self.ended.is_set():
+            with contextlib.suppress(ProcessLookupError):
+                self.process.send_signal(signal.SIGTERM)
+
+    def end(self) -> _Ending:
+        """Ends the agent's tree unless it has ended already; answers how the agent ended."""
+        self.stop()
+        try:
+            self.process.wait(END_GRACE)
+        except subprocess.TimeoutExpired:  # not expected: then the agent dies with it (parent-death signal)
+            _kill_group(self.process.pid)
+            self.process.wait()
+        self._watcher.join()  # the status pipe is at its end once the supervisor has exited
+        ending = self._ending or {}
+        if "exit" in ending:
+            return _Ending(int(ending["exit"]), bool(ending.get("killed")))
+        if "signal" in ending:
+            return _Ending(-int(ending["signal"]), bool(ending.get("killed")))
+        return _Ending(-signal.SIGKILL, True)
+
+
+class _Output:
+    """The agent's stdout, read in a thread as it comes. `rest` stops reading once what is there has been read:
+    a process that escaped the tree and holds the pipe open cannot keep the trial waiting."""
+
+    def __init__(self, pipe: IO[bytes]) -> None:
+        self.pipe = pipe
+        self.chunks: list[bytes] = []
+        self._wake_r, self._wake_w = os.pipe()
+        self._thread = threading.Thread(target=self._read, daemon=True)
+        self._thread.start()
+
+    def _read(self) -> None:
+        source = self.pipe.fileno()
+        with selectors.DefaultSelector() as selector:
+            selector.register(source, selectors.EVENT_READ)
+            selector.register(self._wake_r, selectors.EVENT_READ)
+            stopping, left = False, DRAIN_LIMIT
+            while left > 0:
+                ready = {key.fd for key, _ in selector.select(0 if stopping else None)}
+                if self._wake_r in ready:
+                    stopping = True
+                if source not in ready:
+                    if stopping:
+                        return
+                    continue
+                data = os.read(source, 65536)
+                if not data:
+                    return
+                self.chunks.append(data)
+                if stopping:
+                    left -= len(data)
+
+    def rest(self) -> str:
+        """Everything read, once what is waiting in the pipe has been read too."""
+        os.write(self._wake_w, b"x")
+        self._thread.join()
+        for fd in (self._wake_r, self._wake_w):
+            os.close(fd)
+        self.pipe.close()
+        return b"".join(self.chunks).decode("utf-8", "replace")
+
+
+def how_the_agent_ended(exit_code: int, killed: bool) -> str | None:
+    """`the agent exited with code 2`, `the agent was killed by SIGSEGV`; None when it exited with 0 or when
+    soundstage ended it (at the timeout, after finishing, or when the run was stopped)."""
+    if killed or exit_code == 0:
+        return None
+    if exit_code > 0:
+        return f"the agent exited with code {exit_code}"
+    try:
+        name = signal.Signals(-exit_code).name
+    except ValueError:
+        name = f"signal {-exit_code}"
+    return f"the agent was killed by {name}"
 
 
 def _kill_group(pgid: int) -> None:

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+from tests.processes import kill_a_run, linux_only
 
 from soundstage.checks import KINDS, STATE_CHECKS
 from soundstage.server.serve import free_port
@@ -38,6 +39,33 @@ def test_json_is_the_same_evaluation_the_run_wrote(bench, cli, trial: Path) -> N
     evaluation = json.loads(result.stdout)
     assert (evaluation["passed"], evaluation["invalid"]) == (True, False)
     assert evaluation["checks"] == bench.json(trial / "checks.json")
+
+
+@linux_only
+def test_a_trial_whose_run_was_killed_is_scored_on_what_it_recorded(bench, cli) -> None:
+    pids = bench.root / "pids.json"
+    trial = kill_a_run(bench.scene, bench.agent("hello-hang", str(pids)), bench.out, pids)
+    assert not (trial / "result.json").exists()
+    bench.write("said.yaml", "- id: said\n  output: {contains: hello}\n")
+
+    human = cli("check", str(trial))
+    data = json.loads(cli("check", str(trial), "--json").stdout)
+    output = json.loads(cli("check", str(trial), "--checks", "said.yaml", "--json").stdout)
+
+    assert human.exit_code == 0, human.output
+    lines = human.stdout.splitlines()
+    assert lines[0] == "the run ended before this trial did (no result.json): scored on what was recorded until then"
+    assert lines[1].startswith("pass  said_hello (state:slack.message): Passed: expected ")
+    assert lines[2].startswith("pass  posted (trace): Passed: expected ")
+    assert lines[3:] == ["passed: 2 of 2 checks passed", f"next: soundstage explain {trial}"]
+    assert (data["passed"], data["interrupted"]) == (True, True)
+    assert [(c["id"], c["passed"], c["actual"]) for c in output["checks"]] == [
+        ("said", None, "the agent has given no output yet")
+    ]
+
+
+def test_json_says_a_trial_that_ended_was_not_interrupted(bench, cli, trial: Path) -> None:
+    assert json.loads(cli("check", str(trial), "--json").stdout)["interrupted"] is False
 
 
 def test_other_checks_from_a_file(bench, cli, trial: Path) -> None:

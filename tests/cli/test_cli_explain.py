@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import shlex
 
+from tests.processes import kill_a_run, linux_only
+
 
 def test_explain_shows_each_failed_check_with_its_trace_entries(bench, cli) -> None:
     lost = bench.agent("lost")  # posts to a channel that does not exist: Slack answers ok: false
@@ -60,15 +62,80 @@ def test_explain_defaults_to_the_latest_run_and_says_when_trials_passed(bench, c
     ]
 
 
+def test_explain_says_how_the_agent_ended_when_it_crashed(bench, cli) -> None:
+    run = bench.run(bench.agent("exit", "2"))
+    trial = run.folder / "hello" / "1"
+
+    human = cli("explain", str(run.folder))
+    data = json.loads(cli("explain", str(run.folder), "--json").stdout)
+
+    assert human.stdout.splitlines()[:2] == [
+        f"hello #1: failed  [{trial}]",
+        f"  the agent exited with code 2; its stderr: {trial / 'agent.log'}",
+    ]
+    [explained] = data["trials"]
+    assert (explained["agent"], explained["agent_log"], explained["interrupted"]) == (
+        "the agent exited with code 2",
+        str(trial / "agent.log"),
+        False,
+    )
+
+
+def test_explain_says_nothing_of_an_agent_that_soundstage_killed(bench, cli) -> None:
+    run = bench.run(bench.agent("hang"), timeout=1)
+
+    lines = cli("explain", str(run.folder)).stdout.splitlines()
+
+    assert lines[0] == f"hello #1: failed (the agent timed out)  [{run.folder / 'hello' / '1'}]"
+    assert lines[1].startswith("  said_hello (state:slack.message): failed")
+
+
+@linux_only
+def test_explain_says_a_trial_was_interrupted(bench, cli) -> None:
+    pids = bench.root / "pids.json"
+    trial = kill_a_run(bench.scene, bench.agent("hello-hang", str(pids)), bench.out, pids)
+
+    human = cli("explain")  # the latest run: the one stopped, though it has no run.json
+    data = json.loads(cli("explain", str(trial), "--json").stdout)
+
+    assert human.exit_code == 0, human.output
+    found = trial.relative_to(bench.root)  # as the latest run is named: under ./runs
+    assert human.stdout.splitlines() == [
+        f"hello #1: interrupted  [{found}]",
+        (
+            "  the run ended before this trial did (no result.json, no finish event in events.jsonl);"
+            " its checks were never run"
+        ),
+        f"  score what was recorded: soundstage check {found}",
+        "",
+        f"next: soundstage check {found}",
+    ]
+    assert data["trials"] == [
+        {
+            "folder": str(trial),
+            "scene": "hello",
+            "trial": 1,
+            "outcome": "interrupted",
+            "timed_out": False,
+            "interrupted": True,
+            "finished": False,
+            "agent": None,
+            "agent_log": str(trial / "agent.log"),
+            "failed": [],
+        }
+    ]
+
+
 def test_explain_without_runs_or_with_a_wrong_folder_exits_2(bench, cli) -> None:
     none = cli("explain")
     wrong = cli("explain", str(bench.root))
 
     assert none.exit_code == 2
-    assert none.stderr.splitlines()[0] == "error: no runs in runs/ (a run folder holds run.json)"
+    assert none.stderr.splitlines()[0] == "error: no runs in runs/ (a run folder holds run.json, or trial folders)"
     assert wrong.exit_code == 2
     assert wrong.stderr.splitlines()[0] == (
-        f"error: {bench.root}: neither a trial folder (with result.json) nor a run folder (with <scene>/<trial>/)"
+        f"error: {bench.root}: neither a trial folder (with result.json or events.jsonl)"
+        " nor a run folder (with <scene>/<trial>/)"
     )
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shlex
+import sys
 from pathlib import Path
 
 
@@ -66,9 +67,25 @@ def test_an_agent_that_cannot_start_exits_3(bench, cli) -> None:
 
     assert result.exit_code == 3
     assert result.stderr.splitlines() == [
-        "error: the agent command could not be started: [Errno 2] No such file or directory: './no-such-agent'",
+        "error: the agent command './no-such-agent' could not be started: No such file or directory",
         "next: soundstage run --help",
     ]
+
+
+def test_an_agent_that_crashes_is_named_as_such_with_its_log(bench, cli) -> None:
+    missing = shlex.join([sys.executable, str(bench.root / "no-such-agent.py")])  # python exits 2 for it
+    exited = cli("run", "hello.yaml", "--agent", missing)
+    folder = run_folder(bench)
+    crashed = cli("run", "hello.yaml", "--agent", bench.agent("signal", "SIGSEGV"), "--out", "crashes")
+
+    assert (exited.exit_code, crashed.exit_code) == (1, 1)  # the checks decide the exit code, as ever
+    log = f"runs/{folder.name}/hello/1/agent.log"
+    assert f"hello #1: the agent exited with code 2; its stderr: {log}" in exited.stdout.splitlines()
+    assert "can't open file" in Path(log).read_text()
+    [crash_folder] = Path("crashes").iterdir()
+    log = f"crashes/{crash_folder.name}/hello/1/agent.log"
+    assert f"hello #1: the agent was killed by SIGSEGV; its stderr: {log}" in crashed.stdout.splitlines()
+    assert bench.json(crash_folder / "hello" / "1" / "result.json")["exit_code"] == -11
 
 
 def test_strict_exits_4_when_an_unimplemented_endpoint_was_called(bench, cli) -> None:
@@ -110,7 +127,7 @@ def test_json_errors_are_one_document_too(bench, cli) -> None:
     assert json.loads(result.stdout) == {
         "error": {
             "type": "InfrastructureError",
-            "message": "the agent command could not be started: [Errno 2] No such file or directory: './no-such-agent'",
+            "message": "the agent command './no-such-agent' could not be started: No such file or directory",
             "exit_code": 3,
         }
     }

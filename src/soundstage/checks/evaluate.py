@@ -7,13 +7,17 @@ rescore(trial_dir)                     # a saved trial, from its files
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
-from ..errors import SpecError
-from ..grading.attempt import Attempt
+from pydantic import BaseModel, TypeAdapter, ValidationError
+
+from ..errors import NotFound, SpecError, UsageError
+from ..events import EventLog, FinishEvent
+from ..grading.attempt import Attempt, SceneFile
 from ..grading.outcome import EVIDENCE_LIMIT, Outcome, explain
-from ..world import World
+from ..world import Snapshot, World, diff_snapshots
 from .milestones import state_predicates
 from .parse import Check, check_pass_list, parse_checks
 from .results import CheckResult, Evaluation
@@ -56,10 +60,33 @@ def score_custom(world: World, raw_checks: list[dict[str, Any]]) -> Evaluation:
     return evaluate(checks, Attempt.from_world(world))
 
 
+# What the runner writes while a trial runs, so that a trial whose run was killed can still be scored: the
+# state at the start, by collection and record id, and one line per write with the record as the write left
+# it (null: removed). A trial that ended has its final state in state.json instead.
+INITIAL_FILE = "initial.json"
+WRITES_FILE = "writes.jsonl"
+
+T = TypeVar("T")
+_SNAPSHOT: TypeAdapter[Snapshot] = TypeAdapter(Snapshot)
+
+
+class _Written(BaseModel):
+    """A line of writes.jsonl."""
+
+    collection: str
+    op: str
+    id: str
+    record: dict[str, Any] | None
+
+
 def saved_attempt(trial_dir: Path) -> tuple[Attempt, list[Check] | None]:
     """A saved trial and its scene's checks (None when they no longer parse). The trial's world watched the
-    state milestones of those checks, so the attempt knows which were watched."""
-    attempt = Attempt.load(trial_dir)
+    state milestones of those checks, so the attempt knows which were watched. A trial whose run was killed
+    before it ended (no state.json) is scored as far as it got: its log, and its state rebuilt from the
+    start state and the writes recorded."""
+    folder = Path(trial_dir)
+    interrupted = folder.is_dir() and not (folder / "state.json").exists() and (folder / INITIAL_FILE).exists()
+    attempt = _interrupted_attempt(folder) if interrupted else Attempt.load(folder)
     try:
         checks = parse_checks(attempt.checks, attempt.refs)
     except SpecError:
@@ -76,3 +103,60 @@ def rescore(trial_dir: Path, raw_checks: list[dict[str, Any]] | None = None) -> 
     return evaluate(
         checks if checks is not None else parse_checks(attempt.checks, attempt.refs), attempt, attempt.pass_ids
     )
+
+
+def _interrupted_attempt(folder: Path) -> Attempt:
+    """The attempt of a trial folder without state.json. Its output is the one the agent gave `finish`, if it
+    did before the run ended; an agent's stdout is known only once it has exited."""
+    initial = _read(folder / INITIAL_FILE, _SNAPSHOT.validate_json)
+    state: Snapshot = {name: dict(records) for name, records in initial.items()}
+    path = folder / WRITES_FILE
+    if path.exists():
+        with path.open(encoding="utf-8") as lines:
+            for number, line in enumerate(lines, 1):
+                if not line.endswith("\n"):  # cut short by the kill: that write's call never answered
+                    break
+                written = _read(path, _Written.model_validate_json, line, number)
+                records = state.setdefault(written.collection, {})
+                if written.op == "added" or written.record is None:
+                    records.pop(written.id, None)  # an added record goes last, as a collection keeps them
+                if written.record is not None:
+                    records[written.id] = written.record
+    events_file = folder / "events.jsonl"
+    if not events_file.exists():
+        raise NotFound(f"the trial folder {folder} has no events.jsonl")
+    try:
+        events = EventLog.read(events_file).events
+    except ValueError as exc:
+        raise UsageError(f"{events_file}: not a valid event log: {exc}") from exc
+    scene = _read(folder / "scene.json", TypeAdapter(SceneFile).validate_json)
+    finish = next((event for event in reversed(events) if isinstance(event, FinishEvent)), None)
+    names = sorted(state)
+    return Attempt(
+        events,
+        state={name: list(state[name].values()) for name in names},
+        diff=diff_snapshots(initial, state),
+        output=finish.output if finish is not None else None,
+        refs=scene.refs,
+        task=scene.task,
+        scene=scene.name,
+        checks=scene.checks,
+        pass_ids=scene.pass_ids,
+        keys={name: list(state[name]) for name in names},
+        agent=scene.agent.get("slack_user"),
+    )
+
+
+def _read(path: Path, parse: Callable[[str], T], text: str | None = None, line: int | None = None) -> T:
+    """`parse(text)`, the file's whole text by default; a file that is not what the runner writes is a
+    usage error naming it (and the line)."""
+    try:
+        return parse(text if text is not None else path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise NotFound(f"the trial folder {path.parent} has no {path.name}") from None
+    except ValidationError as exc:
+        problem = exc.errors()[0]
+        where = ".".join(str(part) for part in problem["loc"])
+        raise UsageError(
+            f"{path}{f':{line}' if line else ''}: {where + ': ' if where else ''}{problem['msg']}"
+        ) from None

@@ -13,6 +13,7 @@ from yaml.nodes import MappingNode, Node, SequenceNode
 
 from ..checks import CheckSpecError, rescore
 from ..errors import InfrastructureError, NotFound, SpecError, UsageError
+from ..runner import interrupted
 from ..spec.loader import SpecErrors
 from .output import JsonOption, emit, finish, handles_errors, next_step, quote, say
 
@@ -42,11 +43,15 @@ def check(
         evaluation, after = _live(world, extra), f"curl -s {quote(world.rstrip('/') + '/trace')}"
     elif trial is not None and world is None:
         evaluation, after = _saved(trial, extra), f"soundstage explain {quote(str(trial))}"
+        # The run ended before this trial did (it was killed): scored on what was recorded until then.
+        evaluation["interrupted"] = trial.is_dir() and interrupted(trial)
     else:
         raise UsageError("give either a trial folder or --world URL")
     if json_output:
         emit(evaluation)
     else:
+        if evaluation.get("interrupted"):
+            say("the run ended before this trial did (no result.json): scored on what was recorded until then")
         _print(evaluation)
         next_step(after)
     finish(3 if evaluation["invalid"] else 0 if evaluation["passed"] else 1)

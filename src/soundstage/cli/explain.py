@@ -11,7 +11,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from ..checks import CheckResult
 from ..errors import UsageError
-from ..runner import latest_run, trial_folders
+from ..runner import how_the_agent_ended, interrupted, latest_run, trial_folders
 from .output import JsonOption, emit, handles_errors, next_step, quote, say
 
 _OBJECT = TypeAdapter(dict[str, Any])  # result.json, run.json, a line of events.jsonl
@@ -22,7 +22,9 @@ _CHECKS = TypeAdapter(list[CheckResult])  # checks.json
 def explain(
     target: Annotated[
         Path | None,
-        typer.Argument(help="A trial folder or a run folder (default: the latest run under ./runs).", show_default=False),
+        typer.Argument(
+            help="A trial folder or a run folder (default: the latest run under ./runs).", show_default=False
+        ),
     ] = None,
     json_output: JsonOption = False,
 ) -> None:
@@ -35,13 +37,18 @@ def explain(
         return
     for trial in trials:
         _print(trial)
-    if run is not None:
+    stopped = [trial["folder"] for trial in trials if trial["interrupted"]]
+    if stopped:
+        next_step(f"soundstage check {quote(stopped[0])}")
+    elif run is not None:
         next_step(f"soundstage run {quote(*run['scenes'])} --agent {quote(run['agent'])}")
     else:
         next_step(f"soundstage check {quote(str(folder))} --checks checks.yaml")
 
 
 def _explain(folder: Path) -> dict[str, Any]:
+    if interrupted(folder):
+        return _interrupted(folder)
     result = _read_json(folder / "result.json", _OBJECT)
     failed = [check for check in _read_json(folder / "checks.json", _CHECKS) if check.passed is not True]
     events = _events(folder / "events.jsonl", {seq for check in failed for seq in check.evidence})
@@ -51,11 +58,52 @@ def _explain(folder: Path) -> dict[str, Any]:
         "trial": result.get("trial"),
         "outcome": result.get("outcome"),
         "timed_out": result.get("timed_out", False),
+        "interrupted": False,
+        "finished": True,
+        "agent": _agent(result),
+        "agent_log": str(folder / "agent.log"),
         "failed": [
             {**check.model_dump(mode="json"), "entries": [events[seq] for seq in check.evidence if seq in events]}
             for check in failed
         ],
     }
+
+
+def _agent(result: dict[str, Any]) -> str | None:
+    """How the agent ended, when it crashed or exited with an error (result.json's exit_code and killed)."""
+    exit_code, killed = result.get("exit_code"), result.get("killed", False)
+    return how_the_agent_ended(exit_code, bool(killed)) if isinstance(exit_code, int) else None
+
+
+def _interrupted(folder: Path) -> dict[str, Any]:
+    """A trial the run never finished writing: what its folder says of it, no checks (none were run)."""
+    scene = folder / "scene.json"
+    name = _read_json(scene, _OBJECT).get("name") if scene.is_file() else None
+    return {
+        "folder": str(folder),
+        "scene": name or folder.parent.name,
+        "trial": int(folder.name) if folder.name.isdigit() else None,
+        "outcome": "interrupted",
+        "timed_out": False,
+        "interrupted": True,
+        "finished": _has_finish(folder / "events.jsonl"),
+        "agent": None,
+        "agent_log": str(folder / "agent.log"),
+        "failed": [],
+    }
+
+
+def _has_finish(path: Path) -> bool:
+    """Whether the log has its `finish` event (the last one, when there is one)."""
+    last = b""
+    with path.open("rb") as lines:
+        for line in lines:
+            if line.strip():
+                last = line
+    try:
+        return bool(last) and _OBJECT.validate_json(last).get("kind") == "finish"
+    except ValidationError:
+        return False
 
 
 def _read_json(path: Path, shape: TypeAdapter[Any]) -> Any:
@@ -94,6 +142,12 @@ def _run_record(folder: Path) -> dict[str, Any] | None:
 def _print(trial: dict[str, Any]) -> None:
     note = " (the agent timed out)" if trial["timed_out"] else ""
     say(f"{trial['scene']} #{trial['trial']}: {trial['outcome']}{note}  [{trial['folder']}]")
+    if trial["interrupted"]:
+        missing = "no result.json" if trial["finished"] else "no result.json, no finish event in events.jsonl"
+        say(f"  the run ended before this trial did ({missing}); its checks were never run")
+        say(f"  score what was recorded: soundstage check {quote(trial['folder'])}")
+    if trial["agent"]:
+        say(f"  {trial['agent']}; its stderr: {trial['agent_log']}")
     if trial["outcome"] == "passed":
         say("  every required check passed")
     for check in trial["failed"]:

@@ -12,7 +12,7 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from ..runner import RunResult, TrialResult, run_scenes
+from ..runner import RunResult, TrialResult, how_the_agent_ended, run_scenes
 from .output import (
     JsonOption,
     emit,
@@ -64,6 +64,8 @@ def _progress(total: int) -> Callable[[TrialResult], None]:
 
     def report(trial: TrialResult) -> None:
         note = " (timed out)" if trial.timed_out else ""
+        ended = how_the_agent_ended(trial.exit_code, trial.killed)
+        note += f" ({ended})" if ended else ""
         stderr.print(f"[{next(done)}/{total}] {trial.scene} #{trial.trial}: {trial.outcome}{note}", markup=False)
 
     return report
@@ -77,6 +79,10 @@ def _summary(result: RunResult) -> None:
         failures = "\n".join(_failure(trial) for trial in trials if trial.outcome != "passed")
         table.add_row(Text(scene), f"{passed}/{len(trials)}", Text(failures or "-"))
     stdout.print(table)
+    for trial in result.results:  # an agent that crashed, or could not find what it runs, says so in its stderr
+        ended = how_the_agent_ended(trial.exit_code, trial.killed)
+        if ended:
+            say(f"{trial.scene} #{trial.trial}: {ended}; its stderr: {Path(trial.folder) / 'agent.log'}")
     if result.unimplemented:
         say(f"unimplemented endpoints called: {result.unimplemented}" + (" (--strict)" if result.strict else ""))
     say(f"run folder: {result.folder}")
