@@ -92,7 +92,7 @@ def test_a_passing_trial_writes_the_whole_folder(out: Path, hello: str) -> None:
         "timed_out": False,
         "finish_reason": "exited",
         "simulated_seconds": 10.0,
-        "counts": {"calls": 2, "events": 5, "errors": 0, "unimplemented": 0},
+        "counts": {"calls": 2, "events": 5, "errors": 0, "unimplemented": 0, "after_finish": 0},
         "failed_checks": [],
         "folder": str(trial),
     }
@@ -218,6 +218,23 @@ def test_an_agent_may_finish_through_the_control_api(out: Path, monkeypatch: pyt
     assert (finish["kind"], finish["output"], finish["reason"]) == ("finish", "done through finish", "finished")
 
 
+def test_calls_after_finish_are_refused_and_count_for_nothing(out: Path) -> None:
+    """The probe: calls made after `finish` were logged, counted in result.json, and one made a check pass."""
+    run = run_scenes([str(SCENE)], agent("late"), out=out, timeout=60)
+
+    trial = only_trial(run)
+    result = read_json(trial / "result.json")
+    assert (result["outcome"], result["finish_reason"]) == ("failed", "finished")
+    assert result["counts"] == {"calls": 0, "events": 4, "errors": 0, "unimplemented": 0, "after_finish": 2}
+    refused = [json.loads(line) for line in (trial / "events.jsonl").read_text().splitlines()][-2:]
+    assert [(e["kind"], e["path"]) for e in refused] == [
+        ("after_finish", "/api/conversations.list"),
+        ("after_finish", "/api/chat.postMessage"),
+    ]
+    assert (trial / "trace.jsonl").read_text() == ""
+    assert (trial / "output.txt").read_text() == "finished first"
+
+
 def test_the_agents_exit_code_and_stderr_are_recorded(out: Path) -> None:
     run = run_scenes([str(SCENE)], agent("exit", "7"), out=out)
 
@@ -229,7 +246,7 @@ def test_the_agents_exit_code_and_stderr_are_recorded(out: Path) -> None:
         "failed",
         "exited",
     )
-    assert result["counts"] == {"calls": 0, "events": 2, "errors": 0, "unimplemented": 0}
+    assert result["counts"] == {"calls": 0, "events": 2, "errors": 0, "unimplemented": 0, "after_finish": 0}
     assert (trial / "agent.log").read_text() == "no idea\n"
     assert (trial / "output.txt").read_text() == "giving up\n"
     assert run.exit_code == 1

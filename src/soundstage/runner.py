@@ -381,6 +381,7 @@ class _TrialRunner:
                 "events": len(world.log),
                 "errors": sum(call.error for call in calls),
                 "unimplemented": sum(call.unimplemented for call in calls),
+                "after_finish": sum(event.kind == "after_finish" for event in world.log.events),
             },
             failed_checks=[check.id for check in evaluation.checks if check.required and check.passed is not True],
             folder=str(folder),

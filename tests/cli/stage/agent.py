@@ -65,6 +65,11 @@ elif mode == "hang":
 elif mode == "finish":
     call(os.environ["SOUNDSTAGE_URL"] + "/finish", {"output": "done through finish"})
     time.sleep(600)
+elif mode == "late":  # finishes, then does what the checks want: too late, it counts for nothing
+    call(os.environ["SOUNDSTAGE_URL"] + "/finish", {"output": "finished first"})
+    channels = slack("conversations.list")
+    answered = slack("chat.postMessage", channel="C0", text="hello from the agent")
+    print(json.dumps([channels, answered]))
 elif mode == "exit":
     print("giving up")
     sys.stderr.write("no idea\n")
