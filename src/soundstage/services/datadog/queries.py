@@ -25,7 +25,10 @@ COMPARATORS = (">=", "<=", ">", "<")
 _METRIC = re.compile(r"[A-Za-z][A-Za-z0-9_.]*")
 _TAG = re.compile(r"!?[^\s{},!]+")
 _ROLLUP = re.compile(r"\.rollup\(\s*(avg|max|min|sum|count)\s*(?:,\s*(\d+)\s*)?\)")
-_MONITOR = re.compile(r"^\s*(avg|max|min|sum)\(last_(\d+[mhd])\)\s*:(.*?)\s*(>=|<=|>|<)\s*(-?\d+(?:\.\d+)?)\s*$")
+# A monitor query is read from both ends: one pattern over all of it would retry the metric part at every
+# blank of a long run of them (quadratic time).
+_MONITOR_HEAD = re.compile(r"\s*(avg|max|min|sum)\(last_(\d+[mhd])\)\s*:")
+_MONITOR_TAIL = re.compile(r"(>=|<=|>|<)\s*(-?\d+(?:\.\d+)?)\s*$")
 
 
 class QueryError(ValueError):
@@ -146,10 +149,12 @@ def _tags(text: str, what: str) -> tuple[str, ...]:
 @lru_cache(maxsize=1024)  # monitors are evaluated every simulated minute; their queries rarely change
 def parse_monitor_query(text: str) -> MonitorQuery:
     """A metric monitor's query; anything else (a formula, a function) is a QueryError."""
-    match = _MONITOR.match(text)
-    if not match:
+    head = _MONITOR_HEAD.match(text)
+    tail = _MONITOR_TAIL.search(text, head.end()) if head else None
+    query = text[head.end() : tail.start()] if head and tail else "\n"
+    if head is None or tail is None or "\n" in query.rstrip():
         raise QueryError("expected time_aggr(last_#m):space_aggr:metric{scope} [by {tags}] <comparator> <threshold>")
-    time_aggregation, window, query, comparator, threshold = match.groups()
+    (time_aggregation, window), (comparator, threshold) = head.groups(), tail.groups()
     # Whole numbers, no float to overflow; more digits than an int64 has are past the bound anyway.
     length = int(window[:-1]) * _WINDOW_UNITS[window[-1]] if len(window) <= 20 else MAX_WINDOW + 1
     if length > MAX_WINDOW:
