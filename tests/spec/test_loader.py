@@ -7,7 +7,19 @@ import pytest
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from soundstage.errors import SpecError
-from soundstage.spec.loader import Document, SpecErrors, describe, dotted, load_yaml, read_document, validate_model
+from soundstage.spec import loader
+from soundstage.spec.loader import (
+    MAX_CHARS,
+    MAX_DEPTH,
+    MAX_VALUES,
+    Document,
+    SpecErrors,
+    describe,
+    dotted,
+    load_yaml,
+    read_document,
+    validate_model,
+)
 
 
 def error_of(text: str) -> str:
@@ -159,6 +171,85 @@ def test_a_key_must_be_a_plain_value() -> None:
 
 def test_recursive_alias() -> None:
     assert error_of("a: &loop [*loop]\n") == "w.yaml:1: a[0]: invalid YAML: an alias refers to a value that contains it"
+
+
+def test_an_alias_bomb_is_refused_where_it_crosses_the_budget() -> None:
+    # Nine aliases a level, 9**9 values from 396 bytes (one of 642 bytes once took 37 s and 2.2 GB to read).
+    levels = ["a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]"]
+    levels += [f"{name}: &{name} [{', '.join(['*' + previous] * 9)}]" for previous, name in zip("abcdefgh", "bcdefghi")]
+    text = "\n".join(levels) + "\n"
+    assert len(text) == 396
+    assert error_of(text) == (
+        f"w.yaml:5: e[5]: the file expands to more than {MAX_VALUES:,} values "
+        "(an alias counts the values of its anchor again each time it is used)"
+    )
+
+
+def test_a_merge_key_bomb_is_refused_before_it_is_flattened() -> None:
+    # Each level merges the one before twice: 2**40 entries once flattened.
+    levels = ["m0: &m0 {a: 1, b: 2}"] + [f"m{n}: &m{n} {{<<: [*m{n - 1}, *m{n - 1}]}}" for n in range(1, 41)]
+    assert error_of("\n".join(levels) + "\n") == (
+        f"w.yaml:13: m12.<<[1]: the file expands to more than {MAX_VALUES:,} values "
+        "(an alias counts the values of its anchor again each time it is used)"
+    )
+
+
+def test_aliases_within_the_budget_still_expand() -> None:
+    levels = ["a: &a [x, x, x, x, x, x, x, x, x, x]"]
+    levels += [f"{name}: &{name} [{', '.join(['*' + previous] * 10)}]" for previous, name in zip("abc", "bcd")]
+    document = load_yaml("\n".join(levels) + "\n", "w.yaml")
+    assert len(document.data["d"]) == 10 and document.data["d"][9][9][9] == ["x"] * 10  # 10**4 values
+
+
+def test_many_values_without_aliases_count_too(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(loader, "MAX_VALUES", 1000)  # the real budget takes PyYAML seconds to reach
+    text = "a: [" + ", ".join(["1"] * 1000) + "]\n"
+    assert error_of(text) == (
+        "w.yaml:1: a[997]: the file expands to more than 1,000 values "
+        "(an alias counts the values of its anchor again each time it is used)"
+    )
+
+
+def test_an_inline_scene_with_an_alias_bomb_is_an_invalid_scene(stage: Any) -> None:
+    bomb = ["x0: &x0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]"]
+    bomb += [f"x{n}: &x{n} [{', '.join([f'*x{n - 1}'] * 9)}]" for n in range(1, 9)]
+    scene = "name: bomb\ntask: t\nworld: acme\nchecks:\n  - {id: c, output: {contains: {"
+    text = scene + ", ".join(bomb) + "}}}\n"
+    response = stage.http.post("/v1/worlds", json={"scene_yaml": text})
+    assert response.status_code == 422
+    error = response.json()["error"]["errors"][0]
+    assert (error["file"], error["line"], error["field"]) == ("<scene_yaml>", 5, "checks[0].output.contains.x4[5]")
+    assert error["message"].startswith(f"the file expands to more than {MAX_VALUES:,} values")
+
+
+@pytest.mark.parametrize("depth", [MAX_DEPTH, 100_000])
+def test_nesting_past_the_limit_names_its_line_and_field(depth: int) -> None:
+    # The top-level mapping is the first level, so `depth` lists under it go one past the limit.
+    text = "name: acme\nslack:\n  users:\n    - " + "[" * depth + "]" * depth + "\n"
+    field = "slack.users[0]" + "[0]" * (MAX_DEPTH - 3)
+    assert error_of(text) == f"w.yaml:4: {field}: nested more than {MAX_DEPTH} levels deep"
+
+
+def test_nesting_up_to_the_limit_is_read() -> None:
+    document = load_yaml("a: " + "[" * (MAX_DEPTH - 1) + "1" + "]" * (MAX_DEPTH - 1) + "\n", "w.yaml")
+    value, depth = document.data["a"], 1
+    while isinstance(value, list):
+        value, depth = value[0], depth + 1
+    assert (value, depth) == (1, MAX_DEPTH)
+
+
+def test_text_longer_than_the_limit(tmp_path: Path) -> None:
+    text = "a: x\n" * (MAX_CHARS // 5) + "b: " + "y" * 10 + "\n"
+    assert len(text) > MAX_CHARS
+    assert error_of(text) == (
+        f"w.yaml:{MAX_CHARS // 5 + 1}: the file is longer than {MAX_CHARS:,} characters; "
+        "split it, or use generate: for bulk records"
+    )
+    huge = tmp_path / "huge.yaml"
+    huge.write_bytes(b"a: " + b"x" * (4 * MAX_CHARS))
+    with pytest.raises(SpecError) as caught:
+        read_document(huge)
+    assert (caught.value.line, caught.value.message) == (None, error_of(text).split(": ", 1)[1])
 
 
 def test_top_level_must_be_a_mapping() -> None:

@@ -134,8 +134,53 @@ class BodyError(ValueError):
         self.code = code
 
 
+# The deepest JSON a request may carry: Ruby's JSON parser refuses more by default (GitHub and PagerDuty run
+# on it), and a body this deep still serialises with room to spare wherever it is echoed or recorded: a reply
+# or the trace wraps it in a few more levels, and orjson and pydantic refuse anything past 254.
+MAX_JSON_DEPTH = 100
+
+
+class TooDeep(ValueError):
+    """JSON nested more than `MAX_JSON_DEPTH` arrays and objects deep."""
+
+    def __init__(self) -> None:
+        super().__init__(f"nested more than {MAX_JSON_DEPTH} levels deep")
+
+
+def loads_json(raw: str | bytes) -> Any:
+    """`json.loads`, refusing (with `TooDeep`, a ValueError) a value nested more than `MAX_JSON_DEPTH` deep.
+    Every JSON the services parse from a request goes through here."""
+    try:
+        value = json.loads(raw)
+    except RecursionError:  # the C parser gives up near the interpreter's recursion limit
+        raise TooDeep() from None
+    # Each level opens a bracket, so a text with few of them cannot be deep: most bodies stop here.
+    if _brackets(raw) > MAX_JSON_DEPTH and _deeper_than(value, MAX_JSON_DEPTH):
+        raise TooDeep()
+    return value
+
+
+def _brackets(raw: str | bytes) -> int:
+    if isinstance(raw, bytes):
+        return raw.count(b"[") + raw.count(b"{")
+    return raw.count("[") + raw.count("{")
+
+
+def _deeper_than(value: Any, limit: int) -> bool:
+    """Whether `value` nests more than `limit` lists and dicts; without recursion, so any depth is safe."""
+    stack: list[tuple[Any, int]] = [(value, 1)] if isinstance(value, (dict, list)) else []
+    while stack:
+        item, depth = stack.pop()
+        if depth > limit:
+            return True
+        children = item.values() if isinstance(item, dict) else item
+        stack.extend((child, depth + 1) for child in children if isinstance(child, (dict, list)))
+    return False
+
+
 def parse_body(request: ServiceRequest) -> Any:
-    """The body as JSON or form fields by content type; None when empty. Raises `BodyError`."""
+    """The body as JSON or form fields by content type; None when empty. Raises `BodyError` (JSON nested more
+    than `MAX_JSON_DEPTH` deep included, with or without a content type)."""
     raw = request.body
     if not raw:
         return None
@@ -147,7 +192,9 @@ def parse_body(request: ServiceRequest) -> Any:
             raise BodyError("invalid_form_data", "form body is not UTF-8") from exc
     if kind.endswith("json") or kind == "":
         try:
-            return json.loads(raw)
+            return loads_json(raw)
+        except TooDeep as exc:
+            raise BodyError("invalid_json", f"body is not valid JSON: {exc}") from exc
         except (UnicodeDecodeError, ValueError) as exc:
             if kind == "":
                 return raw.decode("utf-8", "replace")

@@ -5,6 +5,11 @@ A `Document` is the parsed data plus `lines`: the 1-based line of each path into
 line and field. Booleans, numbers and null are read by the YAML 1.2 core schema, not PyYAML's YAML 1.1
 rules: only true/false are booleans (a key `on:` stays the string "on"), `010` is ten, `14:30` is not a
 number, and times stay text for the models to parse.
+
+A file is bounded before it can cost much: at most `MAX_CHARS` characters of text, at most `MAX_DEPTH` nested
+lists and mappings, and at most `MAX_VALUES` values once every alias and merge key is expanded (an alias
+counts its anchor's values again each time it is used), so a few hundred bytes of aliases cannot expand into
+gigabytes.
 """
 
 from __future__ import annotations
@@ -28,9 +33,69 @@ M = TypeVar("M", bound=BaseModel)
 _MERGE = "tag:yaml.org,2002:merge"
 _COLLECTION_TAGS = {"tag:yaml.org,2002:map", "tag:yaml.org,2002:seq"}
 
+# The bounds of one file, far above any real world or scene (worlds/acme.yaml is 21,312 characters, 1,386
+# values and 6 levels deep). PyYAML composes some 15,000 values a second: the bounds keep one file to seconds.
+MAX_CHARS = 1_048_576
+MAX_DEPTH = 100  # the nesting a request's JSON body may have too (services.base.MAX_JSON_DEPTH)
+MAX_VALUES = 50_000
+
 
 class _Loader(yaml.SafeLoader):
+    """PyYAML's safe loader with the YAML 1.2 core schema, composing within the file's bounds: past
+    `MAX_VALUES` or `MAX_DEPTH` it stops at once, naming the line and field, before the rest of the text costs
+    anything. Aliases share their anchor's node, so each one is counted at the size of what it stands for."""
+
     yaml_implicit_resolvers: dict[str, list[tuple[str, re.Pattern[str]]]] = {}
+
+    def __init__(self, stream: str, file: str) -> None:
+        super().__init__(stream)
+        self.file = file
+        self.depth = 0  # nodes being composed around the current one
+        self.path: list[Any] = []  # where the current node is, as `dotted` writes it
+        self.values = 0  # nodes composed so far, an alias counting its anchor's again
+        self.sizes: dict[int, int] = {}  # by node id: the values composing it counted
+
+    def compose_node(self, parent: Node | None, index: Any) -> Node | None:
+        # `index` is an item's position, a mapping value's key node, or None for a key.
+        where = index if isinstance(index, int) else index.value if isinstance(index, ScalarNode) else None
+        if where is not None:
+            self.path.append(where)
+        try:
+            return self._compose(parent, index)
+        finally:
+            if where is not None:
+                self.path.pop()
+
+    def _compose(self, parent: Node | None, index: Any) -> Node | None:
+        event = self.peek_event()
+        if isinstance(event, yaml.AliasEvent):
+            anchor = self.anchors.get(event.anchor)
+            if anchor is not None:  # an alias of an anchor still being composed is the builder's error
+                self.count(self.sizes.get(id(anchor), 1), event)
+            return super().compose_node(parent, index)
+        if self.depth >= MAX_DEPTH and isinstance(event, yaml.CollectionStartEvent):
+            raise self.error(f"nested more than {MAX_DEPTH} levels deep", event)
+        before = self.values
+        self.count(1, event)
+        self.depth += 1
+        try:
+            node = super().compose_node(parent, index)
+        finally:
+            self.depth -= 1
+        self.sizes[id(node)] = self.values - before
+        return node
+
+    def count(self, values: int, event: yaml.Event) -> None:
+        self.values += values
+        if self.values > MAX_VALUES:
+            message = (
+                f"the file expands to more than {MAX_VALUES:,} values "
+                "(an alias counts the values of its anchor again each time it is used)"
+            )
+            raise self.error(message, event)
+
+    def error(self, message: str, event: yaml.Event) -> SpecError:
+        return SpecError(message, file=self.file, line=event.start_mark.line + 1, field=dotted(self.path))
 
 
 _FLOAT = r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)"
@@ -112,6 +177,8 @@ def read_document(path: Path) -> Document:
         raise SpecError("is a directory; expected a YAML file", file=file) from None
     except OSError as exc:
         raise SpecError(f"cannot read the file: {exc.strerror}", file=file) from None
+    if len(raw) > 4 * MAX_CHARS:  # no UTF-8 character takes more than 4 bytes: too long whatever it holds
+        raise SpecError(_too_long(), file=file)
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -122,6 +189,8 @@ def read_document(path: Path) -> Document:
 
 def load_yaml(text: str, file: str) -> Document:
     """Parses YAML text whose top level is a mapping; syntax errors and duplicate keys are SpecErrors."""
+    if len(text) > MAX_CHARS:
+        raise SpecError(_too_long(), file=file, line=text.count("\n", 0, MAX_CHARS) + 1)
     lines: dict[PathKey, int] = {}
     try:
         data = _parse(text, file, lines)
@@ -139,7 +208,7 @@ def load_yaml(text: str, file: str) -> Document:
 
 
 def _parse(text: str, file: str, lines: dict[PathKey, int]) -> Any:
-    loader = _Loader(text)
+    loader = _Loader(text, file)
     try:
         node = loader.get_single_node()
         if node is None:
@@ -147,6 +216,10 @@ def _parse(text: str, file: str, lines: dict[PathKey, int]) -> Any:
         return _Builder(loader, file, lines).build(node, ())
     finally:
         loader.dispose()
+
+
+def _too_long() -> str:
+    return f"the file is longer than {MAX_CHARS:,} characters; split it, or use generate: for bulk records"
 
 
 def _syntax_message(exc: yaml.MarkedYAMLError) -> str:

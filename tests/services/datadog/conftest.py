@@ -9,6 +9,8 @@ from typing import Any
 import httpx
 import pytest
 
+from soundstage.services.datadog import series
+
 BOT_ID = "1b8c2d3e-4f50-4a61-8b72-9c83d4e5f601"
 SCENE = f"""
 name: datadog-test
@@ -116,3 +118,22 @@ def dd(stage: Any) -> DatadogWorld:
 def dd_shared(stage: Any) -> Iterator[DatadogWorld]:
     """One world for a module's read-only tests."""
     yield DatadogWorld(stage.world(SCENE))
+
+
+class Evaluations:
+    """Counts the raw metric points the server computes (its thread shares this process's modules)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.count = 0
+        normal = series._normal_at
+
+        def counted(record: Any, at: int, seed: str) -> float:
+            self.count += 1
+            return normal(record, at, seed)
+
+        monkeypatch.setattr(series, "_normal_at", counted)
+
+
+@pytest.fixture
+def evaluations(monkeypatch: pytest.MonkeyPatch) -> Evaluations:
+    return Evaluations(monkeypatch)

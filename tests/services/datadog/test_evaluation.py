@@ -10,12 +10,12 @@ import pytest
 
 from soundstage.clock import US
 from soundstage.errors import SpecError
-from soundstage.services.datadog.series import end_override, set_override
+from soundstage.services.datadog.series import WINDOW_EVALUATIONS, end_override, set_override
 from soundstage.services.datadog.store import MONITORS, SERIES
 from soundstage.stage.image import build_image
 from soundstage.stage.models import read_scene_text
 
-from .conftest import DatadogWorld
+from .conftest import DatadogWorld, Evaluations
 
 START = 1772460000  # 2026-03-02T14:00:00Z, epoch seconds
 
@@ -65,6 +65,23 @@ def test_override_turns_a_monitor_to_alert_and_back(dd: DatadogWorld) -> None:
         "overall_state_modified",
         "state",
     ]
+
+
+def test_a_month_long_window_is_evaluated_at_a_bounded_cost(dd: DatadogWorld, evaluations: Evaluations) -> None:
+    # A minute at 5000, twenty days back, among 44,640 points of a month-long window.
+    set_override(dd.live.world, "orders.latency.p99", ["host:web-2"], 5000, since=(START - 20 * 86400) * US)
+    end_override(dd.live.world, "orders.latency.p99", ["host:web-2"], at=(START - 20 * 86400 + 60) * US)
+    queries = {
+        "peak": "max(last_31d):max:orders.latency.p99{host:web-2} > 4000",
+        "mean": "avg(last_31d):avg:orders.latency.p99{host:web-2} > 400",
+    }
+    states = {}
+    for name, query in queries.items():
+        body = {"name": name, "type": "metric alert", "query": query}
+        evaluations.count = 0
+        states[name] = dd.raw("POST", "/api/v1/monitor", json=body).json()["overall_state"]
+        assert evaluations.count <= WINDOW_EVALUATIONS
+    assert states == {"peak": "Alert", "mean": "OK"}  # the peak counted exactly; the mean near base 380
 
 
 def test_a_series_step_from_the_scene_and_recovery_thresholds(stage: Any) -> None:

@@ -166,6 +166,11 @@ def test_raw_create_and_validation(dd: DatadogWorld) -> None:
         ({"text": "no title"}, "Event title is required"),
         ({"title": "no text"}, "Event text is required"),
         ({"title": "x" * 101, "text": "t"}, "Invalid 'title': longer than 100 characters"),
+        ({"title": "t", "text": "x" * 4001}, "Invalid 'text': longer than 4000 characters"),
+        (
+            {"title": "t", "text": "t", "aggregation_key": "k" * 101},
+            "Invalid 'aggregation_key': longer than 100 characters",
+        ),
         (
             {"title": "t", "text": "t", "alert_type": "panic"},
             "Invalid 'alert_type': expected one of error, warning, info, success, user_update, recommendation, "

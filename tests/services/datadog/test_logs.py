@@ -139,10 +139,41 @@ def test_raw_search_shape(logs: DatadogWorld) -> None:
         ("@duration:>1000000000 service:orders", [TIMEOUT]),
         ("(service:cart OR service:orders) failure", ["old failure in orders"]),
         ("service:orders -(status:error)", ["Processed order 123 in 12ms"]),
+        ("t*o*a*c*l", [TIMEOUT]),
+        ("t*o*a*c*p", []),  # a whole word: no `p` ends one after `calling`
+        ("*ms", [TIMEOUT, "Processed order 123 in 12ms", "Slow query on carts took 2000ms"]),
+        ("service:o*d*s", [TIMEOUT, "Processed order 123 in 12ms", "old failure in orders"]),
+        ("service:*r*t", ["Slow query on carts took 2000ms"]),
+        ("query*took", ["Slow query on carts took 2000ms"]),
+        ("query*tool", []),
     ],
 )
 def test_search_syntax(logs: DatadogWorld, query: str, expected: list[str]) -> None:
     assert messages(logs, f"({query}) -service:search -service:ranker") == expected
+
+
+def test_many_wildcards_cost_no_backtracking(logs: DatadogWorld) -> None:
+    # Each would backtrack through 2**50 ways over these values with a plain regular expression.
+    assert messages(logs, "service:" + "o*" * 50 + "x") == []
+    assert messages(logs, "e*" * 50 + "z") == []
+    assert messages(logs, "service:orders @http.method:" + "*" * 50 + "T") == [TIMEOUT, "Processed order 123 in 12ms"]
+
+
+@pytest.mark.parametrize(
+    "query", ["(" * 101 + "timeout" + ")" * 101, "NOT " * 101 + "timeout", "(" * 100_000 + "timeout" + ")" * 100_000]
+)
+def test_nesting_past_the_limit_is_a_400(logs: DatadogWorld, query: str) -> None:
+    response = search(logs, {"filter": {"query": query}})
+    assert response.status_code == 400
+    (message,) = response.json()["errors"]
+    assert message.startswith("Invalid query '") and message.endswith("': parentheses and NOTs nest more than 100 deep")
+
+
+def test_nesting_up_to_the_limit_is_read(logs: DatadogWorld) -> None:
+    assert messages(logs, "(" * 99 + "NOT " + "-status:error" + ")" * 99 + " service:orders") == [
+        TIMEOUT,
+        "old failure in orders",
+    ]
 
 
 def test_time_windows_and_now(logs: DatadogWorld) -> None:

@@ -8,10 +8,11 @@ from typing import Any
 import pytest
 
 from soundstage.clock import US
+from soundstage.services.datadog import series
 from soundstage.services.datadog.series import value_at
 from soundstage.services.datadog.store import SERIES
 
-from .conftest import SCENE, DatadogWorld
+from .conftest import SCENE, DatadogWorld, Evaluations
 
 START = 1772460000  # 2026-03-02T14:00:00Z, epoch seconds
 
@@ -149,6 +150,15 @@ def test_several_queries_and_exclusions(dd_shared: DatadogWorld) -> None:
         ({"from": "x", "to": START, "query": "avg:a{*}"}, "The value provided for parameter 'from' is invalid"),
         ({"from": START, "to": START - 1, "query": "avg:a{*}"}, "The value provided for parameter 'to' is invalid"),
         ({"from": START, "to": START}, "The value provided for parameter 'query' is invalid"),
+        ({"from": -1, "to": START, "query": "avg:a{*}"}, "The value provided for parameter 'from' is invalid"),
+        ({"from": 0, "to": 253402300800, "query": "avg:a{*}"}, "The value provided for parameter 'to' is invalid"),
+        (
+            {"from": START - 60, "to": START, "query": "avg:a{*}.rollup(avg, 2147483648)"},
+            (
+                "Error parsing query: unable to parse avg:a{*}.rollup(avg, 2147483648): "
+                "the rollup interval must be from 1 to 2147483647 seconds"
+            ),
+        ),
     ],
 )
 def test_bad_queries(dd_shared: DatadogWorld, params: dict[str, Any], message: str) -> None:
@@ -183,3 +193,50 @@ def test_same_scene_same_values(stage: Any) -> None:
     one, two = DatadogWorld(stage.world(SCENE)), DatadogWorld(stage.world(SCENE))
     query = "avg:orders.latency.p99{*} by {host}"
     assert _query(one, query, START - 86400, START).json() == _query(two, query, START - 86400, START).json()
+
+
+def test_since_the_epoch_is_a_few_hundred_points(dd: DatadogWorld, evaluations: Evaluations) -> None:
+    # `from=0` once computed every minute since 1970: now whole days keep it at 300 points.
+    body = _query(dd, "sum:payments.errors{*}", 0, START).json()
+    (errors,) = body["series"]
+    interval = 69 * 86400  # the fewest whole days that keep 56 years at 300 points or fewer
+    assert (errors["interval"], errors["length"], errors["start"]) == (interval, START // interval + 1, 0)
+    # A count with a flat normal value sums exactly whatever is sampled: 2 a minute, 50 a minute since -1h.
+    assert errors["pointlist"][0] == [0.0, 2.0 * (interval // 60)]
+    last = START // interval * interval
+    assert errors["pointlist"][-1] == [last * 1000.0, 2.0 * ((START - last) // 60 + 1 - 61) + 50.0 * 61]
+    assert evaluations.count <= series.MAX_EVALUATIONS
+
+
+def test_noisy_series_over_decades_stay_in_range(dd: DatadogWorld, evaluations: Evaluations) -> None:
+    (web1,) = _query(dd, "avg:orders.latency.p99{host:web-1}", 0, START).json()["series"]
+    assert web1["length"] == 298
+    assert all(400 < value < 440 for _, value in web1["pointlist"])  # base 420, daily ±40 averaged, noise 5%
+    assert evaluations.count <= series.MAX_EVALUATIONS
+
+
+def test_a_rollup_finer_than_1500_points_is_widened(dd: DatadogWorld, evaluations: Evaluations) -> None:
+    year = 365 * 86400
+    body = _query(dd, "avg:orders.latency.p99{*} by {host}.rollup(max, 1)", START - year, START).json()
+    assert [(s["interval"], s["length"]) for s in body["series"]] == [(28800, 1096), (28800, 1096)]
+    assert evaluations.count <= series.MAX_EVALUATIONS
+    # Up to 1500 points, the interval asked for is kept.
+    (kept,) = _query(dd, "sum:orders.requests{*}.rollup(sum, 60)", START - 86400, START).json()["series"]
+    assert (kept["interval"], kept["length"]) == (60, 1441)
+
+
+def test_many_queries_in_one_request_are_widened_alike(dd: DatadogWorld, evaluations: Evaluations) -> None:
+    one = "avg:orders.latency.p99{*} by {host}.rollup(avg, 60)"
+    body = _query(dd, ", ".join([one] * 100), START - 86400, START).json()
+    # 100 queries of 2 series at 1441 points are 288,200 cells: every interval widens to keep 20,000.
+    assert len(body["series"]) == 200
+    assert {(s["interval"], s["length"]) for s in body["series"]} == {(1200, 73)}
+    assert evaluations.count <= series.MAX_EVALUATIONS
+
+
+def test_a_bucket_keeps_an_overrides_peak_however_wide(dd: DatadogWorld) -> None:
+    series.set_override(dd.live.world, "orders.latency.p99", ["host:web-2"], 5000, since=(START - 600) * US)
+    series.end_override(dd.live.world, "orders.latency.p99", ["host:web-2"], at=(START - 540) * US)
+    (web2,) = _query(dd, "max:orders.latency.p99{host:web-2}.rollup(max)", START - 30 * 86400, START).json()["series"]
+    assert web2["interval"] == 14400  # 30 days at 4 hours
+    assert web2["pointlist"][-1][1] == 5000.0  # one minute at 5000 among 240 in the bucket, never sampled away

@@ -186,6 +186,21 @@ def test_raw_create_fills_defaults_and_edit_keeps_fields(dd: DatadogWorld) -> No
             ),
         ),
         (
+            {"type": "metric alert", "query": "avg(last_5m):" + " " * 100_000 + "x"},  # once quadratic to refuse
+            (
+                "The value provided for parameter 'query' is invalid: expected time_aggr(last_#m):space_aggr:metric{scope}"
+                " [by {tags}] <comparator> <threshold>"
+            ),
+        ),
+        (
+            {"type": "metric alert", "query": "avg(last_32d):avg:a{*} > 1"},
+            "The value provided for parameter 'query' is invalid: the evaluation window is longer than a month (last_31d)",
+        ),
+        (
+            {"type": "metric alert", "query": "avg(last_" + "9" * 5000 + "d):avg:a{*} > 1"},
+            "The value provided for parameter 'query' is invalid: the evaluation window is longer than a month (last_31d)",
+        ),
+        (
             {"type": "metric alert", "query": "avg(last_5m):avg:a{*} > 1", "options": {"thresholds": {"critical": 2}}},
             "Alert threshold (2.0) does not match that used in the query (1.0).",
         ),

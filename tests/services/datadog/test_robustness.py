@@ -3,6 +3,7 @@ junk is legitimately ignored, never a 500, and a call that failed leaves the wor
 
 from __future__ import annotations
 
+import base64
 import re
 from typing import Any
 
@@ -291,3 +292,23 @@ def test_non_ascii_digits_are_no_time(dd_shared: DatadogWorld, method: str, path
         400,
         {"errors": ["Invalid 'from': expected a date (ISO-8601, epoch milliseconds or now-15m), found '²'"]},
     )
+
+
+def test_json_nested_too_deep_is_invalid_json(shared: DatadogWorld) -> None:
+    # deep enough for json.loads to raise RecursionError, small enough for the trace to keep the parsed body
+    deep = '{"name": "m", "options": ' + '{"a": ' * 5000 + "1" + "}" * 5000 + "}"
+    response = shared.raw("POST", "/api/v1/monitor", content=deep, headers={"Content-Type": "application/json"})
+    assert (response.status_code, response.json()) == (
+        400,
+        {"errors": ["Invalid JSON: body is not valid JSON: nested more than 100 levels deep"]},
+    )
+    call = shared.live.trace()[-1]
+    assert (call["operation"], call["status"], call["body"]) == ("POST /api/v1/monitor", 400, None)
+
+
+def test_a_forged_cursor_nested_too_deep_is_a_400(shared: DatadogWorld) -> None:
+    # deep enough for json.loads to raise RecursionError, short enough for a URL
+    forged = base64.urlsafe_b64encode(("[" * 5000 + "]" * 5000).encode()).decode()
+    response = shared.raw("GET", "/api/v2/logs/events", params={"page[cursor]": forged})
+    assert response.status_code == 400
+    assert response.json()["errors"][0].startswith("Invalid 'page[cursor]': ")

@@ -344,3 +344,61 @@ def test_nested_repositories_count_open_items_too(acme: GitHubWorld) -> None:
     expected = kit.rest.repos.get("acme", "orders").parsed_data.open_issues_count
     pull = kit.rest.pulls.get("acme", "orders", 4).parsed_data
     assert pull.base.repo.open_issues_count == expected
+
+
+ISSUE_BODY_TOO_LONG = {
+    "resource": "Issue",
+    "code": "custom",
+    "field": "body",
+    "message": "body is too long (maximum is 65536 characters)",
+}
+COMMENT_TOO_LONG = {
+    "resource": "IssueComment",
+    "code": "unprocessable",
+    "field": "data",
+    "message": "Body is too long (maximum is 65536 characters)",
+}
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "body", "error"),
+    [
+        ("POST", "/repos/acme/orders/issues", {"title": "t", "body": "é" * 65_537}, ISSUE_BODY_TOO_LONG),
+        ("PATCH", "/repos/acme/orders/issues/1", {"body": "x" * 65_537}, ISSUE_BODY_TOO_LONG),
+        ("PATCH", "/repos/acme/orders/pulls/4", {"body": "x" * 65_537}, ISSUE_BODY_TOO_LONG),
+        (
+            "POST",
+            "/repos/acme/orders/pulls",
+            {"title": "t", "head": "h", "base": "main", "body": "x" * 65_537},
+            ISSUE_BODY_TOO_LONG,
+        ),
+        ("POST", "/repos/acme/orders/issues/1/comments", {"body": "x" * 65_537}, COMMENT_TOO_LONG),
+    ],
+)
+def test_a_body_over_65536_characters_is_refused(
+    acme: GitHubWorld, method: str, path: str, body: dict[str, Any], error: dict[str, Any]
+) -> None:
+    before = records(acme)
+    response = acme.raw(method, path, json=body)
+    assert response.status_code == 422
+    assert response.json()["errors"] == [error]
+    assert response.json()["message"] == "Validation Failed"
+    assert records(acme) == before
+
+
+def test_a_body_of_65536_characters_is_kept(acme: GitHubWorld) -> None:
+    kit = acme.kit()
+    # 65,536 characters, not bytes: each é is two bytes of UTF-8.
+    issue = kit.rest.issues.create("acme", "orders", data={"title": "t", "body": "é" * 65_536}).parsed_data
+    assert len(issue.body) == 65_536
+    comment = kit.rest.issues.create_comment("acme", "orders", issue.number, data={"body": "x" * 65_536})
+    assert len(comment.parsed_data.body) == 65_536
+
+
+def test_a_too_long_comment_edit_through_pygithub(acme: GitHubWorld) -> None:
+    issue = acme.py().get_repo("acme/orders").get_issue(1)
+    comment = issue.create_comment("short")
+    with pytest.raises(GithubException) as raised:
+        comment.edit("x" * 65_537)
+    assert (raised.value.status, raised.value.data["errors"]) == (422, [COMMENT_TOO_LONG])
+    assert acme.kit().rest.issues.get_comment("acme", "orders", comment.id).parsed_data.body == "short"

@@ -168,3 +168,23 @@ def test_pagination_through_the_sdks(many):
     listed = list(kit.rest.paginate(kit.rest.repos.list_commits, owner="me", repo="many", per_page=25))
     assert len(listed) == 70
     assert listed[-1].commit.message == "Initial commit"
+
+
+@pytest.mark.parametrize("depth", [101, 100_000])
+def test_json_nested_too_deep_is_problems_parsing_json(gh, depth):
+    deep = '{"title": "t", "body": "b", "labels": ' + "[" * depth + "]" * depth + "}"
+    r = gh.raw("POST", "/repos/acme/orders/issues", content=deep, headers={"Content-Type": "application/json"})
+    assert (r.status_code, r.json()) == (
+        400,
+        {"message": "Problems parsing JSON", "documentation_url": DOCS, "status": "400"},
+    )
+    call = gh.live.trace()[-1]
+    assert (call["operation"], call["status"], call["body"]) == ("POST /repos/{owner}/{repo}/issues", 400, None)
+
+
+def test_json_as_deep_as_allowed_is_read(gh):
+    # 99 levels inside the body object: the labels are then not a list of names, GitHub's 422.
+    deep = '{"title": "t", "labels": ' + "[" * 99 + "]" * 99 + "}"
+    r = gh.raw("POST", "/repos/acme/orders/issues", content=deep, headers={"Content-Type": "application/json"})
+    assert r.status_code == 422, r.text
+    assert gh.live.trace()[-1]["body"]["title"] == "t"

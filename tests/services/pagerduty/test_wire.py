@@ -187,3 +187,22 @@ def test_same_scene_same_ids(stage: Any, pd_read: PagerDutyWorld) -> None:
         p["id"] for p in pd_read.client().list_all("priorities")
     ]
     assert all(len(pd_read.ref(n)) == 7 and pd_read.ref(n).startswith("P") for n in names)
+
+
+def test_json_nested_too_deep_is_invalid_input(pd: PagerDutyWorld) -> None:
+    deep = '{"incident": {"type": "incident", "title": "t", "body": ' + "[" * 100_000 + "]" * 100_000 + "}}"
+    response = pd.raw("POST", "/incidents", content=deep, headers={"Content-Type": "application/json"})
+    assert (response.status_code, response.json()) == (
+        400,
+        {
+            "error": {
+                "message": "Invalid Input Provided",
+                "code": 2001,
+                "errors": [
+                    "The request body could not be parsed: body is not valid JSON: nested more than 100 levels deep"
+                ],
+            }
+        },
+    )
+    call = pd.live.trace()[-1]
+    assert (call["operation"], call["status"], call["body"]) == ("POST /incidents", 400, None)

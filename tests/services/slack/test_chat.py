@@ -122,6 +122,26 @@ def test_bot_username_and_icon(slack):
     assert (message["username"], message["icons"]) == ("Export Bot", {"emoji": ":robot_face:"})
 
 
+def test_message_sizes_slack_documents(slack):
+    support = slack["support"]
+    block = {"type": "section", "text": {"type": "mrkdwn", "text": "b"}}
+    before = len(slack.world[MESSAGES])
+    with pytest.raises(SlackApiError) as raised:
+        slack.client.chat_postMessage(channel=support, text="hi", blocks=[block] * 51)
+    assert raised.value.response["error"] == "invalid_blocks"
+    assert slack.error("chat.postMessage", channel=support, text="hi", blocks=json.dumps([block] * 51)) == (
+        "invalid_blocks"
+    )
+    assert len(slack.world[MESSAGES]) == before
+    fifty = slack.client.chat_postMessage(channel=support, text="hi", blocks=[block] * 50)
+    assert len(slack.message(fifty["ts"])["blocks"]) == 50
+    longest = slack.client.chat_postMessage(channel=support, text="é" * 40_000)  # characters, not bytes
+    assert len(slack.message(longest["ts"])["text"]) == 40_000
+    with pytest.raises(SlackApiError) as raised:
+        slack.client.chat_update(channel=support, ts=longest["ts"], text="x" * 40_001)
+    assert raised.value.response["error"] == "msg_too_long"
+
+
 def test_post_message_errors(slack):
     support = slack["support"]
     assert slack.error("chat.postMessage", text="hi") == "channel_not_found"

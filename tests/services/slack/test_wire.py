@@ -145,3 +145,37 @@ def test_failed_calls_change_nothing(slack):
         "user_not_found"
     )
     assert slack.live.world.snapshot() == before
+
+
+def test_json_nested_too_deep_is_invalid_json(slack):
+    before = slack.writes()
+    deep = "[" * 100_000 + "]" * 100_000
+    body = slack.raw("chat.postMessage", content=deep, headers={"Content-Type": "application/json"}).json()
+    assert (body["ok"], body["error"]) == (False, "invalid_json")
+    assert body["response_metadata"]["messages"] == [
+        "[ERROR] the body is not valid JSON: nested more than 100 levels deep"
+    ]
+    # blocks given as a JSON string are read the same way
+    blocks = '[{"type": "section", "x": ' + "[" * 300 + "]" * 300 + "}]"
+    assert slack.error("chat.postMessage", channel=slack["support"], blocks=blocks) == "invalid_blocks"
+    assert slack.writes() == before
+    call = slack.live.trace()[-1]
+    assert (call["operation"], call["status"], call["body"]["blocks"]) == ("chat.postMessage", 200, blocks)
+
+
+def test_nested_multipart_is_invalid_form_data(slack):
+    # Each part declaring itself multipart again: the email parser would recurse once per level.
+    body = b"x"
+    for level in range(2000):
+        inner = f"b{level - 1}".encode()
+        body = (
+            b'--b%d\r\nContent-Disposition: form-data; name="text"\r\nContent-Type: multipart/mixed; boundary=%s'
+            b"\r\n\r\n%s\r\n--b%d--\r\n" % (level, inner, body, level)
+        )
+    headers = {"Content-Type": "multipart/form-data; boundary=b1999"}
+    response = slack.raw("chat.postMessage", params={"channel": slack["support"]}, content=body, headers=headers)
+    assert response.json() == {
+        "ok": False,
+        "error": "invalid_form_data",
+        "response_metadata": {"messages": ["[ERROR] a multipart part is itself multipart"]},
+    }

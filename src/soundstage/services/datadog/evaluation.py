@@ -21,7 +21,7 @@ from typing import Any
 from ...clock import US
 from ...world import Collection, Record, World
 from .queries import QueryError, parse_monitor_query
-from .series import AGGREGATE, matching, window
+from .series import matching, window_value
 from .store import MONITORS, SERIES
 
 EVALUATED = ("metric alert", "query alert")
@@ -59,8 +59,7 @@ def statuses(series: Collection, seed: str, monitor: Record, now: int) -> dict[s
     found: dict[str, str] = {}
     for group, records in matching(series, query.metric).items():
         name = ",".join(group) or "*"
-        values = window(records, end - query.window, end, query.metric.space, seed)
-        value = AGGREGATE[query.time_aggregation](values) if values else None
+        value = window_value(records, end - query.window, end, query.metric.space, query.time_aggregation, seed)
         found[name] = _status(value, before.get(name), query.comparator, query.threshold, thresholds, notify_no_data)
     for name, status in before.items():  # groups that stopped reporting
         if name not in found:

@@ -1,15 +1,26 @@
 """Key validation and metric queries: `GET /api/v1/validate`, `GET /api/v1/query` (points computed from the
-world's series over `from`/`to`, never after the simulated now)."""
+world's series over `from`/`to`, never after the simulated now, at a cost bounded by the points answered)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from ...clock import US
-from .calls import Call, invalid, ops
+from ...world import Record
+from .calls import Call, invalid, is_epoch_seconds, ops
 from .errors import DatadogError
 from .queries import MetricQuery, QueryError, parse_metric_queries
-from .series import default_interval, matching, rollup
+from .series import (
+    EXACT_POINTS,
+    MAX_CELLS,
+    MAX_EVALUATIONS,
+    buckets,
+    default_interval,
+    interval_for,
+    matching,
+    rollup,
+)
 from .store import SERIES
 
 # Datadog's unit objects for the units worlds use most; any other unit is its own family.
@@ -44,9 +55,9 @@ def query_metrics(call: Call) -> dict[str, Any]:
     start = call.integer("from")
     end = call.integer("to")
     text = call.text("query")
-    if start is None:
+    if start is None or not is_epoch_seconds(start):
         raise invalid("from")
-    if end is None or end < start:
+    if end is None or end < start or not is_epoch_seconds(end):
         raise invalid("to")
     if not text:
         raise invalid("query")
@@ -56,8 +67,8 @@ def query_metrics(call: Call) -> dict[str, Any]:
         raise DatadogError(400, f"Error parsing query: unable to parse {text}: {exc}") from exc
     until = min(end * US, call.now())
     series: list[dict[str, Any]] = []
-    for index, query in enumerate(queries):
-        series.extend(_series(call, query, index, start * US, until))
+    for plan in _plans(call, queries, start * US, until):
+        series.extend(_series(call, plan, start * US, until))
     group_by = sorted({key for q in queries for key in q.by})
     return {
         "status": "ok",
@@ -74,13 +85,52 @@ def query_metrics(call: Call) -> dict[str, Any]:
     }
 
 
-def _series(call: Call, query: MetricQuery, index: int, start: int, end: int) -> list[dict[str, Any]]:
-    groups = matching(call.world[SERIES], query)
-    records = [r for rs in groups.values() for r in rs]
-    interval = query.interval or default_interval(max(end - start, 0), records)
+@dataclass
+class _Plan:
+    """One query of a request: its series by group, its rollup interval and how many points of a series a
+    bucket is computed from."""
+
+    query: MetricQuery
+    index: int
+    groups: dict[tuple[str, ...], list[Record]]
+    interval: int
+    samples: int = EXACT_POINTS
+
+    @property
+    def records(self) -> list[Record]:
+        return [r for rs in self.groups.values() for r in rs]
+
+
+def _plans(call: Call, queries: list[MetricQuery], start: int, end: int) -> list[_Plan]:
+    """The request's queries with their intervals, held to `MAX_CELLS` (series, bucket) cells by widening
+    every interval alike, and to `MAX_EVALUATIONS` points by sampling buckets: the cost of a request follows
+    the points it answers, never the range it asks about."""
+    span = max(end - start, 0)
+    plans = []
+    for index, query in enumerate(queries):
+        groups = matching(call.world[SERIES], query)
+        records = [r for rs in groups.values() for r in rs]
+        plans.append(_Plan(query, index, groups, interval_for(query, span, records)))
+
+    def cells() -> int:
+        return sum(len(plan.records) * len(buckets(start, end, plan.interval)) for plan in plans)
+
+    if cells() > MAX_CELLS:
+        shrink = cells() / MAX_CELLS
+        for plan in plans:
+            most = max(1, int(len(buckets(start, end, plan.interval)) / shrink))
+            plan.interval = max(plan.interval, default_interval(span, plan.records, most))
+    samples = min(EXACT_POINTS, max(1, MAX_EVALUATIONS // max(cells(), 1)))
+    for plan in plans:
+        plan.samples = samples
+    return plans
+
+
+def _series(call: Call, plan: _Plan, start: int, end: int) -> list[dict[str, Any]]:
+    query, interval = plan.query, plan.interval
     found = []
-    for group, members in groups.items():
-        points = rollup(query, members, start, end, interval, call.world.ids.seed) if end >= start else []
+    for group, members in plan.groups.items():
+        points = rollup(query, members, start, end, interval, call.world.ids.seed, plan.samples)
         if not points:
             continue
         scope = ",".join(sorted({*query.scope, *group})) or "*"
@@ -97,7 +147,7 @@ def _series(call: Call, query: MetricQuery, index: int, start: int, end: int) ->
             "interval": interval,
             "length": len(points),
             "aggr": query.space,
-            "query_index": index,
+            "query_index": plan.index,
             "attributes": {},
         }
         unit = next((r["unit"] for r in members if r["unit"]), None)

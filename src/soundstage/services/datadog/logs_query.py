@@ -9,6 +9,9 @@ A query is terms joined by `AND` (or a space), `OR` and `NOT`/`-`, grouped with 
 Values may use `*` and `?` wildcards, `(a OR b)`, comparisons `>N` `>=N` `<N` `<=N` and ranges `[a TO b]`.
 Matching is case-insensitive. A document is a `Doc`: the message, the reserved attributes, the tags and
 the custom attributes of one log or event.
+
+A query costs what its text and the documents are, never more: wildcards match in linear time (no
+backtracking across `*`, whatever their number), and groups and `NOT`s nest at most `MAX_NESTING` deep.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from typing import Any
 from .errors import bad_request
 
 RESERVED = frozenset({"service", "host", "status", "source"})
+MAX_NESTING = 100  # parentheses and NOTs around a term (the parser and the matcher recurse once a level)
 
 
 @dataclass
@@ -107,6 +111,7 @@ class _Parser:
     def __init__(self, tokens: list[str]) -> None:
         self.tokens = tokens
         self.at = 0
+        self.depth = 0  # groups and NOTs open around the current term
 
     def peek(self) -> str | None:
         return self.tokens[self.at] if self.at < len(self.tokens) else None
@@ -135,24 +140,31 @@ class _Parser:
         token = self.peek()
         if token is None or token in (")", "OR", "AND"):
             raise QueryError("a term is missing" if token is None else f"unexpected {token!r}")
-        if token in ("NOT", "-"):
-            self.take()
-            inner = self.unary()
-            return lambda doc: not inner(doc)
-        if token == "(":
-            self.take()
-            inner = self.expression()
-            if self.peek() != ")":
-                raise QueryError("unbalanced parentheses")
-            self.take()
+        if token in ("NOT", "-", "("):
+            self.depth += 1
+            if self.depth > MAX_NESTING:
+                raise QueryError(f"parentheses and NOTs nest more than {MAX_NESTING} deep")
+            inner = self.negated() if token != "(" else self.group()
+            self.depth -= 1
             return inner
         self.take()
         if token.startswith("-") and len(token) > 1:
-            inner = _term(token[1:])
-            return lambda doc: not inner(doc)
-        if token == ")":
-            raise QueryError("unbalanced parentheses")
+            term = _term(token[1:])
+            return lambda doc: not term(doc)
         return _term(token)
+
+    def negated(self) -> Matcher:
+        self.take()
+        inner = self.unary()
+        return lambda doc: not inner(doc)
+
+    def group(self) -> Matcher:
+        self.take()
+        inner = self.expression()
+        if self.peek() != ")":
+            raise QueryError("unbalanced parentheses")
+        self.take()
+        return inner
 
 
 # -- terms ---------------------------------------------------------------------------------------------
@@ -217,12 +229,40 @@ def _free_text(token: str) -> Matcher:
             raise QueryError("unterminated quote")
         phrase = re.compile(re.escape(token[1:-1]), re.IGNORECASE)
         return lambda doc: bool(phrase.search(doc.message))
-    word = re.compile(r"(?<![\w])" + _glob(_unescape(token)) + r"(?![\w])", re.IGNORECASE)
-    return lambda doc: bool(word.search(doc.message))
+    chunks = _chunks(_unescape(token))
+    if len(chunks) == 1:  # no `*`: nothing to backtrack over
+        word = re.compile(r"(?<!\w)" + chunks[0] + r"(?!\w)", re.IGNORECASE)
+        return lambda doc: bool(word.search(doc.message))
+    # A whole word `first*...*last`. Where `first` first starts a word, the rest matches if it does from
+    # any later start: so that one start is tried, its middle parts each at their first place (atomic, never
+    # revisited), and `.` not crossing a line, each line on its own.
+    first = re.compile(r"(?<!\w)" + chunks[0], re.IGNORECASE)
+    rest = re.compile("".join(f"(?>.*?{c})" for c in chunks[1:-1]) + ".*?" + chunks[-1] + r"(?!\w)", re.IGNORECASE)
+    per_line = not any("\n" in c for c in chunks)
+
+    def matches(doc: Doc) -> bool:
+        for line in doc.message.split("\n") if per_line else [doc.message]:
+            start = first.search(line)
+            if start is not None and rest.match(line, start.end()):
+                return True
+        return False
+
+    return matches
 
 
-def _glob(text: str) -> str:
-    return "".join(".*" if c == "*" else "." if c == "?" else re.escape(c) for c in text)
+def _chunks(text: str) -> list[str]:
+    """A wildcard pattern cut at each `*`, the pieces as regular expressions (`?` any one character)."""
+    return ["".join("." if c == "?" else re.escape(c) for c in piece) for piece in text.split("*")]
+
+
+def _glob_match(text: str) -> re.Pattern[str]:
+    """A whole-value wildcard pattern, compiled to match in linear time: the parts between stars each taken
+    at their first place (atomic groups), the last one anchored at the end."""
+    chunks = _chunks(text)
+    if len(chunks) == 1:
+        return re.compile(chunks[0] + r"\Z", re.IGNORECASE)
+    middle = "".join(f"(?>.*?{c})" for c in chunks[1:-1])
+    return re.compile(chunks[0] + middle + ".*" + chunks[-1] + r"\Z", re.IGNORECASE)
 
 
 def _value_test(value: str) -> Callable[[Any], bool]:
@@ -245,7 +285,7 @@ def _value_test(value: str) -> Callable[[Any], bool]:
     if value.startswith('"') and value.endswith('"') and len(value) >= 2:
         exact = value[1:-1].lower()
         return lambda actual: _text(actual) == exact
-    pattern = re.compile(_glob(_unescape(value)) + r"\Z", re.IGNORECASE)
+    pattern = _glob_match(_unescape(value))
     return lambda actual: bool(pattern.match(_text(actual)))
 
 

@@ -4,7 +4,8 @@ A metric query is `[avg|max|min|sum:]metric{scope}[ by {tag,...}][.as_count()|.a
 where scope is `*` or comma-separated (AND-ed) tags, `!tag` to exclude one, `*` as a wildcard inside a
 tag. Several queries can be comma-separated (`/api/v1/query` answers one series set each). A metric
 monitor's query adds a time aggregation, a window and a comparison:
-`avg(last_5m):avg:orders.latency.p99{service:orders} by {host} > 800`.
+`avg(last_5m):avg:orders.latency.p99{service:orders} by {host} > 800`. A rollup interval is 1 to 2**31 - 1
+seconds; a monitor's window is at most a month (`last_31d`), Datadog's longest for metric monitors.
 """
 
 from __future__ import annotations
@@ -14,14 +15,20 @@ from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from functools import lru_cache
 
-from ...clock import parse_duration
+from ...clock import US
 
 AGGREGATORS = ("avg", "max", "min", "sum")
+MAX_INTERVAL = 2**31 - 1  # seconds: a rollup interval's bucket ends still fit Datadog's int64 milliseconds
+MAX_WINDOW = 31 * 86400 * US  # metric monitors evaluate at most a month back
+_WINDOW_UNITS = {"m": 60 * US, "h": 3600 * US, "d": 86400 * US}
 COMPARATORS = (">=", "<=", ">", "<")
 _METRIC = re.compile(r"[A-Za-z][A-Za-z0-9_.]*")
 _TAG = re.compile(r"!?[^\s{},!]+")
 _ROLLUP = re.compile(r"\.rollup\(\s*(avg|max|min|sum|count)\s*(?:,\s*(\d+)\s*)?\)")
-_MONITOR = re.compile(r"^\s*(avg|max|min|sum)\(last_(\d+[mhd])\)\s*:(.*?)\s*(>=|<=|>|<)\s*(-?\d+(?:\.\d+)?)\s*$")
+# A monitor query is read from both ends: one pattern over all of it would retry the metric part at every
+# blank of a long run of them (quadratic time).
+_MONITOR_HEAD = re.compile(r"\s*(avg|max|min|sum)\(last_(\d+[mhd])\)\s*:")
+_MONITOR_TAIL = re.compile(r"(>=|<=|>|<)\s*(-?\d+(?:\.\d+)?)\s*$")
 
 
 class QueryError(ValueError):
@@ -114,9 +121,11 @@ def parse_metric_query(text: str) -> MetricQuery:
         match = _ROLLUP.match(rest)
         if match:
             rollup = match.group(1)
-            interval = int(match.group(2)) if match.group(2) else None
-            if interval == 0:
-                raise QueryError("the rollup interval must be at least 1 second")
+            digits = match.group(2)
+            # More digits than any int64 has would only cost int() time (and past 4,300 a ValueError).
+            interval = int(digits) if digits and len(digits) <= 19 else MAX_INTERVAL + 1 if digits else None
+            if interval is not None and not 1 <= interval <= MAX_INTERVAL:
+                raise QueryError(f"the rollup interval must be from 1 to {MAX_INTERVAL} seconds")
             rest = rest[match.end() :]
         elif rest.startswith((".as_count()", ".as_rate()")):
             as_rate = rest.startswith(".as_rate()")
@@ -140,10 +149,14 @@ def _tags(text: str, what: str) -> tuple[str, ...]:
 @lru_cache(maxsize=1024)  # monitors are evaluated every simulated minute; their queries rarely change
 def parse_monitor_query(text: str) -> MonitorQuery:
     """A metric monitor's query; anything else (a formula, a function) is a QueryError."""
-    match = _MONITOR.match(text)
-    if not match:
+    head = _MONITOR_HEAD.match(text)
+    tail = _MONITOR_TAIL.search(text, head.end()) if head else None
+    query = text[head.end() : tail.start()] if head and tail else "\n"
+    if head is None or tail is None or "\n" in query.rstrip():
         raise QueryError("expected time_aggr(last_#m):space_aggr:metric{scope} [by {tags}] <comparator> <threshold>")
-    time_aggregation, window, query, comparator, threshold = match.groups()
-    return MonitorQuery(
-        time_aggregation, parse_duration(window), parse_metric_query(query), comparator, float(threshold)
-    )
+    (time_aggregation, window), (comparator, threshold) = head.groups(), tail.groups()
+    # Whole numbers, no float to overflow; more digits than an int64 has are past the bound anyway.
+    length = int(window[:-1]) * _WINDOW_UNITS[window[-1]] if len(window) <= 20 else MAX_WINDOW + 1
+    if length > MAX_WINDOW:
+        raise QueryError("the evaluation window is longer than a month (last_31d)")
+    return MonitorQuery(time_aggregation, length, parse_metric_query(query), comparator, float(threshold))

@@ -16,6 +16,7 @@ import hashlib
 import math
 from collections.abc import Callable, Iterable
 from functools import lru_cache
+from itertools import pairwise
 from typing import Any
 
 from ...clock import US
@@ -26,9 +27,20 @@ from .store import SERIES
 Point = tuple[int, float]  # (epoch microseconds, value)
 _DAY = 86400 * US
 _PEAK = 14 * 3600 * US
-# Datadog's rollup steps; the default rollup keeps a query at no more than ~300 points.
+# Datadog's rollup steps. The default rollup keeps a series at ~300 points (a day at 5 minutes is 288, as
+# Datadog's own API answers); a `.rollup()` interval is kept while a series has at most 1500 points (Datadog's
+# limit per series) and widened past it, as Datadog does ("the Datadog limit is used instead").
 _STEPS = (20, 60, 120, 300, 600, 1200, 1800, 3600, 7200, 14400, 28800, 86400)
-_MAX_POINTS = 300
+DEFAULT_POINTS = 300
+MAX_POINTS = 1500
+# What one request may compute, whatever its range: (series, bucket) cells, beyond which every query's interval
+# is widened alike, and raw points. A bucket holding more of a series' points than its share (at most
+# EXACT_POINTS) is computed from an even sample of them, the stretches an override covers counted exactly.
+MAX_CELLS = 20_000
+MAX_EVALUATIONS = 60_000
+EXACT_POINTS = 60
+# What one evaluation of a monitor may compute: it runs every simulated minute.
+WINDOW_EVALUATIONS = 2_000
 
 AGGREGATE: dict[str, Callable[[list[float]], float]] = {
     "avg": lambda values: sum(values) / len(values),
@@ -59,18 +71,15 @@ def _normal(seed: str, metric: str, tags: tuple[str, ...], base: float, daily: f
     return round(value, 4)
 
 
+def _normal_at(record: Record, at: int, seed: str) -> float:
+    return _normal(seed, record["metric"], tuple(record["tags"]), record["base"], record["daily"], record["noise"], at)
+
+
 def value_at(record: Record, at: int, seed: str) -> float:
     for override in reversed(record["overrides"]):
         if override["from"] <= at and (override["to"] is None or at < override["to"]):
             return float(override["value"])
-    return _normal(seed, record["metric"], tuple(record["tags"]), record["base"], record["daily"], record["noise"], at)
-
-
-def points(record: Record, start: int, end: int, seed: str) -> list[Point]:
-    """The series' points with `start <= t <= end`."""
-    step = record["interval"] * US
-    first = -(-start // step) * step
-    return [(t, value_at(record, t, seed)) for t in range(first, end + 1, step)]
+    return _normal_at(record, at, seed)
 
 
 def matching(series: Collection, query: MetricQuery) -> dict[tuple[str, ...], list[Record]]:
@@ -84,41 +93,156 @@ def matching(series: Collection, query: MetricQuery) -> dict[tuple[str, ...], li
     return groups
 
 
-def default_interval(span: int, records: Iterable[Record]) -> int:
+def default_interval(span: int, records: Iterable[Record], most: int = DEFAULT_POINTS) -> int:
     """The rollup interval (seconds) Datadog would pick for a span (µs): the smallest step that keeps the
-    query at ~300 points, never finer than the series' own interval."""
+    query at about `most` points, never finer than the series' own interval; whole days past the last step."""
     finest = max((r["interval"] for r in records), default=60)
     for step in _STEPS:
-        if step >= finest and span / (step * US) <= _MAX_POINTS:
+        if step >= finest and span / (step * US) <= most:
             return step
-    return _STEPS[-1]
+    days = max(1, -(-span // (most * _DAY)))
+    return max(days * 86400, finest)
 
 
-def rollup(query: MetricQuery, records: list[Record], start: int, end: int, interval: int, seed: str) -> list[Point]:
+def interval_for(query: MetricQuery, span: int, records: list[Record]) -> int:
+    """The query's rollup interval: its own `.rollup()` interval while that keeps `MAX_POINTS` points at
+    most (else the widest Datadog would use instead), or the default for the span."""
+    if query.interval is None:
+        return default_interval(span, records)
+    if span / (query.interval * US) <= MAX_POINTS:
+        return query.interval
+    return max(query.interval, default_interval(span, records, MAX_POINTS))
+
+
+def buckets(start: int, end: int, interval: int) -> range:
+    """The starts (µs) of the `interval`-second buckets holding `[start, end]`, aligned to the epoch."""
+    step = interval * US
+    return range(start // step * step, end + 1, step) if end >= start else range(0)
+
+
+class Stats:
+    """A series' points in a time range, summarised: how many, their total, the lowest and the highest."""
+
+    __slots__ = ("count", "high", "low", "total")
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.total = 0.0
+        self.low = math.inf
+        self.high = -math.inf
+
+    def add(self, value: float, count: int = 1) -> None:
+        self.count += count
+        self.total += value if count == 1 else value * count
+        self.low = min(self.low, value)
+        self.high = max(self.high, value)
+
+    def value(self, method: str) -> float:
+        """The points aggregated by `method` (avg, max, min, sum, count), as `AGGREGATE` would."""
+        if method == "avg":
+            return self.total / self.count
+        if method in ("max", "min"):
+            return self.high if method == "max" else self.low
+        return self.total if method == "sum" else float(self.count)
+
+
+def stats(record: Record, start: int, end: int, seed: str, samples: int, divisor: float = 1) -> Stats | None:
+    """The series' points with `start <= t <= end` (each divided by `divisor`), or None when there are none.
+    Computed from every point when there are at most `samples`; otherwise each stretch an override covers
+    counts exactly (its value, times its points) and the stretches in between share `samples` points spread
+    evenly over them, so the cost is bounded by `samples` and the overrides, never by the range."""
+    step = record["interval"] * US
+    first, last = -(-start // step) * step, end // step * step
+    if last < first:
+        return None
+    found = Stats()
+    if (last - first) // step < samples:
+        for at in range(first, last + step, step):
+            found.add(value_at(record, at, seed) / divisor)
+        return found
+    stretches = _stretches(record["overrides"], first, last, step)
+    normal = sum((high - low) // step + 1 for low, high, override in stretches if override is None)
+    for low, high, override in stretches:
+        count = (high - low) // step + 1
+        if override is not None:
+            found.add(override / divisor, count)
+            continue
+        taken = min(count, max(1, samples * count // normal))  # shared by the stretches as their lengths are
+        sampled = [_normal_at(record, low + (i * (count - 1) // max(taken - 1, 1)) * step, seed) for i in range(taken)]
+        found.count += count
+        found.total += sum(sampled) / divisor * count / taken
+        found.low = min(found.low, min(sampled) / divisor)
+        found.high = max(found.high, max(sampled) / divisor)
+    return found
+
+
+def _stretches(
+    overrides: list[dict[str, Any]], first: int, last: int, step: int
+) -> list[tuple[int, int, float | None]]:
+    """`[first, last]` (points `step` apart) cut where an override starts or ends: (first point, last point,
+    the value of the last override covering it, or None where none does)."""
+    cuts = {first, last + step}
+    for override in overrides:
+        for edge in (override["from"], override["to"]):
+            if edge is not None and first < edge <= last:
+                cuts.add(-(-edge // step) * step)
+    edges = sorted(cuts)
+    found = []
+    for low, after in pairwise(edges):
+        if low < after:
+            value = next(
+                (
+                    float(o["value"])
+                    for o in reversed(overrides)
+                    if o["from"] <= low and (o["to"] is None or low < o["to"])
+                ),
+                None,
+            )
+            found.append((low, after - step, value))
+    return found
+
+
+def rollup(
+    query: MetricQuery, records: list[Record], start: int, end: int, interval: int, seed: str, samples: int
+) -> list[Point]:
     """One group's points: each series rolled up into `interval`-second buckets (by the query's rollup
     method; sum for counts, avg otherwise), then the buckets aggregated across series."""
     step = interval * US
-    buckets: dict[int, list[float]] = {}
-    for record in records:
-        method = query.rollup or ("sum" if record["type"] == "count" and not query.as_rate else "avg")
-        per_bucket: dict[int, list[float]] = {}
-        for at, value in points(record, start, end, seed):
-            if query.as_rate and record["type"] == "count":
-                value = value / record["interval"]
-            per_bucket.setdefault(at // step * step, []).append(value)
-        for bucket, values in per_bucket.items():
-            buckets.setdefault(bucket, []).append(AGGREGATE[method](values))
     space = AGGREGATE[query.space]
-    return [(bucket, round(space(values), 4)) for bucket, values in sorted(buckets.items())]
+    found: list[Point] = []
+    for bucket in buckets(start, end, interval):
+        values = []
+        for record in records:
+            method = query.rollup or ("sum" if record["type"] == "count" and not query.as_rate else "avg")
+            divisor = record["interval"] if query.as_rate and record["type"] == "count" else 1
+            summary = stats(record, max(bucket, start), min(bucket + step - 1, end), seed, samples, divisor)
+            if summary is not None:
+                values.append(summary.value(method))
+        if values:
+            found.append((bucket, round(space(values), 4)))
+    return found
 
 
-def window(records: list[Record], start: int, end: int, space: str, seed: str) -> list[float]:
-    """A group's values in a monitor window `(start, end]`, aggregated across series at each timestamp."""
-    by_time: dict[int, list[float]] = {}
-    for record in records:
-        for at, value in points(record, start + 1, end, seed):
-            by_time.setdefault(at, []).append(value)
-    return [AGGREGATE[space](values) for _, values in sorted(by_time.items())]
+def window_value(
+    records: list[Record], start: int, end: int, space: str, time_aggregation: str, seed: str
+) -> float | None:
+    """A group's value over a monitor window `(start, end]`: the series aggregated across (by `space`) at
+    each timestamp, then over the window (by `time_aggregation`); None without points. Past
+    `WINDOW_EVALUATIONS` points, each series is summarised over the window first (sampled as `stats` does)
+    and the summaries aggregated across series, which is the same for like aggregations of aligned series."""
+    counts = [(end // (r["interval"] * US)) - (start // (r["interval"] * US)) for r in records]
+    if sum(counts) <= WINDOW_EVALUATIONS:
+        by_time: dict[int, list[float]] = {}
+        for record in records:
+            step = record["interval"] * US
+            for at in range(start // step * step + step, end + 1, step):
+                by_time.setdefault(at, []).append(value_at(record, at, seed))
+        values = [AGGREGATE[space](values) for _, values in sorted(by_time.items())]
+        return AGGREGATE[time_aggregation](values) if values else None
+    samples = max(1, WINDOW_EVALUATIONS // len(records))
+    summaries = [stats(record, start + 1, end, seed, samples) for record in records]
+    found = [summary.value(time_aggregation) for summary in summaries if summary is not None]
+    return AGGREGATE[space](found) if found else None
 
 
 def set_override(

@@ -31,6 +31,7 @@ from .store import PULLS, REPOS, USERS, item_key
 TAILS = frozenset({"path", "ref", "branch", "basehead"})
 TREE_DOCS = f"{DOCS}/git/trees#create-a-tree"
 SEARCH_DOCS = f"{DOCS}/search/search"
+MAX_BODY = 65_536  # characters GitHub keeps of an issue's, a pull request's or a comment's body
 
 ops = Operations("github")
 
@@ -254,12 +255,23 @@ class Call(RestCall):
         return _label_names(body)
 
     def comment_body(self) -> str:
-        """The `body` of an issue comment, which must not be empty."""
+        """The `body` of an issue comment, which must not be empty nor longer than `MAX_BODY`."""
         text = self.text("body")
         if not text:
             raise GitHubError(
                 422, "Validation Failed", [{"resource": "IssueComment", "code": "missing_field", "field": "body"}]
             )
+        if len(text) > MAX_BODY:  # GitHub's own words for a comment (capitalised, field `data`)
+            message = f"Body is too long (maximum is {MAX_BODY} characters)"
+            raise failed({"resource": "IssueComment", "code": "unprocessable", "field": "data", "message": message})
+        return text
+
+    def issue_body(self) -> str | None:
+        """The `body` of an issue or a pull request (GitHub validates both as an Issue): at most `MAX_BODY`."""
+        text = self.text("body")
+        if text is not None and len(text) > MAX_BODY:
+            message = f"body is too long (maximum is {MAX_BODY} characters)"
+            raise failed({"resource": "Issue", "code": "custom", "field": "body", "message": message})
         return text
 
     def person(self, name: str, dated: bool = False) -> Record | None:

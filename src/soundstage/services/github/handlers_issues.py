@@ -71,7 +71,7 @@ def create_issue(call: Call) -> Any:
         raise GitHubError(422, "Validation Failed", [{"resource": "Issue", "code": "missing_field", "field": "title"}])
     if not isinstance(title, str):
         raise type_error("title", title, "a string")
-    text = call.text("body")
+    text = call.issue_body()
     assignees = call.assignees() or []
     names = call.labels() or []
     records = call.records
@@ -107,7 +107,7 @@ def update_issue(call: Call) -> Any:
             )
         changes["title"] = str(title)
     if "body" in body:
-        changes["body"] = call.text("body")
+        changes["body"] = call.issue_body()
     if body.get("state") is not None:
         if body["state"] not in ("open", "closed"):
             raise invalid("Issue", "state")

@@ -57,7 +57,7 @@ def create_pull(call: Call) -> Any:
     title = call.text("title")
     head = call.text("head")
     base = call.text("base")
-    text = call.text("body")
+    text = call.issue_body()
     for name, value in (("title", title), ("head", head), ("base", base)):
         if not value:
             raise failed({"resource": "PullRequest", "code": "missing_field", "field": name})
@@ -106,9 +106,10 @@ def update_pull(call: Call) -> Any:
     record = call.pull(repo)
     body = call.fields
     changes: dict[str, Any] = {}
-    for name in ("title", "body"):
-        if name in body:
-            changes[name] = call.text(name)
+    if "title" in body:
+        changes["title"] = call.text("title")
+    if "body" in body:
+        changes["body"] = call.issue_body()
     if not changes.get("title", "x"):
         raise failed({"resource": "PullRequest", "code": "missing_field", "field": "title"})
     if body.get("state") is not None:

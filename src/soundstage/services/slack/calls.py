@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import base64
 import binascii
-import json
 import re
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
@@ -22,7 +21,7 @@ from email.policy import HTTP
 from typing import Any, Callable
 
 from ...world import Record, World
-from ..base import Operations, ServiceRequest, parse_query
+from ..base import Operations, ServiceRequest, loads_json, parse_query
 from . import channels, store
 from .errors import SlackError
 from .names import EMOJI, channel_name_error
@@ -54,7 +53,10 @@ def _content_type(request: ServiceRequest) -> tuple[str, dict[str, str]]:
     return kind.strip().lower(), params
 
 
-def _multipart(body: bytes, header: str) -> dict[str, Any]:
+def _multipart(body: bytes, header: str, boundary: str) -> dict[str, Any]:
+    if boundary and _nests_multipart(body, boundary.encode("latin-1")):
+        # The email parser would recurse into each nested part (and take quadratic time): a form has none.
+        raise SlackError("invalid_form_data", "a multipart part is itself multipart")
     message = BytesParser(policy=HTTP).parsebytes(b"Content-Type: " + header.encode("latin-1") + b"\r\n\r\n" + body)
     if not message.is_multipart() or message.defects:
         raise SlackError("invalid_form_data", "the multipart body could not be parsed")
@@ -67,6 +69,15 @@ def _multipart(body: bytes, header: str) -> dict[str, Any]:
         value: Any = payload if part.get_filename() else payload.decode("utf-8", "replace")
         fields[name] = [fields[name], value] if name in fields else value
     return fields
+
+
+def _nests_multipart(body: bytes, boundary: bytes) -> bool:
+    """Whether a part's headers declare a multipart content type of its own."""
+    for part in body.split(b"--" + boundary):
+        head = re.split(rb"\r?\n\r?\n", part.lstrip(b"\r\n"), maxsplit=1)[0]
+        if b"multipart/" in head.lower():
+            return True
+    return False
 
 
 def body_values(request: ServiceRequest, warnings: list[str]) -> dict[str, Any]:
@@ -90,14 +101,14 @@ def body_values(request: ServiceRequest, warnings: list[str]) -> dict[str, Any]:
         if not charset:
             warnings.append("missing_charset")
         try:
-            data = json.loads(request.body)
+            data = loads_json(request.body)
         except (UnicodeDecodeError, ValueError) as exc:
             raise SlackError("invalid_json", f"the body is not valid JSON: {exc}") from exc
         if not isinstance(data, dict):
             raise SlackError("json_not_object", "the JSON body must be an object")
         return data
     if kind == "multipart/form-data":
-        return _multipart(request.body, request.headers.get("content-type", ""))
+        return _multipart(request.body, request.headers.get("content-type", ""), params.get("boundary", ""))
     raise SlackError("invalid_post_type", f"unsupported Content-Type {kind!r}")
 
 
@@ -205,7 +216,7 @@ class Args:
             return None
         if isinstance(value, str):
             try:
-                value = json.loads(value)
+                value = loads_json(value)
             except ValueError as exc:
                 raise SlackError(code, f"{name} must be a JSON array") from exc
         if not isinstance(value, list) or not all(isinstance(item, dict) for item in value):
