@@ -93,6 +93,17 @@ def test_cache_reuses_images_and_notices_edits(tmp_path):
     assert cache.load(scene=str(scene)).task == "changed"
 
 
+def test_cache_keeps_the_images_used_last():
+    cache = ImageCache(size=2)
+    one, two = INLINE, INLINE.replace("task: t", "task: two")
+    first = cache.load(scene_yaml=one)
+    cache.load(scene_yaml=two)
+    assert cache.load(scene_yaml=one) is first  # used again: now the newest
+    cache.load(scene_yaml=INLINE.replace("task: t", "task: three"))  # pushes out `two`, the oldest
+    assert cache.load(scene_yaml=one) is first
+    assert len(cache._images) == 2 and cache.load(scene_yaml=two).task == "two"
+
+
 def test_validate_file_reports_every_example_as_valid():
     for path in sorted((ROOT / "worlds").glob("*.yaml")) + sorted((ROOT / "seeds").glob("*.yaml")):
         assert validate_file(path) == [], path

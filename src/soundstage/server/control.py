@@ -16,6 +16,7 @@ import logging
 import secrets
 from typing import Any, Awaitable, Callable
 
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 
@@ -192,7 +193,10 @@ async def create_world(request: Request) -> Any:
                 400, "invalid_request", f'"scene_yaml" is not valid Unicode text (at character {exc.start})'
             ) from None
     hub = _hub(request)
-    world = hub.add(hub.images.load(scene=scene, scene_yaml=text, named=True))
+    # Building an image is the one long piece of control work (a scene near its size bounds takes seconds
+    # to parse): off the event loop, so every world's calls go on meanwhile.
+    image = await run_in_threadpool(hub.images.load, scene=scene, scene_yaml=text, named=True)
+    world = hub.add(image)
     return describe(hub, world, _base(request))
 
 

@@ -9,6 +9,7 @@ scene whose clock starts `now` is rebuilt for every world, since its records are
 from __future__ import annotations
 
 import hashlib
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -215,10 +216,12 @@ def _located(ctx: BuildContext, error: CheckSpecError) -> SpecError:
 
 
 class ImageCache:
-    """Images by scene text, or by scene file while neither it nor its world definition has changed."""
+    """Images by scene text, or by scene file while neither it nor its world definition has changed; the
+    `size` used last, so a server sent endless distinct inline scenes keeps a bounded number."""
 
-    def __init__(self) -> None:
-        self._images: dict[Any, tuple[WorldImage, list[tuple[Path, int]]]] = {}
+    def __init__(self, size: int = 256) -> None:
+        self.size = size
+        self._images: OrderedDict[Any, tuple[WorldImage, list[tuple[Path, int]]]] = OrderedDict()
 
     def load(self, scene: str | None = None, scene_yaml: str | None = None, named: bool = False) -> WorldImage:
         """The image of `scene` (a path or a name; only a name when `named`) or of the text `scene_yaml`."""
@@ -226,6 +229,7 @@ class ImageCache:
             key: Any = hashlib.sha256(scene_yaml.encode()).hexdigest()
             cached = self._images.get(key)
             if cached is not None:
+                self._images.move_to_end(key)
                 return cached[0]
             image = build_image(*read_scene_text(scene_yaml))
         else:
@@ -235,10 +239,13 @@ class ImageCache:
             key = path.resolve()
             cached = self._images.get(key)
             if cached is not None and all(_mtime(f) == mtime for f, mtime in cached[1]):
+                self._images.move_to_end(key)
                 return cached[0]
             image = build_image(*read_scene(path))  # errors name the path as the user gave it
         if image.clock.start != "now":
             self._images[key] = (image, [(Path(f), _mtime(Path(f))) for f in image.files])
+            while len(self._images) > self.size:
+                self._images.popitem(last=False)
         return image
 
 
