@@ -12,23 +12,7 @@ import httpx
 import pytest
 
 from soundstage.server import Server
-
-SCENE = """
-name: isolation-test
-task: "Say hello in #general."
-clock: {start: "2026-03-02T14:00:00Z", tick: 5s}
-agent: {slack_user: $bot}
-seed:
-  slack:
-    team: {name: Acme, domain: acme}
-    users:
-      - {ref: bot, name: stagebot, real_name: Stage Bot, is_bot: true}
-    channels:
-      - {ref: general, name: general, members: [$bot]}
-checks:
-  - id: said_hello
-    state: {slack.message: {channel: $general, from: $bot, text_contains: hello}}
-"""
+from tests.server.test_control import SCENE
 
 
 def service_headers(live) -> dict[str, dict[str, str]]:
