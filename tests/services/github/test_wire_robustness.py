@@ -37,3 +37,34 @@ def test_odd_requests_get_githubs_answer(gh, method, path, kwargs, status):
     if status >= 400:
         assert set(r.json()) >= {"message", "documentation_url", "status"}
         assert {name: gh.state(name) for name in before} == before
+
+
+def test_content_outside_ascii_is_not_base64(gh):
+    """base64 raises a ValueError of its own for a character outside ASCII: both writes were a 500."""
+    before = {name: gh.state(name) for name in (REFS, COMMITS)}
+    r = gh.raw("PUT", "/repos/acme/orders/contents/a.txt", json={"message": "m", "content": "é"})
+    assert (r.status_code, r.json()) == (
+        422,
+        {
+            "message": "content is not valid Base64",
+            "documentation_url": "https://docs.github.com/rest/repos/contents#create-or-update-file-contents",
+            "status": "422",
+        },
+    )
+    r = gh.raw("POST", "/repos/acme/orders/git/blobs", json={"content": "é", "encoding": "base64"})
+    assert (r.status_code, r.json()["message"]) == (422, "content is not valid Base64 of UTF-8 text")
+    assert {name: gh.state(name) for name in before} == before
+
+
+@pytest.mark.parametrize("credentials", ["é".encode(), b"\xff\xfe", "é".encode("latin-1"), b"!!!"])
+def test_basic_credentials_that_are_no_base64_of_utf8_are_no_token(gh, credentials):
+    """`Authorization: Basic é` raised while the server looked for the world: a plain-text 500, and the call
+    was missing from the trace. Credentials that say nothing are a missing token to GitHub."""
+    before = len(gh.live.trace())
+    r = gh.raw("GET", "/user", headers={"Authorization": b"Basic " + credentials})
+    assert (r.status_code, r.json()) == (
+        401,
+        {"message": "Requires authentication", "documentation_url": "https://docs.github.com/rest", "status": "401"},
+    )
+    calls = gh.live.trace(after=0)[before:]
+    assert [(c["path"], c["status"]) for c in calls] == [("/user", 401)]
