@@ -8,6 +8,7 @@ recording layer alone writes the call to the event log from the `Reply`.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from importlib import import_module
 from pkgutil import iter_modules
@@ -130,6 +131,45 @@ class BodyError(ValueError):
         self.code = code
 
 
+class LoneSurrogate(ValueError):
+    """A JSON string holds half of a UTF-16 surrogate pair (`"\\ud800"`): no Unicode character, so it could
+    be neither stored as text nor sent back (every encoder refuses it)."""
+
+    def __init__(self) -> None:
+        super().__init__("a string holds a lone UTF-16 surrogate")
+
+
+# What can make a lone surrogate: a `\uD800`-`\uDFFF` escape, or the UTF-8 bytes of one (json.loads lets them
+# through). Most bodies have neither, and are not searched.
+_MAY_HOLD_SURROGATES = re.compile(rb"\\u[dD][89a-fA-F]|\xed[\xa0-\xbf]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def loads_json(raw: str | bytes) -> Any:
+    """`json.loads`, refusing (with `LoneSurrogate`, a ValueError) a string or key holding a lone surrogate.
+    Every JSON the services parse from a request goes through here."""
+    value = json.loads(raw)
+    data = raw.encode("utf-8", "surrogatepass") if isinstance(raw, str) else raw
+    if (_MAY_HOLD_SURROGATES.search(data) or json.detect_encoding(data) != "utf-8") and _holds_surrogate(value):
+        raise LoneSurrogate()
+    return value
+
+
+def _holds_surrogate(value: Any) -> bool:
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if _SURROGATE.search(item):
+                return True
+        elif isinstance(item, dict):
+            stack.extend(item)
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
+
+
 def parse_body(request: ServiceRequest) -> Any:
     """The body as JSON or form fields by content type; None when empty. Raises `BodyError`."""
     raw = request.body
@@ -143,7 +183,7 @@ def parse_body(request: ServiceRequest) -> Any:
             raise BodyError("invalid_form_data", "form body is not UTF-8") from exc
     if kind.endswith("json") or kind == "":
         try:
-            return json.loads(raw)
+            return loads_json(raw)
         except (UnicodeDecodeError, ValueError) as exc:
             if kind == "":
                 return raw.decode("utf-8", "replace")

@@ -26,6 +26,8 @@ ODD = [
     ("PATCH", "/repos/acme/orders/git/refs/heads/nope", {"json": {"sha": "x"}}, 422),
     ("PATCH", "/repos/acme/orders/git/refs/heads/main", {"json": {"sha": "0" * 40}}, 422),
     ("GET", "/repos/acme/orders/git/ref/", {}, 404),
+    ("GET", "/repos/acme/orders/issues/%C2%B2", {}, 404),  # "²".isdigit(), but int("²") failed: a 500
+    ("GET", "/repos/acme/orders/pulls/%C2%B2/files", {}, 404),
 ]
 
 

@@ -21,7 +21,7 @@ from urllib.parse import urlencode
 
 from ...clock import US, parse_time
 from ...world import Principal, Record
-from ..base import Operations
+from ..base import Operations, loads_json
 from ..rest import RestCall
 from .errors import DatadogError, bad_request, not_found
 from .logs_query import Doc, Matcher, compile_query
@@ -283,7 +283,7 @@ def cursor(after: str) -> str:
 
 def read_cursor(value: Any) -> str:
     try:
-        decoded = json.loads(base64.urlsafe_b64decode(str(value) + "=" * (-len(str(value)) % 4)))
+        decoded = loads_json(base64.urlsafe_b64decode(str(value) + "=" * (-len(str(value)) % 4)))
     except (ValueError, binascii.Error):
         decoded = None
     if not isinstance(decoded, dict) or not isinstance(decoded.get("after"), str):

@@ -81,7 +81,7 @@ class Call(RestCall):
     def number(self, name: str) -> int:
         """An issue or pull request number of the path; anything else is 404."""
         raw = self.params[name]
-        if not raw.isdigit():
+        if not (raw.isascii() and raw.isdigit()):  # "²".isdigit(), but int("²") fails
             raise not_found(f"{DOCS}/issues/issues#get-an-issue")
         return int(raw)
 

@@ -12,7 +12,6 @@ error codes Slack gives for each, before a handler writes anything.
 from __future__ import annotations
 
 import base64
-import json
 import re
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
@@ -21,7 +20,7 @@ from email.policy import HTTP
 from typing import Any, Callable
 
 from ...world import Record, World
-from ..base import Operations, ServiceRequest, parse_query
+from ..base import Operations, ServiceRequest, loads_json, parse_query
 from . import channels, store
 from .errors import SlackError
 from .names import EMOJI, channel_name_error
@@ -89,7 +88,7 @@ def body_values(request: ServiceRequest, warnings: list[str]) -> dict[str, Any]:
         if not charset:
             warnings.append("missing_charset")
         try:
-            data = json.loads(request.body)
+            data = loads_json(request.body)
         except (UnicodeDecodeError, ValueError) as exc:
             raise SlackError("invalid_json", f"the body is not valid JSON: {exc}") from exc
         if not isinstance(data, dict):
@@ -204,7 +203,7 @@ class Args:
             return None
         if isinstance(value, str):
             try:
-                value = json.loads(value)
+                value = loads_json(value)
             except ValueError as exc:
                 raise SlackError(code, f"{name} must be a JSON array") from exc
         if not isinstance(value, list) or not all(isinstance(item, dict) for item in value):
