@@ -10,7 +10,7 @@ import os
 from pathlib import Path
 
 from ..errors import NotFound, SpecError
-from .loader import read_document
+from .loader import describe, read_document
 
 Listing = list[tuple[str, Path, str]]  # (name, path, description), by name
 
@@ -23,12 +23,12 @@ def roots() -> list[Path]:
 def find_scene(name_or_path: str | Path) -> Path:
     """An existing file, else the scene of that name in the roots."""
     path = Path(name_or_path)
-    if path.is_file():
+    if _is_file(path):
         return path
     found = _by_name("seeds", str(name_or_path), roots())
     if found is None:
         raise NotFound(
-            f"no scene {str(name_or_path)!r}: no such file, and no seeds/{name_or_path}.yaml in "
+            f"no scene {describe(str(name_or_path))}: no such file, and no seeds/{_shown(name_or_path)}.yaml in "
             f"{_places(roots())}; {_available('scenes', list_scenes())}"
         )
     return found
@@ -38,14 +38,15 @@ def find_world(name_or_path: str | Path, scene_file: Path) -> Path:
     """A path relative to the scene, else a name in the roots, else in a `worlds/` folder beside the
     scene's folder (so `seeds/x.yaml` finds `worlds/acme.yaml` from anywhere)."""
     relative = scene_file.parent / name_or_path
-    if relative.is_file():
+    if _is_file(relative):
         return relative
     places = roots() + [scene_file.parent.parent]
     found = _by_name("worlds", str(name_or_path), places)
     if found is None:
         raise NotFound(
-            f"no world definition {str(name_or_path)!r}: no file {relative}, and no worlds/{name_or_path}.yaml in "
-            f"{_places(places)}; {_available('world definitions', _listing('worlds', places))}"
+            f"no world definition {describe(str(name_or_path))}: no file {_shown(relative)}, and no "
+            f"worlds/{_shown(name_or_path)}.yaml in {_places(places)}; "
+            f"{_available('world definitions', _listing('worlds', places))}"
         )
     return found
 
@@ -61,9 +62,24 @@ def list_worlds() -> Listing:
 def _by_name(folder: str, name: str, places: list[Path]) -> Path | None:
     for root in places:
         path = root / folder / f"{name}.yaml"
-        if path.is_file():
+        if _is_file(path):
             return path
     return None
+
+
+def _is_file(path: Path) -> bool:
+    """Whether `path` is a file; False for a name no file can have (too long, a NUL byte, half a character)."""
+    try:
+        return path.is_file()
+    except (OSError, ValueError):
+        return False
+
+
+def _shown(name: str | Path) -> str:
+    """A name or path as a message shows it: as given, unless longer than any path can be or not printable
+    text (then shortened and escaped, as `describe` does)."""
+    text = str(name)
+    return text if len(text) <= 4096 and text.isprintable() else describe(text)
 
 
 def _listing(folder: str, places: list[Path]) -> Listing:

@@ -219,7 +219,8 @@ class ImageCache:
 
     def load(self, scene: str | None = None, scene_yaml: str | None = None) -> WorldImage:
         if scene_yaml is not None:
-            key: Any = hashlib.sha256(scene_yaml.encode()).hexdigest()
+            # surrogatepass: text with a lone surrogate still has a key, and the loader says where it is
+            key: Any = hashlib.sha256(scene_yaml.encode("utf-8", "surrogatepass")).hexdigest()
             cached = self._images.get(key)
             if cached is not None:
                 return cached[0]
