@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 LONE = "expected text, found a lone UTF-16 surrogate (half of a character), which no file or reply can hold"
+LONG = f"expected a name of at most 255 bytes (it names the scene's trial folders), found {'a' * 57!r}... (300 bytes)"
 
 
 def create(stage: Any, body: dict[str, Any]) -> Any:
@@ -21,13 +22,7 @@ def create(stage: Any, body: dict[str, Any]) -> Any:
     [
         ('name: "\\ud800"\ntask: t\nworld: acme\n', 1, "name", LONE),
         ("name: x\ntask: 'a\ud800'\nworld: acme\n", 2, "task", LONE),
-        (
-            f"name: {'a' * 300}\ntask: t\nworld: acme\n",
-            1,
-            "name",
-            f"expected a name of at most 255 bytes (it names the scene's trial folders), found {'a' * 57!r}..."
-            " (300 bytes)",
-        ),
+        (f"name: {'a' * 300}\ntask: t\nworld: acme\n", 1, "name", LONG),
     ],
     ids=["escaped-surrogate", "lone-surrogate", "long-name"],
 )

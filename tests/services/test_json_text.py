@@ -24,23 +24,21 @@ CALLS = {
     "datadog": ("POST", "/api/v1/events", '{{"title": {text}, "text": "x"}}'),
     "pagerduty": ("POST", "/incidents/x/notes", '{{"note": {{"content": {text}}}}}'),
 }
+NOT_JSON = "body is not valid JSON: a string holds a lone UTF-16 surrogate"
 REFUSED = {
     "slack": (200, {"ok": False, "error": "invalid_json"}),
     "github": (
         400,
         {"message": "Problems parsing JSON", "documentation_url": "https://docs.github.com/rest", "status": "400"},
     ),
-    "datadog": (400, {"errors": ["Invalid JSON: body is not valid JSON: a string holds a lone UTF-16 surrogate"]}),
+    "datadog": (400, {"errors": [f"Invalid JSON: {NOT_JSON}"]}),
     "pagerduty": (
         400,
         {
             "error": {
                 "message": "Invalid Input Provided",
                 "code": 2001,
-                "errors": [
-                    "The request body could not be parsed: body is not valid JSON: a string holds a lone UTF-16"
-                    " surrogate"
-                ],
+                "errors": [f"The request body could not be parsed: {NOT_JSON}"],
             }
         },
     ),
