@@ -174,6 +174,7 @@ def _refused(service: str, response: requests.Response) -> bool:
         if body["ok"]:
             return False
         assert isinstance(body.get("error"), str) and body["error"], body
+        assert body["error"] != "fatal_error", body  # Slack's answer to a failure on its side: our 500
         return True
     if response.status_code < 400:
         return False

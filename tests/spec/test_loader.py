@@ -327,6 +327,9 @@ def test_an_error_without_lines_still_names_the_field() -> None:
     assert str(caught.value) == "<mem>: items[0].name: expected a string, found 1"
 
 
+LONE = "expected text, found a lone UTF-16 surrogate (half of a character), which no file or reply can hold"
+
+
 @pytest.mark.parametrize(
     ("text", "where"),
     [
@@ -340,10 +343,7 @@ def test_an_error_without_lines_still_names_the_field() -> None:
 )
 def test_a_lone_surrogate_is_no_text(text: str, where: str) -> None:
     """A lone surrogate made a world no reply or log line could be written of: the control API's answer was a 500."""
-    assert error_of(text) == (
-        f"{where}: expected text, found a lone UTF-16 surrogate (half of a character), which no file or reply "
-        "can hold"
-    )
+    assert error_of(text) == f"{where}: {LONE}"
 
 
 def test_a_surrogate_pair_is_a_character() -> None:

@@ -316,8 +316,10 @@ def test_a_scene_name_names_a_folder() -> None:
     assert read_scene_text(f"name: {longest}\ntask: t\nworld: acme\n")[0].name == longest
     too_long = "é" * 128
     assert scene_errors(f"name: {too_long}\ntask: t\nworld: acme\n") == [
-        "scene.yaml:1: name: expected a name of at most 255 bytes (it names the scene's trial folders), found "
-        f"{'é' * 57!r}... (256 bytes)"
+        (
+            "scene.yaml:1: name: expected a name of at most 255 bytes (it names the scene's trial folders), found "
+            f"{'é' * 57!r}... (256 bytes)"
+        )
     ]
     huge = "a" * 5_000_000
     (error,) = scene_errors(f"task: t\nworld: acme\nname: {huge}\n")

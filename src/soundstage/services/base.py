@@ -143,14 +143,28 @@ class LoneSurrogate(ValueError):
 # through). Most bodies have neither, and are not searched.
 _MAY_HOLD_SURROGATES = re.compile(rb"\\u[dD][89a-fA-F]|\xed[\xa0-\xbf]")
 _SURROGATE = re.compile("[\ud800-\udfff]")
+_MAY_BE_WIDE = re.compile(rb"[0-9]{19}")  # int64 has at most 19 digits: shorter integers are read as they are
 
 
-def loads_json(raw: str | bytes) -> Any:
-    """`json.loads`, refusing (with `LoneSurrogate`, a ValueError) a string or key holding a lone surrogate.
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
+
+
+def _integer(literal: str) -> int | float:
+    """A JSON integer; past int64 a float, as PHP's and Go's parsers read one, and as a reply can carry it
+    (orjson refuses integers past 64 bits)."""
+    number = int(literal)
+    return number if INT64_MIN <= number <= INT64_MAX else float(literal)
+
+
+def loads_json(raw: str | bytes, exact_ints: bool = False) -> Any:
+    """`json.loads`, refusing (with `LoneSurrogate`, a ValueError) a string or key holding a lone surrogate,
+    and reading integers past int64 as floats unless `exact_ints` (for a service that refuses them itself).
     Every JSON the services parse from a request goes through here."""
-    value = json.loads(raw)
     data = raw.encode("utf-8", "surrogatepass") if isinstance(raw, str) else raw
-    if (_MAY_HOLD_SURROGATES.search(data) or json.detect_encoding(data) != "utf-8") and _holds_surrogate(value):
+    utf8 = json.detect_encoding(data) == "utf-8"  # else (UTF-16 or 32) the searches below cannot tell
+    wide = not exact_ints and (not utf8 or _MAY_BE_WIDE.search(data) is not None)
+    value = json.loads(raw, parse_int=_integer) if wide else json.loads(raw)
+    if (not utf8 or _MAY_HOLD_SURROGATES.search(data)) and _holds_surrogate(value):
         raise LoneSurrogate()
     return value
 
@@ -170,8 +184,9 @@ def _holds_surrogate(value: Any) -> bool:
     return False
 
 
-def parse_body(request: ServiceRequest) -> Any:
-    """The body as JSON or form fields by content type; None when empty. Raises `BodyError`."""
+def parse_body(request: ServiceRequest, exact_ints: bool = False) -> Any:
+    """The body as JSON or form fields by content type; None when empty. Raises `BodyError`. `exact_ints`:
+    see `loads_json`."""
     raw = request.body
     if not raw:
         return None
@@ -183,7 +198,7 @@ def parse_body(request: ServiceRequest) -> Any:
             raise BodyError("invalid_form_data", "form body is not UTF-8") from exc
     if kind.endswith("json") or kind == "":
         try:
-            return loads_json(raw)
+            return loads_json(raw, exact_ints)
         except (UnicodeDecodeError, ValueError) as exc:
             if kind == "":
                 return raw.decode("utf-8", "replace")

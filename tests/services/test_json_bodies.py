@@ -1,6 +1,10 @@
-"""A JSON body whose strings are no Unicode text (a lone UTF-16 surrogate, escaped or as raw bytes) gets each
-vendor's answer to JSON it cannot parse, changes nothing, and is in the trace. It used to be stored as it
-came: the reply (or a later one showing the record) could not be encoded, and the call was a 500."""
+"""JSON bodies with values no reply could carry back, which used to be stored as they came: the reply (or a
+later one showing the record) could not be encoded, and the call was a 500.
+
+- Strings that are no Unicode text (a lone UTF-16 surrogate, escaped or as raw bytes) get each vendor's
+  answer to JSON it cannot parse, change nothing, and are in the trace.
+- Integers past int64 are read as floats, as Slack's PHP and Datadog's Go read them (Datadog then refuses
+  one where it stores an integer)."""
 
 from __future__ import annotations
 
@@ -94,3 +98,20 @@ def test_a_surrogate_pair_is_a_character(live: Any, service: str) -> None:
     response = send(live, service, rb'"\ud83d\ude00 ok"')
     assert response.status_code in (200, 201, 202), response.text
     assert response.json().get("ok", True) is True
+
+
+def test_an_integer_past_int64_is_read_as_a_float(live: Any) -> None:
+    general = next(c["id"] for c in live.world[CHANNELS] if c["name"] == "general")
+    blocks = [{"type": "section", "text": {"type": "mrkdwn", "text": "x"}, "n": 10**30}]
+    response = live.http.post(
+        live.env["SLACK_API_URL"] + "chat.postMessage",
+        json={"channel": general, "text": "x", "blocks": blocks},
+        headers={"Authorization": f"Bearer {live.env['SLACK_BOT_TOKEN']}"},
+    )
+    assert response.json()["message"]["blocks"][0]["n"] == 1e30
+    response = live.http.post(
+        live.urls["github"] + "/repos/acme/orders/deployments",
+        json={"ref": "main", "environment": "staging", "payload": {"n": 10**30, "m": -(2**63)}},
+        headers={"Authorization": f"token {live.env['GITHUB_TOKEN']}", "User-Agent": "test"},
+    )
+    assert (response.status_code, response.json()["payload"]) == (201, {"n": 1e30, "m": -(2**63)})
