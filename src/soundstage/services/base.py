@@ -144,8 +144,6 @@ class LoneSurrogate(ValueError):
 _MAY_HOLD_SURROGATES = re.compile(rb"\\u[dD][89a-fA-F]|\xed[\xa0-\xbf]")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _MAY_BE_WIDE = re.compile(rb"[0-9]{19}")  # int64 has at most 19 digits: shorter integers are read as they are
-
-
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 
 

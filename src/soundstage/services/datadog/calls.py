@@ -21,7 +21,7 @@ from urllib.parse import urlencode
 
 from ...clock import US, parse_time
 from ...world import Principal, Record
-from ..base import Operations, loads_json
+from ..base import INT64_MAX, INT64_MIN, Operations, loads_json
 from ..rest import RestCall
 from .errors import DatadogError, bad_request, not_found
 from .logs_query import Doc, Matcher, compile_query
@@ -32,7 +32,6 @@ from .views_monitoring import GROUP_STATES
 
 ops = Operations("datadog")
 
-INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 LAST_SECOND = 253_402_300_799  # 9999-12-31T23:59:59Z
 _INTEGER = re.compile(r"[+-]?[0-9]+")  # as Go's strconv reads one: no spaces, underscores or other digits
 
