@@ -3,9 +3,10 @@
     python scripts/cut_specs.py DIR
 
 DIR holds the full descriptions under their upstream file names (see tests/specs/SOURCES.md for where
-each comes from). For each one this writes tests/specs/<same name>: the operations that soundstage's
-registry (`soundstage.services.SERVICES[...].operations()`) lists for that service, every component they
-reach through `$ref` (transitively), and the components the tests name themselves. It also rewrites
+each comes from), JSON or YAML. For each one this writes tests/specs/<same name, as .json>: the operations
+that soundstage's registry (`soundstage.services.SERVICES[...].operations()`) lists for that service (for
+Datadog, whose API has one description per version, those of that version), every component they reach
+through `$ref` (transitively), and the components the tests name themselves. It also rewrites
 tests/specs/SOURCES.md. The output is deterministic: sorted keys, one key per line.
 """
 
@@ -20,6 +21,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+import yaml
 
 from soundstage.services import SERVICES
 
@@ -37,6 +40,17 @@ class Source:
     license: str
     note: str
     extra: tuple[str, ...] = ()  # `$ref`s the tests use by name, kept even where no operation reaches them
+    version: str = ""  # the path prefix of the operations this description has, where a service has several
+
+    @property
+    def output(self) -> str:
+        """The cut's file name: the upstream name, as JSON."""
+        return str(Path(self.file).with_suffix(".json"))
+
+    def operations(self) -> list[str]:
+        """The registry's operations this description is expected to have."""
+        names = SERVICES[self.service].operations()
+        return [name for name in names if not self.version or name.partition(" ")[2].startswith(self.version)]
 
 
 SOURCES = [
@@ -60,7 +74,49 @@ SOURCES = [
         note="none stated: the repository has no license file in any commit, and neither its README nor\n"
         "  the description names a license. Only facts are kept from it (see above).",
     ),
+    Source(
+        service="github",
+        file="github_api.github.com.json",
+        origin="https://www.npmjs.com/package/@octokit/openapi (github/rest-api-description, bundled)",
+        path="generated/api.github.com.json",
+        commit="npm 23.0.2",
+        license="MIT",
+        note="MIT: the LICENSE file of github/rest-api-description and of the @octokit/openapi package.",
+    ),
+    Source(
+        service="datadog",
+        file="datadog_v1_openapi.yaml",
+        origin="https://github.com/DataDog/datadog-api-client-python",
+        path=".generator/schemas/v1/openapi.yaml",
+        commit="6d8f356e4a3fdf83307c9db00e7a081d56a47ea5",
+        license="Apache-2.0",
+        note="Apache-2.0: the LICENSE file of the repository at that commit.",
+        version="/api/v1/",
+    ),
+    Source(
+        service="datadog",
+        file="datadog_v2_openapi.yaml",
+        origin="https://github.com/DataDog/datadog-api-client-python",
+        path=".generator/schemas/v2/openapi.yaml",
+        commit="9a09c580b3a02f15baff495191e8be309cd63642",
+        license="Apache-2.0",
+        note="Apache-2.0: the LICENSE file of the repository at that commit.",
+        version="/api/v2/",
+    ),
 ]
+
+
+class _Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]  # libyaml where built
+    """YAML as JSON has it: a date stays the string it was written as (a description is JSON's data model)."""
+
+
+_Loader.add_constructor("tag:yaml.org,2002:timestamp", _Loader.construct_yaml_str)
+
+
+def read(raw: bytes, file: str) -> dict[str, Any]:
+    if file.endswith((".yaml", ".yml")):
+        return yaml.load(raw, Loader=_Loader)  # noqa: S506 (a safe loader)
+    return json.loads(raw)
 
 
 def shape(path: str) -> str:
@@ -84,8 +140,14 @@ def find(document: dict[str, Any], operation: str) -> list[tuple[str, str]]:
     return [(path, method) for path in sorted(paths) if shape(path) == shape(template) and method in paths[path]]
 
 
-# Prose and samples: the checks read none of it, and only the descriptions' facts are copied.
-DROPPED = {"description", "summary", "title", "externalDocs", "example", "examples", "x-code-samples"}
+# Prose and samples: the checks read none of it, and only the descriptions' facts are copied. With them go
+# the vendors' notes to their own tooling (code generators' names, docs' permission tables, GitHub's
+# docs metadata).
+DROPPED = {
+    "description", "summary", "title", "externalDocs", "example", "examples", "x-code-samples",
+    "x-github", "x-github-breaking-changes", "x-octokit", "x-enum-varnames", "x-enum-descriptions", "x-permission",
+    "x-menu-order", "x-undo", "x-given",
+}
 # Keys whose value maps names (of properties, schemas, status codes, media types...) to objects: a
 # property called `description` is kept.
 NAMED = {
@@ -175,7 +237,7 @@ def cut(document: dict[str, Any], operations: list[str], extra: tuple[str, ...])
 
 def write_sources(rows: list[tuple[Source, dict[str, Any], str, int, list[str]]], command: str) -> None:
     lines = [
-        "# API descriptions the tests check responses against",
+        "# API descriptions the tests check responses against and make requests from",
         "",
         "Cuts of the vendors' official descriptions: the operations soundstage implements (from its service",
         "registries) and every component they reference, transitively. Made by",
@@ -189,19 +251,20 @@ def write_sources(rows: list[tuple[Source, dict[str, Any], str, int, list[str]]]
         "Do not edit these files by hand. They keep the descriptions' facts (paths, parameters, schemas)",
         "and leave out their prose and samples (descriptions, summaries, titles, examples).",
         "",
-        "| file | service | origin | path in origin | commit | version | license | sha256 of the full file |",
-        "|---|---|---|---|---|---|---|---|",
+        "| file | cut from (in DIR) | service | origin | path in origin | commit or release | version | license "
+        "| sha256 of the full file |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     for source, document, digest, _, _ in rows:
         version = f"Swagger {document['swagger']}" if "swagger" in document else f"OpenAPI {document['openapi']}"
         lines.append(
-            f"| {source.file} | {source.service} | {source.origin} | {source.path} | {source.commit} "
-            f"| info.version {document['info']['version']}, {version} | {source.license} | {digest} |"
+            f"| {source.output} | {source.file} | {source.service} | {source.origin} | {source.path} "
+            f"| {source.commit} | info.version {document['info']['version']}, {version} | {source.license} | {digest} |"
         )
     lines.append("")
     for source, _, _, kept, missing in rows:
         absent = ", ".join(f"`{m}`" for m in missing) if missing else "none"
-        lines.append(f"- {source.file}: {kept} operations kept; implemented but not in the description: {absent}.")
+        lines.append(f"- {source.output}: {kept} operations kept; implemented but not in the description: {absent}.")
         lines.append(f"  License: {source.note}")
     (OUT / "SOURCES.md").write_text("\n".join(lines) + "\n")
 
@@ -214,13 +277,13 @@ def main() -> None:
     rows = []
     for source in SOURCES:
         raw = (folder / source.file).read_bytes()
-        document = json.loads(raw)
-        cut_document, missing = cut(document, SERVICES[source.service].operations(), source.extra)
+        document = read(raw, source.file)
+        cut_document, missing = cut(document, source.operations(), source.extra)
         text = json.dumps(cut_document, sort_keys=True, indent=0, ensure_ascii=False) + "\n"
-        (OUT / source.file).write_text(text, encoding="utf-8")
+        (OUT / source.output).write_text(text, encoding="utf-8")
         kept = sum(1 for item in cut_document["paths"].values() for method in METHODS if method in item)
         rows.append((source, document, hashlib.sha256(raw).hexdigest(), kept, missing))
-        print(f"{source.file}: {kept} operations, {len(text):,} bytes; not described: {missing}", file=sys.stderr)
+        print(f"{source.output}: {kept} operations, {len(text):,} bytes; not described: {missing}", file=sys.stderr)
     write_sources(rows, "python scripts/cut_specs.py DIR")
 
 

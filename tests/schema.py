@@ -14,6 +14,13 @@ from typing import Any
 
 # Cuts of the vendors' descriptions, made by scripts/cut_specs.py (see tests/specs/SOURCES.md).
 SPECS = Path(__file__).resolve().parent / "specs"
+# Each service's cuts; Datadog describes its API in one file per version.
+CUTS = {
+    "slack": ["slack_web_openapi_v2.json"],
+    "github": ["github_api.github.com.json"],
+    "datadog": ["datadog_v1_openapi.json", "datadog_v2_openapi.json"],
+    "pagerduty": ["pagerduty_rest_openapiv3.json"],
+}
 
 _TYPES: dict[str, tuple[type, ...]] = {
     "string": (str,),

@@ -199,10 +199,11 @@ def test_admin_token_guards_the_control_api():
     "body, status, code",
     [
         (b"[" * 100_000 + b"]" * 100_000, 400, "invalid_json"),
-        (b'{"scene_yaml": "name: \\ud800"}', 400, "invalid_request"),
+        (b'{"scene_yaml": "name: \\ud800"}', 422, "invalid_scene"),  # at its line and field
+        (b'{"scene": "\\ud800"}', 400, "invalid_request"),
         (b'{"scene": "' + b"x" * 50_000 + b'"}', 400, "invalid_request"),
     ],
-    ids=["nested-100k-deep", "lone-surrogate", "long-name"],
+    ids=["nested-100k-deep", "lone-surrogate-in-text", "lone-surrogate-in-name", "long-name"],
 )
 def test_bad_control_input_gets_the_json_envelope(stage, body, status, code):
     response = stage.http.post("/v1/worlds", content=body, headers={"content-type": "application/json"})
@@ -226,3 +227,14 @@ def test_a_fault_of_soundstages_own_answers_the_envelope(stage, monkeypatch):
     response = stage.http.get(f"{live.control}/checks")
     assert response.status_code == 500
     assert response.json()["error"]["code"] == "internal_error"
+
+
+@pytest.mark.parametrize("route", ["/finish", "/checks"])
+def test_text_that_cannot_be_written_out_is_refused(stage, route):
+    """`finish {"output": "x\\ud800"}` was stored, and every later read of the events was a 500."""
+    live = stage.world(SCENE)
+    body = b'{"output": "x\\ud800", "checks": [{"id": "\\ud800", "trace": {"no_calls": true}}]}'
+    response = stage.http.post(live.control + route, content=body, headers={"content-type": "application/json"})
+    assert (response.status_code, response.json()["error"]["code"]) == (400, "invalid_json")
+    assert not live.world.finished
+    assert stage.http.get(live.control + "/events").status_code == 200

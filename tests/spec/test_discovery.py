@@ -7,6 +7,7 @@ import pytest
 
 from soundstage.errors import NotFound
 from soundstage.spec.discovery import find_scene, find_world, list_scenes, list_worlds, roots
+from soundstage.spec.loader import describe
 
 
 def write(path: Path, text: str = "name: x\n") -> Path:
@@ -104,7 +105,7 @@ def test_a_missing_world_lists_the_available_ones(two_roots: tuple[Path, Path, P
     with pytest.raises(NotFound) as caught:
         find_world("initech", scene)
     assert str(caught.value) == (
-        f"no world definition 'initech': no file {scene.parent / 'initech'}, and no worlds/<name>.yaml of that name in "
+        f"no world definition 'initech': no file {scene.parent / 'initech'}, and no worlds/initech.yaml in "
         f"{first}, {second}, {here}, {here / 'project'}; available world definitions: acme, globex"
     )
 
@@ -135,3 +136,31 @@ def test_list_worlds(two_roots: tuple[Path, Path, Path]) -> None:
     write(first / "worlds" / "acme.yaml", "name: acme\ndescription: A 40-person SaaS company.\n")
     write(here / "seeds" / "s.yaml", "name: s\n")
     assert list_worlds() == [("acme", first / "worlds" / "acme.yaml", "A 40-person SaaS company.")]
+
+
+@pytest.mark.parametrize(
+    ("name", "shown"),
+    [
+        ("a" * 300, "a" * 300),  # longer than a file name may be: the OS said so with an OSError
+        ("a" * 5000, repr("a" * 57) + "..."),  # longer than any path: not repeated whole
+        ("a\x00b", "'a\\x00b'"),  # no path holds a NUL byte: a ValueError
+        ("a\ud800", "'a\\ud800'"),  # half a character: no message with it could be encoded
+    ],
+    ids=["long", "longer-than-a-path", "nul", "lone-surrogate"],
+)
+def test_a_name_no_file_can_have_is_not_found(two_roots: tuple[Path, Path, Path], name: str, shown: str) -> None:
+    first, second, here = two_roots
+    with pytest.raises(NotFound) as caught:
+        find_scene(name)
+    assert str(caught.value) == (
+        f"no scene {describe(name)}: no such file, and no seeds/{shown}.yaml in {first}, {second}, {here}; "
+        "no scenes found"
+    )
+    scene = write(here / "seeds" / "s.yaml")
+    with pytest.raises(NotFound) as caught:
+        find_world(name, scene)
+    relative = str(scene.parent / name)
+    assert str(caught.value) == (
+        f"no world definition {describe(name)}: no file {relative if shown == name else describe(relative)}, "
+        f"and no worlds/{shown}.yaml in {first}, {second}, {here}, {here}; no world definitions found"
+    )

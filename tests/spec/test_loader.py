@@ -416,3 +416,26 @@ def test_an_error_without_lines_still_names_the_field() -> None:
     with pytest.raises(SpecErrors) as caught:
         validate_model(Box, _document({"kind": "bag", "items": [{"name": 1}]}))
     assert str(caught.value) == "<mem>: items[0].name: expected a string, found 1"
+
+
+LONE = "expected text, found a lone UTF-16 surrogate (half of a character), which no file or reply can hold"
+
+
+@pytest.mark.parametrize(
+    ("text", "where"),
+    [
+        ('name: "\\ud800"\n', "w.yaml:1: name"),  # an escape of half a character
+        ("name: x\ntask: 'a\ud800b'\n", "w.yaml:2: task"),  # text that came as JSON
+        ("name: x\nusers:\n  - {n: \udfff}\n", "w.yaml:3: users[0].n"),
+        ("name: x\nusers:\n  - {\udfff: 1}\n", "w.yaml:3: users[0]"),  # in a key: where the key is
+        ("name: x # \ud800\n", "w.yaml:1"),  # in a comment: the line alone
+    ],
+    ids=["escaped", "in-a-value", "in-a-flow-value", "in-a-key", "in-a-comment"],
+)
+def test_a_lone_surrogate_is_no_text(text: str, where: str) -> None:
+    """A lone surrogate made a world no reply or log line could be written of: the control API's answer was a 500."""
+    assert error_of(text) == f"{where}: {LONE}"
+
+
+def test_a_surrogate_pair_is_a_character() -> None:
+    assert load_yaml('name: "\\ud83d\\ude00"\n', "w.yaml").data == {"name": "😀"}

@@ -308,3 +308,22 @@ def test_validation_errors_are_spec_errors_with_a_count() -> None:
         "scene.yaml:1: name: expected a string, found 1",
         "scene.yaml:2: task: expected a string, found 2",
     ]
+
+
+def test_a_scene_name_names_a_folder() -> None:
+    """The name names the scene's trial folders: a name no folder can have was a crash when the trial was made."""
+    longest = "é" * 127 + "a"  # 255 bytes
+    assert read_scene_text(f"name: {longest}\ntask: t\nworld: acme\n")[0].name == longest
+    too_long = "é" * 128
+    assert scene_errors(f"name: {too_long}\ntask: t\nworld: acme\n") == [
+        (
+            "scene.yaml:1: name: expected a name of at most 255 bytes (it names the scene's trial folders), found "
+            f"{'é' * 57!r}... (256 bytes)"
+        )
+    ]
+    huge = "a" * 1_000_000  # within the file's size bound, far past the name's
+    (error,) = scene_errors(f"task: t\nworld: acme\nname: {huge}\n")
+    assert error.startswith("scene.yaml:3: name: expected a name of at most 255 bytes") and len(error) < 200
+    for name in ("'..'", "a/b", "'a\\b'", '"a\\0b"', "' '"):
+        (error,) = scene_errors(f"name: {name}\ntask: t\nworld: acme\n")
+        assert error.startswith("scene.yaml:1: name: expected a name that can name a folder"), name

@@ -23,6 +23,7 @@ from starlette.responses import JSONResponse, Response
 from ..checks import CheckSpecError, score, score_custom
 from ..clock import iso, parse_duration
 from ..errors import NotFound, SpecError
+from ..services.base import LoneSurrogate, loads_json
 from ..spec.discovery import is_name, list_scenes
 from ..world import World
 from .hub import Hub, TooManyWorlds
@@ -42,8 +43,16 @@ class ControlError(Exception):
         self.status, self.code, self.message, self.extra = status, code, message, extra
 
 
+class _ASCIIJSON(JSONResponse):
+    """JSON with every non-ASCII character escaped: an error may quote what it was given, and that may be
+    text no UTF-8 encoder takes (half a surrogate pair)."""
+
+    def render(self, content: Any) -> bytes:
+        return json.dumps(content, separators=(",", ":")).encode("ascii")
+
+
 def error_response(status: int, code: str, message: str, **extra: Any) -> JSONResponse:
-    return JSONResponse({"error": {"code": code, "message": message, **extra}}, status_code=status)
+    return _ASCIIJSON({"error": {"code": code, "message": message, **extra}}, status_code=status)
 
 
 def endpoint(handler: Callable[[Request], Awaitable[Any]], status: int = 200, allow: str = ADMIN) -> Endpoint:
@@ -54,6 +63,8 @@ def endpoint(handler: Callable[[Request], Awaitable[Any]], status: int = 200, al
         try:
             _authorize(request, allow)
             data = await handler(request)
+            if not isinstance(data, Response):
+                data = JSONResponse(data, status_code=status)  # rendered here: a failure is a 500 in the envelope
         except ControlError as exc:
             return error_response(exc.status, exc.code, exc.message, **exc.extra)
         except NotFound as exc:
@@ -70,9 +81,7 @@ def endpoint(handler: Callable[[Request], Awaitable[Any]], status: int = 200, al
         except Exception:
             log.exception("control API %s %s failed", request.method, request.url.path[:200])
             return error_response(500, "internal_error", "soundstage failed on this request; the server log says why")
-        if isinstance(data, Response):
-            return data
-        return JSONResponse(data, status_code=status)
+        return data
 
     return run
 
@@ -116,16 +125,20 @@ async def _body(request: Request) -> bytes:
     return b"".join(chunks)
 
 
-async def _json(request: Request) -> dict[str, Any]:
+async def _json(request: Request, lone_surrogates: bool = False) -> dict[str, Any]:
+    """The body, a JSON object. A string holding half a surrogate pair is refused, unless `lone_surrogates`
+    (a scene's text, whose loader names the line and field of one)."""
     raw = await _body(request)
     if not raw.strip():
         return {}
     try:
-        data = json.loads(raw)
-    except RecursionError:
-        raise ControlError(400, "invalid_json", "the body is nested too deeply") from None
+        data = loads_json(raw)  # as the services read JSON: bounded in depth, only text that can be written out
+    except LoneSurrogate:
+        if not lone_surrogates:
+            raise ControlError(400, "invalid_json", "the body is not valid JSON: a string holds half a character") from None
+        data = json.loads(raw)  # its depth is known to be fine; what reads the text says where the half is
     except ValueError as exc:
-        raise ControlError(400, "invalid_json", f"the body is not valid JSON: {exc}") from exc
+        raise ControlError(400, "invalid_json", f"the body is not valid JSON: {str(exc)[:200]}") from None
     if not isinstance(data, dict):
         raise ControlError(400, "invalid_json", "the body must be a JSON object")
     return data
@@ -168,7 +181,7 @@ def _after(request: Request) -> int:
 
 
 async def create_world(request: Request) -> Any:
-    body = await _json(request)
+    body = await _json(request, lone_surrogates=True)
     scene, text = body.get("scene"), body.get("scene_yaml")
     unknown = sorted(set(body) - {"scene", "scene_yaml"})
     if unknown:
@@ -185,13 +198,6 @@ async def create_world(request: Request) -> Any:
             '"scene" must be the name of a known scene (GET /v1/scenes lists them), not a path; '
             'send a scene of your own as "scene_yaml"',
         )
-    if text is not None:
-        try:
-            text.encode("utf-8")
-        except UnicodeEncodeError as exc:
-            raise ControlError(
-                400, "invalid_request", f'"scene_yaml" is not valid Unicode text (at character {exc.start})'
-            ) from None
     hub = _hub(request)
     # Building an image is the one long piece of control work (a scene near its size bounds takes seconds
     # to parse): off the event loop, so every world's calls go on meanwhile.

@@ -8,6 +8,7 @@ recording layer alone writes the call to the event log from the `Reply`.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from importlib import import_module
 from pkgutil import iter_modules
@@ -147,16 +148,46 @@ class TooDeep(ValueError):
         super().__init__(f"nested more than {MAX_JSON_DEPTH} levels deep")
 
 
-def loads_json(raw: str | bytes) -> Any:
-    """`json.loads`, refusing (with `TooDeep`, a ValueError) a value nested more than `MAX_JSON_DEPTH` deep.
-    Every JSON the services parse from a request goes through here."""
+class LoneSurrogate(ValueError):
+    """A JSON string holds half of a UTF-16 surrogate pair (`"\\ud800"`): no Unicode character, so it could
+    be neither stored as text nor sent back (every encoder refuses it)."""
+
+    def __init__(self) -> None:
+        super().__init__("a string holds a lone UTF-16 surrogate")
+
+
+# What can make a lone surrogate: a `\uD800`-`\uDFFF` escape, or the UTF-8 bytes of one (json.loads lets them
+# through). Most bodies have neither, and are not searched.
+_MAY_HOLD_SURROGATES = re.compile(rb"\\u[dD][89a-fA-F]|\xed[\xa0-\xbf]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_MAY_BE_WIDE = re.compile(rb"[0-9]{19}")  # int64 has at most 19 digits: shorter integers are read as they are
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
+
+
+def _integer(literal: str) -> int | float:
+    """A JSON integer; past int64 a float, as PHP's and Go's parsers read one, and as a reply can carry it
+    (orjson refuses integers past 64 bits)."""
+    number = int(literal)
+    return number if INT64_MIN <= number <= INT64_MAX else float(literal)
+
+
+def loads_json(raw: str | bytes, exact_ints: bool = False) -> Any:
+    """`json.loads`, refusing (with a ValueError) a value nested more than `MAX_JSON_DEPTH` deep (`TooDeep`)
+    and a string or key holding a lone surrogate (`LoneSurrogate`), and reading integers past int64 as
+    floats unless `exact_ints` (for a service that refuses them itself). Every JSON the services parse from
+    a request goes through here."""
+    data = raw.encode("utf-8", "surrogatepass") if isinstance(raw, str) else raw
+    utf8 = json.detect_encoding(data) == "utf-8"  # else (UTF-16 or 32) the searches below cannot tell
+    wide = not exact_ints and (not utf8 or _MAY_BE_WIDE.search(data) is not None)
     try:
-        value = json.loads(raw)
+        value = json.loads(raw, parse_int=_integer) if wide else json.loads(raw)
     except RecursionError:  # the C parser gives up near the interpreter's recursion limit
         raise TooDeep() from None
     # Each level opens a bracket, so a text with few of them cannot be deep: most bodies stop here.
     if _brackets(raw) > MAX_JSON_DEPTH and _deeper_than(value, MAX_JSON_DEPTH):
         raise TooDeep()
+    if (not utf8 or _MAY_HOLD_SURROGATES.search(data)) and _holds_surrogate(value):
+        raise LoneSurrogate()
     return value
 
 
@@ -178,9 +209,24 @@ def _deeper_than(value: Any, limit: int) -> bool:
     return False
 
 
-def parse_body(request: ServiceRequest) -> Any:
+def _holds_surrogate(value: Any) -> bool:
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if _SURROGATE.search(item):
+                return True
+        elif isinstance(item, dict):
+            stack.extend(item)
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
+
+
+def parse_body(request: ServiceRequest, exact_ints: bool = False) -> Any:
     """The body as JSON or form fields by content type; None when empty. Raises `BodyError` (JSON nested more
-    than `MAX_JSON_DEPTH` deep included, with or without a content type)."""
+    than `MAX_JSON_DEPTH` deep included, with or without a content type). `exact_ints`: see `loads_json`."""
     raw = request.body
     if not raw:
         return None
@@ -192,7 +238,7 @@ def parse_body(request: ServiceRequest) -> Any:
             raise BodyError("invalid_form_data", "form body is not UTF-8") from exc
     if kind.endswith("json") or kind == "":
         try:
-            return loads_json(raw)
+            return loads_json(raw, exact_ints)
         except TooDeep as exc:
             raise BodyError("invalid_json", f"body is not valid JSON: {exc}") from exc
         except (UnicodeDecodeError, ValueError) as exc:

@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 
 from ..errors import NotFound, SpecError
-from .loader import read_document
+from .loader import describe, read_document
 
 Listing = list[tuple[str, Path, str]]  # (name, path, description), by name
 
@@ -31,12 +31,12 @@ def roots() -> list[Path]:
 def find_scene(name_or_path: str | Path) -> Path:
     """An existing file, else the scene of that name in the roots."""
     path = Path(name_or_path)
-    if path.is_file():
+    if _is_file(path):
         return path
     found = _by_name("seeds", str(name_or_path), roots())
     if found is None:
         raise NotFound(
-            f"no scene {str(name_or_path)!r}: no such file, and no seeds/{name_or_path}.yaml in "
+            f"no scene {describe(str(name_or_path))}: no such file, and no seeds/{_shown(name_or_path)}.yaml in "
             f"{_places(roots())}; {_available('scenes', list_scenes())}"
         )
     return found
@@ -46,9 +46,8 @@ def find_named_scene(name: str) -> Path:
     """The scene of that name in the roots, and never a path: what a scene named over HTTP may be."""
     found = _by_name("seeds", name, roots())
     if found is None:
-        shown = name if len(name) <= 80 else name[:80] + "..."
         raise NotFound(
-            f"no scene named {shown!r} (over HTTP a scene is a name among the known scenes, or inline "
+            f"no scene named {describe(name)} (over HTTP a scene is a name among the known scenes, or inline "
             f"scene_yaml); {_available('scenes', list_scenes())}"
         )
     return found
@@ -59,14 +58,14 @@ def find_world(name_or_path: str | Path, scene_file: Path | None) -> Path:
     scene's folder (so `seeds/x.yaml` finds `worlds/acme.yaml` from anywhere). A scene with no file (inline
     text) names its world by name only, so it can read no file but the roots' world definitions."""
     relative = scene_file.parent / name_or_path if scene_file is not None else None
-    if relative is not None and relative.is_file():
+    if relative is not None and _is_file(relative):
         return relative
     places = roots() + ([scene_file.parent.parent] if scene_file is not None else [])
     found = _by_name("worlds", str(name_or_path), places)
     if found is None:
-        where = f"no file {relative}, and " if relative is not None else ""
+        where = f"no file {_shown(relative)}, and " if relative is not None else ""
         raise NotFound(
-            f"no world definition {str(name_or_path)[:80]!r}: {where}no worlds/<name>.yaml of that name in "
+            f"no world definition {describe(str(name_or_path))}: {where}no worlds/{_shown(name_or_path)}.yaml in "
             f"{_places(places)}; {_available('world definitions', _listing('worlds', places))}"
         )
     return found
@@ -85,9 +84,24 @@ def _by_name(folder: str, name: str, places: list[Path]) -> Path | None:
         return None
     for root in places:
         path = root / folder / f"{name}.yaml"
-        if path.is_file():
+        if _is_file(path):
             return path
     return None
+
+
+def _is_file(path: Path) -> bool:
+    """Whether `path` is a file; False for a name no file can have (too long, a NUL byte, half a character)."""
+    try:
+        return path.is_file()
+    except (OSError, ValueError):
+        return False
+
+
+def _shown(name: str | Path) -> str:
+    """A name or path as a message shows it: as given, unless longer than any path can be or not printable
+    text (then shortened and escaped, as `describe` does)."""
+    text = str(name)
+    return text if len(text) <= 4096 and text.isprintable() else describe(text)
 
 
 def _listing(folder: str, places: list[Path]) -> Listing:

@@ -10,6 +10,9 @@ A file is bounded before it can cost much: at most `MAX_CHARS` characters of tex
 lists and mappings, and at most `MAX_VALUES` values once every alias and merge key is expanded (an alias
 counts its anchor's values again each time it is used), so a few hundred bytes of aliases cannot expand into
 gigabytes.
+
+Every value is text that can be written out again: a lone UTF-16 surrogate (half of a character, from a
+`"\\ud800"` escape or from text that came as JSON) is an error at its line and field.
 """
 
 from __future__ import annotations
@@ -32,6 +35,8 @@ M = TypeVar("M", bound=BaseModel)
 
 _MERGE = "tag:yaml.org,2002:merge"
 _COLLECTION_TAGS = {"tag:yaml.org,2002:map", "tag:yaml.org,2002:seq"}
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_LONE = "expected text, found a lone UTF-16 surrogate (half of a character), which no file or reply can hold"
 
 # The bounds of one file, far above any real world or scene (worlds/acme.yaml is 21,312 characters, 1,386
 # values and 6 levels deep). PyYAML composes some 15,000 values a second: the bounds keep one file to seconds.
@@ -192,8 +197,10 @@ def load_yaml(text: str, file: str) -> Document:
     if len(text) > MAX_CHARS:
         raise SpecError(_too_long(), file=file, line=text.count("\n", 0, MAX_CHARS) + 1)
     lines: dict[PathKey, int] = {}
+    # PyYAML refuses them before parsing, where no line or field is known: read as U+FFFD, then reported.
+    lone = [found.start() for found in _SURROGATE.finditer(text)]
     try:
-        data = _parse(text, file, lines)
+        data = _parse(_SURROGATE.sub("\ufffd", text) if lone else text, file, lines, lone)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         raise SpecError(_syntax_message(exc), file=file, line=mark.line + 1 if mark else None) from None
@@ -207,15 +214,19 @@ def load_yaml(text: str, file: str) -> Document:
     return Document(data=data, lines=lines, file=file)
 
 
-def _parse(text: str, file: str, lines: dict[PathKey, int]) -> Any:
+def _parse(text: str, file: str, lines: dict[PathKey, int], lone: list[int]) -> Any:
+    """The data of `text`; `lone` are where the original text had lone surrogates (U+FFFD in `text`)."""
     loader = _Loader(text, file)
     try:
         node = loader.get_single_node()
         if node is None:
             raise SpecError("the file is empty; expected a mapping", file=file, line=1)
-        return _Builder(loader, file, lines).build(node, ())
+        data = _Builder(loader, file, lines, lone).build(node, ())
     finally:
         loader.dispose()
+    if lone:  # outside every key and value: in a comment
+        raise SpecError(_LONE, file=file, line=text.count("\n", 0, lone[0]) + 1)
+    return data
 
 
 def _too_long() -> str:
@@ -232,10 +243,11 @@ def _syntax_message(exc: yaml.MarkedYAMLError) -> str:
 class _Builder:
     """Turns a composed node tree into plain data, recording the line of every key and item."""
 
-    def __init__(self, loader: _Loader, file: str, lines: dict[PathKey, int]) -> None:
+    def __init__(self, loader: _Loader, file: str, lines: dict[PathKey, int], lone: list[int]) -> None:
         self.loader = loader
         self.file = file
         self.lines = lines
+        self.lone = lone
         self.built: dict[int, Any] = {}  # by node id: an alias reuses what its anchor built
         self.building: set[int] = set()
 
@@ -284,9 +296,17 @@ class _Builder:
 
     def scalar(self, node: ScalarNode, path: PathKey) -> Any:
         try:
-            return self.loader.construct_object(node, deep=True)
+            value = self.loader.construct_object(node, deep=True)
         except yaml.MarkedYAMLError as exc:  # an unknown tag such as !python/name
             raise self.error(f"invalid YAML: {exc.problem}", node, path) from None
+        if isinstance(value, str) and _SURROGATE.search(value):
+            # YAML escapes each half of a pair (`"\\ud83d\\ude00"`) on its own: put pairs together, as JSON does
+            value = value.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
+            if _SURROGATE.search(value):
+                raise self.error(_LONE, node, path)
+        if any(node.start_mark.index <= at < node.end_mark.index for at in self.lone):
+            raise self.error(_LONE, node, path)
+        return value
 
     def error(self, message: str, node: Node, path: PathKey) -> SpecError:
         return SpecError(message, file=self.file, line=node.start_mark.line + 1, field=dotted(path))

@@ -226,7 +226,8 @@ class ImageCache:
     def load(self, scene: str | None = None, scene_yaml: str | None = None, named: bool = False) -> WorldImage:
         """The image of `scene` (a path or a name; only a name when `named`) or of the text `scene_yaml`."""
         if scene_yaml is not None:
-            key: Any = hashlib.sha256(scene_yaml.encode()).hexdigest()
+            # surrogatepass: text with a lone surrogate still has a key, and the loader says where it is
+            key: Any = hashlib.sha256(scene_yaml.encode("utf-8", "surrogatepass")).hexdigest()
             cached = self._images.get(key)
             if cached is not None:
                 self._images.move_to_end(key)

@@ -102,10 +102,27 @@ RateLimit = Annotated[
 ]
 
 
+# The longest file name most file systems allow, in bytes.
+MAX_NAME_BYTES = 255
+
+
+def _folder_name(name: str) -> str:
+    """A scene's name names its trial folders (`<run>/<scene name>/<trial>`): one folder, on any system."""
+    if not name.strip() or name in (".", "..") or any(c in name for c in "/\\\0"):
+        raise ValueError(f"expected a name that can name a folder (not . or .., no / or \\), found {describe(name)}")
+    size = len(name.encode())
+    if size > MAX_NAME_BYTES:
+        raise ValueError(
+            f"expected a name of at most {MAX_NAME_BYTES} bytes (it names the scene's trial folders), "
+            f"found {describe(name)} ({size:,} bytes)"
+        )
+    return name
+
+
 class Scene(Spec):
     """`seeds/<name>.yaml` (docs/scenes.md): a world, the task, and how the attempt is judged."""
 
-    name: str
+    name: Annotated[str, AfterValidator(_folder_name)]
     world: str | None = None
     description: str = ""
     task: str

@@ -312,3 +312,12 @@ def test_a_forged_cursor_nested_too_deep_is_a_400(shared: DatadogWorld) -> None:
     response = shared.raw("GET", "/api/v2/logs/events", params={"page[cursor]": forged})
     assert response.status_code == 400
     assert response.json()["errors"][0].startswith("Invalid 'page[cursor]': ")
+
+
+@pytest.mark.parametrize("path", ["/api/v1/monitor/search", "/api/v1/monitor/groups/search"])
+@pytest.mark.parametrize("name", ["page", "per_page"])
+@pytest.mark.parametrize("value", ["99999999999999999999", "1_0", "²", " 1"])
+def test_paging_numbers_that_are_no_int64_are_a_400(dd_shared: DatadogWorld, path: str, name: str, value: str) -> None:
+    """`per_page=99999999999999999999` was echoed in the reply's metadata, which could not be encoded: a 500."""
+    response = dd_shared.raw("GET", path, params={name: value})
+    assert (response.status_code, response.json()) == (400, invalid(name))

@@ -286,6 +286,12 @@ def test_reviews(acme: GitHubWorld) -> None:
     assert no_body.status_code == 422
     bad = acme.raw("POST", "/repos/acme/orders/pulls/5/reviews", json={"event": "LGTM"})
     assert bad.json()["errors"] == [{"resource": "PullRequestReview", "code": "invalid", "field": "event"}]
+    for event in (["APPROVE"], {"a": 1}):  # looked up in a dict: unhashable, a 500
+        bad = acme.raw("POST", "/repos/acme/orders/pulls/5/reviews", json={"event": event})
+        assert (bad.status_code, bad.json()["errors"]) == (
+            422,
+            [{"resource": "PullRequestReview", "code": "invalid", "field": "event"}],
+        )
 
 
 def test_own_pull_cannot_be_approved(acme: GitHubWorld) -> None:

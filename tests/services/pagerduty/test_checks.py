@@ -112,6 +112,9 @@ def test_status_of_one_incident_by_ref_or_number(result, attempt):
 def test_unknown_incident(result, attempt):
     r = check(result, attempt, incident="PNOPE00", status="resolved")
     assert (r.passed, r.actual) == (False, "there is no incident PNOPE00")
+    # "²".isdigit(), but int("²") failed: the check raised instead of failing
+    r = check(result, attempt, incident="²", status="resolved")
+    assert (r.passed, r.actual) == (False, "there is no incident ²")
 
 
 def test_assignees_are_exact(result, attempt):

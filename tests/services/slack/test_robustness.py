@@ -30,3 +30,11 @@ def test_no_server_fault(slack, method):
                     response = _post(slack, method, {**base, name: value}, token)
                     assert response.status_code == 200, (name, value, response.text)
                     assert response.json().get("error") != "fatal_error", (name, value, response.text)
+
+
+@pytest.mark.parametrize("http", ["GET", "POST"])
+def test_a_cursor_outside_ascii_is_an_invalid_cursor(slack, http):
+    """`cursor=é` is no base64 at all: base64 raised a ValueError of its own, and the call was a fatal_error."""
+    args = {"params": {"cursor": "é"}} if http == "GET" else {"data": {"cursor": "é"}}
+    body = slack.raw("users.list", http=http, **args).json()
+    assert (body["ok"], body["error"]) == (False, "invalid_cursor")

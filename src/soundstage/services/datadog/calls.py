@@ -21,7 +21,7 @@ from urllib.parse import urlencode
 
 from ...clock import US, parse_time
 from ...world import Principal, Record
-from ..base import Operations, loads_json
+from ..base import INT64_MAX, INT64_MIN, Operations, loads_json
 from ..rest import RestCall
 from .errors import DatadogError, bad_request, not_found
 from .logs_query import Doc, Matcher, compile_query
@@ -32,8 +32,8 @@ from .views_monitoring import GROUP_STATES
 
 ops = Operations("datadog")
 
-INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 LAST_SECOND = 253_402_300_799  # 9999-12-31T23:59:59Z
+_INTEGER = re.compile(r"[+-]?[0-9]+")  # as Go's strconv reads one: no spaces, underscores or other digits
 
 
 @dataclass
@@ -59,15 +59,15 @@ class Call(RestCall):
     def integer(self, name: str, default: None = None, minimum: int | None = None) -> int | None: ...
 
     def integer(self, name: str, default: int | None = None, minimum: int | None = None) -> int | None:
-        """A query parameter as an int; anything else (or below `minimum`) is Datadog's 400."""
+        """A query parameter as an int64 (the type Datadog's API gives its integer parameters); anything else
+        (or below `minimum`) is Datadog's 400."""
         value = self.text(name)
         if value is None or value == "":
             return default
-        try:
-            number = int(value)
-        except ValueError:
-            raise invalid(name) from None
-        if minimum is not None and number < minimum:
+        if not _INTEGER.fullmatch(value):
+            raise invalid(name)
+        number = int(value)
+        if not INT64_MIN <= number <= INT64_MAX or (minimum is not None and number < minimum):
             raise invalid(name)
         return number
 

@@ -73,7 +73,7 @@ class DatadogService(RestService):
         self, world: World, principal: Principal, request: ServiceRequest, name: str, params: dict[str, str]
     ) -> Any:
         try:
-            body = parse_body(request)
+            body = parse_body(request, exact_ints=True)  # an integer past int64 is Datadog's 400 (calls.fits_int64)
         except BodyError as exc:
             raise DatadogError(400, f"Invalid JSON: {exc}") from exc
         return ops.handlers[name](Call(world, request, params, body, principal))

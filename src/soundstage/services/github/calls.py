@@ -10,7 +10,6 @@ field of the wrong type 422 `Invalid request.\n\nFor 'x', <value> is not <type>.
 from __future__ import annotations
 
 import base64
-import binascii
 import shlex
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -44,12 +43,12 @@ def no_content() -> Reply:
     return Reply(204, None)
 
 
-def decoded(content: str, message: str) -> str:
+def decoded(content: str, message: str, documentation_url: str = DOCS) -> str:
     """UTF-8 text from base64 (white space ignored); `message` is GitHub's 422 otherwise."""
     try:
         return base64.b64decode("".join(content.split()), validate=True).decode("utf-8")
-    except (binascii.Error, UnicodeDecodeError) as exc:
-        raise GitHubError(422, message) from exc
+    except ValueError as exc:  # not base64 (a character outside ASCII too), or not UTF-8 once decoded
+        raise GitHubError(422, message, documentation_url=documentation_url) from exc
 
 
 @dataclass
@@ -83,7 +82,7 @@ class Call(RestCall):
     def number(self, name: str) -> int:
         """An issue or pull request number of the path; anything else is 404."""
         raw = self.params[name]
-        if not raw.isdigit():
+        if not (raw.isascii() and raw.isdigit()):  # "²".isdigit(), but int("²") fails
             raise not_found(f"{DOCS}/issues/issues#get-an-issue")
         return int(raw)
 

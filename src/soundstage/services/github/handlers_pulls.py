@@ -214,7 +214,7 @@ def list_reviews(call: Call) -> Any:
 def create_review(call: Call) -> Any:
     record = call.pull(call.repo())
     event = call.fields.get("event")
-    if event is not None and event not in _EVENTS:
+    if event is not None and (not isinstance(event, str) or event not in _EVENTS):
         raise failed({"resource": "PullRequestReview", "code": "invalid", "field": "event"})
     text = call.text("body") or ""
     records = call.records

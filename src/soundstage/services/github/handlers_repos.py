@@ -16,6 +16,7 @@ from .limits import LIMIT, rate_used
 from .store import HEADS, REPOS, USERS
 
 _CONTENTS_DOCS = "https://docs.github.com/rest/repos/contents#get-repository-content"
+_PUT_CONTENTS_DOCS = "https://docs.github.com/rest/repos/contents#create-or-update-file-contents"
 
 
 # -- accounts ----------------------------------------------------------------------------------------
@@ -147,7 +148,7 @@ def put_content(call: Call) -> Any:
     message = call.required_text("message")
     encoded = call.required_text("content")
     given_sha = call.text("sha")
-    text = decoded(encoded, "content is not valid Base64")
+    text = decoded(encoded, "content is not valid Base64", _PUT_CONTENTS_DOCS)
     branch, head = _branch_for_write(call, repo)
     author, committer = _people(call)
     objects = call.records.objects

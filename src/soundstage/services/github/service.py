@@ -5,7 +5,6 @@ answer."""
 from __future__ import annotations
 
 import base64
-import binascii
 from typing import Any
 
 from ...world import Principal, World
@@ -39,7 +38,7 @@ def token_of(request: ServiceRequest) -> str | None:
     if kind == "basic" and value:
         try:
             user, _, password = base64.b64decode(value, validate=True).decode("utf-8").partition(":")
-        except (binascii.Error, UnicodeDecodeError):
+        except ValueError:  # not base64 (a character outside ASCII too), or not UTF-8 once decoded
             return None
         # `x-oauth-basic` as the password means the token is the user name.
         return user if password in ("", "x-oauth-basic") else password

@@ -176,7 +176,7 @@ def _name(incident: Any) -> str:
 
 def _one(attempt: Attempt, key: str) -> Record | None:
     found = attempt.index(INCIDENTS, "id").get(key)
-    if not found and key.isdigit():
+    if not found and key.isascii() and key.isdigit():  # "²".isdigit(), but int("²") fails
         found = attempt.index(INCIDENTS, "incident_number").get(int(key))
     return found[0] if found else None
 

@@ -12,7 +12,6 @@ error codes Slack gives for each, before a handler writes anything.
 from __future__ import annotations
 
 import base64
-import binascii
 import re
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
@@ -189,7 +188,7 @@ class Args:
             return None
         try:
             decoded = base64.b64decode(raw, validate=True).decode()
-        except (binascii.Error, UnicodeDecodeError) as exc:
+        except ValueError as exc:  # not base64 (a character outside ASCII too), or not UTF-8 once decoded
             raise SlackError("invalid_cursor", "the cursor is not one this method issued") from exc
         prefix, _, position = decoded.partition(":")
         if prefix != kind or not position:
