@@ -100,7 +100,8 @@ class _Loader(yaml.SafeLoader):
             raise self.error(message, event)
 
     def error(self, message: str, event: yaml.Event) -> SpecError:
-        return SpecError(message, file=self.file, line=event.start_mark.line + 1, field=dotted(self.path))
+        line = event.start_mark.line + 1 if event.start_mark is not None else None
+        return SpecError(message, file=self.file, line=line, field=dotted(self.path))
 
 
 _FLOAT = r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)"
