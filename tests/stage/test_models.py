@@ -285,6 +285,13 @@ def test_bad_environment_variable_names() -> None:
     ]
 
 
+def test_the_admin_token_is_never_passed_to_the_agent() -> None:
+    assert scene_errors("name: x\ntask: t\nworld: acme\nagent: {pass_env: [SOUNDSTAGE_ADMIN_TOKEN]}\n") == [
+        "scene.yaml:4: agent.pass_env[0]: the admin token is never the agent's: SOUNDSTAGE_ADMIN_TOKEN cannot be "
+        "passed to it"
+    ]
+
+
 def test_yaml_errors_come_through_the_readers(tmp_path: Path) -> None:
     path = tmp_path / "dup.yaml"
     path.write_text("name: x\ntask: t\nname: y\n")

@@ -72,6 +72,8 @@ class WorldDefinition(Seed):  # type: ignore[valid-type,misc]
 def _env_name(name: str) -> str:
     if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
         raise ValueError(f"expected an environment variable name like OPENROUTER_API_KEY, found {describe(name)}")
+    if name == "SOUNDSTAGE_ADMIN_TOKEN":  # with it, the agent could read its own grades
+        raise ValueError("the admin token is never the agent's: SOUNDSTAGE_ADMIN_TOKEN cannot be passed to it")
     return name
 
 
