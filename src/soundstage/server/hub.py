@@ -126,7 +126,8 @@ class Hub:
             world = self.get(world_id)
             for token in world.tokens:
                 self._by_token.pop(token, None)
-            world.log.close()
+            with world.lock:  # after a call in flight is logged, not while
+                world.log.close()
             del self.worlds[world_id]
             del self.envs[world_id]
             self._used.pop(world_id, None)
