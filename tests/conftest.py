@@ -17,7 +17,7 @@ from soundstage.clock import parse_time
 from soundstage.server import Server
 from soundstage.world import World
 
-pytest_plugins = ["tests.attempts"]  # hand-made attempts for the check tests of every package
+pytest_plugins = ["tests.attempts", "tests.stores"]  # hand-made attempts; the results stores to test against
 
 
 class LiveWorld:

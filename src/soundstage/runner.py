@@ -4,7 +4,8 @@ One server serves the whole run. Each trial builds a fresh live world, starts th
 with the agent's environment (docs/http.md), waits until it exits, finishes through the control API, or runs out
 of time, ends whatever the agent left running, then scores the world and writes the trial folder. The agent
 runs under a supervisor process (supervisor.py) that can end its whole tree. The wall clock is read here only
-to time trials and to name the run folder; none of it enters a world.
+to time trials, to name the run folder and to date
+the run in the results store; none of it enters a world.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
 
@@ -34,6 +35,7 @@ from .errors import InfrastructureError, NotFound, UsageError
 from .events import CallEvent, Event, FinishEvent, WriteEvent
 from .server import Hub, Server
 from .stage import WorldImage
+from .store import Store
 from .world import World
 
 # Of the user's environment, only these reach the agent (plus the scene's `agent.pass_env`).
@@ -117,9 +119,11 @@ def run_scenes(
     tls: bool = False,
     cwd: Path | None = None,
     on_progress: Callable[[TrialResult], None] | None = None,
+    store: Callable[[], Store] | None = None,
 ) -> RunResult:
     """Runs `agent` `trials` times against each scene; writes `out/<run-id>/`. The server listens on http
-    and https (`tls`: every service's URL is https). Raises SpecError,
+    and https (`tls`: every service's URL is https). Opens the results store with `store` once the scenes
+    load, before any agent starts, and writes the run there too, each trial as it ends. Raises SpecError,
     NotFound or UsageError before anything runs, InfrastructureError when the run cannot be carried out."""
     argv = _command(agent)
     if not scenes:
@@ -132,15 +136,20 @@ def run_scenes(
     for name in names:
         if names.count(name) > 1:
             raise UsageError(f"two of the scenes given are named {name!r}; a run needs distinct scene names")
+    results = store() if store is not None else None
     server = Server(hub, tls_everywhere=tls).start()
     try:
         folder = _new_run_folder(out)
         run = RunResult(folder.name, folder, agent, [image.source for image in images], trials, strict)
+        if results is not None:
+            results.start_run(run.to_dict(), datetime.now(UTC))
         runner = _TrialRunner(hub, server.url, agent, argv, folder, timeout, cwd)
         with ThreadPoolExecutor(max_workers=parallel) as pool:
             futures = [pool.submit(runner.run, image, n) for image in images for n in range(1, trials + 1)]
             try:
                 for future in as_completed(futures):
+                    if results is not None:  # as each trial ends: a run stopped later keeps it
+                        results.write_trial(run.run_id, future.result().to_dict())
                     if on_progress is not None:
                         on_progress(future.result())
             except BaseException:  # an agent that cannot start, or Ctrl-C: end every trial now
@@ -151,6 +160,8 @@ def run_scenes(
     finally:
         server.stop()
     (folder / "run.json").write_text(json.dumps(run.to_dict(), indent=2) + "\n", encoding="utf-8")
+    if results is not None:
+        results.finish_run(run.run_id, run.exit_code, datetime.now(UTC))
     return run
 
 

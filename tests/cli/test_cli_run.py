@@ -9,7 +9,7 @@ from pathlib import Path
 
 
 def run_folder(bench) -> Path:
-    [folder] = (bench.root / "runs").iterdir()
+    [folder] = [path for path in (bench.root / "runs").iterdir() if path.is_dir()]  # beside soundstage.db
     return folder
 
 
@@ -82,7 +82,7 @@ def test_an_agent_that_crashes_is_named_as_such_with_its_log(bench, cli) -> None
     log = f"runs/{folder.name}/hello/1/agent.log"
     assert f"hello #1: the agent exited with code 2; its stderr: {log}" in exited.stdout.splitlines()
     assert "can't open file" in Path(log).read_text()
-    [crash_folder] = Path("crashes").iterdir()
+    [crash_folder] = [path for path in Path("crashes").iterdir() if path.is_dir()]
     log = f"crashes/{crash_folder.name}/hello/1/agent.log"
     assert f"hello #1: the agent was killed by SIGSEGV; its stderr: {log}" in crashed.stdout.splitlines()
     assert bench.json(crash_folder / "hello" / "1" / "result.json")["exit_code"] == -11

@@ -8,6 +8,7 @@ import typer
 
 from .check import check
 from .explain import explain
+from .history import runs, show
 from .listing import list_command
 from .output import json_requested, report
 from .run import run
@@ -26,6 +27,8 @@ app.command()(check)
 app.command()(explain)
 app.command()(validate)
 app.command("list")(list_command)
+app.command()(runs)
+app.command()(show)
 
 
 def main(args: list[str] | None = None) -> None:

@@ -13,6 +13,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..runner import RunResult, TrialResult, how_the_agent_ended, run_scenes
+from .history import DbOption, opened
 from .output import (
     JsonOption,
     emit,
@@ -29,16 +30,23 @@ from .output import (
 @handles_errors("run")
 def run(
     scenes: Annotated[list[str], typer.Argument(help="Scene files or names (seeds/<name>.yaml).", show_default=False)],
-    agent: Annotated[str, typer.Option("--agent", help="The agent's command line (run without a shell).", show_default=False)],
+    agent: Annotated[
+        str, typer.Option("--agent", help="The agent's command line (run without a shell).", show_default=False)
+    ],
     trials: Annotated[int, typer.Option("--trials", min=1, help="Trials per scene.")] = 1,
     parallel: Annotated[int, typer.Option("--parallel", min=1, help="Trials run at once.")] = 1,
     out: Annotated[Path, typer.Option("--out", help="Where run folders are written.")] = Path("runs"),
-    strict: Annotated[bool, typer.Option("--strict", help="Exit 4 when the agent called an unimplemented endpoint.")] = False,
-    timeout: Annotated[float, typer.Option("--timeout", min=0.001, help="Seconds before a trial's agent is killed.")] = 300.0,
+    strict: Annotated[
+        bool, typer.Option("--strict", help="Exit 4 when the agent called an unimplemented endpoint.")
+    ] = False,
+    timeout: Annotated[
+        float, typer.Option("--timeout", min=0.001, help="Seconds before a trial's agent is killed.")
+    ] = 300.0,
     tls: Annotated[bool, typer.Option("--tls", help="Give the agent https URLs for every service.")] = False,
+    db: DbOption = None,
     json_output: JsonOption = False,
 ) -> None:
-    """Run the agent against each scene, TRIALS times; write the trial folders; print a summary."""
+    """Run the agent against each scene, TRIALS times; write the trial folders and the results store; print a summary."""
     result = run_scenes(
         scenes,
         agent,
@@ -49,6 +57,7 @@ def run(
         timeout=timeout,
         tls=tls,
         on_progress=_progress(len(scenes) * trials) if sys.stderr.isatty() else None,
+        store=lambda: opened(db, out),  # reached and migrated before any agent starts
     )
     if json_output:
         emit(result.to_dict())

@@ -1,0 +1,150 @@
+"""`soundstage runs` and `soundstage show RUN`: the runs of the results store (docs/cli.md, "The results
+store"), and the store option `run` shares with them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.table import Table
+from rich.text import Text
+
+from ..errors import NotFound
+from ..store import Store, open_store, store_url
+from .output import JsonOption, emit, handles_errors, next_step, quote, say, stdout
+
+DbOption = Annotated[
+    str | None,
+    typer.Option(
+        "--db",
+        envvar="SOUNDSTAGE_DB",
+        help="The results store: postgresql://USER@HOST/DB or sqlite:///FILE [default: OUT/soundstage.db].",
+        show_default=False,
+    ),
+]
+OutOption = Annotated[
+    Path, typer.Option("--out", help="The folder of the runs (its soundstage.db is the default store).")
+]
+# How many run ids an error about an unknown one suggests.
+SUGGESTED = 5
+
+
+def opened(db: str | None, out: Path) -> Store:
+    """The store for `run`: reached and migrated, made when it does not exist."""
+    store = open_store(store_url(db, out))
+    assert store is not None  # made when missing
+    return store
+
+
+@handles_errors("runs")
+def runs(db: DbOption = None, out: OutOption = Path("runs"), json_output: JsonOption = False) -> None:
+    """List the runs of the results store, newest first."""
+    found = _runs(db, out)
+    if json_output:
+        emit({"runs": found})
+        return
+    if not found:
+        say(f"no runs in the store {store_url(db, out) if not db else '(--db)'}")
+        next_step(f"soundstage run seeds/<name>.yaml --agent 'python agent.py' --out {quote(str(out))}")
+        return
+    table = Table(title="runs", title_justify="left")
+    for name in ("id", "when", "agent", "scenes", "trials", "passed", "folder"):
+        table.add_column(name, no_wrap=name in ("id", "when"))
+    for run in found:
+        table.add_row(
+            Text(run["run_id"]),
+            Text(_when(run["started_at"])),
+            Text(run["agent"]),
+            Text(", ".join(run["scenes"])),
+            str(run["trials_written"]),
+            f"{run['trials_passed']}/{run['trials_written']}",
+            Text(run["folder"]),
+        )
+    stdout.print(table)
+    next_step(f"soundstage show {quote(found[0]['run_id'])}" + _db_words(db, out))
+
+
+@handles_errors("show")
+def show(
+    run_id: Annotated[str, typer.Argument(metavar="RUN", help="A run id (see `soundstage runs`).", show_default=False)],
+    db: DbOption = None,
+    out: OutOption = Path("runs"),
+    json_output: JsonOption = False,
+) -> None:
+    """Summarise one run of the results store: per scene its trials and outcomes, and the failing checks."""
+    run = _run(db, out, run_id)
+    scenes = _scenes(run)
+    if json_output:
+        emit({"run": {key: value for key, value in run.items() if key != "results"}, "scenes": scenes})
+        return
+    state = "still running or stopped" if run["exit_code"] is None else f"exit code {run['exit_code']}"
+    say(f"run {run['run_id']}: {run['agent']}, started {_when(run['started_at'])} UTC, {state}")
+    table = Table("scene", "passed", "trials", title=f"run {run['run_id']}", title_justify="left")
+    for scene in scenes:
+        outcomes = " ".join(f"#{trial['trial']} {trial['outcome']}" for trial in scene["trials"])
+        table.add_row(Text(scene["scene"]), f"{scene['passed']}/{len(scene['trials'])}", Text(outcomes))
+    stdout.print(table)
+    failing = [(scene["scene"], check) for scene in scenes for check in scene["failing_checks"]]
+    for scene_name, check in failing:
+        verdict = "undecided" if check["passed"] is None else "failed"
+        say(f"{scene_name} #{check['trial']}: {check['id']} ({check['kind']}) {verdict}: {check['explanation']}")
+    say(f"run folder: {run['folder']}")
+    next_step(f"soundstage explain {quote(run['folder'])}" if failing else "soundstage runs" + _db_words(db, out))
+
+
+def _when(stamp: str | None) -> str:
+    """`2026-12-01 00:13:58` (UTC) of `2026-12-01T00:13:58.446470Z`."""
+    return (stamp or "")[:19].replace("T", " ")
+
+
+def _scenes(run: dict[str, Any]) -> list[dict[str, Any]]:
+    """Per scene, in the order the run has them: the trials (without their checks), how many passed, and the
+    required checks that did not pass, each with its trial number."""
+    scenes: dict[str, dict[str, Any]] = {}
+    for trial in run["results"]:
+        scene = scenes.setdefault(
+            trial["scene"], {"scene": trial["scene"], "passed": 0, "trials": [], "failing_checks": []}
+        )
+        scene["trials"].append({key: value for key, value in trial.items() if key != "checks"})
+        scene["passed"] += trial["outcome"] == "passed"
+        scene["failing_checks"] += [
+            {"trial": trial["trial"], **check}
+            for check in trial["checks"]
+            if check["required"] and check["passed"] is not True
+        ]
+    return list(scenes.values())
+
+
+def _runs(db: str | None, out: Path) -> list[dict[str, Any]]:
+    store = open_store(store_url(db, out), create=False)
+    if store is None:
+        return []
+    try:
+        return store.runs()
+    finally:
+        store.close()
+
+
+def _run(db: str | None, out: Path, run_id: str) -> dict[str, Any]:
+    store = open_store(store_url(db, out), create=False)
+    if store is None:
+        raise NotFound(f"no run {run_id!r}: the store {store_url(db, out)} holds no runs")
+    try:
+        run = store.run(run_id)
+        if run is None:
+            known = store.run_ids()
+            hint = (
+                f"; known runs, newest first: {', '.join(known[:SUGGESTED])}" if known else "; the store holds no runs"
+            )
+            raise NotFound(f"no run {run_id!r} in the results store{hint}")
+        return run
+    finally:
+        store.close()
+
+
+def _db_words(db: str | None, out: Path) -> str:
+    """The options that name the same store again, for the `next:` line (never the URL itself: it may hold a password)."""
+    if db:
+        return " --db ..."
+    return "" if out == Path("runs") else f" --out {quote(str(out))}"

@@ -1,0 +1,1 @@
+"""Alembic's migrations of the results store, applied by ..migrations (no alembic.ini needed)."""

@@ -1,0 +1,87 @@
+"""The results store's tables (docs/cli.md, "The results store"): one schema for SQLite and PostgreSQL.
+
+A run has trials, a trial has check results. A trial's artefacts (trace, events, state) stay files in its
+folder; the store holds the folder's path. The migrations (revisions/versions/) build exactly these tables:
+tests/store/test_migrations.py compares them.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    Column,
+    DateTime,
+    Float,
+    ForeignKeyConstraint,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+)
+
+metadata = MetaData()
+
+runs = Table(
+    "runs",
+    metadata,
+    Column("id", String(200), primary_key=True),  # the run folder's name: YYYYMMDD-HHMMSS[-N]
+    Column("folder", Text, nullable=False),
+    Column("agent", Text, nullable=False),
+    Column("scenes", JSON, nullable=False),  # the scene files given, in order
+    Column("trials", Integer, nullable=False),  # per scene
+    Column("strict", Boolean, nullable=False),
+    Column("exit_code", Integer, nullable=True),  # None while the run goes on, or when it was stopped
+    Column("started_at", DateTime(timezone=True), nullable=False),
+    Column("finished_at", DateTime(timezone=True), nullable=True),
+)
+
+trials = Table(
+    "trials",
+    metadata,
+    Column("run_id", String(200), primary_key=True),
+    Column("scene", String(200), primary_key=True),
+    Column("number", Integer, primary_key=True),
+    Column("world", String(200), nullable=False),
+    Column("outcome", String(20), nullable=False),  # passed | failed | invalid
+    Column("exit_code", Integer, nullable=False),
+    Column("killed", Boolean, nullable=False),
+    Column("timed_out", Boolean, nullable=False),
+    Column("finish_reason", String(50), nullable=False),
+    Column("wall_seconds", Float, nullable=False),
+    Column("simulated_seconds", Float, nullable=False),
+    Column("calls", Integer, nullable=False),
+    Column("events", Integer, nullable=False),
+    Column("errors", Integer, nullable=False),
+    Column("unimplemented", Integer, nullable=False),
+    Column("after_finish", Integer, nullable=False),
+    Column("folder", Text, nullable=False),
+    ForeignKeyConstraint(["run_id"], ["runs.id"], name="trials_run", ondelete="CASCADE"),
+)
+
+checks = Table(
+    "checks",
+    metadata,
+    Column("run_id", String(200), primary_key=True),
+    Column("scene", String(200), primary_key=True),
+    Column("trial", Integer, primary_key=True),
+    Column("position", Integer, primary_key=True),  # the check's place in the trial's checks.json
+    Column("check_id", Text, nullable=False),
+    Column("kind", Text, nullable=False),
+    Column("required", Boolean, nullable=False),
+    Column("passed", Boolean, nullable=True),  # None: could not be decided
+    Column("invalid", Boolean, nullable=False),
+    Column("score", Float, nullable=True),  # when the result carries one
+    Column("expected", Text, nullable=False),
+    Column("actual", Text, nullable=False),
+    Column("explanation", Text, nullable=False),
+    Column("evidence", JSON, nullable=False),  # seq of the log entries behind the result
+    Column("source", String(20), nullable=False),
+    ForeignKeyConstraint(
+        ["run_id", "scene", "trial"],
+        ["trials.run_id", "trials.scene", "trials.number"],
+        name="checks_trial",
+        ondelete="CASCADE",
+    ),
+)

@@ -1,0 +1,143 @@
+"""Writing runs, trials and checks: what is read back, rewriting, and the runner writing trials as they end."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from soundstage.runner import TrialResult, run_scenes
+from soundstage.store import Store, open_store
+from tests.stores import FINISHED, RUN, STARTED, check, trial
+
+STAGE = Path(__file__).parent.parent / "cli" / "stage"
+
+
+@pytest.fixture
+def store(store_url: str) -> Iterator[Store]:
+    opened = open_store(store_url)
+    assert opened is not None
+    yield opened
+    opened.close()
+
+
+def stored_check(result: dict, number: int) -> dict:
+    kept = {key: result[key] for key in ("id", "kind", "required", "passed", "expected", "actual", "explanation")}
+    return {"trial": number, **kept, "invalid": False, "score": None, "evidence": result["evidence"], "source": "scene"}
+
+
+def test_a_written_run_reads_back_field_for_field(store: Store) -> None:
+    store.start_run(RUN, STARTED)
+    store.write_trial(RUN["run_id"], trial(1), [check("said_hello", True), check("style", None, required=False)])
+    store.write_trial(RUN["run_id"], trial(2, "failed"), [check("said_hello", False)])
+    store.finish_run(RUN["run_id"], 1, FINISHED)
+
+    run = store.run(RUN["run_id"])
+
+    assert run is not None
+    results = run.pop("results")
+    assert run == {
+        "run_id": "20260101-000000",
+        "folder": "runs/20260101-000000",
+        "agent": "python agent.py",
+        "scenes": ["seeds/hello.yaml"],
+        "trials": 2,
+        "strict": False,
+        "exit_code": 1,
+        "started_at": "2026-01-01T00:00:00Z",
+        "finished_at": "2026-01-01T00:01:30Z",
+    }
+    first = {key: value for key, value in trial(1).items() if key != "failed_checks"}
+    assert results[0] == {
+        **first,
+        "checks": [
+            {key: value for key, value in stored_check(check("said_hello", True), 1).items() if key != "trial"},
+            {key: value for key, value in stored_check(check("style", None, False), 1).items() if key != "trial"},
+        ],
+    }
+    assert [(r["trial"], r["outcome"], [c["passed"] for c in r["checks"]]) for r in results] == [
+        (1, "passed", [True, None]),
+        (2, "failed", [False]),
+    ]
+
+
+def test_rewriting_a_trial_replaces_its_checks(store: Store) -> None:
+    store.start_run(RUN, STARTED)
+    store.write_trial(RUN["run_id"], trial(1, "failed"), [check("said_hello", False), check("posted", False)])
+    store.write_trial(RUN["run_id"], trial(1), [check("said_hello", True)])
+
+    run = store.run(RUN["run_id"])
+
+    assert run is not None
+    assert [(r["outcome"], [c["id"] for c in r["checks"]]) for r in run["results"]] == [("passed", ["said_hello"])]
+
+
+def test_rewriting_a_run_replaces_its_rows_and_leaves_other_runs_alone(store: Store) -> None:
+    other = {**RUN, "run_id": "20260101-000000-2"}
+    for run in (RUN, other):
+        store.start_run(run, STARTED)
+        store.write_trial(run["run_id"], trial(1), [check("said_hello", True)])
+        store.write_trial(run["run_id"], trial(2), [check("said_hello", True)])
+
+    store.start_run({**RUN, "agent": "python better.py"}, FINISHED)
+    store.write_trial(RUN["run_id"], trial(1, "failed"), [check("said_hello", False)])
+
+    rewritten, kept = store.run(RUN["run_id"]), store.run(other["run_id"])
+    assert rewritten is not None and kept is not None
+    assert (rewritten["agent"], rewritten["exit_code"], rewritten["started_at"]) == (
+        "python better.py",
+        None,
+        "2026-01-01T00:01:30Z",
+    )
+    assert [(r["trial"], r["outcome"]) for r in rewritten["results"]] == [(1, "failed")]
+    assert [(r["trial"], r["outcome"]) for r in kept["results"]] == [(1, "passed"), (2, "passed")]
+
+
+def test_a_trial_without_results_given_takes_its_folders_checks_json(store: Store, tmp_path: Path) -> None:
+    import json
+
+    folder = tmp_path / "hello" / "1"
+    folder.mkdir(parents=True)
+    (folder / "checks.json").write_text(json.dumps([check("said_hello", False)]))
+    store.start_run(RUN, STARTED)
+    store.write_trial(RUN["run_id"], {**trial(1, "failed"), "folder": str(folder)})
+    store.write_trial(RUN["run_id"], {**trial(2, "invalid"), "folder": str(tmp_path / "none")})
+
+    run = store.run(RUN["run_id"])
+
+    assert run is not None
+    assert [[c["id"] for c in r["checks"]] for r in run["results"]] == [["said_hello"], []]
+
+
+def test_the_runner_writes_each_trial_as_it_ends_so_a_stopped_run_keeps_it(store: Store, tmp_path: Path) -> None:
+    agent = f"python3 {STAGE / 'agent.py'} hello {tmp_path / 'seen.json'}"
+
+    def stop(_: TrialResult) -> None:
+        raise KeyboardInterrupt  # Ctrl-C once the first trial has ended
+
+    with pytest.raises(KeyboardInterrupt):
+        run_scenes(
+            [str(STAGE / "hello.yaml")], agent, trials=2, out=tmp_path / "runs", store=lambda: store, on_progress=stop
+        )
+
+    [listed] = store.runs()
+    run = store.run(listed["run_id"])
+    assert run is not None
+    assert (run["exit_code"], run["finished_at"], run["agent"], run["trials"]) == (None, None, agent, 2)
+    assert [(r["scene"], r["trial"], r["outcome"]) for r in run["results"]] == [("hello", 1, "passed")]
+    assert [c["passed"] for c in run["results"][0]["checks"]] == [True, True]
+    assert run["results"][0]["folder"] == str(tmp_path / "runs" / listed["run_id"] / "hello" / "1")
+
+
+def test_a_finished_run_is_stored_with_its_exit_code(store: Store, tmp_path: Path) -> None:
+    agent = f"python3 {STAGE / 'agent.py'} exit 0"
+
+    result = run_scenes([str(STAGE / "hello.yaml")], agent, trials=2, out=tmp_path / "runs", store=lambda: store)
+
+    run = store.run(result.run_id)
+    assert run is not None
+    assert run["exit_code"] == 1 and run["finished_at"] is not None
+    assert run["folder"] == str(result.folder)
+    stored = [(r["trial"], r["outcome"], r["world"], r["counts"]) for r in run["results"]]
+    assert stored == [(t.trial, t.outcome, t.world, t.counts) for t in result.results]
