@@ -26,7 +26,7 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from .checks import score
 from .checks.evaluate import INITIAL_FILE, WRITES_FILE
@@ -35,8 +35,10 @@ from .errors import InfrastructureError, NotFound, UsageError
 from .events import CallEvent, Event, FinishEvent, WriteEvent
 from .server import Hub, Server
 from .stage import WorldImage
-from .store import Store
 from .world import World
+
+if TYPE_CHECKING:  # the store (SQLAlchemy, Alembic) is imported only by a run that writes to it
+    from .store import Store
 
 # Of the user's environment, only these reach the agent (plus the scene's `agent.pass_env`).
 KEPT_ENV = ("PATH", "HOME", "LANG")

@@ -4,15 +4,17 @@ store"), and the store option `run` shares with them."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.table import Table
 from rich.text import Text
 
 from ..errors import NotFound
-from ..store import Store, open_store, store_url
 from .output import JsonOption, emit, handles_errors, next_step, quote, say, stdout
+
+if TYPE_CHECKING:  # SQLAlchemy and Alembic load when a command opens the store, not with every command
+    from ..store import Store
 
 DbOption = Annotated[
     str | None,
@@ -32,6 +34,8 @@ SUGGESTED = 5
 
 def opened(db: str | None, out: Path) -> Store:
     """The store for `run`: reached and migrated, made when it does not exist."""
+    from ..store import open_store, store_url
+
     store = open_store(store_url(db, out))
     assert store is not None  # made when missing
     return store
@@ -45,6 +49,8 @@ def runs(db: DbOption = None, out: OutOption = Path("runs"), json_output: JsonOp
         emit({"runs": found})
         return
     if not found:
+        from ..store import store_url
+
         say(f"no runs in the store {store_url(db, out) if not db else '(--db)'}")
         next_step(f"soundstage run seeds/<name>.yaml --agent 'python agent.py' --out {quote(str(out))}")
         return
@@ -117,6 +123,8 @@ def _scenes(run: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def _runs(db: str | None, out: Path) -> list[dict[str, Any]]:
+    from ..store import open_store, store_url
+
     store = open_store(store_url(db, out), create=False)
     if store is None:
         return []
@@ -127,6 +135,8 @@ def _runs(db: str | None, out: Path) -> list[dict[str, Any]]:
 
 
 def _run(db: str | None, out: Path, run_id: str) -> dict[str, Any]:
+    from ..store import open_store, store_url
+
     store = open_store(store_url(db, out), create=False)
     if store is None:
         raise NotFound(f"no run {run_id!r}: the store {store_url(db, out)} holds no runs")
