@@ -28,11 +28,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
-from .checks import score
+from .checks import CheckResult, Evaluation, score
 from .checks.evaluate import INITIAL_FILE, WRITES_FILE
 from .clock import US
 from .errors import InfrastructureError, NotFound, UsageError
 from .events import CallEvent, Event, FinishEvent, WriteEvent
+from .figures import Trial, run_figures
 from .server import Hub, Server
 from .stage import WorldImage
 from .world import World
@@ -59,7 +60,7 @@ class TrialResult:
     scene: str
     trial: int
     world: str
-    outcome: str  # passed | failed | invalid
+    outcome: str  # passed | failed | invalid | ungraded (the scene has no checks)
     exit_code: int  # negative: killed by that signal
     killed: bool  # soundstage killed the agent: it was still running when the attempt ended
     timed_out: bool
@@ -69,9 +70,12 @@ class TrialResult:
     counts: dict[str, int]
     failed_checks: list[str]
     folder: str
+    checks: list[CheckResult] = field(default_factory=list, repr=False)  # in checks.json, not in result.json
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        data = asdict(self)
+        del data["checks"]
+        return data
 
 
 @dataclass
@@ -95,7 +99,13 @@ class RunResult:
             return 3
         if self.strict and self.unimplemented:
             return 4
-        return 0 if all(result.outcome == "passed" for result in self.results) else 1
+        return 0 if all(result.outcome in ("passed", "ungraded") for result in self.results) else 1
+
+    @property
+    def figures(self) -> list[dict[str, Any]]:
+        """Each scene's figures (figures.py): pass@1, pass@k, pass^k and each check's pass rate."""
+        trials = [Trial(r.scene, r.trial, r.outcome, r.folder, r.checks) for r in self.results]
+        return run_figures(trials)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -106,6 +116,7 @@ class RunResult:
             "trials": self.trials,
             "strict": self.strict,
             "exit_code": self.exit_code,
+            "figures": self.figures,
             "results": [result.to_dict() for result in self.results],
         }
 
@@ -122,11 +133,13 @@ def run_scenes(
     cwd: Path | None = None,
     on_progress: Callable[[TrialResult], None] | None = None,
     store: Callable[[], Store] | None = None,
+    on_start: Callable[[Path], None] | None = None,
 ) -> RunResult:
     """Runs `agent` `trials` times against each scene; writes `out/<run-id>/`. The server listens on http
     and https (`tls`: every service's URL is https). Opens the results store with `store` once the scenes
     load, before any agent starts, and writes the run there too, each trial as it ends. Raises SpecError,
-    NotFound or UsageError before anything runs, InfrastructureError when the run cannot be carried out."""
+    NotFound or UsageError before anything runs, InfrastructureError when the run cannot be carried out.
+    `on_start` is given the run folder before the first trial starts, `on_progress` each trial as it ends."""
     argv = _command(agent)
     if not scenes:
         raise UsageError("give at least one scene")
@@ -146,6 +159,8 @@ def run_scenes(
         if results is not None:
             results.start_run(run.to_dict(), datetime.now(UTC))
         runner = _TrialRunner(hub, server.url, agent, argv, folder, timeout, cwd)
+        if on_start is not None:
+            on_start(folder)
         with ThreadPoolExecutor(max_workers=parallel) as pool:
             futures = [pool.submit(runner.run, image, n) for image in images for n in range(1, trials + 1)]
             try:
@@ -382,7 +397,7 @@ class _TrialRunner:
             scene=world.scene,
             trial=number,
             world=world.id,
-            outcome="invalid" if evaluation.invalid else "passed" if evaluation.passed else "failed",
+            outcome=_outcome(evaluation),
             exit_code=ending.exit_code,
             killed=ending.killed,
             timed_out=timed_out,
@@ -398,6 +413,7 @@ class _TrialRunner:
             },
             failed_checks=[check.id for check in evaluation.checks if check.required and check.passed is not True],
             folder=str(folder),
+            checks=evaluation.checks,
         )
         _dump(folder / "checks.json", [check.model_dump(mode="json") for check in evaluation.checks])
         _dump(folder / "result.json", result.to_dict())
@@ -405,6 +421,15 @@ class _TrialRunner:
         _dump(folder / "diff.json", world.diff())
         (folder / "output.txt").write_text(world.output or "", encoding="utf-8")  # what output checks read
         return result
+
+
+def _outcome(evaluation: Evaluation) -> str:
+    """A trial's outcome; a scene without checks grades nothing, so its trials are `ungraded`."""
+    if evaluation.invalid:
+        return "invalid"
+    if not evaluation.checks:
+        return "ungraded"
+    return "passed" if evaluation.passed else "failed"
 
 
 @dataclass(frozen=True)

@@ -20,12 +20,15 @@ def test_a_passing_run_exits_0_with_a_summary(bench, cli) -> None:
     folder = run_folder(bench)
     lines = result.stdout.splitlines()
     assert f"run {folder.name}" in lines[0]
-    assert any(line.split("│")[1:3] == [" hello ", " 1/1    "] for line in lines if "│" in line)
-    assert lines[-2:] == [
+    [row] = [[cell.strip() for cell in line.split("│")[1:6]] for line in lines if "│ hello" in line]
+    assert row == ["hello", "1/1", "100%", "100%", "100%"]
+    assert lines[-3:] == [
+        "hello checks passed: said_hello 100%, posted 100%",
         f"run folder: runs/{folder.name}",
         f"next: soundstage run hello.yaml --agent {shlex.quote(bench.hello())} --trials 5",
     ]
-    assert result.stderr == ""  # progress only when stderr is a terminal
+    # The run folder first, so a trial can be followed; live progress only when stderr is a terminal.
+    assert result.stderr == f"run folder: runs/{folder.name}\n"
     assert bench.json(folder / "hello" / "1" / "result.json")["outcome"] == "passed"
 
 
@@ -34,9 +37,12 @@ def test_a_failed_check_exits_1_and_names_it(bench, cli) -> None:
 
     assert result.exit_code == 1
     folder = run_folder(bench)
-    assert "#1: said_hello, posted" in result.stdout
-    assert "#2: said_hello, posted" in result.stdout
-    assert " 0/2 " in result.stdout
+    assert "hello #1: said_hello, posted" in result.stdout.splitlines()
+    assert "hello #2: said_hello, posted" in result.stdout.splitlines()
+    [row] = [[cell.strip() for cell in line.split("│")[1:6]] for line in result.stdout.splitlines() if "│ hello" in line]
+    assert row == ["hello", "0/2", "0%", "0%", "0%"]
+    assert "┃ scene ┃ passed ┃ pass@1 ┃ pass@2 ┃ pass^2 ┃" in result.stdout
+    assert "hello checks passed: said_hello 0%, posted 0%" in result.stdout.splitlines()
     assert result.stdout.splitlines()[-1] == f"next: soundstage explain runs/{folder.name}"
 
 
@@ -67,6 +73,7 @@ def test_an_agent_that_cannot_start_exits_3(bench, cli) -> None:
 
     assert result.exit_code == 3
     assert result.stderr.splitlines() == [
+        f"run folder: runs/{run_folder(bench).name}",
         "error: the agent command './no-such-agent' could not be started: No such file or directory",
         "next: soundstage run --help",
     ]
@@ -118,6 +125,50 @@ def test_json_prints_one_document_and_nothing_else(bench, cli) -> None:
     assert [(r["scene"], r["trial"], r["outcome"]) for r in passed["results"]] == [("hello", 1, "passed")]
     assert failed["results"][0]["failed_checks"] == ["said_hello", "posted"]
     assert passed == bench.json(Path(passed["folder"]) / "run.json")
+    assert flag.stderr == env.stderr == ""  # nothing but the document, not even the run folder
+    assert failed["figures"] == [
+        {
+            "scene": "hello",
+            "status": "graded",
+            "trials": 1,
+            "passed": 0,
+            "k": 1,
+            "pass_at_1": 0.0,
+            "pass_at_k": 0.0,
+            "pass_hat_k": 0.0,
+            "checks": {
+                "said_hello": {"required": True, "passed": 0, "trials": 1, "pass_rate": 0.0},
+                "posted": {"required": True, "passed": 0, "trials": 1, "pass_rate": 0.0},
+            },
+        }
+    ]
+
+
+def test_a_scene_without_checks_is_ungraded_and_exits_0(bench, cli) -> None:
+    bench.write("plain.yaml", bench.scene.read_text().split("checks:")[0])
+
+    result = cli("run", "plain.yaml", "--agent", bench.agent("exit", "0"), "--trials", "2")
+    document = cli("run", "plain.yaml", "--agent", bench.agent("exit", "0"), "--json", "--out", "again")
+
+    assert (result.exit_code, document.exit_code) == (0, 0)
+    [row] = [[cell.strip() for cell in line.split("│")[1:6]] for line in result.stdout.splitlines() if "│ hello" in line]
+    assert row == ["hello", "ungraded (2 trials)", "-", "-", "-"]
+    assert "checks passed" not in result.stdout
+    run = json.loads(document.stdout)
+    assert [r["outcome"] for r in run["results"]] == ["ungraded"]
+    assert run["figures"] == [
+        {
+            "scene": "hello",
+            "status": "ungraded",
+            "trials": 1,
+            "passed": None,
+            "k": 1,
+            "pass_at_1": None,
+            "pass_at_k": None,
+            "pass_hat_k": None,
+            "checks": {},
+        }
+    ]
 
 
 def test_json_errors_are_one_document_too(bench, cli) -> None:

@@ -16,7 +16,7 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 from ..errors import NotFound, SpecError, UsageError
 from ..events import EventLog, FinishEvent
 from ..grading.attempt import Attempt, SceneFile
-from ..grading.outcome import EVIDENCE_LIMIT, Outcome, explain
+from ..grading.outcome import EVIDENCE_LIMIT, Outcome, explain, scored
 from ..world import Snapshot, World, diff_snapshots
 from .milestones import state_predicates
 from .parse import Check, check_pass_list, parse_checks
@@ -39,6 +39,7 @@ def run_check(check: Check, attempt: Attempt) -> CheckResult:
         kind=check.kind.name,
         required=True,
         passed=outcome.passed,
+        score=scored(outcome),
         expected=outcome.expected,
         actual=outcome.actual,
         explanation=outcome.explanation or explain(outcome.passed, [(outcome.expected, outcome.actual)]),

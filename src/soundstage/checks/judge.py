@@ -31,8 +31,8 @@ REDACTED = "[redacted]"
 SYSTEM = (
     "You grade one attempt of an AI agent at a task in a simulated company (its Slack, GitHub, Datadog and "
     "PagerDuty). Decide from the evidence alone whether the rubric holds. Answer with one JSON object and "
-    'nothing else: {"passed": true or false, "reason": "one sentence", "evidence": [the seq numbers of the '
-    "calls your verdict rests on]}."
+    'nothing else: {"passed": true or false, "score": how well the rubric holds, from 0 to 1, "reason": "one '
+    'sentence", "evidence": [the seq numbers of the calls your verdict rests on]}.'
 )
 
 # Credentials in the formats of the four services, wherever they appear in calls, messages or output.
@@ -53,6 +53,7 @@ class JudgeError(Exception):
 
 class Verdict(BaseModel):
     passed: StrictBool
+    score: float | None = Field(None, ge=0.0, le=1.0)  # optional: without it the check scores 1 or 0
     reason: str = ""
     evidence: list[int] = []
 
@@ -91,7 +92,7 @@ def judge(args: JudgeArgs, attempt: Attempt) -> Outcome:
     calls = {c.seq for c in attempt.calls}
     evidence = sorted({s for s in verdict.evidence if s in calls})
     answer = f"{model} answered {'yes' if verdict.passed else 'no'}" + (f": {verdict.reason}" if verdict.reason else "")
-    return Outcome(verdict.passed, expected, answer, evidence)
+    return Outcome(verdict.passed, expected, answer, evidence, score=verdict.score)
 
 
 def build_prompt(attempt: Attempt, rubric: str, truncate: bool, secrets: Iterable[str] = ()) -> str:

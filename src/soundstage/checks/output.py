@@ -55,7 +55,7 @@ class OutputArgs(Args):
         return text.casefold() if self.ignore_case else text
 
 
-Test = Callable[[OutputArgs, str], tuple[bool, str]]  # (passed, what was found)
+Test = Callable[[OutputArgs, str], tuple[bool, str, float | None]]  # (passed, what was found, score: None for 1/0)
 
 
 @check_kind("output", OutputArgs)
@@ -79,49 +79,49 @@ def output(args: OutputArgs, attempt: Attempt) -> Outcome:
         return combine([Outcome(None, want, "the agent has given no output yet", finish) for want, _ in parts])
     outcomes = []
     for want, test in parts:
-        passed, actual = test(args, text)
-        outcomes.append(Outcome(passed, want, actual, finish))
+        passed, actual, score = test(args, text)
+        outcomes.append(Outcome(passed, want, actual, finish, score=score))
     return combine(outcomes)
 
 
-def _contains(args: OutputArgs, text: str) -> tuple[bool, str]:
+def _contains(args: OutputArgs, text: str) -> tuple[bool, str, float | None]:
     folded = args.fold(text)
     missing = [t for t in args.contains or [] if args.fold(t) not in folded]
     if missing:
-        return False, f"it lacks {listing([show(t) for t in missing])}; it is {_excerpt(text)}"
-    return True, "it does"
+        return False, f"it lacks {listing([show(t) for t in missing])}; it is {_excerpt(text)}", None
+    return True, "it does", None
 
 
-def _excludes(args: OutputArgs, text: str) -> tuple[bool, str]:
+def _excludes(args: OutputArgs, text: str) -> tuple[bool, str, float | None]:
     folded = args.fold(text)
     for item in args.excludes or []:
         at = folded.find(args.fold(item))
         if at >= 0:
-            return False, f"it contains {show(item)}: {_excerpt(text, at, len(item))}"
-    return True, "it does not"
+            return False, f"it contains {show(item)}: {_excerpt(text, at, len(item))}", None
+    return True, "it does not", None
 
 
-def _equals(args: OutputArgs, text: str) -> tuple[bool, str]:
+def _equals(args: OutputArgs, text: str) -> tuple[bool, str, float | None]:
     if args.fold(text.strip()) == args.fold((args.equals or "").strip()):
-        return True, "it is"
-    return False, f"it is {_excerpt(text)}"
+        return True, "it is", None
+    return False, f"it is {_excerpt(text)}", None
 
 
-def _matches(args: OutputArgs, text: str) -> tuple[bool, str]:
+def _matches(args: OutputArgs, text: str) -> tuple[bool, str, float | None]:
     regex = args._regex
     match = None if regex is None else regex.fullmatch(text.strip()) if args.exact else regex.search(text)
     if match is None:
-        return False, f"it does not; it is {_excerpt(text)}"
-    return True, f"it does: {show(match.group(0))}"
+        return False, f"it does not; it is {_excerpt(text)}", None
+    return True, f"it does: {show(match.group(0))}", None
 
 
 def _bar(args: OutputArgs) -> float:
     return args.threshold if args.threshold is not None else SIMILAR_BY_DEFAULT
 
 
-def _similar(args: OutputArgs, text: str) -> tuple[bool, str]:
+def _similar(args: OutputArgs, text: str) -> tuple[bool, str, float | None]:
     score = similarity(args.fold(text), args.fold(args.similar_to or ""))
-    return score >= _bar(args), f"its similarity is {score:.2f}"
+    return score >= _bar(args), f"its similarity is {score:.2f}", score  # the raw Dice similarity
 
 
 def similarity(a: str, b: str) -> float:

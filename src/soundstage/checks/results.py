@@ -1,16 +1,17 @@
 """What a check says as saved: `CheckResult` (docs/checks.md, "A check result") and `Evaluation`.
 
 Results are versioned pydantic models so that `checks.json` files written by one version can be read by
-the next; `RESULT_VERSION` changes when a field changes meaning.
+the next; `RESULT_VERSION` changes when a field changes meaning. Version 2 added `score`; a version 1
+result read back gets the score its `passed` implies.
 """
 
 from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field, model_validator
 
-RESULT_VERSION = 1
+RESULT_VERSION = 2
 
 
 class CheckResult(BaseModel):
@@ -20,6 +21,7 @@ class CheckResult(BaseModel):
     kind: str  # "trace", "output", "state:slack.message"...
     required: bool  # in the scene's `pass` list (every check when there is none)
     passed: bool | None  # None: could not be decided; never counts as a pass
+    score: float | None = Field(None, ge=0.0, le=1.0)  # None exactly when passed is None
     expected: str
     actual: str
     explanation: str
@@ -28,6 +30,15 @@ class CheckResult(BaseModel):
     args: dict[str, Any] = {}
     invalid: bool = False
     version: int = RESULT_VERSION
+
+    @model_validator(mode="after")
+    def _scored(self) -> CheckResult:
+        # Results written before scores existed (version 1), and checks that give no finer score: 1 or 0.
+        if self.passed is None:
+            self.score = None
+        elif self.score is None:
+            self.score = 1.0 if self.passed else 0.0
+        return self
 
 
 class Evaluation(BaseModel):

@@ -7,6 +7,7 @@ import sys
 import typer
 
 from .check import check
+from .compare import compare
 from .explain import explain
 from .history import runs, show
 from .listing import list_command
@@ -25,6 +26,7 @@ app.command()(serve)
 app.command()(run)
 app.command()(check)
 app.command()(explain)
+app.command()(compare)
 app.command()(validate)
 app.command("list")(list_command)
 app.command()(runs)

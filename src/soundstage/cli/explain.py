@@ -150,6 +150,8 @@ def _print(trial: dict[str, Any]) -> None:
         say(f"  {trial['agent']}; its stderr: {trial['agent_log']}")
     if trial["outcome"] == "passed":
         say("  every required check passed")
+    if trial["outcome"] == "ungraded":
+        say("  the scene has no checks")
     for check in trial["failed"]:
         state = "undecided" if check["passed"] is None else "failed"
         required = "" if check["required"] else ", not required"

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-import itertools
 import sys
-from collections.abc import Callable
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
+from rich.progress import Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 from rich.text import Text
 
@@ -47,18 +48,20 @@ def run(
     json_output: JsonOption = False,
 ) -> None:
     """Run the agent against each scene, TRIALS times; write the trial folders and the results store; print a summary."""
-    result = run_scenes(
-        scenes,
-        agent,
-        trials=trials,
-        parallel=parallel,
-        out=out,
-        strict=strict,
-        timeout=timeout,
-        tls=tls,
-        on_progress=_progress(len(scenes) * trials) if sys.stderr.isatty() else None,
-        store=lambda: opened(db, out),  # reached and migrated before any agent starts
-    )
+    with _progress(len(scenes) * trials, live=sys.stderr.isatty()) as progress:
+        result = run_scenes(
+            scenes,
+            agent,
+            trials=trials,
+            parallel=parallel,
+            out=out,
+            strict=strict,
+            timeout=timeout,
+            tls=tls,
+            on_progress=progress.trial if progress.live else None,
+            on_start=None if json_output else _started,
+            store=lambda: opened(db, out),  # reached and migrated before any agent starts
+        )
     if json_output:
         emit(result.to_dict())
     else:
@@ -67,27 +70,70 @@ def run(
     finish(result.exit_code)
 
 
-def _progress(total: int) -> Callable[[TrialResult], None]:
-    """One line per finished trial, counted (trials finish in any order when run in parallel)."""
-    done = itertools.count(1)
+def _started(folder: Path) -> None:
+    """The run folder, on stderr before the first trial, so a user can follow a trial while it runs."""
+    stderr.print(f"run folder: {folder}", markup=False)
 
-    def report(trial: TrialResult) -> None:
+
+class _Progress:
+    """On a terminal: one line per finished trial, counted (trials finish in any order when run in
+    parallel), under a live line of trials done, passing so far and running time."""
+
+    def __init__(self, total: int, live: bool) -> None:
+        self.total = total
+        self.live = live
+        self.done = 0
+        self.passing = 0
+        self.bar = Progress(
+            TextColumn("{task.description}"), TimeElapsedColumn(), console=stderr, transient=True, disable=not live
+        )
+        self.task = self.bar.add_task(self.status(), total=total)
+
+    def status(self) -> str:
+        return f"{self.done}/{self.total} trials done, {self.passing} passing"
+
+    def line(self, trial: TrialResult) -> str:
         note = " (timed out)" if trial.timed_out else ""
         ended = how_the_agent_ended(trial.exit_code, trial.killed)
         note += f" ({ended})" if ended else ""
-        stderr.print(f"[{next(done)}/{total}] {trial.scene} #{trial.trial}: {trial.outcome}{note}", markup=False)
+        return f"[{self.done}/{self.total}] {trial.scene} #{trial.trial}: {trial.outcome}{note}"
 
-    return report
+    def trial(self, trial: TrialResult) -> None:
+        self.done += 1
+        self.passing += trial.outcome == "passed"
+        self.bar.console.print(self.line(trial), markup=False)
+        self.bar.update(self.task, completed=self.done, description=self.status())
+
+
+@contextmanager
+def _progress(total: int, live: bool) -> Iterator[_Progress]:
+    progress = _Progress(total, live)
+    with progress.bar:
+        yield progress
 
 
 def _summary(result: RunResult) -> None:
-    table = Table("scene", "passed", "failed trials", title=f"run {result.run_id}")
-    for scene in dict.fromkeys(trial.scene for trial in result.results):
-        trials = [trial for trial in result.results if trial.scene == scene]
-        passed = sum(trial.outcome == "passed" for trial in trials)
-        failures = "\n".join(_failure(trial) for trial in trials if trial.outcome != "passed")
-        table.add_row(Text(scene), f"{passed}/{len(trials)}", Text(failures or "-"))
+    k = result.trials  # every scene has as many trials
+    table = Table("scene", "passed", "pass@1", f"pass@{k}", f"pass^{k}", title=f"run {result.run_id}")
+    for figures in result.figures:
+        if figures["status"] == "ungraded":
+            table.add_row(Text(figures["scene"]), f"ungraded ({figures['trials']} trials)", "-", "-", "-")
+            continue
+        table.add_row(
+            Text(figures["scene"]),
+            f"{figures['passed']}/{figures['trials']}",
+            _share(figures["pass_at_1"]),
+            _share(figures["pass_at_k"]),
+            _share(figures["pass_hat_k"]),
+        )
     stdout.print(table)
+    for figures in result.figures:
+        rates = ", ".join(f"{check} {_share(entry['pass_rate'])}" for check, entry in figures["checks"].items())
+        if rates:
+            say(f"{figures['scene']} checks passed: {rates}")
+    for trial in result.results:
+        if trial.outcome not in ("passed", "ungraded"):
+            say(f"{trial.scene} {_failure(trial)}")
     for trial in result.results:  # an agent that crashed, or could not find what it runs, says so in its stderr
         ended = how_the_agent_ended(trial.exit_code, trial.killed)
         if ended:
@@ -95,6 +141,11 @@ def _summary(result: RunResult) -> None:
     if result.unimplemented:
         say(f"unimplemented endpoints called: {result.unimplemented}" + (" (--strict)" if result.strict else ""))
     say(f"run folder: {result.folder}")
+
+
+def _share(rate: Any) -> str:
+    """A rate as a percentage, as the summary shows it."""
+    return "-" if rate is None else f"{rate * 100:.0f}%"
 
 
 def _failure(trial: TrialResult) -> str:

@@ -18,6 +18,7 @@ class Outcome:
     evidence: list[int] = field(default_factory=list)
     invalid: bool = False  # the check could not be carried out (a judge model call failed)
     explanation: str | None = None  # None: joined from expected and actual by `explain`
+    score: float | None = None  # in [0, 1]; None: 1 or 0 as `passed` says (null when not decided)
 
 
 def explain(passed: bool | None, pairs: list[tuple[str, str]]) -> str:
@@ -28,8 +29,16 @@ def explain(passed: bool | None, pairs: list[tuple[str, str]]) -> str:
     return lead + "; ".join(f"expected {e}, but {a}" for e, a in pairs) + "."
 
 
+def scored(outcome: Outcome) -> float | None:
+    """The outcome's score: its own, else 1 or 0 as it passed; None when it was not decided."""
+    if outcome.passed is None:
+        return None
+    return outcome.score if outcome.score is not None else float(outcome.passed)
+
+
 def combine(parts: list[Outcome]) -> Outcome:
-    """One outcome from several conditions that must all hold; the explanation names those that did not."""
+    """One outcome from several conditions that must all hold; the explanation names those that did not.
+    Its score is the lowest of theirs."""
     if len(parts) == 1:
         return parts[0]
     verdicts = [p.passed for p in parts]
@@ -42,4 +51,5 @@ def combine(parts: list[Outcome]) -> Outcome:
         evidence=[seq for p in parts for seq in p.evidence],
         invalid=any(p.invalid for p in parts),
         explanation=explain(passed, [(p.expected, p.actual) for p in named]),
+        score=None if passed is None else min(scored(p) for p in parts),  # type: ignore[type-var]
     )

@@ -1,0 +1,167 @@
+"""A run's figures per scene (pass@1, pass@k, pass^k, each check's pass rate) and the comparison of two runs
+(docs/cli.md, "`soundstage compare`").
+
+The figures are computed from trials as saved: each trial's `result.json` and `checks.json`. A trial that did
+not pass (failed, invalid) counts as not passing; a check that was not decided counts as not passing.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pydantic import TypeAdapter, ValidationError
+
+from .checks.results import CheckResult
+from .errors import NotFound, UsageError
+
+_CHECKS = TypeAdapter(list[CheckResult])
+
+
+@dataclass
+class Trial:
+    """What the figures need of one trial."""
+
+    scene: str
+    trial: int
+    outcome: str  # passed | failed | invalid | ungraded
+    folder: str
+    checks: list[CheckResult]
+
+
+def scene_figures(scene: str, trials: list[Trial]) -> dict[str, Any]:
+    """One scene's figures over its trials (k: how many there are). A scene without checks is `ungraded`:
+    no pass rates."""
+    k = len(trials)
+    passed = sum(trial.outcome == "passed" for trial in trials)
+    graded = any(trial.checks for trial in trials)
+    checks: dict[str, dict[str, Any]] = {}
+    for trial in trials:
+        for check in trial.checks:
+            entry = checks.setdefault(check.id, {"required": check.required, "passed": 0, "trials": 0})
+            entry["trials"] += 1
+            entry["passed"] += check.passed is True
+    for entry in checks.values():
+        entry["pass_rate"] = _rate(entry["passed"], entry["trials"])
+    return {
+        "scene": scene,
+        "status": "graded" if graded else "ungraded",
+        "trials": k,
+        "passed": passed if graded else None,
+        "k": k,
+        "pass_at_1": _rate(passed, k) if graded else None,
+        "pass_at_k": (1.0 if passed else 0.0) if graded and k else None,
+        "pass_hat_k": (1.0 if passed == k else 0.0) if graded and k else None,
+        "checks": checks,
+    }
+
+
+def run_figures(trials: list[Trial]) -> list[dict[str, Any]]:
+    """Each scene's figures, scenes in the order their first trial comes."""
+    scenes = list(dict.fromkeys(trial.scene for trial in trials))
+    return [scene_figures(scene, [trial for trial in trials if trial.scene == scene]) for scene in scenes]
+
+
+def _rate(part: int, whole: int) -> float | None:
+    return round(part / whole, 4) if whole else None
+
+
+def read_trials(run: Path) -> list[Trial]:
+    """The trials of a run folder that ended (`<scene>/<trial>/result.json`), by scene and trial number. A
+    trial the run never finished (no result.json) has no outcome and is left out."""
+    if not (run / "run.json").is_file() and not run.is_dir():
+        raise NotFound(f"{run}: no such run folder")
+    trials = []
+    for path in run.glob("*/*/result.json"):
+        result = _json(path)
+        checks_file = path.parent / "checks.json"
+        try:
+            checks = _CHECKS.validate_json(checks_file.read_text(encoding="utf-8")) if checks_file.is_file() else []
+        except ValidationError as exc:
+            raise UsageError(f"{checks_file}: not a checks.json soundstage writes: {exc.errors()[0]['msg']}") from None
+        try:
+            trials.append(
+                Trial(str(result["scene"]), int(result["trial"]), str(result["outcome"]), str(path.parent), checks)
+            )
+        except (KeyError, TypeError, ValueError):
+            raise UsageError(f"{path}: not a result.json soundstage writes") from None
+    if not trials:
+        raise NotFound(f"{run}: not a run folder with finished trials (<scene>/<trial>/result.json)")
+    return sorted(trials, key=lambda t: (t.scene, t.trial))
+
+
+def _json(path: Path) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except ValueError as exc:
+        raise UsageError(f"{path}: not valid JSON: {exc}") from None
+
+
+def compare_runs(a: Path, b: Path) -> dict[str, Any]:
+    """Run B against run A, per scene and per check: pass rates in each, what got better and what worse with
+    the trials behind each change, and whether B regressed (a required check's pass rate fell, or a scene
+    whose trials all passed in A has a trial in B that did not pass)."""
+    trials_a, trials_b = read_trials(a), read_trials(b)
+    figures_a = {f["scene"]: f for f in run_figures(trials_a)}
+    figures_b = {f["scene"]: f for f in run_figures(trials_b)}
+    scenes, better, worse = [], [], []
+    for scene in dict.fromkeys([*figures_a, *figures_b]):
+        fa, fb = figures_a.get(scene), figures_b.get(scene)
+        entry: dict[str, Any] = {"scene": scene, "a": _brief(fa), "b": _brief(fb), "checks": []}
+        scenes.append(entry)
+        if fa is None or fb is None:
+            continue
+        in_a = [t for t in trials_a if t.scene == scene]
+        in_b = [t for t in trials_b if t.scene == scene]
+        if fa["status"] == "graded" and fa["passed"] == fa["trials"]:
+            failing = [t.folder for t in in_b if t.outcome in ("failed", "invalid")]
+            if failing:
+                worse.append(
+                    {
+                        "scene": scene,
+                        "check": None,
+                        "a": fa["pass_at_1"],
+                        "b": fb["pass_at_1"],
+                        "regression": True,
+                        "trials": failing,
+                        "why": "every trial passed in A; these trials of B did not",
+                    }
+                )
+        for check in dict.fromkeys([*fa["checks"], *fb["checks"]]):
+            ca, cb = fa["checks"].get(check), fb["checks"].get(check)
+            rate_a = ca["pass_rate"] if ca else None
+            rate_b = cb["pass_rate"] if cb else None
+            required = bool((cb or ca or {}).get("required"))
+            entry["checks"].append({"id": check, "required": required, "a": rate_a, "b": rate_b})
+            if rate_a is None or rate_b is None or rate_a == rate_b:
+                continue
+            change = {"scene": scene, "check": check, "a": rate_a, "b": rate_b, "required": required}
+            if rate_b < rate_a:
+                failing = [t.folder for t in in_b if not _passed(t, check)]
+                worse.append(
+                    {**change, "regression": required, "trials": failing, "why": "these trials of B did not pass it"}
+                )
+            else:
+                failing = [t.folder for t in in_a if not _passed(t, check)]
+                better.append({**change, "trials": failing, "why": "these trials of A did not pass it"})
+    return {
+        "a": str(a),
+        "b": str(b),
+        "regressed": any(change["regression"] for change in worse),
+        "scenes": scenes,
+        "better": better,
+        "worse": worse,
+    }
+
+
+def _passed(trial: Trial, check: str) -> bool:
+    return any(result.id == check and result.passed is True for result in trial.checks)
+
+
+def _brief(figures: dict[str, Any] | None) -> dict[str, Any] | None:
+    """A scene's figures without its checks (the comparison lists those side by side)."""
+    if figures is None:
+        return None
+    return {key: value for key, value in figures.items() if key not in ("scene", "checks")}
