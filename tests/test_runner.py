@@ -497,3 +497,49 @@ def test_two_scenes_with_one_name_are_a_usage_error(out: Path, hello: str, tmp_p
     twin.write_text(SCENE.read_text())
     with pytest.raises(UsageError, match="two of the scenes given are named 'hello'"):
         run_scenes([str(SCENE), str(twin)], hello, out=out)
+
+
+# -- figures, ungraded scenes, the run folder at the start ------------------------------------------------
+
+
+def test_run_json_holds_each_scenes_figures_and_the_folder_is_given_first(out: Path, hello: str) -> None:
+    started: list[Path] = []
+    run = run_scenes([str(SCENE)], hello, trials=2, out=out, on_start=started.append)
+
+    assert started == [run.folder]
+    assert read_json(run.folder / "run.json")["figures"] == [
+        {
+            "scene": "hello",
+            "status": "graded",
+            "trials": 2,
+            "passed": 2,
+            "k": 2,
+            "pass_at_1": 1.0,
+            "pass_at_k": 1.0,
+            "pass_hat_k": 1.0,
+            "checks": {
+                "said_hello": {"required": True, "passed": 2, "trials": 2, "pass_rate": 1.0},
+                "posted": {"required": True, "passed": 2, "trials": 2, "pass_rate": 1.0},
+            },
+        }
+    ]
+    # result.json stays as it was: the check results are in checks.json.
+    assert "checks" not in read_json(run.folder / "hello" / "1" / "result.json")
+    assert [c["score"] for c in read_json(run.folder / "hello" / "1" / "checks.json")] == [1.0, 1.0]
+
+
+def test_a_scene_without_checks_is_ungraded_and_does_not_fail_the_run(out: Path, tmp_path: Path, hello: str) -> None:
+    plain = tmp_path / "plain.yaml"
+    plain.write_text(SCENE.read_text().split("checks:")[0].replace("name: hello", "name: plain"))
+
+    ungraded = run_scenes([str(plain)], agent("exit", "0"), out=out)
+    mixed = run_scenes([str(plain), str(SCENE)], hello, out=out)
+
+    assert [(r.scene, r.outcome, r.failed_checks) for r in ungraded.results] == [("plain", "ungraded", [])]
+    assert ungraded.exit_code == 0
+    assert read_json(Path(ungraded.results[0].folder) / "checks.json") == []
+    assert [(f["scene"], f["status"], f["pass_at_1"]) for f in mixed.figures] == [
+        ("plain", "ungraded", None),
+        ("hello", "graded", 1.0),
+    ]
+    assert mixed.exit_code == 0

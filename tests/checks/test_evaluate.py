@@ -92,6 +92,7 @@ def test_a_result_as_saved(attempt):
         "kind": "trace",
         "required": True,
         "passed": False,
+        "score": 0.0,
         "expected": "no call to get an error",
         "actual": "1 call did: GET /repos/acme/orders got HTTP 404 (seq 3)",
         "explanation": "Failed: expected no call to get an error, but 1 call did: GET "
@@ -100,7 +101,7 @@ def test_a_result_as_saved(attempt):
         "source": "scene",
         "args": {"no_errors": True},
         "invalid": False,
-        "version": 1,
+        "version": 2,
     }
 
 

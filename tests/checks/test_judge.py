@@ -69,7 +69,25 @@ def test_a_verdict_from_the_model(model, attempt, result):
 def test_a_verdict_without_a_reason(model, attempt, result):
     model.content = '{"passed": true}'
     r = result({"judge": "x"}, attempt)
-    assert (r.passed, r.actual, r.evidence) == (True, "judge-1 answered yes", [])
+    assert (r.passed, r.actual, r.evidence, r.score) == (True, "judge-1 answered yes", [], 1.0)
+
+
+def test_the_judges_score_when_it_gives_one(model, attempt, result):
+    model.content = '{"passed": false, "score": 0.35, "reason": "Half there."}'
+    r = result({"judge": "x"}, attempt)
+    assert (r.passed, r.score, r.invalid) == (False, 0.35, False)
+    model.content = '{"passed": false}'
+    assert result({"judge": "x"}, attempt).score == 0.0
+    model.content = '{"passed": true, "score": 1.5}'  # outside [0, 1]: no verdict
+    r = result({"judge": "x"}, attempt)
+    assert (r.passed, r.score, r.invalid) == (None, None, True)
+
+
+def test_a_skipped_judge_has_no_score(attempt, result, monkeypatch):
+    for name in ("SOUNDSTAGE_JUDGE_URL", "OPENROUTER_API_KEY"):
+        monkeypatch.delenv(name, raising=False)
+    r = result({"judge": "x"}, attempt)
+    assert (r.passed, r.score) == (None, None)
 
 
 def test_a_failing_verdict_and_the_checks_own_model(model, attempt, result, monkeypatch):

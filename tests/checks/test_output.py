@@ -89,6 +89,22 @@ def test_similar_to_reports_the_score_and_passes_at_half(result, attempt):
     assert result({"output": {"similar_to": "Nothing alike at all"}}, attempt).actual == "its similarity is 0.06"
 
 
+def test_the_score_of_similar_to_is_the_raw_dice_similarity(result, attempt):
+    near = "Laura's workspace is W-4821 (EU cluster). The CSV export is in Reports."
+    raw = similarity(TEXT.casefold(), near.casefold())
+    assert round(raw, 4) == 0.8649
+    # Passing or failing at its threshold, the score is the similarity itself.
+    assert result({"output": {"similar_to": near}}, attempt).score == raw
+    assert result({"output": {"similar_to": near, "threshold": 0.9}}, attempt).score == raw
+    # With other conditions, the lowest: 0 when one of them failed, else the similarity.
+    assert result({"output": {"similar_to": near, "contains": "W-4821"}}, attempt).score == raw
+    assert result({"output": {"similar_to": near, "contains": "180k"}}, attempt).score == 0.0
+    # Pass/fail conditions score 1 or 0; with no output yet there is no score.
+    assert result({"output": {"contains": "Reports"}}, attempt).score == 1.0
+    assert result({"output": {"contains": "180k"}}, attempt).score == 0.0
+    assert result({"output": {"similar_to": near}}, Attempt(attempt.events)).score is None
+
+
 def test_dice_similarity():
     assert similarity("night", "nacht") == 0.25  # ni gh ht / na ac ch ht: one shared bigram of 8
     assert similarity("aaaa", "aa") == 0.5  # bigrams count as a multiset: 2 * 1 / (3 + 1)

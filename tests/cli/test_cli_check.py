@@ -32,6 +32,20 @@ def test_a_saved_trial_scores_as_it_did(bench, cli, trial: Path) -> None:
     assert lines[2:] == ["passed: 2 of 2 checks passed", f"next: soundstage explain {trial}"]
 
 
+def test_a_trial_saved_before_scores_existed_is_scored_and_explained(bench, cli, trial: Path) -> None:
+    # checks.json as version 1 wrote it: no score.
+    saved = json.loads((trial / "checks.json").read_text())
+    old = [{**{k: v for k, v in r.items() if k != "score"}, "version": 1} for r in saved]
+    (trial / "checks.json").write_text(json.dumps(old))
+
+    checked = cli("check", str(trial), "--json")
+    explained = cli("explain", str(trial), "--json")
+
+    assert (checked.exit_code, explained.exit_code) == (0, 0)
+    assert [(r["score"], r["version"]) for r in json.loads(checked.stdout)["checks"]] == [(1.0, 2), (1.0, 2)]
+    assert json.loads(explained.stdout)["trials"][0]["outcome"] == "passed"
+
+
 def test_json_is_the_same_evaluation_the_run_wrote(bench, cli, trial: Path) -> None:
     result = cli("check", str(trial), "--json")
 

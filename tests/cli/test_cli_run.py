@@ -7,6 +7,8 @@ import shlex
 import sys
 from pathlib import Path
 
+from soundstage.cli.run import _progress
+
 
 def run_folder(bench) -> Path:
     [folder] = [path for path in (bench.root / "runs").iterdir() if path.is_dir()]  # beside soundstage.db
@@ -39,7 +41,9 @@ def test_a_failed_check_exits_1_and_names_it(bench, cli) -> None:
     folder = run_folder(bench)
     assert "hello #1: said_hello, posted" in result.stdout.splitlines()
     assert "hello #2: said_hello, posted" in result.stdout.splitlines()
-    [row] = [[cell.strip() for cell in line.split("│")[1:6]] for line in result.stdout.splitlines() if "│ hello" in line]
+    [row] = [
+        [cell.strip() for cell in line.split("│")[1:6]] for line in result.stdout.splitlines() if "│ hello" in line
+    ]
     assert row == ["hello", "0/2", "0%", "0%", "0%"]
     assert "┃ scene ┃ passed ┃ pass@1 ┃ pass@2 ┃ pass^2 ┃" in result.stdout
     assert "hello checks passed: said_hello 0%, posted 0%" in result.stdout.splitlines()
@@ -115,7 +119,9 @@ def test_a_hung_agent_is_killed_at_the_timeout(bench, cli) -> None:
 
 def test_json_prints_one_document_and_nothing_else(bench, cli) -> None:
     flag = cli("run", "hello.yaml", "--agent", bench.hello(), "--json", "--out", "elsewhere")
-    env = cli("run", "hello.yaml", "--agent", bench.agent("exit", "0"), "--out", "elsewhere", env={"SOUNDSTAGE_JSON": "1"})
+    env = cli(
+        "run", "hello.yaml", "--agent", bench.agent("exit", "0"), "--out", "elsewhere", env={"SOUNDSTAGE_JSON": "1"}
+    )
 
     assert (flag.exit_code, env.exit_code) == (0, 1)
     passed, failed = json.loads(flag.stdout), json.loads(env.stdout)
@@ -151,11 +157,18 @@ def test_a_scene_without_checks_is_ungraded_and_exits_0(bench, cli) -> None:
     document = cli("run", "plain.yaml", "--agent", bench.agent("exit", "0"), "--json", "--out", "again")
 
     assert (result.exit_code, document.exit_code) == (0, 0)
-    [row] = [[cell.strip() for cell in line.split("│")[1:6]] for line in result.stdout.splitlines() if "│ hello" in line]
+    [row] = [
+        [cell.strip() for cell in line.split("│")[1:6]] for line in result.stdout.splitlines() if "│ hello" in line
+    ]
     assert row == ["hello", "ungraded (2 trials)", "-", "-", "-"]
     assert "checks passed" not in result.stdout
     run = json.loads(document.stdout)
     assert [r["outcome"] for r in run["results"]] == ["ungraded"]
+    explained = cli("explain").stdout.splitlines()
+    assert explained[:2] == [
+        f"hello #1: ungraded  [runs/{run_folder(bench).name}/hello/1]",
+        "  the scene has no checks",
+    ]
     assert run["figures"] == [
         {
             "scene": "hello",
@@ -189,3 +202,19 @@ def test_bad_options_are_usage_errors(bench, cli) -> None:
     assert cli("run", "hello.yaml").exit_code == 2  # no --agent
     assert cli("run", "hello.yaml", "--agent", bench.hello(), "--trials", "0").exit_code == 2
     assert cli("run", "hello.yaml", "--agent", "python 'unclosed").exit_code == 2
+
+
+def test_progress_counts_trials_done_and_passing(bench, capsys) -> None:
+    trials = bench.run(bench.hello(), trials=2).results + bench.run(bench.agent("exit", "2")).results
+    with _progress(3, live=True) as progress:
+        for trial in trials:
+            progress.trial(trial)
+        status = progress.status()
+
+    assert status == "3/3 trials done, 2 passing"
+    # The live line itself is drawn only on a terminal; the trial lines stay above it.
+    assert [line for line in capsys.readouterr().err.splitlines() if line] == [
+        "[1/3] hello #1: passed",
+        "[2/3] hello #2: passed",
+        "[3/3] hello #1: failed (the agent exited with code 2)",
+    ]

@@ -1,0 +1,40 @@
+"""Run folders as `soundstage run` writes them, made by hand: for the figures and `compare` tests."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from soundstage.checks import CheckResult
+
+
+def check(id: str, passed: bool | None, required: bool = True) -> dict[str, Any]:
+    result = CheckResult(
+        id=id,
+        kind="trace",
+        required=required,
+        passed=passed,
+        expected="x",
+        actual="y",
+        explanation="z",
+        evidence=[],
+        source="scene",
+    )
+    return result.model_dump(mode="json")
+
+
+def write_run(folder: Path, trials: dict[str, list[dict[str, bool | None]]], optional: tuple[str, ...] = ()) -> Path:
+    """`trials`: per scene, one `{check id: passed}` per trial; the ids in `optional` are not required. A
+    trial with no checks is `ungraded`."""
+    for scene, verdicts in trials.items():
+        for number, checks in enumerate(verdicts, 1):
+            trial = folder / scene / str(number)
+            trial.mkdir(parents=True)
+            results = [check(id, passed, id not in optional) for id, passed in checks.items()]
+            failed = [r["id"] for r in results if r["required"] and r["passed"] is not True]
+            outcome = "ungraded" if not results else "failed" if failed else "passed"
+            result = {"scene": scene, "trial": number, "outcome": outcome, "failed_checks": failed}
+            (trial / "result.json").write_text(json.dumps(result))
+            (trial / "checks.json").write_text(json.dumps(results))
+    return folder

@@ -1,0 +1,141 @@
+"""A run's figures per scene, and the comparison of two runs (figures.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from tests.runs import write_run
+
+from soundstage.errors import NotFound
+from soundstage.figures import compare_runs, read_trials, run_figures
+
+
+def test_figures_per_scene(tmp_path: Path) -> None:
+    run = write_run(
+        tmp_path / "a",
+        {
+            "deploy": [{"posted": True, "fast": True}, {"posted": False, "fast": True}, {"posted": True, "fast": None}],
+            "greet": [{"said": True}, {"said": True}],
+            "plain": [{}, {}],
+        },
+        optional=("fast",),
+    )
+
+    deploy, greet, plain = run_figures(read_trials(run))
+
+    # pass@1 is the share of trials that passed, pass@k whether one of the k did, pass^k whether all k did.
+    assert deploy == {
+        "scene": "deploy",
+        "status": "graded",
+        "trials": 3,
+        "passed": 2,
+        "k": 3,
+        "pass_at_1": 0.6667,
+        "pass_at_k": 1.0,
+        "pass_hat_k": 0.0,
+        "checks": {
+            "posted": {"required": True, "passed": 2, "trials": 3, "pass_rate": 0.6667},
+            "fast": {"required": False, "passed": 2, "trials": 3, "pass_rate": 0.6667},  # undecided: not a pass
+        },
+    }
+    assert (greet["passed"], greet["pass_at_1"], greet["pass_at_k"], greet["pass_hat_k"]) == (2, 1.0, 1.0, 1.0)
+    assert plain == {
+        "scene": "plain",
+        "status": "ungraded",
+        "trials": 2,
+        "passed": None,
+        "k": 2,
+        "pass_at_1": None,
+        "pass_at_k": None,
+        "pass_hat_k": None,
+        "checks": {},
+    }
+
+
+def test_a_run_with_no_finished_trial_is_not_found(tmp_path: Path) -> None:
+    with pytest.raises(NotFound, match="not a run folder with finished trials"):
+        read_trials(tmp_path)
+    with pytest.raises(NotFound, match="no such run folder"):
+        read_trials(tmp_path / "nowhere")
+
+
+def test_compare_names_what_got_better_and_worse_and_the_trials_behind_it(tmp_path: Path) -> None:
+    a = write_run(
+        tmp_path / "a",
+        {"deploy": [{"posted": True, "fast": True}, {"posted": True, "fast": False}], "greet": [{"said": False}]},
+        optional=("fast",),
+    )
+    b = write_run(
+        tmp_path / "b",
+        {"deploy": [{"posted": True, "fast": False}, {"posted": False, "fast": False}], "greet": [{"said": True}]},
+        optional=("fast",),
+    )
+
+    comparison = compare_runs(a, b)
+
+    assert comparison["regressed"] is True
+    assert comparison["worse"] == [
+        {
+            "scene": "deploy",
+            "check": None,
+            "a": 1.0,
+            "b": 0.5,
+            "regression": True,
+            "trials": [str(b / "deploy" / "2")],
+            "why": "every trial passed in A; these trials of B did not",
+        },
+        {
+            "scene": "deploy",
+            "check": "posted",
+            "a": 1.0,
+            "b": 0.5,
+            "required": True,
+            "regression": True,
+            "trials": [str(b / "deploy" / "2")],
+            "why": "these trials of B did not pass it",
+        },
+        {
+            "scene": "deploy",
+            "check": "fast",
+            "a": 0.5,
+            "b": 0.0,
+            "required": False,
+            "regression": False,  # not required: worse, but no regression
+            "trials": [str(b / "deploy" / "1"), str(b / "deploy" / "2")],
+            "why": "these trials of B did not pass it",
+        },
+    ]
+    assert comparison["better"] == [
+        {
+            "scene": "greet",
+            "check": "said",
+            "a": 0.0,
+            "b": 1.0,
+            "required": True,
+            "trials": [str(a / "greet" / "1")],
+            "why": "these trials of A did not pass it",
+        }
+    ]
+    deploy = comparison["scenes"][0]
+    assert deploy["checks"] == [
+        {"id": "posted", "required": True, "a": 1.0, "b": 0.5},
+        {"id": "fast", "required": False, "a": 0.5, "b": 0.0},
+    ]
+    assert (deploy["a"]["passed"], deploy["b"]["passed"], deploy["b"]["pass_hat_k"]) == (2, 1, 0.0)
+
+
+def test_only_a_fall_in_a_non_required_check_is_no_regression(tmp_path: Path) -> None:
+    a = write_run(tmp_path / "a", {"deploy": [{"posted": True, "fast": True}], "new": [{"x": True}]}, ("fast",))
+    b = write_run(tmp_path / "b", {"deploy": [{"posted": True, "fast": False}], "plain": [{}]}, ("fast",))
+
+    comparison = compare_runs(a, b)
+
+    assert comparison["regressed"] is False
+    assert [(w["check"], w["regression"]) for w in comparison["worse"]] == [("fast", False)]
+    # A scene in one run only is listed, with nothing to compare.
+    assert [(s["scene"], s["a"] is None, s["b"] is None) for s in comparison["scenes"]] == [
+        ("deploy", False, False),
+        ("new", False, True),
+        ("plain", True, False),
+    ]
