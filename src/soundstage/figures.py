@@ -71,7 +71,7 @@ def _rate(part: int, whole: int) -> float | None:
 def read_trials(run: Path) -> list[Trial]:
     """The trials of a run folder that ended (`<scene>/<trial>/result.json`), by scene and trial number. A
     trial the run never finished (no result.json) has no outcome and is left out."""
-    if not (run / "run.json").is_file() and not run.is_dir():
+    if not run.is_dir():
         raise NotFound(f"{run}: no such run folder")
     trials = []
     for path in run.glob("*/*/result.json"):

@@ -164,6 +164,11 @@ def test_a_scene_without_checks_is_ungraded_and_exits_0(bench, cli) -> None:
     assert "checks passed" not in result.stdout
     run = json.loads(document.stdout)
     assert [r["outcome"] for r in run["results"]] == ["ungraded"]
+    checked = cli("check", f"runs/{run_folder(bench).name}/hello/1").stdout.splitlines()
+    assert checked == [
+        "ungraded: the scene has no checks",
+        f"next: soundstage explain runs/{run_folder(bench).name}/hello/1",
+    ]
     explained = cli("explain").stdout.splitlines()
     assert explained[:2] == [
         f"hello #1: ungraded  [runs/{run_folder(bench).name}/hello/1]",

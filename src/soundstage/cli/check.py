@@ -142,6 +142,9 @@ def _print(evaluation: dict[str, Any]) -> None:
         mark = {True: "pass", False: "FAIL", None: "n/a "}[result["passed"]]
         required = "" if result["required"] else " (not required)"
         say(f"{mark}  {result['id']} ({result['kind']}){required}: {result['explanation']}")
+    if not evaluation["checks"]:
+        say("ungraded: the scene has no checks")
+        return
     verdict = "invalid" if evaluation["invalid"] else "passed" if evaluation["passed"] else "failed"
     say(
         f"{verdict}: {sum(r['passed'] is True for r in evaluation['checks'])} of {len(evaluation['checks'])} checks passed"
