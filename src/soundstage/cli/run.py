@@ -6,7 +6,7 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 from rich.progress import Progress, TextColumn, TimeElapsedColumn
@@ -143,7 +143,7 @@ def _summary(result: RunResult) -> None:
     say(f"run folder: {result.folder}")
 
 
-def _share(rate: Any) -> str:
+def _share(rate: float | None) -> str:
     """A rate as a percentage, as the summary shows it."""
     return "-" if rate is None else f"{rate * 100:.0f}%"
 

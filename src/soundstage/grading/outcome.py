@@ -38,7 +38,7 @@ def scored(outcome: Outcome) -> float | None:
 
 def combine(parts: list[Outcome]) -> Outcome:
     """One outcome from several conditions that must all hold; the explanation names those that did not.
-    Its score is the lowest of theirs."""
+    Its score is the lowest of those decided (a failed one decides it even when another was not)."""
     if len(parts) == 1:
         return parts[0]
     verdicts = [p.passed for p in parts]
@@ -51,5 +51,5 @@ def combine(parts: list[Outcome]) -> Outcome:
         evidence=[seq for p in parts for seq in p.evidence],
         invalid=any(p.invalid for p in parts),
         explanation=explain(passed, [(p.expected, p.actual) for p in named]),
-        score=None if passed is None else min(scored(p) for p in parts),  # type: ignore[type-var]
+        score=None if passed is None else min(s for s in map(scored, parts) if s is not None),
     )
