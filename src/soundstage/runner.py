@@ -28,13 +28,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
-from .checks import CheckResult, Evaluation, score
+from .checks import CheckResult, score
 from .checks.evaluate import INITIAL_FILE, WRITES_FILE
 from .clock import US
 from .errors import InfrastructureError, NotFound, UsageError
 from .events import CallEvent, Event, FinishEvent, WriteEvent
 from .figures import Trial, run_figures
 from .server import Hub, Server
+from .server.runs import counts, outcome
 from .stage import WorldImage
 from .world import World
 
@@ -391,26 +392,19 @@ class _TrialRunner:
         self, world: World, folder: Path, number: int, ending: _Ending, timed_out: bool, wall: float
     ) -> TrialResult:
         evaluation = score(world)
-        calls = world.log.calls()
         finish = next(event for event in world.log.events if isinstance(event, FinishEvent))
         result = TrialResult(
             scene=world.scene,
             trial=number,
             world=world.id,
-            outcome=_outcome(evaluation),
+            outcome=outcome(evaluation),
             exit_code=ending.exit_code,
             killed=ending.killed,
             timed_out=timed_out,
             finish_reason=finish.reason,
             wall_seconds=round(wall, 3),
             simulated_seconds=(world.now() - world.clock.start) / US,
-            counts={
-                "calls": len(calls),
-                "events": len(world.log),
-                "errors": sum(call.error for call in calls),
-                "unimplemented": sum(call.unimplemented for call in calls),
-                "after_finish": sum(event.kind == "after_finish" for event in world.log.events),
-            },
+            counts=counts(world),
             failed_checks=[check.id for check in evaluation.checks if check.required and check.passed is not True],
             folder=str(folder),
             checks=evaluation.checks,
@@ -421,15 +415,6 @@ class _TrialRunner:
         _dump(folder / "diff.json", world.diff())
         (folder / "output.txt").write_text(world.output or "", encoding="utf-8")  # what output checks read
         return result
-
-
-def _outcome(evaluation: Evaluation) -> str:
-    """A trial's outcome; a scene without checks grades nothing, so its trials are `ungraded`."""
-    if evaluation.invalid:
-        return "invalid"
-    if not evaluation.checks:
-        return "ungraded"
-    return "passed" if evaluation.passed else "failed"
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ import sys
 import httpx
 
 from soundstage.server.serve import free_port
+from soundstage.store import open_store
 
 
 def test_a_public_address_needs_the_admin_token(bench, cli, monkeypatch) -> None:
@@ -70,3 +71,40 @@ def test_serve_prints_its_urls_and_answers(bench) -> None:
     finally:
         server.terminate()
         server.wait(timeout=10)
+
+
+def test_serve_writes_runs_over_http_to_the_store_given(bench, tmp_path) -> None:
+    port = free_port()
+    db = tmp_path / "results.db"
+    env = {
+        **os.environ,
+        "SOUNDSTAGE_JSON": "1",
+        "SOUNDSTAGE_ADMIN_TOKEN": "admin-secret",
+        "SOUNDSTAGE_DB": f"sqlite:///{db}",
+    }
+    (bench.root / "seeds").mkdir()
+    shutil.copy(bench.scene, bench.root / "seeds" / "hello.yaml")
+    server = subprocess.Popen(
+        [sys.executable, "-m", "soundstage", "serve", "--port", str(port), "--tls-port", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        env=env,
+    )
+    try:
+        base = json.loads(server.stdout.readline())["url"]
+        admin = {"authorization": "Bearer admin-secret"}
+        run = httpx.post(f"{base}/v1/runs", json={"scene": "hello"}, headers=admin, timeout=10).json()
+        world = run["worlds"][0]["env"]
+        agent = {"authorization": f"Bearer {world['SOUNDSTAGE_TOKEN']}"}
+        assert httpx.post(f"{world['SOUNDSTAGE_URL']}/finish", json={}, headers=agent, timeout=10).status_code == 200
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+    store = open_store(f"sqlite:///{db}", create=False)
+    assert store is not None
+    stored = store.run(run["id"])
+    store.close()
+    assert stored is not None
+    assert (stored["agent"], stored["trials"], [t["trial"] for t in stored["results"]]) == ("http", 1, [1])
+    assert (stored["exit_code"], stored["results"][0]["outcome"]) == (1, "failed")  # it said nothing

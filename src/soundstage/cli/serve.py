@@ -6,7 +6,7 @@ import copy
 import ipaddress
 import json
 import os
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 import uvicorn
@@ -17,6 +17,9 @@ from ..server.hub import FINISHED_TTL, IDLE_TTL, MAX_WORLDS
 from ..services import SERVICES
 from ..spec.discovery import list_scenes
 from .output import JsonOption, emit, handles_errors, next_step, quote, say
+
+if TYPE_CHECKING:
+    from ..store import Store
 
 
 @handles_errors("serve")
@@ -34,6 +37,15 @@ def serve(
     finished_ttl: Annotated[
         float, typer.Option("--finished-ttl", min=1, help="Seconds a finished world is kept.")
     ] = FINISHED_TTL,
+    db: Annotated[
+        str | None,
+        typer.Option(
+            "--db",
+            envvar="SOUNDSTAGE_DB",
+            help="A results store for runs over HTTP: postgresql://USER@HOST/DB or sqlite:///FILE [default: none].",
+            show_default=False,
+        ),
+    ] = None,
     json_output: JsonOption = False,
 ) -> None:
     """Serve the control API and the services on http and https; print their base URLs."""
@@ -46,13 +58,24 @@ def serve(
     logging = copy.deepcopy(uvicorn.config.LOGGING_CONFIG)
     logging["handlers"]["access"]["stream"] = "ext://sys.stderr"
     hub = Hub(max_worlds=max_worlds, idle_ttl=idle_ttl, finished_ttl=finished_ttl)
-    server = Server(hub, host, port, tls_port, tls_everywhere=tls, admin_token=token, log_config=logging)
+    results = _store(db)  # reached and migrated before the server listens
+    server = Server(
+        hub, host, port, tls_port, tls_everywhere=tls, admin_token=token, log_config=logging, results=results
+    )
     info = _describe(server, token is None)
     if json_output:
         emit(info)
     else:
         _print(info)
     server.run()
+
+
+def _store(db: str | None) -> Store | None:
+    if not db:
+        return None
+    from ..store import open_store  # SQLAlchemy and Alembic, loaded only for a server that writes results
+
+    return open_store(db)
 
 
 def _is_loopback(host: str) -> bool:

@@ -20,13 +20,15 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 
-from ..checks import CheckSpecError, score, score_custom
+from ..checks import CheckSpecError, score, score_custom, watch_state_milestones
 from ..clock import iso, parse_duration
 from ..errors import NotFound, SpecError
 from ..services.base import LoneSurrogate, loads_json
 from ..spec.discovery import is_name, list_scenes
+from ..stage import WorldImage
 from ..world import World
 from .hub import Hub, TooManyWorlds
+from .runs import Runs, run_checks
 
 Endpoint = Callable[[Request], Awaitable[Response]]
 log = logging.getLogger("soundstage.server")
@@ -135,7 +137,9 @@ async def _json(request: Request, lone_surrogates: bool = False) -> dict[str, An
         data = loads_json(raw)  # as the services read JSON: bounded in depth, only text that can be written out
     except LoneSurrogate:
         if not lone_surrogates:
-            raise ControlError(400, "invalid_json", "the body is not valid JSON: a string holds half a character") from None
+            raise ControlError(
+                400, "invalid_json", "the body is not valid JSON: a string holds half a character"
+            ) from None
         data = json.loads(raw)  # its depth is known to be fine; what reads the text says where the half is
     except ValueError as exc:
         raise ControlError(400, "invalid_json", f"the body is not valid JSON: {str(exc)[:200]}") from None
@@ -180,12 +184,14 @@ def _after(request: Request) -> int:
         raise ControlError(400, "invalid_after", f"after must be a whole number (a seq), got {raw[:40]!r}") from exc
 
 
-async def create_world(request: Request) -> Any:
-    body = await _json(request, lone_surrogates=True)
+def _scene_image_args(body: dict[str, Any], fields: set[str]) -> tuple[str | None, str | None]:
+    """The scene a body names: `scene` (a known scene's name) or `scene_yaml` (text); `fields` are the
+    others it may have. Raises 400 for anything else."""
     scene, text = body.get("scene"), body.get("scene_yaml")
-    unknown = sorted(set(body) - {"scene", "scene_yaml"})
+    unknown = sorted(set(body) - {"scene", "scene_yaml"} - fields)
     if unknown:
-        raise ControlError(400, "invalid_request", f'unknown field {unknown[0][:40]!r}: give "scene" or "scene_yaml"')
+        known = ", ".join(f'"{name}"' for name in sorted({"scene", "scene_yaml"} | fields))
+        raise ControlError(400, "invalid_request", f"unknown field {unknown[0][:40]!r}: the fields are {known}")
     if (scene is None) == (text is None) or not isinstance(scene or text, str):
         raise ControlError(
             400, "invalid_request", 'give exactly one of "scene" (a known scene\'s name) or "scene_yaml" (text)'
@@ -198,10 +204,19 @@ async def create_world(request: Request) -> Any:
             '"scene" must be the name of a known scene (GET /v1/scenes lists them), not a path; '
             'send a scene of your own as "scene_yaml"',
         )
-    hub = _hub(request)
+    return scene, text
+
+
+async def _image(request: Request, scene: str | None, text: str | None) -> WorldImage:
     # Building an image is the one long piece of control work (a scene near its size bounds takes seconds
     # to parse): off the event loop, so every world's calls go on meanwhile.
-    image = await run_in_threadpool(hub.images.load, scene=scene, scene_yaml=text, named=True)
+    return await run_in_threadpool(_hub(request).images.load, scene=scene, scene_yaml=text, named=True)
+
+
+async def create_world(request: Request) -> Any:
+    body = await _json(request, lone_surrogates=True)
+    image = await _image(request, *_scene_image_args(body, set()))
+    hub = _hub(request)
     world = hub.add(image)
     return describe(hub, world, _base(request))
 
@@ -283,9 +298,11 @@ async def finish(request: Request) -> Any:
     if not world.finish(output):
         raise ControlError(409, "already_finished", f"world {world.id} has already finished")
     _hub(request).touch(world)  # a finished world lives `finished_ttl` from now
+    # A run's trial is scored now, once (a judge check may ask a model: off the event loop).
+    evaluation = await run_in_threadpool(_runs(request).finished, world)
     if request.state.agent:  # the attempt is over, but its grades are still not the agent's to read
         return {"finished": True, "now": iso(world.now()), "last_seq": world.log.last_seq}
-    return score(world).model_dump(mode="json")
+    return (evaluation or score(world)).model_dump(mode="json")
 
 
 async def scenes(request: Request) -> Any:
@@ -294,3 +311,88 @@ async def scenes(request: Request) -> Any:
 
 async def healthz(request: Request) -> Any:
     return {"ok": True, "worlds": len(_hub(request).worlds)}
+
+
+def _runs(request: Request) -> Runs:
+    return request.app.state.runs
+
+
+RUN_FIELDS = {"checks", "replace_template_checks", "trials", "metadata"}
+
+
+async def create_run(request: Request) -> Any:
+    body = await _json(request, lone_surrogates=True)
+    scene, text = _scene_image_args(body, RUN_FIELDS)
+    trials = body.get("trials", 1)
+    replace = body.get("replace_template_checks", False)
+    metadata = body.get("metadata", {})
+    hub = _hub(request)
+    hub.expire()  # expired worlds free their slots first
+    free = hub.max_worlds - len(hub.worlds)
+    if not isinstance(trials, int) or isinstance(trials, bool) or trials < 1:
+        raise ControlError(400, "invalid_request", '"trials" must be a whole number, at least 1')
+    if trials > free:
+        raise ControlError(
+            400, "invalid_request", f'"trials" is {trials}, more than the {free} live worlds this server can add now'
+        )
+    if not isinstance(replace, bool):
+        raise ControlError(400, "invalid_request", '"replace_template_checks" must be true or false')
+    if not isinstance(metadata, dict):
+        raise ControlError(400, "invalid_request", '"metadata" must be a JSON object')
+    image = await _image(request, scene, text)
+    checks, pass_ids, custom = run_checks(image, body.get("checks"), replace)  # before any world is made
+    worlds: list[World] = []
+    try:
+        for _ in range(trials):
+            world = hub.add(image)
+            world.checks, world.pass_ids = checks, pass_ids
+            watch_state_milestones(world, custom)
+            worlds.append(world)
+    except TooManyWorlds:  # another caller took the slots meanwhile: no run, no world left behind
+        for world in worlds:
+            hub.drop(world.id)
+        raise
+    run = _runs(request).start(image.name, image.source, metadata, worlds)
+    base = _base(request)
+    return {
+        "id": run.id,
+        "status": run.status,
+        "worlds": [
+            {"id": w.id, "trial": n, "env": hub.environment(w, base), "urls": hub.urls(w, base)}
+            for n, w in enumerate(worlds, 1)
+        ],
+    }
+
+
+async def list_runs(request: Request) -> Any:
+    runs = _runs(request)
+    await run_in_threadpool(runs.settle, _hub(request).worlds)
+    return [run.summary() for run in runs.runs.values()]
+
+
+async def get_run(request: Request) -> Any:
+    runs = _runs(request)
+    await run_in_threadpool(runs.settle, _hub(request).worlds)
+    return runs.get(request.path_params["run"]).describe()
+
+
+async def get_trial(request: Request) -> Any:
+    runs = _runs(request)
+    await run_in_threadpool(runs.settle, _hub(request).worlds)
+    run = runs.get(request.path_params["run"])
+    raw = request.path_params["trial"]
+    trial = next((t for t in run.trials if raw.isdigit() and t.number == int(raw)), None)
+    if trial is None:
+        raise NotFound(f"run {run.id} has no trial {raw[:40]!r} (its trials are 1 to {len(run.trials)})")
+    answer = trial.brief()
+    if trial.outcome is None:  # still running: the world as it is now; output and checks come with the end
+        world = _hub(request).get(trial.world_id)
+        answer.update(
+            trace=[e.model_dump(mode="json") for e in world.log.calls()],
+            events=[e.model_dump(mode="json") for e in world.log.events],
+            diff=world.diff(),
+            output=None,
+        )
+    else:
+        answer.update(trace=trial.trace, events=trial.events, diff=trial.diff, output=trial.output)
+    return answer
