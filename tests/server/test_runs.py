@@ -276,3 +276,14 @@ def test_finished_trials_are_written_to_the_store(store_url):
         ("posted", False, "scene"),
         ("greeted", False, "custom"),
     ]
+
+
+def test_a_server_keeps_a_bounded_number_of_finished_runs(stage, monkeypatch):
+    monkeypatch.setattr(stage.server.app.state.runs, "max_done", 1)
+    older, newer = create(stage).json(), create(stage).json()
+    for run in (older, newer):
+        finish(stage, run["worlds"][0])
+    running = create(stage).json()  # making a run drops the finished ones past the bound, oldest first
+    assert stage.http.get(f"/v1/runs/{older['id']}").status_code == 404
+    assert stage.http.get(f"/v1/runs/{newer['id']}").json()["status"] == "done"
+    assert stage.http.get(f"/v1/runs/{running['id']}").json()["status"] == "running"

@@ -28,6 +28,9 @@ log = logging.getLogger("soundstage.server")
 
 # What the store's runs table holds as the agent of a run over HTTP: the caller runs the agent itself.
 HTTP_AGENT = "http"
+# Finished runs a server keeps in memory (with their trials' logs), the oldest dropped first; the store, when
+# there is one, keeps them all. Running runs are bounded by the live worlds they hold.
+MAX_DONE_RUNS = 1000
 
 
 class ResultsSink(Protocol):
@@ -162,8 +165,9 @@ class RunRecord:
 class Runs:
     """The server's runs, and the run and trial of each of their worlds."""
 
-    def __init__(self, store: ResultsSink | None = None) -> None:
+    def __init__(self, store: ResultsSink | None = None, max_done: int = MAX_DONE_RUNS) -> None:
         self.store = store
+        self.max_done = max_done
         self.runs: dict[str, RunRecord] = {}
         self._by_world: dict[str, tuple[RunRecord, TrialRecord]] = {}
         self._lock = threading.Lock()
@@ -173,6 +177,9 @@ class Runs:
         run = RunRecord("run_" + secrets.token_hex(16), scene, metadata, _now())
         run.trials = [TrialRecord(n, world.id, now) for n, world in enumerate(worlds, 1)]
         with self._lock:
+            done = [old for old in self.runs.values() if old.status == "done"]
+            for old in done[: max(0, len(done) - self.max_done)]:
+                del self.runs[old.id]
             self.runs[run.id] = run
             for trial in run.trials:
                 self._by_world[trial.world_id] = (run, trial)
