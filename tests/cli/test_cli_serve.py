@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -9,6 +10,7 @@ import shutil
 import socket
 import subprocess
 import sys
+from collections.abc import Iterator
 
 import httpx
 
@@ -38,24 +40,32 @@ def test_a_taken_port_exits_3(bench, cli) -> None:
     assert result.stderr.startswith(f"error: cannot listen on 127.0.0.1:{port}:")
 
 
-def test_serve_prints_its_urls_and_answers(bench) -> None:
-    port = free_port()
-    env = {**os.environ, "SOUNDSTAGE_JSON": "1"}
-    env.pop("SOUNDSTAGE_ADMIN_TOKEN", None)
+@contextlib.contextmanager
+def serving(bench, env: dict[str, str]) -> Iterator[dict]:
+    """`soundstage serve --json` on a free port with the hello scene known by name; answers what it printed."""
     (bench.root / "seeds").mkdir()
     shutil.copy(bench.scene, bench.root / "seeds" / "hello.yaml")
+    port = free_port()
     server = subprocess.Popen(
         [sys.executable, "-m", "soundstage", "serve", "--port", str(port), "--tls-port", "0"],
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
         text=True,
-        env=env,
+        env={**env, "SOUNDSTAGE_JSON": "1"},
     )
     try:
-        first = server.stdout.readline()  # the one JSON document, on one line
-        base = f"http://127.0.0.1:{port}"
-        info = json.loads(first)
-        assert info["url"] == base
+        yield json.loads(server.stdout.readline())  # the one JSON document, on one line
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+def test_serve_prints_its_urls_and_answers(bench) -> None:
+    env = dict(os.environ)
+    env.pop("SOUNDSTAGE_ADMIN_TOKEN", None)
+    with serving(bench, env) as info:
+        base = info["url"]
+        assert re.fullmatch(r"http://127\.0\.0\.1:\d+", base)
         assert info["control"] == f"{base}/v1/worlds"
         assert info["services"]["slack"] == f"{base}/slack"
         # No SOUNDSTAGE_ADMIN_TOKEN: the server made one, and says it (nothing else knows it).
@@ -68,39 +78,18 @@ def test_serve_prints_its_urls_and_answers(bench) -> None:
         assert created.status_code == 201
         world = created.json()["id"]
         assert created.json()["env"]["SLACK_API_URL"] == f"{base}/w/{world}/slack/api/"
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
 
 
 def test_serve_writes_runs_over_http_to_the_store_given(bench, tmp_path) -> None:
-    port = free_port()
     db = tmp_path / "results.db"
-    env = {
-        **os.environ,
-        "SOUNDSTAGE_JSON": "1",
-        "SOUNDSTAGE_ADMIN_TOKEN": "admin-secret",
-        "SOUNDSTAGE_DB": f"sqlite:///{db}",
-    }
-    (bench.root / "seeds").mkdir()
-    shutil.copy(bench.scene, bench.root / "seeds" / "hello.yaml")
-    server = subprocess.Popen(
-        [sys.executable, "-m", "soundstage", "serve", "--port", str(port), "--tls-port", "0"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-        env=env,
-    )
-    try:
-        base = json.loads(server.stdout.readline())["url"]
+    env = {**os.environ, "SOUNDSTAGE_ADMIN_TOKEN": "admin-secret", "SOUNDSTAGE_DB": f"sqlite:///{db}"}
+    with serving(bench, env) as info:
+        base = info["url"]
         admin = {"authorization": "Bearer admin-secret"}
         run = httpx.post(f"{base}/v1/runs", json={"scene": "hello"}, headers=admin, timeout=10).json()
         world = run["worlds"][0]["env"]
         agent = {"authorization": f"Bearer {world['SOUNDSTAGE_TOKEN']}"}
         assert httpx.post(f"{world['SOUNDSTAGE_URL']}/finish", json={}, headers=agent, timeout=10).status_code == 200
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
     store = open_store(f"sqlite:///{db}", create=False)
     assert store is not None
     stored = store.run(run["id"])

@@ -71,8 +71,8 @@ async def serve_call(hub: Hub, target: tuple[str | None, str, str], scope: Scope
     world = hub.worlds.get(world_id) if world_id else hub.by_token(token)
     principal = world.tokens.get(token) if world is not None and token else None
     if world is None or principal is None:  # no credential of this world: it never hears of the call
-        reply, date = _safely(service.unauthorized, service, call)[0], None
-        content = encode(reply)
+        reply, content, _ = _safely(service.unauthorized, service, call)
+        date = None
     else:
         hub.touch(world)
         if principal.service != name:  # this world's token for another service: the vendor's auth error
@@ -90,7 +90,7 @@ def record(
     size = len(call.body) if size is None else size
     with world.lock:
         if world.finished:
-            reply = _safely(getattr(service, "revoked", service.unauthorized), service, call)[0]
+            reply, content, _ = _safely(getattr(service, "revoked", service.unauthorized), service, call)
             world.log.emit(
                 AfterFinishEvent,
                 t=iso(world.now()),
@@ -99,7 +99,7 @@ def record(
                 path=call.path,
                 status=reply.status,
             )
-            return reply, encode(reply), http_date(world.now())
+            return reply, content, http_date(world.now())
         at = world.begin_call()
         whole = size == len(call.body)
         try:
@@ -108,8 +108,7 @@ def record(
         except Exception as exc:  # a handler bug: undo its writes, answer as the vendor does on a server fault
             world.rollback()
             log.exception("%s %s %s failed in world %s", service.name, call.method, call.path[:200], world.id)
-            reply, whole = _safely(partial(_internal_error, service, exc), service, call)
-            content = encode(reply)
+            reply, content, whole = _safely(partial(_internal_error, service, exc), service, call)
         body, cut = _trace_body(service, call, reply, size, parsed=whole)
         world.end_call(
             at,
@@ -141,18 +140,19 @@ def _token(service: Service, call: ServiceRequest) -> str | None:
         return None
 
 
-def _safely(answer: Callable[[ServiceRequest], Reply], service: Service, call: ServiceRequest) -> tuple[Reply, bool]:
-    """`answer(call)`, and whether it was built from the whole call: when building the vendor's answer
-    fails on the body (too deep, not text), the same answer for the call without its body; the vendor's
-    server error at the very last."""
+def _safely(
+    answer: Callable[[ServiceRequest], Reply], service: Service, call: ServiceRequest
+) -> tuple[Reply, bytes, bool]:
+    """`answer(call)`, encoded, and whether it was built from the whole call: when building the vendor's
+    answer fails on the body (too deep, not text), the same answer for the call without its body; the
+    vendor's server error at the very last."""
     for attempt in (call, dataclasses.replace(call, body=b"")):
         try:
             reply = answer(attempt)
-            encode(reply)
-            return reply, attempt is call
+            return reply, encode(reply), attempt is call
         except Exception:
             log.exception("building %s's answer to %s %s failed", service.name, call.method, call.path[:200])
-    return Reply(500, None, error=True), False
+    return Reply(500, None, error=True), b"", False
 
 
 def _trace_body(
