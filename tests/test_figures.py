@@ -83,6 +83,7 @@ def test_compare_names_what_got_better_and_worse_and_the_trials_behind_it(tmp_pa
             "b": 0.5,
             "regression": True,
             "trials": [str(b / "deploy" / "2")],
+            "trial_numbers": [2],
             "why": "every trial passed in A; these trials of B did not",
         },
         {
@@ -93,6 +94,7 @@ def test_compare_names_what_got_better_and_worse_and_the_trials_behind_it(tmp_pa
             "required": True,
             "regression": True,
             "trials": [str(b / "deploy" / "2")],
+            "trial_numbers": [2],
             "why": "these trials of B did not pass it",
         },
         {
@@ -103,6 +105,7 @@ def test_compare_names_what_got_better_and_worse_and_the_trials_behind_it(tmp_pa
             "required": False,
             "regression": False,  # not required: worse, but no regression
             "trials": [str(b / "deploy" / "1"), str(b / "deploy" / "2")],
+            "trial_numbers": [1, 2],
             "why": "these trials of B did not pass it",
         },
     ]
@@ -114,6 +117,7 @@ def test_compare_names_what_got_better_and_worse_and_the_trials_behind_it(tmp_pa
             "b": 1.0,
             "required": True,
             "trials": [str(a / "greet" / "1")],
+            "trial_numbers": [1],
             "why": "these trials of A did not pass it",
         }
     ]

@@ -7,7 +7,6 @@ not pass (failed, invalid) counts as not passing; a check that was not decided c
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -15,7 +14,8 @@ from typing import Any
 from pydantic import TypeAdapter, ValidationError
 
 from .checks.results import CheckResult
-from .errors import NotFound, UsageError
+from .errors import UsageError
+from .folders import read_results
 
 _CHECKS = TypeAdapter(list[CheckResult])
 
@@ -71,39 +71,27 @@ def _rate(part: int, whole: int) -> float | None:
 def read_trials(run: Path) -> list[Trial]:
     """The trials of a run folder that ended (`<scene>/<trial>/result.json`), by scene and trial number. A
     trial the run never finished (no result.json) has no outcome and is left out."""
-    if not run.is_dir():
-        raise NotFound(f"{run}: no such run folder")
     trials = []
-    for path in run.glob("*/*/result.json"):
-        result = _json(path)
-        checks_file = path.parent / "checks.json"
+    for folder, result, checks in read_results(run):
         try:
-            checks = _CHECKS.validate_json(checks_file.read_text(encoding="utf-8")) if checks_file.is_file() else []
+            parsed = _CHECKS.validate_python(checks)
         except ValidationError as exc:
-            raise UsageError(f"{checks_file}: not a checks.json soundstage writes: {exc.errors()[0]['msg']}") from None
-        try:
-            trials.append(
-                Trial(str(result["scene"]), int(result["trial"]), str(result["outcome"]), str(path.parent), checks)
-            )
-        except (KeyError, TypeError, ValueError):
-            raise UsageError(f"{path}: not a result.json soundstage writes") from None
-    if not trials:
-        raise NotFound(f"{run}: not a run folder with finished trials (<scene>/<trial>/result.json)")
-    return sorted(trials, key=lambda t: (t.scene, t.trial))
-
-
-def _json(path: Path) -> Any:
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except ValueError as exc:
-        raise UsageError(f"{path}: not valid JSON: {exc}") from None
+            message = exc.errors()[0]["msg"]
+            raise UsageError(f"{folder / 'checks.json'}: not a checks.json soundstage writes: {message}") from None
+        trials.append(Trial(str(result["scene"]), result["trial"], str(result.get("outcome", "")), str(folder), parsed))
+    return trials
 
 
 def compare_runs(a: Path, b: Path) -> dict[str, Any]:
+    """Run folder B against run folder A (`compare_trials`)."""
+    return compare_trials(read_trials(a), read_trials(b), str(a), str(b))
+
+
+def compare_trials(trials_a: list[Trial], trials_b: list[Trial], a: str, b: str) -> dict[str, Any]:
     """Run B against run A, per scene and per check: pass rates in each, what got better and what worse with
-    the trials behind each change, and whether B regressed (a required check's pass rate fell, or a scene
-    whose trials all passed in A has a trial in B that did not pass)."""
-    trials_a, trials_b = read_trials(a), read_trials(b)
+    the trials behind each change (their folders, and their numbers in `trial_numbers`), and whether B
+    regressed (a required check's pass rate fell, or a scene whose trials all passed in A has a trial in B
+    that did not pass)."""
     figures_a = {f["scene"]: f for f in run_figures(trials_a)}
     figures_b = {f["scene"]: f for f in run_figures(trials_b)}
     scenes, better, worse = [], [], []
@@ -116,7 +104,7 @@ def compare_runs(a: Path, b: Path) -> dict[str, Any]:
         in_a = [t for t in trials_a if t.scene == scene]
         in_b = [t for t in trials_b if t.scene == scene]
         if fa["status"] == "graded" and fa["passed"] == fa["trials"]:
-            failing = [t.folder for t in in_b if t.outcome in ("failed", "invalid")]
+            failing = [t for t in in_b if t.outcome in ("failed", "invalid")]
             if failing:
                 worse.append(
                     {
@@ -125,7 +113,7 @@ def compare_runs(a: Path, b: Path) -> dict[str, Any]:
                         "a": fa["pass_at_1"],
                         "b": fb["pass_at_1"],
                         "regression": True,
-                        "trials": failing,
+                        **_behind(failing),
                         "why": "every trial passed in A; these trials of B did not",
                     }
                 )
@@ -139,21 +127,26 @@ def compare_runs(a: Path, b: Path) -> dict[str, Any]:
                 continue
             change = {"scene": scene, "check": check, "a": rate_a, "b": rate_b, "required": required}
             if rate_b < rate_a:
-                failing = [t.folder for t in in_b if not _passed(t, check)]
+                failing = [t for t in in_b if not _passed(t, check)]
                 worse.append(
-                    {**change, "regression": required, "trials": failing, "why": "these trials of B did not pass it"}
+                    {**change, "regression": required, **_behind(failing), "why": "these trials of B did not pass it"}
                 )
             else:
-                failing = [t.folder for t in in_a if not _passed(t, check)]
-                better.append({**change, "trials": failing, "why": "these trials of A did not pass it"})
+                failing = [t for t in in_a if not _passed(t, check)]
+                better.append({**change, **_behind(failing), "why": "these trials of A did not pass it"})
     return {
-        "a": str(a),
-        "b": str(b),
+        "a": a,
+        "b": b,
         "regressed": any(change["regression"] for change in worse),
         "scenes": scenes,
         "better": better,
         "worse": worse,
     }
+
+
+def _behind(trials: list[Trial]) -> dict[str, list[Any]]:
+    """The trials behind a change: their folders and their numbers."""
+    return {"trials": [t.folder for t in trials], "trial_numbers": [t.trial for t in trials]}
 
 
 def _passed(trial: Trial, check: str) -> bool:

@@ -72,6 +72,7 @@ def test_serve_prints_its_urls_and_answers(bench) -> None:
         token = info["admin_token"]
         assert re.fullmatch(r"[A-Za-z0-9_-]{43}", token)
         assert f"authorization: Bearer {token}" in info["create_world"]
+        assert info["ui"] == f"{base}/ui/#token={token}"
         assert httpx.post(f"{base}/v1/worlds", json={"scene": "hello"}, timeout=10).status_code == 401
         admin = {"authorization": f"Bearer {token}"}
         created = httpx.post(f"{base}/v1/worlds", json={"scene": "hello"}, headers=admin, timeout=10)

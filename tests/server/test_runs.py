@@ -50,9 +50,9 @@ def test_a_run_with_custom_checks_driven_and_finished_by_the_agent(stage):
     running = stage.http.get(f"/v1/runs/{run['id']}").json()
     assert running["status"] == "running"
     assert running["results"] == [
-        {"trial": 1, "world": world["id"], "outcome": None, "finish_reason": None, "checks": None}
+        {"scene": "control-test", "trial": 1, "world": world["id"], "outcome": None, "finish_reason": None, "checks": None}
     ]
-    assert running["figures"] is None
+    assert (running["figures"], running["scene_figures"], running["exit_code"]) == (None, [], None)
 
     say_hello(world)
     finished = finish(stage, world)
@@ -79,6 +79,12 @@ def test_a_run_with_custom_checks_driven_and_finished_by_the_agent(stage):
     )
     assert (figures["pass_at_1"], figures["pass_at_k"], figures["pass_hat_k"]) == (1.0, 1.0, 1.0)
     assert figures["checks"]["custom_1"] == {"required": True, "passed": 1, "trials": 1, "pass_rate": 1.0}
+    assert (done["scene_figures"], done["exit_code"], done["source"], done["scenes"]) == (
+        [figures],
+        0,
+        "http",
+        ["control-test"],
+    )
 
     detail = stage.http.get(f"/v1/runs/{run['id']}/trials/1").json()
     assert detail["output"] == "done"
@@ -98,6 +104,12 @@ def test_a_run_with_custom_checks_driven_and_finished_by_the_agent(stage):
         "status": "done",
         "metadata": {"prompt": "v2"},
         "created": done["created"],
+        "finished": done["finished"],
+        "source": "http",
+        "agent": "http",
+        "scenes": ["control-test"],
+        "exit_code": 0,
+        "scene_figures": [{key: value for key, value in figures.items() if key != "checks"}],
     }
 
     # The results outlive the world.
@@ -158,6 +170,7 @@ def test_a_trial_while_running_and_a_world_deleted_before_it_finished(stage):
     done = stage.http.get(f"/v1/runs/{run['id']}").json()
     assert done["status"] == "done"
     assert done["results"][1] == {
+        "scene": "control-test",
         "trial": 2,
         "world": second["id"],
         "outcome": "invalid",

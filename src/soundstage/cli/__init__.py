@@ -15,6 +15,7 @@ from .output import json_requested, report
 from .run import run
 from .serve import serve
 from .validate import validate
+from .view import view
 
 app = typer.Typer(
     name="soundstage",
@@ -31,6 +32,7 @@ app.command()(validate)
 app.command("list")(list_command)
 app.command()(runs)
 app.command()(show)
+app.command()(view)
 
 
 def main(args: list[str] | None = None) -> None:

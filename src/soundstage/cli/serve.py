@@ -50,7 +50,7 @@ def serve(
 ) -> None:
     """Serve the control API and the services on http and https; print their base URLs."""
     token = os.environ.get("SOUNDSTAGE_ADMIN_TOKEN") or None
-    if token is None and not _is_loopback(host):
+    if token is None and not is_loopback(host):
         raise UsageError(
             f"{host} is reachable from other machines: set SOUNDSTAGE_ADMIN_TOKEN to protect the control API"
         )
@@ -78,7 +78,7 @@ def _store(db: str | None) -> Store | None:
     return open_store(db)
 
 
-def _is_loopback(host: str) -> bool:
+def is_loopback(host: str) -> bool:
     if host == "localhost":
         return True
     try:
@@ -111,6 +111,8 @@ def _describe(server: Server, made: bool) -> dict[str, Any]:
         "admin_token": server.admin_token if made else None,
         "max_worlds": server.hub.max_worlds,
         "create_world": command,
+        # The web viewer; a made token goes in the part after `#`, which the browser never sends.
+        "ui": f"{base}/ui/" + (f"#token={server.admin_token}" if made else ""),
     }
 
 
@@ -127,5 +129,6 @@ def _print(info: dict[str, Any]) -> None:
     else:
         say("The control API needs the header `authorization: Bearer $SOUNDSTAGE_ADMIN_TOKEN`.")
     say("Keep it from the agent: with it, an agent could read its own grades.")
+    say(f"The web viewer of this server's runs: {info['ui']}")
     say("Create a live world (the answer holds its URLs and the agent's environment):")
     next_step(info["create_world"])

@@ -12,7 +12,9 @@ import secrets
 from . import control
 from .control import AGENT, PUBLIC, endpoint, error_response
 from .hub import Hub
+from .library import RunLibrary, Shelf
 from .runs import ResultsSink, Runs
+from .viewer import viewer_routes
 from .recording import Receive, Scope, Send, serve_call, service_target
 
 
@@ -20,10 +22,16 @@ async def not_found(request: Request, exc: Exception) -> Response:
     return error_response(404, "not_found", f"no route for {request.method} {request.url.path}")
 
 
-def create_app(hub: Hub | None = None, admin_token: str | None = None, results: ResultsSink | None = None) -> App:
+def create_app(
+    hub: Hub | None = None,
+    admin_token: str | None = None,
+    results: ResultsSink | None = None,
+    libraries: list[RunLibrary] | None = None,
+) -> App:
     """The app over `hub`. The control API asks for `admin_token` (a random one when None: read it from
     `app.state.admin_token`); a world's own agent tokens may only finish it and move its clock. Runs over
-    HTTP are written to `results` (the results store) as well, when given."""
+    HTTP are written to `results` (the results store) as well, when given; `GET /v1/runs` lists the runs of
+    `libraries` (the store, run folders) besides the server's own."""
     world = "/v1/worlds/{world}"
     routes = [
         Route("/healthz", endpoint(control.healthz, allow=PUBLIC), methods=["GET"]),
@@ -44,11 +52,14 @@ def create_app(hub: Hub | None = None, admin_token: str | None = None, results: 
         Route("/v1/runs", endpoint(control.list_runs), methods=["GET"]),
         Route("/v1/runs/{run}", endpoint(control.get_run), methods=["GET"]),
         Route("/v1/runs/{run}/trials/{trial}", endpoint(control.get_trial), methods=["GET"]),
+        Route("/v1/compare", endpoint(control.compare), methods=["GET"]),
+        *viewer_routes(),
     ]
     api = Starlette(routes=routes, exception_handlers={404: not_found, 405: not_found})
     api.state.hub = hub or Hub()
     api.state.admin_token = admin_token or secrets.token_urlsafe(32)
     api.state.runs = Runs(results)
+    api.state.shelf = Shelf(api.state.runs, libraries or [])
     return App(api)
 
 

@@ -28,7 +28,8 @@ from ..spec.discovery import is_name, list_scenes
 from ..stage import WorldImage
 from ..world import World
 from .hub import Hub, TooManyWorlds
-from .runs import Runs, run_checks
+from .library import Shelf, stored_trial
+from .runs import RunRecord, Runs, run_checks
 
 Endpoint = Callable[[Request], Awaitable[Response]]
 log = logging.getLogger("soundstage.server")
@@ -364,27 +365,42 @@ async def create_run(request: Request) -> Any:
     }
 
 
+def _shelf(request: Request) -> Shelf:
+    return request.app.state.shelf
+
+
 async def list_runs(request: Request) -> Any:
-    runs = _runs(request)
-    await run_in_threadpool(runs.settle, _hub(request).worlds)
-    return [run.summary() for run in runs.runs.values()]
+    await run_in_threadpool(_runs(request).settle, _hub(request).worlds)
+    return await run_in_threadpool(_shelf(request).list)
 
 
 async def get_run(request: Request) -> Any:
-    runs = _runs(request)
-    await run_in_threadpool(runs.settle, _hub(request).worlds)
-    return runs.get(request.path_params["run"]).describe()
+    await run_in_threadpool(_runs(request).settle, _hub(request).worlds)
+    return await run_in_threadpool(_shelf(request).describe, request.path_params["run"])
 
 
 async def get_trial(request: Request) -> Any:
-    runs = _runs(request)
-    await run_in_threadpool(runs.settle, _hub(request).worlds)
-    run = runs.get(request.path_params["run"])
+    await run_in_threadpool(_runs(request).settle, _hub(request).worlds)
+    found = await run_in_threadpool(_shelf(request).find, request.path_params["run"])
     raw = request.path_params["trial"]
-    trial = next((t for t in run.trials if raw.isdigit() and t.number == int(raw)), None)
+    if not raw.isdigit():
+        raise NotFound(f"no trial {raw[:40]!r}: a trial is a number, from 1")
+    scene = request.query_params.get("scene")
+    if isinstance(found, RunRecord):
+        return _own_trial(request, found, int(raw), scene)
+    scenes = list(dict.fromkeys(trial["scene"] for trial in found["results"]))
+    if scene is None and len(scenes) > 1:
+        raise ControlError(
+            400, "invalid_request", f"run {found['run_id']} has several scenes: add ?scene=NAME, one of {', '.join(scenes)}"
+        )
+    return await run_in_threadpool(stored_trial, found, scene or (scenes[0] if scenes else ""), int(raw))
+
+
+def _own_trial(request: Request, run: RunRecord, number: int, scene: str | None) -> Any:
+    trial = next((t for t in run.trials if t.number == number and scene in (None, run.scene)), None)
     if trial is None:
-        raise NotFound(f"run {run.id} has no trial {raw[:40]!r} (its trials are 1 to {len(run.trials)})")
-    answer = trial.brief()
+        raise NotFound(f"run {run.id} has no trial {number} (its trials are 1 to {len(run.trials)} of {run.scene})")
+    answer = {"scene": run.scene, **trial.brief()}
     if trial.outcome is None:  # still running: the world as it is now; output and checks come with the end
         world = _hub(request).get(trial.world_id)
         answer.update(
@@ -396,3 +412,11 @@ async def get_trial(request: Request) -> Any:
     else:
         answer.update(trace=trial.trace, events=trial.events, diff=trial.diff, output=trial.output)
     return answer
+
+
+async def compare(request: Request) -> Any:
+    a, b = request.query_params.get("a"), request.query_params.get("b")
+    if not a or not b:
+        raise ControlError(400, "invalid_request", "give the two runs: ?a=RUN&b=RUN (B is compared against A)")
+    await run_in_threadpool(_runs(request).settle, _hub(request).worlds)
+    return await run_in_threadpool(_shelf(request).compare, a, b)

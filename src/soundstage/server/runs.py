@@ -20,7 +20,6 @@ from typing import Any, Protocol
 from ..checks import Check, CheckResult, CheckSpecError, CheckSpecErrors, Evaluation, parse_check_list, score
 from ..clock import US
 from ..errors import InfrastructureError, NotFound
-from ..figures import Trial, run_figures
 from ..stage import WorldImage
 from ..world import World
 
@@ -133,26 +132,6 @@ class RunRecord:
     @property
     def status(self) -> str:
         return "done" if all(trial.outcome is not None for trial in self.trials) else "running"
-
-    def summary(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "scene": self.scene,
-            "trials": len(self.trials),
-            "status": self.status,
-            "metadata": self.metadata,
-            "created": self.created,
-        }
-
-    def describe(self) -> dict[str, Any]:
-        done = self.status == "done"
-        trials = [Trial(self.scene, t.number, t.outcome or "", t.world_id, t.results or []) for t in self.trials]
-        return {
-            **self.summary(),
-            "finished": self.finished,
-            "results": [trial.brief() for trial in self.trials],
-            "figures": run_figures(trials)[0] if done else None,
-        }
 
     def exit_code(self) -> int:
         """As `soundstage run` has it (docs/cli.md): 3 when a trial could not be judged, 1 when one did not pass."""

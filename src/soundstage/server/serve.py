@@ -18,6 +18,7 @@ import uvicorn
 from ..errors import InfrastructureError
 from .app import create_app
 from .hub import Hub, TLSPort
+from .library import RunLibrary
 from .runs import ResultsSink
 from .tls import local_ca
 
@@ -51,7 +52,7 @@ def url_host(host: str) -> str:
 
 class Server:
     """The app over `hub` on `host:port` and, with TLS, on `host:tls_port` (port 0: a free one); runs over
-    HTTP are written to `results` too, when given."""
+    HTTP are written to `results` too, when given, and the runs of `libraries` are listed with its own."""
 
     def __init__(
         self,
@@ -63,10 +64,11 @@ class Server:
         admin_token: str | None = None,
         log_config: dict[str, Any] | None = None,
         results: ResultsSink | None = None,
+        libraries: list[RunLibrary] | None = None,
     ) -> None:
         self.hub = hub or Hub()
         self.host = host
-        self.app = create_app(self.hub, admin_token=admin_token, results=results)
+        self.app = create_app(self.hub, admin_token=admin_token, results=results, libraries=libraries)
         self._sockets = [bind(host, port)]
         if tls_port is not None:
             self._sockets.append(bind(host, tls_port))

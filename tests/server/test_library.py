@@ -1,0 +1,176 @@
+"""Runs of `soundstage run` over HTTP (docs/http.md, "Runs"): from run folders and from the results store,
+listed with the server's own runs, read trial by trial, and compared."""
+
+from __future__ import annotations
+
+import shlex
+import shutil
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from tests.runs import write_run
+
+from soundstage.folders import FolderRuns
+from soundstage.runner import run_scenes
+from soundstage.server import Server
+from soundstage.store import open_store
+
+from .test_control import SCENE
+from .test_runs import finish, say_hello
+
+STAGE = Path(__file__).parents[1] / "cli" / "stage"
+
+
+def agent(mode: str, *args: str) -> str:
+    return shlex.join([sys.executable, str(STAGE / "agent.py"), mode, *args])
+
+
+@pytest.fixture(scope="module")
+def out(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Two runs of the hello scene, two trials each: one by an agent that greets, one by an agent that exits."""
+    root = tmp_path_factory.mktemp("library")
+    shutil.copy(STAGE / "hello.yaml", root / "hello.yaml")
+    for mode in ("hello", "exit"):
+        run_scenes([str(root / "hello.yaml")], agent(mode, str(root / "seen.json")), trials=2, out=root / "runs")
+    return root / "runs"
+
+
+def runs_of(out: Path) -> tuple[str, str]:
+    good, bad = sorted(folder.name for folder in out.iterdir() if folder.is_dir())
+    return good, bad
+
+
+def client(server: Server) -> httpx.Client:
+    return httpx.Client(base_url=server.url, headers={"authorization": f"Bearer {server.admin_token}"}, timeout=30)
+
+
+@pytest.fixture
+def served(out: Path) -> Iterator[httpx.Client]:
+    with Server(tls_port=None, libraries=[FolderRuns(out)]) as server, client(server) as http:
+        yield http
+
+
+def test_runs_of_soundstage_run_are_listed(served: httpx.Client, out: Path) -> None:
+    good, bad = runs_of(out)
+    listed = {run["id"]: run for run in served.get("/v1/runs").json()}
+    assert sorted(listed) == [good, bad]
+    entry = listed[good]
+    assert {key: entry[key] for key in ("scene", "scenes", "trials", "status", "source", "exit_code", "metadata")} == {
+        "scene": "hello",
+        "scenes": ["hello"],
+        "trials": 2,
+        "status": "done",
+        "source": "cli",
+        "exit_code": 0,
+        "metadata": {},
+    }
+    assert entry["agent"] == agent("hello", str(out.parent / "seen.json"))
+    assert [(f["scene"], f["passed"], f["pass_at_1"], f["pass_hat_k"]) for f in entry["scene_figures"]] == [
+        ("hello", 2, 1.0, 1.0)
+    ]
+    assert [(f["passed"], f["pass_at_1"]) for f in listed[bad]["scene_figures"]] == [(0, 0.0)]
+    assert listed[bad]["exit_code"] == 1
+
+
+def test_a_run_and_its_trials_read_back(served: httpx.Client, out: Path) -> None:
+    good, bad = runs_of(out)
+    run = served.get(f"/v1/runs/{bad}").json()
+    assert (run["id"], run["status"], run["folder"]) == (bad, "done", str(out / bad))
+    assert [(t["scene"], t["trial"], t["outcome"], t["finish_reason"]) for t in run["results"]] == [
+        ("hello", 1, "failed", "exited"),
+        ("hello", 2, "failed", "exited"),
+    ]
+    assert [(c["id"], c["passed"]) for c in run["results"][0]["checks"]] == [("said_hello", False), ("posted", False)]
+    assert run["figures"] == run["scene_figures"][0]
+    assert run["figures"]["checks"]["said_hello"] == {"required": True, "passed": 0, "trials": 2, "pass_rate": 0.0}
+
+    trial = served.get(f"/v1/runs/{good}/trials/2").json()
+    assert (trial["scene"], trial["trial"], trial["outcome"]) == ("hello", 2, "passed")
+    assert trial["folder"] == str(out / good / "hello" / "2")
+    assert [call["path"] for call in trial["trace"]] == ["/api/conversations.list", "/api/chat.postMessage"]
+    assert [event["kind"] for event in trial["events"]] == ["start", "call", "call", "write", "finish"]
+    assert [m["text"] for m in trial["diff"]["slack.messages"]["added"]] == ["hello from the agent"]
+    assert trial["output"] == "said hello\n"
+    # The evidence of a check is the seq of entries of the trial's events.
+    posted = next(c for c in trial["checks"] if c["id"] == "posted")
+    assert [e["kind"] for e in trial["events"] if e["seq"] in posted["evidence"]] == ["call"]
+
+    assert served.get(f"/v1/runs/{good}/trials/2?scene=hello").json() == trial
+    for path in (f"/v1/runs/{good}/trials/3", f"/v1/runs/{good}/trials/1?scene=other", "/v1/runs/nope/trials/1"):
+        response = served.get(path)
+        assert (response.status_code, response.json()["error"]["code"]) == (404, "not_found"), path
+
+
+def test_two_runs_compared(served: httpx.Client, out: Path) -> None:
+    good, bad = runs_of(out)
+    comparison = served.get(f"/v1/compare?a={good}&b={bad}").json()
+    assert (comparison["a"], comparison["b"], comparison["regressed"]) == (good, bad, True)
+    assert [(w["check"], w["a"], w["b"], w["trial_numbers"]) for w in comparison["worse"]] == [
+        (None, 1.0, 0.0, [1, 2]),
+        ("said_hello", 1.0, 0.0, [1, 2]),
+        ("posted", 1.0, 0.0, [1, 2]),
+    ]
+    assert served.get(f"/v1/compare?a={bad}&b={good}").json()["regressed"] is False
+    missing = served.get(f"/v1/compare?a={good}")
+    assert (missing.status_code, missing.json()["error"]["code"]) == (400, "invalid_request")
+    unknown = served.get(f"/v1/compare?a={good}&b=nope")
+    assert (unknown.status_code, unknown.json()["error"]["code"]) == (404, "not_found")
+
+
+def test_a_run_of_several_scenes_needs_the_scene_of_a_trial(tmp_path: Path) -> None:
+    folder = write_run(tmp_path / "20261201-093000", {"deploy": [{"posted": True}], "greet": [{"said": False}]})
+    with Server(tls_port=None, libraries=[FolderRuns(extra=[folder])]) as server, client(server) as http:
+        [listed] = http.get("/v1/runs").json()
+        assert (listed["id"], listed["scene"], listed["scenes"], listed["status"]) == (
+            "20261201-093000",
+            None,
+            ["deploy", "greet"],
+            "running",  # no run.json: the run was stopped before it ended
+        )
+        assert listed["created"] == "2026-12-01T09:30:00Z"
+        response = http.get("/v1/runs/20261201-093000/trials/1")
+        assert (response.status_code, response.json()["error"]["code"]) == (400, "invalid_request")
+        assert "one of deploy, greet" in response.json()["error"]["message"]
+        trial = http.get("/v1/runs/20261201-093000/trials/1?scene=greet").json()
+        assert (trial["outcome"], trial["trace"], trial["events"], trial["output"]) == ("failed", [], [], "")
+
+
+def test_runs_from_the_store_and_a_trial_whose_folder_is_gone(store_url: str, tmp_path: Path) -> None:
+    shutil.copy(STAGE / "hello.yaml", tmp_path / "hello.yaml")
+    store = open_store(store_url)
+    assert store is not None
+    made = run_scenes(
+        [str(tmp_path / "hello.yaml")], agent("hello", str(tmp_path / "seen.json")), out=tmp_path / "runs", store=lambda: store
+    )
+    with Server(tls_port=None, libraries=[store]) as server, client(server) as http:
+        [listed] = http.get("/v1/runs").json()
+        assert (listed["id"], listed["source"], listed["exit_code"], listed["scenes"]) == (made.run_id, "cli", 0, ["hello"])
+        trial = http.get(f"/v1/runs/{made.run_id}/trials/1").json()
+        assert len(trial["trace"]) == 2
+        shutil.rmtree(made.folder)  # a shared store: the folders are on another machine
+        trial = http.get(f"/v1/runs/{made.run_id}/trials/1").json()
+        assert (trial["outcome"], trial["trace"], trial["events"], trial["diff"], trial["output"]) == (
+            "passed",
+            None,
+            None,
+            None,
+            None,
+        )
+        assert [c["id"] for c in trial["checks"]] == ["said_hello", "posted"]
+    store.close()
+
+
+def test_a_run_over_http_written_to_the_store_is_listed_once(tmp_path: Path) -> None:
+    store = open_store(f"sqlite:///{tmp_path / 'soundstage.db'}")
+    assert store is not None
+    with Server(tls_port=None, results=store, libraries=[store]) as server, client(server) as http:
+        run = http.post("/v1/runs", json={"scene_yaml": SCENE}).json()
+        [world] = run["worlds"]
+        say_hello(world)
+        finish(None, world)
+        listed = http.get("/v1/runs").json()
+        assert [(r["id"], r["source"], r["status"]) for r in listed] == [(run["id"], "http", "done")]
+    store.close()

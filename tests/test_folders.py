@@ -1,0 +1,84 @@
+"""Reading run folders (folders.py): a run as the store gives it, a trial's whole record, a folder of runs."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from tests.runs import write_run
+
+from soundstage.errors import NotFound, UsageError
+from soundstage.folders import FolderRuns, read_run, read_trial, started
+
+
+def test_a_run_stopped_before_it_wrote_run_json_is_read_from_its_trials(tmp_path: Path) -> None:
+    folder = write_run(tmp_path / "20261201-093000-2", {"greet": [{"said": True}, {"said": False}], "deploy": [{}]})
+    run = read_run(folder)
+    assert {key: run[key] for key in ("run_id", "agent", "scenes", "trials", "exit_code", "started_at", "figures")} == {
+        "run_id": "20261201-093000-2",
+        "agent": "",
+        "scenes": ["deploy", "greet"],
+        "trials": 2,
+        "exit_code": None,
+        "started_at": "2026-12-01T09:30:00Z",
+        "figures": None,
+    }
+    assert [(t["scene"], t["trial"], t["outcome"], t["folder"]) for t in run["results"]] == [
+        ("deploy", 1, "ungraded", str(folder / "deploy" / "1")),
+        ("greet", 1, "passed", str(folder / "greet" / "1")),
+        ("greet", 2, "failed", str(folder / "greet" / "2")),
+    ]
+    assert [c["id"] for c in run["results"][2]["checks"]] == ["said"]
+
+
+def test_run_json_gives_the_runs_fields_and_the_trials_their_folders_as_they_are_now(tmp_path: Path) -> None:
+    folder = write_run(tmp_path / "copied", {"greet": [{"said": True}]})
+    summary = {"run_id": "20261130-101010", "agent": "python a.py", "scenes": ["seeds/greet.yaml"], "trials": 1,
+               "strict": True, "exit_code": 0, "figures": [{"scene": "greet"}]}
+    (folder / "run.json").write_text(json.dumps(summary))
+    result = json.loads((folder / "greet" / "1" / "result.json").read_text())
+    (folder / "greet" / "1" / "result.json").write_text(json.dumps({**result, "folder": "/elsewhere/greet/1"}))
+    run = read_run(folder)
+    assert (run["run_id"], run["agent"], run["scenes"], run["strict"], run["exit_code"], run["started_at"]) == (
+        "20261130-101010", "python a.py", ["seeds/greet.yaml"], True, 0, None
+    )
+    assert run["figures"] == [{"scene": "greet"}]
+    assert run["results"][0]["folder"] == str(folder / "greet" / "1")
+    assert FolderRuns(extra=[folder]).runs() == [{k: v for k, v in run.items() if k != "results"}]
+
+
+def test_a_trials_record_leaves_out_a_line_cut_short(tmp_path: Path) -> None:
+    trial = write_run(tmp_path / "run", {"greet": [{"said": True}]}) / "greet" / "1"
+    (trial / "events.jsonl").write_text('{"seq": 1, "kind": "start"}\n{"seq": 2, "kind": "ca')
+    (trial / "output.txt").write_text("done")
+    record = read_trial(trial)
+    assert (record["events"], record["trace"], record["diff"], record["output"]) == (
+        [{"seq": 1, "kind": "start"}], [], {}, "done"
+    )
+    assert [c["id"] for c in record["checks"]] == ["said"]
+    with pytest.raises(NotFound, match="no result.json"):
+        read_trial(trial.parent)
+
+
+def test_a_folder_of_runs(tmp_path: Path) -> None:
+    older = write_run(tmp_path / "runs" / "20261130-080000", {"greet": [{"said": True}]})
+    newer = write_run(tmp_path / "runs" / "20261201-080000", {"greet": [{"said": False}]})
+    (tmp_path / "runs" / "empty").mkdir()
+    library = FolderRuns(tmp_path / "runs")
+    assert list(library.folders().values()) == [newer, older]
+    assert [run["run_id"] for run in library.runs()] == ["20261201-080000", "20261130-080000"]
+    assert library.run("20261130-080000")["results"][0]["outcome"] == "passed"
+    assert library.run("empty") is None
+    assert FolderRuns(tmp_path / "nowhere").runs() == []
+
+
+def test_files_that_are_not_soundstages(tmp_path: Path) -> None:
+    folder = write_run(tmp_path / "run", {"greet": [{"said": True}]})
+    (folder / "greet" / "1" / "checks.json").write_text("{}")
+    with pytest.raises(UsageError, match="not a checks.json soundstage writes"):
+        read_run(folder)
+    (folder / "greet" / "1" / "result.json").write_text("{not json")
+    with pytest.raises(UsageError, match="result.json: not valid JSON"):
+        read_run(folder)
+    assert started("not-a-stamp") is None
