@@ -66,7 +66,7 @@ def runs(db: DbOption = None, out: OutOption = Path("runs"), json_output: JsonOp
         next_step(f"soundstage run seeds/<name>.yaml --agent 'python agent.py' --out {quote(str(out))}")
         return
     table = Table(title="runs", title_justify="left")
-    for name in ("id", "when", "agent", "scenes", "trials", "passed", "pass@1 pass^k", "folder"):
+    for name in ("id", "when", "agent", "scenes", "trials", "passed", "folder"):
         table.add_column(name, no_wrap=name in ("id", "when"))
     for run in found:
         table.add_row(
@@ -76,10 +76,14 @@ def runs(db: DbOption = None, out: OutOption = Path("runs"), json_output: JsonOp
             Text(", ".join(run["scenes"])),
             str(run["trials_written"]),
             f"{run['trials_passed']}/{run['trials_written']}",
-            Text("\n".join(_brief(figures) for figures in run["figures"]) or "-"),
             Text(run["folder"]),
         )
     stdout.print(table)
+    for run in found:
+        if run["figures"]:
+            later = run["evaluations"] - 1
+            again = f" ({later} later evaluation{'s' if later > 1 else ''}: soundstage show)" if later else ""
+            say(f"{run['run_id']}: " + "; ".join(_brief(figures) for figures in run["figures"]) + again)
     next_step(f"soundstage show {quote(found[0]['run_id'])}" + _db_words(db, out))
 
 
@@ -131,10 +135,10 @@ def show(
 
 
 def _brief(figures: dict[str, Any]) -> str:
-    """`hello 50% 0%`: a scene's pass@1 and pass^k (k its trials), or `hello ungraded`."""
+    """`hello pass@1 50%, pass^2 0%`: a scene's pass@1 and pass^k (k its trials), or `hello ungraded`."""
     if figures["status"] == "ungraded":
         return f"{figures['scene']} ungraded"
-    return f"{figures['scene']} {share(figures['pass_at_1'])} {share(figures['pass_hat_k'])}"
+    return f"{figures['scene']} pass@1 {share(figures['pass_at_1'])}, pass^{figures['trials']} {share(figures['pass_hat_k'])}"
 
 
 def _scored_by(evaluation: dict[str, Any]) -> str:

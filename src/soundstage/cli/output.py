@@ -106,15 +106,15 @@ def share(rate: float | None) -> str:
 
 
 def scene_figures_line(figures: dict[str, Any]) -> str:
-    """A scene's figures (figures.py) on one line: `hello: 2/5 passed, pass@1 40%, pass@5 100%, pass^5 0%`,
-    and with more than two trials pass@k and pass^k for every k from 1 (`; k=1..5: pass@k 40% 70% ...`)."""
+    """A scene's figures (figures.py) on one line: `hello: 2/5 passed, pass@1 40%, pass@5 100%, pass^5 0%`
+    (pass@1 alone for one trial), and with more than two trials pass@k and pass^k for every k from 1
+    (`; k=1..5: pass@k 40% 70% ...`)."""
     k = figures["trials"]
     if figures["status"] == "ungraded":
         return f"{figures['scene']}: ungraded ({k} trials)"
-    line = (
-        f"{figures['scene']}: {figures['passed']}/{k} passed, pass@1 {share(figures['pass_at_1'])}, "
-        f"pass@{k} {share(figures['pass_at_k'])}, pass^{k} {share(figures['pass_hat_k'])}"
-    )
+    line = f"{figures['scene']}: {figures['passed']}/{k} passed, pass@1 {share(figures['pass_at_1'])}"
+    if k > 1:
+        line += f", pass@{k} {share(figures['pass_at_k'])}, pass^{k} {share(figures['pass_hat_k'])}"
     if k > 2:
         every = {name: " ".join(share(rate) for rate in figures[key].values()) for name, key in _ESTIMATES}
         line += f"; k=1..{k}: " + ", ".join(f"{name} {rates}" for name, rates in every.items())
