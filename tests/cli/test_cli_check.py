@@ -222,7 +222,11 @@ def test_a_run_folder_is_scored_again_and_stored_as_a_new_evaluation(bench, cli,
     ]
     assert document["trials"][0]["checks"] == bench.json(run / "hello" / "1" / "checks.json")
     [figures] = document["figures"]
-    assert (figures["passed"], figures["pass_at"], figures["pass_hat"]) == (2, {"1": 1.0, "2": 1.0}, {"1": 1.0, "2": 1.0})
+    assert (figures["passed"], figures["pass_at"], figures["pass_hat"]) == (
+        2,
+        {"1": 1.0, "2": 1.0},
+        {"1": 1.0, "2": 1.0},
+    )
     assert other.exit_code == 1
     assert other.stdout.splitlines() == [
         "hello #1: failed: said_bye",

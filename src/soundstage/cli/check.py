@@ -141,8 +141,8 @@ def _store_evaluation(
     try:
         stored = store.run(run.name)
         if stored is None:
-            note = f"the results store {store.shown} has no run {run.name}: this evaluation is not stored"
-            return {"store": store.shown, "evaluation": None, "note": note}
+            missing = f"the results store {store.shown} has no run {run.name}: this evaluation is not stored"
+            return {"store": store.shown, "evaluation": None, "note": missing}
         held = {(trial["scene"], trial["trial"]) for trial in stored["results"]}
         written = [
             {"scene": trial.scene, "trial": trial.trial, "checks": [c.model_dump(mode="json") for c in trial.checks]}

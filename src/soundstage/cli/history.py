@@ -138,7 +138,8 @@ def _brief(figures: dict[str, Any]) -> str:
     """`hello pass@1 50%, pass^2 0%`: a scene's pass@1 and pass^k (k its trials), or `hello ungraded`."""
     if figures["status"] == "ungraded":
         return f"{figures['scene']} ungraded"
-    return f"{figures['scene']} pass@1 {share(figures['pass_at_1'])}, pass^{figures['trials']} {share(figures['pass_hat_k'])}"
+    k = figures["trials"]
+    return f"{figures['scene']} pass@1 {share(figures['pass_at_1'])}, pass^{k} {share(figures['pass_hat_k'])}"
 
 
 def _scored_by(evaluation: dict[str, Any]) -> str:
@@ -200,7 +201,8 @@ def _run(db: str | None, out: Path, run_id: str, evaluation: int | None) -> dict
             raise NotFound(f"no run {run_id!r} in the results store{hint}")
         numbers = [made["number"] for made in run["evaluations"]]
         if run["evaluation"] not in numbers:
-            raise NotFound(f"run {run_id} has no evaluation {evaluation}; its evaluations: {', '.join(map(str, numbers))}")
+            made = ", ".join(map(str, numbers))
+            raise NotFound(f"run {run_id} has no evaluation {evaluation}; its evaluations: {made}")
         return run
     finally:
         store.close()

@@ -60,7 +60,8 @@ class Store:
     ) -> int:
         """A stored run scored again (`checks_from`: `scene`, or `file` for `checks_file`'s checks): the check
         results of each trial in `scored`, `{scene, trial, checks}`. Returns the evaluation's number."""
-        return self._do(writing.add_evaluation, run_id, scored, checks_from, checks_file, created)  # type: ignore[no-any-return]
+        number = self._do(writing.add_evaluation, run_id, scored, checks_from, checks_file, created)
+        return int(number)
 
     def runs(self) -> list[dict[str, Any]]:
         return self._do(reading.list_runs)  # type: ignore[no-any-return]
