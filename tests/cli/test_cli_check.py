@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
 from tests.processes import kill_a_run, linux_only
 
 from soundstage.checks import KINDS, STATE_CHECKS
+from soundstage.store import open_store
 from soundstage.server.serve import free_port
 
 # The kinds a check may have and the state checks, as the registries list them.
@@ -253,7 +255,7 @@ def test_a_run_the_store_does_not_hold_is_scored_and_says_so(bench, cli, monkeyp
     monkeypatch.delenv("SOUNDSTAGE_DB", raising=False)
     run = Path(bench.run(bench.agent("exit", "0")).folder).relative_to(bench.root)  # written without a store
     other = f"sqlite:///{bench.root / 'other.db'}"
-    cli("run", "hello.yaml", "--agent", bench.hello(), "--db", other, "--out", "elsewhere")
+    open_store(other).close()  # a store without runs
 
     result = cli("check", str(run))
     elsewhere = json.loads(cli("check", str(run), "--db", other, "--json").stdout)
@@ -273,6 +275,20 @@ def test_a_run_the_store_does_not_hold_is_scored_and_says_so(bench, cli, monkeyp
     )
 
 
+def test_a_run_folder_is_stored_only_as_the_run_the_store_has_from_it(bench, cli, store_url: str) -> None:
+    run = stored_run(bench, cli, store_url, trials="1")
+    copy = bench.root / "elsewhere" / run.name  # the same run id, in another folder
+    shutil.copytree(run, copy)
+
+    result = json.loads(cli("check", str(copy), "--db", store_url, "--json").stdout)
+
+    assert (result["evaluation"], result["note"]) == (
+        None,
+        f"the run {run.name} of the results store {result['store']} is the one in {run}: "
+        "this evaluation is not stored",
+    )
+
+
 def test_a_bad_checks_file_for_a_run_folder_names_its_line(bench, cli) -> None:
     run = Path(bench.run(bench.hello()).folder)
     bench.write("more.yaml", "- id: x\n  colour: red\n")
@@ -282,3 +298,23 @@ def test_a_bad_checks_file_for_a_run_folder_names_its_line(bench, cli) -> None:
     assert result.exit_code == 2
     [error] = json.loads(result.stdout)["error"]["errors"]
     assert (error["file"], error["line"], error["field"]) == ("more.yaml", 2, "checks[0].colour")
+
+
+@linux_only
+def test_a_run_whose_trials_the_store_does_not_hold_is_scored_but_not_stored(bench, cli, monkeypatch) -> None:
+    monkeypatch.delenv("SOUNDSTAGE_DB", raising=False)
+    pids = bench.root / "pids.json"
+    trial = kill_a_run(bench.scene, bench.agent("hello-hang", str(pids)), bench.out, pids)
+    run = trial.parent.parent
+
+    result = cli("check", str(run))
+
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines() == [
+        "hello #1: passed (the run ended before this trial did: scored on what was recorded)",
+        "hello: 1/1 passed, pass@1 100%",
+        "hello checks passed: said_hello 100%, posted 100%",
+        f"the results store sqlite:///{bench.out}/soundstage.db holds none of these trials (the run ended before they"
+        " did): this evaluation is not stored",
+        f"next: soundstage explain {run}",
+    ]

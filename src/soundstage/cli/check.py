@@ -143,12 +143,18 @@ def _store_evaluation(
         if stored is None:
             missing = f"the results store {store.shown} has no run {run.name}: this evaluation is not stored"
             return {"store": store.shown, "evaluation": None, "note": missing}
+        if Path(stored["folder"]).resolve() != run.resolve():  # run ids are wall times: another folder's run
+            other = f"the run {run.name} of the results store {store.shown} is the one in {stored['folder']}: "
+            return {"store": store.shown, "evaluation": None, "note": other + "this evaluation is not stored"}
         held = {(trial["scene"], trial["trial"]) for trial in stored["results"]}
         written = [
             {"scene": trial.scene, "trial": trial.trial, "checks": [c.model_dump(mode="json") for c in trial.checks]}
             for trial, _ in scored
             if (trial.scene, trial.trial) in held
         ]
+        if not written:
+            missing = f"the results store {store.shown} holds none of these trials (the run ended before they did): "
+            return {"store": store.shown, "evaluation": None, "note": missing + "this evaluation is not stored"}
         number = store.add_evaluation(
             run.name,
             written,
