@@ -143,7 +143,7 @@ def test_show_gives_each_evaluation_and_the_newest_by_default(bench, cli, store_
     assert unknown.stderr.splitlines()[0] == f"error: run {run_id} has no evaluation 5; its evaluations: 0, 1"
     assert human[-2] == f"{run_id}: hello pass@1 100%, pass^3 100% (1 later evaluation: soundstage show)"
     [run] = listed
-    assert (run["evaluations"], run["figures"]) == (
+    assert (run["evaluation_count"], run["figures"]) == (
         2,
         [
             {

@@ -218,7 +218,7 @@ def test_an_evaluation_scores_the_same_trials_again_with_figures_of_its_own(stor
     assert [(f["status"], f["pass_at_1"]) for f in newest["figures"]] == [("ungraded", None)]
     assert [r["outcome"] for r in newest["results"]] == ["ungraded", "ungraded"]
     [listed] = store.runs()
-    assert (listed["evaluations"], listed["figures"]) == (
+    assert (listed["evaluation_count"], listed["figures"]) == (
         3,
         [
             {

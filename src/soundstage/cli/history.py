@@ -81,7 +81,7 @@ def runs(db: DbOption = None, out: OutOption = Path("runs"), json_output: JsonOp
     stdout.print(table)
     for run in found:
         if run["figures"]:
-            later = run["evaluations"] - 1
+            later = run["evaluation_count"] - 1
             again = f" ({later} later evaluation{'s' if later > 1 else ''}: soundstage show)" if later else ""
             say(f"{run['run_id']}: " + "; ".join(_brief(figures) for figures in run["figures"]) + again)
     next_step(f"soundstage show {quote(found[0]['run_id'])}" + _db_words(db, out))
@@ -201,8 +201,8 @@ def _run(db: str | None, out: Path, run_id: str, evaluation: int | None) -> dict
             raise NotFound(f"no run {run_id!r} in the results store{hint}")
         numbers = [made["number"] for made in run["evaluations"]]
         if run["evaluation"] not in numbers:
-            made = ", ".join(map(str, numbers))
-            raise NotFound(f"run {run_id} has no evaluation {evaluation}; its evaluations: {made}")
+            listed = ", ".join(map(str, numbers))
+            raise NotFound(f"run {run_id} has no evaluation {evaluation}; its evaluations: {listed}")
         return run
     finally:
         store.close()

@@ -53,7 +53,7 @@ def list_runs(engine: Engine) -> list[dict[str, Any]]:
             "trials_written": int(row["written"] or 0),
             "trials_passed": int(row["passed"] or 0),
             "figures": brief.get(row["id"], []),
-            "evaluations": int(counted_evaluations.get(row["id"], 0)),
+            "evaluation_count": int(counted_evaluations.get(row["id"], 0)),
         }
         for row in rows
     ]
@@ -68,8 +68,8 @@ def get_run(engine: Engine, run_id: str, evaluation: int | None = 0) -> dict[str
         if row is None:
             return None
         made = [
-            _evaluation(made)
-            for made in connection.execute(
+            _evaluation(stored)
+            for stored in connection.execute(
                 select(evaluations).where(evaluations.c.run_id == run_id).order_by(evaluations.c.number)
             ).mappings()
         ]
