@@ -7,8 +7,9 @@ from pathlib import Path
 import pytest
 from tests.runs import write_run
 
+from soundstage.checks import CheckResult
 from soundstage.errors import NotFound
-from soundstage.figures import compare_runs, read_trials, run_figures
+from soundstage.figures import Trial, compare_runs, outcome, read_trials, run_figures, scene_figures
 
 
 def test_figures_per_scene(tmp_path: Path) -> None:
@@ -34,6 +35,8 @@ def test_figures_per_scene(tmp_path: Path) -> None:
         "pass_at_1": 0.6667,
         "pass_at_k": 1.0,
         "pass_hat_k": 0.0,
+        "pass_at": {"1": 0.6667, "2": 1.0, "3": 1.0},
+        "pass_hat": {"1": 0.6667, "2": 0.3333, "3": 0.0},
         "checks": {
             "posted": {"required": True, "passed": 2, "trials": 3, "pass_rate": 0.6667},
             "fast": {"required": False, "passed": 2, "trials": 3, "pass_rate": 0.6667},  # undecided: not a pass
@@ -49,8 +52,67 @@ def test_figures_per_scene(tmp_path: Path) -> None:
         "pass_at_1": None,
         "pass_at_k": None,
         "pass_hat_k": None,
+        "pass_at": None,
+        "pass_hat": None,
         "checks": {},
     }
+
+
+def trials(n: int, c: int) -> list[Trial]:
+    """n trials of one scene, the first c passed."""
+    return [
+        Trial("s", number, "passed" if number <= c else "failed", "", [said(number <= c)]) for number in range(1, n + 1)
+    ]
+
+
+def said(passed: bool | None, required: bool = True, invalid: bool = False) -> CheckResult:
+    return CheckResult(
+        id="said",
+        kind="trace",
+        required=required,
+        passed=passed,
+        expected="x",
+        actual="y",
+        explanation="z",
+        evidence=[],
+        source="scene",
+        invalid=invalid,
+    )
+
+
+def test_pass_at_k_and_pass_hat_k_are_estimated_for_every_k() -> None:
+    figures = scene_figures("s", trials(5, 2))
+
+    # pass@k = 1 - C(3, k) / C(5, k); pass^k = C(2, k) / C(5, k).
+    assert figures["pass_at"] == {"1": 0.4, "2": 0.7, "3": 0.9, "4": 1.0, "5": 1.0}
+    assert figures["pass_hat"] == {"1": 0.4, "2": 0.1, "3": 0.0, "4": 0.0, "5": 0.0}
+    assert (figures["pass_at_1"], figures["pass_at_k"], figures["pass_hat_k"]) == (0.4, 1.0, 0.0)
+
+
+@pytest.mark.parametrize(
+    ("n", "c", "pass_at", "pass_hat"),
+    [
+        (4, 0, [0.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.0]),
+        (4, 4, [1.0, 1.0, 1.0, 1.0], [1.0, 1.0, 1.0, 1.0]),
+        (4, 3, [0.75, 1.0, 1.0, 1.0], [0.75, 0.5, 0.25, 0.0]),
+        (1, 1, [1.0], [1.0]),
+    ],
+)
+def test_the_estimates_for_k_n_are_the_figures_of_the_n_trials(
+    n: int, c: int, pass_at: list[float], pass_hat: list[float]
+) -> None:
+    figures = scene_figures("s", trials(n, c))
+
+    assert list(figures["pass_at"].values()) == pass_at
+    assert list(figures["pass_hat"].values()) == pass_hat
+    assert (figures["pass_at"][str(n)], figures["pass_hat"][str(n)]) == (figures["pass_at_k"], figures["pass_hat_k"])
+
+
+def test_a_trials_outcome_by_its_check_results() -> None:
+    assert outcome([said(True), said(False, required=False)]) == "passed"
+    assert outcome([said(True), said(None)]) == "failed"
+    assert outcome([said(True, invalid=True)]) == "invalid"
+    assert outcome([]) == "ungraded"
 
 
 def test_a_run_with_no_finished_trial_is_not_found(tmp_path: Path) -> None:

@@ -517,6 +517,8 @@ def test_run_json_holds_each_scenes_figures_and_the_folder_is_given_first(out: P
             "pass_at_1": 1.0,
             "pass_at_k": 1.0,
             "pass_hat_k": 1.0,
+            "pass_at": {"1": 1.0, "2": 1.0},
+            "pass_hat": {"1": 1.0, "2": 1.0},
             "checks": {
                 "said_hello": {"required": True, "passed": 2, "trials": 2, "pass_rate": 1.0},
                 "posted": {"required": True, "passed": 2, "trials": 2, "pass_rate": 1.0},

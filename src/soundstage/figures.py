@@ -1,6 +1,12 @@
 """A run's figures per scene (pass@1, pass@k, pass^k, each check's pass rate) and the comparison of two runs
 (docs/cli.md, "`soundstage compare`").
 
+pass@k and pass^k are given for k = the number of trials (`pass_at_k`, `pass_hat_k`) and, as unbiased
+estimates from n trials of which c passed, for every k from 1 to n (`pass_at`, `pass_hat`, keyed by k):
+pass@k = 1 - C(n-c, k) / C(n, k), the chance that k trials drawn from the n hold at least one pass, and
+pass^k = C(c, k) / C(n, k), the chance that all k do (as tau-bench reports it). For k = n they are the
+figures of the n trials themselves.
+
 The figures are computed from trials as saved: each trial's `result.json` and `checks.json`. A trial that did
 not pass (failed, invalid) counts as not passing; a check that was not decided counts as not passing.
 """
@@ -8,12 +14,13 @@ not pass (failed, invalid) counts as not passing; a check that was not decided c
 from __future__ import annotations
 
 from dataclasses import dataclass
+from math import comb
 from pathlib import Path
 from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 
-from .checks.results import CheckResult
+from .checks.results import CheckResult, Evaluation
 from .errors import UsageError
 from .folders import read_results
 
@@ -54,8 +61,31 @@ def scene_figures(scene: str, trials: list[Trial]) -> dict[str, Any]:
         "pass_at_1": _rate(passed, k) if graded else None,
         "pass_at_k": (1.0 if passed else 0.0) if graded and k else None,
         "pass_hat_k": (1.0 if passed == k else 0.0) if graded and k else None,
+        "pass_at": {str(j): _pass_at(k, passed, j) for j in range(1, k + 1)} if graded else None,
+        "pass_hat": {str(j): _pass_hat(k, passed, j) for j in range(1, k + 1)} if graded else None,
         "checks": checks,
     }
+
+
+def _pass_at(n: int, c: int, k: int) -> float:
+    """The unbiased estimate of pass@k from n trials of which c passed: 1 - C(n-c, k) / C(n, k)."""
+    return round((comb(n, k) - comb(n - c, k)) / comb(n, k), 4)
+
+
+def _pass_hat(n: int, c: int, k: int) -> float:
+    """The unbiased estimate of pass^k from n trials of which c passed: C(c, k) / C(n, k)."""
+    return round(comb(c, k) / comb(n, k), 4)
+
+
+def outcome(checks: list[CheckResult]) -> str:
+    """A trial's outcome by its check results, as the runner grades a trial: `invalid` when one could not
+    run, `ungraded` when there are none, `passed` when every required check passed, else `failed`."""
+    evaluation = Evaluation.score(checks)
+    if evaluation.invalid:
+        return "invalid"
+    if not checks:
+        return "ungraded"
+    return "passed" if evaluation.passed else "failed"
 
 
 def run_figures(trials: list[Trial]) -> list[dict[str, Any]]:

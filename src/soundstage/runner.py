@@ -33,9 +33,9 @@ from .checks.evaluate import INITIAL_FILE, WRITES_FILE
 from .clock import US
 from .errors import InfrastructureError, NotFound, UsageError
 from .events import CallEvent, Event, FinishEvent, WriteEvent
-from .figures import Trial, run_figures
+from .figures import Trial, outcome, run_figures
 from .server import Hub, Server
-from .server.runs import counts, outcome
+from .server.runs import counts
 from .stage import WorldImage
 from .world import World
 
@@ -397,7 +397,7 @@ class _TrialRunner:
             scene=world.scene,
             trial=number,
             world=world.id,
-            outcome=outcome(evaluation),
+            outcome=outcome(evaluation.checks),
             exit_code=ending.exit_code,
             killed=ending.killed,
             timed_out=timed_out,

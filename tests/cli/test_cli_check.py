@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
 from tests.processes import kill_a_run, linux_only
 
 from soundstage.checks import KINDS, STATE_CHECKS
+from soundstage.store import open_store
 from soundstage.server.serve import free_port
 
 # The kinds a check may have and the state checks, as the registries list them.
@@ -188,3 +190,131 @@ def test_an_unknown_or_unreachable_world(stage, cli, admin) -> None:
     assert unknown.stderr.splitlines()[0] == f"error: {stage.url}/v1/worlds/w999: no live world 'w999'"
     assert unreachable.exit_code == 3
     assert unreachable.stderr.startswith(f"error: cannot reach {nobody}:")
+
+
+def stored_run(bench, cli, store_url: str, trials: str = "2") -> Path:
+    """A run of the hello scene written to the store at `store_url`: its run folder."""
+    assert cli("run", "hello.yaml", "--agent", bench.hello(), "--trials", trials, "--db", store_url).exit_code == 0
+    [run] = [path for path in bench.out.iterdir() if path.is_dir()]
+    return run.relative_to(bench.root)
+
+
+def test_a_run_folder_is_scored_again_and_stored_as_a_new_evaluation(bench, cli, store_url: str) -> None:
+    run = stored_run(bench, cli, store_url)
+    bench.write(
+        "bye.yaml",
+        "- id: said_bye\n  state: {slack.message: {channel: $general, text_contains: bye}}\n"
+        '- id: posted\n  trace: {called: "POST /api/chat.postMessage"}\n',
+    )
+
+    again = cli("check", str(run), "--db", store_url, "--json")
+    other = cli("check", str(run), "--checks", "bye.yaml", "--db", store_url)
+
+    assert again.exit_code == 0, again.output
+    document = json.loads(again.stdout)
+    assert (document["run_id"], document["checks_file"], document["evaluation"], document["note"]) == (
+        run.name,
+        None,
+        1,
+        None,
+    )
+    assert [(t["scene"], t["trial"], t["outcome"], t["interrupted"]) for t in document["trials"]] == [
+        ("hello", 1, "passed", False),
+        ("hello", 2, "passed", False),
+    ]
+    assert document["trials"][0]["checks"] == bench.json(run / "hello" / "1" / "checks.json")
+    [figures] = document["figures"]
+    assert (figures["passed"], figures["pass_at"], figures["pass_hat"]) == (
+        2,
+        {"1": 1.0, "2": 1.0},
+        {"1": 1.0, "2": 1.0},
+    )
+    assert other.exit_code == 1
+    assert other.stdout.splitlines() == [
+        "hello #1: failed: said_bye",
+        "hello #2: failed: said_bye",
+        "hello: 0/2 passed, pass@1 0%, pass@2 0%, pass^2 0%",
+        "hello checks passed: said_bye 0%, posted 100%",
+        f"evaluation 2 of run {run.name}, written to {document['store']}",
+        f"next: soundstage show {run.name} --evaluation 2 --db ...",
+    ]
+
+
+def test_the_default_store_of_a_run_folder_is_its_parents_soundstage_db(bench, cli, monkeypatch) -> None:
+    monkeypatch.delenv("SOUNDSTAGE_DB", raising=False)
+    run = stored_run(bench, cli, "sqlite:///runs/soundstage.db", trials="1")
+
+    result = cli("check", str(run), "--json")
+
+    assert result.exit_code == 0
+    document = json.loads(result.stdout)
+    assert (document["store"], document["evaluation"]) == ("sqlite:///runs/soundstage.db", 1)
+
+
+def test_a_run_the_store_does_not_hold_is_scored_and_says_so(bench, cli, monkeypatch) -> None:
+    monkeypatch.delenv("SOUNDSTAGE_DB", raising=False)
+    run = Path(bench.run(bench.agent("exit", "0")).folder).relative_to(bench.root)  # written without a store
+    other = f"sqlite:///{bench.root / 'other.db'}"
+    open_store(other).close()  # a store without runs
+
+    result = cli("check", str(run))
+    elsewhere = json.loads(cli("check", str(run), "--db", other, "--json").stdout)
+
+    assert result.exit_code == 1
+    assert result.stdout.splitlines() == [
+        "hello #1: failed: said_hello, posted",
+        "hello: 0/1 passed, pass@1 0%",
+        "hello checks passed: said_hello 0%, posted 0%",
+        "no results store at sqlite:///runs/soundstage.db: this evaluation is not stored",
+        f"next: soundstage explain {run}",
+    ]
+    assert not (bench.out / "soundstage.db").exists()
+    assert (elsewhere["evaluation"], elsewhere["note"]) == (
+        None,
+        f"the results store {other} has no run {run.name}: this evaluation is not stored",
+    )
+
+
+def test_a_run_folder_is_stored_only_as_the_run_the_store_has_from_it(bench, cli, store_url: str) -> None:
+    run = stored_run(bench, cli, store_url, trials="1")
+    copy = bench.root / "elsewhere" / run.name  # the same run id, in another folder
+    shutil.copytree(run, copy)
+
+    result = json.loads(cli("check", str(copy), "--db", store_url, "--json").stdout)
+
+    assert (result["evaluation"], result["note"]) == (
+        None,
+        f"the run {run.name} of the results store {result['store']} is the one in {run}: "
+        "this evaluation is not stored",
+    )
+
+
+def test_a_bad_checks_file_for_a_run_folder_names_its_line(bench, cli) -> None:
+    run = Path(bench.run(bench.hello()).folder)
+    bench.write("more.yaml", "- id: x\n  colour: red\n")
+
+    result = cli("check", str(run), "--checks", "more.yaml", "--json")
+
+    assert result.exit_code == 2
+    [error] = json.loads(result.stdout)["error"]["errors"]
+    assert (error["file"], error["line"], error["field"]) == ("more.yaml", 2, "checks[0].colour")
+
+
+@linux_only
+def test_a_run_whose_trials_the_store_does_not_hold_is_scored_but_not_stored(bench, cli, monkeypatch) -> None:
+    monkeypatch.delenv("SOUNDSTAGE_DB", raising=False)
+    pids = bench.root / "pids.json"
+    trial = kill_a_run(bench.scene, bench.agent("hello-hang", str(pids)), bench.out, pids)
+    run = trial.parent.parent
+
+    result = cli("check", str(run))
+
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines() == [
+        "hello #1: passed (the run ended before this trial did: scored on what was recorded)",
+        "hello: 1/1 passed, pass@1 100%",
+        "hello checks passed: said_hello 100%, posted 100%",
+        f"the results store sqlite:///{bench.out}/soundstage.db holds none of these trials (the run ended before they"
+        " did): this evaluation is not stored",
+        f"next: soundstage explain {run}",
+    ]

@@ -44,6 +44,7 @@ def test_human_output_ends_with_a_next_line(bench, cli, store_url: str) -> None:
 
     assert listed.exit_code == 0, listed.output
     assert run_id in listed.stdout and " 0/1 " in listed.stdout
+    assert listed.stdout.splitlines()[-2] == f"{run_id}: hello pass@1 0%, pass^1 0%"
     assert listed.stdout.splitlines()[-1] == f"next: soundstage show {run_id} --db ..."
     assert shown.exit_code == 0, shown.output
     lines = shown.stdout.splitlines()
@@ -107,3 +108,52 @@ def test_an_unreachable_store_exits_3_before_any_agent_starts(bench, cli) -> Non
     assert not (bench.root / "seen.json").exists() and not (bench.root / "runs").exists()
     assert listed.exit_code == 3 and shown.exit_code == 3
     assert json.loads(shown.stdout)["error"]["message"].startswith(f"cannot reach the results store {url}")
+
+
+def test_show_gives_each_evaluation_and_the_newest_by_default(bench, cli, store_url: str) -> None:
+    cli("run", "hello.yaml", "--agent", bench.hello(), "--trials", "3", "--db", store_url)
+    [run_id] = run_ids(bench)
+    bench.write("bye.yaml", "- id: said_bye\n  state: {slack.message: {channel: $general, text_contains: bye}}\n")
+    assert cli("check", f"runs/{run_id}", "--checks", "bye.yaml", "--db", store_url).exit_code == 1
+
+    newest = cli("show", run_id, "--db", store_url)
+    own = json.loads(cli("show", run_id, "--db", store_url, "--evaluation", "0", "--json").stdout)
+    unknown = cli("show", run_id, "--db", store_url, "--evaluation", "5")
+    human = cli("runs", "--db", store_url).stdout.splitlines()
+    listed = json.loads(cli("runs", "--db", store_url, "--json").stdout)["runs"]
+
+    assert newest.exit_code == 0, newest.output
+    lines = newest.stdout.splitlines()
+    assert lines[1].startswith("evaluation 0: the run's own grading, ")
+    assert lines[2].startswith("evaluation 1: the checks of bye.yaml, ")
+    assert lines[3] == "shown: evaluation 1 (the newest)"
+    assert any(line.split("│")[1:4] == [" hello ", " 0/3    ", " #1 failed #2 failed #3 failed "] for line in lines)
+    assert "hello: 0/3 passed, pass@1 0%, pass@3 0%, pass^3 0%; k=1..3: pass@k 0% 0% 0%, pass^k 0% 0% 0%" in lines
+    assert "hello checks passed: said_bye 0%" in lines
+    assert (own["run"]["evaluation"], [e["number"] for e in own["run"]["evaluations"]]) == (0, [0, 1])
+    [figures] = own["run"]["figures"]
+    assert (figures["scene"], figures["passed"], figures["pass_at"], figures["pass_hat"]) == (
+        "hello",
+        3,
+        {"1": 1.0, "2": 1.0, "3": 1.0},
+        {"1": 1.0, "2": 1.0, "3": 1.0},
+    )
+    assert [t["outcome"] for t in own["scenes"][0]["trials"]] == ["passed", "passed", "passed"]
+    assert unknown.exit_code == 2
+    assert unknown.stderr.splitlines()[0] == f"error: run {run_id} has no evaluation 5; its evaluations: 0, 1"
+    assert human[-2] == f"{run_id}: hello pass@1 100%, pass^3 100% (1 later evaluation: soundstage show)"
+    [run] = listed
+    assert (run["evaluation_count"], run["figures"]) == (
+        2,
+        [
+            {
+                "scene": "hello",
+                "status": "graded",
+                "trials": 3,
+                "passed": 3,
+                "pass_at_1": 1.0,
+                "pass_at_k": 1.0,
+                "pass_hat_k": 1.0,
+            }
+        ],
+    )

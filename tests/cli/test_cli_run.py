@@ -142,6 +142,8 @@ def test_json_prints_one_document_and_nothing_else(bench, cli) -> None:
             "pass_at_1": 0.0,
             "pass_at_k": 0.0,
             "pass_hat_k": 0.0,
+            "pass_at": {"1": 0.0},
+            "pass_hat": {"1": 0.0},
             "checks": {
                 "said_hello": {"required": True, "passed": 0, "trials": 1, "pass_rate": 0.0},
                 "posted": {"required": True, "passed": 0, "trials": 1, "pass_rate": 0.0},
@@ -184,6 +186,8 @@ def test_a_scene_without_checks_is_ungraded_and_exits_0(bench, cli) -> None:
             "pass_at_1": None,
             "pass_at_k": None,
             "pass_hat_k": None,
+            "pass_at": None,
+            "pass_hat": None,
             "checks": {},
         }
     ]

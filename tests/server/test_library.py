@@ -148,6 +148,9 @@ def test_runs_from_the_store_and_a_trial_whose_folder_is_gone(store_url: str, tm
     with Server(tls_port=None, libraries=[store]) as server, client(server) as http:
         [listed] = http.get("/v1/runs").json()
         assert (listed["id"], listed["source"], listed["exit_code"], listed["scenes"]) == (made.run_id, "cli", 0, ["hello"])
+        assert [(f["scene"], f["passed"], f["pass_at_1"]) for f in listed["scene_figures"]] == [("hello", 1, 1.0)]
+        described = http.get(f"/v1/runs/{made.run_id}").json()
+        assert [e["number"] for e in described["evaluations"]] == [0]
         trial = http.get(f"/v1/runs/{made.run_id}/trials/1").json()
         assert len(trial["trace"]) == 2
         shutil.rmtree(made.folder)  # a shared store: the folders are on another machine

@@ -276,10 +276,14 @@ def test_finished_trials_are_written_to_the_store(store_url):
         )
         assert [(t["trial"], t["outcome"], t["counts"]["calls"]) for t in written["results"]] == [(1, "passed", 2)]
         finish(None, second)
+        done = http.get(f"/v1/runs/{run['id']}", headers=admin).json()
     written = store.run(run["id"])
     store.close()
     assert written is not None
     assert written["exit_code"] == 1
+    # The store computes the finished run's figures from what was written: the server's own.
+    assert written["figures"] == [done["figures"]]
+    assert done["figures"]["pass_hat"] == {"1": 0.5, "2": 0.0}
     assert [(t["trial"], t["outcome"], t["world"]) for t in written["results"]] == [
         (1, "passed", first["id"]),
         (2, "failed", second["id"]),

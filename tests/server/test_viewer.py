@@ -138,7 +138,9 @@ def test_a_failed_checks_evidence_link_highlights_the_call_behind_it(page: Any, 
     page.goto(viewer["ui"])
     page.click(f"#runs a[href='#/run/{careless}']")
     page.wait_for_selector("#trials")
-    assert page.locator(".card[data-scene='csv-export'] .meta").inner_text().count("0%") == 3
+    assert page.locator(".card[data-scene='csv-export'] .meta").first.inner_text().count("0%") == 3
+    estimates = page.locator(".card[data-scene='csv-export'] .estimates").inner_text()
+    assert "pass@1 0% pass^1 0%" in estimates and "pass@2 0% pass^2 0%" in estimates
     screenshot(page, "run")
     page.click("#trials a:text('trial 1')")
     page.wait_for_selector("#timeline")

@@ -1,12 +1,21 @@
-"""The migrations build exactly the tables of schema.py, on SQLite and PostgreSQL alike."""
+"""The migrations build exactly the tables of schema.py, on SQLite and PostgreSQL alike, and a store made by
+an earlier revision is brought up to date in place, its rows kept."""
 
 from __future__ import annotations
 
-from alembic.autogenerate import compare_metadata
-from alembic.migration import MigrationContext
+from pathlib import Path
 
-from soundstage.store import open_store
+from alembic import command
+from alembic.autogenerate import compare_metadata
+from alembic.config import Config
+from alembic.migration import MigrationContext
+from sqlalchemy import Engine, create_engine, text
+from sqlalchemy.engine import make_url
+
+from soundstage.store import DRIVERS, open_store
+from soundstage.store.migrations import SCRIPTS
 from soundstage.store.schema import metadata
+from tests.stores import FINISHED, STARTED, check
 
 
 def test_the_migrated_tables_are_the_schemas(store_url: str) -> None:
@@ -18,3 +27,76 @@ def test_the_migrated_tables_are_the_schemas(store_url: str) -> None:
 
     assert differences == []
     store.close()
+
+
+def migrate_to(engine: Engine, revision: str, down: bool = False) -> None:
+    config = Config()
+    config.set_main_option("script_location", str(SCRIPTS))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        (command.downgrade if down else command.upgrade)(config, revision)
+
+
+def test_a_store_of_revision_0001_is_upgraded_in_place(store_url: str, tmp_path: Path) -> None:
+    (tmp_path / "store").mkdir()  # where the SQLite case's file goes
+    url = make_url(store_url)
+    engine = create_engine(url.set(drivername=DRIVERS[url.drivername]))
+    migrate_to(engine, "0001")
+    said, posted = check("said_hello", True), check("posted", False)
+    with engine.begin() as connection:
+        connection.execute(
+            text(
+                "INSERT INTO runs VALUES ('r1', 'runs/r1', 'python agent.py', '[\"hello.yaml\"]', 2, false, 1,"
+                " :started, :finished)"
+            ),
+            {"started": STARTED, "finished": FINISHED},
+        )
+        for number, outcome in ((1, "passed"), (2, "failed")):
+            connection.execute(
+                text(
+                    "INSERT INTO trials VALUES ('r1', 'hello', :number, 'w', :outcome, 0, false, false, 'exited',"
+                    " 1.0, 2.0, 1, 2, 0, 0, 0, :folder)"
+                ),
+                {"number": number, "outcome": outcome, "folder": f"runs/r1/hello/{number}"},
+            )
+            for position, result in enumerate([said, posted if number == 2 else said]):
+                connection.execute(
+                    text(
+                        "INSERT INTO checks VALUES ('r1', 'hello', :number, :position, :id, 'trace', true,"
+                        " :passed, false, NULL, 'x', 'y', 'z', '[]', 'scene')"
+                    ),
+                    {"number": number, "position": position, "id": result["id"], "passed": result["passed"]},
+                )
+
+    store = open_store(store_url)
+
+    assert store is not None
+    run = store.run("r1", None)
+    assert run is not None
+    assert (run["evaluation"], [e["created_at"] for e in run["evaluations"]]) == (0, ["2026-01-01T00:00:00Z"])
+    assert [(r["outcome"], [(c["id"], c["passed"]) for c in r["checks"]]) for r in run["results"]] == [
+        ("passed", [("said_hello", True), ("said_hello", True)]),
+        ("failed", [("said_hello", True), ("posted", False)]),
+    ]
+    # The figures of a run stored before there were any are written when the store is opened.
+    assert [(f["scene"], f["passed"], f["pass_at"], f["pass_hat"]) for f in run["figures"]] == [
+        ("hello", 1, {"1": 0.5, "2": 1.0}, {"1": 0.5, "2": 0.0})
+    ]
+    with store.engine.connect() as connection:
+        assert compare_metadata(MigrationContext.configure(connection), metadata) == []
+    store.add_evaluation("r1", [{"scene": "hello", "trial": 1, "checks": [check("bye", True)]}], "scene", None, STARTED)
+    store.close()
+
+    # Going back to 0001 keeps the runs' own check results, under the old key.
+    migrate_to(engine, "0001", down=True)
+    with engine.connect() as connection:
+        rows = connection.execute(text("SELECT trial, position, check_id FROM checks ORDER BY trial, position")).all()
+        tables = connection.execute(text("SELECT count(*) FROM runs")).scalar()
+    assert [tuple(row) for row in rows] == [
+        (1, 0, "said_hello"),
+        (1, 1, "said_hello"),
+        (2, 0, "said_hello"),
+        (2, 1, "posted"),
+    ]
+    assert tables == 1
+    engine.dispose()

@@ -37,6 +37,28 @@ def test_a_written_run_reads_back_field_for_field(store: Store) -> None:
 
     assert run is not None
     results = run.pop("results")
+    assert (run.pop("evaluation"), run.pop("evaluations")) == (
+        0,
+        [{"number": 0, "checks_from": "run", "checks_file": None, "created_at": "2026-01-01T00:00:00Z"}],
+    )
+    assert run.pop("figures") == [
+        {
+            "scene": "hello",
+            "status": "graded",
+            "trials": 2,
+            "passed": 1,
+            "k": 2,
+            "pass_at_1": 0.5,
+            "pass_at_k": 1.0,
+            "pass_hat_k": 0.0,
+            "pass_at": {"1": 0.5, "2": 1.0},
+            "pass_hat": {"1": 0.5, "2": 0.0},
+            "checks": {
+                "said_hello": {"required": True, "passed": 1, "trials": 2, "pass_rate": 0.5},
+                "style": {"required": False, "passed": 0, "trials": 1, "pass_rate": 0.0},
+            },
+        }
+    ]
     assert run == {
         "run_id": "20260101-000000",
         "folder": "runs/20260101-000000",
@@ -141,3 +163,84 @@ def test_a_finished_run_is_stored_with_its_exit_code(store: Store, tmp_path: Pat
     assert run["folder"] == str(result.folder)
     stored = [(r["trial"], r["outcome"], r["world"], r["counts"]) for r in run["results"]]
     assert stored == [(t.trial, t.outcome, t.world, t.counts) for t in result.results]
+    # The store computes the figures from its rows: the same as run.json's.
+    assert run["figures"] == result.figures
+
+
+def test_an_evaluation_scores_the_same_trials_again_with_figures_of_its_own(store: Store) -> None:
+    store.start_run(RUN, STARTED)
+    store.write_trial(RUN["run_id"], trial(1), [check("said_hello", True)])
+    store.write_trial(RUN["run_id"], trial(2, "failed"), [check("said_hello", False)])
+    store.finish_run(RUN["run_id"], 1, FINISHED)
+
+    first = store.add_evaluation(
+        RUN["run_id"],
+        [
+            {"scene": "hello", "trial": 1, "checks": [check("bye", False)]},
+            {"scene": "hello", "trial": 2, "checks": [check("bye", True), check("style", False, required=False)]},
+        ],
+        "file",
+        "bye.yaml",
+        FINISHED,
+    )
+    second = store.add_evaluation(
+        RUN["run_id"], [{"scene": "hello", "trial": number, "checks": []} for number in (1, 2)], "scene", None, FINISHED
+    )
+
+    assert (first, second) == (1, 2)
+    own, newest, by_file = store.run(RUN["run_id"]), store.run(RUN["run_id"], None), store.run(RUN["run_id"], 1)
+    assert own is not None and newest is not None and by_file is not None
+    assert [(e["number"], e["checks_from"], e["checks_file"]) for e in own["evaluations"]] == [
+        (0, "run", None),
+        (1, "file", "bye.yaml"),
+        (2, "scene", None),
+    ]
+    # The run's own grading is as it was; under evaluation 1 each trial has the outcome its checks there give.
+    assert [(r["outcome"], [c["id"] for c in r["checks"]]) for r in own["results"]] == [
+        ("passed", ["said_hello"]),
+        ("failed", ["said_hello"]),
+    ]
+    assert [(r["outcome"], [c["id"] for c in r["checks"]]) for r in by_file["results"]] == [
+        ("failed", ["bye"]),
+        ("passed", ["bye", "style"]),
+    ]
+    [figures] = by_file["figures"]
+    assert (figures["passed"], figures["pass_at"], figures["pass_hat"], figures["checks"]) == (
+        1,
+        {"1": 0.5, "2": 1.0},
+        {"1": 0.5, "2": 0.0},
+        {
+            "bye": {"required": True, "passed": 1, "trials": 2, "pass_rate": 0.5},
+            "style": {"required": False, "passed": 0, "trials": 1, "pass_rate": 0.0},
+        },
+    )
+    assert newest["evaluation"] == 2
+    assert [(f["status"], f["pass_at_1"]) for f in newest["figures"]] == [("ungraded", None)]
+    assert [r["outcome"] for r in newest["results"]] == ["ungraded", "ungraded"]
+    [listed] = store.runs()
+    assert (listed["evaluation_count"], listed["figures"]) == (
+        3,
+        [
+            {
+                "scene": "hello",
+                "status": "graded",
+                "trials": 2,
+                "passed": 1,
+                "pass_at_1": 0.5,
+                "pass_at_k": 1.0,
+                "pass_hat_k": 0.0,
+            }
+        ],
+    )
+
+
+def test_rewriting_a_run_drops_its_evaluations(store: Store) -> None:
+    store.start_run(RUN, STARTED)
+    store.write_trial(RUN["run_id"], trial(1), [check("said_hello", True)])
+    store.add_evaluation(RUN["run_id"], [{"scene": "hello", "trial": 1, "checks": []}], "scene", None, FINISHED)
+
+    store.start_run(RUN, STARTED)
+
+    run = store.run(RUN["run_id"], None)
+    assert run is not None
+    assert ([e["number"] for e in run["evaluations"]], run["figures"], run["results"]) == ([0], [], [])

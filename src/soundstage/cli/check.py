@@ -1,8 +1,10 @@
-"""`soundstage check`: a finished trial scored again from its saved files, or a live world scored now."""
+"""`soundstage check`: a finished trial, or every trial of a run, scored again from the saved files (a run's
+re-scoring is written to the results store as a new evaluation of it), or a live world scored now."""
 
 from __future__ import annotations
 
 import os
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -11,17 +13,43 @@ import typer
 import yaml
 from yaml.nodes import MappingNode, Node, SequenceNode
 
-from ..checks import CheckSpecError, rescore
+from ..checks import CheckSpecError, Evaluation, rescore
 from ..errors import InfrastructureError, NotFound, SpecError, UsageError
-from ..runner import interrupted
+from ..figures import Trial, outcome, run_figures
+from ..runner import interrupted, trial_folders
 from ..spec.loader import SpecErrors
-from .output import JsonOption, emit, finish, handles_errors, next_step, quote, say
+from .output import (
+    JsonOption,
+    checks_line,
+    emit,
+    finish,
+    handles_errors,
+    next_step,
+    quote,
+    say,
+    scene_figures_line,
+)
+
+DbOption = Annotated[
+    str | None,
+    typer.Option(
+        "--db",
+        envvar="SOUNDSTAGE_DB",
+        help="For a run folder: the results store its evaluation is written to "
+        "[default: the run folder's parent's soundstage.db].",
+        show_default=False,
+    ),
+]
 
 
 @handles_errors("check")
 def check(
     trial: Annotated[
-        Path | None, typer.Argument(help="A trial folder (runs/<run>/<scene>/<trial>).", show_default=False)
+        Path | None,
+        typer.Argument(
+            help="A trial folder (runs/<run>/<scene>/<trial>), or a run folder (runs/<run>) for all its trials.",
+            show_default=False,
+        ),
     ] = None,
     checks: Annotated[
         Path | None,
@@ -35,18 +63,24 @@ def check(
             "--world", help="A live world's control URL, http://HOST:PORT/v1/worlds/<id>.", show_default=False
         ),
     ] = None,
+    db: DbOption = None,
     json_output: JsonOption = False,
 ) -> None:
-    """Evaluate checks on a finished trial (re-scoring its event log) or on a live world."""
+    """Evaluate checks on a finished trial or every trial of a run (re-scoring the event logs), or on a live world."""
     extra = _ChecksFile(checks) if checks is not None else None
     if world is not None and trial is None:
         evaluation, after = _live(world, extra), f"curl -s {quote(world.rstrip('/') + '/trace')}"
     elif trial is not None and world is None:
-        evaluation, after = _saved(trial, extra), f"soundstage explain {quote(str(trial))}"
+        folders = trial_folders(trial) if trial.is_dir() else [trial]
+        if folders != [trial]:
+            _check_run(trial, folders, extra, db, json_output)
+            return
+        evaluation = _rescored(trial, extra).model_dump(mode="json")
+        after = f"soundstage explain {quote(str(trial))}"
         # The run ended before this trial did (it was killed): scored on what was recorded until then.
         evaluation["interrupted"] = trial.is_dir() and interrupted(trial)
     else:
-        raise UsageError("give either a trial folder or --world URL")
+        raise UsageError("give either a trial folder, a run folder or --world URL")
     if json_output:
         emit(evaluation)
     else:
@@ -57,17 +91,94 @@ def check(
     finish(3 if evaluation["invalid"] else 0 if evaluation["passed"] else 1)
 
 
-def _saved(trial: Path, checks: _ChecksFile | None) -> dict[str, Any]:
-    if checks is None:
-        return rescore(trial).model_dump(mode="json")
+def _check_run(run: Path, folders: list[Path], checks: _ChecksFile | None, db: str | None, json_output: bool) -> None:
+    """Every trial of a run scored again, each scene's figures, and the evaluation written to the store."""
+    scored: list[tuple[Trial, Evaluation]] = []
+    for folder in folders:
+        if not folder.name.isdigit():
+            raise UsageError(f"{folder}: not a trial folder soundstage writes (<scene>/<trial number>)")
+        evaluation = _rescored(folder, checks)
+        trial = Trial(folder.parent.name, int(folder.name), outcome(evaluation.checks), str(folder), evaluation.checks)
+        scored.append((trial, evaluation))
+    document: dict[str, Any] = {
+        "folder": str(run),
+        "run_id": run.name,
+        "checks_file": checks.file if checks is not None else None,
+        "passed": all(evaluation.passed for _, evaluation in scored),
+        "invalid": any(evaluation.invalid for _, evaluation in scored),
+        "figures": run_figures([trial for trial, _ in scored]),
+        "trials": [
+            {
+                "scene": trial.scene,
+                "trial": trial.trial,
+                "folder": trial.folder,
+                "outcome": trial.outcome,
+                "interrupted": interrupted(Path(trial.folder)),
+                **evaluation.model_dump(mode="json"),
+            }
+            for trial, evaluation in scored
+        ],
+        **_store_evaluation(run, db, checks, scored),
+    }
+    if json_output:
+        emit(document)
+    else:
+        _print_run(document, db)
+    finish(3 if document["invalid"] else 0 if document["passed"] else 1)
+
+
+def _store_evaluation(
+    run: Path, db: str | None, checks: _ChecksFile | None, scored: list[tuple[Trial, Evaluation]]
+) -> dict[str, Any]:
+    """Writes the run's new evaluation to its store: `--db`, else the run folder's parent's soundstage.db. A
+    run the store does not hold (or no store at all) is no error: the note says the evaluation is not stored."""
+    from ..store import open_store, store_url
+
+    url = store_url(db, run.parent)
+    store = open_store(url, create=False)
+    if store is None:
+        return {"store": url, "evaluation": None, "note": f"no results store at {url}: this evaluation is not stored"}
     try:
-        evaluation = rescore(trial, checks.raw)
+        stored = store.run(run.name)
+        if stored is None:
+            missing = f"the results store {store.shown} has no run {run.name}: this evaluation is not stored"
+            return {"store": store.shown, "evaluation": None, "note": missing}
+        if Path(stored["folder"]).resolve() != run.resolve():  # run ids are wall times: another folder's run
+            other = f"the run {run.name} of the results store {store.shown} is the one in {stored['folder']}: "
+            return {"store": store.shown, "evaluation": None, "note": other + "this evaluation is not stored"}
+        held = {(trial["scene"], trial["trial"]) for trial in stored["results"]}
+        written = [
+            {"scene": trial.scene, "trial": trial.trial, "checks": [c.model_dump(mode="json") for c in trial.checks]}
+            for trial, _ in scored
+            if (trial.scene, trial.trial) in held
+        ]
+        if not written:
+            missing = f"the results store {store.shown} holds none of these trials (the run ended before they did): "
+            return {"store": store.shown, "evaluation": None, "note": missing + "this evaluation is not stored"}
+        number = store.add_evaluation(
+            run.name,
+            written,
+            "file" if checks is not None else "scene",
+            checks.file if checks is not None else None,
+            datetime.now(UTC),
+        )
+    finally:
+        store.close()
+    left = len(scored) - len(written)
+    note = f"{left} trial(s) the store does not hold (the run ended before they did) are not in it" if left else None
+    return {"store": store.shown, "evaluation": number, "note": note}
+
+
+def _rescored(trial: Path, checks: _ChecksFile | None) -> Evaluation:
+    if checks is None:
+        return rescore(trial)
+    try:
+        return rescore(trial, checks.raw)
     except CheckSpecError as exc:
         errors = getattr(exc, "errors", [exc])
         raise SpecErrors(
             [SpecError(e.message, file=checks.file, line=checks.line(e.path), field=e.field) for e in errors]
         ) from None
-    return evaluation.model_dump(mode="json")
 
 
 def _live(url: str, checks: _ChecksFile | None) -> dict[str, Any]:
@@ -149,3 +260,27 @@ def _print(evaluation: dict[str, Any]) -> None:
     say(
         f"{verdict}: {sum(r['passed'] is True for r in evaluation['checks'])} of {len(evaluation['checks'])} checks passed"
     )
+
+
+def _print_run(document: dict[str, Any], db: str | None) -> None:
+    """A line per trial (its outcome, and the required checks that did not pass), then each scene's figures
+    and its checks' pass rates, and where the evaluation was written."""
+    for trial in document["trials"]:
+        failing = [c["id"] for c in trial["checks"] if c["required"] and c["passed"] is not True]
+        why = f": {', '.join(failing)}" if trial["outcome"] in ("failed", "invalid") and failing else ""
+        note = " (the run ended before this trial did: scored on what was recorded)" if trial["interrupted"] else ""
+        say(f"{trial['scene']} #{trial['trial']}: {trial['outcome']}{why}{note}")
+    for figures in document["figures"]:
+        say(scene_figures_line(figures))
+        rates = checks_line(figures)
+        if rates:
+            say(rates)
+    if document["evaluation"] is not None:
+        say(f"evaluation {document['evaluation']} of run {document['run_id']}, written to {document['store']}")
+    if document["note"]:
+        say(document["note"])
+    if document["evaluation"] is not None:
+        words = " --db ..." if db else ""
+        next_step(f"soundstage show {quote(document['run_id'])} --evaluation {document['evaluation']}{words}")
+    else:
+        next_step(f"soundstage explain {quote(document['folder'])}")

@@ -11,7 +11,18 @@ from rich.table import Table
 from rich.text import Text
 
 from ..errors import NotFound
-from .output import JsonOption, emit, handles_errors, next_step, quote, say, stdout
+from .output import (
+    JsonOption,
+    checks_line,
+    emit,
+    handles_errors,
+    next_step,
+    quote,
+    say,
+    scene_figures_line,
+    share,
+    stdout,
+)
 
 if TYPE_CHECKING:  # SQLAlchemy and Alembic load when a command opens the store, not with every command
     from ..store import Store
@@ -68,6 +79,11 @@ def runs(db: DbOption = None, out: OutOption = Path("runs"), json_output: JsonOp
             Text(run["folder"]),
         )
     stdout.print(table)
+    for run in found:
+        if run["figures"]:
+            later = run["evaluation_count"] - 1
+            again = f" ({later} later evaluation{'s' if later > 1 else ''}: soundstage show)" if later else ""
+            say(f"{run['run_id']}: " + "; ".join(_brief(figures) for figures in run["figures"]) + again)
     next_step(f"soundstage show {quote(found[0]['run_id'])}" + _db_words(db, out))
 
 
@@ -76,27 +92,62 @@ def show(
     run_id: Annotated[str, typer.Argument(metavar="RUN", help="A run id (see `soundstage runs`).", show_default=False)],
     db: DbOption = None,
     out: OutOption = Path("runs"),
+    evaluation: Annotated[
+        int | None,
+        typer.Option(
+            "--evaluation",
+            help="Which evaluation of the run: 0 is its own grading, 1... each `soundstage check RUN` "
+            "[default: the newest].",
+            show_default=False,
+        ),
+    ] = None,
     json_output: JsonOption = False,
 ) -> None:
-    """Summarise one run of the results store: per scene its trials and outcomes, and the failing checks."""
-    run = _run(db, out, run_id)
+    """Summarise one run of the results store under one of its evaluations: per scene its trials and outcomes,
+    its figures, and the failing checks."""
+    run = _run(db, out, run_id, evaluation)
     scenes = _scenes(run)
     if json_output:
         emit({"run": {key: value for key, value in run.items() if key != "results"}, "scenes": scenes})
         return
     state = "still running or stopped" if run["exit_code"] is None else f"exit code {run['exit_code']}"
     say(f"run {run['run_id']}: {run['agent']}, started {_when(run['started_at'])} UTC, {state}")
+    for made in run["evaluations"]:
+        say(f"evaluation {made['number']}: {_scored_by(made)}, {_when(made['created_at'])} UTC")
+    newest = " (the newest)" if run["evaluation"] == run["evaluations"][-1]["number"] else ""
+    say(f"shown: evaluation {run['evaluation']}{newest}")
     table = Table("scene", "passed", "trials", title=f"run {run['run_id']}", title_justify="left")
     for scene in scenes:
         outcomes = " ".join(f"#{trial['trial']} {trial['outcome']}" for trial in scene["trials"])
         table.add_row(Text(scene["scene"]), f"{scene['passed']}/{len(scene['trials'])}", Text(outcomes))
     stdout.print(table)
+    for figures in run["figures"]:
+        say(scene_figures_line(figures))
+        rates = checks_line(figures)
+        if rates:
+            say(rates)
     failing = [(scene["scene"], check) for scene in scenes for check in scene["failing_checks"]]
     for scene_name, check in failing:
         verdict = "undecided" if check["passed"] is None else "failed"
         say(f"{scene_name} #{check['trial']}: {check['id']} ({check['kind']}) {verdict}: {check['explanation']}")
     say(f"run folder: {run['folder']}")
     next_step(f"soundstage explain {quote(run['folder'])}" if failing else "soundstage runs" + _db_words(db, out))
+
+
+def _brief(figures: dict[str, Any]) -> str:
+    """`hello pass@1 50%, pass^2 0%`: a scene's pass@1 and pass^k (k its trials), or `hello ungraded`."""
+    if figures["status"] == "ungraded":
+        return f"{figures['scene']} ungraded"
+    k = figures["trials"]
+    return f"{figures['scene']} pass@1 {share(figures['pass_at_1'])}, pass^{k} {share(figures['pass_hat_k'])}"
+
+
+def _scored_by(evaluation: dict[str, Any]) -> str:
+    if evaluation["checks_from"] == "run":
+        return "the run's own grading"
+    if evaluation["checks_from"] == "file":
+        return f"the checks of {evaluation['checks_file']}"
+    return "the scenes' checks, again"
 
 
 def _when(stamp: str | None) -> str:
@@ -134,20 +185,24 @@ def _runs(db: str | None, out: Path) -> list[dict[str, Any]]:
         store.close()
 
 
-def _run(db: str | None, out: Path, run_id: str) -> dict[str, Any]:
+def _run(db: str | None, out: Path, run_id: str, evaluation: int | None) -> dict[str, Any]:
     from ..store import open_store, store_url
 
     store = open_store(store_url(db, out), create=False)
     if store is None:
         raise NotFound(f"no run {run_id!r}: the store {store_url(db, out)} holds no runs")
     try:
-        run = store.run(run_id)
+        run = store.run(run_id, evaluation)
         if run is None:
             known = store.run_ids()
             hint = (
                 f"; known runs, newest first: {', '.join(known[:SUGGESTED])}" if known else "; the store holds no runs"
             )
             raise NotFound(f"no run {run_id!r} in the results store{hint}")
+        numbers = [made["number"] for made in run["evaluations"]]
+        if run["evaluation"] not in numbers:
+            listed = ", ".join(map(str, numbers))
+            raise NotFound(f"run {run_id} has no evaluation {evaluation}; its evaluations: {listed}")
         return run
     finally:
         store.close()

@@ -98,3 +98,33 @@ def handles_errors(name: str) -> Callable[[F], F]:
         return run  # type: ignore[return-value]
 
     return wrap
+
+
+def share(rate: float | None) -> str:
+    """A rate as a percentage, as summaries show it."""
+    return "-" if rate is None else f"{rate * 100:.0f}%"
+
+
+def scene_figures_line(figures: dict[str, Any]) -> str:
+    """A scene's figures (figures.py) on one line: `hello: 2/5 passed, pass@1 40%, pass@5 100%, pass^5 0%`
+    (pass@1 alone for one trial), and with more than two trials pass@k and pass^k for every k from 1
+    (`; k=1..5: pass@k 40% 70% ...`)."""
+    k = figures["trials"]
+    if figures["status"] == "ungraded":
+        return f"{figures['scene']}: ungraded ({k} trials)"
+    line = f"{figures['scene']}: {figures['passed']}/{k} passed, pass@1 {share(figures['pass_at_1'])}"
+    if k > 1:
+        line += f", pass@{k} {share(figures['pass_at_k'])}, pass^{k} {share(figures['pass_hat_k'])}"
+    if k > 2:
+        every = {name: " ".join(share(rate) for rate in figures[key].values()) for name, key in _ESTIMATES}
+        line += f"; k=1..{k}: " + ", ".join(f"{name} {rates}" for name, rates in every.items())
+    return line
+
+
+def checks_line(figures: dict[str, Any]) -> str | None:
+    """Each check's pass rate in a scene, `hello checks passed: said_hello 50%, posted 100%`; None without checks."""
+    rates = ", ".join(f"{check} {share(entry['pass_rate'])}" for check, entry in figures["checks"].items())
+    return f"{figures['scene']} checks passed: {rates}" if rates else None
+
+
+_ESTIMATES = (("pass@k", "pass_at"), ("pass^k", "pass_hat"))

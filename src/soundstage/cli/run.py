@@ -17,12 +17,14 @@ from ..runner import RunResult, TrialResult, how_the_agent_ended, run_scenes
 from .history import DbOption, opened
 from .output import (
     JsonOption,
+    checks_line,
     emit,
     finish,
     handles_errors,
     next_step,
     quote,
     say,
+    share,
     stderr,
     stdout,
 )
@@ -122,15 +124,15 @@ def _summary(result: RunResult) -> None:
         table.add_row(
             Text(figures["scene"]),
             f"{figures['passed']}/{figures['trials']}",
-            _share(figures["pass_at_1"]),
-            _share(figures["pass_at_k"]),
-            _share(figures["pass_hat_k"]),
+            share(figures["pass_at_1"]),
+            share(figures["pass_at_k"]),
+            share(figures["pass_hat_k"]),
         )
     stdout.print(table)
     for figures in result.figures:
-        rates = ", ".join(f"{check} {_share(entry['pass_rate'])}" for check, entry in figures["checks"].items())
+        rates = checks_line(figures)
         if rates:
-            say(f"{figures['scene']} checks passed: {rates}")
+            say(rates)
     for trial in result.results:
         if trial.outcome not in ("passed", "ungraded"):
             say(f"{trial.scene} {_failure(trial)}")
@@ -141,11 +143,6 @@ def _summary(result: RunResult) -> None:
     if result.unimplemented:
         say(f"unimplemented endpoints called: {result.unimplemented}" + (" (--strict)" if result.strict else ""))
     say(f"run folder: {result.folder}")
-
-
-def _share(rate: float | None) -> str:
-    """A rate as a percentage, as the summary shows it."""
-    return "-" if rate is None else f"{rate * 100:.0f}%"
 
 
 def _failure(trial: TrialResult) -> str:

@@ -147,6 +147,9 @@ def stored_describe(run: dict[str, Any]) -> dict[str, Any]:
         ],
         "figures": figures[0] if len(figures) == 1 else None,
         "scene_figures": figures,
+        # Re-scorings of the run's trials (`soundstage check RUN`), when the store holds any; the run's own
+        # grading is what this answer shows.
+        "evaluations": run.get("evaluations", []),
     }
 
 

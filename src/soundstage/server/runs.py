@@ -20,6 +20,7 @@ from typing import Any, Protocol
 from ..checks import Check, CheckResult, CheckSpecError, CheckSpecErrors, Evaluation, parse_check_list, score
 from ..clock import US
 from ..errors import InfrastructureError, NotFound
+from ..figures import outcome
 from ..stage import WorldImage
 from ..world import World
 
@@ -40,15 +41,6 @@ class ResultsSink(Protocol):
     def write_trial(self, run_id: str, trial: dict[str, Any], results: list[dict[str, Any]] | None = None) -> None: ...
 
     def finish_run(self, run_id: str, exit_code: int, finished: datetime) -> None: ...
-
-
-def outcome(evaluation: Evaluation) -> str:
-    """A trial's outcome; a scene without checks grades nothing, so its trials are `ungraded`."""
-    if evaluation.invalid:
-        return "invalid"
-    if not evaluation.checks:
-        return "ungraded"
-    return "passed" if evaluation.passed else "failed"
 
 
 def counts(world: World) -> dict[str, int]:
@@ -197,7 +189,7 @@ class Runs:
         trial.output = world.output or ""
         trial.results = evaluation.checks
         trial.finish_reason = getattr(finish, "reason", "finished")
-        self._end(run, trial, outcome(evaluation), world, (world.now() - world.clock.start) / US)
+        self._end(run, trial, outcome(evaluation.checks), world, (world.now() - world.clock.start) / US)
         return evaluation
 
     def settle(self, live: dict[str, World]) -> None:

@@ -1,10 +1,10 @@
 """The results store (docs/cli.md, "The results store"): every run, trial and check result of `soundstage
-run`, in SQLite by default (`<out>/soundstage.db`) or PostgreSQL (`--db`, `SOUNDSTAGE_DB`). Opening a store
+run`, each evaluation of a run (`soundstage check RUN`) and the figures of each, in SQLite by default (`<out>/soundstage.db`) or PostgreSQL (`--db`, `SOUNDSTAGE_DB`). Opening a store
 reaches it and applies its migrations, so an unreachable store is known before any agent starts.
 
     schema.py      the tables
     migrations.py  Alembic, driven from Python; the revisions are in revisions/versions/
-    writing.py     runs, trials and checks, each write replacing what it writes
+    writing.py     runs, trials, checks, evaluations and figures, each write replacing what it writes
     reading.py     the list of runs and one run
 """
 
@@ -50,11 +50,25 @@ class Store:
     def finish_run(self, run_id: str, exit_code: int, finished: datetime) -> None:
         self._do(writing.finish_run, run_id, exit_code, finished)
 
+    def add_evaluation(
+        self,
+        run_id: str,
+        scored: list[dict[str, Any]],
+        checks_from: str,
+        checks_file: str | None,
+        created: datetime,
+    ) -> int:
+        """A stored run scored again (`checks_from`: `scene`, or `file` for `checks_file`'s checks): the check
+        results of each trial in `scored`, `{scene, trial, checks}`. Returns the evaluation's number."""
+        number = self._do(writing.add_evaluation, run_id, scored, checks_from, checks_file, created)
+        return int(number)
+
     def runs(self) -> list[dict[str, Any]]:
         return self._do(reading.list_runs)  # type: ignore[no-any-return]
 
-    def run(self, run_id: str) -> dict[str, Any] | None:
-        return self._do(reading.get_run, run_id)  # type: ignore[no-any-return]
+    def run(self, run_id: str, evaluation: int | None = 0) -> dict[str, Any] | None:
+        """A run under one of its evaluations (None: the newest; 0, the run's own grading, by default)."""
+        return self._do(reading.get_run, run_id, evaluation)  # type: ignore[no-any-return]
 
     def run_ids(self) -> list[str]:
         return self._do(reading.run_ids)  # type: ignore[no-any-return]

@@ -1,17 +1,25 @@
-"""Reading runs back: the list of runs, newest first, and one run with its trials and failing checks."""
+"""Reading runs back: the list of runs, newest first, and one run with its trials, check results, evaluations
+and figures."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Engine, case, func, select
+from sqlalchemy import Connection, Engine, case, func, select
 
-from .schema import checks, runs, trials
+from ..checks.results import CheckResult
+from ..figures import Trial, outcome
+from .schema import checks, evaluations, figures, runs, trials
+
+# What a run lists of each scene's figures (its own grading's).
+BRIEF = ("scene", "status", "trials", "passed", "pass_at_1", "pass_at_k", "pass_hat_k")
 
 
 def list_runs(engine: Engine) -> list[dict[str, Any]]:
-    """Every run, newest first: its fields, how many trials were written, and how many passed."""
+    """Every run, newest first: its fields, how many trials were written, how many passed, each scene's
+    figures under the run's own grading (evaluation 0; none until the run finishes), and how many
+    evaluations it has."""
     counted = (
         select(
             trials.c.run_id,
@@ -28,31 +36,85 @@ def list_runs(engine: Engine) -> list[dict[str, Any]]:
     )
     with engine.connect() as connection:
         rows = connection.execute(query).mappings().all()
+        brief: dict[str, list[dict[str, Any]]] = {}
+        for scene in connection.execute(
+            select(figures).where(figures.c.evaluation == 0).order_by(figures.c.run_id, figures.c.scene)
+        ).mappings():
+            brief.setdefault(scene["run_id"], []).append({key: scene[key] for key in BRIEF})
+        counted_evaluations: dict[str, int] = {
+            run_id: count
+            for run_id, count in connection.execute(
+                select(evaluations.c.run_id, func.count()).group_by(evaluations.c.run_id)
+            )
+        }
     return [
-        {**_run(row), "trials_written": int(row["written"] or 0), "trials_passed": int(row["passed"] or 0)}
+        {
+            **_run(row),
+            "trials_written": int(row["written"] or 0),
+            "trials_passed": int(row["passed"] or 0),
+            "figures": brief.get(row["id"], []),
+            "evaluation_count": int(counted_evaluations.get(row["id"], 0)),
+        }
         for row in rows
     ]
 
 
-def get_run(engine: Engine, run_id: str) -> dict[str, Any] | None:
-    """A run with its trials (by scene and number) and the check results of each trial; None when unknown."""
+def get_run(engine: Engine, run_id: str, evaluation: int | None = 0) -> dict[str, Any] | None:
+    """A run with its evaluations, and under one of them (`evaluation`; None: the newest) each scene's figures
+    and its trials (by scene and number) with their check results; None when the run is unknown. Under an
+    evaluation other than 0, a trial's outcome is the one its check results there give."""
     with engine.connect() as connection:
         row = connection.execute(select(runs).where(runs.c.id == run_id)).mappings().first()
         if row is None:
             return None
-        trial_rows = connection.execute(
-            select(trials).where(trials.c.run_id == run_id).order_by(trials.c.scene, trials.c.number)
-        ).mappings()
-        found = [_trial(trial) for trial in trial_rows]
-        check_rows = connection.execute(
-            select(checks).where(checks.c.run_id == run_id).order_by(checks.c.scene, checks.c.trial, checks.c.position)
-        ).mappings()
-        by_trial: dict[tuple[str, int], list[dict[str, Any]]] = {}
-        for check in check_rows:
-            by_trial.setdefault((check["scene"], check["trial"]), []).append(_check(check))
-    for trial in found:
-        trial["checks"] = by_trial.get((trial["scene"], trial["trial"]), [])
-    return {**_run(row), "results": found}
+        made = [
+            _evaluation(stored)
+            for stored in connection.execute(
+                select(evaluations).where(evaluations.c.run_id == run_id).order_by(evaluations.c.number)
+            ).mappings()
+        ]
+        number = evaluation if evaluation is not None else max((e["number"] for e in made), default=0)
+        found = []
+        for trial, results in _trials(connection, run_id, number):
+            found.append({**_trial(trial), "checks": [_check(check) for check in results]})
+            if number != 0:
+                found[-1]["outcome"] = outcome([_result(check) for check in results])
+        scenes = [
+            _figures(scene)
+            for scene in connection.execute(
+                select(figures)
+                .where(figures.c.run_id == run_id, figures.c.evaluation == number)
+                .order_by(figures.c.scene)
+            ).mappings()
+        ]
+    return {**_run(row), "evaluation": number, "evaluations": made, "figures": scenes, "results": found}
+
+
+def evaluated_trials(connection: Connection, run_id: str, evaluation: int) -> list[Trial]:
+    """A run's trials as the figures need them, under an evaluation: the trial's own outcome under 0, else
+    the one its check results there give."""
+    found = []
+    for trial, rows in _trials(connection, run_id, evaluation):
+        results = [_result(row) for row in rows]
+        graded = trial["outcome"] if evaluation == 0 else outcome(results)
+        found.append(Trial(trial["scene"], trial["number"], graded, trial["folder"], results))
+    return found
+
+
+def _trials(connection: Connection, run_id: str, evaluation: int) -> list[tuple[Any, list[Any]]]:
+    """A run's trial rows, by scene and number, each with its check rows under an evaluation."""
+    trial_rows = connection.execute(
+        select(trials).where(trials.c.run_id == run_id).order_by(trials.c.scene, trials.c.number)
+    ).mappings()
+    check_rows = connection.execute(
+        select(checks)
+        .where(checks.c.run_id == run_id, checks.c.evaluation == evaluation)
+        .order_by(checks.c.scene, checks.c.trial, checks.c.position)
+    ).mappings()
+    by_trial: dict[tuple[str, int], list[Any]] = {}
+    for check in check_rows:
+        by_trial.setdefault((check["scene"], check["trial"]), []).append(check)
+    return [(trial, by_trial.get((trial["scene"], trial["number"]), [])) for trial in trial_rows]
 
 
 def run_ids(engine: Engine) -> list[str]:
@@ -108,6 +170,36 @@ def _check(row: Any) -> dict[str, Any]:
         "explanation": row["explanation"],
         "evidence": list(row["evidence"]),
         "source": row["source"],
+    }
+
+
+def _result(row: Any) -> CheckResult:
+    return CheckResult(**_check(row))
+
+
+def _evaluation(row: Any) -> dict[str, Any]:
+    return {
+        "number": row["number"],
+        "checks_from": row["checks_from"],
+        "checks_file": row["checks_file"],
+        "created_at": _when(row["created_at"]),
+    }
+
+
+def _figures(row: Any) -> dict[str, Any]:
+    """As figures.scene_figures has them."""
+    return {
+        "scene": row["scene"],
+        "status": row["status"],
+        "trials": row["trials"],
+        "passed": row["passed"],
+        "k": row["trials"],
+        "pass_at_1": row["pass_at_1"],
+        "pass_at_k": row["pass_at_k"],
+        "pass_hat_k": row["pass_hat_k"],
+        "pass_at": row["pass_at"],
+        "pass_hat": row["pass_hat"],
+        "checks": row["checks"],
     }
 
 

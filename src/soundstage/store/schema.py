@@ -1,7 +1,10 @@
 """The results store's tables (docs/cli.md, "The results store"): one schema for SQLite and PostgreSQL.
 
-A run has trials, a trial has check results. A trial's artefacts (trace, events, state) stay files in its
-folder; the store holds the folder's path. The migrations (revisions/versions/) build exactly these tables:
+A run has trials, a trial has check results. A run is graded once or more: evaluation 0 is the run's own
+grading, each `soundstage check RUN` adds one (1, 2...) that scores the same trials again. Check results and
+figures belong to an evaluation; a trial's outcome under an evaluation other than 0 follows from its check
+results there (figures.outcome). A trial's artefacts (trace, events, state) stay files in its folder; the
+store holds the folder's path. The migrations (revisions/versions/) build exactly these tables:
 tests/store/test_migrations.py compares them.
 """
 
@@ -60,10 +63,22 @@ trials = Table(
     ForeignKeyConstraint(["run_id"], ["runs.id"], name="trials_run", ondelete="CASCADE"),
 )
 
+evaluations = Table(
+    "evaluations",
+    metadata,
+    Column("run_id", String(200), primary_key=True),
+    Column("number", Integer, primary_key=True),  # 0: the run's own grading
+    Column("checks_from", String(20), nullable=False),  # run | scene (its checks again) | file (checks_file's)
+    Column("checks_file", Text, nullable=True),  # the --checks file, as given
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    ForeignKeyConstraint(["run_id"], ["runs.id"], name="evaluations_run", ondelete="CASCADE"),
+)
+
 checks = Table(
     "checks",
     metadata,
     Column("run_id", String(200), primary_key=True),
+    Column("evaluation", Integer, primary_key=True),
     Column("scene", String(200), primary_key=True),
     Column("trial", Integer, primary_key=True),
     Column("position", Integer, primary_key=True),  # the check's place in the trial's checks.json
@@ -82,6 +97,37 @@ checks = Table(
         ["run_id", "scene", "trial"],
         ["trials.run_id", "trials.scene", "trials.number"],
         name="checks_trial",
+        ondelete="CASCADE",
+    ),
+    ForeignKeyConstraint(
+        ["run_id", "evaluation"],
+        ["evaluations.run_id", "evaluations.number"],
+        name="checks_evaluation",
+        ondelete="CASCADE",
+    ),
+)
+
+# Each scene's figures under an evaluation, as figures.scene_figures has them; written when a run finishes
+# (evaluation 0) and with each later evaluation.
+figures = Table(
+    "figures",
+    metadata,
+    Column("run_id", String(200), primary_key=True),
+    Column("evaluation", Integer, primary_key=True),
+    Column("scene", String(200), primary_key=True),
+    Column("status", String(20), nullable=False),  # graded | ungraded
+    Column("trials", Integer, nullable=False),
+    Column("passed", Integer, nullable=True),  # None, as every figure, for an ungraded scene
+    Column("pass_at_1", Float, nullable=True),
+    Column("pass_at_k", Float, nullable=True),
+    Column("pass_hat_k", Float, nullable=True),
+    Column("pass_at", JSON, nullable=True),  # {"1": pass@1, "2": pass@2...}
+    Column("pass_hat", JSON, nullable=True),
+    Column("checks", JSON, nullable=False),  # per check id: {required, passed, trials, pass_rate}
+    ForeignKeyConstraint(
+        ["run_id", "evaluation"],
+        ["evaluations.run_id", "evaluations.number"],
+        name="figures_evaluation",
         ondelete="CASCADE",
     ),
 )

@@ -173,6 +173,9 @@ async function runView(id) {
       h("span", {}, "pass@1 ", h("b", {}, percent(f.pass_at_1))),
       h("span", {}, `pass@${f.k} `, h("b", {}, percent(f.pass_at_k))),
       h("span", {}, `pass^${f.k} `, h("b", {}, percent(f.pass_hat_k)))),
+    f.k > 1 && f.pass_hat ? h("div", { class: "meta estimates" },
+      h("span", {}, "estimated from the trials:"),
+      Object.keys(f.pass_hat).map((k) => h("span", {}, `pass@${k} `, h("b", {}, percent(f.pass_at[k])), ` pass^${k} `, h("b", {}, percent(f.pass_hat[k]))))) : null,
     h("table", {},
       h("thead", {}, h("tr", {}, h("th", {}, "check"), h("th", {}, "required"), h("th", { class: "num" }, "passed"), h("th", { class: "num" }, "pass rate"))),
       h("tbody", {}, Object.entries(f.checks || {}).map(([check, c]) => h("tr", {},
@@ -196,6 +199,9 @@ async function runView(id) {
       h("span", {}, "started ", h("b", {}, when(run.created))),
       run.exit_code === null ? null : h("span", {}, "exit code ", h("b", {}, run.exit_code)),
       run.folder ? h("span", {}, "folder ", h("b", {}, run.folder)) : null),
+    (run.evaluations || []).length > 1
+      ? h("p", { class: "muted" }, `Shown: the run's own grading. The store holds ${run.evaluations.length - 1} later evaluation(s) of its trials (soundstage show ${run.id} --evaluation N).`)
+      : null,
     h("h2", {}, "Scenes"),
     sceneTables.length ? sceneTables : h("p", { class: "muted" }, "No trial has ended yet."),
     h("h2", {}, "Trials"),
