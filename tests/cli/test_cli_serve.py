@@ -98,3 +98,18 @@ def test_serve_writes_runs_over_http_to_the_store_given(bench, tmp_path) -> None
     assert stored is not None
     assert (stored["agent"], stored["trials"], [t["trial"] for t in stored["results"]]) == ("http", 1, [1])
     assert (stored["exit_code"], stored["results"][0]["outcome"]) == (1, "failed")  # it said nothing
+
+
+def test_serve_shows_the_runs_soundstage_run_wrote_to_its_store(bench, cli, tmp_path) -> None:
+    db = f"sqlite:///{tmp_path / 'results.db'}"
+    assert cli("run", "hello.yaml", "--agent", bench.hello(), "--db", db).exit_code == 0
+    env = {**os.environ, "SOUNDSTAGE_ADMIN_TOKEN": "admin-secret", "SOUNDSTAGE_DB": db}
+    with serving(bench, env) as info:
+        admin = {"authorization": "Bearer admin-secret"}
+        [listed] = httpx.get(f"{info['url']}/v1/runs", headers=admin, timeout=10).json()
+        trial = httpx.get(f"{info['url']}/v1/runs/{listed['id']}/trials/1", headers=admin, timeout=10).json()
+    assert (listed["source"], listed["status"], listed["scenes"], listed["exit_code"]) == ("cli", "done", ["hello"], 0)
+    assert (trial["outcome"], [call["path"] for call in trial["trace"]]) == (
+        "passed",
+        ["/api/conversations.list", "/api/chat.postMessage"],
+    )

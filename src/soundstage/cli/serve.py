@@ -42,7 +42,7 @@ def serve(
         typer.Option(
             "--db",
             envvar="SOUNDSTAGE_DB",
-            help="A results store for runs over HTTP: postgresql://USER@HOST/DB or sqlite:///FILE [default: none].",
+            help="A results store: runs over HTTP are written to it, and its runs are shown: postgresql://USER@HOST/DB or sqlite:///FILE [default: none].",
             show_default=False,
         ),
     ] = None,
@@ -60,7 +60,15 @@ def serve(
     hub = Hub(max_worlds=max_worlds, idle_ttl=idle_ttl, finished_ttl=finished_ttl)
     results = _store(db)  # reached and migrated before the server listens
     server = Server(
-        hub, host, port, tls_port, tls_everywhere=tls, admin_token=token, log_config=logging, results=results
+        hub,
+        host,
+        port,
+        tls_port,
+        tls_everywhere=tls,
+        admin_token=token,
+        log_config=logging,
+        results=results,
+        libraries=[results] if results is not None else None,  # the store's other runs are shown too
     )
     info = _describe(server, token is None)
     if json_output:
