@@ -19,6 +19,7 @@ from typing import Any
 import httpx
 import pytest
 
+from soundstage.folders import FolderRuns
 from soundstage.runner import run_scenes
 from soundstage.server import Server
 
@@ -208,3 +209,29 @@ def test_the_viewer_of_a_server_asks_for_the_admin_token(page: Any, errors: list
         assert "hello <img src=x onerror=alert(1)>" in posted.inner_text()
         assert page.locator("#timeline img").count() == 0
         assert page.locator(".check.passed").count() == 2
+
+
+def test_the_timeline_tells_people_faults_and_the_clock(page: Any, tmp_path: Path) -> None:
+    """A trial of a scene with people (they reveal facts and decide) and one with a fault that the agent fixes."""
+    out = tmp_path / "runs"
+    for scene, agent in (("refund-approval", "refund_approval"), ("bad-deploy", "bad_deploy")):
+        command = f"{sys.executable} {ROOT / 'examples' / 'agents' / agent}.py"
+        run_scenes([str(ROOT / "seeds" / f"{scene}.yaml")], command, out=out)
+    with Server(tls_port=None, libraries=[FolderRuns(out)]) as server:
+        refund, deploy = sorted(folder.name for folder in out.iterdir())
+        page.goto(f"{server.url}/ui/#token={server.admin_token}&go=%23%2Ftrial%2F{refund}%2Frefund-approval%2F1")
+        page.wait_for_selector("#timeline")
+        kinds = page.locator("#timeline .entry .kind").all_inner_texts()
+        assert {"message", "revealed", "decided", "clock", "asked", "told"} <= set(kinds)
+        revealed = page.locator(".entry.revealed").first.inner_text()
+        assert "revealed laura.invoice to" in revealed
+        assert "decided priya.refund: approve the refund" in page.locator(".entry.decided").inner_text()
+        assert "the clock moved 15s" in page.locator(".entry.clock").first.inner_text()
+        assert page.locator(".entry.asked.quiet").count() > 0  # what people were asked is told in grey
+        screenshot(page, "timeline-people")
+        page.goto(f"{server.url}/ui/#/trial/{deploy}/bad-deploy/1")
+        page.wait_for_selector("#timeline")
+        assert page.locator(".entry.fault_started").inner_text().endswith("fault bad_deploy started")
+        assert page.locator(".entry.fault_resolved").inner_text().endswith("fault bad_deploy resolved")
+        assert "milestone reached:" in page.locator(".entry.milestone").first.inner_text()
+        screenshot(page, "timeline-faults")
