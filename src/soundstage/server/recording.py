@@ -36,6 +36,8 @@ TRACE_BODY_LIMIT = 256 * 1024
 TRACE_EXCERPT = 4096
 
 JSON_TYPE = "application/json; charset=utf-8"
+# The ASGI scope extension of a call the interception proxy (proxy.py) took at the vendor's own host.
+VENDOR_HOST = "soundstage.vendor_host"
 Scope = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
 Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
@@ -196,6 +198,8 @@ async def _read(
     headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
     host = headers.get("host") or "{}:{}".format(*scope.get("server") or ("127.0.0.1", 80))
     prefix = f"/w/{world_id}/{name}" if world_id else f"/{name}"
+    if VENDOR_HOST in scope.get("extensions", {}):  # the interception proxy: the vendor's own URLs
+        prefix = ""
     call = ServiceRequest(
         method=scope["method"].upper(),
         path=path,
