@@ -326,10 +326,26 @@ EXCLUSIONS: dict[str, dict[str, str]] = {
         "list_records[]": "Slack Lists: not part of soundstage's Slack",
         "list_metadata": "Slack Lists: not part of soundstage's Slack",
         "list_limits": "Slack Lists: not part of soundstage's Slack",
+        "warning": "only when Slack warns about a request; the calls measured draw no warning",
+        "response_metadata.messages": "the texts of warnings; the calls measured draw no warning",
+        "deprecated_argument": "a warning about a deprecated argument the calls measured do not send",
+        "errors": "the failed parts of a partly failed call; the calls measured succeed whole",
+        "arg": "a detail of error bodies",
+        "callstack": "a detail of error bodies",
+        "X00000000": "custom profile fields are keyed by the workspace's own field ids (placeholders here)",
+        "X00000001": "custom profile fields are keyed by the workspace's own field ids (placeholders here)",
     },
-    "github": {},
+    "github": {
+        "payload.test": "a deployment's payload is whatever its creator sent",
+    },
     "datadog": {},
-    "pagerduty": {},
+    "pagerduty": {
+        "details.customKey": "an alert's details are whatever its sender sent",
+        "details.customKey2": "an alert's details are whatever its sender sent",
+        "custom_details.build_number": "a change event's custom details are whatever its sender sent",
+        "custom_details.build_state": "a change event's custom details are whatever its sender sent",
+        "custom_details.run_time": "a change event's custom details are whatever its sender sent",
+    },
 }
 
 
