@@ -1,5 +1,5 @@
 """Writes docs/services/<service>-coverage.md: how soundstage's answers measure up against real recorded
-responses (tests/services/coverage.py), per operation and per service.
+responses (tests/services/recorded_coverage.py), per operation and per service.
 
     python scripts/coverage_docs.py [--floors]
 
@@ -30,7 +30,7 @@ def main() -> None:
         os.environ["SOUNDSTAGE_HOME"] = home
         from soundstage.server import Server
         from tests.conftest import Stage
-        from tests.services.coverage import DOCS, RECORDED, SERVICES, measure, render
+        from tests.services.recorded_coverage import DOCS, RECORDED, SERVICES, measure, render
 
         server = Server().start()
         stage = Stage(server)

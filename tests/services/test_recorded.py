@@ -1,4 +1,4 @@
-"""Soundstage's answers against real recorded responses, operation by operation (tests/services/coverage.py
+"""Soundstage's answers against real recorded responses, operation by operation (tests/services/recorded_coverage.py
 says how): each service keeps at least its floor of the real key paths, has no more format mismatches than
 its ceiling, lacks none of its required key paths, and its generated coverage page is up to date. The floor
 and ceiling are a ratchet: they are the figures measured when they were last set, in the data file
@@ -10,7 +10,7 @@ from functools import cache
 from typing import Any
 
 import pytest
-from tests.services.coverage import DOCS, REGENERATE, SERVICES, Measure, measure, recorded, render
+from tests.services.recorded_coverage import DOCS, REGENERATE, SERVICES, Measure, measure, recorded, render
 from tests.services.keypaths import compare, key_paths
 
 from soundstage.services import SERVICES as REGISTRY
