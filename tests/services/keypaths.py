@@ -97,6 +97,9 @@ class Comparison:
     covered: list[str]
     missing: list[str]
     mismatches: list[str] = field(default_factory=list)  # "path: real [...], soundstage [...]"
+    # Of the missing, those under a null or an empty list in soundstage's answer: the world it answered
+    # from had nothing there, so whether soundstage would render them is not known.
+    unfilled: list[str] = field(default_factory=list)
 
     @property
     def share(self) -> float:
@@ -112,4 +115,16 @@ def compare(real: dict[str, list[str]], answer: Any, exclusions: list[str]) -> C
         for path in covered
         if not compatible(real[path], ours[path])
     ]
-    return Comparison(kept, covered, [path for path in kept if path not in ours], mismatches)
+    missing = [path for path in kept if path not in ours]
+    return Comparison(kept, covered, missing, mismatches, [path for path in missing if _unfilled(path, ours)])
+
+
+def _unfilled(path: str, ours: dict[str, list[str]]) -> bool:
+    """Whether the nearest place above `path` that soundstage's answer has is a null or an empty list."""
+    cuts = [i for i, c in enumerate(path) if c in ".["]  # `a.b[].c` is below `a.b[]`, `a.b` and `a`
+    for cut in reversed(cuts):
+        above = path[:cut]
+        if above in ours:
+            formats = set(ours[above])
+            return formats == {"null"} or (formats <= {"null", "array"} and above + "[]" not in ours)
+    return False

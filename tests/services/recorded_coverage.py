@@ -110,7 +110,6 @@ def github_answers(stage: Any) -> Answers:
     assignees = {"assignees": ["omar"]}
     call("POST /repos/{owner}/{repo}/issues/{issue_number}/assignees", f"{issue_path}/assignees", json=assignees)
     call("DELETE /repos/{owner}/{repo}/issues/{issue_number}/assignees", f"{issue_path}/assignees", json=assignees)
-    call("GET /repos/{owner}/{repo}/issues/{issue_number}", issue_path)
     call("GET /repos/{owner}/{repo}/issues/{issue_number}/comments", f"{issue_path}/comments")
     call("GET /repos/{owner}/{repo}/issues/{issue_number}/labels", f"{issue_path}/labels")
     call(
@@ -118,6 +117,7 @@ def github_answers(stage: Any) -> Answers:
         issue_path,
         json={"state": "closed", "state_reason": "not_planned"},
     )
+    call("GET /repos/{owner}/{repo}/issues/{issue_number}", issue_path)  # closed: it has `closed_by`
     call("POST /repos/{owner}/{repo}/labels", f"{repo}/labels", json={"name": "triage", "color": "ededed"})
     text = base64.b64encode(b"Recorded.\n").decode()
     created = call(
@@ -439,16 +439,25 @@ def render(m: Measure) -> str:
     no_facts = [op for op in REGISTRY[m.service].operations() if op not in m.data["operations"]]
     if no_facts:
         lines += ["No real response recorded (so not measured): " + ", ".join(f"`{op}`" for op in no_facts) + ".", ""]
-    lines += ["| operation | covered | share | source |", "|---|---|---|---|"]
+    lines += [
+        "Per operation: the real key paths soundstage's answer has, and of those it lacks, how many sit under a",
+        "null or an empty list in its answer (the test world had nothing there to show).",
+        "",
+        "| operation | covered | share | unfilled | source |",
+        "|---|---|---|---|---|",
+    ]
     for operation, c in sorted(m.comparisons.items()):
         source = m.data["operations"][operation]["source"]
-        lines.append(f"| `{operation}` | {len(c.covered)}/{len(c.real)} | {c.share:.0%} | {source} |")
+        lines.append(f"| `{operation}` | {len(c.covered)}/{len(c.real)} | {c.share:.0%} | {len(c.unfilled)} | {source} |")
     for operation, c in sorted(m.comparisons.items()):
         if not c.missing and not c.mismatches:
             continue
         lines += ["", f"## `{operation}`", ""]
-        if c.missing:
-            lines.append(f"Missing ({len(c.missing)}): " + ", ".join(f"`{p}`" for p in c.missing))
+        absent = [path for path in c.missing if path not in c.unfilled]
+        if absent:
+            lines.append(f"Missing ({len(absent)}): " + ", ".join(f"`{p}`" for p in absent))
+        if c.unfilled:
+            lines += ["", f"Unfilled ({len(c.unfilled)}): " + ", ".join(f"`{p}`" for p in c.unfilled)]
         if c.mismatches:
             lines += ["", "Format mismatches:", ""] + [f"- `{text}`" for text in c.mismatches]
     return "\n".join(lines) + "\n"

@@ -48,6 +48,9 @@ def test_keypaths_and_formats() -> None:
     assert result.mismatches == ["channel.created: real ['integer'], soundstage ['string:iso8601-Z']"]
     assert result.share == 1.0
     assert compare(real, {"ok": 1.5}, []).missing == ["channel.created", "items[].id", "team.id"]
+    # Missing under a null or an empty list: the answer had nothing to show there.
+    unfilled = compare(real, {"ok": True, "channel": None, "items": [], "team": {}}, [])
+    assert (unfilled.missing, unfilled.unfilled) == (["channel.created", "items[].id", "team.id"], ["channel.created", "items[].id"])
 
 
 @pytest.mark.parametrize("service", SERVICES)
