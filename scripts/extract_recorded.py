@@ -80,25 +80,16 @@ class Cassette:
     path: str
 
 
-@dataclass(frozen=True)
-class Sample:
-    """Slack's sample response of a method (json-logs/samples/api/<method>.json)."""
-
-
-@dataclass(frozen=True)
-class Example:
-    """The (first) example of the operation's 2xx response in PagerDuty's description."""
-
-
 V1 = "tests/v1/cassettes/test_scenarios/"
 V2 = "tests/v2/cassettes/test_scenarios/"
 PG = "/repos/PyGithub/PyGithub"
 
-# operation -> the recorded response that stands for it. Operations missing here have none that holds a
-# JSON body: the recordings have no such call (git ref reads and writes, re-running a workflow, Datadog's
+# operation -> the recorded response that stands for it, for GitHub and Datadog. (Slack's stand-in for a method
+# is its sample, json-logs/samples/api/<method>.json; PagerDuty's for an operation is the first example of its
+# 2xx answer in the description.) Operations missing here have none that holds a JSON body: the recordings have no such call (git ref reads and writes, re-running a workflow, Datadog's
 # v1 event list and host mutes) or the call answers 204 (deleting a comment, labels or a lock, locking,
 # reading whether a pull request is merged, cancelling a downtime).
-TABLE: dict[str, dict[str, Replay | Cassette | Sample | Example]] = {
+TABLE: dict[str, dict[str, Replay | Cassette]] = {
     "github": {
         "DELETE /repos/{owner}/{repo}/contents/{path}": Replay(
             "Repository.testDeleteFile", f"{PG}/contents/doc/testCreateUpdateDeleteFile.md"
@@ -294,10 +285,6 @@ TABLE: dict[str, dict[str, Replay | Cassette | Sample | Example]] = {
         ),
         "PUT /api/v1/monitor/{monitor_id}": Cassette(V1 + "test_edit_a_monitor_returns_ok_response.yaml", "/api/v1/monitor/155845150"),
     },
-    # Slack has a sample for every method soundstage implements (see SLACK_AT).
-    "slack": {},
-    # PagerDuty's description has an example for every operation soundstage implements.
-    "pagerduty": {},
 }
 
 # Samples read at an older commit: the snapshot of HEAD lacks these (its largest files are not stored).
@@ -367,7 +354,10 @@ def git_head(git_dir: Path) -> str:
     ).stdout.strip()
 
 
-def replay(git_dir: Path, method: str, pick: Replay) -> tuple[str, int, Any]:
+Found = tuple[str, int, Any]  # where a response was read, its status, its body
+
+
+def replay(git_dir: Path, method: str, pick: Replay) -> Found:
     """A PyGithub replay file is a sequence of records of 11 lines: scheme, method, host, port, path, request
     headers, request body, status, response headers, response body, a blank line."""
     file = f"tests/ReplayData/{pick.name}.txt"
@@ -381,7 +371,7 @@ def replay(git_dir: Path, method: str, pick: Replay) -> tuple[str, int, Any]:
     raise SystemExit(f"{file}: no 2xx {method} {pick.path}")
 
 
-def cassette(git_dir: Path, method: str, pick: Cassette) -> tuple[str, int, Any]:
+def cassette(git_dir: Path, method: str, pick: Cassette) -> Found:
     for interaction in yaml.safe_load(git_show(git_dir, pick.file))["interactions"]:
         request, response = interaction["request"], interaction["response"]
         path = re.sub(r"^https?://[^/]+", "", request["uri"]).partition("?")[0]
@@ -391,7 +381,7 @@ def cassette(git_dir: Path, method: str, pick: Cassette) -> tuple[str, int, Any]
     raise SystemExit(f"{pick.file}: no 2xx {method} {pick.path}")
 
 
-def example(description: dict[str, Any], operation: str) -> tuple[str, int, Any]:
+def example(description: dict[str, Any], operation: str) -> Found:
     method, _, path = operation.partition(" ")
     responses = description["paths"][path][method.lower()]["responses"]
     for code, response in responses.items():
@@ -410,6 +400,23 @@ def floors(service: str) -> dict[str, Any]:
     file = OUT / f"{service}.json"
     kept = json.loads(file.read_text()) if file.exists() else {}
     return {"floor": kept.get("floor", 0.0), "max_mismatches": kept.get("max_mismatches", 0), "required": kept.get("required", [])}
+
+
+def read(args: argparse.Namespace, description: dict[str, Any], service: str, operation: str) -> Found | None:
+    """The real response standing for an operation: where it was read, its status and its body (None: none)."""
+    method = operation.partition(" ")[0]
+    if service == "slack":
+        file = f"json-logs/samples/api/{operation}.json"
+        at = SLACK_AT.get(operation, "HEAD")
+        return (file if at == "HEAD" else f"{file} at commit {at}", 200, json.loads(git_show(args.slack, file, at)))
+    if service == "pagerduty":
+        return example(description, operation)
+    pick = TABLE[service].get(operation)
+    if isinstance(pick, Replay):
+        return replay(args.pygithub, method, pick)
+    if isinstance(pick, Cassette):
+        return cassette(args.datadog, method, pick)
+    return None
 
 
 def main() -> None:
@@ -435,25 +442,11 @@ def main() -> None:
     origin_of = {"slack": "slack", "github": "pygithub", "datadog": "datadog", "pagerduty": "pagerduty"}
     sources: dict[str, dict[str, str]] = {}
     for service, origin in origin_of.items():
-        operations = {}
+        operations: dict[str, dict[str, Any]] = {}
         for operation in SERVICES[service].operations():
-            method = operation.partition(" ")[0]
-            if service == "slack":
-                file = f"json-logs/samples/api/{operation}.json"
-                at = SLACK_AT.get(operation, "HEAD")
-                body = json.loads(git_show(args.slack, file, at))
-                found = (file if at == "HEAD" else f"{file} at commit {at}", 200, body)
-            elif service == "pagerduty":
-                found = example(description, operation)
-            elif operation not in TABLE[service]:
+            found = read(args, description, service, operation)
+            if found is None:
                 continue
-            else:
-                pick = TABLE[service][operation]
-                found = (
-                    replay(args.pygithub, method, pick)
-                    if isinstance(pick, Replay)
-                    else cassette(args.datadog, method, pick)  # type: ignore[arg-type]
-                )
             where, status, body = found
             paths = key_paths(body)
             kept = {path: formats for path, formats in paths.items() if not excluded(path, list(EXCLUSIONS[service]))}
