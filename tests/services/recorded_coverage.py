@@ -5,7 +5,9 @@ tests/services/test_recorded.py (which holds each service to its floor) and scri
 writes docs/services/<service>-coverage.md).
 
 Each service's answers come from one live world of a scene its own tests use, called in an order that makes
-every operation succeed: writes first (they also give the reads something to show), then reads.
+every operation succeed: writes first (they also give the reads something to show), then reads, with the
+query parameters of the recorded request where they change the answer's shape (`include_hosts_metadata`,
+`with_downtimes`, `recursive`, a page size that leaves a next page).
 """
 
 from __future__ import annotations
@@ -151,6 +153,7 @@ def github_answers(stage: Any) -> Answers:
     )["number"]
     pull_path = f"{repo}/pulls/{pull}"
     call("PATCH /repos/{owner}/{repo}/pulls/{pull_number}", pull_path, json={"body": "A short note."})
+    call("POST /repos/{owner}/{repo}/issues/{issue_number}/labels", f"{repo}/issues/{pull}/labels", json={"labels": ["docs"]})
     review_comment = call(
         "POST /repos/{owner}/{repo}/pulls/{pull_number}/comments",
         f"{pull_path}/comments",
@@ -202,7 +205,7 @@ def github_answers(stage: Any) -> Answers:
     call("GET /repos/{owner}/{repo}/git/blobs/{file_sha}", f"{repo}/git/blobs/{blob['sha']}")
     call("GET /repos/{owner}/{repo}/git/matching-refs/{ref}", f"{repo}/git/matching-refs/heads")
     call("GET /repos/{owner}/{repo}/git/refs", f"{repo}/git/refs")
-    call("GET /repos/{owner}/{repo}/git/trees/{tree_sha}", f"{repo}/git/trees/{tree}")
+    call("GET /repos/{owner}/{repo}/git/trees/{tree_sha}", f"{repo}/git/trees/{tree}", params={"recursive": 1})
     call("GET /repos/{owner}/{repo}/issues", f"{repo}/issues")
     call("GET /repos/{owner}/{repo}/labels", f"{repo}/labels")
     call("GET /repos/{owner}/{repo}/pulls", f"{repo}/pulls")
@@ -264,11 +267,11 @@ def datadog_answers(stage: Any) -> Answers:
         json={"data": {"id": incident, "type": "incidents", "attributes": {"title": "Orders p99 latency"}}},
     )
     call("GET /api/v1/dashboard/{dashboard_id}", "/api/v1/dashboard/ord-api-ovw")
-    call("GET /api/v1/hosts", "/api/v1/hosts")
+    call("GET /api/v1/hosts", "/api/v1/hosts", params={"include_hosts_metadata": "true"})
     call("GET /api/v1/monitor", "/api/v1/monitor")
     call("GET /api/v1/monitor/groups/search", "/api/v1/monitor/groups/search")
     call("GET /api/v1/monitor/search", "/api/v1/monitor/search")
-    call("GET /api/v1/monitor/{monitor_id}", f"/api/v1/monitor/{latency}")
+    call("GET /api/v1/monitor/{monitor_id}", f"/api/v1/monitor/{latency}", params={"with_downtimes": "true"})
     start = 1772460000  # the scene's clock start
     call(
         "GET /api/v1/query",
@@ -279,13 +282,13 @@ def datadog_answers(stage: Any) -> Answers:
     call("GET /api/v1/validate", "/api/v1/validate")
     call("GET /api/v2/downtime", "/api/v2/downtime")
     call("GET /api/v2/downtime/{downtime_id}", f"/api/v2/downtime/{downtime}")
-    call("GET /api/v2/events", "/api/v2/events", params={"filter[from]": "now-3d"})
+    call("GET /api/v2/events", "/api/v2/events", params={"filter[from]": "now-3d", "page[limit]": 1})
     call("GET /api/v2/incidents", "/api/v2/incidents")
     call("GET /api/v2/incidents/{incident_id}", f"/api/v2/incidents/{incident}")
     call("GET /api/v2/logs/events", "/api/v2/logs/events")
     call("GET /api/v2/monitor/{monitor_id}/downtime_matches", f"/api/v2/monitor/{monitor}/downtime_matches")
     call("GET /api/v2/users", "/api/v2/users")
-    call("POST /api/v2/events/search", "/api/v2/events/search", json={"filter": {"from": "now-3d"}})
+    call("POST /api/v2/events/search", "/api/v2/events/search", json={"filter": {"from": "now-3d"}, "page": {"limit": 1}})
     call("POST /api/v2/logs/events/search", "/api/v2/logs/events/search", json={"filter": {"from": "now-15m"}})
     call("DELETE /api/v1/monitor/{monitor_id}", f"/api/v1/monitor/{monitor}")
     return answers
