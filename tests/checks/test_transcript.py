@@ -89,7 +89,7 @@ def office(log) -> Attempt:
         {"channel": "C0SUPPORT01", "user": SAM, "text": "Heads-up: renewal at 180k.", "ts": "1772373600.000100"},
         {"channel": "C0SUPPORT01", "user": DANA, "text": "Where is the export?", "ts": "1772459990.000100"},
         {**reply, "user": BOT, "ts": REPLY_TS},
-        {"channel": "G0GROUP0001", "user": DANA, "text": "Any news?", "ts": "1772460065.000100"},
+        {"channel": "G0GROUP0001", "user": DANA, "text": f"Any news, <@{SAM}>?", "ts": "1772460065.000100"},
     ]
     state = {USERS: USER_RECORDS, CHANNELS: CHANNEL_RECORDS, MESSAGES: messages}
     return Attempt(log.events, state, agent=BOT)
@@ -115,7 +115,7 @@ def test_the_whole_attempt_in_simulated_time(log):
         "14:00:50 the agent told Dana Ruiz dana.export",
         "14:00:55 Sam Okafor knows dana.workspace, told by Dana Ruiz",
         "14:01:00 Dana Ruiz decided dana.refund: approve (asked by Stage Bot (the agent))",
-        f'14:01:05 message from Dana Ruiz in {group}, ts 1772460065.000100: "Any news?"',
+        f'14:01:05 message from Dana Ruiz in {group}, ts 1772460065.000100: "Any news, <@{SAM} (Sam Okafor)>?"',
         f"14:01:05 Dana Ruiz wrote in {group} on their own (at 1m)",
         "14:01:10 seq 14 github GET /repos/acme/orders/issues -> 200 (12): "
         + "; ".join(f'number {n} "Issue {n}" (open)' for n in range(1, 11))

@@ -105,7 +105,7 @@ def judge(args: JudgeArgs, attempt: Attempt) -> Outcome:
     try:
         prompt = build_prompt(attempt, args.rubric, keys, budget=budget, truncate=args.truncate)
     except TooLong as exc:
-        fix = "raise max_prompt_tokens if the model takes more" if exc.cut or args.truncate else "set truncate: true"
+        fix = "raise max_prompt_tokens if the model takes more" if exc.cut else "set truncate: true"
         whole = "even without its transcript " if exc.cut else ""
         why = f"the attempt does not fit the judge model: {whole}{exc} ({source}); {fix}"
         return Outcome(None, expected, f"{why}, so the model was not called", invalid=True)

@@ -144,7 +144,8 @@ def _messages(attempt: Attempt, names: Names) -> list[Entry]:
         thread = message.get("thread_ts")
         if thread and thread != ts:
             where += f", thread {thread}"
-        text = f"message from {names.user(author)} in {where}, ts {ts}: {show(message.get('text', ''), TEXT_LIMIT)}"
+        said = names.annotate(show(message.get("text", ""), TEXT_LIMIT))  # mentions: `<@U0456 (Dana Ruiz)>`
+        text = f"message from {names.user(author)} in {where}, ts {ts}: {said}"
         if event and event.facts:
             text += f" (carries {', '.join(event.facts)})"
         exact = _ts_us(ts)
@@ -255,7 +256,7 @@ def _label(item: Any, names: Names) -> str:
     if "text" in fields and ("user" in fields or "bot_id" in fields):
         author = names.user(fields.get("user") or fields.get("bot_id"))
         ts = f"{fields['ts']} " if fields.get("ts") else ""
-        return f"{ts}{author}: {show(fields['text'], 100)}"
+        return f"{ts}{author}: {names.annotate(show(fields['text'], 100))}"
     key = next((k for k in _IDS if fields.get(k) not in (None, "")), None)
     tagged = names.tag(fields[key]) if key and isinstance(fields[key], str) else None
     if tagged:
