@@ -5,6 +5,7 @@ answer."""
 from __future__ import annotations
 
 import base64
+import dataclasses
 from typing import Any
 
 from ...world import Principal, World
@@ -72,12 +73,16 @@ class GitHubService(RestService):
     def token(self, request: ServiceRequest) -> str | None:
         return token_of(request)
 
+    def internal_error(self, request: ServiceRequest, exc: BaseException) -> Reply:
+        return super().internal_error(as_json(request), exc)
+
     def unauthorized(self, request: ServiceRequest) -> Reply:
         return self._precheck(request) or self.error_reply(
             _unauthenticated(request), operation=self.operation(request), trace_body=trace_body(request)
         )
 
     def handle(self, world: World, principal: Principal | None, request: ServiceRequest) -> Reply:
+        request = as_json(request)
         reply = self._precheck(request) or super().handle(world, principal, request)
         reply.headers = {**rate_headers(world), "X-OAuth-Scopes": SCOPES, **reply.headers}
         if reply.status < 300:
@@ -127,6 +132,17 @@ class GitHubService(RestService):
 
     def generate(self, collection: str, options: dict[str, Any], ctx: Any) -> None:
         raise ctx.error(f"github.{collection} cannot be generated (nothing in GitHub is generated yet)")
+
+
+def as_json(request: ServiceRequest) -> ServiceRequest:
+    """The request with its body read as JSON whatever its `Content-Type` says, as GitHub reads it: its docs
+    show `curl -d '{...}'`, which sends `application/x-www-form-urlencoded`. Without the header, a body that
+    is not JSON is kept as text for the trace and answered 400 `Problems parsing JSON`."""
+    kind = request.content_type
+    if not request.body or not kind or kind.endswith("json"):
+        return request
+    headers = {name: value for name, value in request.headers.items() if name != "content-type"}
+    return dataclasses.replace(request, headers=headers)
 
 
 def _json_body(request: ServiceRequest) -> Any:
