@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...world import Record
-from . import commits, issues, pulls, repos, views_git, views_pulls
+from . import commits, diffs, issues, media, pulls, repos, views_git, views_pulls
 from .calls import Call, created, no_content, ops, paginate
 from .errors import GitHubError, failed, not_found, type_error
 from .store import PULLS, REVIEW_COMMENTS, item_key
@@ -97,7 +97,16 @@ def create_pull(call: Call) -> Any:
 
 @ops("GET /repos/{owner}/{repo}/pulls/{pull_number}")
 def get_pull(call: Call) -> Any:
-    return _view(call, call.pull(call.repo()))
+    record = call.pull(call.repo())
+    kind = media.param(call.request)
+    if kind in ("diff", "patch"):
+        found = pulls.changes(call.records, record)
+        objects = call.records.objects
+        if kind == "patch":
+            return media.text_reply(call.request, diffs.format_patch(objects, found["commits"]))
+        head = pulls.head_sha(call.records, record)
+        return media.text_reply(call.request, diffs.diff(objects, found.get("merge_base"), head) if head else "")
+    return _view(call, record)
 
 
 @ops("PATCH /repos/{owner}/{repo}/pulls/{pull_number}")

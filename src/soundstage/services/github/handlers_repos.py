@@ -9,7 +9,7 @@ from typing import Any
 
 from ...world import Record
 from ..base import Reply
-from . import commits, git, repos, views, views_git
+from . import commits, diffs, git, media, repos, views, views_git
 from .calls import Call, created, decoded, ops, paginate
 from .errors import GitHubError, not_found
 from .limits import LIMIT, rate_used
@@ -107,6 +107,8 @@ def get_content(call: Call) -> Any:
         raise not_found(_CONTENTS_DOCS)
     full = repo["full_name"]
     if entry["type"] == "blob":
+        if media.param(call.request) == "raw":
+            return media.text_reply(call.request, git.text(objects, entry["sha"]))
         return views_git.content_file(call.base, full, name, path, entry, git.text(objects, entry["sha"]))
     listing = []
     for item in git.entries(objects, entry["sha"]):
@@ -257,6 +259,11 @@ def get_commit(call: Call) -> Any:
     objects = call.records.objects
     record = commits.known(objects, sha)
     parent = record["parents"][0] if record["parents"] else None
+    kind = media.param(call.request)
+    if kind == "diff":
+        return media.text_reply(call.request, diffs.diff(objects, parent, sha))
+    if kind == "patch":
+        return media.text_reply(call.request, diffs.format_patch(objects, [record]))
     changed = commits.changed(objects, parent, sha)
     return views_git.commit(call.base, call.records, repo["full_name"], record, changed)
 
@@ -271,6 +278,11 @@ def compare(call: Call) -> Any:
     if not sep or base is None or head is None:
         raise not_found("https://docs.github.com/rest/commits/commits#compare-two-commits")
     result = commits.compare(objects, base, head)
+    kind = media.param(call.request)
+    if kind == "diff":
+        return media.text_reply(call.request, diffs.diff(objects, result["merge_base"], head))
+    if kind == "patch":
+        return media.text_reply(call.request, diffs.format_patch(objects, result["commits"]))
     url = f"{call.base}/repos/{full}"
     html = f"{views.HTML}/{full}"
     return {

@@ -11,7 +11,7 @@ from typing import Any
 from ...world import Principal, World
 from ..base import BodyError, Credential, Reply, ServiceRequest, import_registrations, parse_body
 from ..rest import RestService, trace_body
-from . import seed
+from . import media, seed
 from .calls import TAILS, Call, ops
 from .errors import GitHubError, envelope, not_found
 from .limits import over_limit, rate_headers
@@ -85,8 +85,9 @@ class GitHubService(RestService):
         request = as_json(request)
         reply = self._precheck(request) or super().handle(world, principal, request)
         reply.headers = {**rate_headers(world), "X-OAuth-Scopes": SCOPES, **reply.headers}
-        if reply.status < 300:
-            reply.headers.setdefault("X-GitHub-Media-Type", "github.v3; format=json")
+        if reply.status < 300 and reply.operation in media.BODY_OPERATIONS:
+            reply.body = media.bodies(request, reply.body)
+        reply.headers.setdefault("X-GitHub-Media-Type", media.media_header(request))
         return reply
 
     def _precheck(self, request: ServiceRequest) -> Reply | None:
