@@ -56,11 +56,12 @@ def rate_used(world: World) -> tuple[int, int]:
     return world.part(HourlyCalls).get(window, 0), (window + 1) * _HOUR
 
 
-def rate_headers(world: World) -> dict[str, str]:
-    """Counts a call and answers GitHub's `X-RateLimit-*` headers for it."""
+def rate_headers(world: World, counted: bool = True) -> dict[str, str]:
+    """Counts a call (unless not `counted`: a 304, which GitHub does not count) and answers GitHub's
+    `X-RateLimit-*` headers for it."""
     window = world.now() // 1_000_000 // _HOUR
     counts = world.part(HourlyCalls)
-    used = counts.get(window, 0) + 1
+    used = counts.get(window, 0) + counted
     counts.clear()
     counts[window] = used
     return {

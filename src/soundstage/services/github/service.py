@@ -11,7 +11,7 @@ from typing import Any
 from ...world import Principal, World
 from ..base import BodyError, Credential, Reply, ServiceRequest, import_registrations, parse_body
 from ..rest import RestService, trace_body
-from . import media, seed
+from . import media, seed, wire
 from .calls import TAILS, Call, ops
 from .errors import GitHubError, envelope, not_found
 from .limits import over_limit, rate_headers
@@ -84,9 +84,22 @@ class GitHubService(RestService):
     def handle(self, world: World, principal: Principal | None, request: ServiceRequest) -> Reply:
         request = as_json(request)
         reply = self._precheck(request) or super().handle(world, principal, request)
-        reply.headers = {**rate_headers(world), "X-OAuth-Scopes": SCOPES, **reply.headers}
         if reply.status < 300 and reply.operation in media.BODY_OPERATIONS:
             reply.body = media.bodies(request, reply.body)
+        cached = wire.cache_headers(reply)
+        unchanged = wire.not_modified(request, reply, cached)
+        if unchanged:
+            reply.status, reply.body = 304, None
+        reply.headers = {
+            **rate_headers(world, counted=not unchanged),
+            "X-OAuth-Scopes": SCOPES,
+            "X-Accepted-OAuth-Scopes": wire.ACCEPTED_SCOPES.get(reply.operation or "", ""),
+            "X-GitHub-Request-Id": wire.request_id(world),
+            **cached,
+            **reply.headers,
+        }
+        if wire.version(request) in VERSIONS:
+            reply.headers["X-GitHub-Api-Version-Selected"] = wire.version(request)
         reply.headers.setdefault("X-GitHub-Media-Type", media.media_header(request))
         return reply
 
