@@ -294,6 +294,20 @@ def test_reviews(acme: GitHubWorld) -> None:
         )
 
 
+def test_get_a_review(acme: GitHubWorld) -> None:
+    kit = acme.kit()
+    made = kit.rest.pulls.create_review("acme", "orders", 4, data={"event": "COMMENT", "body": "Noted"}).parsed_data
+    got = kit.rest.pulls.get_review("acme", "orders", 4, made.id).parsed_data
+    assert (got.id, got.state, got.body, got.user.login) == (made.id, "COMMENTED", "Noted", "stagebot")
+    assert acme.py().get_repo("acme/orders").get_pull(4).get_review(made.id).body == "Noted"
+    docs = "https://docs.github.com/rest/pulls/reviews#get-a-review-for-a-pull-request"
+    for path in (f"/repos/acme/orders/pulls/5/reviews/{made.id}", "/repos/acme/orders/pulls/4/reviews/1"):
+        r = acme.raw("GET", path)
+        assert (r.status_code, r.json()) == (404, {"message": "Not Found", "documentation_url": docs, "status": "404"})
+    full = acme.raw("GET", f"/repos/acme/orders/pulls/4/reviews/{made.id}", headers={"Accept": "application/vnd.github.full+json"})
+    assert (full.json()["body_text"], full.json()["body_html"]) == ("Noted", '<p dir="auto">Noted</p>')
+
+
 def test_own_pull_cannot_be_approved(acme: GitHubWorld) -> None:
     repo = acme.py().get_repo("acme/orders")
     repo.create_git_ref("refs/heads/mine", ref(acme, "fix_commit"))

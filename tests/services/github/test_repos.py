@@ -28,6 +28,21 @@ def test_users_and_organizations(gh):
     assert (r.status_code, r.json()["message"]) == (404, "Not Found")
 
 
+def test_get_an_organization(gh):
+    kit = gh.kit()
+    org = kit.rest.orgs.get("acme").parsed_data
+    assert (org.login, org.type, org.public_repos, org.html_url) == ("acme", "Organization", 1, "https://github.com/acme")
+    assert org.url == f"{gh.url}/orgs/acme"
+    assert org.repos_url == f"{gh.url}/orgs/acme/repos"
+    assert gh.py().get_organization("acme").login == "acme"
+    r = gh.raw("GET", "/orgs/acme")
+    assert r.headers["x-accepted-oauth-scopes"] == "admin:org, read:org, repo, user, write:org"
+    docs = "https://docs.github.com/rest/orgs/orgs#get-an-organization"
+    for name in ("maya", "nobody"):  # a user is no organization
+        r = gh.raw("GET", f"/orgs/{name}")
+        assert (r.status_code, r.json()) == (404, {"message": "Not Found", "documentation_url": docs, "status": "404"})
+
+
 def test_get_repo(gh):
     kit = gh.kit()
     repo = kit.rest.repos.get("acme", "orders").parsed_data

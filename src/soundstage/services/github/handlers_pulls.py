@@ -13,7 +13,7 @@ from ...world import Record
 from . import commits, diffs, issues, media, pulls, repos, views_git, views_pulls
 from .calls import Call, created, no_content, ops, paginate
 from .errors import GitHubError, failed, not_found, type_error
-from .store import PULLS, REVIEW_COMMENTS, item_key
+from .store import PULLS, REVIEW_COMMENTS, REVIEWS, item_key
 
 DOCS = "https://docs.github.com/rest/pulls"
 _EVENTS = {"APPROVE": "APPROVED", "REQUEST_CHANGES": "CHANGES_REQUESTED", "COMMENT": "COMMENTED"}
@@ -217,6 +217,16 @@ def list_reviews(call: Call) -> Any:
     record = call.pull(call.repo())
     records = call.records
     return paginate(call, pulls.reviews(records, record), lambda r: views_pulls.review(call.base, records, r))
+
+
+@ops("GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}")
+def get_review(call: Call) -> Any:
+    repo = call.repo()
+    record = call.pull(repo)
+    review = call.by_id(repo, REVIEWS, "review_id", f"{DOCS}/reviews#get-a-review-for-a-pull-request")
+    if review["number"] != record["number"]:
+        raise not_found(f"{DOCS}/reviews#get-a-review-for-a-pull-request")
+    return views_pulls.review(call.base, call.records, review)
 
 
 @ops("POST /repos/{owner}/{repo}/pulls/{pull_number}/reviews")

@@ -36,6 +36,14 @@ def get_user(call: Call) -> Any:
     return views.public_user(call.base, record, repos.repo_counts(call.records, record["login"])[0])
 
 
+@ops("GET /orgs/{org}")
+def get_org(call: Call) -> Any:
+    org = call.world[USERS].get(call.params["org"])
+    if org is None or org["type"] != "Organization":
+        raise not_found("https://docs.github.com/rest/orgs/orgs#get-an-organization")
+    return views.organization(call.base, org, repos.repo_counts(call.records, org["login"])[0])
+
+
 @ops("GET /rate_limit")
 def rate_limit(call: Call) -> Any:
     used, reset = rate_used(call.world)

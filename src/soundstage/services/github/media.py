@@ -36,6 +36,7 @@ BODY_OPERATIONS = frozenset(
         "PATCH /repos/{owner}/{repo}/pulls/{pull_number}",
         "GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews",
         "POST /repos/{owner}/{repo}/pulls/{pull_number}/reviews",
+        "GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}",
         "GET /repos/{owner}/{repo}/pulls/{pull_number}/comments",
         "POST /repos/{owner}/{repo}/pulls/{pull_number}/comments",
         "POST /repos/{owner}/{repo}/pulls/{pull_number}/comments/{comment_id}/replies",

@@ -3,6 +3,7 @@ commit statuses."""
 
 from __future__ import annotations
 
+import base64
 from typing import Any
 
 from ...world import Record
@@ -81,6 +82,18 @@ def release(base: str, records: Records, record: Record) -> dict[str, Any]:
         "published_at": maybe_stamp(record["published_at"]),
         "author": user_by_login(base, records, record["author"]),
         "assets": [],
+    }
+
+
+def tag(base: str, repo: Record, ref: Record) -> dict[str, Any]:
+    """A tag of `GET .../tags`: its name, commit and archives; the node id of its ref."""
+    full, name = repo["full_name"], ref["ref"].removeprefix("refs/tags/")
+    return {
+        "name": name,
+        "zipball_url": f"{base}/repos/{full}/zipball/refs/tags/{name}",
+        "tarball_url": f"{base}/repos/{full}/tarball/refs/tags/{name}",
+        "commit": {"sha": ref["sha"], "url": f"{base}/repos/{full}/commits/{ref['sha']}"},
+        "node_id": base64.b64encode(f"03:Ref{repo['id']}:{ref['ref']}".encode()).decode(),
     }
 
 

@@ -29,6 +29,7 @@ VARY = "Accept, Authorization, Cookie, X-GitHub-OTP, Accept-Encoding, Accept, X-
 # `X-Accepted-OAuth-Scopes` as GitHub answers it for these operations (PyGithub's and Octokit's recorded
 # answers); every other operation answers it empty.
 ACCEPTED_SCOPES = {
+    "GET /orgs/{org}": "admin:org, read:org, repo, user, write:org",
     "GET /repos/{owner}/{repo}": "repo",
     "GET /repos/{owner}/{repo}/issues": "repo",
     "GET /repos/{owner}/{repo}/issues/{issue_number}": "repo",
@@ -40,6 +41,8 @@ ACCEPTED_SCOPES = {
     "GET /repos/{owner}/{repo}/deployments/{deployment_id}": "repo, repo_deployment",
     "GET /repos/{owner}/{repo}/deployments/{deployment_id}/statuses": "repo, repo_deployment",
     "GET /repos/{owner}/{repo}/releases": "repo",
+    "POST /repos/{owner}/{repo}/releases": "repo",
+    "GET /repos/{owner}/{repo}/releases/{release_id}": "repo",
     "POST /repos/{owner}/{repo}/git/refs": "repo",
     "GET /repos/{owner}/{repo}/git/matching-refs/{ref}": "repo",
 }
