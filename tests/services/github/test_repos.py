@@ -74,7 +74,24 @@ def test_rate_limit(gh):
     overview = kit.rest.rate_limit.get().parsed_data
     core = overview.resources.core
     assert (core.limit, core.used, core.reset) == (5000, 0, 1772463600)
-    assert overview.resources.search.limit == 30
+    now = 1772460005  # the second call: the clock moves 5s a call
+    assert {name: (r["limit"], r["reset"] - now) for name, r in gh.raw("GET", "/rate_limit").json()["resources"].items()} == {
+        "core": (5000, 3595),  # the end of the simulated hour
+        "search": (30, 60),
+        "graphql": (5000, 3600),
+        "integration_manifest": (5000, 3600),
+        "source_import": (100, 60),
+        "code_scanning_upload": (1000, 3600),
+        "actions_runner_registration": (10000, 3600),
+        "scim": (15000, 3600),
+        "dependency_snapshots": (100, 60),
+        "code_search": (10, 60),
+    }
+    assert overview.resources.code_search.limit == 10
+    assert gh.py().get_rate_limit().resources.search.limit == 30
+    again = gh.raw("GET", "/rate_limit")
+    assert again.json()["rate"]["used"] == 0  # it does not count itself
+    assert again.headers["x-ratelimit-used"] == "0"
 
 
 def test_branches(gh):

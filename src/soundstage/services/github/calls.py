@@ -301,20 +301,27 @@ class Call(RestCall):
         return branch
 
     def review_comment(self, item: Any, name: str) -> dict[str, Any]:
-        """One review comment's `path`, `body`, `line`/`position` and `side`, checked; `item` is the body or
-        an entry of its `comments`."""
+        """One review comment's `path`, `body`, `line` (or the older `position` in the diff), `side` and,
+        for a comment on several lines, `start_line` and `start_side`, checked; `item` is the body or an
+        entry of its `comments`."""
         if not isinstance(item, dict):
             raise type_error(name, item, "an object")
         for key in ("path", "body"):
             if not isinstance(item.get(key), str) or not item[key]:
                 raise failed({"resource": "PullRequestReviewComment", "code": "missing_field", "field": key})
-        line = item.get("line", item.get("position"))
-        if line is not None and (not isinstance(line, int) or isinstance(line, bool) or line < 1):
-            raise failed({"resource": "PullRequestReviewComment", "code": "invalid", "field": "line"})
-        side = item.get("side") or "RIGHT"
-        if side not in ("LEFT", "RIGHT"):
-            raise failed({"resource": "PullRequestReviewComment", "code": "invalid", "field": "side"})
-        return {"path": item["path"], "body": item["body"], "line": line, "side": side}
+        found: dict[str, Any] = {"path": item["path"], "body": item["body"]}
+        for key in ("line", "position", "start_line"):
+            value = item.get(key)
+            if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 1):
+                raise failed({"resource": "PullRequestReviewComment", "code": "invalid", "field": key})
+            found[key] = value
+        for key in ("side", "start_side"):
+            value = item.get(key) or None
+            if value is not None and value not in ("LEFT", "RIGHT"):
+                raise failed({"resource": "PullRequestReviewComment", "code": "invalid", "field": key})
+            found[key] = value
+        found["side"] = found["side"] or "RIGHT"
+        return found
 
     def tree_changes(self, objects: Objects) -> dict[str, tuple[str, str] | None]:
         """The `tree` entries of a create-tree body as path -> ("text", content) or ("blob", sha), or None

@@ -6,6 +6,7 @@ of commits (a mail per commit with its diffstat, 72 columns wide as format-patch
 from __future__ import annotations
 
 import time
+from typing import Any
 
 from ...clock import US
 from ...world import Record
@@ -36,6 +37,39 @@ def _changes(objects: Objects, before: str | None, after: str) -> list[tuple[str
     old = commits.files(objects, before) if before else {}
     new = commits.files(objects, after)
     return [(p, old.get(p), new.get(p)) for p in sorted(set(old) | set(new)) if old.get(p) != new.get(p)]
+
+
+def spot(
+    before: str | None, after: str | None, line: int | None, side: str, position: int | None = None
+) -> dict[str, Any] | None:
+    """Where a review comment sits in a file's diff: by `line` on `side` (`RIGHT`: the new file's line
+    numbers, `LEFT`: the old file's), or by `position` (lines below the first `@@`, later `@@` lines
+    counted). Answers `line`, `side`, `position` and `diff_hunk` (the hunk from its `@@` down to that
+    line, as GitHub shows it); None when the line is not part of the diff."""
+    hunk: list[str] = []
+    old = new = counted = 0
+    for text in git.hunks(before, after):
+        if text.startswith("@@"):
+            starts = text.split(" ")
+            old = max(int(starts[1][1:].split(",")[0]), 1)
+            new = max(int(starts[2][1:].split(",")[0]), 1)
+            hunk = [text]
+            counted += 1 if counted else 0
+            continue
+        if text.startswith("\\"):
+            continue
+        counted += 1
+        hunk.append(text)
+        here = [("LEFT", old)] if text[0] == "-" else [("RIGHT", new)] if text[0] == "+" else [("RIGHT", new), ("LEFT", old)]
+        old += text[0] != "+"
+        new += text[0] != "-"
+        if position is not None:
+            if counted == position:
+                found_side, found_line = here[0]
+                return {"line": found_line, "side": found_side, "position": counted, "diff_hunk": "\n".join(hunk)}
+        elif (side, line) in here:
+            return {"line": line, "side": side, "position": counted, "diff_hunk": "\n".join(hunk)}
+    return None
 
 
 def diff(objects: Objects, before: str | None, after: str) -> str:

@@ -249,11 +249,12 @@ def create_review(call: Call) -> Any:
     if not isinstance(raw, list):
         raise type_error("comments", raw, "an array")
     comments = [call.review_comment(item, "comments") for item in raw]
+    placed = [_placed(call, record, commit_id, item) for item in comments]
     state = _EVENTS[event] if event else "PENDING"
     review = pulls.create_review(records, record, call.login, state, text, commit_id, call.now() if event else None)
-    for item in comments:
+    for item, where in zip(comments, placed):
         pulls.add_review_comment(
-            records, record, call.login, call.now(), commit_id=commit_id, review_id=review["id"], **item
+            records, record, call.login, call.now(), commit_id=commit_id, review_id=review["id"], **{**item, **where}
         )
     return views_pulls.review(call.base, records, review)
 
@@ -266,6 +267,14 @@ def list_review_comments(call: Call) -> Any:
     return paginate(call, found, lambda c: views_pulls.review_comment(call.base, records, c))
 
 
+def _placed(call: Call, record: Record, commit_id: str, item: dict[str, Any]) -> dict[str, Any]:
+    """Where a review comment sits in the pull's diff, or GitHub's 422 when it is not part of it."""
+    where, problem = pulls.place_comment(call.records, record, commit_id, item)
+    if problem is not None:
+        raise _unprocessable(problem)
+    return where
+
+
 def _reply(call: Call, record: Record, reply_to: Any) -> Any:
     """A reply to review comment `reply_to`: same file, line and commit."""
     parent = call.world[REVIEW_COMMENTS].get(str(reply_to))
@@ -274,7 +283,8 @@ def _reply(call: Call, record: Record, reply_to: Any) -> Any:
     text = call.text("body")
     if not text:
         raise failed({"resource": "PullRequestReviewComment", "code": "missing_field", "field": "body"})
-    item = {"path": parent["path"], "body": text, "line": parent["line"], "side": parent["side"]}
+    keys = ("path", "line", "side", "start_line", "start_side", "position", "diff_hunk", "subject_type")
+    item = {"body": text, **{key: parent[key] for key in keys}}
     comment = pulls.add_review_comment(
         call.records, record, call.login, call.now(), commit_id=parent["commit_id"], in_reply_to_id=parent["id"], **item
     )
@@ -298,5 +308,8 @@ def create_review_comment(call: Call) -> Any:
     if commits.commit(call.records.objects, commit_id) is None:
         raise failed({"resource": "PullRequestReviewComment", "code": "invalid", "field": "commit_id"})
     item = call.review_comment(body, "comment")
-    comment = pulls.add_review_comment(call.records, record, call.login, call.now(), commit_id=commit_id, **item)
+    where = _placed(call, record, commit_id, item)
+    comment = pulls.add_review_comment(
+        call.records, record, call.login, call.now(), commit_id=commit_id, **{**item, **where}
+    )
     return created(views_pulls.review_comment(call.base, call.records, comment))

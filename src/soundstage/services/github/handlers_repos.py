@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...clock import US
 from ...world import Record
 from ..base import Reply
 from . import commits, diffs, git, media, repos, views, views_git
@@ -17,6 +18,21 @@ from .store import HEADS, REPOS, USERS
 
 _CONTENTS_DOCS = "https://docs.github.com/rest/repos/contents#get-repository-content"
 _PUT_CONTENTS_DOCS = "https://docs.github.com/rest/repos/contents#create-or-update-file-contents"
+
+
+# The other resources of `GET /rate_limit`: limit and window in seconds (from GitHub's recorded answers;
+# code search from its documented 10 a minute).
+_RESOURCES = {
+    "search": (30, 60),
+    "graphql": (5000, 3600),
+    "integration_manifest": (5000, 3600),
+    "source_import": (100, 60),
+    "code_scanning_upload": (1000, 3600),
+    "actions_runner_registration": (10000, 3600),
+    "scim": (15000, 3600),
+    "dependency_snapshots": (100, 60),
+    "code_search": (10, 60),
+}
 
 
 # -- accounts ----------------------------------------------------------------------------------------
@@ -46,11 +62,15 @@ def get_org(call: Call) -> Any:
 
 @ops("GET /rate_limit")
 def rate_limit(call: Call) -> Any:
+    """Every resource GitHub reports, with its limit: only `core` counts calls here; the others are
+    untouched, their windows starting now (a minute for search and a few more, an hour for the rest)."""
     used, reset = rate_used(call.world)
     core = {"limit": LIMIT, "used": used, "remaining": LIMIT - used, "reset": reset}
-    search = {"limit": 30, "used": 0, "remaining": 30, "reset": reset - 3600 + 60}
-    graphql = {"limit": 5000, "used": 0, "remaining": 5000, "reset": reset}
-    return {"resources": {"core": core, "search": search, "graphql": graphql}, "rate": core}
+    now = call.now() // US
+    resources = {"core": core}
+    for name, (limit, window) in _RESOURCES.items():
+        resources[name] = {"limit": limit, "used": 0, "remaining": limit, "reset": now + window}
+    return {"resources": resources, "rate": core}
 
 
 # -- repositories ------------------------------------------------------------------------------------

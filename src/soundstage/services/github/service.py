@@ -91,7 +91,8 @@ class GitHubService(RestService):
         if unchanged:
             reply.status, reply.body = 304, None
         reply.headers = {
-            **rate_headers(world, counted=not unchanged),
+            # Neither a 304 nor `GET /rate_limit` counts against the primary limit.
+            **rate_headers(world, counted=not unchanged and reply.operation != "GET /rate_limit"),
             "X-OAuth-Scopes": SCOPES,
             "X-Accepted-OAuth-Scopes": wire.ACCEPTED_SCOPES.get(reply.operation or "", ""),
             "X-GitHub-Request-Id": wire.request_id(world),

@@ -222,9 +222,10 @@ def check_run(base: str, records: Records, record: Record) -> dict[str, Any]:
     }
 
 
-def status(base: str, records: Records, record: Record) -> dict[str, Any]:
+def status(base: str, records: Records, record: Record, simple: bool = False) -> dict[str, Any]:
+    """A status; `simple` as a combined status lists it (a simple-commit-status: no `creator`)."""
     creator = repos.user(records, record["creator"])
-    return {
+    view = {
         "url": f"{base}/repos/{record['repository']}/statuses/{record['sha']}",
         "avatar_url": f"https://avatars.githubusercontent.com/u/{creator['id']}?v=4" if creator else None,
         "id": record["id"],
@@ -236,6 +237,9 @@ def status(base: str, records: Records, record: Record) -> dict[str, Any]:
         "created_at": stamp(record["created_at"]),
         "updated_at": stamp(record["updated_at"]),
     }
+    if not simple:
+        view["creator"] = user_by_login(base, records, record["creator"])
+    return view
 
 
 def combined_status(base: str, records: Records, repo: str, sha: str, statuses: list[Record]) -> dict[str, Any]:
@@ -249,7 +253,7 @@ def combined_status(base: str, records: Records, repo: str, sha: str, statuses: 
     )
     return {
         "state": state,
-        "statuses": [status(base, records, r) for r in reversed(list(latest.values()))],
+        "statuses": [status(base, records, r, simple=True) for r in reversed(list(latest.values()))],
         "sha": sha,
         "total_count": len(latest),
         "repository": minimal_repository(base, records, repo),
