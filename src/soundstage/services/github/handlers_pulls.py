@@ -197,7 +197,7 @@ def merge_pull(call: Call) -> Any:
             documentation_url=f"{DOCS}/pulls#merge-a-pull-request",
         )
     title, message = _messages(call, record, method, pulls.changes(records, record)["commits"])
-    merged = pulls.merge_pull(records, record, method, title, message, call.user, call.now())
+    merged = pulls.merge_pull(records, record, method, title, message, call.me, call.now())
     return {"sha": merged, "merged": True, "message": "Pull Request successfully merged"}
 
 

@@ -13,7 +13,7 @@ from ..base import Reply
 from . import commits, diffs, git, media, repos, views, views_git
 from .calls import Call, created, decoded, ops, paginate
 from .errors import GitHubError, not_found
-from .limits import LIMIT, rate_used
+from .limits import limit_for, rate_used
 from .store import HEADS, REPOS, USERS
 
 _CONTENTS_DOCS = "https://docs.github.com/rest/repos/contents#get-repository-content"
@@ -41,7 +41,7 @@ _RESOURCES = {
 @ops("GET /user")
 def get_authenticated(call: Call) -> Any:
     public, private = repos.repo_counts(call.records, call.login)
-    return views.private_user(call.base, call.user, public, private)
+    return views.private_user(call.base, call.me, public, private)
 
 
 @ops("GET /users/{username}")
@@ -64,8 +64,10 @@ def get_org(call: Call) -> Any:
 def rate_limit(call: Call) -> Any:
     """Every resource GitHub reports, with its limit: only `core` counts calls here; the others are
     untouched, their windows starting now (a minute for search and a few more, an hour for the rest)."""
-    used, reset = rate_used(call.world)
-    core = {"limit": LIMIT, "used": used, "remaining": LIMIT - used, "reset": reset}
+    anonymous = call.user is None
+    used, reset = rate_used(call.world, anonymous)
+    limit = limit_for(anonymous)
+    core = {"limit": limit, "used": used, "remaining": limit - used, "reset": reset}
     now = call.now() // US
     resources = {"core": core}
     for name, (limit, window) in _RESOURCES.items():
@@ -96,7 +98,7 @@ def list_for_user(call: Call) -> Any:
     owner = call.world[USERS].get(call.params["username"])
     if owner is None:
         raise not_found("https://docs.github.com/rest/repos/repos#list-repositories-for-a-user")
-    records = sorted(call.world[REPOS].by("owner", owner["login"]), key=lambda r: r["full_name"].lower())
+    records = sorted(call.visible(call.world[REPOS].by("owner", owner["login"])), key=lambda r: r["full_name"].lower())
     return paginate(call, records, lambda r: _view(call, r, full=False))
 
 
@@ -105,7 +107,7 @@ def list_org(call: Call) -> Any:
     org = call.world[USERS].get(call.params["org"])
     if org is None or org["type"] != "Organization":
         raise not_found("https://docs.github.com/rest/repos/repos#list-organization-repositories")
-    records = call.world[REPOS].by("owner", org["login"])
+    records = call.visible(call.world[REPOS].by("owner", org["login"]))
     return paginate(call, records, lambda r: _view(call, r, full=False))
 
 
@@ -148,7 +150,7 @@ def get_content(call: Call) -> Any:
 def _people(call: Call) -> tuple[Record, Record]:
     """The author and committer of a contents write: the committer defaults to the caller, the author to
     the committer (as GitHub documents)."""
-    committer = call.person("committer") or repos.identity(call.user, call.now())
+    committer = call.person("committer") or repos.identity(call.me, call.now())
     return call.person("author") or committer, committer
 
 

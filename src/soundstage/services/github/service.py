@@ -83,17 +83,18 @@ class GitHubService(RestService):
 
     def handle(self, world: World, principal: Principal | None, request: ServiceRequest) -> Reply:
         request = as_json(request)
+        anonymous = principal is None and self.anonymous(request)
         reply = self._precheck(request) or super().handle(world, principal, request)
         if reply.status < 300 and reply.operation in media.BODY_OPERATIONS:
             reply.body = media.bodies(request, reply.body)
-        cached = wire.cache_headers(reply)
+        cached = wire.cache_headers(reply, anonymous)
         unchanged = wire.not_modified(request, reply, cached)
         if unchanged:
             reply.status, reply.body = 304, None
         reply.headers = {
             # Neither a 304 nor `GET /rate_limit` counts against the primary limit.
-            **rate_headers(world, counted=not unchanged and reply.operation != "GET /rate_limit"),
-            "X-OAuth-Scopes": SCOPES,
+            **rate_headers(world, not unchanged and reply.operation != "GET /rate_limit", anonymous),
+            **({} if anonymous else {"X-OAuth-Scopes": SCOPES}),
             "X-Accepted-OAuth-Scopes": wire.ACCEPTED_SCOPES.get(reply.operation or "", ""),
             "X-GitHub-Request-Id": wire.request_id(world),
             **cached,
@@ -118,11 +119,15 @@ class GitHubService(RestService):
             return self.error_reply(exc)
         return None
 
+    def anonymous(self, request: ServiceRequest) -> bool:
+        """A read with no credential at all: GitHub serves public repos, users and organizations to anyone."""
+        return request.method == "GET" and "authorization" not in request.headers
+
     def run(
         self, world: World, principal: Principal | None, request: ServiceRequest, name: str, params: dict[str, str]
     ) -> Any:
         user = world[USERS].get(principal.user) if principal is not None else None
-        if user is None:
+        if user is None and not (principal is None and self.anonymous(request) and _for_anyone(name)):
             raise _unauthenticated(request)
         refused = over_limit(world, name, user)
         if refused is not None:
@@ -147,6 +152,12 @@ class GitHubService(RestService):
 
     def generate(self, collection: str, options: dict[str, Any], ctx: Any) -> None:
         raise ctx.error(f"github.{collection} cannot be generated (nothing in GitHub is generated yet)")
+
+
+def _for_anyone(operation: str) -> bool:
+    """Whether GitHub answers `operation` without a credential: not the authenticated user's own
+    operations (`/user`, `/user/...`), nor code search."""
+    return not (operation == "GET /user" or operation.startswith("GET /user/") or operation == "GET /search/code")
 
 
 def as_json(request: ServiceRequest) -> ServiceRequest:

@@ -73,11 +73,13 @@ def _last_modified(body: Any) -> int | None:
         return None
 
 
-def cache_headers(reply: Reply) -> dict[str, str]:
-    """`Cache-Control`, `Vary`, `ETag` and (where it applies) `Last-Modified` of a successful answer."""
+def cache_headers(reply: Reply, anonymous: bool = False) -> dict[str, str]:
+    """`Cache-Control` (`public` for an answer to anyone), `Vary`, `ETag` and (where it applies)
+    `Last-Modified` of a successful answer."""
     if reply.status >= 300 or reply.body is None:
         return {}
-    headers = {"Cache-Control": CACHE_CONTROL, "Vary": VARY, "ETag": etag(reply.body)}
+    control = CACHE_CONTROL.replace("private", "public") if anonymous else CACHE_CONTROL
+    headers = {"Cache-Control": control, "Vary": VARY, "ETag": etag(reply.body)}
     modified = _last_modified(reply.body)
     if modified is not None:
         headers["Last-Modified"] = http_date(modified * US)
