@@ -37,3 +37,16 @@ def test_a_long_name_is_cut_from_the_left():
     line = diffs.diffstat(objects, changes).splitlines()[0]
     assert line.startswith(" ...") and line.endswith("file.py | 50 " + "+" * 19)
     assert len(line) == 71
+
+
+def test_format_patch_leaves_merge_commits_out():
+    objects, _ = _objects({})
+    who = {"name": "Maya", "email": "maya@acme.test", "at": 1772460000 * 1_000_000}
+    base = git.write_commit(objects, "acme/app", {"a.txt": git.write_blob(objects, "a\n")}, [], "Start", who, who)
+    side = git.write_commit(objects, "acme/app", {"a.txt": git.write_blob(objects, "b\n")}, [base["sha"]], "Side", who, who)
+    merge = git.write_commit(objects, "acme/app", {"a.txt": git.write_blob(objects, "b\n")}, [base["sha"], side["sha"]], "Merge", who, who)
+    patch = diffs.format_patch(objects, [side, merge])
+    assert patch.count("\nSubject: ") == 1
+    assert "Subject: [PATCH] Side\n" in patch and "Merge" not in patch
+    assert patch.startswith(f"From {side['sha']} Mon Sep 17 00:00:00 2001\nFrom: Maya <maya@acme.test>\n")
+    assert "Date: Mon, 2 Mar 2026 14:00:00 +0000\n" in patch

@@ -45,6 +45,11 @@ def test_a_commit_as_a_diff_and_a_patch(gh):
     )
 
 
+def test_a_commits_sha_alone(gh):
+    r = gh.raw("GET", "/repos/acme/orders/commits/feature", headers={"Accept": "application/vnd.github.sha"})
+    assert (r.text, r.headers["content-type"]) == (_feature_sha(gh), "application/vnd.github.sha; charset=utf-8")
+
+
 def test_a_compare_as_a_diff(gh):
     r = gh.raw("GET", "/repos/acme/orders/compare/main...feature", headers={"Accept": "application/vnd.github.diff"})
     assert r.text == ""  # feature is behind main: nothing from the merge base to it

@@ -144,7 +144,9 @@ def _mail_date(us: int) -> str:
 
 def format_patch(objects: Objects, run: list[Record]) -> str:
     """`git format-patch --stdout` of `run` (oldest first), each commit against its first parent:
-    `[PATCH]` alone, `[PATCH n/m]` in a run of several."""
+    `[PATCH]` alone, `[PATCH n/m]` in a run of several. Merge commits are left out, as format-patch
+    leaves them."""
+    run = [record for record in run if len(record["parents"]) < 2]
     mails = []
     for n, record in enumerate(run, 1):
         parent = record["parents"][0] if record["parents"] else None

@@ -290,6 +290,8 @@ def get_commit(call: Call) -> Any:
     record = commits.known(objects, sha)
     parent = record["parents"][0] if record["parents"] else None
     kind = media.param(call.request)
+    if kind == "sha":
+        return media.text_reply(call.request, sha)
     if kind == "diff":
         return media.text_reply(call.request, diffs.diff(objects, parent, sha))
     if kind == "patch":

@@ -1,6 +1,6 @@
 """GitHub's media types: `Accept: application/vnd.github[.v3][.<param>][+json]` asks for a body other
-than the default JSON. `diff` and `patch` (pulls, commits, compare) and `raw` (a file's contents) are
-text; `raw`, `text`, `html` and `full` on issues, pulls, reviews and comments choose which of `body`,
+than the default JSON. `diff` and `patch` (pulls, commits, compare), `sha` (a commit) and `raw` (a file's
+contents) are text; `raw`, `text`, `html` and `full` on issues, pulls, reviews and comments choose which of `body`,
 `body_text` and `body_html` the JSON holds.
 
 Markdown is not rendered: `body_html` is the body's paragraphs (split at blank lines, line breaks as
@@ -16,7 +16,6 @@ from typing import Any
 from ..base import Reply, ServiceRequest
 
 _VND = re.compile(r"application/vnd\.github(?P<version>\.v3)?(?:\.(?P<param>[a-z0-9-]+))?(?P<json>\+json)?$")
-TEXT = frozenset({"raw", "diff", "patch"})
 BODIES = frozenset({"raw", "text", "html", "full"})
 
 # The operations whose JSON answers take the body media types, as GitHub documents them.
