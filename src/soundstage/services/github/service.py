@@ -1,6 +1,7 @@
-"""The GitHub REST API (v3) as a `Service`: checks the User-Agent, API version and token, routes
-`METHOD /path` to its registered operation, and adds GitHub's rate-limit and scope headers to every
-answer."""
+"""The GitHub REST API (v3) as a `Service`: checks the User-Agent, API version and token (or serves a read
+with none), reads the body as JSON whatever its type, routes `METHOD /path` to its registered operation,
+and finishes every answer as GitHub does: the body fields of the media type asked for, rate-limit, scope
+and cache headers (`wire`), and 304 for a conditional GET whose answer has not changed."""
 
 from __future__ import annotations
 
