@@ -84,3 +84,11 @@ def test_every_operation_with_accepted_scopes_is_served():
     from soundstage.services.github.calls import ops
 
     assert set(wire.ACCEPTED_SCOPES) <= set(ops.names())
+
+
+def test_githubs_constant_headers_on_every_answer(gh):
+    for r in (gh.raw("GET", "/repos/acme/orders"), gh.raw("GET", "/repos/acme/nope"), gh.raw("GET", "/user", token="ghp_x")):
+        assert {name.lower(): r.headers[name] for name in wire.CONSTANT} == {
+            name.lower(): value for name, value in wire.CONSTANT.items()
+        }
+    assert gh.raw("GET", "/user").headers["x-content-type-options"] == "nosniff"

@@ -78,9 +78,11 @@ class GitHubService(RestService):
         return super().internal_error(as_json(request), exc)
 
     def unauthorized(self, request: ServiceRequest) -> Reply:
-        return self._precheck(request) or self.error_reply(
+        reply = self._precheck(request) or self.error_reply(
             _unauthenticated(request), operation=self.operation(request), trace_body=trace_body(request)
         )
+        reply.headers = {**wire.CONSTANT, **reply.headers}
+        return reply
 
     def handle(self, world: World, principal: Principal | None, request: ServiceRequest) -> Reply:
         request = as_json(request)
@@ -99,6 +101,7 @@ class GitHubService(RestService):
             "X-Accepted-OAuth-Scopes": wire.ACCEPTED_SCOPES.get(reply.operation or "", ""),
             "X-GitHub-Request-Id": wire.request_id(world),
             **cached,
+            **wire.CONSTANT,
             **reply.headers,
         }
         if wire.version(request) in VERSIONS:

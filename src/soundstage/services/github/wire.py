@@ -1,6 +1,7 @@
 """The headers GitHub puts on an answer besides its rate limit, and conditional requests.
 
-Every answer of a world carries `X-GitHub-Request-Id` (from the world's id source, so a scene always
+Every answer carries GitHub's constant headers (`CONSTANT`: CORS, security policies). Every answer of a
+world also carries `X-GitHub-Request-Id` (from the world's id source, so a scene always
 gives the same ones), `X-GitHub-Api-Version-Selected` and `X-Accepted-OAuth-Scopes` (what GitHub
 answers for that operation, empty where it answers nothing). A successful answer with a body also
 carries `Cache-Control`, `Vary` and a weak `ETag` (the SHA-256 of the body, so the same body always has
@@ -25,6 +26,22 @@ from ..base import Reply, ServiceRequest
 DEFAULT_VERSION = "2022-11-28"
 CACHE_CONTROL = "private, max-age=60, s-maxage=60"
 VARY = "Accept, Authorization, Cookie, X-GitHub-OTP, Accept-Encoding, Accept, X-Requested-With"
+
+# What every answer of GitHub's API carries, whatever it answers (as recorded in PyGithub's replay data).
+CONSTANT = {
+    "Access-Control-Expose-Headers": (
+        "ETag, Link, Location, Retry-After, X-GitHub-OTP, X-RateLimit-Limit, X-RateLimit-Remaining, "
+        "X-RateLimit-Used, X-RateLimit-Resource, X-RateLimit-Reset, X-OAuth-Scopes, X-Accepted-OAuth-Scopes, "
+        "X-Poll-Interval, X-GitHub-Media-Type, X-GitHub-SSO, X-GitHub-Request-Id, Deprecation, Sunset"
+    ),
+    "Access-Control-Allow-Origin": "*",
+    "Strict-Transport-Security": "max-age=31536000; includeSubdomains; preload",
+    "X-Frame-Options": "deny",
+    "X-Content-Type-Options": "nosniff",
+    "X-XSS-Protection": "0",
+    "Referrer-Policy": "origin-when-cross-origin, strict-origin-when-cross-origin",
+    "Content-Security-Policy": "default-src 'none'",
+}
 
 # `X-Accepted-OAuth-Scopes` as GitHub answers it for these operations (PyGithub's and Octokit's recorded
 # answers); every other operation answers it empty.
