@@ -11,7 +11,8 @@ fails (a handler, the vendor's error builder, a body too big or too deep to keep
 journal always closes. A call that carries none never reaches the world: the vendor's authentication
 error, nothing logged, the clock unmoved; except one with no credential at all under the world's own URL
 (`/w/<id>/...`, the id being a secret of the world's agent) that the service serves to anyone
-(`Service.anonymous`: GitHub's reads of public repos), which is logged as the world's with no actor. After the attempt ends, the agent's tokens are revoked.
+(`Service.anonymous`: GitHub's reads of public repos), which is logged as the world's with no actor.
+After the attempt ends, the agent's tokens are revoked.
 """
 
 from __future__ import annotations
