@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
+from typing import Annotated
 
 import typer
 
 from .check import check
 from .compare import compare
+from .config import config, load_project, unload_project
 from .explain import explain
 from .history import runs, show
 from .listing import list_command
+from ..errors import SoundstageError
+from . import output
 from .output import json_requested, report
 from .run import run
 from .serve import serve
@@ -33,6 +38,30 @@ app.command("list")(list_command)
 app.command()(runs)
 app.command()(show)
 app.command()(view)
+app.command()(config)
+
+
+@app.callback()
+def _options(
+    context: typer.Context,
+    config_file: Annotated[
+        Path | None,
+        typer.Option(
+            "--config",
+            envvar="SOUNDSTAGE_CONFIG",
+            help="The project file [default: soundstage.yaml in this folder or the nearest above].",
+            show_default=False,
+        ),
+    ] = None,
+) -> None:
+    """The options before the command. The project file is read here, before the command's own options:
+    its variables are set where unset, and its defaults become the command's."""
+    output.refused = None
+    context.call_on_close(unload_project)
+    try:
+        context.default_map = load_project(config_file)
+    except SoundstageError as exc:  # reported by the command, which knows whether it speaks JSON
+        output.refused = exc
 
 
 def main(args: list[str] | None = None) -> None:

@@ -83,13 +83,19 @@ def report_soundstage_error(exc: SoundstageError, json_mode: bool, command: str)
     report(type(exc).__name__, str(exc), exc.exit_code, json_mode, hint, errors)
 
 
+# An error found before the command ran (the project file does not validate): the command reports it.
+refused: SoundstageError | None = None
+
+
 def handles_errors(name: str) -> Callable[[F], F]:
-    """Turns a SoundstageError raised by command `name` into its report and exit code."""
+    """Turns a SoundstageError raised by command `name` (or found before it ran) into its report and exit code."""
 
     def wrap(command: F) -> F:
         @functools.wraps(command)
         def run(*args: Any, **kwargs: Any) -> Any:
             try:
+                if refused is not None:
+                    raise refused
                 return command(*args, **kwargs)
             except SoundstageError as exc:
                 report_soundstage_error(exc, kwargs.get("json_output", False), name)

@@ -1,0 +1,136 @@
+"""The project file, `soundstage.yaml` (docs/project.md): a project's defaults in one place.
+
+Found from the current folder upward, or named by `--config` / `SOUNDSTAGE_CONFIG`. Every setting also has
+its flag or variable, and the order is flag > variable > file > built-in default: the file's command options
+become the commands' defaults (a flag or its variable still wins), and the file's variables are set only
+where the environment has none.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Annotated, Any
+
+from pydantic import AfterValidator, Field
+
+from .spec.fields import Spec
+from .spec.loader import read_document, validate_model
+from .stage.models import env_name
+
+FILE = "soundstage.yaml"
+CONFIG_ENV = "SOUNDSTAGE_CONFIG"
+
+EnvName = Annotated[str, AfterValidator(env_name)]
+
+
+class RunDefaults(Spec):
+    """Defaults of `soundstage run` (and of the commands that read what it writes)."""
+
+    agent: str | None = None  # the agent's command line, run in the current folder
+    trials: Annotated[int, Field(ge=1)] | None = None
+    parallel: Annotated[int, Field(ge=1)] | None = None
+    timeout: Annotated[float, Field(gt=0)] | None = None
+    out: str | None = None  # relative to the project file's folder
+    strict: bool | None = None
+    tls: bool | None = None
+    intercept: bool | None = None
+    pass_env: list[EnvName] = []
+    env: dict[EnvName, str] = {}
+
+
+class Endpoint(Spec):
+    """An OpenAI-compatible endpoint: its base URL, the variable holding its key, and the model."""
+
+    url: str | None = None
+    key_env: EnvName | None = None
+    model: str | None = None
+
+
+class ProjectFile(Spec):
+    run: RunDefaults = RunDefaults()
+    store: str | None = None  # the results store's URL (SOUNDSTAGE_DB)
+    scenes: list[str] = []  # folders holding seeds/ and worlds/ (SOUNDSTAGE_PATH), relative to the file
+    judge: Endpoint = Endpoint()  # judge checks
+    people: Endpoint = Endpoint()  # the people's wording
+
+
+# Which variable each endpoint setting feeds.
+ENDPOINT_VARIABLES = {
+    "judge": ("SOUNDSTAGE_JUDGE_URL", "SOUNDSTAGE_JUDGE_KEY", "SOUNDSTAGE_JUDGE_MODEL"),
+    "people": ("SOUNDSTAGE_PEOPLE_URL", "SOUNDSTAGE_PEOPLE_KEY", "SOUNDSTAGE_PEOPLE_MODEL"),
+}
+# The commands whose options the file's `run` and `store` give defaults to, and which options.
+COMMAND_OPTIONS = {
+    "run": ("agent", "trials", "parallel", "timeout", "out", "strict", "tls", "intercept", "pass_env", "env"),
+    "runs": ("out",),
+    "show": ("out",),
+    "view": ("out",),
+}
+
+
+@dataclass
+class Project:
+    """A project file as read, and what it sets."""
+
+    path: Path
+    settings: ProjectFile
+    variables: dict[str, str] = field(default_factory=dict)  # what it would set, where unset
+
+    @property
+    def folder(self) -> Path:
+        return self.path.parent
+
+    def defaults(self) -> dict[str, dict[str, Any]]:
+        """Per command, the defaults its options take from the file (click's `default_map`)."""
+        run = self.settings.run
+        values: dict[str, Any] = {
+            name: getattr(run, name) for name in ("agent", "trials", "parallel", "timeout", "strict", "tls", "intercept")
+        }
+        values["out"] = str(self.folder / run.out) if run.out is not None else None
+        values["pass_env"] = list(run.pass_env) or None
+        values["env"] = [f"{name}={value}" for name, value in run.env.items()] or None
+        return {
+            command: {name: values[name] for name in names if values[name] is not None}
+            for command, names in COMMAND_OPTIONS.items()
+        }
+
+    def apply(self, environ: dict[str, str] | os._Environ[str]) -> None:
+        """Sets the file's variables where `environ` has none; adds its scene folders after SOUNDSTAGE_PATH's."""
+        for name, value in self.variables.items():
+            if name == "SOUNDSTAGE_PATH":
+                environ[name] = os.pathsep.join(part for part in (environ.get(name, ""), value) if part)
+            else:
+                environ.setdefault(name, value)
+
+
+def find(start: Path, named: str | None = None) -> Path | None:
+    """The project file: `named` (from `--config` or SOUNDSTAGE_CONFIG), else `soundstage.yaml` in `start`
+    or the nearest folder above it; None when there is none."""
+    if named:
+        return Path(named)
+    for folder in [start, *start.parents]:
+        if (folder / FILE).is_file():
+            return folder / FILE
+    return None
+
+
+def load(path: Path, environ: dict[str, str] | os._Environ[str]) -> Project:
+    """Reads and validates a project file; raises SpecErrors naming file, line and field of every problem."""
+    settings = validate_model(ProjectFile, read_document(path))
+    project = Project(path.resolve(), settings)
+    variables = project.variables
+    if settings.store is not None:
+        variables["SOUNDSTAGE_DB"] = settings.store
+    if settings.scenes:
+        variables["SOUNDSTAGE_PATH"] = os.pathsep.join(str(project.folder / folder) for folder in settings.scenes)
+    for part, (url, key, model) in ENDPOINT_VARIABLES.items():
+        endpoint: Endpoint = getattr(settings, part)
+        if endpoint.url is not None:
+            variables[url] = endpoint.url
+        if endpoint.key_env is not None and endpoint.key_env in environ:
+            variables[key] = environ[endpoint.key_env]
+        if endpoint.model is not None:
+            variables[model] = endpoint.model
+    return project
