@@ -153,7 +153,7 @@ def valid_calls(s: Slack) -> list[tuple[str, dict[str, Any]]]:
         ("conversations.rename", {"channel": s["random"], "name": "fun"}),
         ("conversations.leave", {"channel": s["random"]}),
         ("conversations.archive", {"channel": s["ops"]}),
-        ("conversations.unarchive", {"channel": s["ops"]}),
+        ("conversations.unarchive", {"channel": s["ops"], "token": "user"}),  # bots cannot unarchive
         ("chat.postMessage", {"channel": support, "text": "hi", "thread_ts": question}),
         ("chat.postMessage", {"channel": s["laura"], "text": "hi"}),
         ("chat.update", {"channel": support, "ts": s["bot_note"], "text": "edited"}),

@@ -72,6 +72,21 @@ def test_info(slack):
     assert channel["topic"] == {"value": "Customer questions", "creator": slack["bot"], "last_set": created}
     assert channel["purpose"]["value"] == "Help customers"
     assert "num_members" not in slack.client.conversations_info(channel=slack["support"])["channel"]
+    assert (channel["is_read_only"], channel["is_thread_only"], channel["is_non_threadable"]) == (False, False, False)
+    assert (channel["updated"], channel["last_read"]) == (created * 1000, "0000000000.000000")
+    assert "last_read" not in slack.client.conversations_info(channel=slack["random"])["channel"]
+    assert slack.client.conversations_info(channel=slack["support"], include_locale=True)["channel"]["locale"] == "en-US"
+
+
+def test_mark_moves_last_read(slack):
+    question = slack["question"]
+    assert slack.user_client.conversations_mark(channel=slack["support"], ts=question).data == {"ok": True}
+    assert slack.client.conversations_info(channel=slack["support"])["channel"]["last_read"] == question
+    assert slack.error("conversations.mark", channel=slack["support"], ts=question) == "not_allowed_token_type"
+    assert slack.error("conversations.mark", token="user", channel=slack["support"], ts="soon") == "invalid_timestamp"
+    assert slack.error("conversations.mark", token="user", channel=slack["support"]) == "invalid_timestamp"
+    assert slack.error("conversations.mark", token="user", channel=slack["random"], ts=question) == "not_in_channel"
+    assert slack.error("conversations.mark", token="user", channel=slack["secret"], ts=question) == "channel_not_found"
 
 
 def test_info_of_a_dm(slack):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from soundstage.services.slack.store import CHANNELS
 
-from .conftest import START, ts
+from .conftest import SCENE, START, ts
 
 
 def _history(slack, channel):
@@ -197,9 +197,27 @@ def test_archive_and_unarchive(slack):
     assert slack.client.conversations_archive(channel=slack["support"]).data == {"ok": True}
     assert slack.channel("support")["is_archived"] is True
     assert slack.error("chat.postMessage", channel=slack["support"], text="hello?") == "is_archived"
-    assert slack.client.conversations_unarchive(channel=slack["support"]).data == {"ok": True}
+    assert slack.user_client.conversations_unarchive(channel=slack["support"]).data == {"ok": True}
     assert slack.channel("support")["is_archived"] is False
     assert [s for s, _ in _history(slack, slack["support"])[:2]] == ["channel_unarchive", "channel_archive"]
+
+
+def test_unarchive_adds_the_caller(scene_world):
+    world = scene_world(
+        SCENE.replace(
+            "- {ref: old, name: old-project, members: [$bot, $maya], is_archived: true}",
+            "- {ref: old, name: old-project, members: [$maya], is_archived: true}",
+        )
+    )
+    assert world.error("conversations.unarchive", channel=world["old"]) == "user_is_bot"
+    assert world.channel("old")["is_archived"] is True
+    assert world.call("conversations.unarchive", token="user", channel=world["old"]) == {"ok": True}
+    assert world.channel("old")["members"] == [world["maya"], world["bot"]]
+    history = world.user_client.conversations_history(channel=world["old"])["messages"]
+    assert [(m.get("subtype"), m["user"]) for m in history[:2]] == [
+        ("channel_join", world["bot"]),
+        ("channel_unarchive", world["bot"]),
+    ]
 
 
 def test_archive_errors(slack):
@@ -236,3 +254,10 @@ def test_rename_errors(slack):
     assert slack.error("conversations.rename", channel=slack["support"]) == "invalid_name_required"
     assert slack.error("conversations.rename", channel=slack["random"], name="fun") == "not_in_channel"
     assert slack.error("conversations.rename", channel=dm, name="fun") == "method_not_supported_for_channel_type"
+
+
+def test_changes_move_updated_in_milliseconds(slack):
+    before = slack.channel("support")["updated"]
+    slack.client.conversations_setTopic(channel=slack["support"], topic="New")
+    after = slack.client.conversations_info(channel=slack["support"])["channel"]["updated"]
+    assert (before, after) == ((START - 30 * 86400 + 60) * 1000, START * 1000)

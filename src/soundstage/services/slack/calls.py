@@ -29,7 +29,7 @@ from .timestamps import ts_us
 ops = Operations("slack")
 
 _ARG_NAME = re.compile(r"[A-Za-z0-9_.\-]{1,255}")
-_TS = re.compile(r"[1-9]\d*\.\d+")
+TS = re.compile(r"[1-9]\d*\.\d+")
 _TRUE = {"1", "true"}
 _FALSE = {"0", "false", ""}
 _TYPES = {"public_channel", "private_channel", "mpim", "im"}
@@ -323,7 +323,7 @@ class Call:
         ts = self.args.string(name)
         if not ts:
             raise SlackError(missing)
-        if not _TS.fullmatch(ts):
+        if not TS.fullmatch(ts):
             raise SlackError(malformed, f"{ts} is not a valid message timestamp")
         record = self.world[store.MESSAGES].get(ts)
         if record is None or record["channel"] != conversation["id"]:
@@ -437,7 +437,7 @@ class Call:
         thread_ts = self.args.string("thread_ts")
         if not thread_ts:
             return None
-        if not _TS.fullmatch(thread_ts):
+        if not TS.fullmatch(thread_ts):
             raise SlackError("invalid_thread_ts", f"{thread_ts} is not a valid thread_ts")
         target = self.world[store.MESSAGES].get(thread_ts)
         if target is not None and conversation is not None and target["channel"] == conversation["id"]:

@@ -103,6 +103,7 @@ def user(
         "status_emoji": "",
         "status_emoji_display_info": [],
         "status_expiration": 0,
+        "status_text_canonical": "",
         "avatar_hash": "g" + digest[:11],
         "first_name": first,
         "last_name": last,
@@ -133,6 +134,7 @@ def user(
         "is_bot": is_bot,
         "is_app_user": False,
         "updated": updated,
+        **({"is_workflow_bot": False} if is_bot else {}),
         "is_email_confirmed": email is not None,
         "who_can_share_contact_card": "EVERYONE",
     }

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from ...world import Record
-from . import channels, messages, pins, store, views
-from .calls import Call, channel_only, not_archived, ops
+from . import channels, messages, pins, reads, store, views
+from .calls import TS, Call, channel_only, not_archived, ops
 from .channels import type_of
 from .errors import SlackError
 
@@ -38,6 +38,10 @@ def conversations_info(call: Call) -> dict[str, Any]:
     conversation = call.conversation()
     num_members = call.args.flag("include_num_members") and not conversation.get("is_im")
     view = views.conversation(conversation, call.me, num_members=num_members)
+    if not conversation.get("is_im"):
+        view.update(is_read_only=False, is_thread_only=False, is_non_threadable=False)
+    if store.is_member(conversation, call.me):
+        view["last_read"] = reads.last_read(call.world, conversation["id"], call.me)
     if call.args.flag("include_locale"):
         view["locale"] = "en-US"
     return {"channel": view}
@@ -76,6 +80,20 @@ def conversations_replies(call: Call) -> dict[str, Any]:
     if next_cursor:
         body["response_metadata"] = {"next_cursor": next_cursor}
     return body
+
+
+@ops("conversations.mark")
+def conversations_mark(call: Call) -> dict[str, Any]:
+    # Slack moves a person's read cursor; an app has none (its scopes for this method are user scopes).
+    if call.bot:
+        raise SlackError("not_allowed_token_type")
+    conversation = call.conversation()
+    ts = call.args.string("ts")
+    if not ts or not TS.fullmatch(ts):
+        raise SlackError("invalid_timestamp")
+    call.require_member(conversation)
+    reads.mark(call.world, conversation["id"], call.me, ts)
+    return {}
 
 
 @ops("conversations.members")
@@ -224,7 +242,11 @@ def conversations_unarchive(call: Call) -> dict[str, Any]:
     channel_only(conversation)
     if not conversation["is_archived"]:
         raise SlackError("not_archived")
-    channels.set_archived(call.world, conversation, call.me, False)
+    # Slack documents that bot tokens cannot unarchive; its description gives this code for a bot caller.
+    if call.bot:
+        raise SlackError("user_is_bot")
+    conversation = channels.set_archived(call.world, conversation, call.me, False)
+    channels.add_members(call.world, conversation, [call.me])  # the caller is added, as Slack documents
     return {}
 
 

@@ -13,7 +13,11 @@ from .timestamps import now_seconds
 
 
 def _user_view(call: Call, user: Record) -> dict[str, Any]:
+    """A user as the caller sees them: `has_2fa` only for a workspace admin (as Slack documents), `locale`
+    when asked for."""
     view = dict(user)
+    if call.user["is_admin"]:
+        view["has_2fa"] = False
     if call.args.flag("include_locale"):
         view["locale"] = "en-US"
     return view
@@ -42,7 +46,7 @@ def users_lookup_by_email(call: Call) -> dict[str, Any]:
     user = store.user_by_email(call.world, email)
     if user is None:
         raise SlackError("users_not_found")
-    return {"user": dict(user)}
+    return {"user": _user_view(call, user)}
 
 
 @ops("users.conversations")

@@ -31,6 +31,7 @@ METHOD_TIERS = {
     "conversations.history": 3,
     "conversations.replies": 3,
     "conversations.members": 4,
+    "conversations.mark": 3,
     "conversations.open": 3,
     "conversations.join": 3,
     "conversations.create": 2,
