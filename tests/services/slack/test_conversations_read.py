@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from .conftest import START
 
 REQUIRED_CHANNEL = {
@@ -115,9 +117,13 @@ def test_history_newest_first_with_thread_summary(slack):
     )
     assert "response_metadata" not in body
     note, question = body["messages"]
+    assert re.fullmatch(r"[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}", question["client_msg_id"])
+    section = {"type": "rich_text_section", "elements": [{"type": "text", "text": question["text"]}]}
     assert question == {
         "type": "message",
         "user": slack["laura"],
+        "client_msg_id": question["client_msg_id"],
+        "blocks": [{"type": "rich_text", "block_id": question["blocks"][0]["block_id"], "elements": [section]}],
         "text": "Where is the CSV export? A customer asked.",
         "ts": slack["question"],
         "team": slack["acme"],
@@ -181,9 +187,12 @@ def test_replies(slack):
     parent, reply = body["messages"]
     assert body["has_more"] is False
     assert parent["ts"] == slack["question"] and parent["reply_count"] == 1
+    section = {"type": "rich_text_section", "elements": [{"type": "text", "text": "Under Reports, I think"}]}
     assert reply == {
         "type": "message",
         "user": slack["maya"],
+        "client_msg_id": reply["client_msg_id"],
+        "blocks": [{"type": "rich_text", "block_id": reply["blocks"][0]["block_id"], "elements": [section]}],
         "text": "Under Reports, I think",
         "ts": slack["reply"],
         "team": slack["acme"],

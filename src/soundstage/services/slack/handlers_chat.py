@@ -29,6 +29,7 @@ def chat_post_message(call: Call) -> dict[str, Any]:
         thread_ts=thread_ts,
         broadcast=broadcast,
         extra=extra or None,
+        composed=False,
     )
     return {"channel": conversation["id"], "ts": message["ts"], "message": views.message(message, call.me)}
 

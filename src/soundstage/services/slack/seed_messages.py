@@ -49,7 +49,7 @@ def build_message(ctx: BuildContext, ts: str, message: Any, i: int, team_id: str
             raise ctx.error(f"invalid emoji name {name!r} (lower case, without colons)", "messages", i, "reactions")
         by_name[name] = [resolve_user(ctx, u, "messages", i, "reactions", name, j) for j, u in enumerate(reactors)]
     author = ctx.collection(USERS).get(user_id)
-    record = messages.record(ts, channel_id, author, message.text, team_id)
+    record = messages.record(ts, channel_id, author, message.text, team_id, ctx.ids)
     if by_name:
         record["reactions"] = reactions.field(by_name)
     if message.pinned:
@@ -153,6 +153,7 @@ def generate(collection: str, options: Any, ctx: BuildContext) -> None:
             author,
             _noise(ctx),
             team_id,
+            ctx.ids,
             thread_ts=parent["ts"] if parent else None,
             parent_user=parent["user"] if parent else None,
         )
