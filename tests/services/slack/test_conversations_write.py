@@ -28,8 +28,30 @@ def test_open_a_new_dm(slack):
     assert channel["id"].startswith("D") and channel["is_im"] is True and channel["user"] == slack["laura"]
     assert channel["created"] == START
     assert slack.channel(channel["id"])["members"] == [slack["bot"], slack["laura"]]
+    assert (channel["last_read"], channel["latest"], channel["unread_count"], channel["is_open"]) == (
+        "0000000000.000000",
+        None,
+        0,
+        True,
+    )
     again = slack.client.conversations_open(users=slack["laura"]).data
     assert again["already_open"] is True and again["channel"] == {"id": channel["id"]}
+
+
+def test_open_with_return_im_tells_what_is_unread(slack):
+    channel = slack.client.conversations_open(users=slack["maya"], return_im=True).data["channel"]
+    assert (channel["latest"]["text"], channel["unread_count"], channel["unread_count_display"]) == (
+        "Can you check the export job?",
+        1,
+        1,
+    )
+    slack.user_client.conversations_mark(channel=channel["id"], ts=channel["latest"]["ts"])
+    again = slack.client.conversations_open(users=slack["maya"], return_im=True).data
+    assert (again["no_op"], again["channel"]["unread_count"], again["channel"]["last_read"]) == (
+        True,
+        0,
+        channel["latest"]["ts"],
+    )
 
 
 def test_open_a_self_dm_and_a_group_dm(slack):

@@ -52,6 +52,8 @@ def team(team_id: str, name: str, domain: str) -> dict[str, Any]:
         "icon": icon,
         "avatar_base_url": "https://ca.slack-edge.com/",
         "is_verified": False,
+        "lob_sales_home_enabled": False,
+        "is_sfdc_auto_slack": False,
     }
 
 

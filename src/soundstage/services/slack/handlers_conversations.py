@@ -9,6 +9,7 @@ from . import channels, messages, pins, reads, store, views
 from .calls import TS, Call, channel_only, not_archived, ops
 from .channels import type_of
 from .errors import SlackError
+from .timestamps import ts_us
 
 _MAX_GROUP_DM = 8
 
@@ -126,8 +127,27 @@ def conversations_open(call: Call) -> dict[str, Any]:
         else:
             conversation, existed = channels.open_group_dm(call.world, call.me, others)
     body: dict[str, Any] = {"no_op": True, "already_open": True} if existed else {}
-    body["channel"] = views.conversation(conversation, call.me) if return_im else {"id": conversation["id"]}
+    body["channel"] = _opened(call, conversation) if return_im else {"id": conversation["id"]}
     return body
+
+
+def _opened(call: Call, conversation: Record) -> dict[str, Any]:
+    """The whole conversation conversations.open answers with `return_im`: a DM also says where the caller
+    has read to, its newest message, and how many messages of others came after what the caller read."""
+    view = views.conversation(conversation, call.me)
+    if not conversation.get("is_im"):
+        return view
+    read = reads.last_read(call.world, conversation["id"], call.me)
+    history = messages.history(call.world, conversation["id"])
+    unread = sum(1 for m in history if m["user"] != call.me and ts_us(m["ts"]) > ts_us(read))
+    view.update(
+        last_read=read,
+        latest=views.message(history[-1], call.me) if history else None,
+        unread_count=unread,
+        unread_count_display=unread,
+        is_open=True,
+    )
+    return view
 
 
 @ops("conversations.join")
