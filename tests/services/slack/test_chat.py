@@ -364,3 +364,20 @@ def test_people_messages_carry_a_client_msg_id_and_api_posts_do_not(slack):
     slack.client.conversations_join(channel=slack["random"])
     joined = slack.client.conversations_history(channel=slack["random"], limit=1)["messages"][0]
     assert joined["subtype"] == "channel_join" and "blocks" not in joined and "client_msg_id" not in joined
+
+
+def test_metadata_is_kept_and_shown_when_asked_for(slack):
+    metadata = {"event_type": "task_created", "event_payload": {"id": "T-1"}}
+    posted = slack.client.chat_postMessage(channel=slack["support"], text="Task made", metadata=metadata).data
+    assert posted["message"]["metadata"] == metadata
+    history = slack.client.conversations_history(channel=slack["support"], limit=1)["messages"][0]
+    assert "metadata" not in history
+    asked = slack.client.conversations_history(channel=slack["support"], limit=1, include_all_metadata=True)
+    assert asked["messages"][0]["metadata"] == metadata
+    raw = slack.call("chat.postMessage", channel=slack["support"], text="t", metadata=json.dumps(metadata))
+    assert raw["message"]["metadata"] == metadata
+    support = slack["support"]
+    assert slack.error("chat.postMessage", channel=support, text="t", metadata="{") == "invalid_metadata_format"
+    assert slack.error("chat.postMessage", channel=support, text="t", metadata="{}") == "invalid_metadata_format"
+    bad = json.dumps({"event_type": "x", "event_payload": []})
+    assert slack.error("chat.postMessage", channel=support, text="t", metadata=bad) == "invalid_metadata_format"

@@ -421,6 +421,26 @@ class Call:
             fields["attachments"] = [{"id": i, **a} for i, a in enumerate(attachments, 1)]
         return fields
 
+    def metadata(self) -> dict[str, Any] | None:
+        """A message's `metadata`: a JSON object (or JSON string of one) with an `event_type` and an
+        `event_payload` object."""
+        value = self.args.values.get("metadata")
+        if value is None or value == "":
+            return None
+        if isinstance(value, str):
+            try:
+                value = loads_json(value)
+            except ValueError:
+                value = None
+        if not (
+            isinstance(value, dict)
+            and isinstance(value.get("event_type"), str)
+            and value["event_type"]
+            and isinstance(value.get("event_payload", {}), dict)
+        ):
+            raise SlackError("invalid_metadata_format", "metadata needs an event_type and an event_payload object")
+        return {"event_type": value["event_type"], "event_payload": value.get("event_payload", {})}
+
     def post_options(self) -> dict[str, Any]:
         """`username` and `icon_emoji` / `icon_url`, which only a bot may set on its message."""
         extra: dict[str, Any] = {}

@@ -19,6 +19,9 @@ def chat_post_message(call: Call) -> dict[str, Any]:
     thread_ts = call.thread(conversation)
     broadcast = bool(thread_ts) and call.args.flag("reply_broadcast")
     extra = {**{k: v for k, v in content.items() if k != "text"}, **call.post_options()}
+    metadata = call.metadata()
+    if metadata is not None:
+        extra["metadata"] = metadata
     if conversation is None:
         conversation, _ = channels.open_dm(call.world, call.me, dm_user["id"])  # type: ignore[index]
     message = messages.post(

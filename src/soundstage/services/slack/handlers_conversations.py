@@ -53,11 +53,12 @@ def conversations_history(call: Call) -> dict[str, Any]:
     conversation = call.conversation()
     call.require_readable(conversation)
     inside = call.window()
+    metadata = call.args.flag("include_all_metadata")
     history = messages.history(call.world, conversation["id"])
     newest_first = [m for m in reversed(history) if inside(m)]
     page, next_cursor = call.page(newest_first, "next_ts", _ts, 100, 999)
     body: dict[str, Any] = {
-        "messages": [views.message(m, call.me) for m in page],
+        "messages": [views.message(m, call.me, metadata=metadata) for m in page],
         "has_more": bool(next_cursor),
         "pin_count": len(pins.in_channel(call.world, conversation["id"])),
         "channel_actions_ts": None,
@@ -77,7 +78,11 @@ def conversations_replies(call: Call) -> dict[str, Any]:
     inside = call.window()
     thread = [m for m in [parent, *store.replies(call.world, parent["ts"])] if inside(m)]
     page, next_cursor = call.page(thread, "next_ts", _ts, 1000)
-    body: dict[str, Any] = {"messages": [views.message(m, call.me) for m in page], "has_more": bool(next_cursor)}
+    metadata = call.args.flag("include_all_metadata")
+    body: dict[str, Any] = {
+        "messages": [views.message(m, call.me, metadata=metadata) for m in page],
+        "has_more": bool(next_cursor),
+    }
     if next_cursor:
         body["response_metadata"] = {"next_cursor": next_cursor}
     return body
