@@ -33,6 +33,17 @@ def _bot_profile(bot: Record, team_id: str) -> dict[str, Any]:
     }
 
 
+def bot_fields(author: Record, team_id: str) -> dict[str, Any]:
+    """What a bot's message says of the bot: its ids and `bot_profile` (nothing for a person)."""
+    if "bot_id" not in author["profile"]:
+        return {}
+    return {
+        "bot_id": author["profile"]["bot_id"],
+        "app_id": author["profile"]["api_app_id"],
+        "bot_profile": _bot_profile(author, team_id),
+    }
+
+
 def record(
     ts: str,
     channel_id: str,
@@ -59,11 +70,7 @@ def record(
     made["user"] = author["id"]
     if subtype in WRITTEN and (not bot if composed is None else composed):
         made["client_msg_id"] = ids.uuid("slack:client_msg_id")
-    made.update({"text": stored, "ts": ts, "team": team_id})
-    if bot:
-        made["bot_id"] = author["profile"]["bot_id"]
-        made["app_id"] = author["profile"]["api_app_id"]
-        made["bot_profile"] = _bot_profile(author, team_id)
+    made.update({"text": stored, "ts": ts, "team": team_id}, **bot_fields(author, team_id))
     blocks = (extra or {}).get("blocks")
     if blocks is not None:
         extra = {**(extra or {}), "blocks": mrkdwn.with_block_ids(blocks, ids)}
