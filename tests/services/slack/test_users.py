@@ -130,3 +130,23 @@ def test_only_an_admin_sees_has_2fa(slack, scene_world):
     assert admin.client.users_info(user=admin["maya"])["user"]["has_2fa"] is False
     assert all(u["has_2fa"] is False for u in admin.client.users_list()["members"])
     assert admin.client.users_lookupByEmail(email="maya@acme.test")["user"]["has_2fa"] is False
+
+
+def test_presence(slack):
+    assert slack.client.users_getPresence(user=slack["maya"]).data == {"ok": True, "presence": "active"}
+    assert slack.client.users_getPresence(user=slack["gone"])["presence"] == "away"
+    assert slack.client.users_getPresence(user=slack["bot"]).data == {
+        "ok": True,
+        "presence": "active",
+        "online": True,
+        "auto_away": False,
+        "manual_away": False,
+        "connection_count": 1,
+        "last_activity": 1772460010,  # the third call, 5s ticks
+    }
+    assert slack.call("users.getPresence")["online"] is True  # no user: the caller
+    assert slack.error("users.getPresence", user="U0000000000") == "user_not_found"
+
+
+def test_emoji_list_has_no_custom_emoji(slack):
+    assert slack.client.emoji_list().data == {"ok": True, "emoji": {}, "cache_ts": "1772460000.000000"}

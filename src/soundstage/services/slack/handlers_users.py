@@ -72,3 +72,21 @@ def users_conversations(call: Call) -> dict[str, Any]:
 @ops("users.profile.get")
 def users_profile_get(call: Call) -> dict[str, Any]:
     return {"profile": dict(call.existing_user(call.args.string("user") or call.me)["profile"])}
+
+
+@ops("users.getPresence")
+def users_get_presence(call: Call) -> dict[str, Any]:
+    """`active` for everyone still in the workspace (the world has no idle clients); a deleted user is
+    `away`. About oneself Slack says more: the connection, and whether away was set by hand."""
+    user = call.existing_user(call.args.string("user") or call.me)
+    presence = "away" if user["deleted"] else "active"
+    if user["id"] != call.me:
+        return {"presence": presence}
+    return {
+        "presence": presence,
+        "online": True,
+        "auto_away": False,
+        "manual_away": False,
+        "connection_count": 1,
+        "last_activity": now_seconds(call.world),
+    }
