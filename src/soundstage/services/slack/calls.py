@@ -288,6 +288,7 @@ class Call:
     user: Record
     bot: bool  # a bot token (xoxb-); otherwise a user token (xoxp-)
     args: Args
+    world_base: str = ""  # the service's base URL under the world's own path (for URLs it hands out)
 
     @property
     def me(self) -> str:
@@ -339,9 +340,10 @@ class Call:
         conversation = self.conversation()
         return conversation, self.message(conversation, "timestamp", "no_item_specified", "bad_timestamp")
 
-    def destination(self) -> tuple[Record | None, Record | None]:
-        """Where chat.postMessage goes: a conversation (by id or name), or a user (their DM, maybe new)."""
-        target = self.args.string("channel")
+    def destination(self, target: str | None = None) -> tuple[Record | None, Record | None]:
+        """Where chat.postMessage goes (`channel`, or `target`): a conversation (by id or name), or a user
+        (their DM, maybe new)."""
+        target = target or self.args.string("channel")
         if not target:
             raise SlackError("channel_not_found")
         user = self.world[store.USERS].get(target)
