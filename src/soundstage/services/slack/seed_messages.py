@@ -12,7 +12,7 @@ from ...world import Collection, Record
 from . import channels, messages, pins, reactions
 from .models import GenerateMessages
 from .names import EMOJI
-from .seed_directory import DAY, resolve_channel, resolve_user
+from .seed_directory import DAY, could_post, resolve_channel, resolve_user
 from .store import CHANNELS, MESSAGES, PINS, USERS
 from .timestamps import make_ts, seconds, ts_us
 
@@ -41,8 +41,15 @@ def build_message(ctx: BuildContext, ts: str, message: Any, i: int, team_id: str
     user_id = resolve_user(ctx, message.user, "messages", i, "user")
     channel_id = _conversation_of(ctx, message, user_id, i)
     channel = ctx.collection(CHANNELS).get(channel_id)
-    if user_id not in channel["members"]:
-        raise ctx.error(f"{message.user} is not a member of the channel {message.channel}", "messages", i, "user")
+    if not could_post(ctx, channel, user_id):
+        raise ctx.error(
+            f"{message.user} is not a member (nor a former member) of the channel {message.channel}",
+            "messages",
+            i,
+            "user",
+        )
+    if ts in ctx.collection(MESSAGES):
+        raise ctx.error(f"another message has the ts {ts}", "messages", i, "ts")
     by_name: dict[str, list[str]] = {}
     for name, reactors in message.reactions.items():
         if not EMOJI.fullmatch(name):
