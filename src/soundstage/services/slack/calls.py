@@ -356,6 +356,21 @@ class Call:
             raise SlackError("channel_not_found")
         return conversation, None
 
+    def postable(self, target: str | None = None) -> tuple[Record | None, Record | None]:
+        """Where a new message goes (`channel`, or `target`): a conversation the caller may post in, or a
+        user whose DM is to be opened."""
+        conversation, dm_user = self.destination(target)
+        if conversation is not None:
+            self.require_member(conversation)
+            not_archived(conversation)
+        return conversation, dm_user
+
+    def opened(self, conversation: Record | None, dm_user: Record | None) -> Record:
+        """The conversation `postable` found, else the DM with the user it found (opened now)."""
+        if conversation is not None:
+            return conversation
+        return channels.open_dm(self.world, self.me, dm_user["id"])[0]  # type: ignore[index]
+
     def types(self) -> set[str]:
         """`types` of conversations to list (default: public channels)."""
         given = self.args.ids("types") or ["public_channel"]

@@ -6,18 +6,14 @@ from typing import Any
 
 from ...clock import US
 from ...world import Record
-from . import channels, messages, mrkdwn, scheduled, store, views
+from . import messages, mrkdwn, scheduled, store, views
 from .calls import Call, not_archived, ops
 from .errors import SlackError
 from .timestamps import now_seconds
 
 
-@ops("chat.postMessage")
-def chat_post_message(call: Call) -> dict[str, Any]:
-    conversation, dm_user = call.destination()
-    if conversation is not None:
-        call.require_member(conversation)
-        not_archived(conversation)
+def _what(call: Call, conversation: Record | None) -> tuple[str, str | None, bool, dict[str, Any]]:
+    """A new message's text, thread, whether it is also sent to the channel, and its other fields."""
     content = call.content()
     thread_ts = call.thread(conversation)
     broadcast = bool(thread_ts) and call.args.flag("reply_broadcast")
@@ -25,13 +21,19 @@ def chat_post_message(call: Call) -> dict[str, Any]:
     metadata = call.metadata()
     if metadata is not None:
         extra["metadata"] = metadata
-    if conversation is None:
-        conversation, _ = channels.open_dm(call.world, call.me, dm_user["id"])  # type: ignore[index]
+    return content.get("text", ""), thread_ts, broadcast, extra
+
+
+@ops("chat.postMessage")
+def chat_post_message(call: Call) -> dict[str, Any]:
+    conversation, dm_user = call.postable()
+    text, thread_ts, broadcast, extra = _what(call, conversation)
+    conversation = call.opened(conversation, dm_user)
     message = messages.post(
         call.world,
         conversation["id"],
         call.me,
-        content.get("text", ""),
+        text,
         thread_ts=thread_ts,
         broadcast=broadcast,
         extra=extra or None,
@@ -102,10 +104,7 @@ _MAX_SCHEDULE_AHEAD = 120 * 86400  # Slack schedules at most 120 days ahead
 
 @ops("chat.scheduleMessage")
 def chat_schedule_message(call: Call) -> dict[str, Any]:
-    conversation, dm_user = call.destination()
-    if conversation is not None:
-        call.require_member(conversation)
-        not_archived(conversation)
+    conversation, dm_user = call.postable()
     post_at = call.args.integer("post_at", 0, "invalid_time")
     now = now_seconds(call.world)
     if post_at <= 0:
@@ -114,21 +113,10 @@ def chat_schedule_message(call: Call) -> dict[str, Any]:
         raise SlackError("time_in_past")
     if post_at > now + _MAX_SCHEDULE_AHEAD:
         raise SlackError("time_too_far")
-    content = call.content()
-    thread_ts = call.thread(conversation)
-    broadcast = bool(thread_ts) and call.args.flag("reply_broadcast")
-    extra = {**{k: v for k, v in content.items() if k != "text"}, **call.post_options()}
-    if conversation is None:
-        conversation, _ = channels.open_dm(call.world, call.me, dm_user["id"])  # type: ignore[index]
+    text, thread_ts, broadcast, extra = _what(call, conversation)
+    conversation = call.opened(conversation, dm_user)
     record = scheduled.schedule(
-        call.world,
-        conversation["id"],
-        call.me,
-        post_at,
-        content.get("text", ""),
-        thread_ts=thread_ts,
-        broadcast=broadcast,
-        extra=extra,
+        call.world, conversation["id"], call.me, post_at, text, thread_ts=thread_ts, broadcast=broadcast, extra=extra
     )
     return {
         "channel": conversation["id"],

@@ -8,8 +8,8 @@ from typing import Any
 from ...world import Record
 from ...clock import US
 from ..base import loads_json
-from . import channels, files
-from .calls import Call, not_archived, numbered_paging, ops
+from . import files
+from .calls import Call, numbered_paging, ops
 from .errors import SlackError
 from .store import FILES
 
@@ -49,15 +49,7 @@ def _destinations(call: Call) -> list[Record]:
     """Where to share: `channel_id`, else the comma-separated `channels` (channel or user ids)."""
     named = call.args.string("channel_id")
     targets = [named] if named else call.args.ids("channels")
-    found = []
-    for target in targets:
-        conversation, user = call.destination(target)
-        if conversation is None:  # a user without a DM yet
-            conversation, _ = channels.open_dm(call.world, call.me, user["id"])  # type: ignore[index]
-        call.require_member(conversation)
-        not_archived(conversation)
-        found.append(conversation)
-    return found
+    return [call.opened(*call.postable(target)) for target in targets]
 
 
 @ops("files.completeUploadExternal")
