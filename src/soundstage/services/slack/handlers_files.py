@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...world import Record
 from ...clock import US
+from ...world import Record
 from ..base import loads_json
 from . import files
 from .calls import Call, numbered_paging, ops
