@@ -22,14 +22,17 @@ def test_auth_test_with_the_bot_token(slack):
         "user_id": slack["bot"],
         "bot_id": bot["profile"]["bot_id"],
         "is_enterprise_install": False,
+        "app_name": "Stage Bot",
+        "app_id": bot["profile"]["api_app_id"],
     }
     assert bot["profile"]["bot_id"].startswith("B") and len(bot["profile"]["bot_id"]) == 11
+    assert bot["profile"]["api_app_id"].startswith("A") and len(bot["profile"]["api_app_id"]) == 11
 
 
 def test_auth_test_with_the_user_token_has_no_bot_id(slack):
     body = slack.user_client.auth_test().data
     assert body["user_id"] == slack["bot"]
-    assert "bot_id" not in body
+    assert "bot_id" not in body and "app_id" not in body and "app_name" not in body
 
 
 def test_ids_are_deterministic_and_in_slack_format(stage, slack):
@@ -106,6 +109,7 @@ def test_team_info(slack):
     assert (team["name"], team["domain"], team["url"]) == ("Acme", "acme", "https://acme.slack.com/")
     assert team["email_domain"] == ""
     assert team["icon"]["image_default"] is True
+    assert (team["is_verified"], team["lob_sales_home_enabled"], team["is_sfdc_auto_slack"]) == (False, False, False)
     assert slack.client.team_info(team=slack["acme"])["team"]["id"] == slack["acme"]
 
 

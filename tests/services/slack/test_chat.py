@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from slack_sdk.errors import SlackApiError
 
+from soundstage.services.slack import messages
 from soundstage.services.slack.store import EPHEMERAL, MESSAGES, USERS
 
 from .conftest import SCENE, START, ts
@@ -36,10 +38,21 @@ def test_post_message(slack):
             "name": "stagebot",
             "updated": START - 86400,
             "app_id": bot["profile"]["api_app_id"],
+            "user_id": slack["bot"],
             "icons": {k: bot["profile"]["image_72"] for k in ("image_36", "image_48", "image_72")},
             "team_id": slack["acme"],
         },
+        "blocks": [
+            {
+                "type": "rich_text",
+                "block_id": body["message"]["blocks"][0]["block_id"],
+                "elements": [
+                    {"type": "rich_text_section", "elements": [{"type": "text", "text": "The export is under Reports"}]}
+                ],
+            }
+        ],
     }
+    assert re.fullmatch(r"[0-9A-Za-z]{5}", message["blocks"][0]["block_id"])
     assert body == {"ok": True, "channel": slack["support"], "ts": ts(0), "message": message}
     assert slack.message(ts(0)) == {**message, "channel": slack["support"]}
     assert _top_level(slack, slack["support"])[0] == ts(0)
@@ -109,10 +122,16 @@ def test_blocks_and_attachments(slack):
     body = slack.client.chat_postMessage(
         channel=slack["support"], text="Export is back", blocks=blocks, attachments=[{"fallback": "f", "text": "t"}]
     ).data
-    assert body["message"]["blocks"] == blocks
+    block_id = body["message"]["blocks"][0]["block_id"]
+    assert body["message"]["blocks"] == [{**blocks[0], "block_id": block_id}]
     assert body["message"]["attachments"] == [{"id": 1, "fallback": "f", "text": "t"}]
-    only_blocks = slack.call("chat.postMessage", channel=slack["support"], blocks=json.dumps(blocks))
-    assert only_blocks["message"]["text"] == "" and only_blocks["message"]["blocks"] == blocks
+    named = [{**blocks[0], "block_id": "mine"}]
+    only_blocks = slack.call("chat.postMessage", channel=slack["support"], blocks=json.dumps(named))
+    assert only_blocks["message"]["text"] == "" and only_blocks["message"]["blocks"] == named
+    assert "client_msg_id" not in only_blocks["message"]
+    just_attachments = slack.call("chat.postMessage", channel=slack["support"], attachments=json.dumps([{"text": "t"}]))
+    assert "blocks" not in just_attachments["message"]
+
 
 
 def test_bot_username_and_icon(slack):
@@ -299,3 +318,66 @@ def test_a_thread_ts_of_another_channel_starts_no_thread_there(slack):
     body = slack.client.chat_postMessage(channel=slack["general"], text="elsewhere", thread_ts=slack["question"]).data
     assert body["message"]["thread_ts"] == slack["question"] and "parent_user_id" not in body["message"]
     assert slack.message(slack["question"])["reply_count"] == 1
+
+
+# -- text as Slack keeps it --------------------------------------------------------------------------
+
+
+def test_text_is_escaped_outside_slack_markup(slack):
+    text = f"P&L <@{slack['maya']}> 3 < 4 > 2 &amp; <https://acme.test/a?b=1&c=2|the report> <!here> <#{slack['support']}>"
+    message = slack.client.chat_postMessage(channel=slack["support"], text=text)["message"]
+    assert message["text"] == (
+        f"P&amp;L <@{slack['maya']}> 3 &lt; 4 &gt; 2 &amp; <https://acme.test/a?b=1&c=2|the report> <!here> "
+        f"<#{slack['support']}>"
+    )
+    assert message["blocks"][0]["elements"][0]["elements"] == [
+        {"type": "text", "text": "P&L "},
+        {"type": "user", "user_id": slack["maya"]},
+        {"type": "text", "text": " 3 < 4 > 2 & "},
+        {"type": "link", "url": "https://acme.test/a?b=1&c=2", "text": "the report"},
+        {"type": "text", "text": " "},
+        {"type": "broadcast", "range": "here"},
+        {"type": "text", "text": " "},
+        {"type": "channel", "channel_id": slack["support"]},
+    ]
+    history = slack.client.conversations_history(channel=slack["support"], limit=1)["messages"][0]
+    assert history["text"] == message["text"]
+
+
+def test_update_and_ephemeral_escape_too(slack):
+    support = slack["support"]
+    updated = slack.client.chat_update(channel=support, ts=slack["bot_note"], text="A & B <!subteam^S1|@sre>").data
+    assert updated["text"] == "A &amp; B <!subteam^S1|@sre>"
+    assert updated["message"]["blocks"][0]["elements"][0]["elements"] == [
+        {"type": "text", "text": "A & B "},
+        {"type": "usergroup", "usergroup_id": "S1"},
+    ]
+    slack.client.chat_postEphemeral(channel=support, user=slack["maya"], text="x < y")
+    assert [m["text"] for m in slack.world[EPHEMERAL]] == ["x &lt; y"]
+
+
+def test_people_messages_carry_a_client_msg_id_and_api_posts_do_not(slack):
+    said = messages.post(slack.world, slack["support"], slack["maya"], "on it")
+    assert re.fullmatch(r"[0-9a-f-]{36}", said["client_msg_id"]) and said["blocks"][0]["type"] == "rich_text"
+    posted = slack.user_client.chat_postMessage(channel=slack["support"], text="by API")["message"]
+    assert "client_msg_id" not in posted
+    slack.client.conversations_join(channel=slack["random"])
+    joined = slack.client.conversations_history(channel=slack["random"], limit=1)["messages"][0]
+    assert joined["subtype"] == "channel_join" and "blocks" not in joined and "client_msg_id" not in joined
+
+
+def test_metadata_is_kept_and_shown_when_asked_for(slack):
+    metadata = {"event_type": "task_created", "event_payload": {"id": "T-1"}}
+    posted = slack.client.chat_postMessage(channel=slack["support"], text="Task made", metadata=metadata).data
+    assert posted["message"]["metadata"] == metadata
+    history = slack.client.conversations_history(channel=slack["support"], limit=1)["messages"][0]
+    assert "metadata" not in history
+    asked = slack.client.conversations_history(channel=slack["support"], limit=1, include_all_metadata=True)
+    assert asked["messages"][0]["metadata"] == metadata
+    raw = slack.call("chat.postMessage", channel=slack["support"], text="t", metadata=json.dumps(metadata))
+    assert raw["message"]["metadata"] == metadata
+    support = slack["support"]
+    assert slack.error("chat.postMessage", channel=support, text="t", metadata="{") == "invalid_metadata_format"
+    assert slack.error("chat.postMessage", channel=support, text="t", metadata="{}") == "invalid_metadata_format"
+    bad = json.dumps({"event_type": "x", "event_payload": []})
+    assert slack.error("chat.postMessage", channel=support, text="t", metadata=bad) == "invalid_metadata_format"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from .conftest import START
 
 REQUIRED_CHANNEL = {
@@ -72,6 +74,21 @@ def test_info(slack):
     assert channel["topic"] == {"value": "Customer questions", "creator": slack["bot"], "last_set": created}
     assert channel["purpose"]["value"] == "Help customers"
     assert "num_members" not in slack.client.conversations_info(channel=slack["support"])["channel"]
+    assert (channel["is_read_only"], channel["is_thread_only"], channel["is_non_threadable"]) == (False, False, False)
+    assert (channel["updated"], channel["last_read"]) == (created * 1000, "0000000000.000000")
+    assert "last_read" not in slack.client.conversations_info(channel=slack["random"])["channel"]
+    assert slack.client.conversations_info(channel=slack["support"], include_locale=True)["channel"]["locale"] == "en-US"
+
+
+def test_mark_moves_last_read(slack):
+    question = slack["question"]
+    assert slack.user_client.conversations_mark(channel=slack["support"], ts=question).data == {"ok": True}
+    assert slack.client.conversations_info(channel=slack["support"])["channel"]["last_read"] == question
+    assert slack.error("conversations.mark", channel=slack["support"], ts=question) == "not_allowed_token_type"
+    assert slack.error("conversations.mark", token="user", channel=slack["support"], ts="soon") == "invalid_timestamp"
+    assert slack.error("conversations.mark", token="user", channel=slack["support"]) == "invalid_timestamp"
+    assert slack.error("conversations.mark", token="user", channel=slack["random"], ts=question) == "not_in_channel"
+    assert slack.error("conversations.mark", token="user", channel=slack["secret"], ts=question) == "channel_not_found"
 
 
 def test_info_of_a_dm(slack):
@@ -100,9 +117,13 @@ def test_history_newest_first_with_thread_summary(slack):
     )
     assert "response_metadata" not in body
     note, question = body["messages"]
+    assert re.fullmatch(r"[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}", question["client_msg_id"])
+    section = {"type": "rich_text_section", "elements": [{"type": "text", "text": question["text"]}]}
     assert question == {
         "type": "message",
         "user": slack["laura"],
+        "client_msg_id": question["client_msg_id"],
+        "blocks": [{"type": "rich_text", "block_id": question["blocks"][0]["block_id"], "elements": [section]}],
         "text": "Where is the CSV export? A customer asked.",
         "ts": slack["question"],
         "team": slack["acme"],
@@ -166,9 +187,12 @@ def test_replies(slack):
     parent, reply = body["messages"]
     assert body["has_more"] is False
     assert parent["ts"] == slack["question"] and parent["reply_count"] == 1
+    section = {"type": "rich_text_section", "elements": [{"type": "text", "text": "Under Reports, I think"}]}
     assert reply == {
         "type": "message",
         "user": slack["maya"],
+        "client_msg_id": reply["client_msg_id"],
+        "blocks": [{"type": "rich_text", "block_id": reply["blocks"][0]["block_id"], "elements": [section]}],
         "text": "Under Reports, I think",
         "ts": slack["reply"],
         "team": slack["acme"],

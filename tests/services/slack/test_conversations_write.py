@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from soundstage.services.slack.store import CHANNELS
 
-from .conftest import START, ts
+from .conftest import SCENE, START, ts
 
 
 def _history(slack, channel):
@@ -28,8 +28,30 @@ def test_open_a_new_dm(slack):
     assert channel["id"].startswith("D") and channel["is_im"] is True and channel["user"] == slack["laura"]
     assert channel["created"] == START
     assert slack.channel(channel["id"])["members"] == [slack["bot"], slack["laura"]]
+    assert (channel["last_read"], channel["latest"], channel["unread_count"], channel["is_open"]) == (
+        "0000000000.000000",
+        None,
+        0,
+        True,
+    )
     again = slack.client.conversations_open(users=slack["laura"]).data
     assert again["already_open"] is True and again["channel"] == {"id": channel["id"]}
+
+
+def test_open_with_return_im_tells_what_is_unread(slack):
+    channel = slack.client.conversations_open(users=slack["maya"], return_im=True).data["channel"]
+    assert (channel["latest"]["text"], channel["unread_count"], channel["unread_count_display"]) == (
+        "Can you check the export job?",
+        1,
+        1,
+    )
+    slack.user_client.conversations_mark(channel=channel["id"], ts=channel["latest"]["ts"])
+    again = slack.client.conversations_open(users=slack["maya"], return_im=True).data
+    assert (again["no_op"], again["channel"]["unread_count"], again["channel"]["last_read"]) == (
+        True,
+        0,
+        channel["latest"]["ts"],
+    )
 
 
 def test_open_a_self_dm_and_a_group_dm(slack):
@@ -197,9 +219,27 @@ def test_archive_and_unarchive(slack):
     assert slack.client.conversations_archive(channel=slack["support"]).data == {"ok": True}
     assert slack.channel("support")["is_archived"] is True
     assert slack.error("chat.postMessage", channel=slack["support"], text="hello?") == "is_archived"
-    assert slack.client.conversations_unarchive(channel=slack["support"]).data == {"ok": True}
+    assert slack.user_client.conversations_unarchive(channel=slack["support"]).data == {"ok": True}
     assert slack.channel("support")["is_archived"] is False
     assert [s for s, _ in _history(slack, slack["support"])[:2]] == ["channel_unarchive", "channel_archive"]
+
+
+def test_unarchive_adds_the_caller(scene_world):
+    world = scene_world(
+        SCENE.replace(
+            "- {ref: old, name: old-project, members: [$bot, $maya], is_archived: true}",
+            "- {ref: old, name: old-project, members: [$maya], is_archived: true}",
+        )
+    )
+    assert world.error("conversations.unarchive", channel=world["old"]) == "user_is_bot"
+    assert world.channel("old")["is_archived"] is True
+    assert world.call("conversations.unarchive", token="user", channel=world["old"]) == {"ok": True}
+    assert world.channel("old")["members"] == [world["maya"], world["bot"]]
+    history = world.user_client.conversations_history(channel=world["old"])["messages"]
+    assert [(m.get("subtype"), m["user"]) for m in history[:2]] == [
+        ("channel_join", world["bot"]),
+        ("channel_unarchive", world["bot"]),
+    ]
 
 
 def test_archive_errors(slack):
@@ -236,3 +276,10 @@ def test_rename_errors(slack):
     assert slack.error("conversations.rename", channel=slack["support"]) == "invalid_name_required"
     assert slack.error("conversations.rename", channel=slack["random"], name="fun") == "not_in_channel"
     assert slack.error("conversations.rename", channel=dm, name="fun") == "method_not_supported_for_channel_type"
+
+
+def test_changes_move_updated_in_milliseconds(slack):
+    before = slack.channel("support")["updated"]
+    slack.client.conversations_setTopic(channel=slack["support"], topic="New")
+    after = slack.client.conversations_info(channel=slack["support"])["channel"]["updated"]
+    assert (before, after) == ((START - 30 * 86400 + 60) * 1000, START * 1000)

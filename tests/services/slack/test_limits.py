@@ -6,6 +6,8 @@ import pytest
 from slack_sdk.errors import SlackApiError
 
 from soundstage.clock import parse_rate
+from soundstage.services.slack.limits import METHOD_TIERS
+from soundstage.services.slack.service import service
 from soundstage.services.slack.store import CHANNELS
 
 from .conftest import SCENE
@@ -74,3 +76,9 @@ def test_parse_rate():
     for bad in ("5", "0/1m", "5/0s", "five/1m", "5/1 minute"):
         with pytest.raises(ValueError):
             parse_rate(bad)
+
+
+def test_every_method_has_its_published_tier():
+    tiered = set(METHOD_TIERS) | {"chat.postMessage"}  # limited per channel instead
+    assert sorted(set(service.operations()) - tiered) == []
+    assert sorted(tiered - set(service.operations())) == []

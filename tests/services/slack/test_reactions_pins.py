@@ -108,3 +108,18 @@ def test_deleting_a_pinned_message_unpins_it(slack):
     assert [i["message"]["ts"] for i in slack.client.pins_list(channel=slack["support"])["items"]] == [
         slack["question"]
     ]
+
+
+def test_list_reactions_of_a_user(slack):
+    support = slack["support"]
+    slack.client.reactions_add(channel=support, timestamp=slack["question"], name="tada")
+    items = slack.client.reactions_list().data["items"]
+    assert [(i["type"], i["channel"], i["message"]["ts"]) for i in items] == [("message", support, slack["question"])]
+    assert items[0]["message"]["permalink"].startswith("https://acme.slack.com/archives/")
+    mine = slack.client.reactions_list(user=slack["laura"]).data
+    assert [i["message"]["ts"] for i in mine["items"]] == [slack["bot_note"]]
+    assert mine["response_metadata"] == {"next_cursor": ""}
+    slack.client.reactions_add(channel=support, timestamp=slack["reply"], name="eyes")
+    pages = [[i["message"]["ts"] for i in p["items"]] for p in slack.client.reactions_list(limit=1)]
+    assert pages == [[slack["reply"]], [slack["question"]]]
+    assert slack.error("reactions.list", user="U0000000000") == "user_not_found"

@@ -14,9 +14,16 @@ from .conftest import valid_calls
 SLACK = Description("slack_web_openapi_v2.json")
 
 
+# The description types chat.update's `message.blocks` as an object; Slack answers an array of blocks, as
+# objs_message has it (and as chat.postMessage's answer does).
+DESCRIPTION_MISTAKES = {"chat.update": "$.message.blocks: expected object, found ["}
+
+
 def assert_valid(method: str, body: dict[str, Any]) -> None:
     operation = next(iter(SLACK.document["paths"][f"/{method}"].values()))
-    assert SLACK.problems(body, operation["responses"]["200"]["schema"]) == []
+    problems = SLACK.problems(body, operation["responses"]["200"]["schema"])
+    mistake = DESCRIPTION_MISTAKES.get(method)
+    assert [p for p in problems if not (mistake and p.startswith(mistake))] == []
 
 
 def test_the_checker_catches_problems():

@@ -98,3 +98,17 @@ def test_search_errors(slack):
     assert slack.error("search.messages", query="export") == "not_allowed_token_type"
     assert slack.error("search.messages", token="user") == "no_query"
     assert slack.error("search.messages", token="user", query="export", count="many") == "invalid_arguments"
+
+
+def test_search_all_finds_messages_and_no_files(slack):
+    body = slack.user_client.search_all(query="export").data
+    assert body["messages"] == slack.user_client.search_messages(query="export").data["messages"]
+    assert body["files"] == {
+        "total": 0,
+        "pagination": {"total_count": 0, "page": 1, "per_page": 20, "page_count": 0, "first": 1, "last": 0},
+        "paging": {"count": 20, "total": 0, "page": 1, "pages": 0},
+        "matches": [],
+    }
+    assert body["posts"] == {"total": 0, "matches": []}
+    assert slack.error("search.all", query="export") == "not_allowed_token_type"
+    assert slack.error("search.all", token="user") == "no_query"

@@ -102,6 +102,62 @@ def test_a_message_to_a_user_is_a_dm():
     assert dm["is_im"] is True and dm["members"] == [image.refs["maya"], image.refs["bot"]]
 
 
+def test_messages_of_former_members_and_given_ts():
+    image = build(
+        USERS
+        + """
+channels: [{ref: c, name: c, members: [$maya], former_members: [$laura]}]
+messages:
+  - {ref: old, channel: $c, user: $laura, text: "I was here", ts: "1772450000.123456"}
+  - {ref: same, channel: $c, user: $maya, text: same second, ago: 10000s}
+  - {ref: later, channel: $c, user: $maya, text: later}
+"""
+    )
+    refs = image.refs
+    assert (refs["old"], refs["same"]) == ("1772450000.123456", "1772450000.123600")
+    messages = image.collections[store.MESSAGES]
+    assert messages.ids() == [refs["old"], refs["same"], refs["later"]]
+    assert messages.get(refs["old"])["user"] == refs["laura"]
+    assert image.collections[store.CHANNELS].get(refs["c"])["members"] == [refs["maya"]]
+
+
+def test_dms_and_group_dms_with_their_ids():
+    image = build(
+        USERS
+        + """
+dms: [{ref: d, id: D0ABCDEF123, users: [$maya, $laura]}, {ref: self, users: [$bot], ago: 2d}]
+group_dms: [{ref: g, id: G0ABCDEF123, users: [$maya, $laura, $bot]}]
+messages:
+  - {ref: in_dm, channel: $d, user: $laura, text: psst}
+  - {ref: by_user, channel: $maya, user: $laura, text: same DM}
+  - {ref: in_group, channel: $g, user: $bot, text: hello all}
+"""
+    )
+    refs, conversations, messages = image.refs, image.collections[store.CHANNELS], image.collections[store.MESSAGES]
+    dm = conversations.get("D0ABCDEF123")
+    assert (refs["d"], dm["is_im"], dm["members"], dm["user"]) == (
+        "D0ABCDEF123",
+        True,
+        [refs["maya"], refs["laura"]],
+        refs["laura"],
+    )
+    assert conversations.get(refs["self"])["members"] == [refs["bot"]]
+    assert conversations.get(refs["self"])["created"] == START - 2 * 86400
+    group = conversations.get("G0ABCDEF123")
+    assert (group["name"], group["is_mpim"], group["is_private"]) == ("mpdm-maya--laura--bot-1", True, True)
+    assert [messages.get(refs[r])["channel"] for r in ("in_dm", "by_user", "in_group")] == [
+        "D0ABCDEF123",
+        "D0ABCDEF123",
+        "G0ABCDEF123",
+    ]
+
+
+def test_a_user_without_a_time_zone_has_no_tz_fields():
+    image = build("users: [{ref: u, name: u, tz: null}]")
+    user = image.collections[store.USERS].get(image.refs["u"])
+    assert not {"tz", "tz_label", "tz_offset"} & set(user)
+
+
 def test_given_ids_are_kept():
     image = build("users: [{ref: u, id: U0ABCDEF123, name: u}]\nchannels: [{ref: c, id: C0ABCDEF123, name: c}]")
     assert (image.refs["u"], image.refs["c"]) == ("U0ABCDEF123", "C0ABCDEF123")
@@ -133,9 +189,47 @@ def test_given_ids_are_kept():
         ("users: [{name: a, tz: Mars/Olympus}]", "unknown time zone 'Mars/Olympus'", "users[0].tz"),
         (
             USERS + "channels: [{ref: c, name: c, members: [$bot]}]\nmessages: [{channel: $c, user: $maya, text: x}]",
-            "$maya is not a member of the channel $c",
+            "$maya is not a member (nor a former member) of the channel $c",
             "messages[0].user",
         ),
+        (
+            USERS + "channels: [{name: c, members: [$maya], former_members: [$maya]}]",
+            "a former member is also a member",
+            "channels[0].former_members",
+        ),
+        (
+            USERS + "channels: [{ref: c, name: c, members: [$maya]}]\n"
+            "messages: [{channel: $c, user: $maya, text: x, ts: '1772459000.5'}]",
+            "'1772459000.5' is not a Slack ts",
+            "messages[0].ts",
+        ),
+        (
+            USERS + "channels: [{ref: c, name: c, members: [$maya]}]\n"
+            "messages: [{channel: $c, user: $maya, text: x, ts: '1772460000.000001'}]",
+            "a message's ts must be before the clock start",
+            "messages[0].ts",
+        ),
+        (
+            USERS + "channels: [{ref: c, name: c, members: [$maya]}]\n"
+            "messages: [{channel: $c, user: $maya, text: x, ts: '1772459000.000001', ago: 1h}]",
+            "give a message either `ts` or `ago`",
+            "messages[0].ts",
+        ),
+        (
+            USERS + "channels: [{ref: c, name: c, members: [$maya]}]\nmessages:\n"
+            "  - {channel: $c, user: $maya, text: x, ts: '1772459000.000001'}\n"
+            "  - {channel: $c, user: $maya, text: y, ts: '1772459000.000001'}",
+            "another message has the ts 1772459000.000001",
+            "messages[1].ts",
+        ),
+        (USERS + "dms: [{users: [$maya, $laura, $bot]}]", "a dm has 1 to 2 users", "dms[0].users"),
+        (USERS + "group_dms: [{users: [$maya, $laura]}]", "a group dm has 3 to 9 users", "group_dms[0].users"),
+        (
+            USERS + "dms: [{users: [$maya, $laura]}, {users: [$laura, $maya]}]",
+            "these users already have one",
+            "dms[1].users",
+        ),
+        (USERS + "dms: [{users: [$maya, $maya]}]", "a user is listed twice", "dms[0].users"),
         (
             USERS + "messages: [{channel: $nowhere, user: $maya, text: x}]",
             "unknown ref $nowhere",

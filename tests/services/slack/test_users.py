@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+from .conftest import SCENE
+
 REQUIRED_USER = {"id", "name", "profile", "is_bot", "updated", "is_app_user"}
 REQUIRED_PROFILE = {
     "real_name",
@@ -113,3 +115,38 @@ def test_users_profile_get(slack):
     own = slack.client.users_profile_get()["profile"]
     assert own["real_name"] == "Stage Bot" and own["always_active"] is True
     assert slack.error("users.profile.get", user="UNOBODY") == "user_not_found"
+
+
+def test_bots_say_they_are_not_workflow_bots(slack):
+    bot = slack.client.users_info(user=slack["bot"])["user"]
+    person = slack.client.users_info(user=slack["maya"])["user"]
+    assert bot["is_workflow_bot"] is False and "is_workflow_bot" not in person
+    assert person["profile"]["status_text_canonical"] == ""
+
+
+def test_only_an_admin_sees_has_2fa(slack, scene_world):
+    assert "has_2fa" not in slack.client.users_info(user=slack["maya"])["user"]
+    admin = scene_world(SCENE.replace("agent: {slack_user: $bot}", "agent: {slack_user: $omar}"))
+    assert admin.client.users_info(user=admin["maya"])["user"]["has_2fa"] is False
+    assert all(u["has_2fa"] is False for u in admin.client.users_list()["members"])
+    assert admin.client.users_lookupByEmail(email="maya@acme.test")["user"]["has_2fa"] is False
+
+
+def test_presence(slack):
+    assert slack.client.users_getPresence(user=slack["maya"]).data == {"ok": True, "presence": "active"}
+    assert slack.client.users_getPresence(user=slack["gone"])["presence"] == "away"
+    assert slack.client.users_getPresence(user=slack["bot"]).data == {
+        "ok": True,
+        "presence": "active",
+        "online": True,
+        "auto_away": False,
+        "manual_away": False,
+        "connection_count": 1,
+        "last_activity": 1772460010,  # the third call, 5s ticks
+    }
+    assert slack.call("users.getPresence")["online"] is True  # no user: the caller
+    assert slack.error("users.getPresence", user="U0000000000") == "user_not_found"
+
+
+def test_emoji_list_has_no_custom_emoji(slack):
+    assert slack.client.emoji_list().data == {"ok": True, "emoji": {}, "cache_ts": "1772460000.000000"}

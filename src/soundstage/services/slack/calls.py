@@ -29,7 +29,7 @@ from .timestamps import ts_us
 ops = Operations("slack")
 
 _ARG_NAME = re.compile(r"[A-Za-z0-9_.\-]{1,255}")
-_TS = re.compile(r"[1-9]\d*\.\d+")
+TS = re.compile(r"[1-9]\d*\.\d+")
 _TRUE = {"1", "true"}
 _FALSE = {"0", "false", ""}
 _TYPES = {"public_channel", "private_channel", "mpim", "im"}
@@ -288,6 +288,7 @@ class Call:
     user: Record
     bot: bool  # a bot token (xoxb-); otherwise a user token (xoxp-)
     args: Args
+    world_base: str = ""  # the service's base URL under the world's own path (for URLs it hands out)
 
     @property
     def me(self) -> str:
@@ -323,7 +324,7 @@ class Call:
         ts = self.args.string(name)
         if not ts:
             raise SlackError(missing)
-        if not _TS.fullmatch(ts):
+        if not TS.fullmatch(ts):
             raise SlackError(malformed, f"{ts} is not a valid message timestamp")
         record = self.world[store.MESSAGES].get(ts)
         if record is None or record["channel"] != conversation["id"]:
@@ -339,9 +340,10 @@ class Call:
         conversation = self.conversation()
         return conversation, self.message(conversation, "timestamp", "no_item_specified", "bad_timestamp")
 
-    def destination(self) -> tuple[Record | None, Record | None]:
-        """Where chat.postMessage goes: a conversation (by id or name), or a user (their DM, maybe new)."""
-        target = self.args.string("channel")
+    def destination(self, target: str | None = None) -> tuple[Record | None, Record | None]:
+        """Where chat.postMessage goes (`channel`, or `target`): a conversation (by id or name), or a user
+        (their DM, maybe new)."""
+        target = target or self.args.string("channel")
         if not target:
             raise SlackError("channel_not_found")
         user = self.world[store.USERS].get(target)
@@ -353,6 +355,21 @@ class Call:
         if conversation is None or not store.can_see(conversation, self.me):
             raise SlackError("channel_not_found")
         return conversation, None
+
+    def postable(self, target: str | None = None) -> tuple[Record | None, Record | None]:
+        """Where a new message goes (`channel`, or `target`): a conversation the caller may post in, or a
+        user whose DM is to be opened."""
+        conversation, dm_user = self.destination(target)
+        if conversation is not None:
+            self.require_member(conversation)
+            not_archived(conversation)
+        return conversation, dm_user
+
+    def opened(self, conversation: Record | None, dm_user: Record | None) -> Record:
+        """The conversation `postable` found, else the DM with the user it found (opened now)."""
+        if conversation is not None:
+            return conversation
+        return channels.open_dm(self.world, self.me, dm_user["id"])[0]  # type: ignore[index]
 
     def types(self) -> set[str]:
         """`types` of conversations to list (default: public channels)."""
@@ -421,6 +438,26 @@ class Call:
             fields["attachments"] = [{"id": i, **a} for i, a in enumerate(attachments, 1)]
         return fields
 
+    def metadata(self) -> dict[str, Any] | None:
+        """A message's `metadata`: a JSON object (or JSON string of one) with an `event_type` and an
+        `event_payload` object."""
+        value = self.args.values.get("metadata")
+        if value is None or value == "":
+            return None
+        if isinstance(value, str):
+            try:
+                value = loads_json(value)
+            except ValueError:
+                value = None
+        if not (
+            isinstance(value, dict)
+            and isinstance(value.get("event_type"), str)
+            and value["event_type"]
+            and isinstance(value.get("event_payload", {}), dict)
+        ):
+            raise SlackError("invalid_metadata_format", "metadata needs an event_type and an event_payload object")
+        return {"event_type": value["event_type"], "event_payload": value.get("event_payload", {})}
+
     def post_options(self) -> dict[str, Any]:
         """`username` and `icon_emoji` / `icon_url`, which only a bot may set on its message."""
         extra: dict[str, Any] = {}
@@ -437,7 +474,7 @@ class Call:
         thread_ts = self.args.string("thread_ts")
         if not thread_ts:
             return None
-        if not _TS.fullmatch(thread_ts):
+        if not TS.fullmatch(thread_ts):
             raise SlackError("invalid_thread_ts", f"{thread_ts} is not a valid thread_ts")
         target = self.world[store.MESSAGES].get(thread_ts)
         if target is not None and conversation is not None and target["channel"] == conversation["id"]:

@@ -10,7 +10,7 @@ from ...world import Record, World
 from . import messages, store
 from .names import normalized
 from .store import CHANNELS, USERS
-from .timestamps import now_seconds
+from .timestamps import now_ms, now_seconds
 
 
 def topic(value: str, creator: str, at: int) -> dict[str, Any]:
@@ -50,6 +50,7 @@ def record(
         "is_pending_ext_shared": False,
         "pending_shared": [],
         "context_team_id": team_id,
+        "updated": created * 1000,
         "parent_conversation": None,
         "creator": creator,
         "is_ext_shared": False,
@@ -74,6 +75,7 @@ def im(dm_id: str, team_id: str, opener: str, other: str, created: int) -> dict[
         "user": other,
         "is_user_deleted": False,
         "priority": 0,
+        "updated": created * 1000,
         "members": [opener] if opener == other else [opener, other],
     }
 
@@ -178,14 +180,16 @@ def set_topic(world: World, conversation: Record, user_id: str, field: str, valu
         subtype=f"channel_{field}",
         extra={field: value},
     )
-    return world[CHANNELS].change(conversation["id"], **{field: topic(value, user_id, now_seconds(world))})
+    return world[CHANNELS].change(
+        conversation["id"], **{field: topic(value, user_id, now_seconds(world))}, updated=now_ms(world)
+    )
 
 
 def set_archived(world: World, conversation: Record, user_id: str, archived: bool) -> Record:
     if archived:
         messages.post(world, conversation["id"], user_id, "archived the channel", subtype="channel_archive")
-        return world[CHANNELS].change(conversation["id"], is_archived=True)
-    changed = world[CHANNELS].change(conversation["id"], is_archived=False)
+        return world[CHANNELS].change(conversation["id"], is_archived=True, updated=now_ms(world))
+    changed = world[CHANNELS].change(conversation["id"], is_archived=False, updated=now_ms(world))
     messages.post(world, conversation["id"], user_id, "un-archived the channel", subtype="channel_unarchive")
     return changed
 
@@ -197,6 +201,7 @@ def rename(world: World, conversation: Record, user_id: str, name: str) -> Recor
         name=name,
         name_normalized=normalized(name),
         previous_names=[old, *conversation["previous_names"]],
+        updated=now_ms(world),
     )
     messages.post(
         world,

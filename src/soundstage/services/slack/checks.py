@@ -12,6 +12,7 @@ from ...grading.conditions import Condition, closest, matching, misses, wants
 from ...grading.kinds import Args, state_check
 from ...grading.outcome import Outcome
 from ...grading.words import at_least, count, listing, show, some
+from . import mrkdwn
 from .store import MESSAGES, WRITTEN
 
 
@@ -58,7 +59,7 @@ class SlackMessageArgs(Args):
             said.append(
                 Condition(
                     f"whose text contains {show(self.text_contains)}",
-                    lambda m: part in str(m.get("text", "")).casefold(),
+                    lambda m: part in _read(m).casefold(),
                     _text,
                 )
             )
@@ -67,7 +68,7 @@ class SlackMessageArgs(Args):
             said.append(
                 Condition(
                     f"whose text matches /{regex.pattern}/",
-                    lambda m: regex.search(str(m.get("text", ""))) is not None,
+                    lambda m: regex.search(_read(m)) is not None,
                     _text,
                 )
             )
@@ -102,7 +103,7 @@ def slack_message(args: SlackMessageArgs, attempt: Attempt) -> Outcome:
 
 
 def _name(message: Any) -> str:
-    return f"message {message.get('ts')} ({show(message.get('text', ''), 60)})"
+    return f"message {message.get('ts')} ({show(_read(message), 60)})"
 
 
 def _thread(message: Any) -> str:
@@ -115,4 +116,9 @@ def _thread(message: Any) -> str:
 
 
 def _text(message: Any) -> str:
-    return f"its text is {show(message.get('text', ''), 60)}"
+    return f"its text is {show(_read(message), 60)}"
+
+
+def _read(message: Any) -> str:
+    """The text as people read it: Slack keeps `&`, `<` and `>` escaped, a check names them as written."""
+    return mrkdwn.unescape(str(message.get("text", "")))

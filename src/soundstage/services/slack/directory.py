@@ -52,6 +52,8 @@ def team(team_id: str, name: str, domain: str) -> dict[str, Any]:
         "icon": icon,
         "avatar_base_url": "https://ca.slack-edge.com/",
         "is_verified": False,
+        "lob_sales_home_enabled": False,
+        "is_sfdc_auto_slack": False,
     }
 
 
@@ -103,6 +105,7 @@ def user(
         "status_emoji": "",
         "status_emoji_display_info": [],
         "status_expiration": 0,
+        "status_text_canonical": "",
         "avatar_hash": "g" + digest[:11],
         "first_name": first,
         "last_name": last,
@@ -133,6 +136,7 @@ def user(
         "is_bot": is_bot,
         "is_app_user": False,
         "updated": updated,
+        **({"is_workflow_bot": False} if is_bot else {}),
         "is_email_confirmed": email is not None,
         "who_can_share_contact_card": "EVERYONE",
     }

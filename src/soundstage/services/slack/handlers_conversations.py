@@ -5,10 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from ...world import Record
-from . import channels, messages, pins, store, views
-from .calls import Call, channel_only, not_archived, ops
+from . import channels, messages, pins, reads, store, views
+from .calls import TS, Call, channel_only, not_archived, ops
 from .channels import type_of
 from .errors import SlackError
+from .timestamps import ts_us
 
 _MAX_GROUP_DM = 8
 
@@ -38,6 +39,10 @@ def conversations_info(call: Call) -> dict[str, Any]:
     conversation = call.conversation()
     num_members = call.args.flag("include_num_members") and not conversation.get("is_im")
     view = views.conversation(conversation, call.me, num_members=num_members)
+    if not conversation.get("is_im"):
+        view.update(is_read_only=False, is_thread_only=False, is_non_threadable=False)
+    if store.is_member(conversation, call.me):
+        view["last_read"] = reads.last_read(call.world, conversation["id"], call.me)
     if call.args.flag("include_locale"):
         view["locale"] = "en-US"
     return {"channel": view}
@@ -48,11 +53,12 @@ def conversations_history(call: Call) -> dict[str, Any]:
     conversation = call.conversation()
     call.require_readable(conversation)
     inside = call.window()
+    metadata = call.args.flag("include_all_metadata")
     history = messages.history(call.world, conversation["id"])
     newest_first = [m for m in reversed(history) if inside(m)]
     page, next_cursor = call.page(newest_first, "next_ts", _ts, 100, 999)
     body: dict[str, Any] = {
-        "messages": [views.message(m, call.me) for m in page],
+        "messages": [views.message(m, call.me, metadata=metadata) for m in page],
         "has_more": bool(next_cursor),
         "pin_count": len(pins.in_channel(call.world, conversation["id"])),
         "channel_actions_ts": None,
@@ -72,10 +78,28 @@ def conversations_replies(call: Call) -> dict[str, Any]:
     inside = call.window()
     thread = [m for m in [parent, *store.replies(call.world, parent["ts"])] if inside(m)]
     page, next_cursor = call.page(thread, "next_ts", _ts, 1000)
-    body: dict[str, Any] = {"messages": [views.message(m, call.me) for m in page], "has_more": bool(next_cursor)}
+    metadata = call.args.flag("include_all_metadata")
+    body: dict[str, Any] = {
+        "messages": [views.message(m, call.me, metadata=metadata) for m in page],
+        "has_more": bool(next_cursor),
+    }
     if next_cursor:
         body["response_metadata"] = {"next_cursor": next_cursor}
     return body
+
+
+@ops("conversations.mark")
+def conversations_mark(call: Call) -> dict[str, Any]:
+    # Slack moves a person's read cursor; an app has none (its scopes for this method are user scopes).
+    if call.bot:
+        raise SlackError("not_allowed_token_type")
+    conversation = call.conversation()
+    ts = call.args.string("ts")
+    if not ts or not TS.fullmatch(ts):
+        raise SlackError("invalid_timestamp")
+    call.require_member(conversation)
+    reads.mark(call.world, conversation["id"], call.me, ts)
+    return {}
 
 
 @ops("conversations.members")
@@ -108,8 +132,27 @@ def conversations_open(call: Call) -> dict[str, Any]:
         else:
             conversation, existed = channels.open_group_dm(call.world, call.me, others)
     body: dict[str, Any] = {"no_op": True, "already_open": True} if existed else {}
-    body["channel"] = views.conversation(conversation, call.me) if return_im else {"id": conversation["id"]}
+    body["channel"] = _opened(call, conversation) if return_im else {"id": conversation["id"]}
     return body
+
+
+def _opened(call: Call, conversation: Record) -> dict[str, Any]:
+    """The whole conversation conversations.open answers with `return_im`: a DM also says where the caller
+    has read to, its newest message, and how many messages of others came after what the caller read."""
+    view = views.conversation(conversation, call.me)
+    if not conversation.get("is_im"):
+        return view
+    read = reads.last_read(call.world, conversation["id"], call.me)
+    history = messages.history(call.world, conversation["id"])
+    unread = sum(1 for m in history if m["user"] != call.me and ts_us(m["ts"]) > ts_us(read))
+    view.update(
+        last_read=read,
+        latest=views.message(history[-1], call.me) if history else None,
+        unread_count=unread,
+        unread_count_display=unread,
+        is_open=True,
+    )
+    return view
 
 
 @ops("conversations.join")
@@ -224,7 +267,11 @@ def conversations_unarchive(call: Call) -> dict[str, Any]:
     channel_only(conversation)
     if not conversation["is_archived"]:
         raise SlackError("not_archived")
-    channels.set_archived(call.world, conversation, call.me, False)
+    # Slack documents that bot tokens cannot unarchive; its description gives this code for a bot caller.
+    if call.bot:
+        raise SlackError("user_is_bot")
+    conversation = channels.set_archived(call.world, conversation, call.me, False)
+    channels.add_members(call.world, conversation, [call.me])  # the caller is added, as Slack documents
     return {}
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import reactions, views
+from . import reactions, store, views
 from .calls import Call, not_archived, ops
 from .errors import SlackError
 
@@ -38,3 +38,21 @@ def reactions_get(call: Call) -> dict[str, Any]:
         "channel": message["channel"],
         "message": views.linked_message(call.world, message, call.me),
     }
+
+
+@ops("reactions.list")
+def reactions_list(call: Call) -> dict[str, Any]:
+    """The messages a user has reacted to (the caller by default), newest first, that the caller may see."""
+    user = call.existing_user(call.args.string("user") or call.me)
+    visible = {c["id"] for c in call.world[store.CHANNELS] if store.can_see(c, call.me)}
+    reacted = [
+        m
+        for m in reversed(list(call.world[store.MESSAGES]))
+        if m["channel"] in visible and any(user["id"] in r["users"] for r in m.get("reactions") or [])
+    ]
+    page, next_cursor = call.page(reacted, "reacted", lambda m: m["ts"], 100)
+    items = [
+        {"type": "message", "channel": m["channel"], "message": views.linked_message(call.world, m, call.me)}
+        for m in page
+    ]
+    return {"items": items, "response_metadata": {"next_cursor": next_cursor}}

@@ -1,4 +1,5 @@
-"""Slack's search.messages: the messages a user may see that match a query (user tokens only)."""
+"""Slack's search.messages and search.all: the messages a user may see that match a query (user tokens
+only). A world has no files or posts, so search.all finds messages only."""
 
 from __future__ import annotations
 
@@ -13,6 +14,24 @@ _SEARCHABLE = (None, "thread_broadcast")
 
 @ops("search.messages")
 def search_messages(call: Call) -> dict[str, Any]:
+    text, found = _messages(call)
+    return {"query": text, "messages": found}
+
+
+@ops("search.all")
+def search_all(call: Call) -> dict[str, Any]:
+    text, found = _messages(call)
+    count, page = call.page_numbers()
+    return {
+        "query": text,
+        "messages": found,
+        "files": {**numbered_paging(0, count, page), "matches": []},
+        "posts": {"total": 0, "matches": []},
+    }
+
+
+def _messages(call: Call) -> tuple[str, dict[str, Any]]:
+    """The query and the `messages` part of the answer: matches, with their paging."""
     if call.bot:
         raise SlackError("not_allowed_token_type")
     text = (call.args.string("query") or "").strip()
@@ -38,4 +57,4 @@ def search_messages(call: Call) -> dict[str, Any]:
         scored.sort(key=lambda s: s[0], reverse=not ascending)
     chosen = scored[(page - 1) * count : page * count]
     matches = [views.search_match(world, s, m, c) for s, m, c in chosen]
-    return {"query": text, "messages": {**numbered_paging(len(scored), count, page), "matches": matches}}
+    return text, {**numbered_paging(len(scored), count, page), "matches": matches}

@@ -19,9 +19,13 @@ def auth_test(call: Call) -> dict[str, Any]:
         "team_id": settings["team_id"],
         "user_id": call.me,
     }
-    if call.bot and "bot_id" in call.user["profile"]:
-        body["bot_id"] = call.user["profile"]["bot_id"]
+    profile = call.user["profile"]
+    if call.bot and "bot_id" in profile:
+        body["bot_id"] = profile["bot_id"]
     body["is_enterprise_install"] = False
+    if call.bot and "bot_id" in profile:  # the app the bot token belongs to
+        body["app_name"] = call.user["real_name"]
+        body["app_id"] = profile["api_app_id"]
     return body
 
 

@@ -13,7 +13,11 @@ from .timestamps import now_seconds
 
 
 def _user_view(call: Call, user: Record) -> dict[str, Any]:
+    """A user as the caller sees them: `has_2fa` only for a workspace admin (as Slack documents), `locale`
+    when asked for."""
     view = dict(user)
+    if call.user["is_admin"]:
+        view["has_2fa"] = False
     if call.args.flag("include_locale"):
         view["locale"] = "en-US"
     return view
@@ -42,7 +46,7 @@ def users_lookup_by_email(call: Call) -> dict[str, Any]:
     user = store.user_by_email(call.world, email)
     if user is None:
         raise SlackError("users_not_found")
-    return {"user": dict(user)}
+    return {"user": _user_view(call, user)}
 
 
 @ops("users.conversations")
@@ -68,3 +72,21 @@ def users_conversations(call: Call) -> dict[str, Any]:
 @ops("users.profile.get")
 def users_profile_get(call: Call) -> dict[str, Any]:
     return {"profile": dict(call.existing_user(call.args.string("user") or call.me)["profile"])}
+
+
+@ops("users.getPresence")
+def users_get_presence(call: Call) -> dict[str, Any]:
+    """`active` for everyone still in the workspace (the world has no idle clients); a deleted user is
+    `away`. About oneself Slack says more: the connection, and whether away was set by hand."""
+    user = call.existing_user(call.args.string("user") or call.me)
+    presence = "away" if user["deleted"] else "active"
+    if user["id"] != call.me:
+        return {"presence": presence}
+    return {
+        "presence": presence,
+        "online": True,
+        "auto_away": False,
+        "manual_away": False,
+        "connection_count": 1,
+        "last_activity": now_seconds(call.world),
+    }

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Mapping
 
+from ...ids import IdSource
 from ...world import Record, World
-from . import pins, store
+from . import mrkdwn, pins, store
 from .directory import SLACKBOT
-from .store import EPHEMERAL, MESSAGES, USERS
+from .store import EPHEMERAL, MESSAGES, USERS, WRITTEN
 from .timestamps import make_ts
 
 _THREAD_FIELDS = ("thread_ts", "reply_count", "reply_users_count", "latest_reply", "reply_users", "is_locked")
@@ -26,8 +27,20 @@ def _bot_profile(bot: Record, team_id: str) -> dict[str, Any]:
         "name": bot["name"],
         "updated": bot["updated"],
         "app_id": bot["profile"]["api_app_id"],
+        "user_id": bot["id"],
         "icons": {"image_36": image, "image_48": image, "image_72": image},
         "team_id": team_id,
+    }
+
+
+def bot_fields(author: Record, team_id: str) -> dict[str, Any]:
+    """What a bot's message says of the bot: its ids and `bot_profile` (nothing for a person)."""
+    if "bot_id" not in author["profile"]:
+        return {}
+    return {
+        "bot_id": author["profile"]["bot_id"],
+        "app_id": author["profile"]["api_app_id"],
+        "bot_profile": _bot_profile(author, team_id),
     }
 
 
@@ -37,21 +50,32 @@ def record(
     author: Record,
     text: str,
     team_id: str,
+    ids: IdSource,
     *,
     thread_ts: str | None = None,
     parent_user: str | None = None,
     subtype: str | None = None,
     extra: Mapping[str, Any] | None = None,
+    composed: bool | None = None,
 ) -> dict[str, Any]:
-    """A message as stored; a bot's message carries the bot's ids and `bot_profile`."""
+    """A message as stored, its text escaped as Slack does. A bot's message carries the bot's ids and
+    `bot_profile`. A message someone wrote carries blocks: those an app sent (each with a `block_id`), else
+    the rich_text block Slack makes of its text. One `composed` in Slack's own client (a person's, unless
+    said otherwise) also carries the `client_msg_id` the client gives it."""
+    stored = mrkdwn.escape(text)
+    bot = "bot_id" in author["profile"]
     made: dict[str, Any] = {"type": "message"}
     if subtype:
         made["subtype"] = subtype
-    made.update({"user": author["id"], "text": text, "ts": ts, "team": team_id})
-    if "bot_id" in author["profile"]:
-        made["bot_id"] = author["profile"]["bot_id"]
-        made["app_id"] = author["profile"]["api_app_id"]
-        made["bot_profile"] = _bot_profile(author, team_id)
+    made["user"] = author["id"]
+    if subtype in WRITTEN and (not bot if composed is None else composed):
+        made["client_msg_id"] = ids.uuid("slack:client_msg_id")
+    made.update({"text": stored, "ts": ts, "team": team_id}, **bot_fields(author, team_id))
+    blocks = (extra or {}).get("blocks")
+    if blocks is not None:
+        extra = {**(extra or {}), "blocks": mrkdwn.with_block_ids(blocks, ids)}
+    elif subtype in WRITTEN and stored:
+        made["blocks"] = [mrkdwn.rich_text(stored, ids)]
     if thread_ts is not None:
         made["thread_ts"] = thread_ts
         if parent_user is not None:
@@ -110,8 +134,10 @@ def post(
     broadcast: bool = False,
     subtype: str | None = None,
     extra: dict[str, Any] | None = None,
+    composed: bool | None = None,
 ) -> Record:
-    """Posts a message (a reply when `thread_ts` is given) and updates the thread's parent."""
+    """Posts a message (a reply when `thread_ts` is given) and updates the thread's parent. `composed`: as
+    `record` has it (False for a post through the API)."""
     ts = make_ts(world.ids, world.now())
     parent = world[MESSAGES].get(thread_ts) if thread_ts else None
     if parent is not None and parent["channel"] != channel_id:
@@ -122,10 +148,12 @@ def post(
         world[USERS].get(user_id),
         text,
         store.team_id(world),
+        world.ids,
         thread_ts=thread_ts,
         parent_user=parent["user"] if parent is not None else None,
         subtype="thread_broadcast" if broadcast else subtype,
         extra=extra,
+        composed=composed,
     )
     world[MESSAGES].add(ts, new)
     if parent is not None:
@@ -138,9 +166,17 @@ def _summarize(world: World, parent_ts: str) -> None:
 
 
 def update(world: World, message: Record, editor: str, fields: dict[str, Any]) -> Record:
-    """Replaces text, blocks or attachments of a message and marks it edited."""
+    """Replaces text, blocks or attachments of a message and marks it edited. New text is escaped; blocks
+    sent get their `block_id`s, and text sent without blocks gets the rich_text block of its own."""
+    changed = dict(fields)
+    if "text" in changed:
+        changed["text"] = mrkdwn.escape(changed["text"])
+    if "blocks" in changed:
+        changed["blocks"] = mrkdwn.with_block_ids(changed["blocks"], world.ids)
+    elif changed.get("text"):
+        changed["blocks"] = [mrkdwn.rich_text(changed["text"], world.ids)]
     edited = {"user": editor, "ts": make_ts(world.ids, world.now())}
-    return world[MESSAGES].change(message["ts"], **fields, edited=edited)
+    return world[MESSAGES].change(message["ts"], **changed, edited=edited)
 
 
 def delete(world: World, message: Record) -> None:
@@ -159,6 +195,7 @@ def delete(world: World, message: Record) -> None:
             app_id=None,
             bot_profile=None,
             blocks=None,
+            client_msg_id=None,
             attachments=None,
             edited=None,
             reactions=None,
@@ -180,7 +217,14 @@ def post_ephemeral(
 ) -> Record:
     """An ephemeral message: seen only by `recipient`, never in history (kept for checks)."""
     ts = make_ts(world.ids, world.now())
-    record = {"type": "message", "ts": ts, "channel": channel_id, "user": recipient, "sender": sender, "text": text}
+    record = {
+        "type": "message",
+        "ts": ts,
+        "channel": channel_id,
+        "user": recipient,
+        "sender": sender,
+        "text": mrkdwn.escape(text),
+    }
     if thread_ts:
         record["thread_ts"] = thread_ts
     return world[EPHEMERAL].add(ts, record)

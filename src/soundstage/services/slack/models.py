@@ -39,7 +39,7 @@ class User(Spec):
     email: str | None = None
     is_bot: bool = False
     is_admin: bool = False
-    tz: str = "America/Los_Angeles"
+    tz: str | None = "America/Los_Angeles"  # null: a user who never set one (no `tz` fields)
     deleted: bool = False
 
 
@@ -48,6 +48,7 @@ class Channel(Spec):
     id: str | None = None
     name: str
     members: list[str] = []
+    former_members: list[str] = []  # users who have left; their messages stay, as in Slack
     is_private: bool = False
     is_archived: bool = False
     topic: str = ""
@@ -55,14 +56,24 @@ class Channel(Spec):
     created_by: str | None = None  # default: the first member
 
 
+class Conversation(Spec):
+    """A DM (two users, or one: a self-DM) or a group DM (three to nine users), with its id if given."""
+
+    ref: str | None = None
+    id: str | None = None
+    users: list[str]
+    ago: Duration = "30d"  # opened this long before the clock start
+
+
 class Message(Spec):
     ref: str | None = None
-    channel: str  # a channel, or a user: the DM between that user and `user`
+    channel: str  # a channel, DM or group DM, or a user: the DM between that user and `user`
     user: str
     text: str
     thread_ts: str | None = None  # the thread's parent message (a ref)
     reactions: dict[str, list[str]] = {}
     ago: Duration | None = None  # posted this long before the clock start
+    ts: str | None = None  # or its exact `ts` (before the clock start), sub-second part and all
     pinned: bool = False
 
 
@@ -92,6 +103,8 @@ class SlackSection(Spec):
     team: Team | None = None
     users: list[User] = []
     channels: list[Channel] = []
+    dms: list[Conversation] = []
+    group_dms: list[Conversation] = []
     messages: list[Message] = []
     usergroups: list[Usergroup] = []
     bookmarks: list[Bookmark] = []

@@ -16,7 +16,7 @@ from typing import Callable
 
 from ...clock import US
 from ...world import Record, World
-from . import channels, store
+from . import channels, mrkdwn, store
 from .timestamps import ts_us
 
 _TOKEN = re.compile(r'(-?)(?:(\w+):("[^"]*"|\S+)|"([^"]*)"|(\S+))')
@@ -32,7 +32,7 @@ class Query:
 
     def matches(self, record: Record) -> int:
         """How often the wanted words occur (the score); 0 when the message does not match."""
-        text = record["text"].lower()
+        text = mrkdwn.unescape(record["text"]).lower()
         if any(_find(text, word) for word in self.exclude):
             return 0
         if not all(f(record) for f in self.filters):

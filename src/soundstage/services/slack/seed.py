@@ -1,8 +1,8 @@
 """Building the `slack:` sections of a world definition and a scene into a world image.
 
-`assign` (pass 1, every file) gives each record its id: the team `T…`, users `U…`, channels `C…` and
-messages their `ts`. Messages without `ago` are posted in file order, one minute apart, ending one
-minute before the clock start. `build` (pass 2) adds the records (`seed_directory`, `seed_messages`),
+`assign` (pass 1, every file) gives each record its id: the team `T…`, users `U…`, channels `C…`, DMs
+`D…`, group DMs `G…` and messages their `ts`. Messages without `ago` or `ts` are posted in file order, one
+minute apart, ending one minute before the clock start. `build` (pass 2) adds the records (`seed_directory`, `seed_messages`),
 resolving refs and rejecting anything Slack could not hold (a member that is not a user, a reply in
 another channel...).
 """
@@ -18,9 +18,10 @@ from ...spec.build import BuildContext
 from . import seed_directory, seed_messages
 from .models import SlackSection
 from .store import BOOKMARKS, CHANNELS, MESSAGES, TEAMS, USERGROUPS, USERS
-from .timestamps import make_ts, seconds
+from .timestamps import make_ts, seconds, ts_us
 
 MINUTE = 60 * US
+_TS = re.compile(r"\d{10}\.\d{6}")
 
 # Ids given out by `assign` for `build` to use, per build and per record: (file, section path, list, index).
 _assigned: WeakKeyDictionary[BuildContext, dict[tuple[Any, ...], str]] = WeakKeyDictionary()
@@ -50,6 +51,8 @@ def assign(section: Any, ctx: BuildContext) -> None:
     lists: list[tuple[str, str, str, list[Any]]] = [
         ("users", "U", USERS, slack.users),
         ("channels", "C", CHANNELS, slack.channels),
+        ("dms", "D", CHANNELS, slack.dms),
+        ("group_dms", "G", CHANNELS, slack.group_dms),
         ("usergroups", "S", USERGROUPS, slack.usergroups),
         ("bookmarks", "Bk", BOOKMARKS, slack.bookmarks),
     ]
@@ -57,12 +60,32 @@ def assign(section: Any, ctx: BuildContext) -> None:
         for i, record in enumerate(records):
             ids[_key(ctx, kind, i)] = record.id or ctx.ids.slack(prefix)
             ctx.define(record.ref, ids[_key(ctx, kind, i)], collection, kind, i)
-    undated = [i for i, m in enumerate(slack.messages) if m.ago is None]
+    # Messages with their own `ts` first, so that no `ts` made for another message can be the same.
+    for i, message in enumerate(slack.messages):
+        if message.ts is not None:
+            ids[_key(ctx, "messages", i)] = _given_ts(ctx, message, i)
+    undated = [i for i, m in enumerate(slack.messages) if m.ago is None and m.ts is None]
     at = {i: ctx.start - (len(undated) - k) * MINUTE for k, i in enumerate(undated)}
     for i, message in enumerate(slack.messages):
-        when = at[i] if message.ago is None else ctx.start - parse_duration(message.ago)
-        ids[_key(ctx, "messages", i)] = make_ts(ctx.ids, when)
+        if message.ts is None:
+            when = at[i] if message.ago is None else ctx.start - parse_duration(message.ago)
+            ids[_key(ctx, "messages", i)] = make_ts(ctx.ids, when)
         ctx.define(message.ref, ids[_key(ctx, "messages", i)], MESSAGES, "messages", i)
+
+
+def _given_ts(ctx: BuildContext, message: Any, i: int) -> str:
+    """A message's own `ts`, checked; the second's counter moves past it, so `ts`s made later are newer."""
+    ts = message.ts
+    if message.ago is not None:
+        raise ctx.error("give a message either `ts` or `ago`", "messages", i, "ts")
+    if not _TS.fullmatch(ts):
+        raise ctx.error(f"{ts!r} is not a Slack ts (epoch seconds, a dot and 6 digits)", "messages", i, "ts")
+    if ts_us(ts) >= ctx.start:
+        raise ctx.error("a message's ts must be before the clock start", "messages", i, "ts")
+    second, _, fraction = ts.partition(".")
+    while ctx.ids.next(f"slack:ts:{second}") * 100 < int(fraction):
+        pass
+    return ts
 
 
 # -- pass 2 ------------------------------------------------------------------------------------------
@@ -80,6 +103,10 @@ def build(section: Any, ctx: BuildContext) -> None:
         seed_directory.build_user(ctx, ids[_key(ctx, "users", i)], user, i, team_id, start)
     for i, channel in enumerate(slack.channels):
         seed_directory.build_channel(ctx, ids[_key(ctx, "channels", i)], channel, i, team_id, start)
+    for i, dm in enumerate(slack.dms):
+        seed_directory.build_dm(ctx, ids[_key(ctx, "dms", i)], dm, i, team_id, start)
+    for i, group_dm in enumerate(slack.group_dms):
+        seed_directory.build_group_dm(ctx, ids[_key(ctx, "group_dms", i)], group_dm, i, team_id, start)
     for i, message in enumerate(slack.messages):
         seed_messages.build_message(ctx, ids[_key(ctx, "messages", i)], message, i, team_id)
     for i, message in enumerate(slack.messages):

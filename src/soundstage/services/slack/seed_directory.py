@@ -5,14 +5,20 @@ each checked against what Slack could hold; and resolving the refs that name use
 from __future__ import annotations
 
 from typing import Any
+from weakref import WeakKeyDictionary
 
+from ...clock import US, parse_duration
 from ...spec.build import BuildContext
+from ...world import Record
 from . import bookmarks, channels, directory
 from .directory import SLACKBOT
 from .names import channel_name_error
 from .store import BOOKMARKS, CHANNELS, TEAMS, USERGROUPS, USERS
 
 DAY = 86_400
+
+# Former members of each channel, per build: only the file's messages need them (Slack keeps no list).
+_former: WeakKeyDictionary[BuildContext, dict[str, set[str]]] = WeakKeyDictionary()
 
 
 def time_zone(ctx: BuildContext, tz: str, *path: str | int) -> dict[str, Any]:
@@ -75,7 +81,7 @@ def build_user(ctx: BuildContext, user_id: str, user: Any, i: int, team_id: str,
             is_bot=user.is_bot,
             is_admin=user.is_admin,
             deleted=user.deleted,
-            zone=time_zone(ctx, user.tz, "users", i, "tz"),
+            zone=time_zone(ctx, user.tz, "users", i, "tz") if user.tz is not None else {},
             updated=start - DAY,
             bot_id=bot_id,
             app_id=ctx.ids.slack("A") if bot_id else None,
@@ -99,6 +105,10 @@ def build_channel(ctx: BuildContext, channel_id: str, channel: Any, i: int, team
     members = [resolve_user(ctx, m, "channels", i, "members", j) for j, m in enumerate(channel.members)]
     if len(set(members)) != len(members):
         raise ctx.error("a member is listed twice", "channels", i, "members")
+    former = [resolve_user(ctx, m, "channels", i, "former_members", j) for j, m in enumerate(channel.former_members)]
+    if set(former) & set(members):
+        raise ctx.error("a former member is also a member", "channels", i, "former_members")
+    _former.setdefault(ctx, {})[channel_id] = set(former)
     if channel.created_by is not None:
         creator = resolve_user(ctx, channel.created_by, "channels", i, "created_by")
     else:
@@ -168,3 +178,45 @@ def build_bookmark(ctx: BuildContext, bookmark_id: str, bookmark: Any, i: int, t
             rank=bookmarks.rank_at(rank),
         ),
     )
+
+
+def could_post(ctx: BuildContext, conversation: Record, user_id: str) -> bool:
+    """Whether a message of the file may be by `user_id`: a member, or a channel's former member."""
+    return user_id in conversation["members"] or user_id in _former.get(ctx, {}).get(conversation["id"], ())
+
+
+def _dm_users(ctx: BuildContext, conversation: Any, kind: str, i: int, fewest: int, most: int) -> list[str]:
+    users = [resolve_user(ctx, u, kind, i, "users", j) for j, u in enumerate(conversation.users)]
+    if len(set(users)) != len(users):
+        raise ctx.error("a user is listed twice", kind, i, "users")
+    if not fewest <= len(users) <= most:
+        raise ctx.error(f"a {kind[:-1].replace('_', ' ')} has {fewest} to {most} users", kind, i, "users")
+    same_kind = ctx.collection(CHANNELS).by("is_im" if kind == "dms" else "is_mpim", True)
+    if any(set(c["members"]) == set(users) for c in same_kind):
+        raise ctx.error("these users already have one", kind, i, "users")
+    return users
+
+
+def build_dm(ctx: BuildContext, dm_id: str, dm: Any, i: int, team_id: str, start: int) -> None:
+    """A DM between two users (or a user's self-DM), opened by the first."""
+    unused(ctx, CHANNELS, dm_id, "dms", i, "id")
+    users = _dm_users(ctx, dm, "dms", i, 1, 2)
+    created = start - parse_duration(dm.ago) // US
+    ctx.collection(CHANNELS).add(dm_id, channels.im(dm_id, team_id, users[0], users[-1], created))
+
+
+def build_group_dm(ctx: BuildContext, group_id: str, group: Any, i: int, team_id: str, start: int) -> None:
+    """A group DM of three to nine users, named as Slack names them."""
+    unused(ctx, CHANNELS, group_id, "group_dms", i, "id")
+    users = _dm_users(ctx, group, "group_dms", i, 3, 9)
+    names = "--".join(ctx.collection(USERS).get(u)["name"] for u in users)  # type: ignore[index]  # resolved
+    record = channels.record(
+        group_id,
+        team_id,
+        f"mpdm-{names}-1",
+        creator=users[0],
+        created=start - parse_duration(group.ago) // US,
+        members=users,
+        is_mpim=True,
+    )
+    ctx.collection(CHANNELS).add(group_id, record)

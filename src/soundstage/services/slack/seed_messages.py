@@ -12,7 +12,7 @@ from ...world import Collection, Record
 from . import channels, messages, pins, reactions
 from .models import GenerateMessages
 from .names import EMOJI
-from .seed_directory import DAY, resolve_channel, resolve_user
+from .seed_directory import DAY, could_post, resolve_channel, resolve_user
 from .store import CHANNELS, MESSAGES, PINS, USERS
 from .timestamps import make_ts, seconds, ts_us
 
@@ -41,15 +41,22 @@ def build_message(ctx: BuildContext, ts: str, message: Any, i: int, team_id: str
     user_id = resolve_user(ctx, message.user, "messages", i, "user")
     channel_id = _conversation_of(ctx, message, user_id, i)
     channel = ctx.collection(CHANNELS).get(channel_id)
-    if user_id not in channel["members"]:
-        raise ctx.error(f"{message.user} is not a member of the channel {message.channel}", "messages", i, "user")
+    if not could_post(ctx, channel, user_id):
+        raise ctx.error(
+            f"{message.user} is not a member (nor a former member) of the channel {message.channel}",
+            "messages",
+            i,
+            "user",
+        )
+    if ts in ctx.collection(MESSAGES):
+        raise ctx.error(f"another message has the ts {ts}", "messages", i, "ts")
     by_name: dict[str, list[str]] = {}
     for name, reactors in message.reactions.items():
         if not EMOJI.fullmatch(name):
             raise ctx.error(f"invalid emoji name {name!r} (lower case, without colons)", "messages", i, "reactions")
         by_name[name] = [resolve_user(ctx, u, "messages", i, "reactions", name, j) for j, u in enumerate(reactors)]
     author = ctx.collection(USERS).get(user_id)
-    record = messages.record(ts, channel_id, author, message.text, team_id)
+    record = messages.record(ts, channel_id, author, message.text, team_id, ctx.ids)
     if by_name:
         record["reactions"] = reactions.field(by_name)
     if message.pinned:
@@ -153,6 +160,7 @@ def generate(collection: str, options: Any, ctx: BuildContext) -> None:
             author,
             _noise(ctx),
             team_id,
+            ctx.ids,
             thread_ts=parent["ts"] if parent else None,
             parent_user=parent["user"] if parent else None,
         )

@@ -7,11 +7,12 @@ from typing import Any
 
 from ...world import Principal, World
 from ..base import Credential, Reply, ServiceRequest, import_registrations
-from . import limits, seed, seed_messages
+from . import files, limits, seed, seed_messages
 from .calls import Args, Call, body_values, ops, with_warnings
 from .errors import SlackError, error_body
 from .models import SlackSection
-from .store import USERS
+from .files import UPLOAD
+from .store import FILES, USERS
 
 import_registrations(__package__)
 
@@ -22,7 +23,10 @@ _NOT_FOUND_PAGE = (
 
 
 def token_of(request: ServiceRequest) -> str | None:
-    """The token from `Authorization: Bearer`, else a `token` argument (query, then body)."""
+    """The token from `Authorization: Bearer`, else a `token` argument (query, then body); on an upload URL,
+    the ticket it ends with."""
+    if request.path.startswith(files.UPLOAD_PATH):
+        return request.path[len(files.UPLOAD_PATH) :].strip("/") or None
     scheme, _, value = request.headers.get("authorization", "").partition(" ")
     if scheme.lower() == "bearer" and value.strip():
         return value.strip()
@@ -91,6 +95,8 @@ class SlackService:
         return Reply(413, error_body(SlackError("request_too_large")), operation=_method(request), error=True)
 
     def handle(self, world: World, principal: Principal | None, request: ServiceRequest) -> Reply:
+        if request.path.startswith(files.UPLOAD_PATH):
+            return _upload(world, principal, request)
         method = _method(request)
         if method is None:
             return _not_found()
@@ -108,7 +114,8 @@ class SlackService:
             wait = limits.retry_after(world, method, args.string("channel"))
             if wait is not None:
                 return limits.refusal(method, wait, args.values)
-            body = handler(Call(world, user, principal.token_type == "bot", args))  # type: ignore[union-attr]
+            bot = principal.token_type == "bot"  # type: ignore[union-attr]
+            body = handler(Call(world, user, bot, args, _world_base(world, request)))
         except SlackError as exc:
             return Reply(
                 200,
@@ -154,6 +161,24 @@ class SlackService:
             error=True,
             trace_body=_trace_body(request),
         )
+
+
+def _world_base(world: World, request: ServiceRequest) -> str:
+    """The service base under `/w/<world>/`, however the request came in (a URL found without a token)."""
+    root = request.base_url.removesuffix("/slack").removesuffix(f"/w/{world.id}")
+    return f"{root}/w/{world.id}/slack"
+
+
+def _upload(world: World, principal: Principal | None, request: ServiceRequest) -> Reply:
+    """Bytes posted to an upload URL, answered in plain text as files.slack.com does."""
+    text = {"Content-Type": "text/plain; charset=utf-8"}
+    file = world[FILES].get(principal.user) if principal is not None and principal.token_type == UPLOAD else None
+    if file is None or file["state"] != "pending":
+        return Reply(404, "Not Found", headers=text, error=True)
+    if request.method != "POST":
+        return Reply(405, "Method Not Allowed", headers=text, error=True)
+    files.receive(world, file["id"], request.body)
+    return Reply(200, f"OK - {len(request.body)}", headers=text)
 
 
 def _authenticate(world: World, principal: Principal | None, request: ServiceRequest) -> dict[str, Any]:

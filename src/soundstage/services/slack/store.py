@@ -21,6 +21,9 @@ EPHEMERAL = "slack.ephemeral"
 PINS = "slack.pins"
 USERGROUPS = "slack.usergroups"
 BOOKMARKS = "slack.bookmarks"
+READS = "slack.reads"
+SCHEDULED = "slack.scheduled"
+FILES = "slack.files"
 
 # Subtypes of messages someone wrote. Slack also logs joins, topic changes and the like as messages with
 # other subtypes (`channel_join`...), by the user who acted; those are not what people hear or checks count.

@@ -1,4 +1,5 @@
-"""Slack's times: message `ts` strings (epoch seconds and 6 digits) and integer epoch seconds elsewhere."""
+"""Slack's times: message `ts` strings (epoch seconds and 6 digits), integer epoch seconds elsewhere, and
+epoch milliseconds in a conversation's `updated`."""
 
 from __future__ import annotations
 
@@ -13,6 +14,10 @@ def seconds(us: int) -> int:
 
 def now_seconds(world: World) -> int:
     return seconds(world.now())
+
+
+def now_ms(world: World) -> int:
+    return world.now() // 1000
 
 
 def make_ts(ids: IdSource, us: int) -> str:

@@ -22,9 +22,10 @@ def conversation(record: Record, viewer: str, *, num_members: bool = False) -> d
     return view
 
 
-def message(record: Record, viewer: str) -> dict[str, Any]:
-    """A message without our `channel` field and without fields that no longer apply (None)."""
-    view = {k: v for k, v in record.items() if v is not None and k != "channel"}
+def message(record: Record, viewer: str, *, metadata: bool = True) -> dict[str, Any]:
+    """A message without our `channel` field and without fields that no longer apply (None); without its
+    `metadata` where Slack gives it only when asked (`include_all_metadata`)."""
+    view = {k: v for k, v in record.items() if v is not None and k != "channel" and (metadata or k != "metadata")}
     if record.get("reply_count") is not None:
         view["subscribed"] = viewer == record["user"] or viewer in record["reply_users"]
     return view
