@@ -180,6 +180,52 @@ def test_the_agent_gets_the_task_and_exactly_the_documented_environment(
     ]
 
 
+def test_variables_passed_on_or_given_reach_the_agent_and_their_values_are_kept_out_of_what_it_prints(
+    out: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SOUNDSTAGE_TEST_MODEL_KEY", "sk-test-0123456789")
+    monkeypatch.setenv("SOUNDSTAGE_TEST_PRIVATE", "not for the agent")
+    names = ["SOUNDSTAGE_TEST_MODEL_KEY", "MODEL", "OPENAI_BASE_URL", "SHORT", "SOUNDSTAGE_TEST_PRIVATE", "SLACK_API_URL"]
+    run = run_scenes(
+        [str(SCENE)],
+        agent("print-env", *names),
+        out=out,
+        pass_env=["SOUNDSTAGE_TEST_MODEL_KEY"],
+        env={"MODEL": "gpt-test-model", "OPENAI_BASE_URL": "http://127.0.0.1:9/v1", "SHORT": "abc", "SLACK_API_URL": "x"},
+    )
+    trial = only_trial(run)
+    printed = (trial / "output.txt").read_text().splitlines()
+    assert printed[:5] == [
+        "SOUNDSTAGE_TEST_MODEL_KEY=[SOUNDSTAGE_TEST_MODEL_KEY]",
+        "MODEL=[MODEL]",
+        "OPENAI_BASE_URL=[OPENAI_BASE_URL]",
+        "SHORT=abc",  # too short to be a secret
+        "SOUNDSTAGE_TEST_PRIVATE=None",
+    ]
+    assert printed[5].startswith("SLACK_API_URL=http://127.0.0.1:")  # the world's variables win
+    log = (trial / "agent.log").read_text()
+    assert "debug: SOUNDSTAGE_TEST_MODEL_KEY is [SOUNDSTAGE_TEST_MODEL_KEY]" in log
+    assert "sk-test-0123456789" not in log and "gpt-test-model" not in log
+    for path in run.folder.rglob("*"):
+        if path.is_file():
+            assert "sk-test-0123456789" not in path.read_text(errors="replace"), path
+
+
+@pytest.mark.parametrize(
+    ("pass_env", "env", "message"),
+    [
+        (["SOUNDSTAGE_ADMIN_TOKEN"], {}, "the admin token is never the agent's"),
+        ([], {"SOUNDSTAGE_ADMIN_TOKEN": "x"}, "the admin token is never the agent's"),
+        (["2FA"], {}, "expected an environment variable name"),
+        ([], {"A-B": "x"}, "expected an environment variable name"),
+    ],
+)
+def test_what_cannot_be_given_to_the_agent(out: Path, pass_env: list[str], env: dict[str, str], message: str) -> None:
+    with pytest.raises(UsageError, match=message):
+        run_scenes([str(SCENE)], agent("exit", "0"), out=out, pass_env=pass_env, env=env)
+    assert not out.exists()
+
+
 # -- how an attempt ends -----------------------------------------------------------------------------
 
 

@@ -37,12 +37,13 @@ from .figures import Trial, outcome, run_figures
 from .server import Hub, Server
 from .server.runs import counts
 from .stage import WorldImage
+from .stage.models import env_name
 from .world import World
 
 if TYPE_CHECKING:  # the store (SQLAlchemy, Alembic) is imported only by a run that writes to it
     from .store import Store
 
-# Of the user's environment, only these reach the agent (plus the scene's `agent.pass_env`).
+# Of the user's environment, only these reach the agent (plus the scene's `agent.pass_env`, and `--pass-env`).
 KEPT_ENV = ("PATH", "HOME", "LANG")
 # How long an agent that finished through the control API may take to exit before it is killed.
 FINISH_GRACE = 2.0
@@ -135,13 +136,18 @@ def run_scenes(
     on_progress: Callable[[TrialResult], None] | None = None,
     store: Callable[[], Store] | None = None,
     on_start: Callable[[Path], None] | None = None,
+    pass_env: list[str] | None = None,
+    env: dict[str, str] | None = None,
 ) -> RunResult:
     """Runs `agent` `trials` times against each scene; writes `out/<run-id>/`. The server listens on http
     and https (`tls`: every service's URL is https). Opens the results store with `store` once the scenes
     load, before any agent starts, and writes the run there too, each trial as it ends. Raises SpecError,
     NotFound or UsageError before anything runs, InfrastructureError when the run cannot be carried out.
-    `on_start` is given the run folder before the first trial starts, `on_progress` each trial as it ends."""
+    `on_start` is given the run folder before the first trial starts, `on_progress` each trial as it ends.
+    `pass_env` names variables of this process's environment the agent gets too, `env` variables with their
+    values (`AgentEnv`)."""
     argv = _command(agent)
+    given = AgentEnv.of(pass_env, env)
     if not scenes:
         raise UsageError("give at least one scene")
     if trials < 1 or parallel < 1 or timeout <= 0:
@@ -159,7 +165,7 @@ def run_scenes(
         run = RunResult(folder.name, folder, agent, [image.source for image in images], trials, strict)
         if results is not None:
             results.start_run(run.to_dict(), datetime.now(UTC))
-        runner = _TrialRunner(hub, server.url, agent, argv, folder, timeout, cwd)
+        runner = _TrialRunner(hub, server.url, agent, argv, folder, timeout, cwd, given)
         if on_start is not None:
             on_start(folder)
         with ThreadPoolExecutor(max_workers=parallel) as pool:
@@ -250,12 +256,57 @@ def _new_run_folder(out: Path) -> Path:
             raise UsageError(f"cannot write the run folder {folder}: {exc.strerror}") from None
 
 
-def agent_environment(hub: Hub, world: World, base_url: str) -> dict[str, str]:
-    """What of the user's environment the agent gets: PATH, HOME, LANG and the scene's `pass_env` names that are set, plus the world's own."""
-    names = list(KEPT_ENV) + list(world.agent.get("pass_env", []))
+@dataclass(frozen=True)
+class AgentEnv:
+    """What the user gives the agent besides the world's variables (docs/cli.md, "The agent's environment"):
+    the names of variables of soundstage's own environment to pass on (`--pass-env`), and variables with
+    their values (`--env`). Their values are secrets: soundstage writes them nowhere, and replaces them by
+    `[NAME]` in what the agent prints."""
+
+    pass_env: tuple[str, ...] = ()
+    values: tuple[tuple[str, str], ...] = ()
+
+    @classmethod
+    def of(cls, pass_env: list[str] | None = None, env: dict[str, str] | None = None) -> AgentEnv:
+        """Raises UsageError naming a name that cannot be given to the agent."""
+        for name in [*(pass_env or []), *(env or {})]:
+            try:
+                env_name(name)
+            except ValueError as exc:
+                raise UsageError(f"{name!r}: {exc}") from None
+        return cls(tuple(pass_env or ()), tuple((env or {}).items()))
+
+
+def agent_environment(hub: Hub, world: World, base_url: str, given: AgentEnv = AgentEnv()) -> dict[str, str]:
+    """What of the user's environment the agent gets: PATH, HOME, LANG, the scene's `pass_env` names and
+    those `given` that are set, and the values `given`; the world's own variables over all of them."""
+    names = [*KEPT_ENV, *world.agent.get("pass_env", []), *given.pass_env]
     env = {name: os.environ[name] for name in names if name in os.environ}
+    env.update(given.values)
     env.update(hub.environment(world, base_url))
     return env
+
+
+# A value shorter than this is not a secret worth hiding: replacing it would garble ordinary text.
+SECRET_MIN = 8
+
+
+def secrets_of(world: World, given: AgentEnv, env: dict[str, str]) -> list[tuple[str, str]]:
+    """The secrets in the agent's environment `env`: the values of the variables passed on or given (not
+    those the world's own variables replaced), longest first, so a secret holding another is replaced whole."""
+    passed = [(name, os.environ.get(name)) for name in [*world.agent.get("pass_env", []), *given.pass_env]]
+    found = {
+        (name, value)
+        for name, value in [*passed, *given.values]
+        if value is not None and env.get(name) == value and len(value) >= SECRET_MIN
+    }
+    return sorted(found, key=lambda secret: -len(secret[1]))
+
+
+def redact(text: str, secrets: list[tuple[str, str]]) -> str:
+    for name, value in secrets:
+        text = text.replace(value, f"[{name}]")
+    return text
 
 
 class _Trace:
@@ -325,7 +376,9 @@ class _TrialRunner:
         run_folder: Path,
         timeout: float,
         cwd: Path | None,
+        given: AgentEnv,
     ) -> None:
+        self.given = given
         self.hub = hub
         self.base_url = base_url
         self.agent = agent
@@ -371,7 +424,8 @@ class _TrialRunner:
     def _attempt(self, world: World, folder: Path, trace: _Trace) -> tuple[_Ending, bool, str]:
         """Runs the agent until it exits, finishes the world, or times out, then ends whatever it left
         running; answers how the agent ended, whether it timed out, and its stdout."""
-        env = agent_environment(self.hub, world, self.base_url)
+        env = agent_environment(self.hub, world, self.base_url, self.given)
+        secrets = secrets_of(world, self.given, env)
         with (folder / "agent.log").open("wb") as log:
             agent = _Agent(self.agent, self.argv, env, self.cwd, world.task, log, trace.ended)
         with self._lock:
@@ -386,7 +440,10 @@ class _TrialRunner:
         finally:
             with self._lock:
                 self._running.discard(agent)
-        return ending, timed_out, agent.output.rest()
+        if secrets:  # what the agent printed keeps no secret it was given
+            log_file = folder / "agent.log"
+            log_file.write_text(redact(log_file.read_text("utf-8", "replace"), secrets), encoding="utf-8")
+        return ending, timed_out, redact(agent.output.rest(), secrets)
 
     def _write(
         self, world: World, folder: Path, number: int, ending: _Ending, timed_out: bool, wall: float

@@ -227,3 +227,16 @@ def test_progress_counts_trials_done_and_passing(bench, capsys) -> None:
         "[2/3] hello #2: passed",
         "[3/3] hello #1: failed (the agent exited with code 2)",
     ]
+
+
+def test_variables_for_the_agent_from_the_command_line(bench, cli, monkeypatch) -> None:
+    monkeypatch.setenv("SOUNDSTAGE_TEST_MODEL_KEY", "sk-cli-0123456789")
+    command = bench.agent("print-env", "SOUNDSTAGE_TEST_MODEL_KEY", "MODEL")
+    result = cli("run", "hello.yaml", "--agent", command, "--pass-env", "SOUNDSTAGE_TEST_MODEL_KEY", "--env", "MODEL=m=1")
+    [trial] = bench.out.glob("*/hello/1")
+    assert (trial / "output.txt").read_text() == "SOUNDSTAGE_TEST_MODEL_KEY=[SOUNDSTAGE_TEST_MODEL_KEY]\nMODEL=m=1\n"
+    assert result.exit_code == 1  # it said nothing in #general
+
+    refused = cli("run", "hello.yaml", "--agent", command, "--env", "MODEL", "--json")
+    assert refused.exit_code == 2
+    assert json.loads(refused.stdout)["error"]["message"] == "--env takes NAME=VALUE, not 'MODEL'"

@@ -13,6 +13,7 @@ from rich.progress import Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 from rich.text import Text
 
+from ..errors import UsageError
 from ..runner import RunResult, TrialResult, how_the_agent_ended, run_scenes
 from .history import DbOption, opened
 from .output import (
@@ -46,10 +47,26 @@ def run(
         float, typer.Option("--timeout", min=0.001, help="Seconds before a trial's agent is killed.")
     ] = 300.0,
     tls: Annotated[bool, typer.Option("--tls", help="Give the agent https URLs for every service.")] = False,
+    pass_env: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--pass-env",
+            metavar="NAME",
+            help="Pass this variable of your environment on to the agent (a model's API key); repeatable.",
+            show_default=False,
+        ),
+    ] = None,
+    env: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--env", metavar="NAME=VALUE", help="Give the agent this variable; repeatable.", show_default=False
+        ),
+    ] = None,
     db: DbOption = None,
     json_output: JsonOption = False,
 ) -> None:
     """Run the agent against each scene, TRIALS times; write the trial folders and the results store; print a summary."""
+    values = dict(_assignment(item) for item in env or [])
     with _progress(len(scenes) * trials, live=sys.stderr.isatty()) as progress:
         result = run_scenes(
             scenes,
@@ -63,6 +80,8 @@ def run(
             on_progress=progress.trial if progress.live else None,
             on_start=None if json_output else _started,
             store=lambda: opened(db, out),  # reached and migrated before any agent starts
+            pass_env=pass_env,
+            env=values,
         )
     if json_output:
         emit(result.to_dict())
@@ -70,6 +89,13 @@ def run(
         _summary(result)
         next_step(_next(result, scenes))
     finish(result.exit_code)
+
+
+def _assignment(item: str) -> tuple[str, str]:
+    name, equals, value = item.partition("=")
+    if not equals:
+        raise UsageError(f"--env takes NAME=VALUE, not {item.partition(' ')[0][:40]!r}")
+    return name, value
 
 
 def _started(folder: Path) -> None:

@@ -69,7 +69,8 @@ class WorldDefinition(Seed):  # type: ignore[valid-type,misc]
     clock: ClockSpec | None = None
 
 
-def _env_name(name: str) -> str:
+def env_name(name: str) -> str:
+    """`name` when it may name a variable of the agent's environment given from outside; ValueError saying why not."""
     if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
         raise ValueError(f"expected an environment variable name like OPENROUTER_API_KEY, found {describe(name)}")
     if name == "SOUNDSTAGE_ADMIN_TOKEN":  # with it, the agent could read its own grades
@@ -78,7 +79,7 @@ def _env_name(name: str) -> str:
 
 
 class _AgentOptions(Spec):
-    pass_env: list[Annotated[str, AfterValidator(_env_name)]] = []
+    pass_env: list[Annotated[str, AfterValidator(env_name)]] = []
     may_advance_clock: bool = True  # whether the agent's own token may move the simulated clock
 
 

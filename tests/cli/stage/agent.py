@@ -104,5 +104,9 @@ elif mode == "busy":  # adds, changes and removes records
     slack("reactions.add", channel=general, timestamp=first, name="wave")
     slack("chat.delete", channel=general, ts=second)
     print("busy")
+elif mode == "print-env":  # prints the variables named, to stdout and to stderr
+    for name in sys.argv[2:]:
+        print(f"{name}={os.environ.get(name)}")
+        sys.stderr.write(f"debug: {name} is {os.environ.get(name)}\n")
 elif mode == "lost":
     slack("chat.postMessage", channel="C0NOSUCH", text="hello?")
