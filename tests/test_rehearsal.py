@@ -15,6 +15,7 @@ from slack_sdk.errors import SlackApiError
 
 from soundstage import AsyncStage, Stage, check, review, run_scenes
 from soundstage.errors import NotFound, SpecError, UsageError
+from tests.checks.test_builders import REFUND_CHECKS
 
 ROOT = Path(__file__).parent.parent
 AGENTS = ROOT / "examples" / "agents"
@@ -114,6 +115,7 @@ def test_a_scripted_agent_rehearses_a_scene_and_passes(rehearsals) -> None:
         ("answered_done", True, "scene"),
     ]
     assert result.explain() == "hello-api: passed\n  every required check passed"
+    assert (repr(result), repr(world)) == ("<Result hello-api: passed>", f"<LiveWorld hello-api {world.id} finished>")
     assert result.assert_passed() is result
     assert (world.finished, world.output) == (True, "done")
 
@@ -130,6 +132,12 @@ def test_a_failed_attempt_explains_each_check_with_its_evidence(rehearsals) -> N
     with pytest.raises(AssertionError) as raised:
         result.assert_passed()
     assert str(raised.value) == result.explain()
+    # The scene's checks written in code, given to the world: the same verdicts, evidence and words.
+    built = world.check(*REFUND_CHECKS)
+    assert [c.model_dump(exclude={"source", "required"}) for c in built.checks] == [
+        c.model_dump(exclude={"source", "required"}) for c in result.checks
+    ]
+    assert {c.source for c in built.checks} == {"custom"}
 
 
 def test_checks_before_the_end_and_checks_given_in_code(rehearsals) -> None:

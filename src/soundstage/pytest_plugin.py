@@ -54,7 +54,11 @@ def world(stage: Stage, request: pytest.FixtureRequest) -> Iterator[LiveWorld]:
     try:
         live = stage.world(*marker.args, **marker.kwargs)
     except (SoundstageError, TypeError) as exc:  # a scene that does not load, a marker with wrong arguments
-        pytest.fail(f"the scene of {request.node.nodeid} cannot be rehearsed: {exc}", pytrace=False)
+        problem = str(exc)
+    else:
+        problem = None
+    if problem is not None:  # failed here, outside the handler: the report shows the problem once
+        pytest.fail(f"the scene of {request.node.nodeid} cannot be rehearsed: {problem}", pytrace=False)
     try:
         yield live
     finally:

@@ -34,7 +34,7 @@ T = TypeVar("T")
 Spec = dict[str, Any]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Result:
     """An attempt's evaluation, and the log entries behind each check that did not pass."""
 
@@ -89,6 +89,10 @@ class Result:
     def __str__(self) -> str:
         return self.explain()
 
+    def __repr__(self) -> str:
+        failed = f" ({', '.join(self.failed)})" if self.failed else ""
+        return f"<Result {self.scene}: {self.outcome}{failed}>"
+
 
 def _result(scene: str, evaluation: Evaluation, events: list[Any]) -> Result:
     wanted = {seq for check in evaluation.checks if check.passed is not True for seq in check.evidence}
@@ -118,6 +122,9 @@ class LiveWorld:
         self.task = world.task
         self.env: dict[str, str] = agent_environment(stage.hub, world, stage.url)
         self.urls: dict[str, str] = stage.hub.urls(world, stage.url)
+
+    def __repr__(self) -> str:
+        return f"<LiveWorld {self.scene} {self.id}{' finished' if self.finished else ''}>"
 
     @property
     def finished(self) -> bool:

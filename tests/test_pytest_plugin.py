@@ -1,0 +1,99 @@
+"""The pytest plugin (docs/pytest.md), run as a user runs it: a test file of agent rehearsals, in a pytest of
+its own that loads the plugin through its entry point."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+pytest_plugins = ["pytester"]
+
+ROOT = Path(__file__).parent.parent
+
+REHEARSALS = f'''
+import subprocess
+import sys
+
+import pytest
+
+from soundstage import check
+
+AGENTS = {str(ROOT / "examples" / "agents")!r}
+
+
+def run_agent(world, name):
+    done = subprocess.run(
+        [sys.executable, f"{{AGENTS}}/{{name}}.py"], env=world.env, input=world.task, capture_output=True,
+        text=True, timeout=120, check=True,
+    )
+    return done.stdout
+
+
+@pytest.mark.scene("refund-approval")
+def test_refund_approved_before_confirming(world):
+    result = world.finish(output=run_agent(world, "refund_approval"))
+    assert result.passed, result.explain()
+
+
+@pytest.mark.scene("refund-approval")
+def test_refund_confirmed_too_early(world):
+    result = world.finish(output=run_agent(world, "refund_too_early"))
+    assert result.passed, result.explain()
+
+
+@pytest.mark.scene("csv-export")
+def test_csv_export_answered(world, stage):
+    output = run_agent(world, "csv_export")
+    assert world.check(check.called("POST /api/chat.postMessage", times={{"exactly": 1}})).passed
+    world.finish(output=output).assert_passed()
+    assert world.id in stage.hub.worlds  # closed only after the test
+
+
+def test_a_world_without_a_scene(world):
+    pass
+
+
+@pytest.mark.scene("no-such-scene")
+def test_a_scene_that_is_not_there(world):
+    pass
+'''
+
+
+@pytest.fixture
+def rehearsals(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.Pytester:
+    monkeypatch.setenv("SOUNDSTAGE_PATH", str(ROOT))  # where `refund-approval` and `csv-export` are found
+    pytester.makepyfile(test_rehearsals=REHEARSALS)
+    return pytester
+
+
+def test_a_test_file_rehearses_two_scenes_with_the_checks_in_its_failures(rehearsals: pytest.Pytester) -> None:
+    result = rehearsals.runpytest_subprocess("--strict-markers", "-p", "no:cacheprovider")
+
+    result.assert_outcomes(passed=2, failed=1, errors=2)
+    result.stdout.fnmatch_lines(
+        [
+            "*_ test_refund_confirmed_too_early _*",
+            "E * AssertionError: refund-approval: failed",
+            "E *   approved_before_confirming (before): failed",
+            'E *     expected:    $priya deciding priya.refund: "approve the refund", then a message from $bot in '
+            "CAUVACJMVE0 ($ext_northwind), in that order",
+            "E *     #46 2026-03-02T14:02:05Z decided UWMRFXY8ZAH decided priya.refund: approve the refund",
+        ]
+    )
+    result.stdout.fnmatch_lines(
+        [
+            "*test_a_world_without_a_scene uses the `world` fixture without a scene: mark it "
+            '@pytest.mark.scene("refund-approval")*',
+        ]
+    )
+    result.stdout.fnmatch_lines(["*the scene of *test_a_scene_that_is_not_there cannot be rehearsed: no scene *"])
+    assert "Traceback" not in result.stdout.str()
+    assert "During handling" not in result.stdout.str()  # each problem once
+    result.stdout.fnmatch_lines(["E * where False = <Result refund-approval: failed (approved_before_confirming)>.passed"])
+
+
+def test_the_scene_marker_is_registered(pytester: pytest.Pytester) -> None:
+    result = pytester.runpytest_subprocess("--markers")
+
+    result.stdout.fnmatch_lines(["@pytest.mark.scene(name_or_path, scene_yaml=None): the scene the `world` fixture *"])
