@@ -51,12 +51,11 @@ def world(stage: Stage, request: pytest.FixtureRequest) -> Iterator[LiveWorld]:
             '@pytest.mark.scene("refund-approval") (a scene\'s name or path, or scene_yaml="...")',
             pytrace=False,
         )
+    problem: str | None = None
     try:
         live = stage.world(*marker.args, **marker.kwargs)
     except (SoundstageError, TypeError) as exc:  # a scene that does not load, a marker with wrong arguments
         problem = str(exc)
-    else:
-        problem = None
     if problem is not None:  # failed here, outside the handler: the report shows the problem once
         pytest.fail(f"the scene of {request.node.nodeid} cannot be rehearsed: {problem}", pytrace=False)
     try:
