@@ -50,6 +50,16 @@ def test_csv_export_answered(world, stage):
     assert world.id in stage.hub.worlds  # closed only after the test
 
 
+@pytest.mark.scene("csv-export")
+class TestMarkedClass:
+    def test_the_class_marker_names_the_scene(self, world):
+        assert (world.scene, world.finished) == ("csv-export", False)
+
+    @pytest.mark.scene(scene_yaml="name: inline\\ntask: Nothing.\\nseed: {{slack: {{team: {{name: Acme, domain: acme}}}}}}\\n")
+    def test_the_closest_marker_wins(self, world):
+        assert (world.scene, world.task) == ("inline", "Nothing.")
+
+
 def test_a_world_without_a_scene(world):
     pass
 
@@ -70,7 +80,7 @@ def rehearsals(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> py
 def test_a_test_file_rehearses_two_scenes_with_the_checks_in_its_failures(rehearsals: pytest.Pytester) -> None:
     result = rehearsals.runpytest_subprocess("--strict-markers", "-p", "no:cacheprovider")
 
-    result.assert_outcomes(passed=2, failed=1, errors=2)
+    result.assert_outcomes(passed=4, failed=1, errors=2)
     result.stdout.fnmatch_lines(
         [
             "*_ test_refund_confirmed_too_early _*",
@@ -97,3 +107,10 @@ def test_the_scene_marker_is_registered(pytester: pytest.Pytester) -> None:
     result = pytester.runpytest_subprocess("--markers")
 
     result.stdout.fnmatch_lines(["@pytest.mark.scene(name_or_path, scene_yaml=None): the scene the `world` fixture *"])
+
+
+def test_the_plugin_can_be_left_out(rehearsals: pytest.Pytester) -> None:
+    result = rehearsals.runpytest_subprocess("-p", "no:soundstage", "-k", "refund_approved")
+
+    result.assert_outcomes(errors=1)
+    result.stdout.fnmatch_lines(["*fixture 'world' not found*"])
