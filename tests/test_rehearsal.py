@@ -210,8 +210,11 @@ def test_what_a_stage_refuses(rehearsals) -> None:
     with pytest.raises(SpecError) as invalid:
         rehearsals.world(scene_yaml=SCENE.replace("text_contains: hello", "text_contain: hello"))
     assert invalid.value.errors[0].field == "checks[0].state.slack.message.text_contain"
+    idle = Stage()
     with pytest.raises(UsageError, match="the stage is not started"):
-        Stage().world(scene_yaml=SCENE)
+        idle.world(scene_yaml=SCENE)
+    with pytest.raises(UsageError, match="the stage is not started"):
+        idle.url
     with Stage(max_worlds=1) as small:
         small.world(scene_yaml=SCENE)
         with pytest.raises(UsageError, match="the stage holds its limit of 1 live worlds"):

@@ -197,28 +197,27 @@ class Stage:
 
     def __init__(self, tls: bool = False, max_worlds: int = MAX_WORLDS) -> None:
         self.hub = Hub(max_worlds=max_worlds, idle_ttl=None, finished_ttl=None)
-        self.server = Server(self.hub, tls_everywhere=tls)
-        self.started = False
+        self.tls = tls
+        self.server: Server | None = None  # while started
 
     @property
     def url(self) -> str:
         """`http://127.0.0.1:PORT`: the control API (with `admin_token`) and every service."""
-        return self.server.url
+        return self._serving().url
 
     @property
     def admin_token(self) -> str:
-        return self.server.admin_token
+        return self._serving().admin_token
 
     def start(self) -> Stage:
-        if not self.started:
-            self.server.start()
-            self.started = True
+        if self.server is None:
+            self.server = Server(self.hub, tls_everywhere=self.tls).start()
         return self
 
     def stop(self) -> None:
-        if self.started:
+        if self.server is not None:
             self.server.stop()
-            self.started = False
+            self.server = None
 
     def __enter__(self) -> Stage:
         return self.start()
@@ -226,14 +225,18 @@ class Stage:
     def __exit__(self, *exc: object) -> None:
         self.stop()
 
+    def _serving(self) -> Server:
+        if self.server is None:
+            raise UsageError("the stage is not started: use `with Stage() as stage:` or `stage.start()`")
+        return self.server
+
     def world(self, scene: str | Path | None = None, scene_yaml: str | None = None) -> LiveWorld:
         """A fresh live world of a scene: a known scene's name or a scene file (as `soundstage run` takes
         it), or `scene_yaml`, the scene's text. Raises SpecError (every problem, with its line), NotFound,
         UsageError (the stage is full: `max_worlds` live worlds)."""
         if (scene is None) == (scene_yaml is None):
             raise UsageError("give the stage a scene (a name or a path) or scene_yaml (the scene's text), not both")
-        if not self.started:
-            raise UsageError("the stage is not started: use `with Stage() as stage:` or `stage.start()`")
+        self._serving()
         image = self.hub.images.load(scene=str(scene) if scene is not None else None, scene_yaml=scene_yaml)
         try:
             return LiveWorld(self, self.hub.add(image))
