@@ -19,11 +19,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Awaitable, Callable, TypeVar
 
-from .checks import Evaluation, rescore, score, score_custom
+from .checks import CheckResult, Evaluation, rescore, score, score_custom
 from .checks.explaining import check_lines
 from .clock import iso, parse_duration
 from .errors import UsageError
-from .events import EventLog, StartEvent
+from .events import Event, EventLog, StartEvent
 from .figures import outcome
 from .runner import agent_environment
 from .server import Hub, Server
@@ -57,7 +57,7 @@ class Result:
         return self.evaluation.invalid
 
     @property
-    def checks(self) -> list[Any]:
+    def checks(self) -> list[CheckResult]:
         """Every check's `CheckResult`, in the order of the check list."""
         return self.evaluation.checks
 
@@ -94,7 +94,7 @@ class Result:
         return f"<Result {self.scene}: {self.outcome}{failed}>"
 
 
-def _result(scene: str, evaluation: Evaluation, events: list[Any]) -> Result:
+def _result(scene: str, evaluation: Evaluation, events: list[Event]) -> Result:
     wanted = {seq for check in evaluation.checks if check.passed is not True for seq in check.evidence}
     entries = {event.seq: event.model_dump(mode="json") for event in events if event.seq in wanted}
     return Result(scene, evaluation, entries)
