@@ -1,5 +1,5 @@
-"""The pytest plugin (docs/pytest.md), run as a user runs it: a test file of agent rehearsals, in a pytest of
-its own that loads the plugin through its entry point."""
+"""The pytest plugin (docs/pytest.md), run as a user runs it: examples/test_rehearsals.py (two scenes) and a
+file of failures, in a pytest of its own that loads the plugin through its entry point."""
 
 from __future__ import annotations
 
@@ -11,49 +11,30 @@ pytest_plugins = ["pytester"]
 
 ROOT = Path(__file__).parent.parent
 
-REHEARSALS = f'''
+EXAMPLE = ROOT / "examples" / "test_rehearsals.py"  # rehearsals of two scenes that pass
+
+# What a failed rehearsal and a misnamed scene look like, and where markers may go.
+FAILING = f'''
 import subprocess
 import sys
 
 import pytest
 
-from soundstage import check
-
 AGENTS = {str(ROOT / "examples" / "agents")!r}
-
-
-def run_agent(world, name):
-    done = subprocess.run(
-        [sys.executable, f"{{AGENTS}}/{{name}}.py"], env=world.env, input=world.task, capture_output=True,
-        text=True, timeout=120, check=True,
-    )
-    return done.stdout
-
-
-@pytest.mark.scene("refund-approval")
-def test_refund_approved_before_confirming(world):
-    result = world.finish(output=run_agent(world, "refund_approval"))
-    assert result.passed, result.explain()
 
 
 @pytest.mark.scene("refund-approval")
 def test_refund_confirmed_too_early(world):
-    result = world.finish(output=run_agent(world, "refund_too_early"))
+    done = subprocess.run([sys.executable, f"{{AGENTS}}/refund_too_early.py"], env=world.env, input=world.task,
+                          capture_output=True, text=True, timeout=120, check=True)
+    result = world.finish(output=done.stdout)
     assert result.passed, result.explain()
 
 
 @pytest.mark.scene("csv-export")
-def test_csv_export_answered(world, stage):
-    output = run_agent(world, "csv_export")
-    assert world.check(check.called("POST /api/chat.postMessage", times={{"exactly": 1}})).passed
-    world.finish(output=output).assert_passed()
-    assert world.id in stage.hub.worlds  # closed only after the test
-
-
-@pytest.mark.scene("csv-export")
 class TestMarkedClass:
-    def test_the_class_marker_names_the_scene(self, world):
-        assert (world.scene, world.finished) == ("csv-export", False)
+    def test_the_class_marker_names_the_scene(self, world, stage):
+        assert (world.scene, world.finished, world.id in stage.hub.worlds) == ("csv-export", False, True)
 
     @pytest.mark.scene(scene_yaml="name: inline\\ntask: Nothing.\\nseed: {{slack: {{team: {{name: Acme, domain: acme}}}}}}\\n")
     def test_the_closest_marker_wins(self, world):
@@ -73,14 +54,22 @@ def test_a_scene_that_is_not_there(world):
 @pytest.fixture
 def rehearsals(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.Pytester:
     monkeypatch.setenv("SOUNDSTAGE_PATH", str(ROOT))  # where `refund-approval` and `csv-export` are found
-    pytester.makepyfile(test_rehearsals=REHEARSALS)
+    pytester.makepyfile(test_rehearsals=EXAMPLE.read_text(), test_failing=FAILING)
+    (pytester.path / "agents").symlink_to(ROOT / "examples" / "agents")  # beside the example, as in examples/
     return pytester
 
 
 def test_a_test_file_rehearses_two_scenes_with_the_checks_in_its_failures(rehearsals: pytest.Pytester) -> None:
-    result = rehearsals.runpytest_subprocess("--strict-markers", "-p", "no:cacheprovider")
+    result = rehearsals.runpytest_subprocess("--strict-markers", "-p", "no:cacheprovider", "-v")
 
-    result.assert_outcomes(passed=4, failed=1, errors=2)
+    result.assert_outcomes(passed=5, failed=1, errors=2)
+    result.stdout.fnmatch_lines(
+        [
+            "test_rehearsals.py::test_the_refund_is_approved_before_it_is_confirmed PASSED*",
+            "test_rehearsals.py::test_confirming_the_refund_too_early_is_caught PASSED*",
+            "test_rehearsals.py::test_the_csv_question_is_answered_once PASSED*",
+        ]
+    )
     result.stdout.fnmatch_lines(
         [
             "*_ test_refund_confirmed_too_early _*",
@@ -110,7 +99,7 @@ def test_the_scene_marker_is_registered(pytester: pytest.Pytester) -> None:
 
 
 def test_the_plugin_can_be_left_out(rehearsals: pytest.Pytester) -> None:
-    result = rehearsals.runpytest_subprocess("-p", "no:soundstage", "-k", "refund_approved")
+    result = rehearsals.runpytest_subprocess("-p", "no:soundstage", "test_rehearsals.py", "-k", "is_approved")
 
     result.assert_outcomes(errors=1)
     result.stdout.fnmatch_lines(["*fixture 'world' not found*"])
