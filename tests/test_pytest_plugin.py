@@ -41,6 +41,18 @@ class TestMarkedClass:
         assert (world.scene, world.task) == ("inline", "Nothing.")
 
 
+closed = []
+
+
+@pytest.mark.scene("csv-export")
+def test_a_world_kept_for_later(world):
+    closed.append(world.id)
+
+
+def test_a_world_is_closed_after_its_test(stage):
+    assert len(closed) == 1 and closed[0] not in stage.hub.worlds
+
+
 def test_a_world_without_a_scene(world):
     pass
 
@@ -62,7 +74,7 @@ def rehearsals(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> py
 def test_a_test_file_rehearses_two_scenes_with_the_checks_in_its_failures(rehearsals: pytest.Pytester) -> None:
     result = rehearsals.runpytest_subprocess("--strict-markers", "-p", "no:cacheprovider", "-v")
 
-    result.assert_outcomes(passed=5, failed=1, errors=2)
+    result.assert_outcomes(passed=7, failed=1, errors=2)
     result.stdout.fnmatch_lines(
         [
             "test_rehearsals.py::test_the_refund_is_approved_before_it_is_confirmed PASSED*",
