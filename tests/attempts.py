@@ -65,6 +65,12 @@ class Log:
         )
         return seq
 
+    def event(self, model: type[Event], **fields: Any) -> int:
+        """Any other kind of event: `log.event(RevealedEvent, person=..., fact=..., to=..., ts=...)`."""
+        seq, t = self._next()
+        self.events.append(model(seq=seq, t=t, **fields))
+        return seq
+
     def finish(self, output: str) -> int:
         seq, t = self._next()
         self.events.append(FinishEvent(seq=seq, t=t, output=output))

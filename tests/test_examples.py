@@ -109,7 +109,8 @@ CASES = [(scene, agent, failed) for scene, agents in EXPECTED.items() for agent,
 
 def test_every_scene_and_agent_is_covered() -> None:
     assert {path.stem for path in SEEDS.glob("*.yaml")} == set(EXPECTED)
-    found = {path.stem for path in AGENTS.glob("*.py") if not path.name.startswith("_")}
+    # llm_agent.py is the model-driven example, run against a scripted model in tests/test_llm_agent.py.
+    found = {path.stem for path in AGENTS.glob("*.py") if not path.name.startswith("_")} - {"llm_agent"}
     assert found == {agent for agents in EXPECTED.values() for agent in agents}
     for scene, agents in EXPECTED.items():
         assert any(not failed for failed in agents.values()), f"{scene} has no passing agent"

@@ -16,6 +16,47 @@ import httpx
 OPENROUTER_URL = "https://openrouter.ai/api/v1"
 TIMEOUT = 120.0  # seconds for one model call
 
+# Prompts are measured without a tokenizer: one token is taken to be 3 characters. English prose averages
+# about 4 characters a token in the GPT, Claude and Llama tokenizers, and JSON, ids and timestamps fewer,
+# so 3 overestimates the tokens a prompt takes (and never lets one past a model's context).
+CHARS_PER_TOKEN = 3
+DEFAULT_CONTEXT = 32_768  # tokens, for a model the table does not name
+# Context lengths in tokens, by the start of the model's name without its provider (`openai/gpt-4o-mini` is
+# `gpt-4o-mini`); the longest start that matches wins. From the vendors' model pages.
+CONTEXT_TOKENS = {
+    "gpt-3.5-turbo": 16_385,
+    "gpt-4": 8_192,
+    "gpt-4-turbo": 128_000,
+    "gpt-4o": 128_000,
+    "gpt-4.1": 1_047_576,
+    "gpt-5": 400_000,
+    "o1": 200_000,
+    "o1-mini": 128_000,
+    "o3": 200_000,
+    "o4-mini": 200_000,
+    "claude-": 200_000,
+    "gemini-1.5-flash": 1_048_576,
+    "gemini-1.5-pro": 2_097_152,
+    "gemini-2.0-flash": 1_048_576,
+    "gemini-2.5": 1_048_576,
+    "llama-3.1": 131_072,
+    "llama-3.3": 131_072,
+    "mistral-large": 128_000,
+    "deepseek-chat": 64_000,
+}
+
+
+def context_tokens(model: str) -> int:
+    """The model's context length in tokens, from `CONTEXT_TOKENS`, else `DEFAULT_CONTEXT`."""
+    name = model.rsplit("/", 1)[-1].lower()
+    starts = [start for start in CONTEXT_TOKENS if name.startswith(start)]
+    return CONTEXT_TOKENS[max(starts, key=len)] if starts else DEFAULT_CONTEXT
+
+
+def tokens(text: str) -> int:
+    """The tokens `text` is taken to take (see `CHARS_PER_TOKEN`)."""
+    return -(-len(text) // CHARS_PER_TOKEN)
+
 
 class ModelError(Exception):
     """The model could not be reached, or did not answer with a chat completion."""

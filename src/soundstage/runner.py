@@ -138,6 +138,7 @@ def run_scenes(
     on_start: Callable[[Path], None] | None = None,
     pass_env: list[str] | None = None,
     env: dict[str, str] | None = None,
+    intercept: bool = False,
 ) -> RunResult:
     """Runs `agent` `trials` times against each scene; writes `out/<run-id>/`. The server listens on http
     and https (`tls`: every service's URL is https). Opens the results store with `store` once the scenes
@@ -145,7 +146,8 @@ def run_scenes(
     NotFound or UsageError before anything runs, InfrastructureError when the run cannot be carried out.
     `on_start` is given the run folder before the first trial starts, `on_progress` each trial as it ends.
     `pass_env` names variables of this process's environment the agent gets too, `env` variables with their
-    values (`AgentEnv`)."""
+    values (`AgentEnv`). With `intercept`, the server also listens as the interception proxy and the agent's
+    environment sends its HTTP through it, so clients left at the vendors' own hosts reach the world."""
     argv = _command(agent)
     given = AgentEnv.of(pass_env, env)
     if not scenes:
@@ -159,7 +161,7 @@ def run_scenes(
         if names.count(name) > 1:
             raise UsageError(f"two of the scenes given are named {name!r}; a run needs distinct scene names")
     results = store() if store is not None else None
-    server = Server(hub, tls_everywhere=tls).start()
+    server = Server(hub, tls_everywhere=tls, proxy_port=0 if intercept else None).start()
     try:
         folder = _new_run_folder(out)
         run = RunResult(folder.name, folder, agent, [image.source for image in images], trials, strict)

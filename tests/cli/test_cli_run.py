@@ -240,3 +240,16 @@ def test_variables_for_the_agent_from_the_command_line(bench, cli, monkeypatch) 
     refused = cli("run", "hello.yaml", "--agent", command, "--env", "MODEL", "--json")
     assert refused.exit_code == 2
     assert json.loads(refused.stdout)["error"]["message"] == "--env takes NAME=VALUE, not 'MODEL'"
+
+
+def test_intercept_lets_an_agent_left_at_slack_com_pass(bench, cli) -> None:
+    code = (
+        "import os; from slack_sdk import WebClient; client = WebClient(token=os.environ['SLACK_BOT_TOKEN']); "
+        "general = next(c['id'] for c in client.conversations_list()['channels'] if c['name'] == 'general'); "
+        "client.chat_postMessage(channel=general, text='hello from slack.com')"
+    )
+    agent = shlex.join([sys.executable, "-c", code])
+    result = cli("run", "hello.yaml", "--agent", agent, "--intercept", "--json")
+    assert result.exit_code == 0, result.stdout
+    [trial] = json.loads(result.stdout)["results"]
+    assert trial["counts"]["calls"] == 2

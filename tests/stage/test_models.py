@@ -156,7 +156,7 @@ def test_unknown_fields_at_every_depth() -> None:
 def test_unknown_fields_in_a_scene() -> None:
     assert scene_errors("name: x\ntask: t\nworld: acme\nagent:\n  slack_user: $bot\n  token: abc\nsteps: []\n") == [
         "scene.yaml:6: agent.token: unknown field 'token'; expected one of: "
-        "datadog_user, github_user, may_advance_clock, pagerduty_user, pass_env, slack_user",
+        "datadog_user, github_user, may_advance_clock, network, pagerduty_user, pass_env, slack_user",
         "scene.yaml:7: steps: unknown field 'steps'; expected one of: agent, checks, clock, description, faults, "
         "name, pass, people, rate_limits, seed, task, world",
     ]

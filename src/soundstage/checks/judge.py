@@ -1,10 +1,11 @@
-"""Judge checks (`judge: "rubric"` or `judge: {rubric, model, truncate}`): a language model reads the
-attempt and says whether the rubric holds.
+"""Judge checks (`judge: "rubric"` or `judge: {rubric, model, truncate, max_prompt_tokens}`): a language
+model reads the attempt as a transcript (`checks.transcript`) and says whether the rubric holds.
 
 The model is reached through an OpenAI-compatible chat-completions endpoint: OpenRouter with
 `OPENROUTER_API_KEY`, or `SOUNDSTAGE_JUDGE_URL` (with `SOUNDSTAGE_JUDGE_KEY` if it needs one; the
 OpenRouter key is never sent elsewhere). The model is the check's `model` or `SOUNDSTAGE_JUDGE_MODEL`.
-Without an endpoint the check is skipped (`passed: null`); a failed model call makes it `invalid`.
+Without an endpoint the check is skipped (`passed: null`); a failed model call makes it `invalid`, and so
+does an attempt too long for the model when it may not be cut, before the model is called.
 Tokens and keys never reach the prompt.
 """
 
@@ -15,17 +16,24 @@ import os
 import re
 from typing import Any, Iterable
 
-from pydantic import BaseModel, Field, StrictBool, ValidationError
+from pydantic import BaseModel, Field, PositiveInt, StrictBool, ValidationError
 
-from ..clock import parse_time
 from ..grading.attempt import Attempt
 from ..grading.kinds import Args, check_kind
 from ..grading.outcome import Outcome
 from ..grading.words import show
-from ..llm import OPENROUTER_URL, TIMEOUT, Endpoint, ModelError  # noqa: F401 (OPENROUTER_URL: re-exported)
-from ..services.slack.store import MESSAGES
+from ..llm import (  # noqa: F401 (OPENROUTER_URL: re-exported)
+    CHARS_PER_TOKEN,
+    OPENROUTER_URL,
+    TIMEOUT,
+    Endpoint,
+    ModelError,
+    context_tokens,
+    tokens,
+)
+from .transcript import start_time, transcript
 
-PROMPT_BUDGET = 120_000  # characters (about 30k tokens) that `truncate: true` keeps the prompt within
+ANSWER_TOKENS = 1_024  # of a model's context, kept for its answer
 REDACTED = "[redacted]"
 
 SYSTEM = (
@@ -44,11 +52,20 @@ _OBJECT = re.compile(r"\{.*\}", re.DOTALL)
 class JudgeArgs(Args):
     rubric: str = Field(min_length=1)
     model: str | None = None
-    truncate: bool = False
+    truncate: bool = True
+    max_prompt_tokens: PositiveInt | None = None  # in place of the model's context length
 
 
 class JudgeError(Exception):
     """The model could not be asked, or gave no verdict."""
+
+
+class TooLong(Exception):
+    """The attempt does not fit the prompt's budget."""
+
+    def __init__(self, size: int, budget: int, cut: bool) -> None:
+        super().__init__(f"the prompt is about {size:,} tokens, over its budget of {budget:,}")
+        self.size, self.budget, self.cut = size, budget, cut  # cut: even with the whole transcript left out
 
 
 class Verdict(BaseModel):
@@ -84,7 +101,14 @@ def judge(args: JudgeArgs, attempt: Attempt) -> Outcome:
         why = "no judge model is named (set SOUNDSTAGE_JUDGE_MODEL or give the check a model)"
         return Outcome(None, expected, f"{why}, so the check was skipped")
     keys = [endpoint.key or "", os.environ.get("OPENROUTER_API_KEY", "")]
-    prompt = build_prompt(attempt, args.rubric, args.truncate, keys)
+    budget, source = prompt_budget(model, args.max_prompt_tokens)
+    try:
+        prompt = build_prompt(attempt, args.rubric, keys, budget=budget, truncate=args.truncate)
+    except TooLong as exc:
+        fix = "raise max_prompt_tokens if the model takes more" if exc.cut else "set truncate: true"
+        whole = "even without its transcript " if exc.cut else ""
+        why = f"the attempt does not fit the judge model: {whole}{exc} ({source}); {fix}"
+        return Outcome(None, expected, f"{why}, so the model was not called", invalid=True)
     try:
         verdict = ask(endpoint, model, prompt)
     except JudgeError as exc:
@@ -95,42 +119,59 @@ def judge(args: JudgeArgs, attempt: Attempt) -> Outcome:
     return Outcome(verdict.passed, expected, answer, evidence, score=verdict.score)
 
 
-def build_prompt(attempt: Attempt, rubric: str, truncate: bool, secrets: Iterable[str] = ()) -> str:
-    """What the model reads: the task, the rubric, the agent's calls and the Slack messages (oldest first),
-    the change to the world and the output. With `truncate`, the oldest calls and messages are left out
-    until the prompt fits `PROMPT_BUDGET`, and the prompt says so. The world's tokens and `secrets` (the
-    judge's keys) are redacted."""
+def prompt_budget(model: str, max_prompt_tokens: int | None) -> tuple[int, str]:
+    """The tokens the user prompt may take (what the system prompt leaves of the model's), and whence."""
+    if max_prompt_tokens is not None:
+        total, source = max_prompt_tokens, f"max_prompt_tokens {max_prompt_tokens:,}"
+    else:
+        context = context_tokens(model)
+        total = context - ANSWER_TOKENS
+        source = f"{model} takes {context:,} tokens, {ANSWER_TOKENS:,} of them kept for its answer"
+    return total - tokens(SYSTEM), f"{source}, less {tokens(SYSTEM):,} for the instructions"
+
+
+def build_prompt(
+    attempt: Attempt, rubric: str, secrets: Iterable[str] = (), *, budget: int | None = None, truncate: bool = True
+) -> str:
+    """What the model reads: the task, the rubric, the transcript of the attempt, the change to the world
+    and the output. With a `budget` (tokens), the oldest transcript lines are left out until the prompt
+    fits, and it says how many; without `truncate`, or when leaving them all out is not enough, raises
+    TooLong. The world's tokens, `secrets` (the judge's keys) and anything shaped like a token are redacted."""
     secrets = [*attempt.secrets, *secrets]
-    head = redact(f"Task given to the agent:\n{attempt.task or '(none)'}\n\nRubric:\n{rubric}\n\n", secrets)
+    head = redact(
+        f"Task given to the agent:\n{attempt.task or '(none)'}\n\nRubric:\n{rubric}\n\n"
+        f"What happened, oldest first, in simulated time (UTC; the attempt started at {start_time(attempt)}). "
+        "Each API call of the agent's has its seq, and what it answered after `->`:\n",
+        secrets,
+    )
     tail = redact(
-        "Changes to the world since the start (JSON):\n"
+        "\nChanges to the world since the start (JSON):\n"
         + json.dumps(_scrub(attempt.diff), ensure_ascii=False, default=str)
         + "\n\nThe agent's final output:\n"
         + (attempt.output if attempt.output is not None else "(none)")
         + "\n",
         secrets,
     )
-    entries = [(at, kind, redact(line, secrets)) for at, kind, line in sorted(_calls(attempt) + _messages(attempt))]
-    dropped = 0
-    if truncate:
-        room = PROMPT_BUDGET - len(_render(head, tail, [], len(entries)))
-        size = sum(len(line) + 1 for _, _, line in entries)
-        while dropped < len(entries) and size > room:
-            size -= len(entries[dropped][2]) + 1
-            dropped += 1
-    return _render(head, tail, entries[dropped:], dropped)
+    lines = [redact(line, secrets) for line in transcript(attempt, _scrub)]
+    whole = _render(head, tail, lines, 0)
+    if budget is None or tokens(whole) <= budget:
+        return whole
+    if not truncate:
+        raise TooLong(tokens(whole), budget, cut=False)
+    room = budget * CHARS_PER_TOKEN - len(_render(head, tail, [], len(lines)))
+    if room < 0:
+        raise TooLong(tokens(_render(head, tail, [], 0)), budget, cut=True)
+    dropped, size = 0, sum(len(line) + 1 for line in lines)
+    while size > room:
+        size -= len(lines[dropped]) + 1
+        dropped += 1
+    return _render(head, tail, lines[dropped:], dropped)
 
 
-def _render(head: str, tail: str, entries: list[tuple[int, str, str]], dropped: int) -> str:
-    calls = "\n".join(line for _, kind, line in entries if kind == "call")
-    messages = "\n".join(line for _, kind, line in entries if kind == "message")
-    return (
-        head
-        + (f"({dropped} oldest calls and messages were left out to fit.)\n" if dropped else "")
-        + f"The agent's API calls (oldest first):\n{calls or '(none)'}\n\n"
-        + f"Slack messages at the end (oldest first):\n{messages or '(none)'}\n\n"
-        + tail
-    )
+def _render(head: str, tail: str, lines: list[str], dropped: int) -> str:
+    notice = f"({dropped} oldest entries were left out to fit the judge model's context.)\n" if dropped else ""
+    shown = "".join(line + "\n" for line in lines) if lines or dropped else "(nothing)\n"
+    return head + notice + shown + tail
 
 
 def redact(text: str, secrets: Iterable[str]) -> str:
@@ -147,40 +188,3 @@ def _scrub(value: Any) -> Any:
     if isinstance(value, list):
         return [_scrub(v) for v in value]
     return value
-
-
-def _calls(attempt: Attempt) -> list[tuple[int, str, str]]:
-    lines = []
-    for call in attempt.calls:
-        line = f"seq {call.seq} {call.t} {call.service} {call.method} {call.path}"
-        if call.query:
-            line += f" query={_compact(call.query)}"
-        if call.body is not None:
-            line += f" body={_compact(call.body)}"
-        line += f" -> {call.status}"
-        if call.error and isinstance(call.response, dict) and isinstance(call.response.get("error"), str):
-            line += f" {call.response['error']}"
-        lines.append((parse_time(call.t), "call", line))
-    return lines
-
-
-def _messages(attempt: Attempt) -> list[tuple[int, str, str]]:
-    lines = []
-    for message in attempt.records(MESSAGES):
-        ts = str(message.get("ts", ""))
-        thread = message.get("thread_ts")
-        where = f"{message.get('channel')}" + (f" thread {thread}" if thread and thread != ts else "")
-        lines.append((_ts_us(ts), "message", f"[{ts}] {where} {message.get('user')}: {message.get('text', '')}"))
-    return lines
-
-
-def _compact(value: Any) -> str:
-    text = json.dumps(_scrub(value), ensure_ascii=False, default=str)
-    return text if len(text) <= 1000 else text[:1000] + "…"
-
-
-def _ts_us(ts: str) -> int:
-    """A Slack `ts` ("1772460000.000100") as epoch microseconds, to order messages with calls."""
-    seconds, _, fraction = ts.partition(".")
-    fraction = fraction.ljust(6, "0")[:6]
-    return int(seconds) * 1_000_000 + int(fraction) if seconds.isdigit() and fraction.isdigit() else 0

@@ -47,6 +47,10 @@ def run(
         float, typer.Option("--timeout", min=0.001, help="Seconds before a trial's agent is killed.")
     ] = 300.0,
     tls: Annotated[bool, typer.Option("--tls", help="Give the agent https URLs for every service.")] = False,
+    intercept: Annotated[
+        bool,
+        typer.Option("--intercept", help="Send the agent's HTTP through soundstage's proxy: the vendors' own hosts reach the world."),
+    ] = False,
     pass_env: Annotated[
         list[str] | None,
         typer.Option(
@@ -82,6 +86,7 @@ def run(
             store=lambda: opened(db, out),  # reached and migrated before any agent starts
             pass_env=pass_env,
             env=values,
+            intercept=intercept,
         )
     if json_output:
         emit(result.to_dict())

@@ -30,6 +30,16 @@ def serve(
     tls: Annotated[
         bool, typer.Option("--tls", help="Give every service an https URL (PagerDuty's always is).")
     ] = False,
+    proxy_port: Annotated[
+        int | None,
+        typer.Option(
+            "--proxy-port",
+            min=0,
+            max=65535,
+            help="Also listen as the interception proxy on this port (0: a free one) [default: no proxy].",
+            show_default=False,
+        ),
+    ] = None,
     max_worlds: Annotated[int, typer.Option("--max-worlds", min=1, help="Live worlds held at once.")] = MAX_WORLDS,
     idle_ttl: Annotated[
         float, typer.Option("--idle-ttl", min=1, help="Seconds an unused live world is kept.")
@@ -69,6 +79,7 @@ def serve(
         log_config=logging,
         results=results,
         libraries=[results] if results is not None else None,  # the store's other runs are shown too
+        proxy_port=proxy_port,
     )
     info = _describe(server, token is None)
     if json_output:
@@ -113,6 +124,7 @@ def _describe(server: Server, made: bool) -> dict[str, Any]:
         "url": base,
         "tls_url": server.tls_url,
         "ca_bundle": str(server.hub.tls.ca.bundle) if server.hub.tls else None,
+        "proxy_url": server.proxy_url,
         "control": f"{base}/v1/worlds",
         "services": {name: f"{base}/{name}" for name in SERVICES},
         "admin_token_required": True,
@@ -130,6 +142,8 @@ def _print(info: dict[str, Any]) -> None:
     for name, url in info["services"].items():
         say(f"  {name:<13} {url}  (the world is found from the token)")
     say(f"HTTPS clients trust {info['ca_bundle']} (the usual authorities and soundstage's own).")
+    if info["proxy_url"]:
+        say(f"  proxy         {info['proxy_url']}  (a world's `env` holds HTTPS_PROXY with its credential)")
     if info["admin_token"]:
         say(
             f"The control API needs `authorization: Bearer {info['admin_token']}` (made now; set SOUNDSTAGE_ADMIN_TOKEN to choose it)."

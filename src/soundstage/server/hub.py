@@ -48,6 +48,28 @@ class TLSPort:
         return f"https://{'[' + host + ']' if ':' in host else host}:{self.port}"
 
 
+@dataclass(frozen=True)
+class ProxyPort:
+    """Where the server also listens as the interception proxy (proxy.py)."""
+
+    port: int
+    ca: LocalCA
+
+    def environment(self, base_url: str, control_token: str) -> dict[str, str]:
+        """What an agent's runtime needs to go through the proxy, as its world (the proxy credential is the
+        world's control token), and to trust the certificates it shows."""
+        host = urlsplit(base_url).hostname or "127.0.0.1"
+        proxy = f"http://agent:{control_token}@{'[' + host + ']' if ':' in host else host}:{self.port}"
+        bundle = str(self.ca.bundle)
+        return {
+            **{name: proxy for name in ("HTTPS_PROXY", "HTTP_PROXY", "https_proxy", "http_proxy")},
+            # soundstage's own URLs go straight to it.
+            **{name: "127.0.0.1,localhost,::1" for name in ("NO_PROXY", "no_proxy")},
+            **{name: bundle for name in ("SSL_CERT_FILE", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE", "GIT_SSL_CAINFO")},
+            "NODE_EXTRA_CA_CERTS": str(self.ca.ca),  # Node adds these to its own authorities
+        }
+
+
 def new_world_id() -> str:
     """`w` and 32 hex digits: 128 random bits."""
     return "w" + secrets.token_hex(16)
@@ -80,6 +102,7 @@ class Hub:
         self._by_token: dict[str, World] = {}
         self._lock = threading.Lock()
         self.tls: TLSPort | None = None  # set by the server when it listens with TLS too
+        self.proxy: ProxyPort | None = None  # set by the server when it listens as the interception proxy
 
     def add(self, image: WorldImage) -> World:
         """A new live world of `image`. Raises TooManyWorlds when the hub is full of live, unexpired worlds."""
@@ -157,6 +180,10 @@ class Hub:
         env.update(self.envs[world.id])
         if self.tls is not None:
             env["SSL_CERT_FILE"] = env["REQUESTS_CA_BUNDLE"] = str(self.tls.ca.bundle)
+        if self.proxy is not None:
+            env.update(self.proxy.environment(base_url, env["SOUNDSTAGE_TOKEN"]))
+            if "GITHUB_TOKEN" in env:  # where `gh` and other GitHub tools look first
+                env["GH_TOKEN"] = env["GITHUB_TOKEN"]
         return env
 
     def urls(self, world: World, base_url: str) -> dict[str, str]:

@@ -9,7 +9,10 @@ answers with the vendor's body, a simulated `Date` and the content type every ve
 It is total: a call that carries a credential of the world it addresses is logged exactly once whatever
 fails (a handler, the vendor's error builder, a body too big or too deep to keep), and the world's undo
 journal always closes. A call that carries none never reaches the world: the vendor's authentication
-error, nothing logged, the clock unmoved. After the attempt ends, the agent's tokens are revoked.
+error, nothing logged, the clock unmoved; except one with no credential at all under the world's own URL
+(`/w/<id>/...`, the id being a secret of the world's agent) that the service serves to anyone
+(`Service.anonymous`: GitHub's reads of public repos), which is logged as the world's with no actor.
+After the attempt ends, the agent's tokens are revoked.
 """
 
 from __future__ import annotations
@@ -36,6 +39,8 @@ TRACE_BODY_LIMIT = 256 * 1024
 TRACE_EXCERPT = 4096
 
 JSON_TYPE = "application/json; charset=utf-8"
+# The ASGI scope extension of a call the interception proxy (proxy.py) took at the vendor's own host.
+VENDOR_HOST = "soundstage.vendor_host"
 Scope = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
 Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
@@ -70,12 +75,15 @@ async def serve_call(hub: Hub, target: tuple[str | None, str, str], scope: Scope
     token = _token(service, call)
     world = hub.worlds.get(world_id) if world_id else hub.by_token(token)
     principal = world.tokens.get(token) if world is not None and token else None
-    if world is None or principal is None:  # no credential of this world: it never hears of the call
+    # No credential of this world: it never hears of the call. Only a call with no credential at all
+    # under the world's own URL (whose id is itself a secret) may be one the vendor serves to anyone.
+    anonymous = principal is None and world_id is not None and _anonymous(service, call)
+    if world is None or (principal is None and not anonymous):
         reply, content, _ = _safely(service.unauthorized, service, call)
         date = None
     else:
         hub.touch(world)
-        if principal.service != name:  # this world's token for another service: the vendor's auth error
+        if principal is not None and principal.service != name:  # this world's token for another service
             principal = None
         reply, content, date = record(world, service, principal, call, size)
     await _send(send, reply, content, date)
@@ -130,6 +138,15 @@ def record(
 
 def _internal_error(service: Service, exc: BaseException, call: ServiceRequest) -> Reply:
     return service.internal_error(call, exc)
+
+
+def _anonymous(service: Service, call: ServiceRequest) -> bool:
+    """Whether the service serves this call without any credential (GitHub's reads of public repos)."""
+    serves = getattr(service, "anonymous", None)
+    try:
+        return bool(serves(call)) if serves is not None else False
+    except Exception:
+        return False
 
 
 def _token(service: Service, call: ServiceRequest) -> str | None:
@@ -196,6 +213,8 @@ async def _read(
     headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
     host = headers.get("host") or "{}:{}".format(*scope.get("server") or ("127.0.0.1", 80))
     prefix = f"/w/{world_id}/{name}" if world_id else f"/{name}"
+    if VENDOR_HOST in scope.get("extensions", {}):  # the interception proxy: the vendor's own URLs
+        prefix = ""
     call = ServiceRequest(
         method=scope["method"].upper(),
         path=path,

@@ -17,8 +17,9 @@ import uvicorn
 
 from ..errors import InfrastructureError
 from .app import create_app
-from .hub import Hub, TLSPort
+from .hub import Hub, ProxyPort, TLSPort
 from .library import RunLibrary
+from .proxy import HEAD_LIMIT, Proxy
 from .runs import ResultsSink
 from .tls import local_ca
 
@@ -65,6 +66,7 @@ class Server:
         log_config: dict[str, Any] | None = None,
         results: ResultsSink | None = None,
         libraries: list[RunLibrary] | None = None,
+        proxy_port: int | None = None,
     ) -> None:
         self.hub = hub or Hub()
         self.host = host
@@ -73,6 +75,11 @@ class Server:
         if tls_port is not None:
             self._sockets.append(bind(host, tls_port))
             self.hub.tls = TLSPort(self._sockets[1].getsockname()[1], local_ca(), tls_everywhere)
+        self._proxy: tuple[Proxy, socket.socket] | None = None
+        if proxy_port is not None:
+            sock = bind(host, proxy_port)
+            self.hub.proxy = ProxyPort(sock.getsockname()[1], local_ca())
+            self._proxy = (Proxy(self.app, self.hub, self.hub.proxy.ca), sock)
         self.port = self._sockets[0].getsockname()[1]
         common: dict[str, Any] = dict(
             log_level="warning",
@@ -100,6 +107,11 @@ class Server:
         return f"http://{url_host(self.host)}:{self.port}"
 
     @property
+    def proxy_url(self) -> str | None:
+        """The interception proxy's address (without a credential: each agent's carries its world's)."""
+        return f"http://{url_host(self.host)}:{self.hub.proxy.port}" if self.hub.proxy is not None else None
+
+    @property
     def tls_url(self) -> str | None:
         return self.hub.tls.base(self.url) if self.hub.tls is not None else None
 
@@ -107,11 +119,17 @@ class Server:
         """Serves both ports until `stop` (or an interrupt, in the foreground)."""
         tasks = [asyncio.ensure_future(s.serve(sockets=[sock])) for s, sock in zip(self._servers, self._sockets)]
         sweeper = asyncio.ensure_future(self._sweep())
+        proxy = None
+        if self._proxy is not None:
+            handler, sock = self._proxy
+            proxy = await asyncio.start_server(handler.serve, sock=sock, limit=HEAD_LIMIT)
         # An interrupt reaches one of the servers only (each installs its own handler): when one ends, end all.
         await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
         for server in self._servers:
             server.should_exit = True
         sweeper.cancel()
+        if proxy is not None:
+            proxy.close()
         await asyncio.gather(*tasks)
 
     async def _sweep(self) -> None:
@@ -141,6 +159,8 @@ class Server:
             self._thread.join(timeout=10)
         for sock in self._sockets:
             sock.close()
+        if self._proxy is not None:
+            self._proxy[1].close()
 
     def __enter__(self) -> Server:
         return self.start()

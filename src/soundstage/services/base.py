@@ -65,8 +65,10 @@ class Service(Protocol):
     """One impersonated API. Optional members, read with getattr: `https_only` (its official client refuses
     any base URL but https, so the agent gets the TLS port's URL for it) and `attach(world)` (called on
     every new live world before the people are, for a service whose world acts on its own, such as
-    monitors evaluated as simulated time passes), and `revoked(request)` (the vendor's answer to a token
-    revoked when the attempt ended, where it differs from `unauthorized`)."""
+    monitors evaluated as simulated time passes), `revoked(request)` (the vendor's answer to a token
+    revoked when the attempt ended, where it differs from `unauthorized`) and `anonymous(request)`
+    (whether a call with no credential at all, under a world's own URL, reaches that world: GitHub's
+    reads of public repos; `handle` then gets no principal)."""
 
     name: str
 

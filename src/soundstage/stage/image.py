@@ -167,6 +167,7 @@ def build_image(scene: Scene, scene_doc: Document) -> WorldImage:
     agent: dict[str, Any] = {
         "pass_env": list(scene.agent.pass_env) if scene.agent else [],
         "may_advance_clock": scene.agent.may_advance_clock if scene.agent else True,
+        "network": scene.agent.network if scene.agent else "online",
     }
     for service in SERVICES.values():
         value = getattr(scene.agent, service.agent_user, None) if scene.agent else None

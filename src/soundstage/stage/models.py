@@ -81,6 +81,8 @@ def env_name(name: str) -> str:
 class _AgentOptions(Spec):
     pass_env: list[Annotated[str, AfterValidator(env_name)]] = []
     may_advance_clock: bool = True  # whether the agent's own token may move the simulated clock
+    # Through the interception proxy: `offline` refuses every host but the vendors' (logged all the same).
+    network: Literal["online", "offline"] = "online"
 
 
 AgentSpec = create_model(  # type: ignore[call-overload]

@@ -99,7 +99,10 @@ def test_commit_statuses(acme: GitHubWorld) -> None:
     empty = kit.rest.repos.get_combined_status_for_ref("acme", "orders", "main").parsed_data
     assert (empty.state, empty.total_count, empty.sha) == ("pending", 0, sha)
     commit = acme.py().get_repo("acme/orders").get_commit(sha)
-    commit.create_status("pending", target_url="https://ci.acme.test/1", description="running", context="ci/tests")
+    made = commit.create_status("pending", target_url="https://ci.acme.test/1", description="running", context="ci/tests")
+    assert (made.creator.login, made.state) == ("stagebot", "pending")
+    lint = kit.rest.repos.create_commit_status("acme", "orders", sha, state="pending", context="ci/lint").parsed_data
+    assert lint.creator is not None and lint.creator.login == "stagebot"
     commit.create_status("success", description="passed", context="ci/tests")
     commit.create_status("success", context="ci/lint")
     combined = kit.rest.repos.get_combined_status_for_ref("acme", "orders", "main").parsed_data
@@ -109,6 +112,8 @@ def test_commit_statuses(acme: GitHubWorld) -> None:
         ("ci/tests", "success", "passed"),
     ]
     assert combined.repository.full_name == "acme/orders"
+    listed = acme.raw("GET", "/repos/acme/orders/commits/main/status").json()["statuses"]
+    assert ["creator" in s for s in listed] == [False, False]  # a simple-commit-status has none
     commit.create_status("failure", context="ci/lint")
     assert commit.get_combined_status().state == "failure"
     bad = acme.raw("POST", f"/repos/acme/orders/statuses/{sha}", json={"state": "green"})

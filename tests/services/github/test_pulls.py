@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from soundstage.services.github.store import COMMITS, ISSUES, PULLS, REFS, REPOS
+from soundstage.services.github.store import COMMITS, ISSUES, PULLS, REFS, REPOS, REVIEW_COMMENTS
 
 from .conftest import GitHubWorld
 
@@ -272,7 +272,7 @@ def test_reviews(acme: GitHubWorld) -> None:
         "acme",
         "orders",
         5,
-        data={"event": "COMMENT", "body": "", "comments": [{"path": "src/app.py", "line": 3, "body": "Why off?"}]},
+        data={"event": "COMMENT", "body": "", "comments": [{"path": "src/app.py", "line": 17, "body": "Why off?"}]},
     ).parsed_data
     assert commented.state == "COMMENTED"
     pending = kit.rest.pulls.create_review("acme", "orders", 5, data={"body": "draft"}).parsed_data
@@ -280,7 +280,7 @@ def test_reviews(acme: GitHubWorld) -> None:
     assert [r.state for r in kit.rest.pulls.list_reviews("acme", "orders", 5).parsed_data] == ["COMMENTED", "PENDING"]
     comments = kit.rest.pulls.list_review_comments("acme", "orders", 5).parsed_data
     assert [(c.path, c.line, c.body, c.pull_request_review_id) for c in comments] == [
-        ("src/app.py", 3, "Why off?", commented.id)
+        ("src/app.py", 17, "Why off?", commented.id)
     ]
     no_body = acme.raw("POST", "/repos/acme/orders/pulls/5/reviews", json={"event": "REQUEST_CHANGES"})
     assert no_body.status_code == 422
@@ -292,6 +292,20 @@ def test_reviews(acme: GitHubWorld) -> None:
             422,
             [{"resource": "PullRequestReview", "code": "invalid", "field": "event"}],
         )
+
+
+def test_get_a_review(acme: GitHubWorld) -> None:
+    kit = acme.kit()
+    made = kit.rest.pulls.create_review("acme", "orders", 4, data={"event": "COMMENT", "body": "Noted"}).parsed_data
+    got = kit.rest.pulls.get_review("acme", "orders", 4, made.id).parsed_data
+    assert (got.id, got.state, got.body, got.user.login) == (made.id, "COMMENTED", "Noted", "stagebot")
+    assert acme.py().get_repo("acme/orders").get_pull(4).get_review(made.id).body == "Noted"
+    docs = "https://docs.github.com/rest/pulls/reviews#get-a-review-for-a-pull-request"
+    for path in (f"/repos/acme/orders/pulls/5/reviews/{made.id}", "/repos/acme/orders/pulls/4/reviews/1"):
+        r = acme.raw("GET", path)
+        assert (r.status_code, r.json()) == (404, {"message": "Not Found", "documentation_url": docs, "status": "404"})
+    full = acme.raw("GET", f"/repos/acme/orders/pulls/4/reviews/{made.id}", headers={"Accept": "application/vnd.github.full+json"})
+    assert (full.json()["body_text"], full.json()["body_html"]) == ("Noted", '<p dir="auto">Noted</p>')
 
 
 def test_own_pull_cannot_be_approved(acme: GitHubWorld) -> None:
@@ -307,11 +321,11 @@ def test_review_comments_with_pygithub(acme: GitHubWorld) -> None:
     repo = acme.py().get_repo("acme/orders")
     pull = repo.get_pull(4)
     commit = repo.get_commit(ref(acme, "fix_commit"))
-    comment = pull.create_review_comment("Cache key looks right", commit, "src/app.py", line=5, side="RIGHT")
+    comment = pull.create_review_comment("Cache key looks right", commit, "src/app.py", line=17, side="RIGHT")
     assert (comment.body, comment.path, comment.line, comment.user.login) == (
         "Cache key looks right",
         "src/app.py",
-        5,
+        17,
         "stagebot",
     )
     reply = pull.create_review_comment_reply(comment.id, "Agreed")
@@ -340,3 +354,65 @@ def test_same_merges_same_shas(stage: Any) -> None:
     assert first == run()
     assert first[2:4] == (2700000001, datetime(2026, 3, 2, 14, 0, 5, tzinfo=UTC))
     assert first[4] == first[1]
+
+
+APP_HUNK = (
+    "@@ -14,9 +14,9 @@ def search_orders(query):\n"
+    " \n"
+    " \n"
+    " def order_total(order):\n"
+    '-    cached = cache.get(order["customer_id"])\n'
+    '+    cached = cache.get(order["id"])'
+)
+
+
+def test_a_review_comment_sits_in_the_diff(acme: GitHubWorld) -> None:
+    kit = acme.kit()
+    head = ref(acme, "fix_commit")
+    made = kit.rest.pulls.create_review_comment(
+        "acme", "orders", 4, data={"commit_id": head, "path": "src/app.py", "line": 17, "body": "Keyed by order"}
+    ).parsed_data
+    assert (made.position, made.original_position, made.line, made.side, made.diff_hunk) == (5, 5, 17, "RIGHT", APP_HUNK)
+    assert (made.start_line, made.start_side, made.subject_type) == (None, None, "line")
+    left = kit.rest.pulls.create_review_comment(
+        "acme", "orders", 4, data={"commit_id": head, "path": "src/app.py", "line": 17, "side": "LEFT", "body": "Was"}
+    ).parsed_data
+    assert (left.position, left.diff_hunk) == (4, APP_HUNK.rsplit("\n", 1)[0])
+    by_position = acme.raw(
+        "POST",
+        "/repos/acme/orders/pulls/4/comments",
+        json={"commit_id": head, "path": "src/app.py", "position": 5, "body": "Same line"},
+    ).json()
+    assert (by_position["line"], by_position["side"], by_position["position"]) == (17, "RIGHT", 5)
+    several = acme.raw(
+        "POST",
+        "/repos/acme/orders/pulls/4/comments",
+        json={"commit_id": head, "path": "src/app.py", "start_line": 16, "line": 17, "body": "These two"},
+    ).json()
+    assert (several["start_line"], several["start_side"], several["line"]) == (16, "RIGHT", 17)
+    reply = kit.rest.pulls.create_reply_for_review_comment("acme", "orders", 4, made.id, data={"body": "Yes"}).parsed_data
+    assert (reply.position, reply.diff_hunk, reply.in_reply_to_id) == (5, APP_HUNK, made.id)
+
+
+def test_a_review_comment_outside_the_diff_is_refused(acme: GitHubWorld) -> None:
+    head = ref(acme, "fix_commit")
+    before = acme.state(REVIEW_COMMENTS)
+    outside = "Pull request review thread line must be part of the diff"
+    blank = "Pull request review thread diff hunk can't be blank"
+    hunk = "Pull request review thread start line must be part of the same hunk as the line."
+    for body, errors in (
+        ({"path": "src/app.py", "line": 3}, [f"{outside} and {blank}"]),
+        ({"path": "README.md", "line": 1}, [f"{outside} and {blank}"]),
+        ({"path": "src/app.py", "line": 17, "start_line": 3}, [hunk]),
+        ({"path": "src/app.py", "line": 3, "start_line": 1}, [f"{outside}, {hunk}, and {blank}"]),
+    ):
+        r = acme.raw("POST", "/repos/acme/orders/pulls/4/comments", json={"commit_id": head, "body": "b", **body})
+        assert (r.status_code, r.json()["message"], r.json()["errors"]) == (422, "Unprocessable Entity", errors)
+    review = acme.raw(
+        "POST",
+        "/repos/acme/orders/pulls/4/reviews",
+        json={"event": "COMMENT", "body": "b", "comments": [{"path": "src/app.py", "line": 3, "body": "x"}]},
+    )
+    assert (review.status_code, review.json()["errors"]) == (422, [f"{outside} and {blank}"])
+    assert acme.state(REVIEW_COMMENTS) == before
+    assert [r["state"] for r in acme.raw("GET", "/repos/acme/orders/pulls/4/reviews").json()] == []

@@ -28,6 +28,21 @@ def test_users_and_organizations(gh):
     assert (r.status_code, r.json()["message"]) == (404, "Not Found")
 
 
+def test_get_an_organization(gh):
+    kit = gh.kit()
+    org = kit.rest.orgs.get("acme").parsed_data
+    assert (org.login, org.type, org.public_repos, org.html_url) == ("acme", "Organization", 1, "https://github.com/acme")
+    assert org.url == f"{gh.url}/orgs/acme"
+    assert org.repos_url == f"{gh.url}/orgs/acme/repos"
+    assert gh.py().get_organization("acme").login == "acme"
+    r = gh.raw("GET", "/orgs/acme")
+    assert r.headers["x-accepted-oauth-scopes"] == "admin:org, read:org, repo, user, write:org"
+    docs = "https://docs.github.com/rest/orgs/orgs#get-an-organization"
+    for name in ("maya", "nobody"):  # a user is no organization
+        r = gh.raw("GET", f"/orgs/{name}")
+        assert (r.status_code, r.json()) == (404, {"message": "Not Found", "documentation_url": docs, "status": "404"})
+
+
 def test_get_repo(gh):
     kit = gh.kit()
     repo = kit.rest.repos.get("acme", "orders").parsed_data
@@ -59,7 +74,24 @@ def test_rate_limit(gh):
     overview = kit.rest.rate_limit.get().parsed_data
     core = overview.resources.core
     assert (core.limit, core.used, core.reset) == (5000, 0, 1772463600)
-    assert overview.resources.search.limit == 30
+    now = 1772460005  # the second call: the clock moves 5s a call
+    assert {name: (r["limit"], r["reset"] - now) for name, r in gh.raw("GET", "/rate_limit").json()["resources"].items()} == {
+        "core": (5000, 3595),  # the end of the simulated hour
+        "search": (30, 60),
+        "graphql": (5000, 3600),
+        "integration_manifest": (5000, 3600),
+        "source_import": (100, 60),
+        "code_scanning_upload": (1000, 3600),
+        "actions_runner_registration": (10000, 3600),
+        "scim": (15000, 3600),
+        "dependency_snapshots": (100, 60),
+        "code_search": (10, 60),
+    }
+    assert overview.resources.code_search.limit == 10
+    assert gh.py().get_rate_limit().resources.search.limit == 30
+    again = gh.raw("GET", "/rate_limit")
+    assert again.json()["rate"]["used"] == 0  # it does not count itself
+    assert again.headers["x-ratelimit-used"] == "0"
 
 
 def test_branches(gh):

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import base64
 import shlex
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote, urlencode
@@ -53,17 +53,29 @@ def decoded(content: str, message: str, documentation_url: str = DOCS) -> str:
 
 @dataclass
 class Call(RestCall):
-    """A GitHub call: also the caller's `github.users` record. A few operations also take an array as the
-    body (`POST .../labels`) and read `body` itself; everywhere else an array is GitHub's 400."""
+    """A GitHub call: also the caller's `github.users` record, None for a read with no credential (which
+    sees public repos only). A few operations also take an array as the body (`POST .../labels`) and read
+    `body` itself; everywhere else an array is GitHub's 400."""
 
-    user: Record
+    user: Record | None
 
     def not_an_object(self) -> GitHubError:
         return GitHubError(400, "Problems parsing JSON")
 
     @property
+    def me(self) -> Record:
+        """The caller's account; a call with no credential has none: 401."""
+        if self.user is None:
+            raise GitHubError(401, "Requires authentication")
+        return self.user
+
+    @property
     def login(self) -> str:
-        return self.user["login"]
+        return self.me["login"]
+
+    def visible(self, records: Iterable[Record]) -> list[Record]:
+        """The repos the caller may see: every one with a credential, the public ones without."""
+        return [r for r in records if self.user is not None or not r["private"]]
 
     @property
     def records(self) -> Records:
@@ -75,7 +87,7 @@ class Call(RestCall):
     def repo(self) -> Record:
         """The repository of the path's `{owner}/{repo}`, or 404."""
         record = self.world[REPOS].get(f"{self.params['owner']}/{self.params['repo']}")
-        if record is None:
+        if record is None or not self.visible([record]):
             raise not_found(f"{DOCS}/repos/repos#get-a-repository")
         return record
 
@@ -301,20 +313,27 @@ class Call(RestCall):
         return branch
 
     def review_comment(self, item: Any, name: str) -> dict[str, Any]:
-        """One review comment's `path`, `body`, `line`/`position` and `side`, checked; `item` is the body or
-        an entry of its `comments`."""
+        """One review comment's `path`, `body`, `line` (or the older `position` in the diff), `side` and,
+        for a comment on several lines, `start_line` and `start_side`, checked; `item` is the body or an
+        entry of its `comments`."""
         if not isinstance(item, dict):
             raise type_error(name, item, "an object")
         for key in ("path", "body"):
             if not isinstance(item.get(key), str) or not item[key]:
                 raise failed({"resource": "PullRequestReviewComment", "code": "missing_field", "field": key})
-        line = item.get("line", item.get("position"))
-        if line is not None and (not isinstance(line, int) or isinstance(line, bool) or line < 1):
-            raise failed({"resource": "PullRequestReviewComment", "code": "invalid", "field": "line"})
-        side = item.get("side") or "RIGHT"
-        if side not in ("LEFT", "RIGHT"):
-            raise failed({"resource": "PullRequestReviewComment", "code": "invalid", "field": "side"})
-        return {"path": item["path"], "body": item["body"], "line": line, "side": side}
+        found: dict[str, Any] = {"path": item["path"], "body": item["body"]}
+        for key in ("line", "position", "start_line"):
+            value = item.get(key)
+            if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 1):
+                raise failed({"resource": "PullRequestReviewComment", "code": "invalid", "field": key})
+            found[key] = value
+        for key in ("side", "start_side"):
+            value = item.get(key) or None
+            if value is not None and value not in ("LEFT", "RIGHT"):
+                raise failed({"resource": "PullRequestReviewComment", "code": "invalid", "field": key})
+            found[key] = value
+        found["side"] = found["side"] or "RIGHT"
+        return found
 
     def tree_changes(self, objects: Objects) -> dict[str, tuple[str, str] | None]:
         """The `tree` entries of a create-tree body as path -> ("text", content) or ("blob", sha), or None

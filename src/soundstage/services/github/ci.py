@@ -9,9 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 from ...world import Record
-from . import commits
+from . import commits, repos
 from .records import Records
-from .store import CHECK_RUNS, RELEASES, STATUSES, WORKFLOW_RUNS
+from .store import CHECK_RUNS, RELEASES, STATUSES, TAGS, WORKFLOW_RUNS
 
 
 def add_run(
@@ -110,7 +110,12 @@ def add_status(
 
 
 def add_release(records: Records, repo: str, tag: str, target: str, login: str, at: int, **fields: Any) -> Record:
+    """A release; one that is not a draft tags `target` (a branch or a commit) with `tag_name` unless the
+    tag exists already, as publishing a release does."""
     ident, node = records.new_id("Release")
+    sha = repos.resolve(records, repo, target)
+    if not fields.get("draft") and sha is not None and repos.ref(records, repo, TAGS + tag) is None:
+        repos.set_ref(records, repo, TAGS + tag, sha)
     record = {
         "id": ident,
         "node_id": node,

@@ -235,11 +235,57 @@ def _interleave(mine: list[Change], yours: list[Change]) -> list[tuple[int, int,
     return merged
 
 
+_NO_NEWLINE = "\\ No newline at end of file"
+
+
+def _funcname(lines: list[str], start: int) -> str:
+    """What git shows after a hunk's `@@`: the nearest line above the hunk that starts with a letter, `_`
+    or `$` (git's default function-name rule), without trailing space and at most 80 characters."""
+    for line in reversed(lines[:start]):
+        if line[:1].isalpha() or line[:1] in ("_", "$"):
+            return " " + line.rstrip()[:80]
+    return ""
+
+
+def _range(start: int, length: int) -> str:
+    """A hunk's `start,length` as git writes it: the length left out when it is 1; an empty side starts
+    on the line before."""
+    if length == 1:
+        return str(start + 1)
+    return f"{start + 1 if length else start},{length}"
+
+
+def hunks(before: str | None, after: str | None) -> list[str]:
+    """The unified diff hunks between two texts as git writes them (three lines of context, the
+    function name after `@@`, `\\ No newline at end of file` after a last line without one), as lines."""
+    old = (before or "").splitlines(keepends=True)
+    new = (after or "").splitlines(keepends=True)
+    result: list[str] = []
+    for group in difflib.SequenceMatcher(None, old, new, autojunk=False).get_grouped_opcodes(3):
+        i1, i2, j1, j2 = group[0][1], group[-1][2], group[0][3], group[-1][4]
+        header = f"@@ -{_range(i1, i2 - i1)} +{_range(j1, j2 - j1)} @@"
+        result.append(header + _funcname([line.rstrip("\n") for line in old], i1))
+        for tag, a1, a2, b1, b2 in group:
+            if tag == "equal":
+                result += _marked(" ", old[a1:a2])
+                continue
+            result += _marked("-", old[a1:a2])
+            result += _marked("+", new[b1:b2])
+    return result
+
+
+def _marked(sign: str, lines: list[str]) -> list[str]:
+    out = []
+    for line in lines:
+        out.append(sign + line.rstrip("\n"))
+        if not line.endswith("\n"):
+            out.append(_NO_NEWLINE)
+    return out
+
+
 def patch(before: str | None, after: str | None) -> tuple[str, int, int]:
     """The unified diff hunks GitHub shows as `patch` (no file header), with additions and deletions."""
-    old = (before or "").splitlines()
-    new = (after or "").splitlines()
-    lines = list(difflib.unified_diff(old, new, lineterm="", n=3))[2:]
+    lines = hunks(before, after)
     additions = sum(1 for line in lines if line.startswith("+"))
     deletions = sum(1 for line in lines if line.startswith("-"))
     return "\n".join(lines), additions, deletions

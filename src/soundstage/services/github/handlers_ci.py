@@ -7,6 +7,7 @@ conclusion (the code did not change). A deployment to `production` deploys its r
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ...clock import US
@@ -14,9 +15,9 @@ from ...world import Record, World
 from ..base import Reply
 from . import ci, commits, deployments, repos, views_ci
 from .calls import Call, created, ops, paginate
-from .errors import DOCS, GitHubError, not_found, type_error
+from .errors import DOCS, GitHubError, invalid, not_found, type_error
 from .records import Records
-from .store import CHECK_RUNS, DEPLOYMENT_STATUSES, DEPLOYMENTS, RELEASES, STATUSES, WORKFLOW_RUNS
+from .store import CHECK_RUNS, DEPLOYMENT_STATUSES, DEPLOYMENTS, RELEASES, STATUSES, TAGS, WORKFLOW_RUNS
 
 RERUN_TAKES = 120 * US
 _RUN_STATUSES = ("queued", "in_progress", "completed", "waiting", "requested", "pending")
@@ -44,6 +45,43 @@ def list_releases(call: Call) -> Any:
     repo = call.repo()
     found = _newest(call.world[RELEASES].by("repository", repo["full_name"]))
     return paginate(call, found, lambda r: views_ci.release(call.base, call.records, r))
+
+
+@ops("POST /repos/{owner}/{repo}/releases")
+def create_release(call: Call) -> Any:
+    repo = call.repo()
+    full = repo["full_name"]
+    tag = call.required_text("tag_name")
+    target = call.text("target_commitish") or repo["default_branch"]
+    name, text = call.text("name"), call.text("body")
+    draft, prerelease = call.boolean("draft"), call.boolean("prerelease")
+    if any(r["tag_name"] == tag for r in call.world[RELEASES].by("repository", full)):
+        raise invalid("Release", "tag_name", "already_exists")
+    tagged = repos.ref(call.records, full, TAGS + tag) is not None
+    if not tagged and repos.resolve(call.records, full, target) is None:
+        raise invalid("Release", "target_commitish")
+    record = ci.add_release(
+        call.records, full, tag, target, call.login, call.now(), name=name, body=text, draft=draft, prerelease=prerelease
+    )
+    return created(views_ci.release(call.base, call.records, record))
+
+
+@ops("GET /repos/{owner}/{repo}/releases/{release_id}")
+def get_release(call: Call) -> Any:
+    docs = f"{DOCS}/releases/releases#get-a-release"
+    return views_ci.release(call.base, call.records, call.by_id(call.repo(), RELEASES, "release_id", docs))
+
+
+@ops("GET /repos/{owner}/{repo}/tags")
+def list_tags(call: Call) -> Any:
+    repo = call.repo()
+    found = sorted(repos.refs(call.records, repo["full_name"], "tags/"), key=lambda r: _version(r["ref"]), reverse=True)
+    return paginate(call, found, lambda r: views_ci.tag(call.base, repo, r))
+
+
+def _version(ref: str) -> list[tuple[int, str]]:
+    """A tag name's sort key: its runs of digits as numbers, so `v1.10.0` comes after `v1.9.0`."""
+    return [(int(part), "") if part.isdigit() else (-1, part) for part in re.split(r"(\d+)", ref) if part]
 
 
 @ops("GET /repos/{owner}/{repo}/releases/latest")

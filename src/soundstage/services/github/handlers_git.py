@@ -190,7 +190,7 @@ def create_commit(call: Call) -> Any:
         not isinstance(p, str) or commits.commit(objects, p) is None for p in parents
     ):
         raise GitHubError(422, "Parent SHA does not exist or is not a commit object", documentation_url=docs)
-    committer = call.person("committer", dated=True) or repos.identity(call.user, call.now())
+    committer = call.person("committer", dated=True) or repos.identity(call.me, call.now())
     author = call.person("author", dated=True) or committer
     record = git.write_commit(objects, full, git.flatten(objects, tree), parents, message, author, committer)
     return created(views_git.git_commit(call.base, full, record))

@@ -10,10 +10,10 @@ from __future__ import annotations
 from typing import Any
 
 from ...world import Record
-from . import commits, issues, pulls, repos, views_git, views_pulls
+from . import commits, diffs, issues, media, pulls, repos, views_git, views_pulls
 from .calls import Call, created, no_content, ops, paginate
 from .errors import GitHubError, failed, not_found, type_error
-from .store import PULLS, REVIEW_COMMENTS, item_key
+from .store import PULLS, REVIEW_COMMENTS, REVIEWS, item_key
 
 DOCS = "https://docs.github.com/rest/pulls"
 _EVENTS = {"APPROVE": "APPROVED", "REQUEST_CHANGES": "CHANGES_REQUESTED", "COMMENT": "COMMENTED"}
@@ -97,7 +97,16 @@ def create_pull(call: Call) -> Any:
 
 @ops("GET /repos/{owner}/{repo}/pulls/{pull_number}")
 def get_pull(call: Call) -> Any:
-    return _view(call, call.pull(call.repo()))
+    record = call.pull(call.repo())
+    kind = media.param(call.request)
+    if kind in ("diff", "patch"):
+        found = pulls.changes(call.records, record)
+        objects = call.records.objects
+        if kind == "patch":
+            return media.text_reply(call.request, diffs.format_patch(objects, found["commits"]))
+        head = pulls.head_sha(call.records, record)
+        return media.text_reply(call.request, diffs.diff(objects, found.get("merge_base"), head) if head else "")
+    return _view(call, record)
 
 
 @ops("PATCH /repos/{owner}/{repo}/pulls/{pull_number}")
@@ -188,7 +197,7 @@ def merge_pull(call: Call) -> Any:
             documentation_url=f"{DOCS}/pulls#merge-a-pull-request",
         )
     title, message = _messages(call, record, method, pulls.changes(records, record)["commits"])
-    merged = pulls.merge_pull(records, record, method, title, message, call.user, call.now())
+    merged = pulls.merge_pull(records, record, method, title, message, call.me, call.now())
     return {"sha": merged, "merged": True, "message": "Pull Request successfully merged"}
 
 
@@ -208,6 +217,16 @@ def list_reviews(call: Call) -> Any:
     record = call.pull(call.repo())
     records = call.records
     return paginate(call, pulls.reviews(records, record), lambda r: views_pulls.review(call.base, records, r))
+
+
+@ops("GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}")
+def get_review(call: Call) -> Any:
+    repo = call.repo()
+    record = call.pull(repo)
+    review = call.by_id(repo, REVIEWS, "review_id", f"{DOCS}/reviews#get-a-review-for-a-pull-request")
+    if review["number"] != record["number"]:
+        raise not_found(f"{DOCS}/reviews#get-a-review-for-a-pull-request")
+    return views_pulls.review(call.base, call.records, review)
 
 
 @ops("POST /repos/{owner}/{repo}/pulls/{pull_number}/reviews")
@@ -230,11 +249,12 @@ def create_review(call: Call) -> Any:
     if not isinstance(raw, list):
         raise type_error("comments", raw, "an array")
     comments = [call.review_comment(item, "comments") for item in raw]
+    placed = [_placed(call, record, commit_id, item) for item in comments]
     state = _EVENTS[event] if event else "PENDING"
     review = pulls.create_review(records, record, call.login, state, text, commit_id, call.now() if event else None)
-    for item in comments:
+    for item, where in zip(comments, placed):
         pulls.add_review_comment(
-            records, record, call.login, call.now(), commit_id=commit_id, review_id=review["id"], **item
+            records, record, call.login, call.now(), commit_id=commit_id, review_id=review["id"], **{**item, **where}
         )
     return views_pulls.review(call.base, records, review)
 
@@ -247,6 +267,14 @@ def list_review_comments(call: Call) -> Any:
     return paginate(call, found, lambda c: views_pulls.review_comment(call.base, records, c))
 
 
+def _placed(call: Call, record: Record, commit_id: str, item: dict[str, Any]) -> dict[str, Any]:
+    """Where a review comment sits in the pull's diff, or GitHub's 422 when it is not part of it."""
+    where, problem = pulls.place_comment(call.records, record, commit_id, item)
+    if problem is not None:
+        raise _unprocessable(problem)
+    return where
+
+
 def _reply(call: Call, record: Record, reply_to: Any) -> Any:
     """A reply to review comment `reply_to`: same file, line and commit."""
     parent = call.world[REVIEW_COMMENTS].get(str(reply_to))
@@ -255,7 +283,8 @@ def _reply(call: Call, record: Record, reply_to: Any) -> Any:
     text = call.text("body")
     if not text:
         raise failed({"resource": "PullRequestReviewComment", "code": "missing_field", "field": "body"})
-    item = {"path": parent["path"], "body": text, "line": parent["line"], "side": parent["side"]}
+    keys = ("path", "line", "side", "start_line", "start_side", "position", "diff_hunk", "subject_type")
+    item = {"body": text, **{key: parent[key] for key in keys}}
     comment = pulls.add_review_comment(
         call.records, record, call.login, call.now(), commit_id=parent["commit_id"], in_reply_to_id=parent["id"], **item
     )
@@ -279,5 +308,8 @@ def create_review_comment(call: Call) -> Any:
     if commits.commit(call.records.objects, commit_id) is None:
         raise failed({"resource": "PullRequestReviewComment", "code": "invalid", "field": "commit_id"})
     item = call.review_comment(body, "comment")
-    comment = pulls.add_review_comment(call.records, record, call.login, call.now(), commit_id=commit_id, **item)
+    where = _placed(call, record, commit_id, item)
+    comment = pulls.add_review_comment(
+        call.records, record, call.login, call.now(), commit_id=commit_id, **{**item, **where}
+    )
     return created(views_pulls.review_comment(call.base, call.records, comment))

@@ -7,16 +7,32 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...clock import US
 from ...world import Record
 from ..base import Reply
-from . import commits, git, repos, views, views_git
+from . import commits, diffs, git, media, repos, views, views_git
 from .calls import Call, created, decoded, ops, paginate
 from .errors import GitHubError, not_found
-from .limits import LIMIT, rate_used
+from .limits import limit_for, rate_used
 from .store import HEADS, REPOS, USERS
 
 _CONTENTS_DOCS = "https://docs.github.com/rest/repos/contents#get-repository-content"
 _PUT_CONTENTS_DOCS = "https://docs.github.com/rest/repos/contents#create-or-update-file-contents"
+
+
+# The other resources of `GET /rate_limit`: limit and window in seconds (from GitHub's recorded answers;
+# code search from its documented 10 a minute).
+_RESOURCES = {
+    "search": (30, 60),
+    "graphql": (5000, 3600),
+    "integration_manifest": (5000, 3600),
+    "source_import": (100, 60),
+    "code_scanning_upload": (1000, 3600),
+    "actions_runner_registration": (10000, 3600),
+    "scim": (15000, 3600),
+    "dependency_snapshots": (100, 60),
+    "code_search": (10, 60),
+}
 
 
 # -- accounts ----------------------------------------------------------------------------------------
@@ -25,7 +41,7 @@ _PUT_CONTENTS_DOCS = "https://docs.github.com/rest/repos/contents#create-or-upda
 @ops("GET /user")
 def get_authenticated(call: Call) -> Any:
     public, private = repos.repo_counts(call.records, call.login)
-    return views.private_user(call.base, call.user, public, private)
+    return views.private_user(call.base, call.me, public, private)
 
 
 @ops("GET /users/{username}")
@@ -36,13 +52,27 @@ def get_user(call: Call) -> Any:
     return views.public_user(call.base, record, repos.repo_counts(call.records, record["login"])[0])
 
 
+@ops("GET /orgs/{org}")
+def get_org(call: Call) -> Any:
+    org = call.world[USERS].get(call.params["org"])
+    if org is None or org["type"] != "Organization":
+        raise not_found("https://docs.github.com/rest/orgs/orgs#get-an-organization")
+    return views.organization(call.base, org, repos.repo_counts(call.records, org["login"])[0])
+
+
 @ops("GET /rate_limit")
 def rate_limit(call: Call) -> Any:
-    used, reset = rate_used(call.world)
-    core = {"limit": LIMIT, "used": used, "remaining": LIMIT - used, "reset": reset}
-    search = {"limit": 30, "used": 0, "remaining": 30, "reset": reset - 3600 + 60}
-    graphql = {"limit": 5000, "used": 0, "remaining": 5000, "reset": reset}
-    return {"resources": {"core": core, "search": search, "graphql": graphql}, "rate": core}
+    """Every resource GitHub reports, with its limit: only `core` counts calls here; the others are
+    untouched, their windows starting now (a minute for search and a few more, an hour for the rest)."""
+    anonymous = call.user is None
+    used, reset = rate_used(call.world, anonymous)
+    limit = limit_for(anonymous)
+    core = {"limit": limit, "used": used, "remaining": limit - used, "reset": reset}
+    now = call.now() // US
+    resources = {"core": core}
+    for name, (limit, window) in _RESOURCES.items():
+        resources[name] = {"limit": limit, "used": 0, "remaining": limit, "reset": now + window}
+    return {"resources": resources, "rate": core}
 
 
 # -- repositories ------------------------------------------------------------------------------------
@@ -68,7 +98,7 @@ def list_for_user(call: Call) -> Any:
     owner = call.world[USERS].get(call.params["username"])
     if owner is None:
         raise not_found("https://docs.github.com/rest/repos/repos#list-repositories-for-a-user")
-    records = sorted(call.world[REPOS].by("owner", owner["login"]), key=lambda r: r["full_name"].lower())
+    records = sorted(call.visible(call.world[REPOS].by("owner", owner["login"])), key=lambda r: r["full_name"].lower())
     return paginate(call, records, lambda r: _view(call, r, full=False))
 
 
@@ -77,7 +107,7 @@ def list_org(call: Call) -> Any:
     org = call.world[USERS].get(call.params["org"])
     if org is None or org["type"] != "Organization":
         raise not_found("https://docs.github.com/rest/repos/repos#list-organization-repositories")
-    records = call.world[REPOS].by("owner", org["login"])
+    records = call.visible(call.world[REPOS].by("owner", org["login"]))
     return paginate(call, records, lambda r: _view(call, r, full=False))
 
 
@@ -107,6 +137,8 @@ def get_content(call: Call) -> Any:
         raise not_found(_CONTENTS_DOCS)
     full = repo["full_name"]
     if entry["type"] == "blob":
+        if media.param(call.request) == "raw":
+            return media.text_reply(call.request, git.text(objects, entry["sha"]))
         return views_git.content_file(call.base, full, name, path, entry, git.text(objects, entry["sha"]))
     listing = []
     for item in git.entries(objects, entry["sha"]):
@@ -118,7 +150,7 @@ def get_content(call: Call) -> Any:
 def _people(call: Call) -> tuple[Record, Record]:
     """The author and committer of a contents write: the committer defaults to the caller, the author to
     the committer (as GitHub documents)."""
-    committer = call.person("committer") or repos.identity(call.user, call.now())
+    committer = call.person("committer") or repos.identity(call.me, call.now())
     return call.person("author") or committer, committer
 
 
@@ -257,6 +289,13 @@ def get_commit(call: Call) -> Any:
     objects = call.records.objects
     record = commits.known(objects, sha)
     parent = record["parents"][0] if record["parents"] else None
+    kind = media.param(call.request)
+    if kind == "sha":
+        return media.text_reply(call.request, sha)
+    if kind == "diff":
+        return media.text_reply(call.request, diffs.diff(objects, parent, sha))
+    if kind == "patch":
+        return media.text_reply(call.request, diffs.format_patch(objects, [record]))
     changed = commits.changed(objects, parent, sha)
     return views_git.commit(call.base, call.records, repo["full_name"], record, changed)
 
@@ -271,6 +310,11 @@ def compare(call: Call) -> Any:
     if not sep or base is None or head is None:
         raise not_found("https://docs.github.com/rest/commits/commits#compare-two-commits")
     result = commits.compare(objects, base, head)
+    kind = media.param(call.request)
+    if kind == "diff":
+        return media.text_reply(call.request, diffs.diff(objects, result["merge_base"], head))
+    if kind == "patch":
+        return media.text_reply(call.request, diffs.format_patch(objects, result["commits"]))
     url = f"{call.base}/repos/{full}"
     html = f"{views.HTML}/{full}"
     return {

@@ -13,6 +13,7 @@ from ..limits import count, rule_for, rules, setting
 from .errors import GitHubError
 
 LIMIT = 5000
+ANONYMOUS_LIMIT = 60
 _HOUR = 3600
 _SECONDARY = (
     "You have exceeded a secondary rate limit. Please wait a few minutes before you try again. If you reach "
@@ -20,10 +21,13 @@ _SECONDARY = (
 )
 
 
-def over_limit(world: World, operation: str, user: Record) -> GitHubError | None:
+def over_limit(world: World, operation: str, user: Record | None) -> GitHubError | None:
     """GitHub's refusal when this call is over a limit the scene turned on (a refused call takes no place
-    in a per-operation window)."""
+    in a per-operation window). A call with no credential (`user` None) is counted apart and not refused
+    by the primary limit: GitHub words that refusal with the caller's IP address, which a world has not."""
     if setting(world, "github") is True:
+        if user is None:
+            return None
         used, _ = rate_used(world)
         if used >= LIMIT:
             return GitHubError(
@@ -50,22 +54,37 @@ class HourlyCalls(dict[int, int]):
     """Calls counted in the current hour of simulated time, by hour (a world part)."""
 
 
-def rate_used(world: World) -> tuple[int, int]:
+class AnonymousCalls(HourlyCalls):
+    """Calls with no credential, counted apart: GitHub allows `ANONYMOUS_LIMIT` an hour per IP address,
+    here per world (only the world's agent knows its URL)."""
+
+
+def limit_for(anonymous: bool) -> int:
+    return ANONYMOUS_LIMIT if anonymous else LIMIT
+
+
+def _counts(world: World, anonymous: bool) -> HourlyCalls:
+    return world.part(AnonymousCalls if anonymous else HourlyCalls)
+
+
+def rate_used(world: World, anonymous: bool = False) -> tuple[int, int]:
     """Calls counted so far in the current hour of simulated time, and when that hour ends."""
     window = world.now() // 1_000_000 // _HOUR
-    return world.part(HourlyCalls).get(window, 0), (window + 1) * _HOUR
+    return _counts(world, anonymous).get(window, 0), (window + 1) * _HOUR
 
 
-def rate_headers(world: World) -> dict[str, str]:
-    """Counts a call and answers GitHub's `X-RateLimit-*` headers for it."""
+def rate_headers(world: World, counted: bool = True, anonymous: bool = False) -> dict[str, str]:
+    """Counts a call (unless not `counted`: a 304, which GitHub does not count) and answers GitHub's
+    `X-RateLimit-*` headers for it."""
     window = world.now() // 1_000_000 // _HOUR
-    counts = world.part(HourlyCalls)
-    used = counts.get(window, 0) + 1
+    counts = _counts(world, anonymous)
+    used = counts.get(window, 0) + counted
     counts.clear()
     counts[window] = used
+    limit = limit_for(anonymous)
     return {
-        "X-RateLimit-Limit": str(LIMIT),
-        "X-RateLimit-Remaining": str(max(LIMIT - used, 0)),
+        "X-RateLimit-Limit": str(limit),
+        "X-RateLimit-Remaining": str(max(limit - used, 0)),
         "X-RateLimit-Used": str(used),
         "X-RateLimit-Reset": str((window + 1) * _HOUR),
         "X-RateLimit-Resource": "core",

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...world import Record
-from . import commits, deployments, issues, repos
+from . import commits, deployments, diffs, git, issues, repos
 from .records import Records
 from .store import HEADS, PULLS, REVIEW_COMMENTS, REVIEWS, item_key
 
@@ -144,7 +144,55 @@ def review_comments(records: Records, pull: Record) -> list[Record]:
     return records[REVIEW_COMMENTS].by("pull", item_key(pull["repository"], pull["number"]))
 
 
+_NOT_IN_DIFF = "Pull request review thread line must be part of the diff"
+_NOT_SAME_HUNK = "Pull request review thread start line must be part of the same hunk as the line."
+_NO_HUNK = "Pull request review thread diff hunk can't be blank"
+
+
+def _sentence(parts: list[str]) -> str:
+    """Parts joined as Rails' `to_sentence` joins them: `a and b`, `a, b, and c`."""
+    return parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])}{',' if len(parts) > 2 else ''} and {parts[-1]}"
+
+
+def _same_hunk(a: Record, b: Record) -> bool:
+    return a["diff_hunk"].split("\n")[0] == b["diff_hunk"].split("\n")[0]
+
+
+def place_comment(
+    records: Records, pull: Record, commit_id: str, item: Record
+) -> tuple[dict[str, Any], str | None]:
+    """Where a review comment (`path`, `line` or `position`, `side`, `start_line`, `start_side`) sits in
+    the pull's diff of its file up to `commit_id`: `line`, `side`, `position`, `diff_hunk`, `start_line`,
+    `start_side`, `subject_type`; and GitHub's complaint when it is not part of that diff (else None).
+    A comment with neither line nor position is on the whole file, its hunk the file's first."""
+    objects = records.objects
+    base = base_sha(records, pull)
+    start = commits.merge_base(objects, base, commit_id) if base else None
+    before = commits.text_at(objects, start, item["path"]) if start else None
+    after = commits.text_at(objects, commit_id, item["path"])
+    changed = before != after
+    placed: dict[str, Any] = {"start_line": None, "start_side": None, "subject_type": "line"}
+    if item["line"] is None and item["position"] is None:
+        lines = git.hunks(before, after) if changed else []
+        opening = lines[: next((i for i, t in enumerate(lines[1:], 1) if t.startswith("@@")), len(lines))]
+        placed.update(line=None, side=item["side"], position=None, diff_hunk="\n".join(opening), subject_type="file")
+        return placed, None if changed else _sentence([_NOT_IN_DIFF, _NO_HUNK])
+    spot = diffs.spot(before, after, item["line"], item["side"], item["position"]) if changed else None
+    problems = [] if spot else [_NOT_IN_DIFF]
+    if item["start_line"] is not None:
+        first = diffs.spot(before, after, item["start_line"], item["start_side"] or item["side"]) if changed else None
+        if spot is None or first is None or not _same_hunk(first, spot) or item["start_line"] >= spot["line"]:
+            problems.append(_NOT_SAME_HUNK)
+        placed.update(start_line=item["start_line"], start_side=item["start_side"] or item["side"])
+    if spot is None:
+        return placed, _sentence([*problems, _NO_HUNK])
+    placed.update(spot)
+    return placed, _sentence(problems) if problems else None
+
+
 def add_review_comment(records: Records, pull: Record, login: str, at: int, **fields: Any) -> Record:
+    """A review comment; `fields` are its `body`, `path`, `commit_id`, where it sits (`place_comment`),
+    and `review_id` or `in_reply_to_id`."""
     record = {
         **_on_pull(records, "PullRequestReviewComment", pull),
         "pull_request_review_id": fields.get("review_id"),
@@ -153,6 +201,10 @@ def add_review_comment(records: Records, pull: Record, login: str, at: int, **fi
         "path": fields["path"],
         "line": fields.get("line"),
         "side": fields.get("side") or "RIGHT",
+        "start_line": fields.get("start_line"),
+        "start_side": fields.get("start_side"),
+        "position": fields.get("position"),
+        "subject_type": fields.get("subject_type", "line"),
         "commit_id": fields["commit_id"],
         "diff_hunk": fields.get("diff_hunk", ""),
         "in_reply_to_id": fields.get("in_reply_to_id"),

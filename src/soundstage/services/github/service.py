@@ -1,16 +1,18 @@
-"""The GitHub REST API (v3) as a `Service`: checks the User-Agent, API version and token, routes
-`METHOD /path` to its registered operation, and adds GitHub's rate-limit and scope headers to every
-answer."""
+"""The GitHub REST API (v3) as a `Service`: checks the User-Agent, API version and token (or serves a read
+with none), reads the body as JSON whatever its type, routes `METHOD /path` to its registered operation,
+and finishes every answer as GitHub does: the body fields of the media type asked for, rate-limit, scope
+and cache headers (`wire`), and 304 for a conditional GET whose answer has not changed."""
 
 from __future__ import annotations
 
 import base64
+import dataclasses
 from typing import Any
 
 from ...world import Principal, World
 from ..base import BodyError, Credential, Reply, ServiceRequest, import_registrations, parse_body
 from ..rest import RestService, trace_body
-from . import seed
+from . import media, seed, wire
 from .calls import TAILS, Call, ops
 from .errors import GitHubError, envelope, not_found
 from .limits import over_limit, rate_headers
@@ -72,16 +74,39 @@ class GitHubService(RestService):
     def token(self, request: ServiceRequest) -> str | None:
         return token_of(request)
 
+    def internal_error(self, request: ServiceRequest, exc: BaseException) -> Reply:
+        return super().internal_error(as_json(request), exc)
+
     def unauthorized(self, request: ServiceRequest) -> Reply:
-        return self._precheck(request) or self.error_reply(
+        reply = self._precheck(request) or self.error_reply(
             _unauthenticated(request), operation=self.operation(request), trace_body=trace_body(request)
         )
+        reply.headers = {**wire.CONSTANT, **reply.headers}
+        return reply
 
     def handle(self, world: World, principal: Principal | None, request: ServiceRequest) -> Reply:
+        request = as_json(request)
+        anonymous = principal is None and self.anonymous(request)
         reply = self._precheck(request) or super().handle(world, principal, request)
-        reply.headers = {**rate_headers(world), "X-OAuth-Scopes": SCOPES, **reply.headers}
-        if reply.status < 300:
-            reply.headers.setdefault("X-GitHub-Media-Type", "github.v3; format=json")
+        if reply.status < 300 and reply.operation in media.BODY_OPERATIONS:
+            reply.body = media.bodies(request, reply.body)
+        cached = wire.cache_headers(reply, anonymous)
+        unchanged = wire.not_modified(request, reply, cached)
+        if unchanged:
+            reply.status, reply.body = 304, None
+        reply.headers = {
+            # Neither a 304 nor `GET /rate_limit` counts against the primary limit.
+            **rate_headers(world, not unchanged and reply.operation != "GET /rate_limit", anonymous),
+            **({} if anonymous else {"X-OAuth-Scopes": SCOPES}),
+            "X-Accepted-OAuth-Scopes": wire.ACCEPTED_SCOPES.get(reply.operation or "", ""),
+            "X-GitHub-Request-Id": wire.request_id(world),
+            **cached,
+            **wire.CONSTANT,
+            **reply.headers,
+        }
+        if wire.version(request) in VERSIONS:
+            reply.headers["X-GitHub-Api-Version-Selected"] = wire.version(request)
+        reply.headers.setdefault("X-GitHub-Media-Type", media.media_header(request))
         return reply
 
     def _precheck(self, request: ServiceRequest) -> Reply | None:
@@ -98,11 +123,15 @@ class GitHubService(RestService):
             return self.error_reply(exc)
         return None
 
+    def anonymous(self, request: ServiceRequest) -> bool:
+        """A read with no credential at all: GitHub serves public repos, users and organizations to anyone."""
+        return request.method == "GET" and "authorization" not in request.headers
+
     def run(
         self, world: World, principal: Principal | None, request: ServiceRequest, name: str, params: dict[str, str]
     ) -> Any:
         user = world[USERS].get(principal.user) if principal is not None else None
-        if user is None:
+        if user is None and not (principal is None and self.anonymous(request) and _for_anyone(name)):
             raise _unauthenticated(request)
         refused = over_limit(world, name, user)
         if refused is not None:
@@ -127,6 +156,23 @@ class GitHubService(RestService):
 
     def generate(self, collection: str, options: dict[str, Any], ctx: Any) -> None:
         raise ctx.error(f"github.{collection} cannot be generated (nothing in GitHub is generated yet)")
+
+
+def _for_anyone(operation: str) -> bool:
+    """Whether GitHub answers `operation` without a credential: not the authenticated user's own
+    operations (`/user`, `/user/...`), nor code search."""
+    return not (operation == "GET /user" or operation.startswith("GET /user/") or operation == "GET /search/code")
+
+
+def as_json(request: ServiceRequest) -> ServiceRequest:
+    """The request with its body read as JSON whatever its `Content-Type` says, as GitHub reads it: its docs
+    show `curl -d '{...}'`, which sends `application/x-www-form-urlencoded`. Without the header, a body that
+    is not JSON is kept as text for the trace and answered 400 `Problems parsing JSON`."""
+    kind = request.content_type
+    if not request.body or not kind or kind.endswith("json"):
+        return request
+    headers = {name: value for name, value in request.headers.items() if name != "content-type"}
+    return dataclasses.replace(request, headers=headers)
 
 
 def _json_body(request: ServiceRequest) -> Any:

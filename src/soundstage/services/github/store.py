@@ -31,6 +31,7 @@ CHECK_RUNS = "github.check_runs"
 STATUSES = "github.statuses"
 
 HEADS = "refs/heads/"
+TAGS = "refs/tags/"
 
 
 def ref_key(repo: str, ref: str) -> str:

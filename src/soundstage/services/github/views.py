@@ -109,6 +109,45 @@ def public_user(base: str, record: Record, public_repos: int) -> dict[str, Any]:
     }
 
 
+def organization(base: str, record: Record, public_repos: int) -> dict[str, Any]:
+    """An organization-full (`GET /orgs/{org}`) as a member who is not an owner sees it: no plan, billing
+    or member settings."""
+    login = record["login"]
+    url = f"{base}/orgs/{login}"
+    return {
+        "login": login,
+        "id": record["id"],
+        "node_id": record["node_id"],
+        "url": url,
+        "repos_url": f"{url}/repos",
+        "events_url": f"{url}/events",
+        "hooks_url": f"{url}/hooks",
+        "issues_url": f"{url}/issues",
+        "members_url": f"{url}/members{{/member}}",
+        "public_members_url": f"{url}/public_members{{/member}}",
+        "avatar_url": f"https://avatars.githubusercontent.com/u/{record['id']}?v=4",
+        "description": None,
+        "name": record.get("name"),
+        "company": None,
+        "blog": "",
+        "location": None,
+        "email": record.get("email"),
+        "twitter_username": None,
+        "is_verified": False,
+        "has_organization_projects": True,
+        "has_repository_projects": True,
+        "public_repos": public_repos,
+        "public_gists": 0,
+        "followers": 0,
+        "following": 0,
+        "html_url": f"{HTML}/{login}",
+        "created_at": stamp(record["created_at"]),
+        "updated_at": stamp(record["created_at"]),
+        "archived_at": None,
+        "type": "Organization",
+    }
+
+
 def private_user(base: str, record: Record, public_repos: int, private_repos: int) -> dict[str, Any]:
     """A private-user (`GET /user`): the public fields and the account's own counts."""
     return {

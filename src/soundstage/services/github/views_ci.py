@@ -3,6 +3,7 @@ commit statuses."""
 
 from __future__ import annotations
 
+import base64
 from typing import Any
 
 from ...world import Record
@@ -81,6 +82,18 @@ def release(base: str, records: Records, record: Record) -> dict[str, Any]:
         "published_at": maybe_stamp(record["published_at"]),
         "author": user_by_login(base, records, record["author"]),
         "assets": [],
+    }
+
+
+def tag(base: str, repo: Record, ref: Record) -> dict[str, Any]:
+    """A tag of `GET .../tags`: its name, commit and archives; the node id of its ref."""
+    full, name = repo["full_name"], ref["ref"].removeprefix("refs/tags/")
+    return {
+        "name": name,
+        "zipball_url": f"{base}/repos/{full}/zipball/refs/tags/{name}",
+        "tarball_url": f"{base}/repos/{full}/tarball/refs/tags/{name}",
+        "commit": {"sha": ref["sha"], "url": f"{base}/repos/{full}/commits/{ref['sha']}"},
+        "node_id": base64.b64encode(f"03:Ref{repo['id']}:{ref['ref']}".encode()).decode(),
     }
 
 
@@ -209,9 +222,10 @@ def check_run(base: str, records: Records, record: Record) -> dict[str, Any]:
     }
 
 
-def status(base: str, records: Records, record: Record) -> dict[str, Any]:
+def status(base: str, records: Records, record: Record, simple: bool = False) -> dict[str, Any]:
+    """A status; `simple` as a combined status lists it (a simple-commit-status: no `creator`)."""
     creator = repos.user(records, record["creator"])
-    return {
+    view = {
         "url": f"{base}/repos/{record['repository']}/statuses/{record['sha']}",
         "avatar_url": f"https://avatars.githubusercontent.com/u/{creator['id']}?v=4" if creator else None,
         "id": record["id"],
@@ -223,6 +237,9 @@ def status(base: str, records: Records, record: Record) -> dict[str, Any]:
         "created_at": stamp(record["created_at"]),
         "updated_at": stamp(record["updated_at"]),
     }
+    if not simple:
+        view["creator"] = user_by_login(base, records, record["creator"])
+    return view
 
 
 def combined_status(base: str, records: Records, repo: str, sha: str, statuses: list[Record]) -> dict[str, Any]:
@@ -236,7 +253,7 @@ def combined_status(base: str, records: Records, repo: str, sha: str, statuses: 
     )
     return {
         "state": state,
-        "statuses": [status(base, records, r) for r in reversed(list(latest.values()))],
+        "statuses": [status(base, records, r, simple=True) for r in reversed(list(latest.values()))],
         "sha": sha,
         "total_count": len(latest),
         "repository": minimal_repository(base, records, repo),

@@ -1,0 +1,55 @@
+"""Writes docs/services/<service>-coverage.md: how soundstage's answers measure up against real recorded
+responses (tests/services/recorded_coverage.py), per operation and per service.
+
+    python scripts/coverage_docs.py [--floors]
+
+It starts a soundstage server of its own (on a free port, with a throwaway home for its certificates), makes
+each service's calls and writes the pages; tests/services/test_recorded.py checks they are up to date. With
+`--floors` it also sets each service's floor and mismatch ceiling in tests/services/recorded/<service>.json
+to the figures just measured (to raise the ratchet after an improvement; never to lower it unnoticed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--floors", action="store_true", help="set the floors to the measured figures")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as home:
+        os.environ["SOUNDSTAGE_HOME"] = home
+        from soundstage.server import Server
+        from tests.conftest import Stage
+        from tests.services.recorded_coverage import DOCS, RECORDED, SERVICES, measure, render
+
+        server = Server().start()
+        stage = Stage(server)
+        try:
+            for service in SERVICES:
+                measured = measure(stage, service)
+                if measured.failures:
+                    raise SystemExit(f"{service}: calls failed:\n" + "\n".join(measured.failures))
+                if args.floors:
+                    data = {**measured.data, "floor": measured.average, "max_mismatches": measured.mismatches}
+                    (RECORDED / f"{service}.json").write_text(json.dumps(data, indent=1) + "\n")
+                    measured.data = data
+                (DOCS / f"{service}-coverage.md").write_text(render(measured))
+                print(f"{service}: {measured.average:.1%} over {len(measured.comparisons)} operations")
+        finally:
+            stage.http.close()
+            stage.https.close()
+            server.stop()
+
+
+if __name__ == "__main__":
+    main()

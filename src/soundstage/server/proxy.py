@@ -1,0 +1,260 @@
+"""The interception proxy (docs/interception.md): agents left at the vendors' real hosts reach the world.
+
+An HTTP proxy that agents find through `HTTPS_PROXY`/`HTTP_PROXY`. Each connection names its world by the
+proxy credential in the proxy URL (`http://agent:<SOUNDSTAGE_TOKEN>@host:port`); one without a credential of
+a live world gets 407 and goes nowhere, so the proxy is no open relay.
+
+- A vendor's host (`slack.com`, `api.github.com`, Datadog's API hosts, `api.pagerduty.com`...): the proxy
+  ends TLS itself, with a certificate for that host signed by the local CA (which the agent trusts), reads
+  the HTTP requests inside and hands each to the app as a call of `/<service>/<path>`, where the recording
+  layer finds the world by the request's token, as for soundstage's own unprefixed URLs.
+- Any other host: tunnelled through untouched (the agent reaches its model provider), or refused with 403
+  when the scene says `agent: {network: offline}`; either way logged in the world as a call of the service
+  `outside` (`CONNECT /<host>:<port>`, status 200 or 403), which trace checks match as `outside:*`.
+
+Every piece of work is bounded: a request head of at most 64 KiB, a body of at most the hub's limit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import binascii
+import contextlib
+import logging
+import ssl
+from functools import cached_property
+from typing import Any
+
+import h11
+import trustme
+
+from ..clock import iso
+from ..events import CallEvent
+from ..world import World
+from .hub import Hub
+from .recording import VENDOR_HOST
+from .tls import LocalCA
+
+log = logging.getLogger("soundstage.server")
+
+# The vendors' API hosts, and the service that answers for each.
+DATADOG_SITES = ("datadoghq.com", "datadoghq.eu", "us3.datadoghq.com", "us5.datadoghq.com", "ap1.datadoghq.com", "ddog-gov.com")
+VENDOR_HOSTS = {
+    "slack.com": "slack",
+    "api.github.com": "github",
+    "uploads.github.com": "github",
+    "api.pagerduty.com": "pagerduty",
+    "events.pagerduty.com": "pagerduty",
+    **{f"api.{site}": "datadog" for site in DATADOG_SITES},
+}
+WILDCARDS = {"slack.com": "slack"}  # any host under it: `files.slack.com`, a workspace's own host
+HEAD_LIMIT = 64 * 1024
+# How long a tunnel may sit idle, and how long a client may take to send a request, in seconds.
+IDLE = 300.0
+
+
+def vendor(host: str) -> str | None:
+    """The service answering for a host, or None for a host of the outside world."""
+    host = host.lower().rstrip(".")
+    if host in VENDOR_HOSTS:
+        return VENDOR_HOSTS[host]
+    return next((name for domain, name in WILDCARDS.items() if host.endswith("." + domain)), None)
+
+
+class Proxy:
+    """Serves proxy connections for the app over `hub`."""
+
+    def __init__(self, app: Any, hub: Hub, ca: LocalCA) -> None:
+        self.app = app
+        self.hub = hub
+        self.ca = ca
+
+    @cached_property
+    def tls(self) -> ssl.SSLContext:
+        """One certificate for every vendor host, from the local CA."""
+        ca = trustme.CA.from_pem(self.ca.ca.read_bytes(), (self.ca.folder / "ca.key").read_bytes())
+        context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+        hosts = [*VENDOR_HOSTS, *(f"*.{domain}" for domain in WILDCARDS)]
+        ca.issue_cert(*hosts).configure_cert(context)
+        context.set_alpn_protocols(["http/1.1"])
+        return context
+
+    async def serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            await self._connection(reader, writer)
+        except (ConnectionError, asyncio.IncompleteReadError, asyncio.TimeoutError, ssl.SSLError, h11.ProtocolError):
+            pass  # the client went away or spoke something else: nothing to answer
+        except Exception:
+            log.exception("the interception proxy failed on a connection")
+        finally:
+            writer.close()
+            with contextlib.suppress(Exception):
+                await writer.wait_closed()
+
+    async def _connection(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), IDLE)
+        except asyncio.LimitOverrunError:
+            return await _answer(writer, 431, "Request Header Fields Too Large")
+        lines = head.decode("latin-1").split("\r\n")
+        method, _, rest = lines[0].partition(" ")
+        target = rest.rpartition(" ")[0]
+        headers = {k.strip().lower(): v.strip() for k, _, v in (line.partition(":") for line in lines[1:] if line)}
+        world = self._world(headers.get("proxy-authorization", ""))
+        if world is None:
+            return await _answer(
+                writer, 407, "Proxy Authentication Required", {"proxy-authenticate": 'Basic realm="soundstage"'}
+            )
+        if method.upper() != "CONNECT":  # a plain-HTTP request through the proxy: the vendors' APIs only
+            return await _answer(writer, 501, "Not Implemented: use https (CONNECT) through this proxy")
+        host, _, port = target.rpartition(":")
+        host = host.strip("[]")
+        service = vendor(host)
+        if service is not None and port == "443":
+            writer.write(b"HTTP/1.1 200 Connection Established\r\n\r\n")
+            await writer.drain()
+            await writer.start_tls(self.tls)
+            return await self._requests(reader, writer, service, host)
+        offline = world.agent.get("network") == "offline"
+        _outside(world, host, port, allowed=not offline)
+        if offline:
+            return await _answer(writer, 403, "Forbidden: this scene keeps the agent offline")
+        await _tunnel(reader, writer, host, port)
+
+    def _world(self, credential: str) -> World | None:
+        """The live world whose token the proxy credential (`Basic`, any user name) carries."""
+        scheme, _, encoded = credential.partition(" ")
+        if scheme.lower() != "basic":
+            return None
+        try:
+            token = base64.b64decode(encoded, validate=True).decode("utf-8").partition(":")[2]
+        except (binascii.Error, UnicodeDecodeError):
+            return None
+        return self.hub.by_token(token)
+
+    async def _requests(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, service: str, host: str) -> None:
+        """HTTP/1.1 requests inside the tunnel, each answered by the app as a call of `service`."""
+        connection = h11.Connection(h11.SERVER, max_incomplete_event_size=HEAD_LIMIT)
+        while True:
+            request = await _next(connection, reader, (h11.Request,))
+            if request is None:
+                return
+            if connection.they_are_waiting_for_100_continue:  # curl's big bodies: go on
+                writer.write(connection.send(h11.InformationalResponse(status_code=100, headers=[])))
+            body, size = bytearray(), 0
+            while True:
+                event = await _next(connection, reader, (h11.Data, h11.EndOfMessage))
+                if event is None:
+                    return
+                if isinstance(event, h11.EndOfMessage):
+                    break
+                size += len(event.data)
+                if size <= self.hub.max_body + 1:
+                    body += event.data[: self.hub.max_body + 1 - len(body)]
+            status, headers, content = await self._call(service, host, request, bytes(body))
+            writer.write(connection.send(h11.Response(status_code=status, headers=headers)))
+            writer.write(connection.send(h11.Data(data=content)) if content else b"")
+            writer.write(connection.send(h11.EndOfMessage()))
+            await writer.drain()
+            if connection.our_state is h11.MUST_CLOSE or connection.their_state is h11.MUST_CLOSE:
+                return
+            connection.start_next_cycle()
+
+    async def _call(
+        self, service: str, host: str, request: h11.Request, body: bytes
+    ) -> tuple[int, list[tuple[bytes, bytes]], bytes]:
+        """One request through the app, as `/<service><path>` on the vendor's host."""
+        path, _, query = request.target.decode("latin-1").partition("?")
+        scope = {
+            "type": "http",
+            "asgi": {"version": "3.0"},
+            "http_version": "1.1",
+            "method": request.method.decode("latin-1"),
+            "scheme": "https",
+            "path": f"/{service}{path}",
+            "raw_path": f"/{service}{path}".encode("latin-1"),
+            "query_string": query.encode("latin-1"),
+            "root_path": "",
+            "headers": [(k.lower(), v) for k, v in request.headers],
+            "server": (host, 443),
+            "client": ("127.0.0.1", 0),
+            "extensions": {VENDOR_HOST: {}},  # links in answers are the vendor's own URLs
+        }
+        sent = False
+
+        async def receive() -> dict[str, Any]:
+            nonlocal sent
+            if sent:
+                return {"type": "http.disconnect"}
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        answer: dict[str, Any] = {"status": 500, "headers": [], "body": bytearray()}
+
+        async def send(message: dict[str, Any]) -> None:
+            if message["type"] == "http.response.start":
+                answer["status"], answer["headers"] = message["status"], list(message.get("headers", []))
+            elif message["type"] == "http.response.body":
+                answer["body"] += message.get("body", b"")
+
+        await self.app(scope, receive, send)
+        headers = [(k, v) for k, v in answer["headers"] if k.lower() not in (b"content-length", b"transfer-encoding")]
+        headers.append((b"content-length", str(len(answer["body"])).encode()))
+        return answer["status"], headers, bytes(answer["body"])
+
+
+async def _next(connection: h11.Connection, reader: asyncio.StreamReader, kinds: tuple[type, ...]) -> Any:
+    """The next event of `kinds` from the client; None when the connection ends."""
+    while True:
+        event = connection.next_event()
+        if event is h11.NEED_DATA:
+            data = await asyncio.wait_for(reader.read(65536), IDLE)
+            connection.receive_data(data)
+            continue
+        if isinstance(event, kinds):
+            return event
+        if isinstance(event, (h11.ConnectionClosed,)) or event is h11.PAUSED:
+            return None
+
+
+def _outside(world: World, host: str, port: str, allowed: bool) -> None:
+    """Logs a connection to the outside world as a call of the service `outside`."""
+    with world.lock:
+        if world.finished:
+            return
+        world.log.emit(
+            CallEvent,
+            t=iso(world.now()),
+            service="outside",
+            method="CONNECT",
+            path=f"/{host[:253]}:{port[:5]}",
+            operation="outside",
+            status=200 if allowed else 403,
+            error=not allowed,
+        )
+
+
+async def _tunnel(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, host: str, port: str) -> None:
+    try:
+        remote_reader, remote_writer = await asyncio.wait_for(asyncio.open_connection(host, int(port)), 30)
+    except (OSError, ValueError, asyncio.TimeoutError):
+        return await _answer(writer, 502, "Bad Gateway")
+    writer.write(b"HTTP/1.1 200 Connection Established\r\n\r\n")
+    await writer.drain()
+
+    async def pipe(source: asyncio.StreamReader, sink: asyncio.StreamWriter) -> None:
+        with contextlib.suppress(ConnectionError, asyncio.TimeoutError):
+            while data := await asyncio.wait_for(source.read(65536), IDLE):
+                sink.write(data)
+                await sink.drain()
+        with contextlib.suppress(Exception):
+            sink.close()
+
+    await asyncio.gather(pipe(reader, remote_writer), pipe(remote_reader, writer))
+
+
+async def _answer(writer: asyncio.StreamWriter, status: int, reason: str, headers: dict[str, str] | None = None) -> None:
+    extra = "".join(f"{k}: {v}\r\n" for k, v in (headers or {}).items())
+    writer.write(f"HTTP/1.1 {status} {reason}\r\n{extra}content-length: 0\r\nconnection: close\r\n\r\n".encode())
+    await writer.drain()

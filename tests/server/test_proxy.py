@@ -1,0 +1,209 @@
+"""The interception proxy (docs/interception.md): clients left at the vendors' real hosts reach the world,
+other hosts are tunnelled or refused, and every connection is logged in the world it came from."""
+
+from __future__ import annotations
+
+import base64
+import json
+import shutil
+import socket
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from soundstage.checks import score_custom
+from soundstage.server import Server
+from soundstage.world import World
+
+from .test_control import SCENE
+
+ROOT = Path(__file__).parents[2]
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[Server]:
+    with Server(proxy_port=0) as running:
+        yield running
+
+
+def live(server: Server, scene_yaml: str | None = None, scene: str | None = None) -> tuple[World, dict[str, str]]:
+    image = server.hub.images.load(scene=scene, scene_yaml=scene_yaml)
+    world = server.hub.add(image)
+    return world, {k: str(v) for k, v in server.hub.environment(world, server.url).items()}
+
+
+def python(env: dict[str, str], code: str) -> Any:
+    """Runs `code` in a fresh interpreter with exactly the agent's environment; answers what it prints (JSON)."""
+    done = subprocess.run(
+        [sys.executable, "-c", code], env={"PATH": "/usr/bin:/bin", **env}, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def calls(world: World) -> list[tuple[str, str, str, int]]:
+    return [(c.service, c.method, c.path, c.status) for c in world.log.calls()]
+
+
+def test_the_agents_environment_goes_through_the_proxy(server: Server) -> None:
+    world, env = live(server, SCENE)
+    token = env["SOUNDSTAGE_TOKEN"]
+    proxy = f"http://agent:{token}@127.0.0.1:{server.hub.proxy.port}"  # type: ignore[union-attr]
+    for name in ("HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy"):
+        assert env[name] == proxy
+    assert env["NO_PROXY"] == env["no_proxy"] == "127.0.0.1,localhost,::1"
+    bundle = env["SSL_CERT_FILE"]
+    assert env["REQUESTS_CA_BUNDLE"] == env["CURL_CA_BUNDLE"] == env["GIT_SSL_CAINFO"] == bundle
+    assert env["NODE_EXTRA_CA_CERTS"].endswith("ca.pem")
+    assert server.proxy_url == f"http://127.0.0.1:{server.hub.proxy.port}"  # type: ignore[union-attr]
+
+
+def test_slack_sdk_at_slack_com(server: Server) -> None:
+    world, env = live(server, SCENE)
+    answered = python(
+        env,
+        "import json, os\n"
+        "from slack_sdk import WebClient\n"
+        "client = WebClient(token=os.environ['SLACK_BOT_TOKEN'])\n"  # the real base URL: https://slack.com/api/
+        "general = client.conversations_list()['channels'][0]['id']\n"
+        "posted = client.chat_postMessage(channel=general, text='hello through the proxy')\n"
+        "print(json.dumps({'ok': posted['ok'], 'text': posted['message']['text']}))",
+    )
+    assert answered == {"ok": True, "text": "hello through the proxy"}
+    assert calls(world) == [
+        ("slack", "POST", "/api/conversations.list", 200),
+        ("slack", "POST", "/api/chat.postMessage", 200),
+    ]
+    assert score_custom(world, [{"id": "s", "trace": {"not_called": ["outside:*"]}}]).passed
+
+
+def test_pygithub_and_pagerduty_at_their_real_hosts(server: Server) -> None:
+    world, env = live(server, scene="bad-deploy")
+    answered = python(
+        env,
+        "import json, os\n"
+        "import pagerduty\n"
+        "from github import Auth, Github\n"
+        "github = Github(auth=Auth.Token(os.environ['GITHUB_TOKEN']))\n"  # https://api.github.com
+        "pulls = [p.number for p in github.get_repo('acme/orders').get_pulls()]\n"
+        "pd = pagerduty.RestApiV2Client(os.environ['PAGERDUTY_TOKEN'], default_from=os.environ['PAGERDUTY_FROM'])\n"
+        "incidents = [i['status'] for i in pd.list_all('incidents')]\n"
+        "print(json.dumps({'pulls': pulls, 'incidents': incidents}))",
+    )
+    assert answered["pulls"] and answered["incidents"]
+    services = {service for service, *_ in calls(world)}
+    assert services == {"github", "pagerduty"}
+
+
+@pytest.mark.skipif(shutil.which("curl") is None, reason="no curl on this machine")
+def test_curl_with_slacks_documented_example(server: Server) -> None:
+    world, env = live(server, SCENE)
+    done = subprocess.run(
+        [
+            "curl",
+            "-s",
+            "-X",
+            "POST",
+            "https://slack.com/api/auth.test",
+            "-H",
+            f"Authorization: Bearer {env['SLACK_BOT_TOKEN']}",
+        ],
+        env={"PATH": "/usr/bin:/bin", **env},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert json.loads(done.stdout)["ok"] is True, done.stderr
+    assert calls(world) == [("slack", "POST", "/api/auth.test", 200)]
+
+
+class _Hello(BaseHTTPRequestHandler):
+    def do_GET(self) -> None:  # noqa: N802 (the standard library's name)
+        self.send_response(200)
+        self.send_header("content-length", "5")
+        self.end_headers()
+        self.wfile.write(b"hello")
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+def connect(server: Server, target: str, token: str | None) -> socket.socket:
+    sock = socket.create_connection(("127.0.0.1", server.hub.proxy.port), timeout=30)  # type: ignore[union-attr]
+    auth = ""
+    if token is not None:
+        auth = "Proxy-Authorization: Basic " + base64.b64encode(f"agent:{token}".encode()).decode() + "\r\n"
+    sock.sendall(f"CONNECT {target} HTTP/1.1\r\nHost: {target}\r\n{auth}\r\n".encode())
+    return sock
+
+
+def status_line(sock: socket.socket) -> str:
+    return sock.recv(4096).decode().split("\r\n")[0]
+
+
+def test_another_host_is_tunnelled_and_logged(server: Server) -> None:
+    outside = ThreadingHTTPServer(("127.0.0.1", 0), _Hello)
+    threading.Thread(target=outside.serve_forever, daemon=True).start()
+    world, env = live(server, SCENE)
+    port = outside.server_address[1]
+    with connect(server, f"127.0.0.1:{port}", env["SOUNDSTAGE_TOKEN"]) as sock:
+        assert status_line(sock) == "HTTP/1.1 200 Connection Established"
+        sock.sendall(b"GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        answer = b""
+        while chunk := sock.recv(4096):  # until the far end closes
+            answer += chunk
+        assert answer.startswith(b"HTTP/1.0 200 OK") and answer.endswith(b"hello")
+    outside.shutdown()
+    outside.server_close()
+    assert calls(world) == [("outside", "CONNECT", f"/127.0.0.1:{port}", 200)]
+    verdict = score_custom(world, [{"id": "stayed_inside", "trace": {"not_called": ["outside:*"]}}])
+    assert verdict.passed is False
+
+
+def test_an_offline_scene_refuses_other_hosts(server: Server) -> None:
+    world, env = live(server, SCENE.replace("agent: {slack_user: $bot}", "agent: {slack_user: $bot, network: offline}"))
+    with connect(server, "api.openai.com:443", env["SOUNDSTAGE_TOKEN"]) as sock:
+        assert status_line(sock) == "HTTP/1.1 403 Forbidden: this scene keeps the agent offline"
+    assert calls(world) == [("outside", "CONNECT", "/api.openai.com:443", 403)]
+
+
+@pytest.mark.parametrize("token", [None, "ss-not-a-world", "xoxb-1"])
+def test_a_connection_without_a_worlds_credential_goes_nowhere(server: Server, token: str | None) -> None:
+    with connect(server, "api.openai.com:443", token) as sock:
+        assert status_line(sock) == "HTTP/1.1 407 Proxy Authentication Required"
+
+
+def test_httpx_and_the_datadog_client_at_their_real_hosts(server: Server) -> None:
+    """httpx reads the proxy from the environment; Datadog's client (urllib3) must be told it, credential
+    apart (docs/interception.md)."""
+    world, env = live(server, scene="bad-deploy")
+    answered = python(
+        env,
+        "import json, os\n"
+        "from urllib.parse import urlsplit\n"
+        "import httpx, urllib3\n"
+        "from datadog_api_client import ApiClient, Configuration\n"
+        "from datadog_api_client.v1.api.monitors_api import MonitorsApi\n"
+        "auth = {'authorization': 'Bearer ' + os.environ['GITHUB_TOKEN']}\n"
+        "repo = httpx.get('https://api.github.com/repos/acme/orders', headers=auth).json()\n"
+        "proxy = urlsplit(os.environ['HTTPS_PROXY'])\n"
+        "configuration = Configuration()\n"  # its default host: https://api.datadoghq.com
+        "configuration.proxy = f'http://{proxy.hostname}:{proxy.port}'\n"
+        "configuration.proxy_headers = urllib3.make_headers(proxy_basic_auth=f'{proxy.username}:{proxy.password}')\n"
+        "with ApiClient(configuration) as api:\n"
+        "    monitors = MonitorsApi(api).list_monitors()\n"
+        "print(json.dumps({'repo': repo['full_name'], 'url': repo['url'], 'monitors': len(monitors)}))",
+    )
+    assert answered["repo"] == "acme/orders"
+    assert answered["url"] == "https://api.github.com/repos/acme/orders"  # links are the vendor's own URLs
+    assert answered["monitors"] > 0
+    assert calls(world) == [
+        ("github", "GET", "/repos/acme/orders", 200),
+        ("datadog", "GET", "/api/v1/monitor", 200),
+    ]

@@ -1,0 +1,468 @@
+"""How soundstage's answers measure up against real recorded responses (tests/services/recorded, kept by
+scripts/extract_recorded.py): per operation, the share of the real response's key paths soundstage's answer
+has, the ones it lacks and the formats that differ; per service, the average share. Read by
+tests/services/test_recorded.py (which holds each service to its floor) and scripts/coverage_docs.py (which
+writes docs/services/<service>-coverage.md).
+
+Each service's answers come from one live world of a scene its own tests use, called in an order that makes
+every operation succeed: writes first (they also give the reads something to show), then reads, with the
+query parameters of the recorded request where they change the answer's shape (`include_hosts_metadata`,
+`with_downtimes`, `recursive`, a page size that leaves a next page).
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+from tests.services.keypaths import Comparison, compare, key_paths
+
+from soundstage.services import SERVICES as REGISTRY
+
+RECORDED = Path(__file__).resolve().parent / "recorded"
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "services"
+SERVICES = ("slack", "github", "datadog", "pagerduty")
+REGENERATE = "python scripts/coverage_docs.py"
+
+# The demo world (worlds/acme.yaml) as the fuzz test builds it: GitHub and Datadog have the most there.
+ACME = """
+name: recorded
+world: acme
+task: Nothing; the test makes the calls.
+agent: {slack_user: $bot, github_user: $bot_gh, datadog_user: $bot_dd, pagerduty_user: $bot_pd}
+"""
+
+
+def recorded(service: str) -> dict[str, Any]:
+    return json.loads((RECORDED / f"{service}.json").read_text())
+
+
+@dataclass
+class Answers:
+    """Soundstage's answer to each operation (of several successful calls, the one with the most key paths:
+    the real response may be the richest variant), and the calls that failed."""
+
+    bodies: dict[str, Any]
+    failures: list[str]
+
+    def keep(self, operation: str, status: int, text: str) -> Any:
+        body = json.loads(text) if text.strip() else None
+        if not 200 <= status < 300:
+            self.failures.append(f"{operation}: {status} {text[:300]}")
+        elif body is not None and (
+            operation not in self.bodies or len(key_paths(body)) > len(key_paths(self.bodies[operation]))
+        ):
+            self.bodies[operation] = body
+        return body
+
+
+# -- calls per service -------------------------------------------------------------------------------
+
+
+def slack_answers(stage: Any) -> Answers:
+    from tests.services.slack.conftest import SCENE, Slack, valid_calls
+
+    s = Slack(stage.world(SCENE))
+    answers = Answers({}, [])
+    calls = [*valid_calls(s), ("bookmarks.list", {"channel_id": s["support"]})]
+    for method, args in calls:
+        response = s.raw(method, data=args)
+        body = answers.keep(method, response.status_code, response.text)
+        if body and body.get("ok") is not True:
+            answers.failures.append(f"{method}: {body}")
+            answers.bodies.pop(method, None)
+    response = s.raw("search.messages", token="user", data={"query": "export"})
+    answers.keep("search.messages", response.status_code, response.text)
+    return answers
+
+
+def github_answers(stage: Any) -> Answers:
+    from tests.services.github.conftest import GitHubWorld
+
+    gh = GitHubWorld(stage.world(ACME))
+    answers = Answers({}, [])
+
+    def call(operation: str, path: str, **kwargs: Any) -> Any:
+        response = gh.raw(operation.partition(" ")[0], path, **kwargs)
+        return answers.keep(operation, response.status_code, response.text)
+
+    repo = "/repos/acme/orders"
+    main = call("GET /repos/{owner}/{repo}/branches/{branch}", f"{repo}/branches/main")["commit"]["sha"]
+    issue = call(
+        "POST /repos/{owner}/{repo}/issues",
+        f"{repo}/issues",
+        json={"title": "Totals are off", "body": "Two orders share a total.", "labels": ["bug"], "assignees": ["maya"]},
+    )["number"]
+    issue_path = f"{repo}/issues/{issue}"
+    comment = call(
+        "POST /repos/{owner}/{repo}/issues/{issue_number}/comments", f"{issue_path}/comments", json={"body": "Seen it"}
+    )["id"]
+    call(
+        "PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}",
+        f"{repo}/issues/comments/{comment}",
+        json={"body": "Seen it too"},
+    )
+    call("GET /repos/{owner}/{repo}/issues/comments/{comment_id}", f"{repo}/issues/comments/{comment}")
+    call("POST /repos/{owner}/{repo}/issues/{issue_number}/labels", f"{issue_path}/labels", json={"labels": ["p1"]})
+    call("PUT /repos/{owner}/{repo}/issues/{issue_number}/labels", f"{issue_path}/labels", json={"labels": ["bug", "p1"]})
+    call("DELETE /repos/{owner}/{repo}/issues/{issue_number}/labels/{name}", f"{issue_path}/labels/p1")
+    assignees = {"assignees": ["omar"]}
+    call("POST /repos/{owner}/{repo}/issues/{issue_number}/assignees", f"{issue_path}/assignees", json=assignees)
+    call("DELETE /repos/{owner}/{repo}/issues/{issue_number}/assignees", f"{issue_path}/assignees", json=assignees)
+    call("GET /repos/{owner}/{repo}/issues/{issue_number}/comments", f"{issue_path}/comments")
+    call("GET /repos/{owner}/{repo}/issues/{issue_number}/labels", f"{issue_path}/labels")
+    call(
+        "PATCH /repos/{owner}/{repo}/issues/{issue_number}",
+        issue_path,
+        json={"state": "closed", "state_reason": "not_planned"},
+    )
+    call("GET /repos/{owner}/{repo}/issues/{issue_number}", issue_path)  # closed: it has `closed_by`
+    call("POST /repos/{owner}/{repo}/labels", f"{repo}/labels", json={"name": "triage", "color": "ededed"})
+    text = base64.b64encode(b"Recorded.\n").decode()
+    created = call(
+        "PUT /repos/{owner}/{repo}/contents/{path}",
+        f"{repo}/contents/docs/recorded.md",
+        json={"message": "Add a note", "content": text},
+    )
+    call(
+        "DELETE /repos/{owner}/{repo}/contents/{path}",
+        f"{repo}/contents/docs/recorded.md",
+        json={"message": "Remove the note", "sha": created["content"]["sha"]},
+    )
+    # A branch made through the git database, a pull request from it, its review and its merge.
+    blob = call("POST /repos/{owner}/{repo}/git/blobs", f"{repo}/git/blobs", json={"content": "Note\n", "encoding": "utf-8"})
+    base_tree = call("GET /repos/{owner}/{repo}/git/commits/{commit_sha}", f"{repo}/git/commits/{main}")["tree"]["sha"]
+    tree = call(
+        "POST /repos/{owner}/{repo}/git/trees",
+        f"{repo}/git/trees",
+        json={"base_tree": base_tree, "tree": [{"path": "NOTE.md", "mode": "100644", "type": "blob", "sha": blob["sha"]}]},
+    )["sha"]
+    commit = call(
+        "POST /repos/{owner}/{repo}/git/commits",
+        f"{repo}/git/commits",
+        json={"message": "Add a note", "tree": tree, "parents": [main]},
+    )["sha"]
+    call("POST /repos/{owner}/{repo}/git/refs", f"{repo}/git/refs", json={"ref": "refs/heads/note", "sha": commit})
+    pull = call(
+        "POST /repos/{owner}/{repo}/pulls",
+        f"{repo}/pulls",
+        json={"title": "Add a note", "head": "note", "base": "main", "body": "A note."},
+    )["number"]
+    pull_path = f"{repo}/pulls/{pull}"
+    call("PATCH /repos/{owner}/{repo}/pulls/{pull_number}", pull_path, json={"body": "A short note."})
+    call("POST /repos/{owner}/{repo}/issues/{issue_number}/labels", f"{repo}/issues/{pull}/labels", json={"labels": ["docs"]})
+    review_comment = call(
+        "POST /repos/{owner}/{repo}/pulls/{pull_number}/comments",
+        f"{pull_path}/comments",
+        json={"body": "Typo?", "commit_id": commit, "path": "NOTE.md", "line": 1, "side": "RIGHT"},
+    )["id"]
+    call(
+        "POST /repos/{owner}/{repo}/pulls/{pull_number}/comments/{comment_id}/replies",
+        f"{pull_path}/comments/{review_comment}/replies",
+        json={"body": "No."},
+    )
+    call("POST /repos/{owner}/{repo}/pulls/{pull_number}/reviews", f"{pull_path}/reviews", json={"event": "COMMENT", "body": "Fine"})
+    call("GET /repos/{owner}/{repo}/pulls/{pull_number}", pull_path)
+    call("GET /repos/{owner}/{repo}/pulls/{pull_number}/comments", f"{pull_path}/comments")
+    call("GET /repos/{owner}/{repo}/pulls/{pull_number}/commits", f"{pull_path}/commits")
+    call("GET /repos/{owner}/{repo}/pulls/{pull_number}/files", f"{pull_path}/files")
+    call("GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews", f"{pull_path}/reviews")
+    call("PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge", f"{pull_path}/merge", json={})
+    deployment = call(
+        "POST /repos/{owner}/{repo}/deployments",
+        f"{repo}/deployments",
+        json={"ref": "main", "environment": "staging", "auto_merge": False, "required_contexts": []},
+    )["id"]
+    deployment_path = f"{repo}/deployments/{deployment}"
+    call(
+        "POST /repos/{owner}/{repo}/deployments/{deployment_id}/statuses",
+        f"{deployment_path}/statuses",
+        json={"state": "success"},
+    )
+    call("POST /repos/{owner}/{repo}/statuses/{sha}", f"{repo}/statuses/{main}", json={"state": "success", "context": "ci"})
+    call("GET /repos/{owner}/{repo}/commits/{ref}/status", f"{repo}/commits/{main}/status")
+    # Reads.
+    call("GET /repos/{owner}/{repo}", repo)
+    call("GET /orgs/{org}/repos", "/orgs/acme/repos")
+    call("GET /rate_limit", "/rate_limit")
+    call("GET /user", "/user")
+    call("GET /user/repos", "/user/repos")
+    call("GET /users/{username}", "/users/maya")
+    call("GET /users/{username}/repos", "/users/acme/repos")
+    runs = call("GET /repos/{owner}/{repo}/actions/runs", f"{repo}/actions/runs")["workflow_runs"]
+    call("GET /repos/{owner}/{repo}/actions/runs/{run_id}", f"{repo}/actions/runs/{runs[0]['id']}")
+    call("GET /repos/{owner}/{repo}/commits", f"{repo}/commits")
+    call("GET /repos/{owner}/{repo}/commits/{ref}", f"{repo}/commits/main")
+    call("GET /repos/{owner}/{repo}/commits/{ref}/check-runs", f"{repo}/commits/{runs[0]['head_sha']}/check-runs")
+    call("GET /repos/{owner}/{repo}/compare/{basehead}", f"{repo}/compare/main...fix-totals-cache")
+    call("GET /repos/{owner}/{repo}/contents/{path}", f"{repo}/contents/README.md")
+    call("GET /repos/{owner}/{repo}/deployments", f"{repo}/deployments")
+    call("GET /repos/{owner}/{repo}/deployments/{deployment_id}", deployment_path)
+    call("GET /repos/{owner}/{repo}/deployments/{deployment_id}/statuses", f"{deployment_path}/statuses")
+    call("GET /repos/{owner}/{repo}/git/blobs/{file_sha}", f"{repo}/git/blobs/{blob['sha']}")
+    call("GET /repos/{owner}/{repo}/git/matching-refs/{ref}", f"{repo}/git/matching-refs/heads")
+    call("GET /repos/{owner}/{repo}/git/refs", f"{repo}/git/refs")
+    call("GET /repos/{owner}/{repo}/git/trees/{tree_sha}", f"{repo}/git/trees/{tree}", params={"recursive": 1})
+    call("GET /repos/{owner}/{repo}/issues", f"{repo}/issues")
+    call("GET /repos/{owner}/{repo}/labels", f"{repo}/labels")
+    call("GET /repos/{owner}/{repo}/pulls", f"{repo}/pulls")
+    call("GET /repos/{owner}/{repo}/releases", f"{repo}/releases")
+    call("GET /repos/{owner}/{repo}/releases/latest", f"{repo}/releases/latest")
+    call("GET /search/code", "/search/code", params={"q": "total repo:acme/orders"})
+    call("GET /search/issues", "/search/issues", params={"q": "totals repo:acme/orders"})
+    return answers
+
+
+def datadog_answers(stage: Any) -> Answers:
+    from tests.services.datadog.conftest import DatadogWorld
+
+    dd = DatadogWorld(stage.world(ACME))
+    answers = Answers({}, [])
+
+    def call(operation: str, path: str, **kwargs: Any) -> Any:
+        response = dd.raw(operation.partition(" ")[0], path, **kwargs)
+        return answers.keep(operation, response.status_code, response.text)
+
+    latency = dd.ref("latency")
+    monitor = call(
+        "POST /api/v1/monitor",
+        "/api/v1/monitor",
+        json={
+            "name": "Orders requests low",
+            "type": "query alert",
+            "query": "sum(last_10m):sum:orders.requests{service:orders} < 10",
+            "message": "Traffic dropped. @slack-engineering",
+            "tags": ["service:orders"],
+            "options": {"thresholds": {"critical": 10}},
+        },
+    )["id"]
+    call("PUT /api/v1/monitor/{monitor_id}", f"/api/v1/monitor/{monitor}", json={"name": "Orders traffic low"})
+    call("POST /api/v1/events", "/api/v1/events", json={"title": "Deployed orders 4.13", "text": "Rolled out", "tags": ["service:orders"]})
+    downtime = call(
+        "POST /api/v2/downtime",
+        "/api/v2/downtime",
+        json={
+            "data": {
+                "type": "downtime",
+                "attributes": {"scope": "env:prod", "monitor_identifier": {"monitor_id": monitor}, "message": "Work"},
+            }
+        },
+    )["data"]["id"]
+    call(
+        "PATCH /api/v2/downtime/{downtime_id}",
+        f"/api/v2/downtime/{downtime}",
+        json={"data": {"id": downtime, "type": "downtime", "attributes": {"message": "More work"}}},
+    )
+    incident = call(
+        "POST /api/v2/incidents",
+        "/api/v2/incidents",
+        json={"data": {"type": "incidents", "attributes": {"title": "Orders latency", "customer_impacted": False}}},
+    )["data"]["id"]
+    call(
+        "PATCH /api/v2/incidents/{incident_id}",
+        f"/api/v2/incidents/{incident}",
+        json={"data": {"id": incident, "type": "incidents", "attributes": {"title": "Orders p99 latency"}}},
+    )
+    call("GET /api/v1/dashboard/{dashboard_id}", "/api/v1/dashboard/ord-api-ovw")
+    call("GET /api/v1/hosts", "/api/v1/hosts", params={"include_hosts_metadata": "true"})
+    call("GET /api/v1/monitor", "/api/v1/monitor")
+    call("GET /api/v1/monitor/groups/search", "/api/v1/monitor/groups/search")
+    call("GET /api/v1/monitor/search", "/api/v1/monitor/search")
+    call("GET /api/v1/monitor/{monitor_id}", f"/api/v1/monitor/{latency}", params={"with_downtimes": "true"})
+    start = 1772460000  # the scene's clock start
+    call(
+        "GET /api/v1/query",
+        "/api/v1/query",
+        params={"from": start - 3600, "to": start, "query": "avg:orders.latency.p99{service:orders} by {host}"},
+    )
+    call("GET /api/v1/slo", "/api/v1/slo")
+    call("GET /api/v1/validate", "/api/v1/validate")
+    call("GET /api/v2/downtime", "/api/v2/downtime")
+    call("GET /api/v2/downtime/{downtime_id}", f"/api/v2/downtime/{downtime}")
+    call("GET /api/v2/events", "/api/v2/events", params={"filter[from]": "now-3d", "page[limit]": 1})
+    call("GET /api/v2/incidents", "/api/v2/incidents")
+    call("GET /api/v2/incidents/{incident_id}", f"/api/v2/incidents/{incident}")
+    call("GET /api/v2/logs/events", "/api/v2/logs/events")
+    call("GET /api/v2/monitor/{monitor_id}/downtime_matches", f"/api/v2/monitor/{monitor}/downtime_matches")
+    call("GET /api/v2/users", "/api/v2/users")
+    call("POST /api/v2/events/search", "/api/v2/events/search", json={"filter": {"from": "now-3d"}, "page": {"limit": 1}})
+    call("POST /api/v2/logs/events/search", "/api/v2/logs/events/search", json={"filter": {"from": "now-15m"}})
+    call("DELETE /api/v1/monitor/{monitor_id}", f"/api/v1/monitor/{monitor}")
+    return answers
+
+
+def pagerduty_answers(stage: Any) -> Answers:
+    from tests.services.pagerduty.conftest import PagerDutyWorld
+    from tests.services.pagerduty.incident_scene import INCIDENT_SCENE
+
+    pd = PagerDutyWorld(stage.world(INCIDENT_SCENE))
+    answers = Answers({}, [])
+
+    def call(operation: str, path: str, **kwargs: Any) -> Any:
+        headers = {"From": pd.email} if operation.startswith(("POST", "PUT")) else {}
+        response = pd.raw(operation.partition(" ")[0], path, headers=headers, **kwargs)
+        return answers.keep(operation, response.status_code, response.text)
+
+    latency, fresh = pd.ref("latency"), pd.ref("fresh")
+    service = {"id": pd.ref("orders_svc"), "type": "service_reference"}
+    created = call(
+        "POST /incidents",
+        "/incidents",
+        json={"incident": {"type": "incident", "title": "Orders checkout failing", "service": service}},
+    )["incident"]["id"]
+    call("POST /incidents/{id}/notes", f"/incidents/{latency}/notes", json={"note": {"content": "Rolling back."}})
+    call(
+        "POST /incidents/{id}/responder_requests",
+        f"/incidents/{latency}/responder_requests",
+        json={
+            "requester_id": pd.ref("maya"),
+            "message": "Please help",
+            "responder_request_targets": [{"responder_request_target": {"id": pd.ref("sam"), "type": "user_reference"}}],
+        },
+    )
+    call("POST /incidents/{id}/status_updates", f"/incidents/{latency}/status_updates", json={"message": "Rolling back."})
+    call("POST /incidents/{id}/snooze", f"/incidents/{latency}/snooze", json={"duration": 3600})
+    call(
+        "PUT /incidents",
+        "/incidents",
+        json={"incidents": [{"id": fresh, "type": "incident_reference", "status": "acknowledged"}]},
+    )
+    call("PUT /incidents/{id}", f"/incidents/{fresh}", json={"incident": {"type": "incident", "urgency": "high"}})
+    call(
+        "PUT /incidents/{id}/merge",
+        f"/incidents/{fresh}/merge",
+        json={"source_incidents": [{"id": created, "type": "incident_reference"}]},
+    )
+    call(
+        "POST /maintenance_windows",
+        "/maintenance_windows",
+        json={
+            "maintenance_window": {
+                "type": "maintenance_window",
+                "start_time": "2026-03-02T15:00:00Z",
+                "end_time": "2026-03-02T16:00:00Z",
+                "description": "Database upgrade",
+                "services": [{"id": pd.ref("billing_svc"), "type": "service_reference"}],
+            }
+        },
+    )
+    week = {"since": "2026-03-02T00:00:00Z", "until": "2026-03-09T00:00:00Z"}
+    call("GET /escalation_policies", "/escalation_policies")
+    call("GET /escalation_policies/{id}", f"/escalation_policies/{pd.ref('ep')}")
+    call("GET /incidents", "/incidents", params={"statuses[]": ["triggered", "acknowledged", "resolved"]})
+    call("GET /incidents/{id}", f"/incidents/{latency}")
+    call("GET /incidents/{id}/alerts", f"/incidents/{latency}/alerts")
+    call("GET /incidents/{id}/alerts/{alert_id}", f"/incidents/{latency}/alerts/{pd.ref('latency_alert')}")
+    entries = call("GET /incidents/{id}/log_entries", f"/incidents/{latency}/log_entries")["log_entries"]
+    call("GET /incidents/{id}/notes", f"/incidents/{latency}/notes")
+    call("GET /incidents/{id}/related_change_events", f"/incidents/{latency}/related_change_events")
+    call("GET /log_entries", "/log_entries")
+    call("GET /log_entries/{id}", f"/log_entries/{entries[0]['id']}")
+    call("GET /oncalls", "/oncalls", params=week)
+    call("GET /priorities", "/priorities")
+    call("GET /schedules", "/schedules")
+    call("GET /schedules/{id}", f"/schedules/{pd.ref('primary')}", params=week)
+    call("GET /services", "/services")
+    call("GET /services/{id}", f"/services/{pd.ref('orders_svc')}")
+    call("GET /teams", "/teams")
+    call("GET /users", "/users")
+    call("GET /users/me", "/users/me")
+    call("GET /users/{id}", f"/users/{pd.ref('sam')}")
+    return answers
+
+
+ANSWERS: dict[str, Callable[[Any], Answers]] = {
+    "slack": slack_answers,
+    "github": github_answers,
+    "datadog": datadog_answers,
+    "pagerduty": pagerduty_answers,
+}
+
+
+# -- measuring ---------------------------------------------------------------------------------------
+
+
+@dataclass
+class Measure:
+    """One service measured: a comparison per operation with recorded facts, and calls that failed."""
+
+    service: str
+    data: dict[str, Any]
+    comparisons: dict[str, Comparison]
+    unanswered: list[str]  # operations with facts that soundstage's calls gave no body for
+    failures: list[str]
+
+    @property
+    def average(self) -> float:
+        shares = [c.share for c in self.comparisons.values()]
+        return round(sum(shares) / len(shares), 4) if shares else 1.0
+
+    @property
+    def mismatches(self) -> int:
+        return sum(len(c.mismatches) for c in self.comparisons.values())
+
+
+def measure(stage: Any, service: str) -> Measure:
+    data = recorded(service)
+    answers = ANSWERS[service](stage)
+    exclusions = list(data["exclusions"])
+    comparisons = {
+        operation: compare(facts["paths"], answers.bodies[operation], exclusions)
+        for operation, facts in data["operations"].items()
+        if operation in answers.bodies
+    }
+    unanswered = [operation for operation in data["operations"] if operation not in answers.bodies]
+    return Measure(service, data, comparisons, unanswered, answers.failures)
+
+
+# -- the generated page ------------------------------------------------------------------------------
+
+
+def render(m: Measure) -> str:
+    origin = m.data["origin"]
+    lines = [
+        f"# {m.service}: coverage of real responses",
+        "",
+        f"Generated by `{REGENERATE}`; do not edit. It compares, per operation, the key paths of one real",
+        f"response ({origin['repository']} at commit {origin['commit'][:12]}; see",
+        "tests/services/recorded/SOURCES.md) with those of soundstage's answer to the same request in a test",
+        "world. A key path is keys joined by `.`, `[]` for list elements; `{}` is a key that is data.",
+        "",
+        f"**Average: {m.average:.1%}** of real key paths present, over {len(m.comparisons)} operations;",
+        f"{m.mismatches} format mismatches. The test holds this service to at least {m.data['floor']:.1%}.",
+        "",
+    ]
+    if m.data["exclusions"]:
+        lines += ["Left out of the comparison (soundstage cannot have them):", ""]
+        lines += [f"- `{key}`: {reason}" for key, reason in m.data["exclusions"].items()]
+        lines.append("")
+    no_facts = [op for op in REGISTRY[m.service].operations() if op not in m.data["operations"]]
+    if no_facts:
+        lines += ["No real response recorded (so not measured): " + ", ".join(f"`{op}`" for op in no_facts) + ".", ""]
+    lines += [
+        "Per operation: the real key paths soundstage's answer has, and of those it lacks, how many sit under a",
+        "null or an empty list in its answer (the test world had nothing there to show).",
+        "",
+        "| operation | covered | share | unfilled | source |",
+        "|---|---|---|---|---|",
+    ]
+    for operation, c in sorted(m.comparisons.items()):
+        source = m.data["operations"][operation]["source"]
+        lines.append(f"| `{operation}` | {len(c.covered)}/{len(c.real)} | {c.share:.0%} | {len(c.unfilled)} | {source} |")
+    for operation, c in sorted(m.comparisons.items()):
+        if not c.missing and not c.mismatches:
+            continue
+        lines += ["", f"## `{operation}`", ""]
+        absent = [path for path in c.missing if path not in c.unfilled]
+        if absent:
+            lines.append(f"Missing ({len(absent)}): " + ", ".join(f"`{p}`" for p in absent))
+        if c.unfilled:
+            lines += ["", f"Unfilled ({len(c.unfilled)}): " + ", ".join(f"`{p}`" for p in c.unfilled)]
+        if c.mismatches:
+            lines += ["", "Format mismatches:", ""] + [f"- `{text}`" for text in c.mismatches]
+    return "\n".join(lines) + "\n"
+
+
