@@ -1,8 +1,17 @@
 """soundstage: a rehearsal stage for AI agents. The Slack, GitHub, Datadog and PagerDuty APIs over an
 in-memory world, with scripted people, and checks that say whether an attempt passed, with evidence.
 
+    with Stage() as stage:                            # a server in this process (docs/python.md)
+        world = stage.world("refund-approval")
+        run_my_agent(env=world.env)
+        result = world.finish(output="...")           # or world.check(check.called("POST /api/chat.postMessage"))
+        assert result.passed, result.explain()
+
     result = run_scenes(["seeds/csv-export.yaml"], "python examples/agents/csv_export.py")
-    evaluation = rescore(trial_folder)   # re-score a saved trial, from its files
+    evaluation = rescore(trial_folder)   # re-score a saved trial, from its files; review(trial_folder) explains it
+
+`check` builds checks in code, as a scene's YAML writes them; the pytest plugin (docs/pytest.md) gives
+tests the `stage` and `world` fixtures.
 
 The CLI (`soundstage run|serve|check|explain|validate|list`) is a thin layer over these.
 """
@@ -10,16 +19,20 @@ The CLI (`soundstage run|serve|check|explain|validate|list`) is a thin layer ove
 from __future__ import annotations
 
 from .checks import CheckResult, Evaluation, evaluate, parse_checks, rescore
+from .checks import builders as check
 from .clock import Clock
 from .errors import InfrastructureError, NotFound, SoundstageError, SpecError, UsageError
 from .events import EventLog
 from .grading import Attempt
+from .rehearsal import AsyncLiveWorld, AsyncStage, LiveWorld, Result, Stage, review
 from .runner import RunResult, TrialResult, run_scenes
 from .server import Hub, Server
 from .stage import ImageCache, WorldImage, build_image, validate_file
 from .world import World
 
 __all__ = [
+    "AsyncLiveWorld",
+    "AsyncStage",
     "Attempt",
     "CheckResult",
     "Clock",
@@ -28,19 +41,24 @@ __all__ = [
     "Hub",
     "ImageCache",
     "InfrastructureError",
+    "LiveWorld",
     "NotFound",
+    "Result",
     "RunResult",
     "Server",
     "SoundstageError",
     "SpecError",
+    "Stage",
     "TrialResult",
     "UsageError",
     "World",
     "WorldImage",
     "build_image",
+    "check",
     "evaluate",
     "parse_checks",
     "rescore",
+    "review",
     "run_scenes",
     "validate_file",
 ]

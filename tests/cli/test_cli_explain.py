@@ -150,27 +150,3 @@ def test_a_damaged_trial_folder_exits_2(bench, cli) -> None:
         f"error: {trial}/checks.json: not what soundstage writes there (Input should be a valid array)"
     )
 
-
-def test_entry_lines_read_as_calls_and_writes() -> None:
-    from soundstage.cli.explain import _entry_line
-
-    call = {"seq": 4, "t": "2026-03-02T14:00:10Z", "kind": "call", "service": "slack", "method": "POST",
-            "path": "/api/chat.update", "status": 200, "response": {"ok": False, "error": "cant_update_message"}}
-    write = {"seq": 5, "t": "2026-03-02T14:00:10Z", "kind": "write", "collection": "slack.messages",
-             "id": "1772460010.000100", "op": "changed", "fields": ["text", "edited"], "by": 4}
-    assert _entry_line(call) == "#4 2026-03-02T14:00:10Z slack POST /api/chat.update 200 error=cant_update_message"
-    assert _entry_line(write) == "#5 2026-03-02T14:00:10Z slack.messages 1772460010.000100 changed (text, edited), by #4"
-
-
-def test_entry_lines_read_what_passed_between_agent_and_people() -> None:
-    from soundstage.cli.explain import _entry_line
-
-    message = {"seq": 26, "t": "2026-03-02T14:00:55Z", "kind": "message", "ts": "1.000100", "channel": "C1",
-               "user": "U1", "text": "Refund approved", "to": ["U2"], "facts": [], "thread_ts": None}
-    decided = {"seq": 46, "t": "2026-03-02T14:02:05Z", "kind": "decided", "person": "U3", "decision": "priya.refund",
-               "option": "approve the refund", "by": "U1", "ts": "2.000100"}
-    asked = {"seq": 7, "t": "2026-03-02T14:00:05Z", "kind": "asked", "person": "U2", "by": "U1",
-             "fact": "laura.impact", "decision": None, "ts": "1.000100"}
-    assert _entry_line(message) == '#26 2026-03-02T14:00:55Z message U1 in C1 to [U2] carrying []: "Refund approved"'
-    assert _entry_line(decided) == "#46 2026-03-02T14:02:05Z decided U3 decided priya.refund: approve the refund"
-    assert _entry_line(asked) == "#7 2026-03-02T14:00:05Z asked U1 asked U2 for laura.impact"
