@@ -32,15 +32,15 @@ def test_raw_seeded_downtime_shape(dd_shared: DatadogWorld) -> None:
             "id": downtime_id,
             "attributes": {
                 "canceled": None,
-                "created": "2026-03-02T14:00:00.000000+00:00",
-                "modified": "2026-03-02T14:00:00.000000+00:00",
+                "created": "2026-03-02T14:00:00+00:00",
+                "modified": "2026-03-02T14:00:00+00:00",
                 "display_timezone": "UTC",
                 "message": "Payments maintenance window",
                 "monitor_identifier": {"monitor_tags": ["team:payments"]},
                 "mute_first_recovery_notification": False,
                 "notify_end_states": ["alert", "no data", "warn"],
                 "notify_end_types": ["expired"],
-                "schedule": {"start": "2026-03-02T16:00:00.000000+00:00", "end": "2026-03-02T17:00:00.000000+00:00"},
+                "schedule": {"start": "2026-03-02T16:00:00+00:00", "end": "2026-03-02T17:00:00+00:00"},
                 "scope": "env:prod",
                 "status": "scheduled",
             },
@@ -63,8 +63,8 @@ def test_raw_create_get_patch_cancel(dd: DatadogWorld) -> None:
     downtime_id = data["id"]
     assert data["attributes"]["status"] == "active"
     assert data["attributes"]["schedule"] == {
-        "start": "2026-03-02T14:00:00.000000+00:00",
-        "end": "2026-03-02T15:00:00.000000+00:00",
+        "start": "2026-03-02T14:00:00+00:00",
+        "end": "2026-03-02T15:00:00+00:00",
     }
     assert data["relationships"] == {
         "created_by": {"data": {"type": "users", "id": BOT_ID}},
@@ -81,12 +81,12 @@ def test_raw_create_get_patch_cancel(dd: DatadogWorld) -> None:
     assert (patched["message"], patched["scope"], patched["modified"]) == (
         "Still deploying",
         "env:prod",
-        "2026-03-02T14:00:10.000000+00:00",
+        "2026-03-02T14:00:10+00:00",
     )
     canceled = dd.raw("DELETE", f"/api/v2/downtime/{downtime_id}")
     assert (canceled.status_code, canceled.content) == (204, b"")
     after = dd.raw("GET", f"/api/v2/downtime/{downtime_id}").json()["data"]["attributes"]
-    assert (after["status"], after["canceled"]) == ("canceled", "2026-03-02T14:00:15.000000+00:00")
+    assert (after["status"], after["canceled"]) == ("canceled", "2026-03-02T14:00:15+00:00")
     late = dd.raw(
         "PATCH",
         f"/api/v2/downtime/{downtime_id}",
@@ -148,7 +148,7 @@ def test_raw_downtime_matches(dd: DatadogWorld) -> None:
                 "type": "downtime_match",
                 "id": made["id"],
                 "attributes": {
-                    "start": "2026-03-02T14:00:00.000000+00:00",
+                    "start": "2026-03-02T14:00:00+00:00",
                     "end": None,
                     "scope": "host:(web-1 OR web-2)",
                     "groups": ["host:web-1", "host:web-2"],

@@ -72,14 +72,14 @@ def test_raw_get_shape(incidents: DatadogWorld) -> None:
             "attributes": {
                 "public_id": 1,
                 "title": "Orders are slow",
-                "created": "2026-03-02T13:30:00.000000+00:00",
-                "modified": "2026-03-02T13:30:00.000000+00:00",
-                "declared": "2026-03-02T13:30:00.000000+00:00",
-                "detected": "2026-03-02T13:30:00.000000+00:00",
+                "created": "2026-03-02T13:30:00+00:00",
+                "modified": "2026-03-02T13:30:00+00:00",
+                "declared": "2026-03-02T13:30:00+00:00",
+                "detected": "2026-03-02T13:30:00+00:00",
                 "resolved": None,
                 "customer_impacted": True,
                 "customer_impact_scope": "Checkout takes 10s",
-                "customer_impact_start": "2026-03-02T13:30:00.000000+00:00",
+                "customer_impact_start": "2026-03-02T13:30:00+00:00",
                 "customer_impact_end": None,
                 "customer_impact_duration": 0,
                 "time_to_detect": 0,
@@ -239,7 +239,7 @@ def test_raw_create_update_and_checks(fresh: DatadogWorld) -> None:
     )
     assert response.status_code == 201
     data = response.json()["data"]
-    assert data["attributes"]["public_id"] == 4 and data["attributes"]["created"] == "2026-03-02T14:00:00.000000+00:00"
+    assert data["attributes"]["public_id"] == 4 and data["attributes"]["created"] == "2026-03-02T14:00:00+00:00"
     assert data["relationships"]["commander_user"] == {"data": None}
     slow = fresh.ref("slow")
     patched = fresh.raw(

@@ -41,9 +41,10 @@ def test_raw_get_monitor_shape(dd_shared: DatadogWorld) -> None:
             "silenced": {},
         },
         "overall_state": "OK",
-        "overall_state_modified": "2026-03-02T14:00:00.000000+00:00",
-        "created": "2026-01-31T14:00:00.000000+00:00",
-        "modified": "2026-01-31T14:00:00.000000+00:00",
+        "overall_state_modified": "2026-03-02T14:00:00+00:00",
+        "created": "2026-01-31T14:00:00+00:00",
+        "created_at": 1769868000000,
+        "modified": "2026-01-31T14:00:00+00:00",
         "deleted": None,
         "multi": False,
         "restricted_roles": None,
@@ -130,10 +131,11 @@ def test_sdk_create_edit_delete(dd: DatadogWorld) -> None:
                 options=MonitorOptions(thresholds=MonitorThresholds(critical=300.0)),
             )
         )
-        assert (created.id, str(created.overall_state), created.creator.handle) == (
+        assert (created.id, str(created.overall_state), created.creator.handle, created.creator.id) == (
             1000004,
             "Alert",
             "stagebot@acme.test",
+            1445001,
         )
         assert created.created.isoformat() == "2026-03-02T14:00:00+00:00"
         edited = api.update_monitor(
@@ -162,7 +164,12 @@ def test_raw_create_fills_defaults_and_edit_keeps_fields(dd: DatadogWorld) -> No
         "OK",
         False,
     )
-    assert monitor["creator"] == {"email": "stagebot@acme.test", "handle": "stagebot@acme.test", "name": "Stage Bot"}
+    assert monitor["creator"] == {
+        "email": "stagebot@acme.test",
+        "handle": "stagebot@acme.test",
+        "id": 1445001,
+        "name": "Stage Bot",
+    }
     edited = dd.raw("PUT", f"/api/v1/monitor/{monitor['id']}", json={"tags": ["team:core"], "priority": 1}).json()
     assert (edited["name"], edited["tags"], edited["priority"], edited["query"]) == (
         "Traffic stopped",

@@ -1,8 +1,9 @@
 """Monitoring records rendered as Datadog's API objects: v1 Monitor, Host and MatchingDowntime, v2 Downtime
 (JSON:API).
 
-Times: v1 monitor `created`/`modified` and v2 downtime times as ISO-8601 with microseconds and `+00:00`
-(as Datadog sends them); state-group, host and mute times in epoch seconds, where the schema says int.
+Times: v1 monitor `created`/`modified` and v2 downtime times as ISO-8601 with `+00:00` (`iso_us`: microseconds
+unless on a whole second, as Datadog sends them); state-group, host and mute times in epoch seconds, where the
+schema says int.
 """
 
 from __future__ import annotations
@@ -20,11 +21,11 @@ GROUP_STATES = ("all", "alert", "warn", "no data", "ok")
 
 
 def creator(world: World, user_id: str | None) -> dict[str, Any] | None:
-    """Monitor `creator`: the user's email, handle and name, when the world knows the user."""
+    """Monitor `creator`: the user's email, handle, integer id and name, when the world knows the user."""
     record = world[USERS].get(user_id) if user_id else None
     if record is None:
         return None
-    return {"email": record["email"], "handle": record["handle"], "name": record["name"]}
+    return {"email": record["email"], "handle": record["handle"], "id": record["legacy_id"], "name": record["name"]}
 
 
 def _group(group: dict[str, Any]) -> dict[str, Any]:
@@ -75,6 +76,7 @@ def monitor(
         "overall_state": record["overall_state"],
         "overall_state_modified": iso_us(record["overall_state_modified"]),
         "created": iso_us(record["created"]),
+        "created_at": record["created"] // US * 1000,  # epoch milliseconds of the whole second
         "modified": iso_us(record["modified"]),
         "deleted": None,
         "multi": record["multi"],

@@ -2,7 +2,8 @@
 ServiceLevelObjective, v1 Dashboard, v2 User and v2 incident (JSON:API).
 
 Times: v1 events and SLOs in epoch seconds; logs as ISO-8601 with milliseconds and `Z`; users,
-dashboards and incidents as ISO-8601 with microseconds and `+00:00`, as Datadog sends them. Optional
+dashboards and incidents as ISO-8601 with `+00:00` and microseconds unless on a whole second, as Datadog
+sends them. Optional
 fields whose type is not nullable are left out when the record has no value.
 """
 
@@ -23,9 +24,11 @@ _EVENT_STATUS = {"warning": "warn"}
 
 
 def iso_us(us: int) -> str:
-    """`2026-03-02T14:00:00.000000+00:00`."""
+    """`2026-03-02T14:00:00.123456+00:00`, or `2026-03-02T14:00:00+00:00` on a whole second: Python's
+    isoformat, which Datadog's recorded answers follow (an incident's `detected` at a whole second has no
+    fraction)."""
     seconds = iso(us - us % US)[:-1]
-    return f"{seconds}.{us % US:06d}+00:00"
+    return f"{seconds}.{us % US:06d}+00:00" if us % US else f"{seconds}+00:00"
 
 
 def iso_ms(us: int) -> str:
