@@ -34,6 +34,7 @@ ops = Operations("datadog")
 
 LAST_SECOND = 253_402_300_799  # 9999-12-31T23:59:59Z
 _INTEGER = re.compile(r"[+-]?[0-9]+")  # as Go's strconv reads one: no spaces, underscores or other digits
+_UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
 
 
 @dataclass
@@ -156,12 +157,15 @@ def monitor_view(call: Call) -> tuple[list[str] | None, bool]:
 # -- the records a path names -------------------------------------------------------------------------
 
 
-def monitor_of(call: Call) -> Record:
-    return _named(call, MONITORS, "monitor_id", "Monitor not found")
+def monitor_of(call: Call, missing: str = "Monitor not found") -> Record:
+    return _named(call, MONITORS, "monitor_id", missing)
 
 
-def downtime_of(call: Call) -> Record:
-    return _named(call, DOWNTIMES, "downtime_id", "Downtime not found")
+def downtime_of(call: Call, missing: str = "Downtime not found") -> Record:
+    """The downtime the path names; an id that is not a UUID is Datadog's 400."""
+    if not _UUID.fullmatch(call.params["downtime_id"]):
+        raise bad_request("Invalid URL param: downtime_id must be an uuid")
+    return _named(call, DOWNTIMES, "downtime_id", missing)
 
 
 def host_of(call: Call) -> Record:

@@ -98,12 +98,13 @@ def monitor(
     return body
 
 
-def downtime(world: World, record: Record) -> dict[str, Any]:
-    """A v2 downtime (`DowntimeResponseData`)."""
+def downtime(world: World, record: Record, relationships: bool) -> dict[str, Any]:
+    """A v2 downtime (`DowntimeResponseData`); Datadog adds `relationships` to the answer of a write and to
+    a read with `include`, not to a plain read."""
     schedule = record["schedule"]
     identifier = record["monitor_identifier"]
     monitor_id = identifier.get("monitor_id")
-    return {
+    body: dict[str, Any] = {
         "type": "downtime",
         "id": record["id"],
         "attributes": {
@@ -123,11 +124,13 @@ def downtime(world: World, record: Record) -> dict[str, Any]:
             "scope": record["scope"],
             "status": downtime_status(record, world.now()),
         },
-        "relationships": {
+    }
+    if relationships:
+        body["relationships"] = {
             "created_by": {"data": {"type": "users", "id": record["created_by"]} if record["created_by"] else None},
             "monitor": {"data": {"type": "monitors", "id": str(monitor_id)} if monitor_id is not None else None},
-        },
-    }
+        }
+    return body
 
 
 def downtime_included(world: World, records: list[Record], include: set[str]) -> list[dict[str, Any]]:
