@@ -257,10 +257,12 @@ def test_not_found_and_forbidden(dd_shared: DatadogWorld) -> None:
 
     missing = "00000000-0000-1234-0000-000000000000"
     # Datadog's recorded answers: DELETE names the id, GET and PATCH do not; a malformed id is a 400.
-    for method, message in (("GET", "Downtime not found"), ("PATCH", "Downtime not found"), ("DELETE", f"Downtime {missing} not found")):
-        response = dd_shared.raw(method, f"/api/v2/downtime/{missing}", json={} if method == "PATCH" else None)
+    messages = {"GET": "Downtime not found", "PATCH": "Downtime not found", "DELETE": f"Downtime {missing} not found"}
+    for method, message in messages.items():
+        body = {} if method == "PATCH" else None
+        response = dd_shared.raw(method, f"/api/v2/downtime/{missing}", json=body)
         assert (response.status_code, response.json()) == (404, {"errors": [message]})
-        malformed = dd_shared.raw(method, "/api/v2/downtime/INVALID_UUID_LENGTH", json={} if method == "PATCH" else None)
+        malformed = dd_shared.raw(method, "/api/v2/downtime/INVALID_UUID_LENGTH", json=body)
         assert (malformed.status_code, malformed.json()) == (
             400,
             {"errors": ["Invalid URL param: downtime_id must be an uuid"]},

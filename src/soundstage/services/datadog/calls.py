@@ -26,7 +26,7 @@ from ..rest import RestCall
 from .errors import DatadogError, bad_request, not_found
 from .logs_query import Doc, Matcher, compile_query
 from .monitor_search import Search as MonitorSearch
-from .monitor_search import parse_search
+from .monitor_search import QueryParsingError, parse_search
 from .store import DOWNTIMES, HOSTS, INCIDENTS, MONITORS, USERS
 from .views_monitoring import GROUP_STATES
 
@@ -141,6 +141,8 @@ def monitor_query(call: Call) -> MonitorSearch:
     """The `query` of the monitor searches, in `monitor_search`'s syntax; a field it does not know is a 400."""
     try:
         return parse_search(call.text("query") or "")
+    except QueryParsingError as exc:
+        raise bad_request(str(exc)) from exc
     except ValueError as exc:
         raise bad_request(f"Invalid query: {exc}") from exc
 

@@ -13,7 +13,6 @@ from ..base import Reply
 from . import downtimes, views_monitoring, views_records
 from .calls import Call, downtime_of, invalid, iso_time, monitor_of, ops
 from .errors import bad_request
-from .queries import QueryError, parse_monitor_query
 from .store import DOWNTIMES, MONITORS, downtime_status
 
 _END_STATES = ("alert", "no data", "warn")
@@ -180,17 +179,10 @@ def list_monitor_downtimes(call: Call) -> dict[str, Any]:
     offset, limit = call.offset_and_limit()
     now = call.now()
     found = downtimes.for_monitor(call.world[DOWNTIMES], monitor, now)
-    try:
-        base_tags = list(parse_monitor_query(monitor["query"]).metric.scope)
-    except QueryError:
-        base_tags = []
     data = []
     for record in found[offset : offset + limit]:
-        groups = [
-            name
-            for name in monitor["state"]["groups"] or {"*": None}
-            if downtimes.scope_covers(record["scope"], [*base_tags, *([] if name == "*" else name.split(","))])
-        ]
+        names = monitor["state"]["groups"] or {"*": None}
+        groups = [name for name in names if downtimes.covering([record], monitor, name)]
         schedule = record["schedule"]
         data.append(
             {
