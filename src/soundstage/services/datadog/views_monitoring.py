@@ -188,5 +188,27 @@ def host(world: World, record: Record, metadata: bool = True, muted_data: bool =
     if muted_data:
         body["mute_timeout"] = record["mute_timeout"] if is_muted else None
     if metadata:
-        body["meta"] = {"platform": record["platform"], "agent_version": "7.52.0", "socket-hostname": record["name"]}
+        body["meta"] = _host_meta(record)
     return body
+
+
+def _host_meta(record: Record) -> dict[str, Any]:
+    """HostMeta as the Agent reports it (the keys of Datadog's recorded answers): the host's apps as its
+    checks; no OS version is known, so the version triples are empty, as for the other platforms."""
+    unknown = ["", "", ""]
+    return {
+        "platform": record["platform"],
+        "agent_version": "7.52.0",
+        "agent_flavor": "agent",
+        "agent_checks": [[app, app, app, "OK", "", ""] for app in record["apps"]],
+        "host_id": record["id"],
+        "socket-hostname": record["name"],
+        "socket-fqdn": record["name"],
+        "machine": "amd64",
+        "timezones": ["UTC"],
+        "install_method": {"tool": None, "installer_version": None, "tool_version": "undefined"},
+        "nixV": list(unknown),
+        "macV": list(unknown),
+        "winV": list(unknown),
+        "fbsdV": list(unknown),
+    }
