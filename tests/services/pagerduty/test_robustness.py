@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from soundstage.services.pagerduty.calls import ops
-from soundstage.services.pagerduty.store import LOG_ENTRIES
+from soundstage.services.pagerduty.store import LOG_ENTRIES, SERVICES
 
 from ..junk import JUNK_IDS, Sweep, fill
 from .conftest import ACCEPT, PagerDutyWorld
@@ -128,7 +128,8 @@ def real_ids(pd: PagerDutyWorld, operation: str) -> dict[str, str]:
     entry = next(iter(pd.live.world[LOG_ENTRIES]))
     found = {name: pd.ref(name) for name in refs}
     the_id = entry["id"] if segment == "log_entries" else pd.ref(_FIRST_SEGMENT.get(segment, "latency"))
-    return {**found, "id": the_id, "alert_id": pd.ref("latency_alert")}
+    integration = pd.live.world[SERVICES].get(pd.ref("orders_svc"))["integrations"][0]
+    return {**found, "id": the_id, "alert_id": pd.ref("latency_alert"), "integration_id": integration["id"]}
 
 
 @pytest.fixture(scope="module")
@@ -137,7 +138,7 @@ def shared(stage: Any) -> PagerDutyWorld:
 
 
 def test_every_operation_is_covered() -> None:
-    assert len(OPERATIONS) == 30
+    assert len(OPERATIONS) == 31
     assert set(TEMPLATES) <= set(OPERATIONS)
 
 
