@@ -75,7 +75,8 @@ def _fields(value: Any) -> dict[str, dict[str, Any]]:
             raise bad_request(
                 f"Invalid value {field['value']!r} for field '{name}': expected one of {', '.join(allowed)}"
             )
-        if field.get("type", "dropdown") not in ("dropdown", "multiselect", "textbox", "textarray", "metrictag", "autocomplete"):
+        types = ("dropdown", "multiselect", "textbox", "textarray", "metrictag", "autocomplete")
+        if field.get("type", "dropdown") not in types:
             raise bad_request(f"Invalid 'data.attributes.fields.{name}.type': {field.get('type')!r}")
     return value
 

@@ -146,7 +146,15 @@ def incident(
         "teams": [team(t) for t in record["teams"]],
         "pending_actions": [{"type": p["type"], "at": iso(p["at"])} for p in record["pending_actions"]],
         "acknowledgements": [
-            {"at": iso(a["at"]), "acknowledger": acknowledger(a["acknowledger"])} for a in record["acknowledgements"]
+            {
+                "at": iso(a["at"]),
+                "acknowledger": (
+                    service(a["acknowledger"])
+                    if a.get("acknowledger_type") == "service_reference"  # through the Events API
+                    else acknowledger(a["acknowledger"])
+                ),
+            }
+            for a in record["acknowledgements"]
         ],
         "priority": priority_view(call, priority) if priority is not None else None,
         "incidents_responders": [
