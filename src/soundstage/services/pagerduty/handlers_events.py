@@ -36,7 +36,7 @@ _LONGEST_KEY = 255  # characters of a `dedup_key`
 def _event(request: ServiceRequest) -> Any:
     try:
         return loads_json(request.body)
-    except Exception:  # whatever does not parse (bad bytes, too deep) is no event
+    except ValueError:  # whatever does not parse (bad bytes, too deep) is no event
         return None
 
 
