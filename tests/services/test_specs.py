@@ -42,4 +42,5 @@ def test_only_these_operations_are_missing_from_the_descriptions() -> None:
         # Datadog's legacy monitor mute, which soundstage maps onto downtimes (the API describes neither)
         "POST /api/v1/monitor/{monitor_id}/mute",
         "POST /api/v1/monitor/{monitor_id}/unmute",
+        "POST /v2/enqueue",  # PagerDuty's Events API v2, described apart from the REST API
     ]

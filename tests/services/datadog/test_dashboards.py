@@ -79,8 +79,8 @@ def test_raw_get(dashboards: DatadogWorld) -> None:
         "is_read_only": False,
         "experience_type": "default",
         "url": f"/dashboard/{dashboards.ref('bare')}/scratch",
-        "created_at": "2026-02-28T14:00:00.000000+00:00",
-        "modified_at": "2026-02-28T14:00:00.000000+00:00",
+        "created_at": "2026-02-28T14:00:00+00:00",
+        "modified_at": "2026-02-28T14:00:00+00:00",
     }
     assert (
         dashboards.raw("GET", "/api/v1/dashboard/abc-def-ghi").json()["url"] == "/dashboard/abc-def-ghi/orders-overview"

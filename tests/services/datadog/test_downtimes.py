@@ -32,21 +32,25 @@ def test_raw_seeded_downtime_shape(dd_shared: DatadogWorld) -> None:
             "id": downtime_id,
             "attributes": {
                 "canceled": None,
-                "created": "2026-03-02T14:00:00.000000+00:00",
-                "modified": "2026-03-02T14:00:00.000000+00:00",
+                "created": "2026-03-02T14:00:00+00:00",
+                "modified": "2026-03-02T14:00:00+00:00",
                 "display_timezone": "UTC",
                 "message": "Payments maintenance window",
                 "monitor_identifier": {"monitor_tags": ["team:payments"]},
                 "mute_first_recovery_notification": False,
                 "notify_end_states": ["alert", "no data", "warn"],
                 "notify_end_types": ["expired"],
-                "schedule": {"start": "2026-03-02T16:00:00.000000+00:00", "end": "2026-03-02T17:00:00.000000+00:00"},
+                "schedule": {"start": "2026-03-02T16:00:00+00:00", "end": "2026-03-02T17:00:00+00:00"},
                 "scope": "env:prod",
                 "status": "scheduled",
             },
-            "relationships": {"created_by": {"data": None}, "monitor": {"data": None}},
         }
     }
+    asked = dd_shared.raw("GET", f"/api/v2/downtime/{downtime_id}", params={"include": "created_by"}).json()
+    assert (asked["data"]["relationships"], asked["included"]) == (
+        {"created_by": {"data": None}, "monitor": {"data": None}},
+        [],
+    )
 
 
 def test_raw_create_get_patch_cancel(dd: DatadogWorld) -> None:
@@ -60,33 +64,40 @@ def test_raw_create_get_patch_cancel(dd: DatadogWorld) -> None:
     )
     assert created.status_code == 200
     data = created.json()["data"]
+    assert [(i["type"], i["id"], i["attributes"]["handle"]) for i in created.json()["included"]] == [
+        ("users", BOT_ID, "stagebot@acme.test")
+    ]
     downtime_id = data["id"]
     assert data["attributes"]["status"] == "active"
     assert data["attributes"]["schedule"] == {
-        "start": "2026-03-02T14:00:00.000000+00:00",
-        "end": "2026-03-02T15:00:00.000000+00:00",
+        "start": "2026-03-02T14:00:00+00:00",
+        "end": "2026-03-02T15:00:00+00:00",
     }
     assert data["relationships"] == {
         "created_by": {"data": {"type": "users", "id": BOT_ID}},
         "monitor": {"data": {"type": "monitors", "id": str(monitor_id)}},
     }
+    plain = dd.raw("GET", f"/api/v2/downtime/{downtime_id}").json()
+    assert (list(plain), list(plain["data"])) == (["data"], ["type", "id", "attributes"])
     included = dd.raw("GET", f"/api/v2/downtime/{downtime_id}", params={"include": "created_by,monitor"}).json()
     assert [(i["type"], i["id"]) for i in included["included"]] == [("users", BOT_ID), ("monitors", monitor_id)]
     assert included["included"][1]["attributes"] == {"name": "Orders p99 latency high"}
-    patched = dd.raw(
+    patch = dd.raw(
         "PATCH",
         f"/api/v2/downtime/{downtime_id}",
         json={"data": {"type": "downtime", "id": downtime_id, "attributes": {"message": "Still deploying"}}},
-    ).json()["data"]["attributes"]
+    ).json()
+    assert [(i["type"], i["id"]) for i in patch["included"]] == [("users", BOT_ID)]
+    patched = patch["data"]["attributes"]
     assert (patched["message"], patched["scope"], patched["modified"]) == (
         "Still deploying",
         "env:prod",
-        "2026-03-02T14:00:10.000000+00:00",
+        "2026-03-02T14:00:15+00:00",
     )
     canceled = dd.raw("DELETE", f"/api/v2/downtime/{downtime_id}")
     assert (canceled.status_code, canceled.content) == (204, b"")
     after = dd.raw("GET", f"/api/v2/downtime/{downtime_id}").json()["data"]["attributes"]
-    assert (after["status"], after["canceled"]) == ("canceled", "2026-03-02T14:00:15.000000+00:00")
+    assert (after["status"], after["canceled"]) == ("canceled", "2026-03-02T14:00:20+00:00")
     late = dd.raw(
         "PATCH",
         f"/api/v2/downtime/{downtime_id}",
@@ -148,7 +159,7 @@ def test_raw_downtime_matches(dd: DatadogWorld) -> None:
                 "type": "downtime_match",
                 "id": made["id"],
                 "attributes": {
-                    "start": "2026-03-02T14:00:00.000000+00:00",
+                    "start": "2026-03-02T14:00:00+00:00",
                     "end": None,
                     "scope": "host:(web-1 OR web-2)",
                     "groups": ["host:web-1", "host:web-2"],
@@ -158,7 +169,7 @@ def test_raw_downtime_matches(dd: DatadogWorld) -> None:
         "meta": {"page": {"total_filtered_count": 1}},
     }
     missing = dd.raw("GET", "/api/v2/monitor/42/downtime_matches")
-    assert (missing.status_code, missing.json()) == (404, {"errors": ["Monitor not found"]})
+    assert (missing.status_code, missing.json()) == (404, {"errors": ["Monitor with id 42 not found"]})
 
 
 def test_scheduled_downtime_becomes_active_then_ends(dd: DatadogWorld) -> None:
@@ -244,11 +255,18 @@ def test_create_errors(dd_shared: DatadogWorld, body: dict[str, Any], message: s
 def test_not_found_and_forbidden(dd_shared: DatadogWorld) -> None:
     from datadog_api_client.exceptions import NotFoundException
 
-    for method in ("GET", "PATCH", "DELETE"):
-        response = dd_shared.raw(
-            method, "/api/v2/downtime/00000000-0000-4000-8000-000000000000", json={} if method == "PATCH" else None
+    missing = "00000000-0000-1234-0000-000000000000"
+    # Datadog's recorded answers: DELETE names the id, GET and PATCH do not; a malformed id is a 400.
+    messages = {"GET": "Downtime not found", "PATCH": "Downtime not found", "DELETE": f"Downtime {missing} not found"}
+    for method, message in messages.items():
+        body = {} if method == "PATCH" else None
+        response = dd_shared.raw(method, f"/api/v2/downtime/{missing}", json=body)
+        assert (response.status_code, response.json()) == (404, {"errors": [message]})
+        malformed = dd_shared.raw(method, "/api/v2/downtime/INVALID_UUID_LENGTH", json=body)
+        assert (malformed.status_code, malformed.json()) == (
+            400,
+            {"errors": ["Invalid URL param: downtime_id must be an uuid"]},
         )
-        assert (response.status_code, response.json()) == (404, {"errors": ["Downtime not found"]})
     with dd_shared.client() as client, pytest.raises(NotFoundException):
         _api(client).get_downtime("00000000-0000-4000-8000-000000000000")
     response = dd_shared.raw("GET", "/api/v2/downtime", keys=False, headers={"DD-API-KEY": dd_shared.api_key})

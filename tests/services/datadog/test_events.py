@@ -161,6 +161,8 @@ def test_raw_create_and_validation(dd: DatadogWorld) -> None:
     body = response.json()
     assert body["status"] == "ok" and body["event"]["date_happened"] == START - 30
     assert body["event"]["priority"] == "normal" and body["event"]["tags"] == []
+    oldest = dd.raw("POST", "/api/v1/events", json={"title": "t", "text": "t", "date_happened": START - 18 * 3600 + 60})
+    assert oldest.status_code == 202
     before = len(dd.live.world[EVENTS])
     for payload, message in [
         ({"text": "no title"}, "Event title is required"),
@@ -178,6 +180,8 @@ def test_raw_create_and_validation(dd: DatadogWorld) -> None:
         ),
         ({"title": "t", "text": "t", "tags": "env:prod"}, "Invalid 'tags': expected a list of strings"),
         ({"title": "t", "text": "t", "date_happened": "now"}, "Invalid 'date_happened': expected epoch seconds"),
+        ({"title": "t", "text": "t", "date_happened": 1}, "Event too far in the past"),  # Datadog's recorded answer
+        ({"title": "t", "text": "t", "date_happened": START - 18 * 3600 - 1}, "Event too far in the past"),
     ]:
         response = dd.raw("POST", "/api/v1/events", json=payload)
         assert response.status_code == 400 and response.json() == {"errors": [message]}

@@ -20,6 +20,7 @@ def _api(client: Any) -> Any:
 def test_raw_list_shape(dd_shared: DatadogWorld) -> None:
     body = dd_shared.raw("GET", "/api/v1/hosts", params={"filter": "i-0a1b2c"}).json()
     assert body == {
+        "exact_total_matching": True,
         "host_list": [
             {
                 "name": "web-1",
@@ -34,7 +35,25 @@ def test_raw_list_shape(dd_shared: DatadogWorld) -> None:
                 "last_reported_time": START,
                 "metrics": {"cpu": 0.0, "iowait": 0.0, "load": 0.0},
                 "mute_timeout": None,
-                "meta": {"platform": "linux", "agent_version": "7.52.0", "socket-hostname": "web-1"},
+                "meta": {
+                    "platform": "linux",
+                    "agent_version": "7.52.0",
+                    "agent_flavor": "agent",
+                    "agent_checks": [
+                        ["nginx", "nginx", "nginx", "OK", "", ""],
+                        ["python", "python", "python", "OK", "", ""],
+                    ],
+                    "host_id": 100000001,
+                    "socket-hostname": "web-1",
+                    "socket-fqdn": "web-1",
+                    "machine": "amd64",
+                    "timezones": ["UTC"],
+                    "install_method": {"tool": None, "installer_version": None, "tool_version": "undefined"},
+                    "nixV": ["", "", ""],
+                    "macV": ["", "", ""],
+                    "winV": ["", "", ""],
+                    "fbsdV": ["", "", ""],
+                },
             }
         ],
         "total_matching": 1,

@@ -9,6 +9,7 @@ import pytest
 
 from soundstage.errors import SpecError
 from soundstage.services.datadog.store import INCIDENTS
+from soundstage.services.datadog.views_records import icon
 from soundstage.stage.image import build_image
 from soundstage.stage.models import read_scene_text
 
@@ -72,14 +73,14 @@ def test_raw_get_shape(incidents: DatadogWorld) -> None:
             "attributes": {
                 "public_id": 1,
                 "title": "Orders are slow",
-                "created": "2026-03-02T13:30:00.000000+00:00",
-                "modified": "2026-03-02T13:30:00.000000+00:00",
-                "declared": "2026-03-02T13:30:00.000000+00:00",
-                "detected": "2026-03-02T13:30:00.000000+00:00",
+                "created": "2026-03-02T13:30:00+00:00",
+                "modified": "2026-03-02T13:30:00+00:00",
+                "declared": "2026-03-02T13:30:00+00:00",
+                "detected": "2026-03-02T13:30:00+00:00",
                 "resolved": None,
                 "customer_impacted": True,
                 "customer_impact_scope": "Checkout takes 10s",
-                "customer_impact_start": "2026-03-02T13:30:00.000000+00:00",
+                "customer_impact_start": "2026-03-02T13:30:00+00:00",
                 "customer_impact_end": None,
                 "customer_impact_duration": 0,
                 "time_to_detect": 0,
@@ -89,15 +90,26 @@ def test_raw_get_shape(incidents: DatadogWorld) -> None:
                 "severity": "SEV-2",
                 "state": "active",
                 "fields": {
+                    "detection_method": {"type": "dropdown", "value": "unknown"},
+                    "root_cause": {"type": "textbox", "value": None},
+                    "summary": {"type": "textbox", "value": None},
+                    "services": {"type": "autocomplete", "value": ["orders"]},
+                    "teams": {"type": "autocomplete", "value": None},
+                    "slug": {"type": "textbox", "value": "IR-1"},
                     "severity": {"type": "dropdown", "value": "SEV-2"},
                     "state": {"type": "dropdown", "value": "active"},
-                    "services": {"type": "autocomplete", "value": ["orders"]},
                 },
+                "field_analytics": None,
                 "archived": None,
                 "case_id": None,
                 "is_test": False,
                 "visibility": "organization",
-                "notification_handles": [],
+                "notification_handles": None,
+                "non_datadog_creator": None,
+                "creation_idempotency_key": None,
+                "created_by_uuid": maya,
+                "last_modified_by_uuid": maya,
+                "declared_by_uuid": maya,
             },
             "relationships": {
                 "commander_user": {"data": {"type": "users", "id": maya}},
@@ -239,8 +251,26 @@ def test_raw_create_update_and_checks(fresh: DatadogWorld) -> None:
     )
     assert response.status_code == 201
     data = response.json()["data"]
-    assert data["attributes"]["public_id"] == 4 and data["attributes"]["created"] == "2026-03-02T14:00:00.000000+00:00"
+    assert data["attributes"]["public_id"] == 4 and data["attributes"]["created"] == "2026-03-02T14:00:00+00:00"
     assert data["relationships"]["commander_user"] == {"data": None}
+    # A write's answer embeds the users it names; a create's `*_uuid` are null, as Datadog's recorded answers.
+    bot = {
+        "type": "users",
+        "id": BOT_ID,
+        "attributes": {
+            "uuid": BOT_ID,
+            "handle": "stagebot@acme.test",
+            "email": "stagebot@acme.test",
+            "name": "Stage Bot",
+            "icon": icon("stagebot@acme.test"),
+        },
+    }
+    assert {k: data["attributes"][k] for k in ("created_by", "commander", "last_modified_by", "created_by_uuid")} == {
+        "created_by": {"data": bot},
+        "commander": None,
+        "last_modified_by": {"data": bot},
+        "created_by_uuid": None,
+    }
     slow = fresh.ref("slow")
     patched = fresh.raw(
         "PATCH",
@@ -259,6 +289,13 @@ def test_raw_create_update_and_checks(fresh: DatadogWorld) -> None:
     assert attributes["title"] == "Orders are slow (cache)" and attributes["severity"] == "SEV-1"
     assert attributes["fields"]["services"] == {"type": "autocomplete", "value": ["orders"]}
     assert patched.json()["data"]["relationships"]["commander_user"] == {"data": None}
+    assert (attributes["commander"], attributes["last_modified_by"], attributes["last_modified_by_uuid"]) == (
+        None,
+        {"data": bot},
+        BOT_ID,
+    )
+    read = fresh.raw("GET", f"/api/v2/incidents/{slow}").json()["data"]["attributes"]
+    assert ("last_modified_by" in read, read["last_modified_by_uuid"]) == (False, BOT_ID)
     checks = {
         "declared": {"record": {"collection": "datadog.incidents", "where": {"title": "search down"}}},
         "sev1": {

@@ -35,6 +35,24 @@ def test_validate_needs_only_the_api_key(dd_shared: DatadogWorld) -> None:
     assert (response.status_code, response.json()) == (200, {"valid": True})
 
 
+def test_validate_without_a_key_says_so(dd_shared: DatadogWorld) -> None:
+    from datadog_api_client import ApiClient
+    from datadog_api_client.exceptions import ForbiddenException
+    from datadog_api_client.v1.api.authentication_api import AuthenticationApi
+
+    keyless = dd_shared.url.split("/w/")[0] + "/datadog"  # no world in the path: the key would find it
+    for url in (dd_shared.url, keyless):
+        response = dd_shared.live.http.get(url + "/api/v1/validate")
+        assert (response.status_code, response.json()) == (403, {"errors": ["API key required"]})
+    wrong = dd_shared.raw("GET", "/api/v1/validate", keys=False, headers={"DD-API-KEY": "nope"})
+    assert (wrong.status_code, wrong.json()) == (403, {"errors": ["Forbidden"]})
+    configuration = dd_shared.configuration()
+    configuration.api_key = {}
+    with ApiClient(configuration) as client, pytest.raises(ForbiddenException) as refused:
+        AuthenticationApi(client).validate()
+    assert refused.value.body == {"errors": ["API key required"]}
+
+
 @pytest.mark.parametrize(
     "headers",
     [{}, {"DD-API-KEY": "nope"}, {"DD-API-KEY": "KEY", "DD-APPLICATION-KEY": "bad"}],

@@ -41,9 +41,10 @@ def test_raw_get_monitor_shape(dd_shared: DatadogWorld) -> None:
             "silenced": {},
         },
         "overall_state": "OK",
-        "overall_state_modified": "2026-03-02T14:00:00.000000+00:00",
-        "created": "2026-01-31T14:00:00.000000+00:00",
-        "modified": "2026-01-31T14:00:00.000000+00:00",
+        "overall_state_modified": "2026-03-02T14:00:00+00:00",
+        "created": "2026-01-31T14:00:00+00:00",
+        "created_at": 1769868000000,
+        "modified": "2026-01-31T14:00:00+00:00",
         "deleted": None,
         "multi": False,
         "restricted_roles": None,
@@ -130,10 +131,11 @@ def test_sdk_create_edit_delete(dd: DatadogWorld) -> None:
                 options=MonitorOptions(thresholds=MonitorThresholds(critical=300.0)),
             )
         )
-        assert (created.id, str(created.overall_state), created.creator.handle) == (
+        assert (created.id, str(created.overall_state), created.creator.handle, created.creator.id) == (
             1000004,
             "Alert",
             "stagebot@acme.test",
+            1445001,
         )
         assert created.created.isoformat() == "2026-03-02T14:00:00+00:00"
         edited = api.update_monitor(
@@ -162,7 +164,12 @@ def test_raw_create_fills_defaults_and_edit_keeps_fields(dd: DatadogWorld) -> No
         "OK",
         False,
     )
-    assert monitor["creator"] == {"email": "stagebot@acme.test", "handle": "stagebot@acme.test", "name": "Stage Bot"}
+    assert monitor["creator"] == {
+        "email": "stagebot@acme.test",
+        "handle": "stagebot@acme.test",
+        "id": 1445001,
+        "name": "Stage Bot",
+    }
     edited = dd.raw("PUT", f"/api/v1/monitor/{monitor['id']}", json={"tags": ["team:core"], "priority": 1}).json()
     assert (edited["name"], edited["tags"], edited["priority"], edited["query"]) == (
         "Traffic stopped",
@@ -278,6 +285,9 @@ def test_raw_search(dd_shared: DatadogWorld) -> None:
         "scopes": ["service:orders"],
         "notifications": [{"handle": "slack-orders", "name": "slack-orders"}],
         "last_triggered_ts": None,
+        "muted_until_ts": None,
+        "priority": 2,
+        "restricted_roles": None,
         "org_id": 1,
         "quality_issues": [],
     }
@@ -307,6 +317,14 @@ def test_search_paging_sort_and_errors(dd_shared: DatadogWorld) -> None:
     assert ([m["name"] for m in body["monitors"]], body["metadata"]["page_count"]) == (["Payments errors"], 2)
     bad = dd_shared.raw("GET", "/api/v1/monitor/search", params={"query": "colour:red"})
     assert (bad.status_code, bad.json()) == (400, {"errors": ["Invalid query: invalid search field 'colour'"]})
+    for path in ("/api/v1/monitor/search", "/api/v1/monitor/groups/search"):  # Datadog's recorded answer
+        bad = dd_shared.raw("GET", path, params={"query": "status:notastatus"})
+        assert (bad.status_code, bad.json()) == (
+            400,
+            {"errors": ["Query parsing error: 'notastatus' is not a valid monitor status"]},
+        )
+    quoted = dd_shared.raw("GET", "/api/v1/monitor/search", params={"query": 'status:"no data"'})
+    assert (quoted.status_code, quoted.json()["monitors"]) == (200, [])
 
 
 def test_sdk_search_and_group_search(dd_shared: DatadogWorld) -> None:
@@ -332,13 +350,48 @@ def test_raw_group_search(dd_shared: DatadogWorld) -> None:
                 "monitor_id": 1000003,
                 "monitor_name": "Payments errors",
                 "status": "Alert",
+                "priority": None,
+                "all_tags": ["service:payments", "team:payments"],
+                "env_tags": [],
+                "team_tags": ["team:payments"],
+                "muted": False,
+                "muted_until_ts": None,
+                "downtimes": [],
                 "last_triggered_ts": START,
                 "last_nodata_ts": 0,
             }
         ],
         "metadata": {"page": 0, "page_count": 1, "per_page": 30, "total_count": 1},
-        "counts": {"status": [{"name": "Alert", "count": 1}], "type": [{"name": "metric", "count": 1}]},
+        "counts": {
+            "status": [{"name": "Alert", "count": 1}],
+            "muted": [{"name": False, "count": 1}],
+            "tag": [{"name": "service:payments", "count": 1}, {"name": "team:payments", "count": 1}],
+            "type": [{"name": "metric", "count": 1}],
+        },
     }
+
+
+def test_group_search_shows_the_downtimes_silencing_each_group(dd: DatadogWorld) -> None:
+    monitor_id = int(dd.ref("by_host"))
+    body = {
+        "scope": "host:web-1",
+        "monitor_identifier": {"monitor_id": monitor_id},
+        "schedule": {"end": "2026-03-02T15:00:00Z"},
+    }
+    made = dd.raw("POST", "/api/v2/downtime", json={"data": {"type": "downtime", "attributes": body}}).json()["data"]
+    legacy_id = dd.record(DOWNTIMES, made["id"])["legacy_id"]
+    found = dd.raw("GET", "/api/v1/monitor/groups/search", params={"query": f"id:{monitor_id}", "sort": "group,asc"})
+    groups = found.json()["groups"]
+    silencing = {"id": legacy_id, "start": START, "end": START + 3600, "scope": ["host:web-1"]}
+    assert [(g["group"], g["muted"], g["muted_until_ts"], g["downtimes"]) for g in groups] == [
+        ("host:web-1", True, START + 3600, [silencing]),
+        ("host:web-2", False, None, []),
+    ]
+    assert found.json()["counts"]["muted"] == [{"name": False, "count": 1}, {"name": True, "count": 1}]
+    muted = dd.raw("GET", "/api/v1/monitor/groups/search", params={"query": "muted:true"}).json()["groups"]
+    assert [g["group"] for g in muted] == ["host:web-1"]
+    searched = dd.raw("GET", "/api/v1/monitor/search", params={"query": f"id:{monitor_id}"}).json()["monitors"]
+    assert searched[0]["muted_until_ts"] == START + 3600
 
 
 def test_legacy_mute_and_unmute(dd: DatadogWorld) -> None:

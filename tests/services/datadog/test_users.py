@@ -54,8 +54,8 @@ def test_raw_shape(users: DatadogWorld) -> None:
                 "attributes": {
                     "name": "Maya Chen",
                     "handle": "maya@acme.test",
-                    "created_at": "2026-01-31T14:00:00.000000+00:00",
-                    "modified_at": "2026-01-31T14:00:00.000000+00:00",
+                    "created_at": "2026-01-31T14:00:00+00:00",
+                    "modified_at": "2026-01-31T14:00:00+00:00",
                     "email": "maya@acme.test",
                     "icon": "https://secure.gravatar.com/avatar/f17fdff2f7474c4ee4061c2feee00987?s=48&d=retro",
                     "title": "SRE",

@@ -10,6 +10,7 @@ import httpx
 import pytest
 
 ACCEPT = "application/vnd.pagerduty+json;version=2"
+ORDERS_KEY = "ordersroutingkeyordersroutingkey"  # the routing key of the Orders API's Events API integration
 
 # The clock starts on Monday 2026-03-02 14:00 UTC. The weekly rotation hands over on Mondays at 09:00
 # UTC: Sam's turn began 2026-02-23, Maya's 2026-03-02, Sam's again 2026-03-09. Lee overrides it on
@@ -48,7 +49,7 @@ seed:
           - {escalation_delay_in_minutes: 15, targets: [$lee]}
     services:
       - {ref: orders_svc, name: Orders API, description: The orders API, escalation_policy: $ep, teams: [$sre],
-         acknowledgement_timeout: 1800, auto_resolve_timeout: 14400}
+         acknowledgement_timeout: 1800, auto_resolve_timeout: 14400, integration_key: ordersroutingkeyordersroutingkey}
       - {ref: billing_svc, name: Billing, escalation_policy: $ep}
 """
 

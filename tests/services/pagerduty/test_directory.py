@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import PagerDutyWorld
+from .conftest import ORDERS_KEY, PagerDutyWorld
 
 NOT_FOUND = {"error": {"message": "Not Found", "code": 2100}}
 
@@ -131,6 +131,44 @@ def test_services(pd_read: PagerDutyWorld) -> None:
     )
     assert included.json()["service"]["escalation_policy"]["type"] == "escalation_policy"
     assert pd_read.raw("GET", "/services/PNOSUCH").json() == NOT_FOUND
+
+
+def test_service_integrations_hold_the_routing_keys(pd_read: PagerDutyWorld) -> None:
+    client = pd_read.client()
+    orders_id = pd_read.ref("orders_svc")
+    (listed,) = client.rget(f"services/{orders_id}")["integrations"]
+    path = f"services/{orders_id}/integrations/{listed['id']}"
+    assert listed == {
+        "id": listed["id"],
+        "type": "events_api_v2_inbound_integration_reference",
+        "summary": "Events API V2",
+        "self": f"{pd_read.url}/{path}",
+        "html_url": f"https://acme.pagerduty.com/{path}",
+    }
+    integration = client.rget(path)
+    assert (integration["type"], integration["integration_key"], integration["service"]["id"]) == (
+        "events_api_v2_inbound_integration",
+        ORDERS_KEY,
+        orders_id,
+    )
+    billing = client.rget(f"services/{pd_read.ref('billing_svc')}")["integrations"][0]
+    key = client.rget(f"services/{pd_read.ref('billing_svc')}/integrations/{billing['id']}")["integration_key"]
+    assert len(key) == 32 and key.isalnum() and key != ORDERS_KEY
+    for missing in (f"services/{orders_id}/integrations/PNOSUCH", f"services/PNOSUCH/integrations/{listed['id']}"):
+        assert pd_read.raw("GET", f"/{missing}").json() == NOT_FOUND
+
+
+def test_calendar_urls_only_on_ones_own_profile_or_when_asked(pd_read: PagerDutyWorld) -> None:
+    client = pd_read.client()
+    me = client.rget("users/me")
+    assert me["http_cal_url"].startswith("https://webcal.pagerduty.com/private/")
+    assert me["web_cal_url"] == "webcal://" + me["http_cal_url"][len("https://") :]
+    assert client.rget(f"users/{pd_read.ref('maya')}")["http_cal_url"] == me["http_cal_url"]
+    sam = client.rget(f"users/{pd_read.ref('sam')}")
+    assert "http_cal_url" not in sam and "web_cal_url" not in sam
+    asked = client.rget(f"users/{pd_read.ref('sam')}", params={"include[]": "calendar_urls"})
+    assert asked["http_cal_url"].endswith("/feed") and asked["http_cal_url"] != me["http_cal_url"]
+    assert all("http_cal_url" not in u for u in client.list_all("users"))
 
 
 def test_escalation_policies(pd_read: PagerDutyWorld) -> None:

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from soundstage.services.pagerduty.store import INCIDENTS
+from soundstage.services.pagerduty.store import INCIDENTS, SERVICES
 
 from .conftest import PagerDutyWorld
 from .incident_scene import INCIDENT_SCENE
@@ -90,6 +90,8 @@ def test_alerts(pd_inc: PagerDutyWorld) -> None:
     ]
     one = client.rget(f"incidents/{latency}/alerts/{alerts[0]['id']}")
     assert one == alerts[0]
+    integration = pd_inc.live.world[SERVICES].get(pd_inc.ref("orders_svc"))["integrations"][0]
+    assert (one["integration"]["id"], one["integration"]["summary"]) == (integration["id"], "Events API V2")
     old = client.list_all(f"incidents/{pd_inc.ref('old')}/alerts", params={"statuses": ["resolved"]})
     assert [(a["summary"], a["status"]) for a in old] == [("Billing queue backed up", "resolved")]
     assert client.list_all(f"incidents/{pd_inc.ref('old')}/alerts", params={"statuses": ["triggered"]}) == []
@@ -285,7 +287,7 @@ def test_status_update(pdw: PagerDutyWorld) -> None:
         pdw.ref("maya"),
         "2026-03-02T14:00:00Z",
     )
-    assert "html_message" not in update
+    assert update["html_message"] is None  # StatusUpdate's keys are always there, null when not given
     record = pdw.live.world[INCIDENTS].get(latency)
     assert [u["message"] for u in record["status_updates"]] == ["Rolled back; watching."]
     empty = pdw.raw("POST", f"/incidents/{latency}/status_updates", headers={"From": pdw.email}, json={})
@@ -313,13 +315,18 @@ def test_related_change_events(pd_inc: PagerDutyWorld) -> None:
     ]
     assert events[0]["links"] == [{"href": "https://github.com/acme/orders/commit/8f3c2e1", "text": "View commit"}]
     assert [s["id"] for s in events[0]["services"]] == [pd_inc.ref("orders_svc")]
+    integration = pd_inc.live.world[SERVICES].get(pd_inc.ref("orders_svc"))["integrations"][0]
+    assert (events[0]["integration"]["id"], events[0]["integration"]["type"]) == (
+        integration["id"],
+        "events_api_v2_inbound_integration_reference",
+    )
     # The billing deploy came two hours before the start: before the disk filled, not before the old queue incident.
     assert [e["summary"] for e in client.rget(f"incidents/{pd_inc.ref('fresh')}/related_change_events")] == [
         "Deploy billing 77aa01"
     ]
     assert client.rget(f"incidents/{pd_inc.ref('old')}/related_change_events") == []
     raw = pd_inc.raw("GET", f"/incidents/{pd_inc.ref('fresh')}/related_change_events", params={"limit": 0})
-    assert raw.json() == {"change_events": []}
+    assert raw.json() == {"change_events": [], "limit": 0, "offset": None, "total": None, "more": False}
     assert (
         spec_problems(
             pd_inc.raw("GET", f"/incidents/{pd_inc.ref('latency')}/related_change_events").json(),

@@ -17,7 +17,7 @@ from .schema import problems, response_schema
 
 # Where PagerDuty's API (and the description's own examples) differ from its schemas; see views_incidents.
 KNOWN = re.compile(
-    r"\.(priority|resolved_at): null where not nullable$|\.body\.details: expected object|"
+    r"\.(priority|resolved_at|resolve_reason|alert_grouping): null where not nullable$|\.body\.details: expected object|"
     r"'acknowledge_log_entry' not in \['acknowledgement_log_entry'\]$"
 )
 
@@ -243,6 +243,14 @@ def test_get_raw_matches_the_schema_and_404s(pd_inc: PagerDutyWorld) -> None:
         "2026-03-02T12:30:00Z",
     )
     assert old["last_status_change_by"]["id"] == pd_inc.ref("maya")
+    assert (old["resolve_reason"], old["alert_grouping"], old["custom_fields"], "conference_bridge" in old) == (
+        None,
+        None,
+        [],
+        False,
+    )
+    bridged = pd_inc.raw("GET", f"/incidents/{pd_inc.ref('old')}", params={"include[]": "conference_bridge"})
+    assert bridged.json()["incident"]["conference_bridge"] == {"conference_number": None, "conference_url": None}
     missing = pd_inc.raw("GET", "/incidents/PNOPE00")
     assert (missing.status_code, missing.json()) == (404, NOT_FOUND)
     with pytest.raises(pagerduty.HttpError) as caught:

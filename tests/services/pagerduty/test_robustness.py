@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from soundstage.services.pagerduty.calls import ops
-from soundstage.services.pagerduty.store import LOG_ENTRIES
+from soundstage.services.pagerduty.store import LOG_ENTRIES, SERVICES
 
 from ..junk import JUNK_IDS, Sweep, fill
 from .conftest import ACCEPT, PagerDutyWorld
@@ -60,6 +60,12 @@ TEMPLATES: dict[str, Any] = {
     },
     "POST /incidents/{id}/snooze": {"duration": 3600},
     "POST /incidents/{id}/status_updates": {"message": "m", "subject": "s", "html_message": "<p>m</p>"},
+    "POST /v2/enqueue": {
+        "routing_key": "{routing_key}",
+        "event_action": "trigger",
+        "dedup_key": "k",
+        "payload": {"summary": "s", "source": "x", "severity": "critical", "custom_details": {"a": 1}},
+    },
     "POST /maintenance_windows": {
         "maintenance_window": {
             "type": "maintenance_window",
@@ -107,9 +113,22 @@ def is_envelope(body: Any) -> bool:
     )
 
 
-def sweep(pd: PagerDutyWorld) -> Sweep:
+def is_event_refusal(body: Any) -> bool:
+    """The Events API's `{"status": "invalid event", "message": str, "errors": [str, ...]}`."""
+    return (
+        isinstance(body, dict)
+        and set(body) == {"status", "message", "errors"}
+        and body["status"] == "invalid event"
+        and isinstance(body["message"], str)
+        and isinstance(body["errors"], list)
+        and all(isinstance(e, str) for e in body["errors"])
+    )
+
+
+def sweep(pd: PagerDutyWorld, operation: str = "") -> Sweep:
     headers = {"Accept": ACCEPT, "Authorization": f"Token token={pd.token}", "From": pd.email}
-    return Sweep(pd.live.stage.https, pd.url, headers, pd.live.world, is_envelope)
+    envelope = is_event_refusal if operation == "POST /v2/enqueue" else is_envelope
+    return Sweep(pd.live.stage.https, pd.url, headers, pd.live.world, envelope)
 
 
 _FIRST_SEGMENT = {
@@ -128,7 +147,14 @@ def real_ids(pd: PagerDutyWorld, operation: str) -> dict[str, str]:
     entry = next(iter(pd.live.world[LOG_ENTRIES]))
     found = {name: pd.ref(name) for name in refs}
     the_id = entry["id"] if segment == "log_entries" else pd.ref(_FIRST_SEGMENT.get(segment, "latency"))
-    return {**found, "id": the_id, "alert_id": pd.ref("latency_alert")}
+    integration = pd.live.world[SERVICES].get(pd.ref("orders_svc"))["integrations"][0]
+    return {
+        **found,
+        "id": the_id,
+        "alert_id": pd.ref("latency_alert"),
+        "integration_id": integration["id"],
+        "routing_key": integration["integration_key"],
+    }
 
 
 @pytest.fixture(scope="module")
@@ -137,13 +163,13 @@ def shared(stage: Any) -> PagerDutyWorld:
 
 
 def test_every_operation_is_covered() -> None:
-    assert len(OPERATIONS) == 30
+    assert len(OPERATIONS) == 32
     assert set(TEMPLATES) <= set(OPERATIONS)
 
 
 @pytest.mark.parametrize("operation", [o for o in OPERATIONS if "{" in o])
 def test_junk_ids_get_a_pagerduty_error(shared: PagerDutyWorld, operation: str) -> None:
-    calls = sweep(shared)
+    calls = sweep(shared, operation)
     valid = real_ids(shared, operation)
     for junk in JUNK_IDS:
         params = {**valid, **{name: junk for name in re.findall(r"\{(\w+)\}", operation)}}
@@ -153,10 +179,9 @@ def test_junk_ids_get_a_pagerduty_error(shared: PagerDutyWorld, operation: str) 
 @pytest.mark.parametrize("operation", OPERATIONS)
 def test_junk_gets_a_pagerduty_error(stage: Any, operation: str) -> None:
     pd = PagerDutyWorld(stage.world(INCIDENT_SCENE))
-    calls = sweep(pd)
     params = real_ids(pd, operation)
-    calls.operation(operation, params, TEMPLATES.get(operation, {}), QUERIES)
-    calls.readable(OPERATIONS, params)
+    sweep(pd, operation).operation(operation, params, TEMPLATES.get(operation, {}), QUERIES)
+    sweep(pd).readable(OPERATIONS, params)
 
 
 @pytest.mark.parametrize("operation", sorted(TEMPLATES))
@@ -165,7 +190,7 @@ def test_the_valid_body_succeeds(stage: Any, operation: str) -> None:
     pd = PagerDutyWorld(stage.world(INCIDENT_SCENE))
     params = real_ids(pd, operation)
     method, template = operation.split(" ", 1)
-    response = sweep(pd).send(method, fill(template, params), json=fill(TEMPLATES[operation], params))
+    response = sweep(pd, operation).send(method, fill(template, params), json=fill(TEMPLATES[operation], params))
     assert response.status_code < 300, response.text
 
 

@@ -26,7 +26,7 @@ from ..rest import RestCall
 from .errors import DatadogError, bad_request, not_found
 from .logs_query import Doc, Matcher, compile_query
 from .monitor_search import Search as MonitorSearch
-from .monitor_search import parse_search
+from .monitor_search import QueryParsingError, parse_search
 from .store import DOWNTIMES, HOSTS, INCIDENTS, MONITORS, USERS
 from .views_monitoring import GROUP_STATES
 
@@ -34,6 +34,7 @@ ops = Operations("datadog")
 
 LAST_SECOND = 253_402_300_799  # 9999-12-31T23:59:59Z
 _INTEGER = re.compile(r"[+-]?[0-9]+")  # as Go's strconv reads one: no spaces, underscores or other digits
+_UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
 
 
 @dataclass
@@ -140,6 +141,8 @@ def monitor_query(call: Call) -> MonitorSearch:
     """The `query` of the monitor searches, in `monitor_search`'s syntax; a field it does not know is a 400."""
     try:
         return parse_search(call.text("query") or "")
+    except QueryParsingError as exc:
+        raise bad_request(str(exc)) from exc
     except ValueError as exc:
         raise bad_request(f"Invalid query: {exc}") from exc
 
@@ -156,12 +159,15 @@ def monitor_view(call: Call) -> tuple[list[str] | None, bool]:
 # -- the records a path names -------------------------------------------------------------------------
 
 
-def monitor_of(call: Call) -> Record:
-    return _named(call, MONITORS, "monitor_id", "Monitor not found")
+def monitor_of(call: Call, missing: str = "Monitor not found") -> Record:
+    return _named(call, MONITORS, "monitor_id", missing)
 
 
-def downtime_of(call: Call) -> Record:
-    return _named(call, DOWNTIMES, "downtime_id", "Downtime not found")
+def downtime_of(call: Call, missing: str = "Downtime not found") -> Record:
+    """The downtime the path names; an id that is not a UUID is Datadog's 400."""
+    if not _UUID.fullmatch(call.params["downtime_id"]):
+        raise bad_request("Invalid URL param: downtime_id must be an uuid")
+    return _named(call, DOWNTIMES, "downtime_id", missing)
 
 
 def host_of(call: Call) -> Record:

@@ -19,6 +19,7 @@ import re
 from typing import Any
 
 from ...world import Collection, Record
+from .queries import QueryError, parse_monitor_query
 from .store import downtime_matches, downtime_status
 
 _TERM = re.compile(r"(-|!)?([^\s:(),]+):(?:\(([^)]*)\)|([^\s(),]+))")
@@ -63,6 +64,17 @@ def for_monitor(
 
 def muted(downtimes: Collection, monitor: Record, now: int) -> bool:
     return bool(for_monitor(downtimes, monitor, now))
+
+
+def covering(active: list[Record], monitor: Record, group: str) -> list[Record]:
+    """Of the active downtimes matching `monitor`, those whose scope covers `group` (`*`: the monitor has no
+    groups): the group's tags with the tags the monitor's query scopes by."""
+    try:
+        base_tags = list(parse_monitor_query(monitor["query"]).metric.scope)
+    except QueryError:
+        base_tags = []
+    tags = [*base_tags, *([] if group == "*" else group.split(","))]
+    return [d for d in active if scope_covers(d["scope"], tags)]
 
 
 def new_downtime(record_id: str, legacy_id: int, at: int, created_by: str | None, **attributes: Any) -> dict[str, Any]:

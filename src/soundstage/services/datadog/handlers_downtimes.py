@@ -13,7 +13,6 @@ from ..base import Reply
 from . import downtimes, views_monitoring, views_records
 from .calls import Call, downtime_of, invalid, iso_time, monitor_of, ops
 from .errors import bad_request
-from .queries import QueryError, parse_monitor_query
 from .store import DOWNTIMES, MONITORS, downtime_status
 
 _END_STATES = ("alert", "no data", "warn")
@@ -21,9 +20,11 @@ _END_TYPES = ("canceled", "expired")
 _INCLUDES = ("created_by", "monitor")
 
 
-def _response(call: Call, record: Record, include: set[str] | None = None) -> dict[str, Any]:
-    body: dict[str, Any] = {"data": views_monitoring.downtime(call.world, record)}
-    include = set(call.names("include", _INCLUDES)) if include is None else include
+def _response(call: Call, record: Record, include: set[str], written: bool) -> dict[str, Any]:
+    """The answer naming one downtime. The answer of a write includes its creator unasked, as Datadog's
+    recorded answers do; a read includes only what `include` asks for."""
+    include = include | {"created_by"} if written else include
+    body: dict[str, Any] = {"data": views_monitoring.downtime(call.world, record, bool(include))}
     if include:
         body["included"] = views_monitoring.downtime_included(call.world, [record], include)
     return body
@@ -119,7 +120,7 @@ def list_downtimes(call: Call) -> dict[str, Any]:
     found = [d for d in call.world[DOWNTIMES] if not current_only or downtime_status(d, now) == "active"]
     page = found[offset : offset + limit]
     body: dict[str, Any] = {
-        "data": [views_monitoring.downtime(call.world, d) for d in page],
+        "data": [views_monitoring.downtime(call.world, d, bool(include)) for d in page],
         "meta": {"page": {"total_filtered_count": len(found)}},
     }
     if include:
@@ -141,12 +142,12 @@ def create_downtime(call: Call) -> dict[str, Any]:
         **fields,
     )
     call.world[DOWNTIMES].add(downtime_id, record)
-    return _response(call, record, include)
+    return _response(call, record, include, written=True)
 
 
 @ops("GET /api/v2/downtime/{downtime_id}")
 def get_downtime(call: Call) -> dict[str, Any]:
-    return _response(call, downtime_of(call))
+    return _response(call, downtime_of(call), set(call.names("include", _INCLUDES)), written=False)
 
 
 @ops("PATCH /api/v2/downtime/{downtime_id}")
@@ -160,12 +161,12 @@ def update_downtime(call: Call) -> dict[str, Any]:
     fields = _checked(call, data["attributes"], current)
     include = set(call.names("include", _INCLUDES))
     record = call.world[DOWNTIMES].change(current["id"], **fields, modified=call.now())
-    return _response(call, record, include)
+    return _response(call, record, include, written=True)
 
 
 @ops("DELETE /api/v2/downtime/{downtime_id}")
 def cancel_downtime(call: Call) -> Reply:
-    record = downtime_of(call)
+    record = downtime_of(call, f"Downtime {call.params['downtime_id']} not found")
     if record["canceled"] is None:
         now = call.now()
         call.world[DOWNTIMES].change(record["id"], canceled=now, modified=now)
@@ -174,21 +175,14 @@ def cancel_downtime(call: Call) -> Reply:
 
 @ops("GET /api/v2/monitor/{monitor_id}/downtime_matches")
 def list_monitor_downtimes(call: Call) -> dict[str, Any]:
-    monitor = monitor_of(call)
+    monitor = monitor_of(call, f"Monitor with id {call.params['monitor_id']} not found")
     offset, limit = call.offset_and_limit()
     now = call.now()
     found = downtimes.for_monitor(call.world[DOWNTIMES], monitor, now)
-    try:
-        base_tags = list(parse_monitor_query(monitor["query"]).metric.scope)
-    except QueryError:
-        base_tags = []
     data = []
     for record in found[offset : offset + limit]:
-        groups = [
-            name
-            for name in monitor["state"]["groups"] or {"*": None}
-            if downtimes.scope_covers(record["scope"], [*base_tags, *([] if name == "*" else name.split(","))])
-        ]
+        names = monitor["state"]["groups"] or {"*": None}
+        groups = [name for name in names if downtimes.covering([record], monitor, name)]
         schedule = record["schedule"]
         data.append(
             {

@@ -33,6 +33,7 @@ from .store import EVENTS
 PAGE = 1000
 ALERT_TYPES = ("error", "warning", "info", "success", "user_update", "recommendation", "snapshot")
 PRIORITIES = ("normal", "low")
+OLDEST_EVENT = 18 * 3600 * US  # the spec: "Limited to events up to 18 hours in the past"
 
 
 @ops("GET /api/v1/events")
@@ -118,6 +119,8 @@ def create_event(call: Call) -> Reply:
     happened = fields.get("date_happened")
     if happened is not None and not is_epoch_seconds(happened):
         raise bad_request("Invalid 'date_happened': expected epoch seconds")
+    if happened is not None and happened * US < call.now() - OLDEST_EVENT:
+        raise bad_request("Event too far in the past")
     related = fields.get("related_event_id")
     if related is not None and not is_int64(related):
         raise bad_request("Invalid 'related_event_id': expected an integer")

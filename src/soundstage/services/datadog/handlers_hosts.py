@@ -51,7 +51,12 @@ def list_hosts(call: Call) -> dict[str, Any]:
     }
     rendered.sort(key=keys[sort_field], reverse=sort_dir == "desc")
     page = rendered[start : start + min(count if count is not None else 100, _MAX_COUNT)]
-    return {"host_list": page, "total_matching": len(found), "total_returned": len(page)}
+    return {
+        "exact_total_matching": True,
+        "host_list": page,
+        "total_matching": len(found),
+        "total_returned": len(page),
+    }
 
 
 @ops("POST /api/v1/host/{host_name}/mute")

@@ -39,7 +39,7 @@ def list_incidents(call: Call) -> dict[str, Any]:
     includes = call.names("include", INCLUDES)
     found = sorted(call.world[INCIDENTS], key=lambda r: (r["created"], r["public_id"]), reverse=True)
     page = found[offset : offset + size]
-    body = _body(call, page, [views_records.incident(r) for r in page], includes)
+    body = _body(call, page, [views_records.incident(call.world, r) for r in page], includes)
     body["meta"] = {"pagination": {"offset": offset, "next_offset": offset + size, "size": size}}
     return body
 
@@ -48,7 +48,7 @@ def list_incidents(call: Call) -> dict[str, Any]:
 def get_incident(call: Call) -> dict[str, Any]:
     includes = call.names("include", INCLUDES)
     record = incident_of(call)
-    return _body(call, [record], views_records.incident(record), includes)
+    return _body(call, [record], views_records.incident(call.world, record), includes)
 
 
 def _data(call: Call) -> dict[str, Any]:
@@ -75,7 +75,8 @@ def _fields(value: Any) -> dict[str, dict[str, Any]]:
             raise bad_request(
                 f"Invalid value {field['value']!r} for field '{name}': expected one of {', '.join(allowed)}"
             )
-        if field.get("type", "dropdown") not in ("dropdown", "multiselect", "textbox", "textarray", "metrictag"):
+        types = ("dropdown", "multiselect", "textbox", "textarray", "metrictag", "autocomplete")
+        if field.get("type", "dropdown") not in types:
             raise bad_request(f"Invalid 'data.attributes.fields.{name}.type': {field.get('type')!r}")
     return value
 
@@ -135,7 +136,7 @@ def create_incident(call: Call) -> Reply:
         resolved=now if state == "resolved" else None,
     )
     collection.add(record["id"], record)
-    return Reply(201, _body(call, [record], views_records.incident(record), includes))
+    return Reply(201, _body(call, [record], views_records.incident(call.world, record, "create"), includes))
 
 
 @ops("PATCH /api/v2/incidents/{incident_id}")
@@ -182,4 +183,4 @@ def update_incident(call: Call) -> dict[str, Any]:
         record = call.world[INCIDENTS].change(
             record["id"], **changes, modified=now, last_modified_by=call.key_user() or record["last_modified_by"]
         )
-    return _body(call, [record], views_records.incident(record), includes)
+    return _body(call, [record], views_records.incident(call.world, record, "update"), includes)

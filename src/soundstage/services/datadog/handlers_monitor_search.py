@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ...clock import US
 from ...world import Record
 from . import downtimes, evaluation, views_monitoring
 from .calls import Call, monitor_query, ops
@@ -58,6 +59,18 @@ def _metric_and_scopes(record: Record) -> tuple[list[str], list[str]]:
     return [query.metric], list(query.scope) or ["*"]
 
 
+def _search_creator(call: Call, record: Record) -> dict[str, Any] | None:
+    """The search result's `creator`: Datadog's recorded answers show the handle, id and name, no email."""
+    creator = views_monitoring.creator(call.world, record["creator"])
+    return {k: v for k, v in creator.items() if k != "email"} if creator is not None else None
+
+
+def _muted_until(silencing: list[Record]) -> int | None:
+    """When the downtimes silencing a monitor or group end (epoch seconds); None when none does, or one never ends."""
+    ends = [d["schedule"]["end"] for d in silencing]
+    return max(ends) // US if ends and None not in ends else None
+
+
 def _counts(values: list[Any]) -> list[dict[str, Any]]:
     counted: dict[Any, int] = {}
     for value in values:
@@ -108,7 +121,7 @@ def search_monitors(call: Call) -> dict[str, Any]:
 def _search_result(call: Call, record: Record, facets: dict[str, list[str]]) -> dict[str, Any]:
     triggered = [g["last_triggered_ts"] for g in record["state"]["groups"].values() if g["last_triggered_ts"]]
     mentions = _MENTION.findall(record["message"])
-    creator = views_monitoring.creator(call.world, record["creator"])
+    creator = _search_creator(call, record)
     metrics, scopes = facets["metric"], facets["scope"]
     result: dict[str, Any] = {
         "id": record["id"],
@@ -122,6 +135,9 @@ def _search_result(call: Call, record: Record, facets: dict[str, list[str]]) -> 
         "scopes": scopes,
         "notifications": [{"handle": m, "name": m} for m in mentions],
         "last_triggered_ts": max(triggered) if triggered else None,
+        "muted_until_ts": _muted_until(downtimes.for_monitor(call.world[DOWNTIMES], record, call.now())),
+        "priority": record["priority"],
+        "restricted_roles": record["restricted_roles"],
         "org_id": 1,
         "quality_issues": [],
     }
@@ -135,12 +151,20 @@ def search_monitor_groups(call: Call) -> dict[str, Any]:
     search = monitor_query(call)
     page, per_page = call.page_and_per_page()
     found = []
+    now = call.now()
     for record in sorted(call.world[MONITORS], key=lambda r: r["id"]):
         facets = _facets(call, record)
+        active = downtimes.for_monitor(call.world[DOWNTIMES], record, now)
         for name, group in record["state"]["groups"].items():
-            group_facets = {**facets, "status": [(group["status"] or "").lower()], "group": [name.lower()]}
+            silencing = downtimes.covering(active, record, name)
+            group_facets = {
+                **facets,
+                "status": [(group["status"] or "").lower()],
+                "group": [name.lower()],
+                "muted": [str(bool(silencing)).lower()],
+            }
             if search_matches(search, group_facets, record["name"]):
-                found.append((record, name, group, group_facets))
+                found.append((record, name, group, group_facets, silencing))
     keys = {
         "name": lambda item: item[0]["name"].lower(),
         "status": lambda item: evaluation.SEVERITY.get(item[2]["status"], 0),
@@ -158,10 +182,17 @@ def search_monitor_groups(call: Call) -> dict[str, Any]:
                 "monitor_id": record["id"],
                 "monitor_name": record["name"],
                 "status": group["status"],
+                "priority": record["priority"],
+                "all_tags": list(record["tags"]),
+                "env_tags": [t for t in record["tags"] if t.startswith("env:")],
+                "team_tags": [t for t in record["tags"] if t.startswith("team:")],
+                "muted": bool(silencing),
+                "muted_until_ts": _muted_until(silencing),
+                "downtimes": [views_monitoring.matching_downtime(d) for d in silencing],
                 "last_triggered_ts": group["last_triggered_ts"],
                 "last_nodata_ts": group["last_nodata_ts"] or 0,
             }
-            for record, name, group, _ in shown
+            for record, name, group, _, silencing in shown
         ],
         "metadata": {
             "page": page,
@@ -170,7 +201,9 @@ def search_monitor_groups(call: Call) -> dict[str, Any]:
             "total_count": len(found),
         },
         "counts": {
-            "status": _counts([g["status"] for _, _, g, _ in found]),
-            "type": _counts([f["type"][0] for _, _, _, f in found]),
+            "status": _counts([g["status"] for _, _, g, _, _ in found]),
+            "muted": _counts([bool(silencing) for *_, silencing in found]),
+            "tag": _counts([t for record, *_ in found for t in record["tags"]]),
+            "type": _counts([f["type"][0] for _, _, _, f, _ in found]),
         },
     }

@@ -5,7 +5,8 @@ A record has the v2 incident attributes `public_id` (1, 2, 3... per organisation
 `customer_impacted`, `customer_impact_scope`, `severity`, `state` and `fields` (the other incident fields,
 as the API shows them); user UUIDs in `commander`, `created_by`, `last_modified_by`; and the times
 `created`, `modified`, `detected`, `resolved`, `customer_impact_start`, `customer_impact_end` (epoch
-microseconds). The API shows `severity` and `state` among the `fields` too.
+microseconds). The API shows `severity` and `state` among the `fields` too, with the `DEFAULT_FIELDS`
+a record does not set.
 """
 
 from __future__ import annotations
@@ -17,6 +18,15 @@ SEVERITY = "severity"
 STATE = "state"
 STATES = ("active", "stable", "resolved")
 SEVERITIES = ("UNKNOWN", "SEV-0", "SEV-1", "SEV-2", "SEV-3", "SEV-4", "SEV-5")
+# The other default fields of an organisation's incidents, unset, as Datadog's recorded answers show them
+# (besides `slug`, `IR-<public id>`); a record's `fields` override them.
+DEFAULT_FIELDS: dict[str, dict[str, Any]] = {
+    "detection_method": {"type": "dropdown", "value": "unknown"},
+    "root_cause": {"type": "textbox", "value": None},
+    "summary": {"type": "textbox", "value": None},
+    "services": {"type": "autocomplete", "value": None},
+    "teams": {"type": "autocomplete", "value": None},
+}
 
 
 def incident(

@@ -1,7 +1,7 @@
 """The monitor search syntax of `/api/v1/monitor/search` and `/groups/search`: space-separated terms,
 AND-ed; `field:value`, `field:"quoted value"` or `field:(a OR b)`; anything else is free text matched
 against the monitor's name (case-insensitive). Fields: `status`, `muted`, `tag`, `type`, `id`, `metric`,
-`scope`, `notification`, `priority`, `creator`; an unknown field is a 400."""
+`scope`, `notification`, `priority`, `creator`; an unknown field or status is a 400."""
 
 from __future__ import annotations
 
@@ -11,7 +11,13 @@ from dataclasses import dataclass, field
 FIELDS = frozenset(
     {"status", "muted", "tag", "type", "id", "metric", "scope", "notification", "priority", "creator", "group"}
 )
+# MonitorOverallStates, as `status:` values.
+STATUSES = frozenset({"alert", "ignored", "no data", "ok", "skipped", "unknown", "warn"})
 _TERM = re.compile(r'(?:([A-Za-z_]+):(?:"([^"]*)"|\(([^)]*)\)|(\S+)))|"([^"]*)"|(\S+)')
+
+
+class QueryParsingError(ValueError):
+    """A query Datadog refuses in its own words (the message is the whole answer)."""
 
 
 @dataclass
@@ -21,7 +27,7 @@ class Search:
 
 
 def parse_search(query: str) -> Search:
-    """ValueError names an unknown field."""
+    """ValueError names an unknown field; QueryParsingError a status that is not one."""
     search = Search()
     for match in _TERM.finditer(query or ""):
         name, quoted, choices, plain, phrase, word = match.groups()
@@ -35,6 +41,9 @@ def parse_search(query: str) -> Search:
             values = tuple(v.strip().strip('"').lower() for v in re.split(r"\s+OR\s+", choices) if v.strip())
         else:
             values = ((quoted if quoted is not None else plain).lower(),)
+        for value in values if name == "status" else ():
+            if value not in STATUSES:
+                raise QueryParsingError(f"Query parsing error: '{value}' is not a valid monitor status")
         search.fields.setdefault(name, []).append(values)
     return search
 

@@ -23,6 +23,7 @@ from .store import DASHBOARDS, EVENTS, INCIDENTS, LOGS, MONITORS, SLOS, USERS
 
 DAY = 86400 * US
 _LOWER = "abcdefghijklmnopqrstuvwxyz0123456789"
+LEGACY_USER_IDS = 1_445_000  # users' integer ids count from here (a monitor's `creator.id`)
 # The ids `assign` gave each section's records, by record, for `build` (per build).
 _ids: WeakKeyDictionary[BuildContext, dict[int, Any]] = WeakKeyDictionary()
 
@@ -117,6 +118,7 @@ def build(section: DatadogSection, ctx: BuildContext) -> None:
 def _user(ctx: BuildContext, user: User, user_id: str) -> dict[str, Any]:
     return users.user(
         user_id,
+        LEGACY_USER_IDS + ctx.ids.next("datadog.user_ids"),
         user.email,
         _before(ctx, user.ago, 400 * DAY),
         handle=user.handle,

@@ -51,13 +51,14 @@ class DatadogService(RestService):
         return _key(request, "dd-api-key", "api_key")
 
     def unauthorized(self, request: ServiceRequest) -> Reply:
-        return self.error_reply(forbidden(), operation=self.operation(request), trace_body=trace_body(request))
+        operation = self.operation(request)
+        return self.error_reply(_refused(request, operation), operation=operation, trace_body=trace_body(request))
 
     def run(
         self, world: World, principal: Principal | None, request: ServiceRequest, name: str, params: dict[str, str]
     ) -> Any:
         if principal is None or principal.token_type != API_KEY:
-            raise forbidden()
+            raise _refused(request, name)
         if name not in _API_KEY_ONLY:
             app = world.tokens.get(_key(request, "dd-application-key", "application_key") or "")
             if app is None or app.token_type != APPLICATION_KEY:
@@ -113,6 +114,13 @@ class DatadogService(RestService):
 
     def generate(self, collection: str, options: dict[str, Any], ctx: Any) -> None:
         seed_logs.generate(collection, options, ctx)
+
+
+def _refused(request: ServiceRequest, operation: str | None) -> DatadogError:
+    """403 for a missing or wrong API key; `validate` without one says so, as Datadog's recorded answer does."""
+    if operation == "GET /api/v1/validate" and _key(request, "dd-api-key", "api_key") is None:
+        return DatadogError(403, "API key required")
+    return forbidden()
 
 
 def _in_use(world: World) -> bool:

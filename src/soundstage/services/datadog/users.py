@@ -2,7 +2,8 @@
 
 A record has the v2 User attributes `id`, `handle` (the email unless given), `email`, `name`, `title`,
 `status` (`Active`, `Pending`, `Disabled`), `disabled`, `verified`, `service_account`, `mfa_enabled`, and
-`created_at`/`modified_at` (epoch microseconds). Other records name users by UUID (`creator`, `author`,
+`created_at`/`modified_at` (epoch microseconds), and `legacy_id`: the integer id v1 objects show (a
+monitor's `creator.id`). Other records name users by UUID (`creator`, `author`,
 `commander`, `created_by`, `last_modified_by`).
 """
 
@@ -13,6 +14,7 @@ from typing import Any
 
 def user(
     user_id: str,
+    legacy_id: int,
     email: str,
     at: int,
     handle: str | None = None,
@@ -26,6 +28,7 @@ def user(
 ) -> dict[str, Any]:
     return {
         "id": user_id,
+        "legacy_id": legacy_id,
         "handle": handle or email,
         "email": email,
         "name": name,

@@ -1,8 +1,9 @@
 """Monitoring records rendered as Datadog's API objects: v1 Monitor, Host and MatchingDowntime, v2 Downtime
 (JSON:API).
 
-Times: v1 monitor `created`/`modified` and v2 downtime times as ISO-8601 with microseconds and `+00:00`
-(as Datadog sends them); state-group, host and mute times in epoch seconds, where the schema says int.
+Times: v1 monitor `created`/`modified` and v2 downtime times as ISO-8601 with `+00:00` (`iso_us`: microseconds
+unless on a whole second, as Datadog sends them); state-group, host and mute times in epoch seconds, where the
+schema says int.
 """
 
 from __future__ import annotations
@@ -20,11 +21,11 @@ GROUP_STATES = ("all", "alert", "warn", "no data", "ok")
 
 
 def creator(world: World, user_id: str | None) -> dict[str, Any] | None:
-    """Monitor `creator`: the user's email, handle and name, when the world knows the user."""
+    """Monitor `creator`: the user's email, handle, integer id and name, when the world knows the user."""
     record = world[USERS].get(user_id) if user_id else None
     if record is None:
         return None
-    return {"email": record["email"], "handle": record["handle"], "name": record["name"]}
+    return {"email": record["email"], "handle": record["handle"], "id": record["legacy_id"], "name": record["name"]}
 
 
 def _group(group: dict[str, Any]) -> dict[str, Any]:
@@ -75,6 +76,7 @@ def monitor(
         "overall_state": record["overall_state"],
         "overall_state_modified": iso_us(record["overall_state_modified"]),
         "created": iso_us(record["created"]),
+        "created_at": record["created"] // US * 1000,  # epoch milliseconds of the whole second
         "modified": iso_us(record["modified"]),
         "deleted": None,
         "multi": record["multi"],
@@ -96,12 +98,13 @@ def monitor(
     return body
 
 
-def downtime(world: World, record: Record) -> dict[str, Any]:
-    """A v2 downtime (`DowntimeResponseData`)."""
+def downtime(world: World, record: Record, relationships: bool) -> dict[str, Any]:
+    """A v2 downtime (`DowntimeResponseData`); Datadog adds `relationships` to the answer of a write and to
+    a read with `include`, not to a plain read."""
     schedule = record["schedule"]
     identifier = record["monitor_identifier"]
     monitor_id = identifier.get("monitor_id")
-    return {
+    body: dict[str, Any] = {
         "type": "downtime",
         "id": record["id"],
         "attributes": {
@@ -121,11 +124,13 @@ def downtime(world: World, record: Record) -> dict[str, Any]:
             "scope": record["scope"],
             "status": downtime_status(record, world.now()),
         },
-        "relationships": {
+    }
+    if relationships:
+        body["relationships"] = {
             "created_by": {"data": {"type": "users", "id": record["created_by"]} if record["created_by"] else None},
             "monitor": {"data": {"type": "monitors", "id": str(monitor_id)} if monitor_id is not None else None},
-        },
-    }
+        }
+    return body
 
 
 def downtime_included(world: World, records: list[Record], include: set[str]) -> list[dict[str, Any]]:
@@ -183,5 +188,27 @@ def host(world: World, record: Record, metadata: bool = True, muted_data: bool =
     if muted_data:
         body["mute_timeout"] = record["mute_timeout"] if is_muted else None
     if metadata:
-        body["meta"] = {"platform": record["platform"], "agent_version": "7.52.0", "socket-hostname": record["name"]}
+        body["meta"] = _host_meta(record)
     return body
+
+
+def _host_meta(record: Record) -> dict[str, Any]:
+    """HostMeta as the Agent reports it (the keys of Datadog's recorded answers): the host's apps as its
+    checks; no OS version is known, so the version triples are empty, as for the other platforms."""
+    unknown = ["", "", ""]
+    return {
+        "platform": record["platform"],
+        "agent_version": "7.52.0",
+        "agent_flavor": "agent",
+        "agent_checks": [[app, app, app, "OK", "", ""] for app in record["apps"]],
+        "host_id": record["id"],
+        "socket-hostname": record["name"],
+        "socket-fqdn": record["name"],
+        "machine": "amd64",
+        "timezones": ["UTC"],
+        "install_method": {"tool": None, "installer_version": None, "tool_version": "undefined"},
+        "nixV": list(unknown),
+        "macV": list(unknown),
+        "winV": list(unknown),
+        "fbsdV": list(unknown),
+    }

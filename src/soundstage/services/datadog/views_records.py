@@ -2,7 +2,8 @@
 ServiceLevelObjective, v1 Dashboard, v2 User and v2 incident (JSON:API).
 
 Times: v1 events and SLOs in epoch seconds; logs as ISO-8601 with milliseconds and `Z`; users,
-dashboards and incidents as ISO-8601 with microseconds and `+00:00`, as Datadog sends them. Optional
+dashboards and incidents as ISO-8601 with `+00:00` and microseconds unless on a whole second, as Datadog
+sends them. Optional
 fields whose type is not nullable are left out when the record has no value.
 """
 
@@ -10,7 +11,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
-from typing import Any
+from typing import Any, Literal
 
 from ...clock import US, iso
 from ...world import Record, World
@@ -23,9 +24,11 @@ _EVENT_STATUS = {"warning": "warn"}
 
 
 def iso_us(us: int) -> str:
-    """`2026-03-02T14:00:00.000000+00:00`."""
+    """`2026-03-02T14:00:00.123456+00:00`, or `2026-03-02T14:00:00+00:00` on a whole second: Python's
+    isoformat, which Datadog's recorded answers follow (an incident's `detected` at a whole second has no
+    fraction)."""
     seconds = iso(us - us % US)[:-1]
-    return f"{seconds}.{us % US:06d}+00:00"
+    return f"{seconds}.{us % US:06d}+00:00" if us % US else f"{seconds}+00:00"
 
 
 def iso_ms(us: int) -> str:
@@ -251,43 +254,67 @@ def _when(us: int | None) -> str | None:
     return iso_us(us) if us is not None else None
 
 
-def incident(record: Record) -> dict[str, Any]:
-    """An IncidentResponseData."""
+def incident(world: World, record: Record, answer: Literal["read", "create", "update"] = "read") -> dict[str, Any]:
+    """An IncidentResponseData, as the answer of a `read`, a `create` or an `update`. Reads name the users by
+    `*_uuid`; the answers of writes also embed them (`created_by`, `commander`, `last_modified_by`,
+    `declared_by`: `{data: user}` or null), and a create's `*_uuid` are null, as in Datadog's recorded answers."""
     fields = {
+        **incidents.DEFAULT_FIELDS,
+        "slug": {"type": "textbox", "value": f"IR-{record['public_id']}"},
         incidents.SEVERITY: {"type": "dropdown", "value": record["severity"]},
         incidents.STATE: {"type": "dropdown", "value": record["state"]},
         **record["fields"],
     }
     end = record["resolved"]
+    attributes: dict[str, Any] = {
+        "public_id": record["public_id"],
+        "title": record["title"],
+        "created": iso_us(record["created"]),
+        "modified": iso_us(record["modified"]),
+        "declared": iso_us(record["created"]),
+        "detected": _when(record["detected"]),
+        "resolved": _when(end),
+        "customer_impacted": record["customer_impacted"],
+        "customer_impact_scope": record["customer_impact_scope"],
+        "customer_impact_start": _when(record["customer_impact_start"]),
+        "customer_impact_end": _when(record["customer_impact_end"]),
+        "customer_impact_duration": _seconds(record["customer_impact_start"], record["customer_impact_end"]),
+        "time_to_detect": 0,
+        "time_to_internal_response": 0,
+        "time_to_repair": _seconds(record["created"], end),
+        "time_to_resolve": _seconds(record["created"], end),
+        "severity": record["severity"],
+        "state": record["state"],
+        "fields": fields,
+        "field_analytics": None,
+        "archived": None,
+        "case_id": None,
+        "is_test": False,
+        "visibility": "organization",
+        "notification_handles": None,
+        "non_datadog_creator": None,
+        "creation_idempotency_key": None,
+    }
+    known = answer != "create"
+    for name, user_id in (
+        ("created_by", record["created_by"]),
+        ("last_modified_by", record["last_modified_by"]),
+        ("declared_by", record["created_by"]),
+    ):
+        attributes[f"{name}_uuid"] = user_id if known else None
+    if answer != "read":
+        for name, user_id in (
+            ("created_by", record["created_by"]),
+            ("commander", record["commander"]),
+            ("last_modified_by", record["last_modified_by"]),
+            ("declared_by", record["created_by"]),
+        ):
+            found = world[USERS].get(user_id) if user_id else None
+            attributes[name] = {"data": incident_user(found)} if found is not None else None
     return {
         "type": "incidents",
         "id": record["id"],
-        "attributes": {
-            "public_id": record["public_id"],
-            "title": record["title"],
-            "created": iso_us(record["created"]),
-            "modified": iso_us(record["modified"]),
-            "declared": iso_us(record["created"]),
-            "detected": _when(record["detected"]),
-            "resolved": _when(end),
-            "customer_impacted": record["customer_impacted"],
-            "customer_impact_scope": record["customer_impact_scope"],
-            "customer_impact_start": _when(record["customer_impact_start"]),
-            "customer_impact_end": _when(record["customer_impact_end"]),
-            "customer_impact_duration": _seconds(record["customer_impact_start"], record["customer_impact_end"]),
-            "time_to_detect": 0,
-            "time_to_internal_response": 0,
-            "time_to_repair": _seconds(record["created"], end),
-            "time_to_resolve": _seconds(record["created"], end),
-            "severity": record["severity"],
-            "state": record["state"],
-            "fields": fields,
-            "archived": None,
-            "case_id": None,
-            "is_test": False,
-            "visibility": "organization",
-            "notification_handles": [],
-        },
+        "attributes": attributes,
         "relationships": {
             "commander_user": {"data": _user_ref(record["commander"])},
             **_relationship("created_by_user", record["created_by"]),

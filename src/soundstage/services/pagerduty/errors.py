@@ -1,4 +1,4 @@
-"""PagerDuty's error envelope: `{"error": {"message", "code", "errors"}}`.
+"""PagerDuty's error envelope: `{"error": {"message", "code", "errors"}}`, and the Events API's.
 
 A handler raises `PagerDutyError` before its first write; the service turns it into the reply.
 """
@@ -27,7 +27,17 @@ class PagerDutyError(Exception):
         self.headers = headers or {}
 
 
+class InvalidEvent(PagerDutyError):
+    """The Events API's refusal: 400 `{"status": "invalid event", "message": "Event object is invalid",
+    "errors": [...]}`."""
+
+    def __init__(self, *errors: str) -> None:
+        super().__init__(400, 0, "Event object is invalid", list(errors))
+
+
 def envelope(error: PagerDutyError) -> dict[str, Any]:
+    if isinstance(error, InvalidEvent):
+        return {"status": "invalid event", "message": error.message, "errors": error.errors}
     body: dict[str, Any] = {"message": error.message, "code": error.code}
     if error.errors is not None:
         body["errors"] = error.errors

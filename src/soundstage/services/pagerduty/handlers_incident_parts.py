@@ -225,13 +225,20 @@ def related_change_events(call: Call) -> dict[str, Any]:
     """The change events on the incident's service before it began, newest first (`most_recent`)."""
     incident = incident_of(call)
     events = IncidentParts.of(call.world).related_change_events(incident)
-    limit = text(call, "limit")
-    if limit is not None:
-        if not (limit.isascii() and limit.isdigit()):
+    given = text(call, "limit")
+    limit = None
+    if given is not None:
+        if not (given.isascii() and given.isdigit()):
             raise invalid("limit must be a non-negative integer.")
-        events = events[: int(limit)]
+        limit = int(given)
+        events = events[:limit]
+    # PagerDuty's paging envelope, one page: the `limit` given (else null), `offset` and `total` null.
     return {
         "change_events": [
             {**views.change_event(call, e), "correlation_reason": {"reason": "most_recent"}} for e in events
-        ]
+        ],
+        "limit": limit,
+        "offset": None,
+        "total": None,
+        "more": False,
     }

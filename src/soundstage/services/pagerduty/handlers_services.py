@@ -1,4 +1,5 @@
-"""Services: `GET /services` and `GET /services/{id}`."""
+"""Services: `GET /services`, `GET /services/{id}` and its Events API integration,
+`GET /services/{id}/integrations/{integration_id}` (where the routing key is)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from typing import Any
 from .calls import Call, by_name, by_name_descending, listed, ops, paginate, text, zone
 from .errors import not_found
 from .store import SERVICES
-from .views_directory import service_view
+from .views_directory import integration_view, service_view
 
 
 @ops("GET /services")
@@ -32,3 +33,14 @@ def services_get(call: Call) -> dict[str, Any]:
     if service is None:
         raise not_found()
     return {"service": service_view(call, service, listed(call, "include"), zone(call))}
+
+
+@ops("GET /services/{id}/integrations/{integration_id}")
+def services_integration(call: Call) -> dict[str, Any]:
+    service = call.world[SERVICES].get(call.params["id"])
+    if service is None:
+        raise not_found()
+    found = [i for i in service["integrations"] if i["id"] == call.params["integration_id"]]
+    if not found:
+        raise not_found()
+    return {"integration": integration_view(call, service, found[0], zone(call))}

@@ -25,7 +25,7 @@ def users_me(call: Call) -> dict[str, Any]:
                 )
             ],
         )
-    return {"user": user_view(call, call.user, listed(call, "include"))}
+    return {"user": user_view(call, call.user, listed(call, "include"), calendars=True)}
 
 
 @ops("GET /users")
@@ -43,4 +43,6 @@ def users_get(call: Call) -> dict[str, Any]:
     user = call.world[USERS].get(call.params["id"])
     if user is None:
         raise not_found()
-    return {"user": user_view(call, user, listed(call, "include"))}
+    include = listed(call, "include")
+    own = call.user is not None and call.user["id"] == user["id"]
+    return {"user": user_view(call, user, include, calendars=own or "calendar_urls" in include)}

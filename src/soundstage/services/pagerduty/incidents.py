@@ -181,9 +181,19 @@ class Incidents(IncidentLog):
 
     def acknowledge(self, incident: Record, user_id: str, at: int, channel: str = "website") -> Record:
         """Acknowledged by `user_id` (again, when someone else acknowledges too); the escalation stops."""
-        acks = [a for a in incident["acknowledgements"] if a["acknowledger"] != user_id]
-        acks.append({"at": at, "acknowledger": user_id})
-        agent = user_agent(user_id)
+        return self._acknowledge(incident, {"at": at, "acknowledger": user_id}, user_agent(user_id), channel)
+
+    def acknowledge_by_service(self, incident: Record, at: int) -> Record:
+        """Acknowledged through its service's integration (an Events API `acknowledge`): the acknowledger
+        is the service (`acknowledger_type: service_reference`)."""
+        service_id = incident["service"]
+        ack = {"at": at, "acknowledger": service_id, "acknowledger_type": "service_reference"}
+        return self._acknowledge(incident, ack, service_agent(service_id), "api")
+
+    def _acknowledge(self, incident: Record, ack: dict[str, Any], agent: Agent, channel: str) -> Record:
+        at = ack["at"]
+        acks = [a for a in incident["acknowledgements"] if a["acknowledger"] != ack["acknowledger"]]
+        acks.append(ack)
         fields: dict[str, Any] = {
             "status": "acknowledged",
             "acknowledgements": acks,
@@ -200,7 +210,7 @@ class Incidents(IncidentLog):
             at,
             agent,
             {"type": channel},
-            f"Acknowledged by {self._name(user_id)}.",
+            f"Acknowledged by {self._agent_name(agent)}.",
             acknowledgement_timeout=timeout // US if timeout else None,
         )
         return incident

@@ -96,6 +96,8 @@ class Service(Spec):
     auto_resolve_timeout: int | None = Field(default=None, ge=0)  # seconds; null = none
     teams: list[str] = []
     incident_urgency_rule: UrgencyRule = UrgencyRule()
+    # The routing key of its Events API v2 integration (32 letters and digits); default: one from the seed.
+    integration_key: str | None = Field(default=None, pattern=r"^[0-9A-Za-z]{32}$")
 
 
 class EscalationRule(Spec):

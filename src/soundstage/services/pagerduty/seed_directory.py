@@ -31,6 +31,7 @@ from .store import (
     SERVICES,
     TEAMS,
     USERS,
+    service_with_key,
 )
 
 DAY = 86400 * US
@@ -251,6 +252,12 @@ def _add_policy(ctx: BuildContext, policy: EscalationPolicy, i: int) -> None:
 def _add_service(ctx: BuildContext, service: Service, i: int) -> None:
     here = ("services", i)
     record_id = _id(ctx, service.ref)
+    key = service.integration_key or ctx.ids.hex("pagerduty:integration_key", 32)
+    if service_with_key(ctx.collection(SERVICES), key) is not None:
+        raise ctx.error(f"integration key {key} is used by another service", *here, "integration_key")
+    # Its own id namespace: the ids the rest of the world draws stay as they were before services had one.
+    integration_id = "P" + ctx.ids.code("pagerduty:integration", 6)
+    integration = {"id": integration_id, "name": "Events API V2", "integration_key": key}
     ctx.collection(SERVICES).add(
         record_id,
         {
@@ -270,6 +277,7 @@ def _add_service(ctx: BuildContext, service: Service, i: int) -> None:
             "teams": _teams(ctx, service.teams, *here, "teams"),
             "incident_urgency_rule": service.incident_urgency_rule.model_dump(exclude_none=True),
             "alert_creation": "create_alerts_and_incidents",
+            "integrations": [integration],
             "created_at": ctx.start - 300 * DAY,
             "last_incident_timestamp": None,
         },

@@ -10,7 +10,7 @@ from ...world import Principal, World
 from ..base import BodyError, Credential, Reply, ServiceRequest, import_registrations, parse_body
 from ..limits import with_headers
 from ..rest import RestService, trace_body
-from . import limits, seed_directory, seed_incidents
+from . import handlers_events, limits, seed_directory, seed_incidents
 from .calls import Call, ops
 from .errors import PagerDutyError, envelope, invalid, not_found
 from .models import PagerdutySection
@@ -18,6 +18,7 @@ from .store import USERS
 from .timers import attach as attach_timers
 
 import_registrations(__package__)
+EVENTS = "POST /v2/enqueue"  # the Events API v2 (handlers_events)
 
 
 def token_of(request: ServiceRequest) -> str | None:
@@ -56,15 +57,24 @@ class PagerDutyService(RestService):
         return PagerDutyError(413, 2001, "Request Entity Too Large")
 
     def token(self, request: ServiceRequest) -> str | None:
+        """The REST API's token; for an Events API event, its routing key."""
+        if request.path == handlers_events.PATH:
+            return handlers_events.routing_key(request)
         return token_of(request)
 
     def unauthorized(self, request: ServiceRequest) -> Reply:
-        return self.error_reply(_unauthenticated(), operation=self.operation(request), trace_body=trace_body(request))
+        operation = self.operation(request)
+        refusal = handlers_events.refused(request) if operation == EVENTS else _unauthenticated()
+        return self.error_reply(refusal, operation=operation, trace_body=trace_body(request))
 
     def run(
         self, world: World, principal: Principal | None, request: ServiceRequest, name: str, params: dict[str, str]
     ) -> Any:
-        if principal is None:
+        if name == EVENTS:  # the Events API: no REST token, no REST rate limit
+            if principal is None:
+                raise handlers_events.refused(request)
+            return self._call(world, principal, request, name, params)
+        if principal is None or principal.token_type == handlers_events.ROUTING_KEY:
             raise _unauthenticated()
         headers = limits.check(world, name, principal.user)
         try:
@@ -98,8 +108,10 @@ class PagerDutyService(RestService):
         return env
 
     def attach(self, world: World) -> None:
-        """Arms the timers of the incidents a live world starts with (escalations, acknowledgement timeouts)."""
+        """Arms the timers of the incidents a live world starts with (escalations, acknowledgement timeouts),
+        and makes the services' routing keys credentials of the world (for the Events API)."""
         attach_timers(world)
+        handlers_events.register(world)
 
     def assign(self, section: Any, ctx: BuildContext) -> None:
         """Pass 1 of building an image: ids for the records with a `ref` (seed_directory first, then seed_incidents)."""

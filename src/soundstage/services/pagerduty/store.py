@@ -10,7 +10,8 @@ Directory: `pagerduty.users`, `pagerduty.teams`, `pagerduty.services`, `pagerdut
 - team: `id`, `name`, `description`;
 - service: `id`, `name`, `description`, `escalation_policy` (id), `status`, `acknowledgement_timeout`,
   `auto_resolve_timeout` (seconds or None), `teams`, `incident_urgency_rule`, `alert_creation`,
-  `created_at`, `last_incident_timestamp` (None until an incident);
+  `integrations` (its Events API v2 integration, `{id, name, integration_key}`), `created_at`,
+  `last_incident_timestamp` (None until an incident);
 - escalation policy: `id`, `name`, `description`, `num_loops`, `on_call_handoff_notifications`, `teams`,
   `escalation_rules` (`{id, escalation_delay_in_minutes, targets: [{id, type: user|schedule}]}`);
 - schedule: `id`, `name`, `time_zone`, `description`, `teams`, `schedule_layers` (`{id, name, start, end,
@@ -24,6 +25,8 @@ Directory: `pagerduty.users`, `pagerduty.teams`, `pagerduty.services`, `pagerdut
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterable
 
 from ...world import Record
 
@@ -39,6 +42,11 @@ ALERTS = "pagerduty.alerts"
 NOTES = "pagerduty.notes"
 LOG_ENTRIES = "pagerduty.log_entries"
 CHANGE_EVENTS = "pagerduty.change_events"
+
+
+def service_with_key(services: Iterable[Record], key: str) -> Record | None:
+    """The service whose Events API integration has routing key `key`."""
+    return next((s for s in services if any(i["integration_key"] == key for i in s["integrations"])), None)
 
 
 def assignee_ids(incident: Record) -> list[str]:

@@ -88,7 +88,9 @@ def _contact_method(call: Call, user: Record, method: Record, whole: bool) -> di
     }
 
 
-def user_view(call: Call, user: Record, include: list[str]) -> dict[str, Any]:
+def user_view(call: Call, user: Record, include: list[str], calendars: bool = False) -> dict[str, Any]:
+    """A user; `calendars` adds the URLs of their on-call calendar (`http_cal_url`, `web_cal_url`), which
+    PagerDuty shows only on `GET /users/{id}`: one's own, or another's with `include[]=calendar_urls`."""
     digest = hashlib.md5(user["email"].lower().encode()).hexdigest()  # Gravatar's own scheme
     view = {
         **identity(call, "user", "users", user["id"], user["name"]),
@@ -109,7 +111,16 @@ def user_view(call: Call, user: Record, include: list[str]) -> dict[str, Any]:
         "notification_rules": [],
         "coordinated_incidents": [],
     }
+    if calendars:
+        feed = f"webcal.pagerduty.com/private/{calendar_key(call, user)}/feed"
+        view.update(http_cal_url=f"https://{feed}", web_cal_url=f"webcal://{feed}")
     return _drop_none(view, "job_title")
+
+
+def calendar_key(call: Call, user: Record) -> str:
+    """The private key of a user's on-call calendar feed: 20 letters and digits, from the world's seed."""
+    digest = hashlib.sha256(f"{call.world.ids.seed}\x00calendar\x00{user['id']}".encode()).hexdigest()
+    return digest[:20].upper()
 
 
 # -- escalation policies and services ----------------------------------------------------------------
@@ -167,6 +178,31 @@ def policy_view(call: Call, policy: Record, include: list[str]) -> dict[str, Any
     return _drop_none(view, "description")
 
 
+def integration_ref(call: Call, service_id: str, integration: dict[str, Any]) -> dict[str, Any]:
+    """An Events API v2 integration of a service, as a reference."""
+    path = f"services/{service_id}/integrations"
+    return reference(call, "events_api_v2_inbound_integration", path, integration["id"], integration["name"], path)
+
+
+def integration_view(call: Call, service: Record, integration: dict[str, Any], zone: str | None) -> dict[str, Any]:
+    """The integration object: its routing key is `integration_key`."""
+    path = f"services/{service['id']}/integrations"
+    return {
+        **identity(call, "events_api_v2_inbound_integration", path, integration["id"], integration["name"], path),
+        "name": integration["name"],
+        "service": service_ref(call, service["id"]),
+        "created_at": stamp(service["created_at"], zone),
+        "vendor": None,
+        "integration_key": integration["integration_key"],
+    }
+
+
+def first_integration(call: Call, service_id: str) -> dict[str, Any] | None:
+    """The reference to a service's Events API integration, through which its alerts and change events come."""
+    service = call.world[SERVICES].get(service_id)
+    return integration_ref(call, service_id, service["integrations"][0]) if service else None
+
+
 def service_ref(call: Call, service_id: str) -> dict[str, Any]:
     service = call.world[SERVICES].get(service_id)
     return reference(
@@ -205,7 +241,7 @@ def service_view(call: Call, service: Record, include: list[str], zone: str | No
             else policy_ref(call, service["escalation_policy"])
         ),
         "teams": _teams(call, service["teams"], "teams" in include),
-        "integrations": [],
+        "integrations": [integration_ref(call, service["id"], i) for i in service["integrations"]],
         "incident_urgency_rule": service["incident_urgency_rule"],
         "scheduled_actions": [],
         "addons": [],

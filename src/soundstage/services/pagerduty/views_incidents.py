@@ -8,7 +8,8 @@ PagerDuty does: `assignees`, `acknowledgers` (`users` both), `agents`, `services
 one incident is returned, or with `include[]=body`.
 
 Where the OpenAPI description disagrees with PagerDuty's own examples and API, the API wins: `priority`
-is null without a priority and `resolved_at` null until resolved (the description says so in words),
+is null without a priority, `resolved_at` null until resolved, `alert_grouping` null without grouping and
+`resolve_reason` null unless merged (the description says so in words or examples),
 `body.details` is the string it was created with, and acknowledgements log `acknowledge_log_entry`.
 """
 
@@ -23,6 +24,7 @@ from .calls import Call
 from .store import ALERTS, ESCALATION_POLICIES, INCIDENTS, LOG_ENTRIES, PRIORITIES, SERVICES, TEAMS, USERS
 from .views import identity, reference
 from .views_directory import (
+    first_integration,
     policy_ref,
     policy_view,
     priority_view,
@@ -144,7 +146,15 @@ def incident(
         "teams": [team(t) for t in record["teams"]],
         "pending_actions": [{"type": p["type"], "at": iso(p["at"])} for p in record["pending_actions"]],
         "acknowledgements": [
-            {"at": iso(a["at"]), "acknowledger": acknowledger(a["acknowledger"])} for a in record["acknowledgements"]
+            {
+                "at": iso(a["at"]),
+                "acknowledger": (
+                    service(a["acknowledger"])
+                    if a.get("acknowledger_type") == "service_reference"  # through the Events API
+                    else acknowledger(a["acknowledger"])
+                ),
+            }
+            for a in record["acknowledgements"]
         ],
         "priority": priority_view(call, priority) if priority is not None else None,
         "incidents_responders": [
@@ -152,7 +162,12 @@ def incident(
         ],
         "responder_requests": [responder_request(call, record, r) for r in record["responder_requests"]],
         "urgency": record["urgency"],
+        "resolve_reason": None,
+        "alert_grouping": None,  # the services group no alerts (`alert_grouping_parameters.type` null)
+        "custom_fields": [],  # the account defines none
     }
+    if "conference_bridge" in include:  # none is configured
+        view["conference_bridge"] = {"conference_number": None, "conference_url": None}
     if record["merged_into"]:
         view["resolve_reason"] = {"type": "merge_resolve_reason", "incident": incident_ref(call, record["merged_into"])}
     if body:
@@ -173,6 +188,7 @@ def alert(call: Call, record: Record) -> dict[str, Any]:
         "incident": incident_ref(call, record["incident"]),
         "suppressed": False,
         "severity": record["severity"],
+        "integration": first_integration(call, record["service"]),
         "body": {"type": "alert_body", "contexts": [], "details": record["details"]},
     }
 
@@ -232,6 +248,7 @@ def change_event(call: Call, record: Record) -> dict[str, Any]:
         "summary": record["summary"],
         "timestamp": iso(record["timestamp"]),
         "services": [service_ref(call, record["service"])],
+        "integration": first_integration(call, record["service"]),
         "source": record["source"] or "",
         "links": record["links"],
         "images": [],
@@ -293,8 +310,4 @@ def status_update(call: Call, update: dict[str, Any]) -> dict[str, Any]:
         "created_at": iso(update["created_at"]),
         "sender": user_ref(call, update["sender"]),
     }
-    if update["subject"] is not None:
-        view["subject"] = update["subject"]
-    if update["html_message"] is not None:
-        view["html_message"] = update["html_message"]
-    return view
+    return {**view, "subject": update["subject"], "html_message": update["html_message"]}
