@@ -136,6 +136,18 @@ def test_an_agent_moves_its_clock_and_finishes_with_its_own_token(stage):
     assert (too_far.status_code, too_far.json()["error"]["code"]) == (400, "invalid_duration")
 
 
+def test_tokens_a_service_keeps_for_itself_open_no_control_route(stage):
+    """An integration's routing key (PagerDuty's Events API) is in the world's tokens, for the service to
+    find the world by; it is not a credential of the agent's, so it may not finish the world."""
+    live = stage.world(scene="bad-deploy")
+    kept = [token for token, principal in live.world.tokens.items() if principal.token_type == "routing_key"]
+    assert kept
+    for token in kept:
+        refused = stage.http.post(f"{live.control}/finish", json={}, headers={"Authorization": f"Bearer {token}"})
+        assert (refused.status_code, refused.json()["error"]["code"]) == (401, "unauthorized")
+    assert not live.world.finished
+
+
 def test_a_scene_may_keep_the_clock_from_the_agent(stage):
     live = stage.world(
         SCENE.replace("agent: {slack_user: $bot}", "agent: {slack_user: $bot, may_advance_clock: false}")

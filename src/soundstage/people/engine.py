@@ -39,6 +39,7 @@ from ..events import (
 )
 from ..predicates.live import state_holds
 from ..services.slack import channels, messages, store
+from ..services.slack.mrkdwn import unescape
 from ..services.slack.store import CHANNELS, MESSAGES, USERS, WRITTEN
 from ..services.slack.timestamps import ts_us
 from ..world import Record, World
@@ -141,7 +142,7 @@ class Engine:
         if message is None or message.get("subtype") not in WRITTEN:
             return
         author = message.get("user") or message.get("bot_id") or ""
-        text = message.get("text") or ""
+        text = unescape(message.get("text") or "")  # as people read it: `P&L`, not Slack's stored `P&amp;L`
         agent = world.agent.get("slack_user")
         from_agent = agent is not None and author == agent
         hearers = self.hearers(world, message, author)
@@ -218,7 +219,7 @@ class Engine:
         self, world: World, state: State, t: str, message: Record, person: Person, addressed: bool, asker: str
     ) -> Reply | None:
         """Logs what the agent's message asks `person` and decides their reply (None: they stay silent)."""
-        text = message.get("text") or ""
+        text = unescape(message.get("text") or "")
         ts = message["ts"]
         answers: list[Answer] = []
         asked = False

@@ -101,7 +101,9 @@ def _authorize(request: Request, allow: str) -> None:
         return
     hub = _hub(request)
     world = hub.worlds.get(request.path_params.get("world", ""))
-    if allow == AGENT and world is not None and given in world.tokens:
+    # Only the credentials handed to the agent: not what a service keeps in `world.tokens` for its own
+    # purposes (an upload ticket, an integration's routing key).
+    if allow == AGENT and world is not None and hub.by_token(given) is world:
         request.state.agent = True
         return
     if hub.by_token(given) is not None:

@@ -337,6 +337,27 @@ def test_generate_messages():
         assert parent["reply_count"] == sum(1 for r in replies if r["thread_ts"] == parent["ts"])
 
 
+def test_generated_messages_do_not_depend_on_the_machines_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Faker draws dates and times up to the machine's clock: none of those may reach a world."""
+    import datetime as real
+
+    import faker.providers.date_time as dates
+
+    extra = "  generate:\n    slack.messages: {channel: $c, count: 200}\n"
+    texts = []
+    for year in (2001, 2040):
+
+        class Frozen(real.datetime):
+            @classmethod
+            def now(cls, tz=None):  # type: ignore[no-untyped-def]
+                return real.datetime(year, 6, 1, 12, 0, tzinfo=tz)
+
+        monkeypatch.setattr(dates, "datetime", Frozen)
+        texts.append([m["text"] for m in build(USERS + GENERATE, extra).collections[store.MESSAGES]])
+    assert texts[0] == texts[1]
+    assert any("retro at" in text for text in texts[0])  # the template that shows a time is among them
+
+
 @pytest.mark.parametrize(
     ("options", "problem"),
     [

@@ -116,9 +116,13 @@ _TEMPLATES = (
 _EMOJI = ("+1", "eyes", "white_check_mark", "tada", "pray", "raised_hands", "100", "joy")
 
 
+_DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday")
+
+
 def _noise(ctx: BuildContext) -> str:
     faker = ctx.faker
     template = ctx.random.choice(_TEMPLATES)
+    # Days and times from the seed alone: Faker's own are drawn up to the machine's clock.
     return template.format(
         bs=faker.bs(),
         catch_phrase=faker.catch_phrase().lower(),
@@ -126,8 +130,8 @@ def _noise(ctx: BuildContext) -> str:
         word=faker.word(),
         sentence=faker.sentence(),
         first=faker.first_name(),
-        day=faker.day_of_week(),
-        time=faker.time(pattern="%H:%M"),
+        day=ctx.random.choice(_DAYS),
+        time=f"{ctx.random.randrange(9, 18):02d}:{ctx.random.choice((0, 15, 30, 45)):02d}",
     )
 
 
