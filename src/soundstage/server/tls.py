@@ -8,6 +8,7 @@ soundstage verify, and so do its other HTTPS calls (to a model provider, say).
 
 from __future__ import annotations
 
+import fcntl
 import os
 import ssl
 import threading
@@ -50,7 +51,15 @@ def local_ca(folder: Path | None = None) -> LocalCA:
     found = LocalCA(folder or home() / "tls")
     with _lock:
         if not (found.ca.exists() and found.certificate.exists() and found.bundle.exists()):
-            _create(found)
+            try:
+                found.folder.mkdir(parents=True, exist_ok=True)
+                with open(found.folder / ".lock", "w") as lock:
+                    # Other processes (parallel test workers, two servers starting) make it once between them.
+                    fcntl.flock(lock, fcntl.LOCK_EX)
+                    if not (found.ca.exists() and found.certificate.exists() and found.bundle.exists()):
+                        _create(found)
+            except OSError as exc:
+                raise InfrastructureError(f"could not keep the local certificate authority in {found.folder}: {exc}") from exc
     return found
 
 
