@@ -264,3 +264,22 @@ def test_the_async_stage_rehearses_as_the_stage_does() -> None:
         True,
         "refund-approval: passed\n  every required check passed",
     )
+
+
+def test_a_stage_intercepts_and_passes_variables_as_soundstage_run_does(monkeypatch) -> None:
+    """`Stage(intercept=True, pass_env=..., env=...)`: a client left at https://slack.com reaches the world,
+    and the agent's environment holds the variables given."""
+    monkeypatch.setenv("SOUNDSTAGE_TEST_MODEL_KEY", "sk-stage-0123456789")
+    with Stage(intercept=True, pass_env=["SOUNDSTAGE_TEST_MODEL_KEY"], env={"MODEL": "m"}) as stage:
+        world = stage.world(scene_yaml=SCENE)
+        assert (world.env["SOUNDSTAGE_TEST_MODEL_KEY"], world.env["MODEL"]) == ("sk-stage-0123456789", "m")
+        assert world.env["HTTPS_PROXY"].startswith(f"http://agent:{world.env['SOUNDSTAGE_TOKEN']}@127.0.0.1:")
+        code = (
+            "import os; from slack_sdk import WebClient; client = WebClient(token=os.environ['SLACK_BOT_TOKEN']); "
+            "general = client.conversations_list()['channels'][0]['id']; "
+            "client.chat_postMessage(channel=general, text='hello from slack.com')"
+        )
+        subprocess.run([sys.executable, "-c", code], env=world.env, check=True, timeout=60)
+        assert world.finish(output="done").passed
+    with pytest.raises(UsageError, match="the admin token is never the agent's"):
+        Stage(pass_env=["SOUNDSTAGE_ADMIN_TOKEN"])

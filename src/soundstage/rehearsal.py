@@ -25,7 +25,7 @@ from .clock import iso, parse_duration
 from .errors import UsageError
 from .events import Event, EventLog, StartEvent
 from .figures import outcome
-from .runner import agent_environment
+from .runner import AgentEnv, agent_environment
 from .server import Hub, Server
 from .server.hub import MAX_WORLDS, TooManyWorlds
 from .world import Record, World
@@ -120,7 +120,7 @@ class LiveWorld:
         self.id = world.id
         self.scene = world.scene
         self.task = world.task
-        self.env: dict[str, str] = agent_environment(stage.hub, world, stage.url)
+        self.env: dict[str, str] = agent_environment(stage.hub, world, stage.url, stage.given)
         self.urls: dict[str, str] = stage.hub.urls(world, stage.url)
 
     def __repr__(self) -> str:
@@ -193,11 +193,24 @@ class LiveWorld:
 class Stage:
     """A soundstage server in a thread of this process, on free ports of 127.0.0.1 (and a TLS port, for the
     services whose clients need https; `tls=True`: every service's URL is https). Worlds live until they are
-    closed or the stage stops; none expires meanwhile."""
+    closed or the stage stops; none expires meanwhile.
 
-    def __init__(self, tls: bool = False, max_worlds: int = MAX_WORLDS) -> None:
+    As `soundstage run` takes them: `intercept` also serves the interception proxy and puts it in each
+    world's `env`, so clients left at the vendors' own hosts reach the world; `pass_env` names variables of
+    this process's environment each world's `env` gets too, and `env` adds variables with their values."""
+
+    def __init__(
+        self,
+        tls: bool = False,
+        max_worlds: int = MAX_WORLDS,
+        intercept: bool = False,
+        pass_env: list[str] | None = None,
+        env: dict[str, str] | None = None,
+    ) -> None:
         self.hub = Hub(max_worlds=max_worlds, idle_ttl=None, finished_ttl=None)
         self.tls = tls
+        self.intercept = intercept
+        self.given = AgentEnv.of(pass_env, env)
         self.server: Server | None = None  # while started
 
     @property
@@ -211,7 +224,7 @@ class Stage:
 
     def start(self) -> Stage:
         if self.server is None:
-            self.server = Server(self.hub, tls_everywhere=self.tls).start()
+            self.server = Server(self.hub, tls_everywhere=self.tls, proxy_port=0 if self.intercept else None).start()
         return self
 
     def stop(self) -> None:
@@ -291,8 +304,15 @@ class AsyncLiveWorld:
 class AsyncStage:
     """A `Stage` for asyncio code: `async with AsyncStage() as stage: world = await stage.world(...)`."""
 
-    def __init__(self, tls: bool = False, max_worlds: int = MAX_WORLDS) -> None:
-        self.sync = Stage(tls=tls, max_worlds=max_worlds)
+    def __init__(
+        self,
+        tls: bool = False,
+        max_worlds: int = MAX_WORLDS,
+        intercept: bool = False,
+        pass_env: list[str] | None = None,
+        env: dict[str, str] | None = None,
+    ) -> None:
+        self.sync = Stage(tls=tls, max_worlds=max_worlds, intercept=intercept, pass_env=pass_env, env=env)
 
     @property
     def url(self) -> str:
