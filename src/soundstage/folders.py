@@ -84,7 +84,13 @@ def run_folders(out: Path) -> list[Path]:
     """The run folders under `out`: those with ended trials, newest name first."""
     if not out.is_dir():
         return []
-    return sorted({path.parent.parent.parent for path in out.glob("*/*/*/result.json")}, reverse=True)
+    # A run that ended has run.json; only one stopped early is looked into, up to its first ended trial.
+    found = [
+        run
+        for run in out.iterdir()
+        if run.is_dir() and ((run / "run.json").is_file() or next(run.glob("*/*/result.json"), None) is not None)
+    ]
+    return sorted(found, reverse=True)
 
 
 def read_trial(folder: Path) -> dict[str, Any]:
