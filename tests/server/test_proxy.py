@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import base64
 import json
+import os
 import shutil
 import socket
 import subprocess
@@ -207,3 +208,47 @@ def test_httpx_and_the_datadog_client_at_their_real_hosts(server: Server) -> Non
         ("github", "GET", "/repos/acme/orders", 200),
         ("datadog", "GET", "/api/v1/monitor", 200),
     ]
+
+
+GO_PROGRAM = """package main
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+)
+
+func main() {
+	request, _ := http.NewRequest("POST", "https://slack.com/api/auth.test", nil)
+	request.Header.Set("Authorization", "Bearer "+os.Getenv("SLACK_BOT_TOKEN"))
+	response, err := http.DefaultClient.Do(request)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	body, _ := io.ReadAll(response.Body)
+	fmt.Print(string(body))
+}
+"""
+
+
+def test_a_go_program_with_the_standard_library(server: Server, tmp_path: Path) -> None:
+    """Go's default transport reads the proxy variables and, on Linux, SSL_CERT_FILE."""
+    if shutil.which("go") is None:
+        if os.environ.get("SOUNDSTAGE_TEST_GO") == "required":
+            pytest.fail("SOUNDSTAGE_TEST_GO=required, but there is no go on this machine")
+        pytest.skip("no Go toolchain on this machine (Debian: apt-get install golang-go)")
+    world, env = live(server, SCENE)
+    (tmp_path / "main.go").write_text(GO_PROGRAM)
+    done = subprocess.run(
+        ["go", "run", "main.go"],
+        cwd=tmp_path,
+        env={"PATH": os.environ["PATH"], "HOME": str(tmp_path), "GOCACHE": str(tmp_path / "cache"), **env},
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["ok"] is True
+    assert calls(world) == [("slack", "POST", "/api/auth.test", 200)]
