@@ -252,3 +252,36 @@ def test_a_go_program_with_the_standard_library(server: Server, tmp_path: Path) 
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["ok"] is True
     assert calls(world) == [("slack", "POST", "/api/auth.test", 200)]
+
+
+def test_pagerdutys_events_api_at_events_pagerduty_com(server: Server) -> None:
+    """An event carries no token, only a routing key: the world is the one the proxy credential names."""
+    world, env = live(server, scene="bad-deploy")
+    [key] = [token for token, principal in world.tokens.items() if principal.token_type == "routing_key"][:1]
+    answered = python(
+        env,
+        "import json, os, sys\n"
+        "import pagerduty\n"
+        f"events = pagerduty.EventsApiV2Client({key!r})\n"  # https://events.pagerduty.com
+        "dedup = events.trigger('checkout is down', 'checkout-1')\n"
+        "print(json.dumps({'dedup_key': dedup}))",
+    )
+    assert answered["dedup_key"]
+    assert calls(world) == [("pagerduty", "POST", "/v2/enqueue", 202)]
+
+
+def test_inside_a_worlds_tunnel_another_worlds_token_reaches_nothing(server: Server) -> None:
+    world, env = live(server, SCENE)
+    other, other_env = live(server, SCENE)
+    answered = python(
+        {**env, "SLACK_BOT_TOKEN": other_env["SLACK_BOT_TOKEN"]},
+        "import json, os\n"
+        "from slack_sdk import WebClient\n"
+        "from slack_sdk.errors import SlackApiError\n"
+        "try:\n"
+        "    WebClient(token=os.environ['SLACK_BOT_TOKEN']).auth_test()\n"
+        "except SlackApiError as exc:\n"
+        "    print(json.dumps({'error': exc.response['error']}))",
+    )
+    assert answered == {"error": "invalid_auth"}
+    assert calls(world) == [] and calls(other) == []

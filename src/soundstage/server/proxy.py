@@ -115,7 +115,7 @@ class Proxy:
             writer.write(b"HTTP/1.1 200 Connection Established\r\n\r\n")
             await writer.drain()
             await writer.start_tls(self.tls)
-            return await self._requests(reader, writer, service, host)
+            return await self._requests(reader, writer, service, host, world)
         offline = world.agent.get("network") == "offline"
         _outside(world, host, port, allowed=not offline)
         if offline:
@@ -133,8 +133,11 @@ class Proxy:
             return None
         return self.hub.by_token(token)
 
-    async def _requests(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, service: str, host: str) -> None:
-        """HTTP/1.1 requests inside the tunnel, each answered by the app as a call of `service`."""
+    async def _requests(
+        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, service: str, host: str, world: World
+    ) -> None:
+        """HTTP/1.1 requests inside the tunnel, each answered by the app as a call of `service` in `world`
+        (as under its `/w/<id>` prefix: a request whose token is not the world's reaches nothing)."""
         connection = h11.Connection(h11.SERVER, max_incomplete_event_size=HEAD_LIMIT)
         while True:
             request = await _next(connection, reader, (h11.Request,))
@@ -152,7 +155,7 @@ class Proxy:
                 size += len(event.data)
                 if size <= self.hub.max_body + 1:
                     body += event.data[: self.hub.max_body + 1 - len(body)]
-            status, headers, content = await self._call(service, host, request, bytes(body))
+            status, headers, content = await self._call(service, host, world, request, bytes(body))
             writer.write(connection.send(h11.Response(status_code=status, headers=headers)))
             writer.write(connection.send(h11.Data(data=content)) if content else b"")
             writer.write(connection.send(h11.EndOfMessage()))
@@ -162,7 +165,7 @@ class Proxy:
             connection.start_next_cycle()
 
     async def _call(
-        self, service: str, host: str, request: h11.Request, body: bytes
+        self, service: str, host: str, world: World, request: h11.Request, body: bytes
     ) -> tuple[int, list[tuple[bytes, bytes]], bytes]:
         """One request through the app, as `/<service><path>` on the vendor's host."""
         path, _, query = request.target.decode("latin-1").partition("?")
@@ -179,7 +182,8 @@ class Proxy:
             "headers": [(k.lower(), v) for k, v in request.headers],
             "server": (host, 443),
             "client": ("127.0.0.1", 0),
-            "extensions": {VENDOR_HOST: {}},  # links in answers are the vendor's own URLs
+            # The world the proxy credential named; links in answers are the vendor's own URLs.
+            "extensions": {VENDOR_HOST: {"world": world.id}},
         }
         sent = False
 

@@ -70,6 +70,9 @@ def encode(reply: Reply) -> bytes:
 async def serve_call(hub: Hub, target: tuple[str | None, str, str], scope: Scope, receive: Receive, send: Send) -> None:
     """Answers one agent call."""
     world_id, name, path = target
+    vendor = scope.get("extensions", {}).get(VENDOR_HOST)
+    if vendor is not None and world_id is None:  # the proxy knows the world from its own credential
+        world_id = vendor.get("world")
     service = SERVICES[name]
     call, size = await _read(scope, receive, world_id, name, path, hub.max_body)
     token = _token(service, call)
