@@ -7,6 +7,7 @@ import ipaddress
 import json
 import os
 from typing import TYPE_CHECKING, Annotated, Any
+from urllib.parse import urlsplit
 
 import typer
 import uvicorn
@@ -40,6 +41,25 @@ def serve(
             show_default=False,
         ),
     ] = None,
+    public_url: Annotated[
+        str | None,
+        typer.Option(
+            "--public-url",
+            envvar="SOUNDSTAGE_PUBLIC_URL",
+            help="Where clients reach the http port, when that is not where it listens (a container's mapped "
+            "port): the base of every URL handed out [default: the address each request was sent to].",
+            show_default=False,
+        ),
+    ] = None,
+    public_tls_url: Annotated[
+        str | None,
+        typer.Option(
+            "--public-tls-url",
+            envvar="SOUNDSTAGE_PUBLIC_TLS_URL",
+            help="Where clients reach the https port, when mapped elsewhere [default: the http host, --tls-port].",
+            show_default=False,
+        ),
+    ] = None,
     max_worlds: Annotated[int, typer.Option("--max-worlds", min=1, help="Live worlds held at once.")] = MAX_WORLDS,
     idle_ttl: Annotated[
         float, typer.Option("--idle-ttl", min=1, help="Seconds an unused live world is kept.")
@@ -64,6 +84,8 @@ def serve(
         raise UsageError(
             f"{host} is reachable from other machines: set SOUNDSTAGE_ADMIN_TOKEN to protect the control API"
         )
+    for option, url in (("--public-url", public_url), ("--public-tls-url", public_tls_url)):
+        _check_url(option, url, "https" if option == "--public-tls-url" else "http")
     # Access lines go to stderr too: in JSON mode stdout holds the one document below.
     logging = copy.deepcopy(uvicorn.config.LOGGING_CONFIG)
     logging["handlers"]["access"]["stream"] = "ext://sys.stderr"
@@ -80,6 +102,8 @@ def serve(
         results=results,
         libraries=[results] if results is not None else None,  # the store's other runs are shown too
         proxy_port=proxy_port,
+        public_url=public_url,
+        public_tls_url=public_tls_url,
     )
     info = _describe(server, token is None)
     if json_output:
@@ -87,6 +111,15 @@ def serve(
     else:
         _print(info)
     server.run()
+
+
+def _check_url(option: str, url: str | None, scheme: str) -> None:
+    """A public URL is a base: `scheme://host[:port]`, nothing after it."""
+    if url is None:
+        return
+    parts = urlsplit(url)
+    if parts.scheme != scheme or not parts.hostname or parts.path.strip("/") or parts.query or parts.fragment:
+        raise UsageError(f"{option} must be a base URL like {scheme}://localhost:18750, not {url!r}")
 
 
 def _store(db: str | None) -> Store | None:
@@ -141,7 +174,8 @@ def _print(info: dict[str, Any]) -> None:
     say(f"  control API   {info['control']}")
     for name, url in info["services"].items():
         say(f"  {name:<13} {url}  (the world is found from the token)")
-    say(f"HTTPS clients trust {info['ca_bundle']} (the usual authorities and soundstage's own).")
+    say(f"HTTPS clients trust {info['ca_bundle']} (the usual authorities and soundstage's own);")
+    say(f"  elsewhere, fetch soundstage's certificate authority from {info['url']}/v1/ca.pem")
     if info["proxy_url"]:
         say(f"  proxy         {info['proxy_url']}  (a world's `env` holds HTTPS_PROXY with its credential)")
     if info["admin_token"]:

@@ -27,14 +27,18 @@ def create_app(
     admin_token: str | None = None,
     results: ResultsSink | None = None,
     libraries: list[RunLibrary] | None = None,
+    public_url: str | None = None,
 ) -> App:
     """The app over `hub`. The control API asks for `admin_token` (a random one when None: read it from
     `app.state.admin_token`); a world's own agent tokens may only finish it and move its clock. Runs over
     HTTP are written to `results` (the results store) as well, when given; `GET /v1/runs` lists the runs of
-    `libraries` (the store, run folders) besides the server's own."""
+    `libraries` (the store, run folders) besides the server's own. `public_url` is the base of the URLs a
+    world's `env` and `urls` hold, where the server is reached at another address than its own (a
+    container's mapped port); without it, the address each request was sent to."""
     world = "/v1/worlds/{world}"
     routes = [
         Route("/healthz", endpoint(control.healthz, allow=PUBLIC), methods=["GET"]),
+        Route("/v1/ca.pem", endpoint(control.ca_certificate, allow=PUBLIC), methods=["GET"]),
         Route("/v1/scenes", endpoint(control.scenes), methods=["GET"]),
         Route("/v1/worlds", endpoint(control.create_world, status=201), methods=["POST"]),
         Route("/v1/worlds", endpoint(control.list_worlds), methods=["GET"]),
@@ -58,6 +62,7 @@ def create_app(
     api = Starlette(routes=routes, exception_handlers={404: not_found, 405: not_found})
     api.state.hub = hub or Hub()
     api.state.admin_token = admin_token or secrets.token_urlsafe(32)
+    api.state.public_url = public_url.rstrip("/") if public_url else None
     api.state.runs = Runs(results)
     api.state.shelf = Shelf(api.state.runs, libraries or [])
     return App(api)

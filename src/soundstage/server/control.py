@@ -162,7 +162,8 @@ def _world(request: Request) -> World:
 
 
 def _base(request: Request) -> str:
-    return f"{request.url.scheme}://{request.url.netloc}"
+    """The base of the URLs handed out: the server's public URL, else the address the request was sent to."""
+    return request.app.state.public_url or f"{request.url.scheme}://{request.url.netloc}"
 
 
 def describe(hub: Hub, world: World, base: str) -> dict[str, Any]:
@@ -310,6 +311,15 @@ async def finish(request: Request) -> Any:
 
 async def scenes(request: Request) -> Any:
     return [{"name": name, "path": str(path), "description": text} for name, path, text in list_scenes()]
+
+
+async def ca_certificate(request: Request) -> Any:
+    """The local CA's certificate, for clients outside the server's machine (or container) to trust its
+    https port: a certificate is public; its key never leaves the server."""
+    hub = _hub(request)
+    if hub.tls is None:
+        raise NotFound("this server has no https port, so no certificate authority to trust")
+    return Response(hub.tls.ca.ca.read_bytes(), media_type="application/x-pem-file")
 
 
 async def healthz(request: Request) -> Any:

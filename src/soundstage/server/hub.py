@@ -41,9 +41,13 @@ class TLSPort:
     port: int
     ca: LocalCA
     everywhere: bool = False
+    public: str | None = None  # where clients reach this port when it is mapped elsewhere (`--public-tls-url`)
 
     def base(self, base_url: str) -> str:
-        """`http://127.0.0.1:8750` -> `https://127.0.0.1:8751` (the same host name, which the certificate covers)."""
+        """`http://127.0.0.1:8750` -> `https://127.0.0.1:8751` (the same host name, which the certificate
+        covers), or the public TLS URL when there is one."""
+        if self.public is not None:
+            return self.public
         host = urlsplit(base_url).hostname or "127.0.0.1"
         return f"https://{'[' + host + ']' if ':' in host else host}:{self.port}"
 

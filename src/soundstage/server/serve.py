@@ -67,14 +67,19 @@ class Server:
         results: ResultsSink | None = None,
         libraries: list[RunLibrary] | None = None,
         proxy_port: int | None = None,
+        public_url: str | None = None,
+        public_tls_url: str | None = None,
     ) -> None:
         self.hub = hub or Hub()
         self.host = host
-        self.app = create_app(self.hub, admin_token=admin_token, results=results, libraries=libraries)
+        self.public_url = public_url
+        self.app = create_app(
+            self.hub, admin_token=admin_token, results=results, libraries=libraries, public_url=public_url
+        )
         self._sockets = [bind(host, port)]
         if tls_port is not None:
             self._sockets.append(bind(host, tls_port))
-            self.hub.tls = TLSPort(self._sockets[1].getsockname()[1], local_ca(), tls_everywhere)
+            self.hub.tls = TLSPort(self._sockets[1].getsockname()[1], local_ca(), tls_everywhere, public_tls_url)
         self._proxy: tuple[Proxy, socket.socket] | None = None
         if proxy_port is not None:
             sock = bind(host, proxy_port)
@@ -104,7 +109,8 @@ class Server:
 
     @property
     def url(self) -> str:
-        return f"http://{url_host(self.host)}:{self.port}"
+        """Where clients reach the server: the public URL when it is mapped elsewhere (a container's port)."""
+        return self.public_url or f"http://{url_host(self.host)}:{self.port}"
 
     @property
     def proxy_url(self) -> str | None:
