@@ -113,3 +113,23 @@ def test_serve_shows_the_runs_soundstage_run_wrote_to_its_store(bench, cli, tmp_
         "passed",
         ["/api/conversations.list", "/api/chat.postMessage"],
     )
+
+
+def test_the_access_log_is_kept_only_when_asked_for(bench) -> None:
+    env = {**os.environ, "SOUNDSTAGE_ADMIN_TOKEN": "admin-secret", "SOUNDSTAGE_JSON": "1"}
+    logs = {}
+    for flags in ([], ["--access-log"]):
+        port = free_port()
+        server = subprocess.Popen(
+            [sys.executable, "-m", "soundstage", "serve", "--port", str(port), "--tls-port", "0", *flags],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+        )
+        json.loads(server.stdout.readline())  # listening
+        assert httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=10).status_code == 200
+        server.terminate()
+        logs[bool(flags)] = server.communicate(timeout=10)[1]
+    assert '"GET /healthz HTTP/1.1" 200' in logs[True]
+    assert "GET /healthz" not in logs[False]

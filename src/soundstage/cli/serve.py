@@ -60,6 +60,9 @@ def serve(
             show_default=False,
         ),
     ] = None,
+    access_log: Annotated[
+        bool, typer.Option("--access-log", help="Log every request on stderr (it costs CPU on each call).")
+    ] = False,
     max_worlds: Annotated[int, typer.Option("--max-worlds", min=1, help="Live worlds held at once.")] = MAX_WORLDS,
     idle_ttl: Annotated[
         float, typer.Option("--idle-ttl", min=1, help="Seconds an unused live world is kept.")
@@ -86,7 +89,8 @@ def serve(
         )
     for option, url in (("--public-url", public_url), ("--public-tls-url", public_tls_url)):
         _check_url(option, url, "https" if option == "--public-tls-url" else "http")
-    # Access lines go to stderr too: in JSON mode stdout holds the one document below.
+    # The server's lines (and access lines, when asked for) go to stderr: in JSON mode stdout holds the one
+    # document below.
     logging = copy.deepcopy(uvicorn.config.LOGGING_CONFIG)
     logging["handlers"]["access"]["stream"] = "ext://sys.stderr"
     hub = Hub(max_worlds=max_worlds, idle_ttl=idle_ttl, finished_ttl=finished_ttl)
@@ -99,6 +103,7 @@ def serve(
         tls_everywhere=tls,
         admin_token=token,
         log_config=logging,
+        access_log=access_log,
         results=results,
         libraries=[results] if results is not None else None,  # the store's other runs are shown too
         proxy_port=proxy_port,

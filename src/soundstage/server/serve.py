@@ -64,6 +64,7 @@ class Server:
         tls_everywhere: bool = False,
         admin_token: str | None = None,
         log_config: dict[str, Any] | None = None,
+        access_log: bool = False,
         results: ResultsSink | None = None,
         libraries: list[RunLibrary] | None = None,
         proxy_port: int | None = None,
@@ -94,7 +95,7 @@ class Server:
             server_header=False,  # the services send a simulated Date of their own
         )
         if log_config is not None:
-            common.update(log_config=log_config, log_level=None, access_log=True)
+            common.update(log_config=log_config, log_level=None, access_log=access_log)
         self._servers = [uvicorn.Server(uvicorn.Config(self.app, **common))]
         if self.hub.tls is not None:
             certificate = str(self.hub.tls.ca.certificate)
