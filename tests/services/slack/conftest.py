@@ -154,8 +154,22 @@ def valid_calls(s: Slack) -> list[tuple[str, dict[str, Any]]]:
         ("conversations.leave", {"channel": s["random"]}),
         ("conversations.archive", {"channel": s["ops"]}),
         ("conversations.unarchive", {"channel": s["ops"], "token": "user"}),  # bots cannot unarchive
+        (
+            "chat.postMessage",
+            {
+                "channel": support,
+                "text": "hi all",
+                "thread_ts": question,
+                "reply_broadcast": "1",
+                "username": "Stage",
+                "icon_emoji": ":robot_face:",
+                "metadata": json.dumps({"event_type": "export_checked", "event_payload": {"job": "csv"}}),
+                "attachments": json.dumps([{"text": "Export job: done", "color": "good"}]),
+            },
+        ),
         ("chat.postMessage", {"channel": support, "text": "hi", "thread_ts": question}),
         ("chat.postMessage", {"channel": s["laura"], "text": "hi"}),
+        ("conversations.open", {"users": s["laura"], "return_im": "1"}),  # the DM has the bot's message
         ("chat.update", {"channel": support, "ts": s["bot_note"], "text": "edited"}),
         ("chat.postEphemeral", {"channel": support, "user": s["maya"], "text": "psst"}),
         ("chat.getPermalink", {"channel": support, "message_ts": question}),
@@ -164,6 +178,9 @@ def valid_calls(s: Slack) -> list[tuple[str, dict[str, Any]]]:
         ("conversations.mark", {"channel": support, "ts": question, "token": "user"}),
         ("reactions.add", {"channel": support, "timestamp": question, "name": "tada"}),
         ("reactions.get", {"channel": support, "timestamp": question}),
+        ("reactions.get", {"channel": support, "timestamp": s["bot_note"]}),
+        # The thread again, with the bot's replies, a reaction and metadata, a page at a time.
+        ("conversations.replies", {"channel": support, "ts": question, "include_all_metadata": "1", "limit": "3"}),
         ("reactions.list", {}),
         ("reactions.remove", {"channel": support, "timestamp": question, "name": "tada"}),
         ("users.getPresence", {"user": s["bot"]}),
@@ -171,7 +188,7 @@ def valid_calls(s: Slack) -> list[tuple[str, dict[str, Any]]]:
         ("pins.add", {"channel": support, "timestamp": s["bot_note"]}),
         ("pins.list", {"channel": support}),
         ("usergroups.list", {"include_users": "1", "include_count": "1", "include_disabled": "1"}),
-        ("conversations.history", {"channel": support}),
+        ("conversations.history", {"channel": support, "include_all_metadata": "1"}),
         ("chat.delete", {"channel": support, "ts": s["bot_note"]}),
     ]
 

@@ -109,6 +109,16 @@ def test_reply_broadcast(slack):
     assert body["message"]["subtype"] == "thread_broadcast"
     assert _top_level(slack, slack["support"])[0] == ts(0)
     assert slack.message(slack["question"])["reply_count"] == 2
+    # The reply carries its thread's parent as `root`, as it is now (in the answer and in the history).
+    root = body["message"]["root"]
+    assert (root["ts"], root["user"]) == (slack["question"], slack["laura"])
+    assert root["text"] == "Where is the CSV export? A customer asked."
+    assert (root["reply_count"], root["latest_reply"], root["reply_users"]) == (2, ts(0), [slack["maya"], slack["bot"]])
+    assert root["subscribed"] is True and "root" not in root  # the bot replied: it follows the thread
+    shown = slack.client.conversations_history(channel=slack["support"], limit=1)["messages"][0]
+    assert shown["root"] == root
+    replies = slack.client.conversations_replies(channel=slack["support"], ts=slack["question"])["messages"]
+    assert [m.get("root") for m in replies] == [None, None, None]
 
 
 def test_reply_to_an_unknown_thread_posts_where_nobody_sees_it(slack):

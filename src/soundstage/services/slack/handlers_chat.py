@@ -39,7 +39,7 @@ def chat_post_message(call: Call) -> dict[str, Any]:
         extra=extra or None,
         composed=False,
     )
-    return {"channel": conversation["id"], "ts": message["ts"], "message": views.message(message, call.me)}
+    return {"channel": conversation["id"], "ts": message["ts"], "message": views.in_channel(call.world, message, call.me)}
 
 
 @ops("chat.update")
@@ -54,7 +54,7 @@ def chat_update(call: Call) -> dict[str, Any]:
         "channel": conversation["id"],
         "ts": message["ts"],
         "text": message["text"],
-        "message": views.message(message, call.me),
+        "message": views.in_channel(call.world, message, call.me),
     }
 
 

@@ -58,7 +58,7 @@ def conversations_history(call: Call) -> dict[str, Any]:
     newest_first = [m for m in reversed(history) if inside(m)]
     page, next_cursor = call.page(newest_first, "next_ts", _ts, 100, 999)
     body: dict[str, Any] = {
-        "messages": [views.message(m, call.me, metadata=metadata) for m in page],
+        "messages": [views.in_channel(call.world, m, call.me, metadata=metadata) for m in page],
         "has_more": bool(next_cursor),
         "pin_count": len(pins.in_channel(call.world, conversation["id"])),
         "channel_actions_ts": None,
@@ -147,7 +147,7 @@ def _opened(call: Call, conversation: Record) -> dict[str, Any]:
     unread = sum(1 for m in history if m["user"] != call.me and ts_us(m["ts"]) > ts_us(read))
     view.update(
         last_read=read,
-        latest=views.message(history[-1], call.me) if history else None,
+        latest=views.in_channel(call.world, history[-1], call.me) if history else None,
         unread_count=unread,
         unread_count_display=unread,
         is_open=True,

@@ -6,7 +6,7 @@ import hashlib
 from typing import Any
 
 from ...world import Record, World
-from . import store
+from . import messages, store
 
 
 def conversation(record: Record, viewer: str, *, num_members: bool = False) -> dict[str, Any]:
@@ -28,6 +28,17 @@ def message(record: Record, viewer: str, *, metadata: bool = True) -> dict[str, 
     view = {k: v for k, v in record.items() if v is not None and k != "channel" and (metadata or k != "metadata")}
     if record.get("reply_count") is not None:
         view["subscribed"] = viewer == record["user"] or viewer in record["reply_users"]
+    return view
+
+
+def in_channel(world: World, record: Record, viewer: str, *, metadata: bool = True) -> dict[str, Any]:
+    """A message as a channel shows it: a reply also sent to the channel (`thread_broadcast`) carries its
+    thread's parent as `root`, the way Slack lets a client show the thread it came from."""
+    view = message(record, viewer, metadata=metadata)
+    if record.get("subtype") == "thread_broadcast":
+        parent = messages.thread_parent(world, record)
+        if parent is not None:
+            view["root"] = message(parent, viewer, metadata=metadata)
     return view
 
 
