@@ -94,11 +94,19 @@ def test_users_conversations_of_the_caller(slack):
     dm = channels[-1]
     assert [c.get("name") or c["id"] for c in channels] == ["general", "support", "ops", "old-project", dm["id"]]
     assert dm["id"].startswith("D") and dm["is_im"] is True and dm["user"] == slack["maya"]
+    # The caller's own: each open, read up to where they marked it (or never).
+    assert {c["is_open"] for c in channels} == {True}
+    assert {c["last_read"] for c in channels} == {"0000000000.000000"}
+    slack.user_client.conversations_mark(channel=slack["support"], ts=slack["question"])
+    theirs = slack.user_client.users_conversations(types="public_channel", exclude_archived=True)["channels"]
+    assert [(c["name"], c["last_read"]) for c in theirs] == [("general", "0000000000.000000"), ("support", slack["question"])]
 
 
 def test_users_conversations_of_another_user_hides_private_channels(slack):
     channels = slack.client.users_conversations(user=slack["laura"], types="public_channel,private_channel")
     assert [c["name"] for c in channels["channels"]] == ["general", "support"]  # not #secret
+    assert ["last_read" in c for c in channels["channels"]] == [True, True]  # the caller is a member of both
+    assert ["is_open" in c for c in channels["channels"]] == [True, True]
     public = slack.client.users_conversations(user=slack["maya"], exclude_archived=True)["channels"]
     assert [c["name"] for c in public] == ["general", "support", "random"]
 

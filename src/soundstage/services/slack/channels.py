@@ -55,7 +55,13 @@ def record(
         "creator": creator,
         "is_ext_shared": False,
         "shared_team_ids": [team_id],
+        "internal_team_ids": [],  # the workspaces of an Enterprise Grid org it is in: none outside a Grid
         "pending_connected_team_ids": [],
+        "is_global_shared": False,
+        "is_org_default": False,
+        "is_org_mandatory": False,
+        "is_moved": 0,
+        "conversation_host_id": team_id,
         "topic": topic(topic_value, creator, created),
         "purpose": topic(purpose_value, creator, created),
         "previous_names": [],

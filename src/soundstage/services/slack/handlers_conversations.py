@@ -165,14 +165,15 @@ def conversations_join(call: Call) -> dict[str, Any]:
         call.args.warnings.append("already_in_channel")
     else:
         conversation = channels.add_members(call.world, conversation, [call.me])
-    return {"channel": views.conversation(conversation, call.me)}
+    return {"channel": views.as_member(call.world, conversation, call.me)}
 
 
 @ops("conversations.create")
 def conversations_create(call: Call) -> dict[str, Any]:
     name = call.channel_name()
     is_private = call.args.flag("is_private")
-    return {"channel": views.conversation(channels.create_channel(call.world, name, call.me, is_private), call.me)}
+    created = channels.create_channel(call.world, name, call.me, is_private)
+    return {"channel": views.as_member(call.world, created, call.me)}
 
 
 @ops("conversations.invite")
@@ -194,7 +195,7 @@ def conversations_invite(call: Call) -> dict[str, Any]:
         if store.is_member(conversation, user_id):
             raise SlackError("already_in_channel")
     conversation = channels.add_members(call.world, conversation, dict.fromkeys(user_ids), inviter=call.me)
-    return {"channel": views.conversation(conversation, call.me)}
+    return {"channel": views.as_member(call.world, conversation, call.me)}
 
 
 @ops("conversations.kick")
@@ -235,7 +236,8 @@ def _set_topic(call: Call, field: str) -> dict[str, Any]:
     value = call.topic(field)
     call.require_member(conversation)
     not_archived(conversation)
-    return {"channel": views.conversation(channels.set_topic(call.world, conversation, call.me, field, value), call.me)}
+    changed = channels.set_topic(call.world, conversation, call.me, field, value)
+    return {"channel": views.as_member(call.world, changed, call.me)}
 
 
 @ops("conversations.setTopic")
@@ -284,4 +286,4 @@ def conversations_rename(call: Call) -> dict[str, Any]:
     name = call.channel_name(exclude=conversation["id"])
     if name != conversation["name"]:
         conversation = channels.rename(call.world, conversation, call.me, name)
-    return {"channel": views.conversation(conversation, call.me)}
+    return {"channel": views.as_member(call.world, conversation, call.me)}

@@ -6,7 +6,7 @@ import hashlib
 from typing import Any
 
 from ...world import Record, World
-from . import messages, store
+from . import messages, reads, store
 
 
 def conversation(record: Record, viewer: str, *, num_members: bool = False) -> dict[str, Any]:
@@ -19,6 +19,15 @@ def conversation(record: Record, viewer: str, *, num_members: bool = False) -> d
     view["is_member"] = viewer in members
     if num_members:
         view["num_members"] = len(members)
+    return view
+
+
+def as_member(world: World, record: Record, viewer: str) -> dict[str, Any]:
+    """A conversation as the answers of the methods that change or list a member's conversations show it: to
+    a member, also where they have read to (`last_read`) and that it is open in their sidebar (`is_open`)."""
+    view = conversation(record, viewer)
+    if viewer in record["members"]:
+        view.update(is_open=True, last_read=reads.last_read(world, record["id"], viewer))
     return view
 
 
