@@ -168,6 +168,7 @@ def valid_calls(s: Slack) -> list[tuple[str, dict[str, Any]]]:
             },
         ),
         ("chat.postMessage", {"channel": support, "text": "hi", "thread_ts": question}),
+        ("search.messages", {"query": "hi all", "token": "user"}),  # a match with messages before it
         ("chat.postMessage", {"channel": s["laura"], "text": "hi"}),
         ("conversations.open", {"users": s["laura"], "return_im": "1"}),  # the DM has the bot's message
         ("chat.update", {"channel": support, "ts": s["bot_note"], "text": "edited"}),
