@@ -130,9 +130,9 @@ def valid_calls(s: Slack) -> list[tuple[str, dict[str, Any]]]:
     return [
         ("auth.test", {}),
         ("team.info", {}),
-        ("users.list", {}),
-        ("users.info", {"user": s["maya"]}),
-        ("users.info", {"user": s["bot"]}),
+        ("users.list", {"include_locale": "1"}),
+        ("users.info", {"user": s["maya"], "include_locale": "1"}),
+        ("users.info", {"user": s["bot"], "include_locale": "1"}),
         ("users.info", {"user": s["gone"]}),
         ("users.lookupByEmail", {"email": "maya@acme.test"}),
         ("users.conversations", {"types": "public_channel,private_channel,mpim,im"}),

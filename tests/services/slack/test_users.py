@@ -130,6 +130,8 @@ def test_bots_say_they_are_not_workflow_bots(slack):
     person = slack.client.users_info(user=slack["maya"])["user"]
     assert bot["is_workflow_bot"] is False and "is_workflow_bot" not in person
     assert person["profile"]["status_text_canonical"] == ""
+    # Nobody is in a huddle: a world has none.
+    assert (person["profile"]["huddle_state"], person["profile"]["huddle_state_expiration_ts"]) == ("default_unset", 0)
 
 
 def test_only_an_admin_sees_has_2fa(slack, scene_world):

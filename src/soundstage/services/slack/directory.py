@@ -106,6 +106,8 @@ def user(
         "status_emoji_display_info": [],
         "status_expiration": 0,
         "status_text_canonical": "",
+        "huddle_state": "default_unset",  # in no huddle (a world has none)
+        "huddle_state_expiration_ts": 0,
         "avatar_hash": "g" + digest[:11],
         "first_name": first,
         "last_name": last,
@@ -169,6 +171,14 @@ def usergroup(
         "description": description,
         "handle": handle,
         "is_external": False,
+        # A group the workspace made itself: not synced from an identity provider, not an org's (Grid), not a
+        # sidebar section; anyone may see it, and its members and settings are not locked.
+        "is_idp_group": False,
+        "is_org_level": False,
+        "is_section": False,
+        "is_visible": True,
+        "is_membership_locked": False,
+        "is_editing_restricted": False,
         "date_create": created,
         "date_update": created,
         "date_delete": created if disabled else 0,
