@@ -172,7 +172,15 @@ def valid_calls(s: Slack) -> list[tuple[str, dict[str, Any]]]:
         ("search.messages", {"query": "hi all", "token": "user"}),  # a match with messages before it
         ("chat.postMessage", {"channel": s["laura"], "text": "hi"}),
         ("conversations.open", {"users": s["laura"], "return_im": "1"}),  # the DM has the bot's message
-        ("chat.update", {"channel": support, "ts": s["bot_note"], "text": "edited"}),
+        (
+            "chat.update",
+            {
+                "channel": support,
+                "ts": s["bot_note"],
+                "text": "edited",
+                "metadata": json.dumps({"event_type": "export_checked", "event_payload": {"job": "csv"}}),
+            },
+        ),
         ("chat.postEphemeral", {"channel": support, "user": s["maya"], "text": "psst"}),
         ("chat.getPermalink", {"channel": support, "message_ts": question}),
         ("chat.scheduleMessage", {"channel": support, "text": "later", "post_at": str(START + 3600)}),

@@ -391,3 +391,10 @@ def test_metadata_is_kept_and_shown_when_asked_for(slack):
     assert slack.error("chat.postMessage", channel=support, text="t", metadata="{}") == "invalid_metadata_format"
     bad = json.dumps({"event_type": "x", "event_payload": []})
     assert slack.error("chat.postMessage", channel=support, text="t", metadata=bad) == "invalid_metadata_format"
+    # chat.update replaces the metadata when given one, else keeps it.
+    edited = slack.client.chat_update(channel=support, ts=posted["ts"], text="Task made (edited)").data
+    assert edited["message"]["metadata"] == metadata
+    done = {"event_type": "task_done", "event_payload": {"id": "T-1"}}
+    redone = slack.client.chat_update(channel=support, ts=posted["ts"], text="Task done", metadata=done).data
+    assert redone["message"]["metadata"] == done and slack.message(posted["ts"])["metadata"] == done
+    assert slack.error("chat.update", channel=support, ts=posted["ts"], text="t", metadata="{}") == "invalid_metadata_format"

@@ -49,6 +49,9 @@ def chat_update(call: Call) -> dict[str, Any]:
     if message["user"] != call.me or message.get("subtype") not in (None, "thread_broadcast"):
         raise SlackError("cant_update_message")
     content = call.content()
+    metadata = call.metadata()  # without it, the message keeps the metadata it has, as Slack documents
+    if metadata is not None:
+        content["metadata"] = metadata
     message = messages.update(call.world, message, call.me, content)
     return {
         "channel": conversation["id"],
