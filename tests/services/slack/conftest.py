@@ -38,6 +38,7 @@ seed:
         members: [$bot, $maya, $laura]
         topic: Customer questions
         purpose: Help customers
+        previous_names: [helpdesk]
       - {ref: random, name: random, members: [$maya]}
       - {ref: secret, name: secret, members: [$maya, $laura], is_private: true}
       - {ref: ops, name: ops, members: [$bot, $maya], is_private: true}

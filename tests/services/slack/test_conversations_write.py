@@ -269,7 +269,7 @@ def test_rename(slack):
     assert (channel["name"], channel["name_normalized"], channel["previous_names"]) == (
         "help-desk",
         "help-desk",
-        ["support"],
+        ["support", "helpdesk"],  # the latest first, after the name the world gave it before
     )
     renamed = slack.message(ts(0))
     assert (renamed["subtype"], renamed["text"], renamed["old_name"]) == (

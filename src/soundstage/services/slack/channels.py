@@ -47,6 +47,7 @@ def record(
     is_mpim: bool = False,
     topic_value: str = "",
     purpose_value: str = "",
+    previous_names: Iterable[str] = (),
 ) -> dict[str, Any]:
     return {
         "id": channel_id,
@@ -80,7 +81,7 @@ def record(
         "conversation_host_id": team_id,
         "topic": topic(topic_value, creator, created),
         "purpose": topic(purpose_value, creator, created),
-        "previous_names": [],
+        "previous_names": list(previous_names),
         "members": list(members),
     } | ({} if is_mpim else {"properties": properties()})
 

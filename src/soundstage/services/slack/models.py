@@ -54,6 +54,7 @@ class Channel(Spec):
     topic: str = ""
     purpose: str = ""
     created_by: str | None = None  # default: the first member
+    previous_names: list[str] = []  # names it had before being renamed, the latest first
 
 
 class Conversation(Spec):

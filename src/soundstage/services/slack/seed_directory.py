@@ -102,6 +102,15 @@ def build_channel(ctx: BuildContext, channel_id: str, channel: Any, i: int, team
         )
     if ctx.collection(CHANNELS).by("name", channel.name):
         raise ctx.error(f"a channel is already named {channel.name!r}", "channels", i, "name")
+    for j, previous in enumerate(channel.previous_names):
+        if channel_name_error(previous) or previous == channel.name:
+            raise ctx.error(
+                f"invalid previous name {previous!r}: a valid channel name other than its name now",
+                "channels",
+                i,
+                "previous_names",
+                j,
+            )
     members = [resolve_user(ctx, m, "channels", i, "members", j) for j, m in enumerate(channel.members)]
     if len(set(members)) != len(members):
         raise ctx.error("a member is listed twice", "channels", i, "members")
@@ -124,6 +133,7 @@ def build_channel(ctx: BuildContext, channel_id: str, channel: Any, i: int, team
         is_archived=channel.is_archived,
         topic_value=channel.topic,
         purpose_value=channel.purpose,
+        previous_names=channel.previous_names,
     )
     ctx.collection(CHANNELS).add(channel_id, record)
 
