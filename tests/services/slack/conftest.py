@@ -199,7 +199,10 @@ def valid_calls(s: Slack) -> list[tuple[str, dict[str, Any]]]:
         ("pins.add", {"channel": support, "timestamp": s["bot_note"]}),
         ("pins.list", {"channel": support}),
         ("usergroups.list", {"include_users": "1", "include_count": "1", "include_disabled": "1"}),
-        ("conversations.history", {"channel": support, "include_all_metadata": "1"}),
+        (
+            "conversations.history",
+            {"channel": support, "include_all_metadata": "1", "oldest": "1767225600.000000", "latest": ts(86400)},
+        ),
         ("chat.delete", {"channel": support, "ts": s["bot_note"]}),
     ]
 

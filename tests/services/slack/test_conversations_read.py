@@ -169,6 +169,11 @@ def test_history_window(slack):
     assert texts(latest=question, inclusive=True) == [question]
     assert texts(oldest=question) == [slack["bot_note"]]
     assert texts(oldest=str(START - 241), latest=str(START)) == [slack["bot_note"], question]
+    # The bounds given are said back as given; none given, none said.
+    bounded = slack.client.conversations_history(channel=slack["support"], oldest=str(START - 241), latest=question)
+    assert (bounded["oldest"], bounded["latest"]) == (str(START - 241), question)
+    unbounded = slack.client.conversations_history(channel=slack["support"]).data
+    assert "oldest" not in unbounded and "latest" not in unbounded
 
 
 def test_history_errors(slack):

@@ -64,6 +64,9 @@ def conversations_history(call: Call) -> dict[str, Any]:
         "channel_actions_ts": None,
         "channel_actions_count": 0,
     }
+    for bound in ("oldest", "latest"):  # Slack says back the bounds it was given
+        if call.args.string(bound):
+            body[bound] = call.args.string(bound)
     if next_cursor:
         body["response_metadata"] = {"next_cursor": next_cursor}
     return body
