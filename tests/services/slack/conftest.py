@@ -22,7 +22,7 @@ seed:
     team: {ref: acme, name: Acme, domain: acme}
     users:
       - {ref: bot, name: stagebot, real_name: Stage Bot, is_bot: true}
-      - {ref: maya, name: maya, real_name: Maya Chen, title: SRE, email: maya@acme.test}
+      - {ref: maya, name: maya, real_name: Maya Chen, title: SRE, email: maya@acme.test, pronouns: she/her}
       - ref: laura
         name: laura
         real_name: Laura Diaz

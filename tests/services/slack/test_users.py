@@ -130,6 +130,8 @@ def test_bots_say_they_are_not_workflow_bots(slack):
     person = slack.client.users_info(user=slack["maya"])["user"]
     assert bot["is_workflow_bot"] is False and "is_workflow_bot" not in person
     assert person["profile"]["status_text_canonical"] == ""
+    # Pronouns only where the world gives them.
+    assert person["profile"]["pronouns"] == "she/her" and "pronouns" not in bot["profile"]
     # Nobody is in a huddle: a world has none.
     assert (person["profile"]["huddle_state"], person["profile"]["huddle_state_expiration_ts"]) == ("default_unset", 0)
 

@@ -81,6 +81,7 @@ def user(
     real_name: str,
     display_name: str = "",
     title: str = "",
+    pronouns: str = "",
     email: str | None = None,
     is_bot: bool = False,
     is_admin: bool = False,
@@ -112,6 +113,8 @@ def user(
         "first_name": first,
         "last_name": last,
     }
+    if pronouns:  # Slack's profile has them only once the person has filled them in
+        profile["pronouns"] = pronouns
     if email is not None:
         profile["email"] = email
     if bot_id is not None:

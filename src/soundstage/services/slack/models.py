@@ -36,6 +36,7 @@ class User(Spec):
     real_name: str | None = None
     display_name: str = ""
     title: str = ""
+    pronouns: str = ""  # as the person wrote them ("she/her"); none unless given
     email: str | None = None
     is_bot: bool = False
     is_admin: bool = False
