@@ -170,8 +170,8 @@ def valid_calls(s: Slack) -> list[tuple[str, dict[str, Any]]]:
             },
         ),
         ("chat.postMessage", {"channel": support, "text": "hi", "thread_ts": question}),
-        ("search.messages", {"query": "hi all", "token": "user"}),  # a match with messages before it
         ("chat.postMessage", {"channel": s["laura"], "text": "hi"}),
+        ("search.messages", {"query": "hi", "token": "user"}),  # matches with messages before them
         ("conversations.open", {"users": s["laura"], "return_im": "1"}),  # the DM has the bot's message
         (
             "chat.update",
