@@ -27,6 +27,7 @@ seed:
         name: laura
         real_name: Laura Diaz
         title: Customer Success
+        pronouns: they/them
         email: Laura@acme.test
         tz: Europe/Berlin
       - {ref: omar, name: omar, real_name: Omar Haddad, email: omar@acme.test, is_admin: true}

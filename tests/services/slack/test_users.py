@@ -119,7 +119,7 @@ def test_users_conversations_errors(slack):
 def test_users_profile_get(slack):
     profile = slack.client.users_profile_get(user=slack["laura"])["profile"]
     assert (profile["real_name"], profile["first_name"], profile["last_name"]) == ("Laura Diaz", "Laura", "Diaz")
-    assert profile["team"] == slack["acme"]
+    assert profile["team"] == slack["acme"] and profile["pronouns"] == "they/them"
     own = slack.client.users_profile_get()["profile"]
     assert own["real_name"] == "Stage Bot" and own["always_active"] is True
     assert slack.error("users.profile.get", user="UNOBODY") == "user_not_found"
