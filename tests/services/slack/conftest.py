@@ -22,11 +22,12 @@ seed:
     team: {ref: acme, name: Acme, domain: acme}
     users:
       - {ref: bot, name: stagebot, real_name: Stage Bot, is_bot: true}
-      - {ref: maya, name: maya, real_name: Maya Chen, title: SRE, email: maya@acme.test}
+      - {ref: maya, name: maya, real_name: Maya Chen, title: SRE, email: maya@acme.test, pronouns: she/her}
       - ref: laura
         name: laura
         real_name: Laura Diaz
         title: Customer Success
+        pronouns: they/them
         email: Laura@acme.test
         tz: Europe/Berlin
       - {ref: omar, name: omar, real_name: Omar Haddad, email: omar@acme.test, is_admin: true}
@@ -38,6 +39,7 @@ seed:
         members: [$bot, $maya, $laura]
         topic: Customer questions
         purpose: Help customers
+        previous_names: [helpdesk]
       - {ref: random, name: random, members: [$maya]}
       - {ref: secret, name: secret, members: [$maya, $laura], is_private: true}
       - {ref: ops, name: ops, members: [$bot, $maya], is_private: true}
@@ -130,21 +132,22 @@ def valid_calls(s: Slack) -> list[tuple[str, dict[str, Any]]]:
     return [
         ("auth.test", {}),
         ("team.info", {}),
-        ("users.list", {}),
-        ("users.info", {"user": s["maya"]}),
-        ("users.info", {"user": s["bot"]}),
+        ("users.list", {"include_locale": "1"}),
+        ("users.info", {"user": s["maya"], "include_locale": "1"}),
+        ("users.info", {"user": s["bot"], "include_locale": "1"}),
         ("users.info", {"user": s["gone"]}),
         ("users.lookupByEmail", {"email": "maya@acme.test"}),
         ("users.conversations", {"types": "public_channel,private_channel,mpim,im"}),
         ("users.profile.get", {"user": s["laura"]}),
         ("conversations.list", {"types": "public_channel,private_channel,mpim,im"}),
-        ("conversations.info", {"channel": support, "include_num_members": "1"}),
+        ("conversations.info", {"channel": support, "include_num_members": "1", "include_locale": "1"}),
         ("conversations.history", {"channel": support}),
         ("conversations.replies", {"channel": support, "ts": question}),
         ("conversations.members", {"channel": support}),
         ("conversations.open", {"users": s["laura"]}),
         ("conversations.open", {"users": f"{s['laura']},{s['maya']}", "return_im": "1"}),
         ("conversations.join", {"channel": s["random"]}),
+        ("conversations.join", {"channel": support}),  # already a member: a warning
         ("conversations.create", {"name": "schema-check"}),
         ("conversations.invite", {"channel": support, "users": s["omar"]}),
         ("conversations.kick", {"channel": support, "user": s["omar"]}),
@@ -154,9 +157,32 @@ def valid_calls(s: Slack) -> list[tuple[str, dict[str, Any]]]:
         ("conversations.leave", {"channel": s["random"]}),
         ("conversations.archive", {"channel": s["ops"]}),
         ("conversations.unarchive", {"channel": s["ops"], "token": "user"}),  # bots cannot unarchive
+        (
+            "chat.postMessage",
+            {
+                "channel": support,
+                "text": "hi all",
+                "thread_ts": question,
+                "reply_broadcast": "1",
+                "username": "Stage",
+                "icon_emoji": ":robot_face:",
+                "metadata": json.dumps({"event_type": "export_checked", "event_payload": {"job": "csv"}}),
+                "attachments": json.dumps([{"text": "Export job: done", "color": "good"}]),
+            },
+        ),
         ("chat.postMessage", {"channel": support, "text": "hi", "thread_ts": question}),
         ("chat.postMessage", {"channel": s["laura"], "text": "hi"}),
-        ("chat.update", {"channel": support, "ts": s["bot_note"], "text": "edited"}),
+        ("search.messages", {"query": "hi", "token": "user"}),  # matches with messages before them
+        ("conversations.open", {"users": s["laura"], "return_im": "1"}),  # the DM has the bot's message
+        (
+            "chat.update",
+            {
+                "channel": support,
+                "ts": s["bot_note"],
+                "text": "edited",
+                "metadata": json.dumps({"event_type": "export_checked", "event_payload": {"job": "csv"}}),
+            },
+        ),
         ("chat.postEphemeral", {"channel": support, "user": s["maya"], "text": "psst"}),
         ("chat.getPermalink", {"channel": support, "message_ts": question}),
         ("chat.scheduleMessage", {"channel": support, "text": "later", "post_at": str(START + 3600)}),
@@ -164,6 +190,9 @@ def valid_calls(s: Slack) -> list[tuple[str, dict[str, Any]]]:
         ("conversations.mark", {"channel": support, "ts": question, "token": "user"}),
         ("reactions.add", {"channel": support, "timestamp": question, "name": "tada"}),
         ("reactions.get", {"channel": support, "timestamp": question}),
+        ("reactions.get", {"channel": support, "timestamp": s["bot_note"]}),
+        # The thread again, with the bot's replies, a reaction and metadata, a page at a time.
+        ("conversations.replies", {"channel": support, "ts": question, "include_all_metadata": "1", "limit": "3"}),
         ("reactions.list", {}),
         ("reactions.remove", {"channel": support, "timestamp": question, "name": "tada"}),
         ("users.getPresence", {"user": s["bot"]}),
@@ -171,7 +200,10 @@ def valid_calls(s: Slack) -> list[tuple[str, dict[str, Any]]]:
         ("pins.add", {"channel": support, "timestamp": s["bot_note"]}),
         ("pins.list", {"channel": support}),
         ("usergroups.list", {"include_users": "1", "include_count": "1", "include_disabled": "1"}),
-        ("conversations.history", {"channel": support}),
+        (
+            "conversations.history",
+            {"channel": support, "include_all_metadata": "1", "oldest": "1767225600.000000", "latest": ts(86400)},
+        ),
         ("chat.delete", {"channel": support, "ts": s["bot_note"]}),
     ]
 

@@ -109,6 +109,16 @@ def test_reply_broadcast(slack):
     assert body["message"]["subtype"] == "thread_broadcast"
     assert _top_level(slack, slack["support"])[0] == ts(0)
     assert slack.message(slack["question"])["reply_count"] == 2
+    # The reply carries its thread's parent as `root`, as it is now (in the answer and in the history).
+    root = body["message"]["root"]
+    assert (root["ts"], root["user"]) == (slack["question"], slack["laura"])
+    assert root["text"] == "Where is the CSV export? A customer asked."
+    assert (root["reply_count"], root["latest_reply"], root["reply_users"]) == (2, ts(0), [slack["maya"], slack["bot"]])
+    assert root["subscribed"] is True and "root" not in root  # the bot replied: it follows the thread
+    shown = slack.client.conversations_history(channel=slack["support"], limit=1)["messages"][0]
+    assert shown["root"] == root
+    replies = slack.client.conversations_replies(channel=slack["support"], ts=slack["question"])["messages"]
+    assert [m.get("root") for m in replies] == [None, None, None]
 
 
 def test_reply_to_an_unknown_thread_posts_where_nobody_sees_it(slack):
@@ -381,3 +391,10 @@ def test_metadata_is_kept_and_shown_when_asked_for(slack):
     assert slack.error("chat.postMessage", channel=support, text="t", metadata="{}") == "invalid_metadata_format"
     bad = json.dumps({"event_type": "x", "event_payload": []})
     assert slack.error("chat.postMessage", channel=support, text="t", metadata=bad) == "invalid_metadata_format"
+    # chat.update replaces the metadata when given one, else keeps it.
+    edited = slack.client.chat_update(channel=support, ts=posted["ts"], text="Task made (edited)").data
+    assert edited["message"]["metadata"] == metadata
+    done = {"event_type": "task_done", "event_payload": {"id": "T-1"}}
+    redone = slack.client.chat_update(channel=support, ts=posted["ts"], text="Task done", metadata=done).data
+    assert redone["message"]["metadata"] == done and slack.message(posted["ts"])["metadata"] == done
+    assert slack.error("chat.update", channel=support, ts=posted["ts"], text="t", metadata="{}") == "invalid_metadata_format"

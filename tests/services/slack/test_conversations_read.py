@@ -78,6 +78,13 @@ def test_info(slack):
     assert (channel["updated"], channel["last_read"]) == (created * 1000, "0000000000.000000")
     assert "last_read" not in slack.client.conversations_info(channel=slack["random"])["channel"]
     assert slack.client.conversations_info(channel=slack["support"], include_locale=True)["channel"]["locale"] == "en-US"
+    tabs = [{"id": "files", "label": "", "type": "files"}, {"id": "bookmarks", "label": "", "type": "bookmarks"}]
+    assert channel["properties"] == {
+        "tabs": tabs,
+        "tabz": tabs,
+        "is_dormant": False,
+        "has_slack_connect_invite_created": False,
+    }
 
 
 def test_mark_moves_last_read(slack):
@@ -95,6 +102,9 @@ def test_info_of_a_dm(slack):
     dm = slack.client.conversations_open(users=slack["maya"])["channel"]["id"]
     channel = slack.client.conversations_info(channel=dm)["channel"]
     assert channel["is_im"] is True and channel["user"] == slack["maya"] and "is_member" not in channel
+    assert "properties" not in channel  # a DM has no tabs of its own
+    group = slack.client.conversations_open(users=f"{slack['maya']},{slack['laura']}", return_im=True)["channel"]
+    assert group["is_mpim"] is True and "properties" not in group
 
 
 def test_info_errors(slack):
@@ -159,6 +169,11 @@ def test_history_window(slack):
     assert texts(latest=question, inclusive=True) == [question]
     assert texts(oldest=question) == [slack["bot_note"]]
     assert texts(oldest=str(START - 241), latest=str(START)) == [slack["bot_note"], question]
+    # The bounds given are said back as given; none given, none said.
+    bounded = slack.client.conversations_history(channel=slack["support"], oldest=str(START - 241), latest=question)
+    assert (bounded["oldest"], bounded["latest"]) == (str(START - 241), question)
+    unbounded = slack.client.conversations_history(channel=slack["support"]).data
+    assert "oldest" not in unbounded and "latest" not in unbounded
 
 
 def test_history_errors(slack):

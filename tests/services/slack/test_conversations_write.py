@@ -114,6 +114,16 @@ def test_create(slack):
         False,
     )
     assert channel["topic"] == {"value": "", "creator": "", "last_set": 0}
+    # A workspace outside an Enterprise Grid hosts its own channels; its creator has it open, never read.
+    team = slack.client.team_info()["team"]["id"]
+    assert {k: channel[k] for k in ("conversation_host_id", "internal_team_ids", "is_moved", "is_org_default")} == {
+        "conversation_host_id": team,
+        "internal_team_ids": [],
+        "is_moved": 0,
+        "is_org_default": False,
+    }
+    assert (channel["is_global_shared"], channel["is_org_mandatory"]) == (False, False)
+    assert (channel["is_open"], channel["last_read"]) == (True, "0000000000.000000")
     assert slack.channel(channel["id"])["members"] == [slack["bot"]]
     assert _history(slack, channel["id"]) == [("channel_join", f"<@{slack['bot']}> has joined the channel")]
     private = slack.client.conversations_create(name="war-room", is_private=True)["channel"]
@@ -135,6 +145,7 @@ def test_create_errors(slack):
 def test_invite(slack):
     channel = slack.client.conversations_invite(channel=slack["support"], users=slack["omar"])["channel"]
     assert channel["id"] == slack["support"]
+    assert (channel["is_open"], channel["last_read"]) == (True, "0000000000.000000")
     assert slack.channel("support")["members"] == [slack["bot"], slack["maya"], slack["laura"], slack["omar"]]
     joined = slack.client.conversations_history(channel=slack["support"], limit=1)["messages"][0]
     assert (joined["subtype"], joined["user"], joined["inviter"]) == ("channel_join", slack["omar"], slack["bot"])
@@ -258,7 +269,7 @@ def test_rename(slack):
     assert (channel["name"], channel["name_normalized"], channel["previous_names"]) == (
         "help-desk",
         "help-desk",
-        ["support"],
+        ["support", "helpdesk"],  # the latest first, after the name the world gave it before
     )
     renamed = slack.message(ts(0))
     assert (renamed["subtype"], renamed["text"], renamed["old_name"]) == (

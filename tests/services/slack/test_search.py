@@ -39,6 +39,7 @@ def test_search(slack):
         "is_pending_ext_shared": False,
         "pending_shared": [],
         "name": "support",
+        "name_normalized": "support",
     }
     assert (match["type"], match["user"], match["username"], match["team"]) == (
         "message",
@@ -51,6 +52,31 @@ def test_search(slack):
         == f"https://acme.slack.com/archives/{slack['support']}/p{slack['question'].replace('.', '')}"
     )
     assert len(match["iid"]) == 36
+    assert match["blocks"][0]["type"] == "rich_text"
+    dm = messages["matches"][2]["channel"]
+    assert (dm["is_im"], dm["user"], "name_normalized" in dm) == (True, slack["maya"], False)
+
+
+def test_matches_carry_the_messages_before_them(slack):
+    matches = slack.user_client.search_messages(query="looking into").data["messages"]["matches"]
+    previous = matches[0]["previous"]
+    question = slack.message(slack["question"])
+    assert previous == {
+        "type": "message",
+        "user": slack["laura"],
+        "username": "laura",
+        "ts": slack["question"],
+        "text": "Where is the CSV export? A customer asked.",
+        "iid": previous["iid"],
+        "permalink": f"https://acme.slack.com/archives/{slack['support']}/p{slack['question'].replace('.', '')}",
+        "blocks": question["blocks"],
+    }
+    assert "previous_2" not in matches[0]  # one message before it in #support
+    # A reply's context is its thread; two before it give `previous` and `previous_2`, nearest first.
+    slack.client.chat_postMessage(channel=slack["support"], thread_ts=slack["question"], text="Found the button")
+    found = slack.user_client.search_messages(query="button").data["messages"]["matches"][0]
+    assert (found["previous"]["ts"], found["previous_2"]["ts"]) == (slack["reply"], slack["question"])
+    assert found["previous_2"]["iid"] == previous["iid"]  # the same message has the same iid
 
 
 def test_private_channels_of_others_are_not_searched(slack):

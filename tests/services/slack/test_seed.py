@@ -179,6 +179,12 @@ def test_given_ids_are_kept():
         ),
         (USERS + "channels: [{name: Support}]", "invalid channel name 'Support'", "channels[0].name"),
         (USERS + "channels: [{name: c}, {name: c}]", "a channel is already named 'c'", "channels[1].name"),
+        (
+            USERS + "channels: [{name: c, previous_names: [d, Old]}]",
+            "invalid previous name 'Old'",
+            "channels[0].previous_names[1]",
+        ),
+        (USERS + "channels: [{name: c, previous_names: [c]}]", "invalid previous name 'c'", "channels[0].previous_names[0]"),
         (USERS + "channels: [{name: c, members: [$bot, $bot]}]", "a member is listed twice", "channels[0].members"),
         ("users: [{name: a}, {name: a}]", "a Slack user is already named 'a'", "users[1].name"),
         (

@@ -94,11 +94,19 @@ def test_users_conversations_of_the_caller(slack):
     dm = channels[-1]
     assert [c.get("name") or c["id"] for c in channels] == ["general", "support", "ops", "old-project", dm["id"]]
     assert dm["id"].startswith("D") and dm["is_im"] is True and dm["user"] == slack["maya"]
+    # The caller's own: each open, read up to where they marked it (or never).
+    assert {c["is_open"] for c in channels} == {True}
+    assert {c["last_read"] for c in channels} == {"0000000000.000000"}
+    slack.user_client.conversations_mark(channel=slack["support"], ts=slack["question"])
+    theirs = slack.user_client.users_conversations(types="public_channel", exclude_archived=True)["channels"]
+    assert [(c["name"], c["last_read"]) for c in theirs] == [("general", "0000000000.000000"), ("support", slack["question"])]
 
 
 def test_users_conversations_of_another_user_hides_private_channels(slack):
     channels = slack.client.users_conversations(user=slack["laura"], types="public_channel,private_channel")
     assert [c["name"] for c in channels["channels"]] == ["general", "support"]  # not #secret
+    assert ["last_read" in c for c in channels["channels"]] == [True, True]  # the caller is a member of both
+    assert ["is_open" in c for c in channels["channels"]] == [True, True]
     public = slack.client.users_conversations(user=slack["maya"], exclude_archived=True)["channels"]
     assert [c["name"] for c in public] == ["general", "support", "random"]
 
@@ -111,7 +119,7 @@ def test_users_conversations_errors(slack):
 def test_users_profile_get(slack):
     profile = slack.client.users_profile_get(user=slack["laura"])["profile"]
     assert (profile["real_name"], profile["first_name"], profile["last_name"]) == ("Laura Diaz", "Laura", "Diaz")
-    assert profile["team"] == slack["acme"]
+    assert profile["team"] == slack["acme"] and profile["pronouns"] == "they/them"
     own = slack.client.users_profile_get()["profile"]
     assert own["real_name"] == "Stage Bot" and own["always_active"] is True
     assert slack.error("users.profile.get", user="UNOBODY") == "user_not_found"
@@ -122,6 +130,10 @@ def test_bots_say_they_are_not_workflow_bots(slack):
     person = slack.client.users_info(user=slack["maya"])["user"]
     assert bot["is_workflow_bot"] is False and "is_workflow_bot" not in person
     assert person["profile"]["status_text_canonical"] == ""
+    # Pronouns only where the world gives them.
+    assert person["profile"]["pronouns"] == "she/her" and "pronouns" not in bot["profile"]
+    # Nobody is in a huddle: a world has none.
+    assert (person["profile"]["huddle_state"], person["profile"]["huddle_state_expiration_ts"]) == ("default_unset", 0)
 
 
 def test_only_an_admin_sees_has_2fa(slack, scene_world):

@@ -18,6 +18,22 @@ def topic(value: str, creator: str, at: int) -> dict[str, Any]:
     return {"value": value, "creator": creator if value else "", "last_set": at if value else 0}
 
 
+# The tabs a channel shows beside its messages, as in Slack's own example of a conversation object; Slack
+# sends the list twice, as `tabs` and `tabz`.
+_TABS = ({"id": "files", "label": "", "type": "files"}, {"id": "bookmarks", "label": "", "type": "bookmarks"})
+
+
+def properties() -> dict[str, Any]:
+    """A channel's `properties`: its tabs, and that it is in use (not dormant) and has no Slack Connect
+    invitation; no canvas, posting restrictions or workflows, which a world does not have."""
+    return {
+        "tabs": [dict(tab) for tab in _TABS],
+        "tabz": [dict(tab) for tab in _TABS],
+        "is_dormant": False,
+        "has_slack_connect_invite_created": False,
+    }
+
+
 def record(
     channel_id: str,
     team_id: str,
@@ -31,6 +47,7 @@ def record(
     is_mpim: bool = False,
     topic_value: str = "",
     purpose_value: str = "",
+    previous_names: Iterable[str] = (),
 ) -> dict[str, Any]:
     return {
         "id": channel_id,
@@ -55,12 +72,18 @@ def record(
         "creator": creator,
         "is_ext_shared": False,
         "shared_team_ids": [team_id],
+        "internal_team_ids": [],  # the workspaces of an Enterprise Grid org it is in: none outside a Grid
         "pending_connected_team_ids": [],
+        "is_global_shared": False,
+        "is_org_default": False,
+        "is_org_mandatory": False,
+        "is_moved": 0,
+        "conversation_host_id": team_id,
         "topic": topic(topic_value, creator, created),
         "purpose": topic(purpose_value, creator, created),
-        "previous_names": [],
+        "previous_names": list(previous_names),
         "members": list(members),
-    }
+    } | ({} if is_mpim else {"properties": properties()})
 
 
 def im(dm_id: str, team_id: str, opener: str, other: str, created: int) -> dict[str, Any]:

@@ -81,6 +81,7 @@ def user(
     real_name: str,
     display_name: str = "",
     title: str = "",
+    pronouns: str = "",
     email: str | None = None,
     is_bot: bool = False,
     is_admin: bool = False,
@@ -106,10 +107,14 @@ def user(
         "status_emoji_display_info": [],
         "status_expiration": 0,
         "status_text_canonical": "",
+        "huddle_state": "default_unset",  # in no huddle (a world has none)
+        "huddle_state_expiration_ts": 0,
         "avatar_hash": "g" + digest[:11],
         "first_name": first,
         "last_name": last,
     }
+    if pronouns:  # Slack's profile has them only once the person has filled them in
+        profile["pronouns"] = pronouns
     if email is not None:
         profile["email"] = email
     if bot_id is not None:
@@ -169,6 +174,14 @@ def usergroup(
         "description": description,
         "handle": handle,
         "is_external": False,
+        # A group the workspace made itself: not synced from an identity provider, not an org's (Grid), not a
+        # sidebar section; anyone may see it, and its members and settings are not locked.
+        "is_idp_group": False,
+        "is_org_level": False,
+        "is_section": False,
+        "is_visible": True,
+        "is_membership_locked": False,
+        "is_editing_restricted": False,
         "date_create": created,
         "date_update": created,
         "date_delete": created if disabled else 0,

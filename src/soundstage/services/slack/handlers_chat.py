@@ -39,7 +39,7 @@ def chat_post_message(call: Call) -> dict[str, Any]:
         extra=extra or None,
         composed=False,
     )
-    return {"channel": conversation["id"], "ts": message["ts"], "message": views.message(message, call.me)}
+    return {"channel": conversation["id"], "ts": message["ts"], "message": views.in_channel(call.world, message, call.me)}
 
 
 @ops("chat.update")
@@ -49,12 +49,15 @@ def chat_update(call: Call) -> dict[str, Any]:
     if message["user"] != call.me or message.get("subtype") not in (None, "thread_broadcast"):
         raise SlackError("cant_update_message")
     content = call.content()
+    metadata = call.metadata()  # without it, the message keeps the metadata it has, as Slack documents
+    if metadata is not None:
+        content["metadata"] = metadata
     message = messages.update(call.world, message, call.me, content)
     return {
         "channel": conversation["id"],
         "ts": message["ts"],
         "text": message["text"],
-        "message": views.message(message, call.me),
+        "message": views.in_channel(call.world, message, call.me),
     }
 
 

@@ -58,12 +58,15 @@ def conversations_history(call: Call) -> dict[str, Any]:
     newest_first = [m for m in reversed(history) if inside(m)]
     page, next_cursor = call.page(newest_first, "next_ts", _ts, 100, 999)
     body: dict[str, Any] = {
-        "messages": [views.message(m, call.me, metadata=metadata) for m in page],
+        "messages": [views.in_channel(call.world, m, call.me, metadata=metadata) for m in page],
         "has_more": bool(next_cursor),
         "pin_count": len(pins.in_channel(call.world, conversation["id"])),
         "channel_actions_ts": None,
         "channel_actions_count": 0,
     }
+    for bound in ("oldest", "latest"):  # Slack says back the bounds it was given
+        if call.args.string(bound):
+            body[bound] = call.args.string(bound)
     if next_cursor:
         body["response_metadata"] = {"next_cursor": next_cursor}
     return body
@@ -147,7 +150,7 @@ def _opened(call: Call, conversation: Record) -> dict[str, Any]:
     unread = sum(1 for m in history if m["user"] != call.me and ts_us(m["ts"]) > ts_us(read))
     view.update(
         last_read=read,
-        latest=views.message(history[-1], call.me) if history else None,
+        latest=views.in_channel(call.world, history[-1], call.me) if history else None,
         unread_count=unread,
         unread_count_display=unread,
         is_open=True,
@@ -165,14 +168,15 @@ def conversations_join(call: Call) -> dict[str, Any]:
         call.args.warnings.append("already_in_channel")
     else:
         conversation = channels.add_members(call.world, conversation, [call.me])
-    return {"channel": views.conversation(conversation, call.me)}
+    return {"channel": views.as_member(call.world, conversation, call.me)}
 
 
 @ops("conversations.create")
 def conversations_create(call: Call) -> dict[str, Any]:
     name = call.channel_name()
     is_private = call.args.flag("is_private")
-    return {"channel": views.conversation(channels.create_channel(call.world, name, call.me, is_private), call.me)}
+    created = channels.create_channel(call.world, name, call.me, is_private)
+    return {"channel": views.as_member(call.world, created, call.me)}
 
 
 @ops("conversations.invite")
@@ -194,7 +198,7 @@ def conversations_invite(call: Call) -> dict[str, Any]:
         if store.is_member(conversation, user_id):
             raise SlackError("already_in_channel")
     conversation = channels.add_members(call.world, conversation, dict.fromkeys(user_ids), inviter=call.me)
-    return {"channel": views.conversation(conversation, call.me)}
+    return {"channel": views.as_member(call.world, conversation, call.me)}
 
 
 @ops("conversations.kick")
@@ -235,7 +239,8 @@ def _set_topic(call: Call, field: str) -> dict[str, Any]:
     value = call.topic(field)
     call.require_member(conversation)
     not_archived(conversation)
-    return {"channel": views.conversation(channels.set_topic(call.world, conversation, call.me, field, value), call.me)}
+    changed = channels.set_topic(call.world, conversation, call.me, field, value)
+    return {"channel": views.as_member(call.world, changed, call.me)}
 
 
 @ops("conversations.setTopic")
@@ -284,4 +289,4 @@ def conversations_rename(call: Call) -> dict[str, Any]:
     name = call.channel_name(exclude=conversation["id"])
     if name != conversation["name"]:
         conversation = channels.rename(call.world, conversation, call.me, name)
-    return {"channel": views.conversation(conversation, call.me)}
+    return {"channel": views.as_member(call.world, conversation, call.me)}

@@ -56,5 +56,5 @@ def _messages(call: Call) -> tuple[str, dict[str, Any]]:
     if not by_time:
         scored.sort(key=lambda s: s[0], reverse=not ascending)
     chosen = scored[(page - 1) * count : page * count]
-    matches = [views.search_match(world, s, m, c) for s, m, c in chosen]
+    matches = [views.search_match(world, s, m, c, call.me) for s, m, c in chosen]
     return text, {**numbered_paging(len(scored), count, page), "matches": matches}

@@ -64,7 +64,7 @@ def users_conversations(call: Call) -> dict[str, Any]:
     ]
     page, next_cursor = call.page(found, "channel", lambda c: c["id"], 100)
     return {
-        "channels": [views.conversation(c, call.me) for c in page],
+        "channels": [views.as_member(call.world, c, call.me) for c in page],
         "response_metadata": {"next_cursor": next_cursor},
     }
 

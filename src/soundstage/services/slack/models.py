@@ -36,6 +36,7 @@ class User(Spec):
     real_name: str | None = None
     display_name: str = ""
     title: str = ""
+    pronouns: str = ""  # as the person wrote them ("she/her"); none unless given
     email: str | None = None
     is_bot: bool = False
     is_admin: bool = False
@@ -54,6 +55,7 @@ class Channel(Spec):
     topic: str = ""
     purpose: str = ""
     created_by: str | None = None  # default: the first member
+    previous_names: list[str] = []  # names it had before being renamed, the latest first
 
 
 class Conversation(Spec):

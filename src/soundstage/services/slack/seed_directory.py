@@ -77,6 +77,7 @@ def build_user(ctx: BuildContext, user_id: str, user: Any, i: int, team_id: str,
             real_name=user.real_name or user.name,
             display_name=user.display_name,
             title=user.title,
+            pronouns=user.pronouns,
             email=user.email,
             is_bot=user.is_bot,
             is_admin=user.is_admin,
@@ -102,6 +103,15 @@ def build_channel(ctx: BuildContext, channel_id: str, channel: Any, i: int, team
         )
     if ctx.collection(CHANNELS).by("name", channel.name):
         raise ctx.error(f"a channel is already named {channel.name!r}", "channels", i, "name")
+    for j, previous in enumerate(channel.previous_names):
+        if channel_name_error(previous) or previous == channel.name:
+            raise ctx.error(
+                f"invalid previous name {previous!r}: a valid channel name other than its name now",
+                "channels",
+                i,
+                "previous_names",
+                j,
+            )
     members = [resolve_user(ctx, m, "channels", i, "members", j) for j, m in enumerate(channel.members)]
     if len(set(members)) != len(members):
         raise ctx.error("a member is listed twice", "channels", i, "members")
@@ -124,6 +134,7 @@ def build_channel(ctx: BuildContext, channel_id: str, channel: Any, i: int, team
         is_archived=channel.is_archived,
         topic_value=channel.topic,
         purpose_value=channel.purpose,
+        previous_names=channel.previous_names,
     )
     ctx.collection(CHANNELS).add(channel_id, record)
 

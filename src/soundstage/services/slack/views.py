@@ -6,7 +6,7 @@ import hashlib
 from typing import Any
 
 from ...world import Record, World
-from . import store
+from . import messages, reads, store
 
 
 def conversation(record: Record, viewer: str, *, num_members: bool = False) -> dict[str, Any]:
@@ -22,6 +22,15 @@ def conversation(record: Record, viewer: str, *, num_members: bool = False) -> d
     return view
 
 
+def as_member(world: World, record: Record, viewer: str) -> dict[str, Any]:
+    """A conversation as the answers of the methods that change or list a member's conversations show it: to
+    a member, also where they have read to (`last_read`) and that it is open in their sidebar (`is_open`)."""
+    view = conversation(record, viewer)
+    if viewer in record["members"]:
+        view.update(is_open=True, last_read=reads.last_read(world, record["id"], viewer))
+    return view
+
+
 def message(record: Record, viewer: str, *, metadata: bool = True) -> dict[str, Any]:
     """A message without our `channel` field and without fields that no longer apply (None); without its
     `metadata` where Slack gives it only when asked (`include_all_metadata`)."""
@@ -31,10 +40,21 @@ def message(record: Record, viewer: str, *, metadata: bool = True) -> dict[str, 
     return view
 
 
-def _search_channel(record: Record) -> dict[str, Any]:
-    """The short conversation object inside a search match."""
+def in_channel(world: World, record: Record, viewer: str, *, metadata: bool = True) -> dict[str, Any]:
+    """A message as a channel shows it: a reply also sent to the channel (`thread_broadcast`) carries its
+    thread's parent as `root`, the way Slack lets a client show the thread it came from."""
+    view = message(record, viewer, metadata=metadata)
+    if record.get("subtype") == "thread_broadcast":
+        parent = messages.thread_parent(world, record)
+        if parent is not None:
+            view["root"] = message(parent, viewer, metadata=metadata)
+    return view
+
+
+def _search_channel(record: Record, viewer: str) -> dict[str, Any]:
+    """The short conversation object inside a search match; a DM's names its other party as `user`."""
     is_im = bool(record.get("is_im"))
-    return {
+    view = {
         "id": record["id"],
         "is_channel": bool(record.get("is_channel")),
         "is_group": bool(record.get("is_group")),
@@ -48,6 +68,11 @@ def _search_channel(record: Record) -> dict[str, Any]:
         "pending_shared": [],
         "name": record["user"] if is_im else record["name"],
     }
+    if is_im:
+        view["user"] = next((m for m in record["members"] if m != viewer), viewer)
+    else:
+        view["name_normalized"] = record["name_normalized"]
+    return view
 
 
 def permalink(domain: str, record: Record) -> str:
@@ -65,22 +90,44 @@ def linked_message(world: World, record: Record, viewer: str) -> dict[str, Any]:
     return {**message(record, viewer), "permalink": permalink(store.domain(world), record)}
 
 
-def search_match(world: World, score: int, record: Record, conversation: Record) -> dict[str, Any]:
-    """A message found by search.messages; its `iid` is made from the world's seed, so it stays the same."""
+def _found(world: World, record: Record) -> dict[str, Any]:
+    """What search shows of a message, found or around what was found; its `iid` is made from the world's
+    seed, so it stays the same."""
     author = world[store.USERS].get(record["user"])
     digest = hashlib.sha256(f"{world.ids.seed}:{record['ts']}".encode()).hexdigest()
-    return {
-        "iid": f"{digest[:8]}-{digest[8:12]}-{digest[12:16]}-{digest[16:20]}-{digest[20:32]}",
-        "team": store.team_id(world),
-        "score": score,
-        "channel": _search_channel(conversation),
+    shown = {
         "type": "message",
         "user": record["user"],
         "username": author["name"] if author else "",
         "ts": record["ts"],
         "text": record["text"],
+        "iid": f"{digest[:8]}-{digest[8:12]}-{digest[12:16]}-{digest[16:20]}-{digest[20:32]}",
         "permalink": permalink(store.domain(world), record),
     }
+    for field in ("blocks", "attachments"):
+        if record.get(field) is not None:
+            shown[field] = record[field]
+    return shown
+
+
+def _before(world: World, record: Record) -> list[Record]:
+    """The messages before one where it was posted (its thread, or the conversation's history), nearest first."""
+    parent = messages.thread_parent(world, record)
+    if parent is not None:
+        around = [parent, *store.replies(world, parent["ts"])]
+    else:
+        around = messages.history(world, record["channel"])
+    return [m for m in reversed(around) if m["ts"] < record["ts"]]
+
+
+def search_match(world: World, score: int, record: Record, conversation: Record, viewer: str) -> dict[str, Any]:
+    """A message found by search.messages, with the one or two messages before it as `previous` and
+    `previous_2`, the context Slack shows around a match."""
+    match = {"team": store.team_id(world), "score": score, "channel": _search_channel(conversation, viewer)}
+    match.update(_found(world, record))
+    for key, before in zip(("previous", "previous_2"), _before(world, record)):
+        match[key] = _found(world, before)
+    return match
 
 
 def usergroup(record: Record, *, users: bool, counts: bool) -> dict[str, Any]:
