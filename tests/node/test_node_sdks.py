@@ -29,6 +29,11 @@ task: Answer the customer in #support, merge the totals fix and silence the batc
 agent: {slack_user: $bot, github_user: $bot_gh, datadog_user: $bot_dd, pagerduty_user: $bot_pd}
 """
 
+QUESTION = (
+    "A customer (Northwind) asks: where do I find the CSV export of my orders? They can't see it on the dashboard."
+)
+ANSWER = "The CSV export is under Reports &gt; Exports; big exports arrive by email within 10 minutes."  # escaped
+
 
 def unavailable(reason: str) -> None:
     if os.environ.get("SOUNDSTAGE_TEST_NODE") == "required":
@@ -54,7 +59,8 @@ def node_sdks() -> Path:
                 timeout=600,
             )
             if done.returncode != 0:
-                unavailable(f"npm ci could not install the Node SDKs: {done.stderr.strip()[-800:]}")
+                said = " / ".join(line.removeprefix("npm error ") for line in done.stderr.splitlines()[:4])
+                unavailable(f"npm ci could not install the Node SDKs: {said}")
             INSTALLED.write_text(lock)
     return HERE
 
@@ -79,20 +85,9 @@ def test_slack_web_api_answers_in_a_thread_and_reacts(node_sdks, world):
     seen = run_script(node_sdks, world, "slack.js")
     assert seen == {
         "channels": ["general", "support", "engineering", "incidents", "random", "ext-northwind"],
-        "history": [
-            "Also FYI: Globex reports slow order search this morning, investigating.",
-            "A customer (Northwind) asks: where do I find the CSV export of my orders? They can't see it on the "
-            "dashboard.",
-        ],
+        "history": ["Also FYI: Globex reports slow order search this morning, investigating.", QUESTION],
         "posted": {"ok": True, "channel": True, "thread_ts": True},
-        "replies": [
-            [
-                "laura",
-                "A customer (Northwind) asks: where do I find the CSV export of my orders? They can't see it on "
-                "the dashboard.",
-            ],
-            ["stagebot", "The CSV export is under Reports &gt; Exports; big exports arrive by email within 10 minutes."],
-        ],
+        "replies": [["laura", QUESTION], ["stagebot", ANSWER]],
         "reply_count": 1,
         "reactions": [["white_check_mark", ["stagebot"]]],
     }
