@@ -1,6 +1,7 @@
 // Datadog through @datadog/datadog-api-client: look at the batch disk monitor, read the disk metric, silence
 // the monitor on batch-1 for the reindex with a downtime, and declare an incident.
 import { client, v1, v2 } from "@datadog/datadog-api-client";
+import { UnparsedObject } from "@datadog/datadog-api-client/dist/packages/datadog-api-client-common/util.js";
 
 const url = new URL(process.env.DATADOG_API_URL);
 const configuration = client.createConfiguration({
@@ -9,6 +10,14 @@ const configuration = client.createConfiguration({
 });
 configuration.setServerVariables({ protocol: url.protocol.replace(":", ""), name: url.host + url.pathname });
 configuration.unstableOperations["v2.createIncident"] = true;
+
+// The client reads an answer it cannot match to its models (an unknown enum value, no oneOf fitting) into an
+// UnparsedObject rather than failing: where any is, the answer was not what Datadog sends.
+function unparsed(value, path) {
+  if (value === null || typeof value !== "object") return [];
+  if (value instanceof UnparsedObject) return [path];
+  return Object.entries(value).flatMap(([key, inner]) => (key === "additionalProperties" ? [] : unparsed(inner, `${path}.${key}`)));
+}
 
 // The world's time is its own, not the machine's: Datadog's Date header tells it.
 const validated = await fetch(`${process.env.DATADOG_API_URL}/api/v1/validate`, {
@@ -42,6 +51,7 @@ const incident = await new v2.IncidentsApi(configuration).createIncident({
 });
 
 console.log(JSON.stringify({
+  unparsed: unparsed({ monitors, groups, metrics, downtime, incident }, "answers"),
   valid: (await validated.json()).valid,
   monitors: monitors.map((monitor) => [monitor.name, monitor.type, monitor.overallState]),
   groups: groups.groups.map((group) => [group.group, group.status]),

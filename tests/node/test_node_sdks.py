@@ -145,6 +145,7 @@ def test_octokit_reviews_comments_labels_and_merges(node_sdks, world):
 def test_datadog_api_client_reads_monitors_and_metrics_and_makes_a_downtime_and_an_incident(node_sdks, world):
     seen = run_script(node_sdks, world, "datadog.js")
     assert seen == {
+        "unparsed": [],
         "valid": True,
         "monitors": [
             ["Orders p99 latency", "query alert", "OK"],
