@@ -18,6 +18,7 @@ const { data: comment } = await github.rest.issues.createComment({
 const { data: labels } = await github.rest.issues.addLabels({ ...repo, issue_number: fix.number, labels: ["bug"] });
 const { data: merged } = await github.rest.pulls.merge({ ...repo, pull_number: fix.number, merge_method: "squash" });
 const { data: after } = await github.rest.pulls.get({ ...repo, pull_number: fix.number });
+const everything = await github.paginate(github.rest.issues.listForRepo, { ...repo, state: "all", per_page: 2 });
 const { data: comments } = await github.rest.issues.listComments({ ...repo, issue_number: bug.number });
 
 console.log(JSON.stringify({
@@ -30,5 +31,6 @@ console.log(JSON.stringify({
   labels: labels.map((label) => label.name),
   merged: [merged.merged, merged.message, merged.sha === after.merge_commit_sha],
   after: [after.state, after.merged, after.merged_by.login],
+  everything: everything.map((issue) => [issue.number, issue.state]),
   comments: comments.map((each) => [each.user.login, each.body]),
 }, null, 1));

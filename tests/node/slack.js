@@ -18,6 +18,12 @@ const posted = await slack.chat.postMessage({
 await slack.reactions.add({ channel: support.id, timestamp: question.ts, name: "white_check_mark" });
 const replies = await slack.conversations.replies({ channel: support.id, ts: question.ts });
 const reacted = await slack.reactions.get({ channel: support.id, timestamp: question.ts });
+const people = [];
+let pages = 0;
+for await (const page of slack.paginate("users.list", { limit: 4 })) {
+  pages += 1;
+  people.push(...page.members.filter((member) => !member.deleted && !member.is_bot).map((member) => member.name));
+}
 const names = {};
 for (const message of replies.messages) {
   names[message.user] ??= (await slack.users.info({ user: message.user })).user.name;
@@ -29,5 +35,6 @@ console.log(JSON.stringify({
   posted: { ok: posted.ok, channel: posted.channel === support.id, thread_ts: posted.message.thread_ts === question.ts },
   replies: replies.messages.map((message) => [names[message.user], message.text]),
   reply_count: replies.messages[0].reply_count,
+  people: [pages, people.sort()],
   reactions: reacted.message.reactions.map((reaction) => [reaction.name, reaction.users.map((user) => names[user])]),
 }, null, 1));

@@ -89,6 +89,7 @@ def test_slack_web_api_answers_in_a_thread_and_reacts(node_sdks, world):
         "posted": {"ok": True, "channel": True, "thread_ts": True},
         "replies": [["laura", QUESTION], ["stagebot", ANSWER]],
         "reply_count": 1,
+        "people": [3, ["alex", "jonas", "kenji", "laura", "maya", "nina.park", "omar", "priya", "sam", "slackbot"]],
         "reactions": [["white_check_mark", ["stagebot"]]],
     }
     assert calls(world) == [
@@ -100,6 +101,9 @@ def test_slack_web_api_answers_in_a_thread_and_reacts(node_sdks, world):
             "reactions.add",
             "conversations.replies",
             "reactions.get",
+            "users.list",
+            "users.list",
+            "users.list",
             "users.info",
             "users.info",
         )
@@ -127,6 +131,7 @@ def test_octokit_reviews_comments_labels_and_merges(node_sdks, world):
         "labels": ["bug"],
         "merged": [True, "Pull Request successfully merged", True],
         "after": ["closed", True, "stagebot"],
+        "everything": [[5, "open"], [4, "closed"], [3, "open"], [2, "open"], [1, "closed"]],  # 4 fixes 1
         "comments": [["stagebot", "The fix is in #4: the totals cache is keyed by order id."]],
     }
     assert calls(world) == [
@@ -138,6 +143,9 @@ def test_octokit_reviews_comments_labels_and_merges(node_sdks, world):
         ("github", "POST", "/repos/acme/orders/issues/4/labels", 200, False),
         ("github", "PUT", "/repos/acme/orders/pulls/4/merge", 200, False),
         ("github", "GET", "/repos/acme/orders/pulls/4", 200, False),
+        ("github", "GET", "/repos/acme/orders/issues", 200, False),
+        ("github", "GET", "/repos/acme/orders/issues", 200, False),
+        ("github", "GET", "/repos/acme/orders/issues", 200, False),
         ("github", "GET", "/repos/acme/orders/issues/1/comments", 200, False),
     ]
 
