@@ -51,18 +51,28 @@ def node_sdks() -> Path:
     with open(HERE / ".npm-ci.lock", "w") as guard:
         fcntl.flock(guard, fcntl.LOCK_EX)
         if not (INSTALLED.exists() and INSTALLED.read_text() == lock):
-            done = subprocess.run(
-                ["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"],
-                cwd=HERE,
-                capture_output=True,
-                text=True,
-                timeout=600,
-            )
-            if done.returncode != 0:
-                said = " / ".join(line.removeprefix("npm error ") for line in done.stderr.splitlines()[:4])
-                unavailable(f"npm ci could not install the Node SDKs: {said}")
+            failure = npm_ci()
+            if failure is not None:
+                unavailable(f"npm ci could not install the Node SDKs: {failure}")
             INSTALLED.write_text(lock)
     return HERE
+
+
+def npm_ci() -> str | None:
+    """Installs package-lock.json's packages; None once done, else npm's first words on why not."""
+    try:
+        done = subprocess.run(
+            ["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"],
+            cwd=HERE,
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
+    except subprocess.TimeoutExpired:
+        return "it did not finish in 10 minutes"
+    if done.returncode != 0:
+        return " / ".join(line.removeprefix("npm error ") for line in done.stderr.splitlines()[:4])
+    return None
 
 
 @pytest.fixture
