@@ -64,14 +64,22 @@ class ProxyPort:
         world's control token), and to trust the certificates it shows."""
         host = urlsplit(base_url).hostname or "127.0.0.1"
         proxy = f"http://agent:{control_token}@{'[' + host + ']' if ':' in host else host}:{self.port}"
-        bundle = str(self.ca.bundle)
         return {
             **{name: proxy for name in ("HTTPS_PROXY", "HTTP_PROXY", "https_proxy", "http_proxy")},
             # soundstage's own URLs go straight to it.
             **{name: "127.0.0.1,localhost,::1" for name in ("NO_PROXY", "no_proxy")},
-            **{name: bundle for name in ("SSL_CERT_FILE", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE", "GIT_SSL_CAINFO")},
-            "NODE_EXTRA_CA_CERTS": str(self.ca.ca),  # Node adds these to its own authorities
+            **trust(self.ca),
         }
+
+
+def trust(ca: LocalCA) -> dict[str, str]:
+    """The variables through which the common runtimes trust soundstage's certificate authority: Python's
+    ssl and requests, curl and git read a bundle (the usual authorities and soundstage's), Node the CA alone."""
+    bundle = str(ca.bundle)
+    return {
+        **{name: bundle for name in ("SSL_CERT_FILE", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE", "GIT_SSL_CAINFO")},
+        "NODE_EXTRA_CA_CERTS": str(ca.ca),  # Node adds it to its own authorities
+    }
 
 
 def new_world_id() -> str:
@@ -183,7 +191,7 @@ class Hub:
             env.update(SERVICES[name].environment(world, url))
         env.update(self.envs[world.id])
         if self.tls is not None:
-            env["SSL_CERT_FILE"] = env["REQUESTS_CA_BUNDLE"] = str(self.tls.ca.bundle)
+            env.update(trust(self.tls.ca))
         if self.proxy is not None:
             env.update(self.proxy.environment(base_url, env["SOUNDSTAGE_TOKEN"]))
             if "GITHUB_TOKEN" in env:  # where `gh` and other GitHub tools look first
