@@ -161,11 +161,16 @@ def test_the_agent_gets_the_task_and_exactly_the_documented_environment(
     bundle = Path(env["SSL_CERT_FILE"])
     assert env["REQUESTS_CA_BUNDLE"] == str(bundle) and bundle.name == "bundle.pem"
     assert "BEGIN CERTIFICATE" in bundle.read_text()
+    assert env["CURL_CA_BUNDLE"] == env["GIT_SSL_CAINFO"] == str(bundle)
+    assert env["NODE_EXTRA_CA_CERTS"] == str(bundle.with_name("ca.pem"))
     assert sorted(env) == [
+        "CURL_CA_BUNDLE",
         "DATADOG_API_URL",
         "GITHUB_API_URL",
+        "GIT_SSL_CAINFO",
         "HOME",
         "LANG",
+        "NODE_EXTRA_CA_CERTS",
         "PAGERDUTY_API_URL",
         "PATH",
         "REQUESTS_CA_BUNDLE",
