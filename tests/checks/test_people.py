@@ -494,7 +494,7 @@ def test_milestones_are_checked_when_parsed(result, story):
         (
             {"before": [{"state": {"record": {"collection": "x", "wher": {}}}}]},
             "checks[0].before[0].state",
-            "record.wher: unknown field 'wher' (expected one of: collection, where, absent, field, equals, contains)",
+            "record.wher: unknown field 'wher' (expected one of: collection, where, absent, field, equals, contains, ignore_case)",
         ),
         (
             {"before": [{"state": {"smell": {}}}]},
