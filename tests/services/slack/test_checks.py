@@ -149,3 +149,17 @@ def test_channel_notices_are_not_messages_someone_wrote():
     )
     attempt = Attempt(events=[], state=state, diff={}, output=None, refs={}, task="")
     assert evaluate(checks, attempt).checks[0].passed is True
+
+
+def test_ignore_case(result, office):
+    assert message(result, office, text_contains="reports > EXPORT").passed is True
+    r = message(result, office, text_contains="reports > EXPORT", ignore_case=False)
+    assert (r.passed, r.expected) == (
+        False,
+        'at least one Slack message whose text contains "reports > EXPORT", case-sensitive',
+    )
+    assert message(result, office, text_contains="Reports > Export", ignore_case=False).passed is True
+    assert message(result, office, text_matches="under reports").passed is False
+    r = message(result, office, text_matches="under reports", ignore_case=True)
+    assert (r.passed, r.evidence) == (True, [2, 3])
+    assert r.expected == "at least one Slack message whose text matches /under reports/, ignoring case"

@@ -10,7 +10,9 @@ from pydantic import Field, PositiveInt
 from ...grading.attempt import Attempt
 from ...grading.conditions import Condition, closest, matching, misses, wants
 from ...grading.kinds import Args, state_check
+from ...grading.match import value_matches
 from ...grading.outcome import Outcome
+from ...grading.values import Case
 from ...grading.words import at_least, count, listing, show, some
 from . import mrkdwn
 from .store import MESSAGES, WRITTEN
@@ -23,6 +25,7 @@ class SlackMessageArgs(Args):
     text_contains: str | None = None
     text_matches: re.Pattern[str] | None = None
     count_gte: PositiveInt = 1
+    ignore_case: bool | None = None  # None: `text_contains` ignores case, `text_matches` does not
 
     def conditions(self, attempt: Attempt) -> list[Condition[Any]]:
         said: list[Condition[Any]] = []
@@ -54,17 +57,20 @@ class SlackMessageArgs(Args):
                     _thread,
                 )
             )
+        case = Case(self.ignore_case)
         if self.text_contains is not None:
-            part = self.text_contains.casefold()
+            part = self.text_contains
             said.append(
                 Condition(
                     f"whose text contains {show(self.text_contains)}",
-                    lambda m: part in _read(m).casefold(),
+                    lambda m: value_matches(_read(m), part, case.fold),
                     _text,
                 )
             )
         if self.text_matches is not None:
             regex = self.text_matches
+            if case.fold_regex:
+                regex = re.compile(regex.pattern, regex.flags | re.IGNORECASE)
             said.append(
                 Condition(
                     f"whose text matches /{regex.pattern}/",
@@ -79,6 +85,7 @@ class SlackMessageArgs(Args):
 def slack_message(args: SlackMessageArgs, attempt: Attempt) -> Outcome:
     conditions = args.conditions(attempt)
     expected = " ".join([at_least(args.count_gte, "Slack message"), wants(conditions)]).strip()
+    expected += Case(args.ignore_case).note()
     # A channel narrows the search through an index; the other conditions test what is left.
     pool: Sequence[Any] = (
         attempt.index(MESSAGES, "channel").get(args.channel, [])
