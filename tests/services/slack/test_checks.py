@@ -163,3 +163,73 @@ def test_ignore_case(result, office):
     r = message(result, office, text_matches="under reports", ignore_case=True)
     assert (r.passed, r.evidence) == (True, [2, 3])
     assert r.expected == "at least one Slack message whose text matches /under reports/, ignoring case"
+
+
+# -- slack.reaction -----------------------------------------------------------------------------------
+
+
+def reaction(result, office, **args):
+    return result({"state": {"slack.reaction": args}}, office.attempt())
+
+
+def test_a_reaction_by_whom_with_what_on_which_message(result, office):
+    r = reaction(result, office, name=":eyes:", by="$bot", message="$question", channel="$support")
+    assert (r.passed, r.kind, r.evidence) == (True, "state:slack.reaction", [5, 6])
+    assert r.expected == (
+        "at least one Slack reaction :eyes: by U0STAGEBOT1 ($bot) on message 1772459000.000100 ($question) "
+        "in C0SUPPORT01 ($support)"
+    )
+    assert r.actual == "1 reaction matched: :eyes: by U0STAGEBOT1 ($bot) on message 1772459000.000100 ($question)"
+    assert r.args["name"] == ":eyes:"  # as written
+
+
+def test_a_missing_reaction_names_the_closest(result, office):
+    r = reaction(result, office, name="thumbsup", by="$bot")
+    assert (r.passed, r.evidence) == (False, [5, 6])
+    assert r.actual == (
+        "none of 1 reaction matched; closest: :eyes: by U0STAGEBOT1 ($bot) on message 1772459000.000100 "
+        "($question), but it is :eyes:"
+    )
+    r = reaction(result, office, name="eyes", by="$laura")
+    assert r.actual.endswith("but it is by U0STAGEBOT1 ($bot)")
+    r = reaction(result, office, name="eyes", channel="$general")
+    assert (r.passed, r.actual) == (
+        False,
+        "none of 1 reaction matched; closest: :eyes: by U0STAGEBOT1 ($bot) on message 1772459000.000100 "
+        "($question), but it is in C0SUPPORT01 ($support)",
+    )
+
+
+def test_no_reactions_at_all(result, log):
+    from soundstage.checks import Attempt
+
+    r = result({"state": {"slack.reaction": {"name": "eyes"}}}, Attempt(log.events, {MESSAGES: [{"ts": "1.1"}]}))
+    assert (r.passed, r.actual) == (False, "no message has a reaction")
+
+
+def test_reaction_counts_and_none(result, office):
+    r = reaction(result, office, name="thumbsup", count=0)
+    assert (r.passed, r.expected, r.actual, r.evidence) == (
+        True,
+        "no Slack reactions :thumbsup:",
+        "no reactions matched",
+        [],
+    )
+    r = reaction(result, office, by="$bot", count=0)
+    assert (r.passed, r.actual, r.evidence) == (
+        False,
+        "1 reaction matched: :eyes: by U0STAGEBOT1 ($bot) on message 1772459000.000100 ($question)",
+        [5, 6],
+    )
+    assert reaction(result, office, count_gte=2).passed is False
+
+
+def test_new_reactions_are_those_the_message_did_not_have_at_the_start(result, office):
+    r = reaction(result, office, name="eyes", new=True)
+    assert (r.passed, r.expected) == (True, "at least one Slack reaction :eyes: added during the attempt")
+    r = reaction(result, office, name="eyes", new=False)
+    assert (r.passed, r.actual) == (
+        False,
+        "none of 1 reaction matched; closest: :eyes: by U0STAGEBOT1 ($bot) on message 1772459000.000100 "
+        "($question), but it was added during the attempt",
+    )
