@@ -74,8 +74,8 @@ def test_a_scene_check_list():
             "checks[0].state",
         ),
         (
-            [{"id": "a", "state": {"slack.reaction": {}}}],
-            f"unknown state check 'slack.reaction' (known: {KNOWN_STATE_CHECKS})",
+            [{"id": "a", "state": {"slack.reactions": {}}}],
+            f"unknown state check 'slack.reactions' (known: {KNOWN_STATE_CHECKS})",
             (0, "state"),
             "checks[0].state",
         ),
