@@ -233,3 +233,74 @@ def test_new_reactions_are_those_the_message_did_not_have_at_the_start(result, o
         "none of 1 reaction matched; closest: :eyes: by U0STAGEBOT1 ($bot) on message 1772459000.000100 "
         "($question), but it was added during the attempt",
     )
+
+
+# -- on a live world: the records the Slack service builds --------------------------------------------
+
+LIVE = """
+name: language
+task: Add Maya to #growth, say hello there, and react to the question.
+clock: {start: "2026-03-02T14:00:00Z", tick: 5s}
+agent: {slack_user: $bot}
+seed:
+  slack:
+    users:
+      - {ref: bot, name: stagebot, is_bot: true}
+      - {ref: maya, name: maya}
+      - {ref: omar, name: omar}
+    channels:
+      - {ref: growth, name: growth, members: [$bot, $omar]}
+      - {ref: support, name: support, members: [$bot, $maya, $omar]}
+    messages:
+      - {ref: question, channel: $support, user: $maya, text: "Lunch at noon?"}
+"""
+
+
+def test_the_check_language_on_a_live_slack_world(stage):
+    from soundstage.checks import Attempt, evaluate, parse_checks
+
+    live = stage.world(LIVE)
+    refs = live.world.refs
+    client = live.slack()
+    client.conversations_invite(channel=refs["growth"], users=refs["maya"])
+    client.chat_postMessage(channel=refs["growth"], text="Welcome, Maya")
+    client.reactions_add(channel=refs["support"], name="thumbsup", timestamp=refs["question"])
+    client.reactions_add(channel=refs["support"], name="eyes", timestamp=refs["question"])
+    client.reactions_remove(channel=refs["support"], name="eyes", timestamp=refs["question"])
+    checks = [
+        {"id": "added_maya", "state": {"diff": {"collection": "slack.channels", "changes": {"members": {"added": "$maya"}}}}},
+        {
+            "id": "no_one_else",
+            "state": {"diff": {"collection": "slack.channels", "changes": {"members": {"added": {"only": ["$maya"]}}}}},
+        },
+        {"id": "omar_not_added", "state": {"diff": {"collection": "slack.channels", "changes": {"members": {"added": "$omar"}}}}},
+        {"id": "three_in_growth", "state": {"record": {"collection": "slack.channels", "where": {"id": "$growth", "members": {"only": ["$bot", "$omar", "$maya"]}}}}},
+        {
+            "id": "one_post",
+            "state": {
+                "diff": {
+                    "collection": "slack.messages",
+                    "change": "added",
+                    "where": {"subtype": {"not": {"matches": "^channel_"}}},
+                    "count": 1,
+                }
+            },
+        },
+        {"id": "every_added_message", "state": {"diff": {"collection": "slack.messages", "change": "added", "count": 1}}},
+        {"id": "thumbs_up", "state": {"slack.reaction": {"name": "thumbsup", "by": "$bot", "message": "$question", "new": True}}},
+        {"id": "eyes_gone", "state": {"slack.reaction": {"name": "eyes", "message": "$question", "count": 0}}},
+    ]
+    results = evaluate(parse_checks(checks, refs), Attempt.from_world(live.world)).checks
+    assert [(r.id, r.passed) for r in results] == [
+        ("added_maya", True),
+        ("no_one_else", True),
+        ("omar_not_added", False),
+        ("three_in_growth", True),
+        ("one_post", True),
+        ("every_added_message", False),  # Maya's join is logged as a message too
+        ("thumbs_up", True),
+        ("eyes_gone", True),
+    ]
+    assert results[0].actual == (
+        f'1 record matched: id "{refs["growth"]}", name "growth" (members gained "{refs["maya"]}")'
+    )
