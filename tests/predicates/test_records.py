@@ -283,8 +283,10 @@ def test_where_len_equals_has_only_and_not(result, office):
     assert (passes({"labels": {"len": 0}}), passes({"labels": {"len": 2}})) == (True, False)
     assert passes({"title": {"len": 15}}) is True  # "CSV export docs"
     assert (passes({"title": {"equals": "csv export DOCS"}}), passes({"title": {"equals": "csv export"}})) == (True, False)
-    assert passes({"labels.name": {"has": ["docs"]}}) is False  # each label's name is text, not a list
+    assert passes({"labels.name": {"has": ["DOCS"]}}) is True  # the names the path gathered, one per label
+    assert passes({"labels.name": {"has": ["docs", "bug"]}}) is False
     assert passes({"labels": {"has": [{"name": "docs"}]}}) is True
+    assert passes({"title": {"has": ["CSV export docs"]}}) is False  # a text is not a list
     assert passes({"labels": {"only": [{"name": "docs"}]}}) is True
     assert passes({"labels": {"only": []}}) is True  # issue 7 has no labels left
     assert passes({"number": 7, "labels": {"only": [{"name": "bug"}]}}) is False

@@ -57,19 +57,22 @@ class ValueTest:
     def operators(self) -> Mapping[str, Any] | None:
         return self.spec if isinstance(self.spec, dict) else None
 
-    def holds(self, values: list[Any], case: Case) -> bool:
-        """Whether the values found at a path (none when it does not exist) meet the test."""
+    def holds(self, values: list[Any], case: Case, gathered: bool = False) -> bool:
+        """Whether the values found at a path (none when it does not exist) meet the test; `gathered`: the
+        path went through a list, so the values are one per element (`labels.name`)."""
         ops = self.operators
         if ops is None:
             return any(value_matches(v, self.spec, case.fold) for v in values)
-        return all(self._holds(op, arg, values, case) for op, arg in ops.items())
+        return all(self._holds(op, arg, values, case, gathered) for op, arg in ops.items())
 
     def holds_for(self, record: Any, path: str, case: Case) -> bool:
-        return self.holds(get_path(record, path), case)
+        parent, dot, _ = path.rpartition(".")
+        gathered = bool(dot) and any(isinstance(v, list) for v in get_path(record, parent))
+        return self.holds(get_path(record, path), case, gathered)
 
-    def _holds(self, op: str, arg: Any, values: list[Any], case: Case) -> bool:
+    def _holds(self, op: str, arg: Any, values: list[Any], case: Case, gathered: bool) -> bool:
         if op == "not":
-            return self.inner is not None and not self.inner.holds(values, case)
+            return self.inner is not None and not self.inner.holds(values, case, gathered)
         if op == "equals":
             return any(same(v, arg, case.fold) for v in values)
         if op == "matches":
@@ -78,13 +81,13 @@ class ValueTest:
             return any(regex.search(text) is not None for v in values for text in _texts(v))
         if op == "len":
             return any(isinstance(v, (list, str, dict)) and len(v) == arg for v in values)
+        items = values if gathered else values[0] if len(values) == 1 and isinstance(values[0], list) else None
+        if items is None:
+            return False
         if op == "has":
-            return any(isinstance(v, list) and all(_among(a, v, case.fold) for a in arg) for v in values)
+            return all(_among(a, items, case.fold) for a in arg)
         # only: the same elements, in any order, each once or more
-        return any(
-            isinstance(v, list) and all(_among(a, v, case.fold) for a in arg) and all(_among(e, arg, case.fold) for e in v)
-            for v in values
-        )
+        return all(_among(a, items, case.fold) for a in arg) and all(_among(e, arg, case.fold) for e in items)
 
     def text(self) -> str:
         """What it asks, after the path: `contains "export"`, `matches /^D/ and has length 2`."""
