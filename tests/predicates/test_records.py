@@ -290,17 +290,25 @@ def test_where_len_equals_has_only_and_not(result, office):
     assert passes({"labels": {"only": [{"name": "docs"}]}}) is True
     assert passes({"labels": {"only": []}}) is True  # issue 7 has no labels left
     assert passes({"number": 7, "labels": {"only": [{"name": "bug"}]}}) is False
+    assert (passes({"number": {"in": [7, 8]}}), passes({"number": {"in": [8, 9]}})) == (True, False)
+    assert passes({"state": {"in": ["CLOSED", "merged"]}}) is True  # text ignoring case, whole values
+    assert passes({"state": {"in": ["clos"]}}) is False
     assert passes({"title": {"not": "export", "len": 15}}) is False
     assert passes({"title": {"not": {"matches": "times"}}, "number": 101}) is True
     assert passes({"assignees": {"not": "maya"}, "number": 7}) is True  # a missing field holds no value
 
 
 def test_where_words_of_each_test(result, office):
-    where = {"labels": {"only": ["a", "b"], "len": 2}, "title": {"not": {"matches": "x"}}, "body": {"has": ["y"]}}
+    where = {
+        "labels": {"only": ["a", "b"], "len": 2},
+        "title": {"not": {"matches": "x"}},
+        "body": {"has": ["y"]},
+        "state": {"in": ["open", "closed"], "equals": "open"},
+    }
     r = state(result, office, "record", collection="github.issues", where=where, absent=True)
     assert r.expected == (
         'no record in github.issues where labels holds "a" and "b" and nothing else and has length 2, '
-        'title not (matches /x/) and body includes "y"'
+        'title not (matches /x/), body includes "y" and state is one of "open" or "closed" and equals "open"'
     )
 
 
@@ -308,17 +316,18 @@ def test_where_tests_are_checked_when_parsed(result, office):
     cases = [
         ({"title": {"matches": "("}}, "checks[0].state.record.where.title", "matches is not a valid regular expression: missing ), unterminated subpattern at position 0"),
         ({"title": {"has": "x"}}, "checks[0].state.record.where.title", 'has is a list of the elements, got "x"'),
+        ({"title": {"in": 3}}, "checks[0].state.record.where.title", "in is a list of the values allowed, got 3"),
         ({"title": {"len": -1}}, "checks[0].state.record.where.title", "len is a whole number, 0 or more, got -1"),
         ({"title": {"len": True}}, "checks[0].state.record.where.title", "len is a whole number, 0 or more, got true"),
         (
             {"title": {"like": "x"}},
             "checks[0].state.record.where.title",
-            "unknown test 'like' (a test has one or more of equals, matches, len, has, only, not)",
+            "unknown test 'like' (a test has one or more of equals, in, matches, len, has, only, not)",
         ),
         (
             {"title": {"not": {}}},
             "checks[0].state.record.where.title",
-            "a mapping here is a test with one or more of equals, matches, len, has, only, not",
+            "a mapping here is a test with one or more of equals, in, matches, len, has, only, not",
         ),
     ]
     for where, field, message in cases:

@@ -2,7 +2,7 @@
 
 A plain value keeps the `where` rule (`match.value_matches`): text as a substring, anything else by
 equality, a list matching when one of its elements does. A mapping asks with operators, all of which must
-hold: `equals`, `matches` (a regex, searched), `len`, `has` (a list holding each of these), `only` (a list
+hold: `equals`, `in` (one of these), `matches` (a regex, searched), `len`, `has` (a list holding each of these), `only` (a list
 holding these and nothing else, in any order) and `not` (no value at the path meets the test inside).
 
 Case: `fold` says whether text comparisons ignore case (substrings, `equals`, `has`, `only`), `fold_regex`
@@ -18,9 +18,9 @@ from typing import Annotated, Any, Mapping
 from pydantic import AfterValidator
 
 from .match import get_path, same, value_matches
-from .words import listing, show
+from .words import either, listing, show
 
-OPERATORS = ("equals", "matches", "len", "has", "only", "not")
+OPERATORS = ("equals", "in", "matches", "len", "has", "only", "not")
 
 
 @dataclass(frozen=True)
@@ -75,6 +75,8 @@ class ValueTest:
             return self.inner is not None and not self.inner.holds(values, case, gathered)
         if op == "equals":
             return any(same(v, arg, case.fold) for v in values)
+        if op == "in":
+            return any(_among(v, arg, case.fold) for v in values)
         if op == "matches":
             assert self.regexes is not None
             regex = self.regexes[case.fold_regex]
@@ -101,6 +103,8 @@ class ValueTest:
                 said.append(f"not ({self.inner.text()})")
             elif op == "equals":
                 said.append(f"equals {show(arg)}")
+            elif op == "in":
+                said.append(f"is one of {either([show(a) for a in arg])}")
             elif op == "matches":
                 said.append(f"matches /{arg}/")
             elif op == "len":
@@ -132,9 +136,9 @@ def value_test(spec: Any) -> ValueTest:
             raise ValueError(f"matches is not a valid regular expression: {exc}") from None
     if "len" in spec and (type(spec["len"]) is not int or spec["len"] < 0):
         raise ValueError(f"len is a whole number, 0 or more, got {show(spec['len'])}")
-    for op in ("has", "only"):
+    for op, what in (("in", "the values allowed"), ("has", "the elements"), ("only", "the elements")):
         if op in spec and not isinstance(spec[op], list):
-            raise ValueError(f"{op} is a list of the elements, got {show(spec[op])}")
+            raise ValueError(f"{op} is a list of {what}, got {show(spec[op])}")
     inner = value_test(spec["not"]) if "not" in spec else None
     return ValueTest(spec, regexes, inner)
 
