@@ -2,11 +2,12 @@
 
 A plain value keeps the `where` rule (`match.value_matches`): text as a substring, anything else by
 equality, a list matching when one of its elements does. A mapping asks with operators, all of which must
-hold: `equals`, `in` (one of these), `matches` (a regex, searched), `len`, `has` (a list holding each of these), `only` (a list
-holding these and nothing else, in any order) and `not` (no value at the path meets the test inside).
+hold: `equals`, `in` (one of these), `matches` (a regex, searched), `len`, `has` (a list holding each of
+these), `only` (a list holding these and nothing else, in any order) and `not` (no value at the path meets
+the test inside).
 
-Case: `fold` says whether text comparisons ignore case (substrings, `equals`, `has`, `only`), `fold_regex`
-whether regexes do; a check's `ignore_case` sets them (`Case`).
+Case: `fold` says whether text comparisons ignore case (substrings, `equals`, `in`, `has`, `only`),
+`fold_regex` whether regexes do; a check's `ignore_case` sets them (`Case`).
 """
 
 from __future__ import annotations
