@@ -236,7 +236,8 @@ def test_a_reaction_is_decided_live_reading_only_the_messages(world):
     from soundstage.predicates import Watched, WorldView, parse_state_predicate
     from soundstage.services.slack import reactions
 
-    predicate = parse_state_predicate({"slack.reaction": {"name": "eyes", "by": world.refs["bot"], "new": True}})
+    eyes = {"name": "eyes", "by": world.refs["bot"], "message": world.refs["question"], "new": True}
+    predicate = parse_state_predicate({"slack.reaction": eyes})
     watched = Watched(predicate, "reaction")
     assert watched.evaluate(world)[0] is False
     assert (watched.reads, watched.reads_all) == ({MESSAGES}, False)
