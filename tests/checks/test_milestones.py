@@ -232,6 +232,24 @@ def test_a_world_view_records_what_a_check_read(world):
     assert WorldView(world).events is world.log.events  # nothing copied
 
 
+def test_a_reaction_is_decided_live_reading_only_the_messages(world):
+    from soundstage.predicates import Watched, WorldView, parse_state_predicate
+    from soundstage.services.slack import reactions
+
+    eyes = {"name": "eyes", "by": world.refs["bot"], "message": world.refs["question"], "new": True}
+    predicate = parse_state_predicate({"slack.reaction": eyes})
+    watched = Watched(predicate, "reaction")
+    assert watched.evaluate(world)[0] is False
+    assert (watched.reads, watched.reads_all) == ({MESSAGES}, False)
+    assert watched.due({CHANNELS}) is False
+    (question,) = world[MESSAGES].by("ts", world.refs["question"])
+    call(world, "/api/reactions.add", lambda w: reactions.react(w, question, w.refs["bot"], "eyes"))
+    assert watched.due({MESSAGES}) is True
+    view = WorldView(world)
+    assert predicate.holds(view) is True
+    assert (view.reads, view.reads_all) == ({MESSAGES}, False)
+
+
 def test_watching_over_http(stage):
     """The whole path: the server's recording layer ends each call, and the world's watcher emits the event."""
     live = stage.world(SCENE)

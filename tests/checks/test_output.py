@@ -60,21 +60,35 @@ def test_equals_ignores_surrounding_whitespace_and_case(result, log):
     attempt = Attempt(log.events, output="  Done.\n")
     assert result({"output": {"equals": "done."}}, attempt).passed is True
     r = result({"output": {"equals": "done.", "ignore_case": False}}, attempt)
-    assert (r.passed, r.expected, r.actual) == (False, 'the output to be "done."', 'it is "  Done.\\n"')
+    assert (r.passed, r.expected, r.actual) == (False, 'the output to be "done.", case-sensitive', 'it is "  Done.\\n"')
 
 
-def test_matches(result, attempt):
+def test_matches_is_case_sensitive_unless_asked(result, attempt):
     r = result({"output": {"matches": r"w-\d{4}"}}, attempt)
-    assert (r.passed, r.expected, r.actual) == (True, "the output to match /w-\\d{4}/", 'it does: "W-4821"')
+    assert (r.passed, r.expected, r.actual[:27]) == (False, "the output to match /w-\\d{4}/", 'it does not; it is "Laura\'s')
+    r = result({"output": {"matches": r"w-\d{4}", "ignore_case": True}}, attempt)
+    assert (r.passed, r.expected, r.actual) == (
+        True,
+        "the output to match /w-\\d{4}/, ignoring case",
+        'it does: "W-4821"',
+    )
+    r = result({"output": {"matches": r"W-\d{4}", "contains": "eu cluster"}}, attempt)
+    assert r.passed is True  # text still ignores case by default
+    r = result({"output": {"matches": r"W-\d{4}", "contains": "eu cluster", "ignore_case": False}}, attempt)
+    assert (r.passed, r.explanation) == (
+        False,
+        'Failed: expected the output to contain "eu cluster", case-sensitive, but it lacks "eu cluster"; it is '
+        '"Laura\'s workspace is W-4821 on the EU cluster.\\nThe CSV export is under Reports.\\n".',
+    )
     r = result({"output": {"matches": r"INV-\d+"}}, attempt)
     assert r.passed is False
     assert r.actual.startswith('it does not; it is "Laura')
 
 
 def test_matches_exact_anchors_the_whole_output(result, attempt):
-    assert result({"output": {"matches": r"laura.*reports\.", "exact": True}}, attempt).passed is False  # no DOTALL
-    r = result({"output": {"matches": r"(?s)laura.*reports\.", "exact": True}}, attempt)
-    assert (r.passed, r.expected) == (True, "the whole output to match /(?s)laura.*reports\\./")
+    assert result({"output": {"matches": r"Laura.*Reports\.", "exact": True}}, attempt).passed is False  # no DOTALL
+    r = result({"output": {"matches": r"(?s)Laura.*Reports\.", "exact": True}}, attempt)
+    assert (r.passed, r.expected) == (True, "the whole output to match /(?s)Laura.*Reports\\./")
     assert result({"output": {"matches": "W-4821", "exact": True}}, attempt).passed is False
 
 

@@ -74,8 +74,8 @@ def test_a_scene_check_list():
             "checks[0].state",
         ),
         (
-            [{"id": "a", "state": {"slack.reaction": {}}}],
-            f"unknown state check 'slack.reaction' (known: {KNOWN_STATE_CHECKS})",
+            [{"id": "a", "state": {"slack.reactions": {}}}],
+            f"unknown state check 'slack.reactions' (known: {KNOWN_STATE_CHECKS})",
             (0, "state"),
             "checks[0].state",
         ),
@@ -113,7 +113,7 @@ def test_a_scene_check_list():
         (
             [{"id": "a", "state": {"slack.message": {"channel": "$support", "frm": "$bot"}}}],
             "unknown field 'frm' (expected one of: channel, from, in_thread_of, text_contains, "
-            "text_matches, count_gte)",
+            "text_matches, count_gte, ignore_case)",
             (0, "state", "slack.message", "frm"),
             "checks[0].state.slack.message.frm",
         ),

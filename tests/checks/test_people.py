@@ -364,6 +364,16 @@ def test_never(result, story):
     assert result({"never": {"from": "$bot"}}, Story().attempt()).actual == "no message was written"
 
 
+def test_a_selector_ignore_case_false(result, story):
+    r = result({"never": {"from": "$bot", "text_contains": "w-4821", "ignore_case": False}}, story.attempt())
+    assert outcome(r) == (True, 'no message from $bot whose text contains "w-4821", case-sensitive', "none of 5 messages did", [])
+    r = result({"message": {"from": "$bot", "text_contains": "W-4821", "ignore_case": False}}, story.attempt())
+    assert (r.passed, r.evidence) == (True, [12, 20])
+    with pytest.raises(CheckSpecError) as caught:
+        result({"message": {"ignore_case": False}}, story.attempt())
+    assert caught.value.message == "a message is selected by one or more of: from, to, in, text_contains, carries"
+
+
 def test_a_selector_needs_a_condition(result, story):
     with pytest.raises(CheckSpecError) as caught:
         result({"message": {}}, story.attempt())
@@ -494,7 +504,7 @@ def test_milestones_are_checked_when_parsed(result, story):
         (
             {"before": [{"state": {"record": {"collection": "x", "wher": {}}}}]},
             "checks[0].before[0].state",
-            "record.wher: unknown field 'wher' (expected one of: collection, where, absent, field, equals, contains)",
+            "record.wher: unknown field 'wher' (expected one of: collection, where, absent, field, equals, contains, ignore_case)",
         ),
         (
             {"before": [{"state": {"smell": {}}}]},

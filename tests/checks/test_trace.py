@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from soundstage.checks import Attempt
+from soundstage.checks import Attempt, CheckSpecError
 from soundstage.services.github.store import ISSUES
 from soundstage.services.slack.store import MESSAGES
 
@@ -242,6 +242,27 @@ def test_with_reads_query_and_compares_text_arguments_loosely(result, attempt):
     assert (r.passed, r.actual) == (
         False,
         "none of 7 calls did; closest: POST /api/auth.test (seq 2), where query.cursor was missing",
+    )
+
+
+def test_with_ignore_case(result, attempt):
+    def passes(condition):
+        return result({"trace": {"called": "POST /api/chat.postMessage", "with": {"body.text": condition}}}, attempt).passed
+
+    assert (passes({"contains": "SETTINGS"}), passes({"contains": "SETTINGS", "ignore_case": False})) == (True, False)
+    assert (passes({"matches": "^reports"}), passes({"matches": "^reports", "ignore_case": True})) == (False, True)
+    assert passes({"matches": "(?i)^reports"}) is True  # a regex can still ask for itself
+    text = "Reports are under Settings > Export"
+    assert (passes({"equals": text.upper()}), passes({"equals": text.upper(), "ignore_case": True})) == (False, True)
+    spec = {"called": "POST /api/chat.postMessage", "with": {"body.text": {"contains": "Settings", "ignore_case": False}}}
+    r = result({"trace": spec}, attempt)
+    assert (r.passed, r.evidence) == (True, [5])
+    assert r.expected.endswith('whose body.text contains "Settings", case-sensitive')
+    with pytest.raises(CheckSpecError) as caught:
+        result({"trace": {"with": {"body.text": {"ignore_case": True}}}}, attempt)
+    assert (caught.value.field, caught.value.message) == (
+        "checks[0].trace.with.body.text",
+        "a condition has one or more of equals, contains, matches, exists",
     )
 
 

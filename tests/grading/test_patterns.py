@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from soundstage.checks import CallPattern
-from soundstage.grading.match import dice, get_path, loosely_equal, value_matches, where_matches
+from soundstage.grading.match import dice, get_path, loosely_equal, same, value_matches
 
 
 @pytest.mark.parametrize(
@@ -92,8 +92,13 @@ def test_value_matches():
     assert value_matches(["bug", "p1"], "BUG") is True
     assert value_matches(["bug"], ["bug"]) is True
     assert value_matches(None, "x") is False
-    assert where_matches({"a": {"b": "Hello"}, "c": 3}, {"a.b": "ell", "c": 3}) is True
-    assert where_matches({"a": {"b": "Hello"}}, {"a.x": "ell"}) is False
+    assert value_matches("Export times out", "EXPORT", fold=False) is False
+    assert value_matches("Export times out", "Export", fold=False) is True
+
+
+def test_same_ignores_the_case_of_text_only_when_folding():
+    assert (same("Bug", "bug"), same("Bug", "bug", fold=False), same(1, 1, fold=False)) == (True, False, True)
+    assert same(["A"], ["a"]) is False  # lists are compared as they are
 
 
 def test_loosely_equal_accepts_arguments_sent_as_text():

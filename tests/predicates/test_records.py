@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from soundstage.checks import CheckSpecError
+from soundstage.checks import Attempt, CheckSpecError
 
 
 def state(result, office, name, **args):
@@ -135,14 +135,13 @@ def test_diff_changed_with_from_and_to(result, office):
     )
     assert (
         r.actual == '1 record matched: number 7, title "Export times out" (state "open" → "closed" and labels '
-        '[{"name": "bug"}] → [])'
+        'lost {"name": "bug"})'
     )
     r = state(result, office, "diff", collection="github.issues", changes={"state": {"to": "merged"}})
     assert (r.passed, r.evidence) == (False, [9, 10])
     assert r.actual == (
         'none of 1 changed record matched; closest: number 7, title "Export times out" (state "open" '
-        '→ "closed" and labels '
-        '[{"name": "bug"}] → [])'
+        '→ "closed" and labels lost {"name": "bug"})'
     )
 
 
@@ -234,3 +233,198 @@ def test_writes_in_every_collection(result, office):
 def test_writes_needs_a_bound(result, office):
     with pytest.raises(CheckSpecError, match="writes has min, max or both"):
         state(result, office, "writes", collection="x")
+
+
+# -- case and value tests -----------------------------------------------------------------------------
+
+
+def test_ignore_case_false_compares_text_exactly(result, office):
+    where = {"title": "csv EXPORT"}
+    r = state(result, office, "record", collection="github.issues", where=where, ignore_case=False)
+    assert (r.passed, r.expected) == (
+        False,
+        'a record in github.issues where title contains "csv EXPORT", case-sensitive',
+    )
+    r = state(result, office, "record", collection="github.issues", where={"title": "CSV ex"}, ignore_case=False)
+    assert (r.passed, r.evidence) == (True, [7, 8])
+    r = state(result, office, "diff", collection="github.issues", changes={"state": {"to": "CLOSED"}})
+    assert r.passed is True
+    r = state(
+        result, office, "diff", collection="github.issues", changes={"state": {"to": "CLOSED"}}, ignore_case=False
+    )
+    assert (r.passed, r.expected) == (
+        False,
+        'at least one changed record in github.issues, with state changed to "CLOSED", case-sensitive',
+    )
+
+
+def test_where_matches_a_regex_case_sensitive_unless_asked(result, office):
+    where = {"title": {"matches": "^csv"}}
+    r = state(result, office, "record", collection="github.issues", where=where)
+    assert (r.passed, r.expected, r.actual) == (
+        False,
+        "a record in github.issues where title matches /^csv/",
+        'none of 2 records did; closest: number 101, title "CSV export docs", where title is "CSV export docs"',
+    )
+    r = state(result, office, "record", collection="github.issues", where=where, ignore_case=True)
+    assert (r.passed, r.expected, r.evidence) == (
+        True,
+        "a record in github.issues where title matches /^csv/, ignoring case",
+        [7, 8],
+    )
+    r = state(result, office, "record", collection="github.issues", where={"labels.name": {"matches": "^do"}})
+    assert (r.passed, r.actual) == (True, '1 record did: number 101, title "CSV export docs"')
+
+
+def test_where_len_equals_has_only_and_not(result, office):
+    def passes(where):
+        return state(result, office, "record", collection="github.issues", where=where).passed
+
+    assert (passes({"labels": {"len": 0}}), passes({"labels": {"len": 2}})) == (True, False)
+    assert passes({"title": {"len": 15}}) is True  # "CSV export docs"
+    assert (passes({"title": {"equals": "csv export DOCS"}}), passes({"title": {"equals": "csv export"}})) == (True, False)
+    assert passes({"labels.name": {"has": ["DOCS"]}}) is True  # the names the path gathered, one per label
+    assert passes({"labels.name": {"has": ["docs", "bug"]}}) is False
+    assert passes({"labels": {"has": [{"name": "docs"}]}}) is True
+    assert passes({"title": {"has": ["CSV export docs"]}}) is False  # a text is not a list
+    assert passes({"labels": {"only": [{"name": "docs"}]}}) is True
+    assert passes({"labels": {"only": []}}) is True  # issue 7 has no labels left
+    assert passes({"number": 7, "labels": {"only": [{"name": "bug"}]}}) is False
+    assert (passes({"number": {"in": [7, 8]}}), passes({"number": {"in": [8, 9]}})) == (True, False)
+    assert passes({"state": {"in": ["CLOSED", "merged"]}}) is True  # text ignoring case, whole values
+    assert passes({"state": {"in": ["clos"]}}) is False
+    assert passes({"title": {"not": "export", "len": 15}}) is False
+    assert passes({"title": {"not": {"matches": "times"}}, "number": 101}) is True
+    assert passes({"assignees": {"not": "maya"}, "number": 7}) is True  # a missing field holds no value
+
+
+def test_where_words_of_each_test(result, office):
+    where = {
+        "labels": {"only": ["a", "b"], "len": 2},
+        "title": {"not": {"matches": "x"}},
+        "body": {"has": ["y"]},
+        "state": {"in": ["open", "closed"], "equals": "open"},
+    }
+    r = state(result, office, "record", collection="github.issues", where=where, absent=True)
+    assert r.expected == (
+        'no record in github.issues where labels holds "a" and "b" and nothing else and has length 2, '
+        'title not (matches /x/), body includes "y" and state is one of "open" or "closed" and equals "open"'
+    )
+
+
+def test_where_tests_are_checked_when_parsed(result, office):
+    cases = [
+        ({"title": {"matches": "("}}, "checks[0].state.record.where.title", "matches is not a valid regular expression: missing ), unterminated subpattern at position 0"),
+        ({"title": {"has": "x"}}, "checks[0].state.record.where.title", 'has is a list of the elements, got "x"'),
+        ({"title": {"in": 3}}, "checks[0].state.record.where.title", "in is a list of the values allowed, got 3"),
+        ({"title": {"len": -1}}, "checks[0].state.record.where.title", "len is a whole number, 0 or more, got -1"),
+        ({"title": {"len": True}}, "checks[0].state.record.where.title", "len is a whole number, 0 or more, got true"),
+        (
+            {"title": {"like": "x"}},
+            "checks[0].state.record.where.title",
+            "unknown test 'like' (a test has one or more of equals, in, matches, len, has, only, not)",
+        ),
+        (
+            {"title": {"not": {}}},
+            "checks[0].state.record.where.title",
+            "a mapping here is a test with one or more of equals, in, matches, len, has, only, not",
+        ),
+    ]
+    for where, field, message in cases:
+        with pytest.raises(CheckSpecError) as caught:
+            state(result, office, "record", collection="github.issues", where=where)
+        assert (caught.value.field, caught.value.message) == (field, message), where
+    with pytest.raises(CheckSpecError) as caught:
+        state(result, office, "diff", collection="x", changes={"members": {"added": {"matches": "["}}})
+    assert caught.value.field == "checks[0].state.diff.changes.members.added"
+
+
+# A channel the agent made Maya and Omar members of, and one whose topic it set (which Slack logs as a message).
+GROWTH_BEFORE = {"id": "C0GROWTH001", "name": "growth", "members": ["U0STAGEBOT1", "U0NICK00001"]}
+GROWTH = {**GROWTH_BEFORE, "members": ["U0STAGEBOT1", "U0NICK00001", "U0MAYA00001", "U0OMAR00001"]}
+SALES = {"id": "C0SALES0001", "name": "sales", "members": ["U0MAYA00001", "U0STAGEBOT1"], "topic": "Q3"}
+JOINED = {"channel": "C0SALES0001", "user": "U0STAGEBOT1", "ts": "1.000100", "subtype": "channel_join", "text": "joined"}
+POSTED = {"channel": "C0SALES0001", "user": "U0STAGEBOT1", "ts": "1.000200", "text": "Welcome, Maya"}
+
+
+def channels_attempt(log):
+    invite = log.call("POST", "/api/conversations.invite")  # 2
+    log.write("slack.channels", "changed", "C0GROWTH001", by=invite, fields=["members"])  # 3
+    join = log.call("POST", "/api/conversations.join")  # 4
+    log.write("slack.channels", "changed", "C0SALES0001", by=join, fields=["members"])  # 5
+    log.write("slack.messages", "added", "1.000100", by=join)  # 6
+    post = log.call("POST", "/api/chat.postMessage")  # 7
+    log.write("slack.messages", "added", "1.000200", by=post)  # 8
+    moved = {"members": {"from": GROWTH_BEFORE["members"], "to": GROWTH["members"]}}
+    joined = {"members": {"from": ["U0MAYA00001"], "to": SALES["members"]}}
+    diff = {
+        "slack.channels": {
+            "added": [],
+            "removed": [],
+            "changed": [
+                {"id": "C0GROWTH001", "record": GROWTH, "changes": moved},
+                {"id": "C0SALES0001", "record": SALES, "changes": joined},
+            ],
+        },
+        "slack.messages": {"added": [JOINED, POSTED], "removed": [], "changed": []},
+    }
+    state = {"slack.channels": [GROWTH, SALES], "slack.messages": [JOINED, POSTED]}
+    refs = {"maya": "U0MAYA00001", "omar": "U0OMAR00001", "bot": "U0STAGEBOT1", "nick": "U0NICK00001"}
+    return Attempt(log.events, state, diff, None, refs)
+
+
+def test_diff_added_to_a_list_field(result, log):
+    attempt = channels_attempt(log)
+    r = result({"state": {"diff": {"collection": "slack.channels", "changes": {"members": {"added": "$maya"}}}}}, attempt)
+    assert (r.passed, r.evidence) == (True, [2, 3])
+    assert r.expected == 'at least one changed record in slack.channels, with members changed, gaining "U0MAYA00001"'
+    assert r.actual == (
+        '1 record matched: id "C0GROWTH001", name "growth" (members gained "U0MAYA00001" and "U0OMAR00001")'
+    )
+    # Maya was already in #sales: a changed channel that includes her is not one she was added to.
+    spec = {"collection": "slack.channels", "where": {"members": "$maya"}, "changes": {"members": {}}, "count": 2}
+    assert result({"state": {"diff": spec}}, attempt).passed is True
+    spec = {"collection": "slack.channels", "changes": {"members": {"added": ["$maya", "$bot"]}}}
+    r = result({"state": {"diff": spec}}, attempt)
+    assert (r.passed, r.evidence) == (False, [2, 3])
+    assert r.expected == (
+        'at least one changed record in slack.channels, with members changed, gaining "U0MAYA00001" and "U0STAGEBOT1"'
+    )
+
+
+def test_diff_added_no_one_else_and_removed(result, log):
+    attempt = channels_attempt(log)
+    only = {"collection": "slack.channels", "changes": {"members": {"added": {"only": ["$omar", "$maya"]}}}}
+    r = result({"state": {"diff": only}}, attempt)
+    assert (r.passed, r.evidence) == (True, [2, 3])
+    assert r.expected == (
+        "at least one changed record in slack.channels, with members changed, gaining elements that "
+        'holds "U0OMAR00001" and "U0MAYA00001" and nothing else'
+    )
+    just_maya = {"collection": "slack.channels", "changes": {"members": {"added": {"only": ["$maya"]}}}}
+    assert result({"state": {"diff": just_maya}}, attempt).passed is False
+    one = {"collection": "slack.channels", "changes": {"members": {"added": {"len": 1}}}}
+    r = result({"state": {"diff": one}}, attempt)
+    assert (r.passed, r.evidence) == (True, [4, 5])  # the agent joined #sales
+    gone = {"collection": "slack.channels", "changes": {"members": {"removed": "$nick"}}}
+    assert result({"state": {"diff": gone}}, attempt).passed is False
+    stayed = {"collection": "slack.channels", "changes": {"members": {"removed": {"len": 0}}}, "count": 2}
+    assert result({"state": {"diff": stayed}}, attempt).passed is True
+    exact = {"collection": "slack.channels", "where": {"name": "growth", "members": {"only": ["$bot", "$nick", "$maya"]}}}
+    r = result({"state": {"record": exact}}, attempt)
+    assert (r.passed, r.actual) == (
+        False,
+        'none of 2 records did; closest: id "C0GROWTH001", name "growth", where members is '
+        '["U0STAGEBOT1", "U0NICK00001", "U0MAYA00001", "U0OMAR00001"]',
+    )
+
+
+def test_diff_leaving_out_system_messages(result, log):
+    attempt = channels_attempt(log)
+    spec = {"collection": "slack.messages", "change": "added", "count": 1}
+    assert result({"state": {"diff": spec}}, attempt).passed is False  # the join notice counts as a message
+    spec["where"] = {"subtype": {"not": {"matches": "^channel_"}}}
+    r = result({"state": {"diff": spec}}, attempt)
+    assert (r.passed, r.evidence) == (True, [7, 8])
+    assert r.expected == 'exactly 1 added record in slack.messages where subtype not (matches /^channel_/)'
+    assert r.actual == '1 record matched: ts "1.000200", text "Welcome, Maya" (added)'

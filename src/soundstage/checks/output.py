@@ -11,6 +11,7 @@ from ..grading.attempt import Attempt
 from ..grading.kinds import Args, check_kind
 from ..grading.match import dice
 from ..grading.outcome import Outcome, combine
+from ..grading.values import Case
 from ..grading.words import either, listing, show
 
 SIMILAR_BY_DEFAULT = 0.5  # `similar_to` without a threshold passes at this Dice score
@@ -33,7 +34,7 @@ class OutputArgs(Args):
     exact: bool = False  # `matches` must match the whole output
     similar_to: str | None = None
     threshold: float | None = Field(None, ge=0.0, le=1.0)
-    ignore_case: bool = True
+    ignore_case: bool | None = None  # None: text ignores case, the regex does not (`grading.values.Case`)
     _regex: re.Pattern[str] | None = PrivateAttr(None)
 
     @model_validator(mode="after")
@@ -46,13 +47,13 @@ class OutputArgs(Args):
             raise ValueError("threshold is for similar_to: give similar_to")
         if self.matches is not None:
             try:
-                self._regex = re.compile(self.matches, re.IGNORECASE if self.ignore_case else 0)
+                self._regex = re.compile(self.matches, re.IGNORECASE if Case(self.ignore_case).fold_regex else 0)
             except re.error as exc:
                 raise ValueError(f"matches is not a valid regular expression: {exc}") from exc
         return self
 
     def fold(self, text: str) -> str:
-        return text.casefold() if self.ignore_case else text
+        return text.casefold() if Case(self.ignore_case).fold else text
 
 
 Test = Callable[[OutputArgs, str], tuple[bool, str, float | None]]  # (passed, what was found, score: None for 1/0)
@@ -75,6 +76,7 @@ def output(args: OutputArgs, attempt: Attempt) -> Outcome:
         parts.append(
             (f"the output to be similar to {show(args.similar_to)} (Dice similarity {_bar(args):g} or more)", _similar)
         )
+    parts = [(want + Case(args.ignore_case).note(), test) for want, test in parts]
     if text is None:
         return combine([Outcome(None, want, "the agent has given no output yet", finish) for want, _ in parts])
     outcomes = []

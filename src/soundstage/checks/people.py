@@ -28,7 +28,9 @@ from ..events import (
 from ..grading.attempt import Attempt
 from ..grading.conditions import Condition, closest, matching, misses, wants
 from ..grading.kinds import Args, Refers, check_kind
+from ..grading.match import value_matches
 from ..grading.outcome import Outcome
+from ..grading.values import Case
 from ..grading.words import count, listing, show, some
 
 _FACT = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]*\.\S+$")
@@ -93,10 +95,11 @@ class Selector(Args):
     in_: str | None = Field(None, alias="in")  # a channel id
     text_contains: str | None = None
     carries: Facts | None = None
+    ignore_case: bool | None = None  # false: `text_contains` is exact in case
 
     @model_validator(mode="after")
     def _something(self) -> Selector:
-        if all(getattr(self, name) is None for name in type(self).model_fields):
+        if all(getattr(self, name) is None for name in type(self).model_fields if name != "ignore_case"):
             raise ValueError("a message is selected by one or more of: from, to, in, text_contains, carries")
         return self
 
@@ -135,11 +138,11 @@ class Selector(Args):
                 )
             )
         if self.text_contains is not None:
-            part = self.text_contains.casefold()
+            part, fold = self.text_contains, Case(self.ignore_case).fold
             said.append(
                 Condition(
-                    f"whose text contains {show(self.text_contains)}",
-                    lambda e: part in e.text.casefold(),
+                    f"whose text contains {show(self.text_contains)}{Case(self.ignore_case).note()}",
+                    lambda e: value_matches(e.text, part, fold),
                     lambda e: f"its text is {show(e.text, 60)}",
                 )
             )

@@ -6,13 +6,14 @@ import re
 from bisect import bisect_right
 from typing import Annotated, Any
 
-from pydantic import BeforeValidator, Field, NonNegativeInt, field_validator, model_validator
+from pydantic import BeforeValidator, Field, NonNegativeInt, PrivateAttr, field_validator, model_validator
 
 from ..events import CallEvent
 from ..grading.attempt import Attempt
 from ..grading.conditions import Condition, closest, matching, misses
 from ..grading.kinds import Args, Refers, check_kind
 from ..grading.match import dice, get_path, loosely_equal, value_matches
+from ..grading.values import Case
 from ..grading.outcome import Outcome, combine
 from ..grading.patterns import CallPattern
 from ..grading.words import at_least, at_most, count, either, listing, seqs, show, some
@@ -35,11 +36,16 @@ class InputTest(Args):
     contains: Any = None
     matches: re.Pattern[str] | None = None
     exists: bool | None = None
+    ignore_case: bool | None = None  # None: `contains` ignores case, `equals` and `matches` do not
+    _regex: re.Pattern[str] | None = PrivateAttr(None)  # `matches`, ignoring case only when asked
 
     @model_validator(mode="after")
     def _some(self) -> InputTest:
-        if not self.model_fields_set:
+        if not self.model_fields_set - {"ignore_case"}:
             raise ValueError("a condition has one or more of equals, contains, matches, exists")
+        if self.matches is not None:
+            flags = re.IGNORECASE if self.ignore_case is True else 0
+            self._regex = re.compile(self.matches.pattern, self.matches.flags | flags)
         return self
 
 
@@ -280,15 +286,22 @@ def _meets(call: CallEvent, path: str, condition: InputTest) -> bool:
     given = condition.model_fields_set
     if "exists" in given and any(v is not None for v in values) != condition.exists:
         return False
-    if "equals" in given and not any(loosely_equal(v, condition.equals) for v in values):
+    case = Case(condition.ignore_case)
+    if "equals" in given and not any(_equal(v, condition.equals, case) for v in values):
         return False
-    if "contains" in given and not any(value_matches(v, condition.contains) for v in values):
+    if "contains" in given and not any(value_matches(v, condition.contains, case.fold) for v in values):
         return False
-    if condition.matches is not None and not any(
-        isinstance(v, (str, int, float)) and condition.matches.search(str(v)) for v in values
-    ):
+    regex = condition._regex
+    if regex is not None and not any(isinstance(v, (str, int, float)) and regex.search(str(v)) for v in values):
         return False
     return True
+
+
+def _equal(value: Any, expected: Any, case: Case) -> bool:
+    """`equals`: loosely (text sent for numbers and booleans), and ignoring case only with `ignore_case: true`."""
+    if case.fold_regex and isinstance(value, str) and isinstance(expected, str):
+        return value.casefold() == expected.casefold()
+    return loosely_equal(value, expected)
 
 
 def _conditions(conditions: dict[str, InputTest]) -> str:
@@ -303,6 +316,8 @@ def _conditions(conditions: dict[str, InputTest]) -> str:
             said.append(f"{path} contains {show(condition.contains)}")
         if condition.matches is not None:
             said.append(f"{path} matches /{condition.matches.pattern}/")
+        if condition.ignore_case is not None:
+            said[-1] += Case(condition.ignore_case).note()
     return listing(said)
 
 

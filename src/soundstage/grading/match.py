@@ -28,23 +28,23 @@ def get_path(value: Any, path: str) -> list[Any]:
     return found
 
 
-def value_matches(actual: Any, expected: Any) -> bool:
-    """The `where` rule: a string matches as a case-insensitive substring, anything else by equality; a
-    list matches when one of its elements does (unless a list is expected)."""
+def value_matches(actual: Any, expected: Any, fold: bool = True) -> bool:
+    """The `where` rule: a string matches as a substring (ignoring case with `fold`), anything else by
+    equality; a list matches when one of its elements does (unless a list is expected)."""
     if isinstance(actual, list) and not isinstance(expected, list):
-        return any(value_matches(item, expected) for item in actual)
+        return any(value_matches(item, expected, fold) for item in actual)
     if isinstance(expected, str):
-        return isinstance(actual, str) and expected.casefold() in actual.casefold()
+        if not isinstance(actual, str):
+            return False
+        return expected.casefold() in actual.casefold() if fold else expected in actual
     return bool(actual == expected)
 
 
-def where_matches(record: Any, where: Mapping[str, Any]) -> bool:
-    return all(any(value_matches(v, expected) for v in get_path(record, path)) for path, expected in where.items())
-
-
-def where_misses(record: Any, where: Mapping[str, Any]) -> list[str]:
-    """The `where` paths a record does not meet."""
-    return [p for p, expected in where.items() if not any(value_matches(v, expected) for v in get_path(record, p))]
+def same(actual: Any, expected: Any, fold: bool = True) -> bool:
+    """Equality, ignoring the case of text with `fold`."""
+    if fold and isinstance(actual, str) and isinstance(expected, str):
+        return actual.casefold() == expected.casefold()
+    return bool(actual == expected)
 
 
 def loosely_equal(actual: Any, expected: Any) -> bool:

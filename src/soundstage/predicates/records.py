@@ -7,22 +7,17 @@ writes that produced the matched records and of the agent calls behind those wri
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import Field, NonNegativeInt, model_validator
+from pydantic import AfterValidator, Field, NonNegativeInt, model_validator
 
 from ..grading.attempt import Attempt, content, write_evidence
 from ..grading.conditions import Condition, closest, enough, matching, misses
 from ..grading.kinds import Args, state_check
-from ..grading.match import get_path, value_matches, where_misses
+from ..grading.match import get_path, value_matches
+from ..grading.values import Case, Tested, ValueTest, value_test, where_misses, where_text
 from ..grading.outcome import EVIDENCE_LIMIT, Outcome
 from ..grading.words import count, either, how_many, listing, record_name, show, some
-
-
-def where_text(where: dict[str, Any]) -> str:
-    """` where title contains "export" and number is 12`, or nothing."""
-    said = [f"{p} contains {show(v)}" if isinstance(v, str) else f"{p} is {show(v)}" for p, v in where.items()]
-    return f" where {listing(said)}" if said else ""
 
 
 # -- record -------------------------------------------------------------------------------------------
@@ -30,11 +25,12 @@ def where_text(where: dict[str, Any]) -> str:
 
 class RecordArgs(Args):
     collection: str
-    where: dict[str, Any] = {}
+    where: dict[str, Tested] = {}
     absent: bool = False
     field: str | None = None
     equals: Any = None
     contains: Any = None
+    ignore_case: bool | None = None
 
     @model_validator(mode="after")
     def _field_test(self) -> RecordArgs:
@@ -47,7 +43,7 @@ class RecordArgs(Args):
 
     def conditions(self) -> tuple[list[Condition[Any]], list[Condition[Any]]]:
         """The conditions of `where`, and of the field test (none, or one)."""
-        where = [_where(path, expected) for path, expected in self.where.items()]
+        where = [_where(path, test, Case(self.ignore_case)) for path, test in self.where.items()]
         field = self.field
         if field is None:
             return where, []
@@ -59,7 +55,7 @@ class RecordArgs(Args):
         values = get_path(record, self.field)
         if "equals" in self.model_fields_set:
             return any(v == self.equals for v in values)
-        return any(value_matches(v, self.contains) for v in values)
+        return any(value_matches(v, self.contains, Case(self.ignore_case).fold) for v in values)
 
     def field_text(self) -> str:
         if self.field is None:
@@ -73,7 +69,7 @@ def record(args: RecordArgs, attempt: Attempt) -> Outcome:
     records = attempt.records(args.collection)
     where, field = args.conditions()
     matched = matching(records, where + field)
-    what = f"record in {args.collection}{where_text(args.where)}{args.field_text()}"
+    what = f"record in {args.collection}{where_text(args.where)}{args.field_text()}{Case(args.ignore_case).note()}"
     if matched:
         found = f"{count(len(matched), 'record')} did: {some(matched, len(matched), record_name)}"
         return Outcome(
@@ -94,12 +90,8 @@ def record(args: RecordArgs, attempt: Attempt) -> Outcome:
     return Outcome(False, f"a {what}", actual, attempt.record_evidence(args.collection, near))
 
 
-def _where(path: str, expected: Any) -> Condition[Any]:
-    return Condition(
-        f"{path} contains {show(expected)}" if isinstance(expected, str) else f"{path} is {show(expected)}",
-        lambda r: any(value_matches(v, expected) for v in get_path(r, path)),
-        lambda r: _found(r, path),
-    )
+def _where(path: str, test: ValueTest, case: Case) -> Condition[Any]:
+    return Condition(f"{path} {test.text()}", lambda r: test.holds_for(r, path, case), lambda r: _found(r, path))
 
 
 def _found(record: Any, path: str) -> str:
@@ -112,23 +104,54 @@ def _found(record: Any, path: str) -> str:
 # -- diff ---------------------------------------------------------------------------------------------
 
 
-class FromTo(Args):
-    from_: Any = Field(None, alias="from")
-    to: Any = None
+def _elements(spec: Any) -> ValueTest:
+    """`added` and `removed`: a value or a list says each of them; a mapping tests the elements as a list."""
+    return value_test(spec if isinstance(spec, dict) else {"has": spec if isinstance(spec, list) else [spec]})
 
-    def holds(self, change: dict[str, Any]) -> bool:
-        given = self.model_fields_set
-        return ("from_" not in given or value_matches(change.get("from"), self.from_)) and (
-            "to" not in given or value_matches(change.get("to"), self.to)
-        )
+
+Elements = Annotated[Any, AfterValidator(_elements)]
+
+
+class FromTo(Args):
+    """How one field changed: `from` and `to` (value tests), and for a list field the elements it gained
+    (`added`) or lost (`removed`)."""
+
+    from_: Tested = Field(None, alias="from")
+    to: Tested = None
+    added: Elements = None
+    removed: Elements = None
+
+    def holds(self, change: dict[str, Any], case: Case) -> bool:
+        before, after = change.get("from"), change.get("to")
+        sides = {"from_": [before], "to": [after], "added": [_gained(before, after)], "removed": [_gained(after, before)]}
+        return all(getattr(self, name).holds(sides[name], case) for name in self.model_fields_set)
 
     def text(self, name: str) -> str:
         given = self.model_fields_set
         return (
             f"{name} changed"
-            + (f" from {show(self.from_)}" if "from_" in given else "")
-            + (f" to {show(self.to)}" if "to" in given else "")
+            + (f" from {_side(self.from_)}" if "from_" in given else "")
+            + (f" to {_side(self.to)}" if "to" in given else "")
+            + (f", gaining {_side(self.added, 'has')}" if "added" in given else "")
+            + (f", losing {_side(self.removed, 'has')}" if "removed" in given else "")
         )
+
+
+def _side(test: ValueTest, plain: str | None = None) -> str:
+    """A from/to value as written (`"open"`), a test in brackets (`(matches /x/)`), or the elements a plain
+    `added` or `removed` names (`"U1" and "U2"`)."""
+    ops = test.operators
+    if ops is None:
+        return show(test.spec)
+    if plain is not None and list(ops) == [plain]:
+        return listing([show(a) for a in ops[plain]])
+    return f"elements that {test.text()}" if plain is not None else f"({test.text()})"
+
+
+def _gained(before: Any, after: Any) -> list[Any]:
+    """The elements of the list `after` that the list `before` did not hold (none when `after` is not a list)."""
+    old = before if isinstance(before, list) else []
+    return [item for item in after if item not in old] if isinstance(after, list) else []
 
 
 Change = Literal["added", "removed", "changed", "unchanged"]
@@ -137,12 +160,13 @@ Change = Literal["added", "removed", "changed", "unchanged"]
 class DiffArgs(Args):
     collection: str
     change: Change | None = None
-    where: dict[str, Any] = {}
+    where: dict[str, Tested] = {}
     count: NonNegativeInt | None = None
     count_gte: NonNegativeInt | None = None
     count_lte: NonNegativeInt | None = None
     changes: dict[str, FromTo] | None = None
     strict: bool = False
+    ignore_case: bool | None = None
 
     @model_validator(mode="after")
     def _coherent(self) -> DiffArgs:
@@ -163,9 +187,10 @@ class DiffArgs(Args):
 
     def unmet(self, entry: _Entry) -> int:
         """How many of the conditions an entry does not meet (0: it matches)."""
-        missed = len(where_misses(entry.record, self.where))
+        case = Case(self.ignore_case)
+        missed = len(where_misses(self.where, entry.record, case))
         for name, test in (self.changes or {}).items():
-            missed += entry.changes is None or name not in entry.changes or not test.holds(entry.changes[name])
+            missed += entry.changes is None or name not in entry.changes or not test.holds(entry.changes[name], case)
         if self.strict and entry.changes is not None:
             missed += bool(set(entry.changes) - set(self.changes or {}))
         return missed
@@ -184,8 +209,17 @@ class _Entry:
         name = record_name(self.record)
         if self.changes is None:
             return f"{name} ({self.kind})"
-        moves = [f"{f} {show(c.get('from'), 40)} → {show(c.get('to'), 40)}" for f, c in self.changes.items()]
-        return f"{name} ({listing(moves)})"
+        return f"{name} ({listing([_move(f, c.get('from'), c.get('to')) for f, c in self.changes.items()])})"
+
+
+def _move(name: str, before: Any, after: Any) -> str:
+    """One field's change in words: a list by the elements it gained and lost, else from → to."""
+    if isinstance(before, list) and isinstance(after, list):
+        gained, lost = _gained(before, after), _gained(after, before)
+        said = [f"{verb} {some(items, len(items), lambda v: show(v, 40))}" for verb, items in (("gained", gained), ("lost", lost)) if items]
+        if said:
+            return f"{name} {', '.join(said)}"
+    return f"{name} {show(before, 40)} → {show(after, 40)}"
 
 
 @state_check("diff", DiffArgs)
@@ -198,6 +232,7 @@ def diff(args: DiffArgs, attempt: Attempt) -> Outcome:
         + f" in {args.collection}{where_text(args.where)}"
         + (f", with {changes}" if changes else "")
         + (" and no other field changed" if args.strict else "")
+        + Case(args.ignore_case).note()
     )
     entries = _entries(attempt, args.collection, kinds)
     matched = [e for e in entries if args.unmet(e) == 0]

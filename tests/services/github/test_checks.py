@@ -279,6 +279,16 @@ def test_pull_by_title_and_head_in_its_own_repo(result, attempt):
     assert (r.passed, r.actual, r.evidence) == (False, '#1 ("Fix stale totals") is open and not merged', [])
 
 
+def test_pull_title_ignore_case_false(result, attempt):
+    r = check(result, attempt, "github.pull", repo="acme/orders", title_contains="STALE", merged=True, ignore_case=False)
+    assert (r.passed, r.expected) == (
+        False,
+        'a pull request in acme/orders titled like "STALE" case-sensitive that is merged',
+    )
+    r = check(result, attempt, "github.pull", repo="acme/orders", title_contains="stale", merged=True, ignore_case=False)
+    assert r.passed is True
+
+
 def test_pull_not_merged(result, attempt):
     r = check(result, attempt, "github.pull", repo="acme/orders", number=4, merged=False, state="open")
     assert (r.passed, r.actual) == (True, '#4 ("Rewrite totals") is open and not merged')
@@ -363,6 +373,17 @@ def test_issue_matches_every_condition(result, attempt):
         'labelled "Bug" open assigned to maya'
     )
     assert r.actual == '1 issue matched: #1 ("Totals are stale after an edit")'
+
+
+def test_issue_ignore_case_false(result, attempt):
+    r = check(result, attempt, "github.issue", repo="acme/orders", title_contains="STALE", ignore_case=False)
+    assert (r.passed, r.expected) == (
+        False,
+        'at least one issue in acme/orders whose title contains "STALE", case-sensitive',
+    )
+    assert check(result, attempt, "github.issue", repo="acme/orders", labels=["Bug"], ignore_case=False).passed is False
+    r = check(result, attempt, "github.issue", repo="acme/orders", title_contains="Totals", labels=["bug"], ignore_case=False)
+    assert r.passed is True
 
 
 def test_issue_counts_leave_out_other_repos(result, attempt):

@@ -172,6 +172,12 @@ def test_matching_service_and_title(result, attempt):
     assert check(result, attempt, service="$billing_svc", count_gte=3).passed is False
 
 
+def test_title_ignore_case_false(result, attempt):
+    r = check(result, attempt, title_contains="LATENCY", ignore_case=False)
+    assert (r.passed, r.expected) == (False, 'at least one incident whose title contains "LATENCY", case-sensitive')
+    assert check(result, attempt, title_contains="latency", ignore_case=False).passed is True
+
+
 def test_no_match_names_the_closest(result, attempt):
     r = check(result, attempt, service="$orders_svc", title_contains="disk")
     assert r.passed is False

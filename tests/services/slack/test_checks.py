@@ -149,3 +149,158 @@ def test_channel_notices_are_not_messages_someone_wrote():
     )
     attempt = Attempt(events=[], state=state, diff={}, output=None, refs={}, task="")
     assert evaluate(checks, attempt).checks[0].passed is True
+
+
+def test_ignore_case(result, office):
+    assert message(result, office, text_contains="reports > EXPORT").passed is True
+    r = message(result, office, text_contains="reports > EXPORT", ignore_case=False)
+    assert (r.passed, r.expected) == (
+        False,
+        'at least one Slack message whose text contains "reports > EXPORT", case-sensitive',
+    )
+    assert message(result, office, text_contains="Reports > Export", ignore_case=False).passed is True
+    assert message(result, office, text_matches="under reports").passed is False
+    r = message(result, office, text_matches="under reports", ignore_case=True)
+    assert (r.passed, r.evidence) == (True, [2, 3])
+    assert r.expected == "at least one Slack message whose text matches /under reports/, ignoring case"
+
+
+# -- slack.reaction -----------------------------------------------------------------------------------
+
+
+def reaction(result, office, **args):
+    return result({"state": {"slack.reaction": args}}, office.attempt())
+
+
+def test_a_reaction_by_whom_with_what_on_which_message(result, office):
+    r = reaction(result, office, name=":eyes:", by="$bot", message="$question", channel="$support")
+    assert (r.passed, r.kind, r.evidence) == (True, "state:slack.reaction", [5, 6])
+    assert r.expected == (
+        "at least one Slack reaction :eyes: by U0STAGEBOT1 ($bot) on message 1772459000.000100 ($question) "
+        "in C0SUPPORT01 ($support)"
+    )
+    assert r.actual == "1 reaction matched: :eyes: by U0STAGEBOT1 ($bot) on message 1772459000.000100 ($question)"
+    assert r.args["name"] == ":eyes:"  # as written
+
+
+def test_a_missing_reaction_names_the_closest(result, office):
+    r = reaction(result, office, name="thumbsup", by="$bot")
+    assert (r.passed, r.evidence) == (False, [5, 6])
+    assert r.actual == (
+        "none of 1 reaction matched; closest: :eyes: by U0STAGEBOT1 ($bot) on message 1772459000.000100 "
+        "($question), but it is :eyes:"
+    )
+    r = reaction(result, office, name="eyes", by="$laura")
+    assert r.actual.endswith("but it is by U0STAGEBOT1 ($bot)")
+    r = reaction(result, office, name="eyes", channel="$general")
+    assert (r.passed, r.actual) == (
+        False,
+        "none of 1 reaction matched; closest: :eyes: by U0STAGEBOT1 ($bot) on message 1772459000.000100 "
+        "($question), but it is in C0SUPPORT01 ($support)",
+    )
+
+
+def test_no_reactions_at_all(result, log):
+    from soundstage.checks import Attempt
+
+    r = result({"state": {"slack.reaction": {"name": "eyes"}}}, Attempt(log.events, {MESSAGES: [{"ts": "1.1"}]}))
+    assert (r.passed, r.actual) == (False, "no message has a reaction")
+
+
+def test_reaction_counts_and_none(result, office):
+    r = reaction(result, office, name="thumbsup", count=0)
+    assert (r.passed, r.expected, r.actual, r.evidence) == (
+        True,
+        "no Slack reactions :thumbsup:",
+        "no reactions matched",
+        [],
+    )
+    r = reaction(result, office, by="$bot", count=0)
+    assert (r.passed, r.actual, r.evidence) == (
+        False,
+        "1 reaction matched: :eyes: by U0STAGEBOT1 ($bot) on message 1772459000.000100 ($question)",
+        [5, 6],
+    )
+    assert reaction(result, office, count_gte=2).passed is False
+
+
+def test_new_reactions_are_those_the_message_did_not_have_at_the_start(result, office):
+    r = reaction(result, office, name="eyes", new=True)
+    assert (r.passed, r.expected) == (True, "at least one Slack reaction :eyes: added during the attempt")
+    r = reaction(result, office, name="eyes", new=False)
+    assert (r.passed, r.actual) == (
+        False,
+        "none of 1 reaction matched; closest: :eyes: by U0STAGEBOT1 ($bot) on message 1772459000.000100 "
+        "($question), but it was added during the attempt",
+    )
+
+
+# -- on a live world: the records the Slack service builds --------------------------------------------
+
+LIVE = """
+name: language
+task: Add Maya to #growth, say hello there, and react to the question.
+clock: {start: "2026-03-02T14:00:00Z", tick: 5s}
+agent: {slack_user: $bot}
+seed:
+  slack:
+    users:
+      - {ref: bot, name: stagebot, is_bot: true}
+      - {ref: maya, name: maya}
+      - {ref: omar, name: omar}
+    channels:
+      - {ref: growth, name: growth, members: [$bot, $omar]}
+      - {ref: support, name: support, members: [$bot, $maya, $omar]}
+    messages:
+      - {ref: question, channel: $support, user: $maya, text: "Lunch at noon?"}
+"""
+
+
+def test_the_check_language_on_a_live_slack_world(stage):
+    from soundstage.checks import Attempt, evaluate, parse_checks
+
+    live = stage.world(LIVE)
+    refs = live.world.refs
+    client = live.slack()
+    client.conversations_invite(channel=refs["growth"], users=refs["maya"])
+    client.chat_postMessage(channel=refs["growth"], text="Welcome, Maya")
+    client.reactions_add(channel=refs["support"], name="thumbsup", timestamp=refs["question"])
+    client.reactions_add(channel=refs["support"], name="eyes", timestamp=refs["question"])
+    client.reactions_remove(channel=refs["support"], name="eyes", timestamp=refs["question"])
+    checks = [
+        {"id": "added_maya", "state": {"diff": {"collection": "slack.channels", "changes": {"members": {"added": "$maya"}}}}},
+        {
+            "id": "no_one_else",
+            "state": {"diff": {"collection": "slack.channels", "changes": {"members": {"added": {"only": ["$maya"]}}}}},
+        },
+        {"id": "omar_not_added", "state": {"diff": {"collection": "slack.channels", "changes": {"members": {"added": "$omar"}}}}},
+        {"id": "three_in_growth", "state": {"record": {"collection": "slack.channels", "where": {"id": "$growth", "members": {"only": ["$bot", "$omar", "$maya"]}}}}},
+        {
+            "id": "one_post",
+            "state": {
+                "diff": {
+                    "collection": "slack.messages",
+                    "change": "added",
+                    "where": {"subtype": {"not": {"matches": "^channel_"}}},
+                    "count": 1,
+                }
+            },
+        },
+        {"id": "every_added_message", "state": {"diff": {"collection": "slack.messages", "change": "added", "count": 1}}},
+        {"id": "thumbs_up", "state": {"slack.reaction": {"name": "thumbsup", "by": "$bot", "message": "$question", "new": True}}},
+        {"id": "eyes_gone", "state": {"slack.reaction": {"name": "eyes", "message": "$question", "count": 0}}},
+    ]
+    results = evaluate(parse_checks(checks, refs), Attempt.from_world(live.world)).checks
+    assert [(r.id, r.passed) for r in results] == [
+        ("added_maya", True),
+        ("no_one_else", True),
+        ("omar_not_added", False),
+        ("three_in_growth", True),
+        ("one_post", True),
+        ("every_added_message", False),  # Maya's join is logged as a message too
+        ("thumbs_up", True),
+        ("eyes_gone", True),
+    ]
+    assert results[0].actual == (
+        f'1 record matched: id "{refs["growth"]}", name "growth" (members gained "{refs["maya"]}")'
+    )

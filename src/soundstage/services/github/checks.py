@@ -15,7 +15,9 @@ from pydantic import PositiveInt, model_validator
 from ...grading.attempt import Attempt, Record
 from ...grading.conditions import Condition, closest, matching, misses, wants
 from ...grading.kinds import Args, Counted, state_check
+from ...grading.match import value_matches
 from ...grading.outcome import Outcome
+from ...grading.values import Case
 from ...grading.words import count, listing, show, some
 from .store import BLOBS, COMMITS, HEADS, ISSUES, PULLS, REFS, REPOS, TREES
 
@@ -198,6 +200,7 @@ class PullArgs(Args):
     head: str | None = None  # the head branch, `fix-cache` or `acme:fix-cache`
     merged: bool | None = None
     state: Literal["open", "closed"] | None = None
+    ignore_case: bool | None = None  # false: `title_contains` is exact in case
 
     @model_validator(mode="after")
     def _something(self) -> PullArgs:
@@ -209,7 +212,10 @@ class PullArgs(Args):
         head = self.head.rpartition(":")[2] if self.head is not None else None
         return (
             (self.number is None or pull.get("number") == self.number)
-            and (self.title_contains is None or self.title_contains.casefold() in str(pull.get("title", "")).casefold())
+            and (
+                self.title_contains is None
+                or value_matches(str(pull.get("title", "")), self.title_contains, Case(self.ignore_case).fold)
+            )
             and (head is None or _head(pull) == head)
         )
 
@@ -220,7 +226,8 @@ class PullArgs(Args):
 
     def text(self) -> str:
         chosen = [f"#{self.number}"] if self.number is not None else []
-        chosen += [f"titled like {show(self.title_contains)}"] if self.title_contains is not None else []
+        case = Case(self.ignore_case).note().replace(",", "")
+        chosen += [f"titled like {show(self.title_contains)}{case}"] if self.title_contains is not None else []
         chosen += [f"from {self.head}"] if self.head is not None else []
         wanted: list[str] = [self.state] if self.state is not None else []
         wanted += [] if self.merged is None else ["merged" if self.merged else "not merged"]
@@ -303,9 +310,11 @@ class IssueArgs(Counted):
     labels: list[str] = []
     state: Literal["open", "closed"] | None = None
     assignees: list[str] = []
+    ignore_case: bool | None = None  # false: title, body, labels and assignees are exact in case
 
     def conditions(self) -> list[Condition[Any]]:
         said: list[Condition[Any]] = []
+        fold: Callable[[str], str] = str.casefold if Case(self.ignore_case).fold else str
         if self.number is not None:
             number = self.number
             said.append(
@@ -313,13 +322,13 @@ class IssueArgs(Counted):
             )
         for field, part in (("title", self.title_contains), ("body", self.body_contains)):
             if part is not None:
-                said.append(_contains(field, part))
+                said.append(_contains(field, part, fold))
         if self.labels:
-            want = {label.casefold() for label in self.labels}
+            want = {fold(label) for label in self.labels}
             said.append(
                 Condition(
                     f"labelled {listing([show(label) for label in self.labels])}",
-                    lambda i: want <= {n.casefold() for n in _names(i.get("labels"), "name")},
+                    lambda i: want <= {fold(n) for n in _names(i.get("labels"), "name")},
                     lambda i: f"its labels are {show(_names(i.get('labels'), 'name'))}",
                 )
             )
@@ -327,22 +336,22 @@ class IssueArgs(Counted):
             state = self.state
             said.append(Condition(state, lambda i: i.get("state") == state, lambda i: f"it is {i.get('state')}"))
         if self.assignees:
-            people = {login.casefold() for login in self.assignees}
+            people = {fold(login) for login in self.assignees}
             said.append(
                 Condition(
                     f"assigned to {listing(self.assignees)}",
-                    lambda i: people <= {n.casefold() for n in _names(i.get("assignees"), "login")},
+                    lambda i: people <= {fold(n) for n in _names(i.get("assignees"), "login")},
                     lambda i: f"its assignees are {show(_names(i.get('assignees'), 'login'))}",
                 )
             )
         return said
 
 
-def _contains(field: str, part: str) -> Condition[Any]:
-    folded = part.casefold()
+def _contains(field: str, part: str, fold: Callable[[str], str]) -> Condition[Any]:
+    folded = fold(part)
     return Condition(
         f"whose {field} contains {show(part)}",
-        lambda i: folded in str(i.get(field) or "").casefold(),
+        lambda i: folded in fold(str(i.get(field) or "")),
         lambda i: f"its {field} is {show(i.get(field) or '', 60)}",
     )
 
@@ -355,7 +364,7 @@ def _issue_name(issue: Any) -> str:
 def issue(args: IssueArgs, attempt: Attempt) -> Outcome:
     conditions = args.conditions()
     wanted = args.how_many("issue")
-    expected = " ".join([f"{wanted} in {args.repo}", wants(conditions)]).strip()
+    expected = " ".join([f"{wanted} in {args.repo}", wants(conditions)]).strip() + Case(args.ignore_case).note()
     if _repo(attempt, args.repo) is None:
         return Outcome(False, expected, _no_repo(attempt, args.repo))
     issues: Sequence[Any] = [i for i in attempt.records(ISSUES) if _repository(i) == args.repo]

@@ -17,7 +17,9 @@ from ...clock import parse_duration, parse_time
 from ...grading.attempt import Attempt, Record
 from ...grading.conditions import Condition, closest, matching, misses, wants
 from ...grading.kinds import Counted, state_check
+from ...grading.match import value_matches
 from ...grading.outcome import Outcome
+from ...grading.values import Case
 from ...grading.words import count, listing, show, some, span
 from ...spec.fields import Duration
 from .store import INCIDENTS, LOG_ENTRIES, USERS, assignee_ids
@@ -38,6 +40,7 @@ class IncidentArgs(Counted):
     incident: str | None = None
     service: str | None = None
     title_contains: str | None = None
+    ignore_case: bool | None = None  # false: `title_contains` is exact in case
     status: Literal["triggered", "acknowledged", "resolved"] | None = None
     assignees: list[str] | None = None
     urgency: Literal["high", "low"] | None = None
@@ -130,11 +133,11 @@ def _conditions(args: IncidentArgs, attempt: Attempt) -> list[Condition[Any]]:
             )
         )
     if args.title_contains is not None:
-        part = args.title_contains.casefold()
+        part, fold = args.title_contains, Case(args.ignore_case).fold
         said.append(
             Condition(
-                f"whose title contains {show(args.title_contains)}",
-                lambda i: part in str(i.get("title") or "").casefold(),
+                f"whose title contains {show(args.title_contains)}{Case(args.ignore_case).note()}",
+                lambda i: value_matches(str(i.get("title") or ""), part, fold),
                 lambda i: f"its title is {show(i.get('title') or '', 60)}",
             )
         )

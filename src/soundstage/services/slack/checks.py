@@ -1,16 +1,19 @@
-"""Slack's state checks: `slack.message`, a message in the final world (starter messages count too)."""
+"""Slack's state checks: `slack.message`, a message in the final world (starter messages count too), and
+`slack.reaction`, a reaction on one: who reacted with what on which message, each a record of its own."""
 
 from __future__ import annotations
 
 import re
-from typing import Any, Sequence
+from typing import Annotated, Any, NamedTuple, Sequence
 
-from pydantic import Field, PositiveInt
+from pydantic import BeforeValidator, Field, PositiveInt
 
 from ...grading.attempt import Attempt
 from ...grading.conditions import Condition, closest, matching, misses, wants
-from ...grading.kinds import Args, state_check
+from ...grading.kinds import Args, Counted, state_check
+from ...grading.match import value_matches
 from ...grading.outcome import Outcome
+from ...grading.values import Case
 from ...grading.words import at_least, count, listing, show, some
 from . import mrkdwn
 from .store import MESSAGES, WRITTEN
@@ -23,6 +26,7 @@ class SlackMessageArgs(Args):
     text_contains: str | None = None
     text_matches: re.Pattern[str] | None = None
     count_gte: PositiveInt = 1
+    ignore_case: bool | None = None  # None: `text_contains` ignores case, `text_matches` does not
 
     def conditions(self, attempt: Attempt) -> list[Condition[Any]]:
         said: list[Condition[Any]] = []
@@ -54,17 +58,20 @@ class SlackMessageArgs(Args):
                     _thread,
                 )
             )
+        case = Case(self.ignore_case)
         if self.text_contains is not None:
-            part = self.text_contains.casefold()
+            part = self.text_contains
             said.append(
                 Condition(
                     f"whose text contains {show(self.text_contains)}",
-                    lambda m: part in _read(m).casefold(),
+                    lambda m: value_matches(_read(m), part, case.fold),
                     _text,
                 )
             )
         if self.text_matches is not None:
             regex = self.text_matches
+            if case.fold_regex:
+                regex = re.compile(regex.pattern, regex.flags | re.IGNORECASE)
             said.append(
                 Condition(
                     f"whose text matches /{regex.pattern}/",
@@ -79,6 +86,7 @@ class SlackMessageArgs(Args):
 def slack_message(args: SlackMessageArgs, attempt: Attempt) -> Outcome:
     conditions = args.conditions(attempt)
     expected = " ".join([at_least(args.count_gte, "Slack message"), wants(conditions)]).strip()
+    expected += Case(args.ignore_case).note()
     # A channel narrows the search through an index; the other conditions test what is left.
     pool: Sequence[Any] = (
         attempt.index(MESSAGES, "channel").get(args.channel, [])
@@ -122,3 +130,131 @@ def _text(message: Any) -> str:
 def _read(message: Any) -> str:
     """The text as people read it: Slack keeps `&`, `<` and `>` escaped, a check names them as written."""
     return mrkdwn.unescape(str(message.get("text", "")))
+
+
+# -- reactions ----------------------------------------------------------------------------------------
+
+
+class Reaction(NamedTuple):
+    """One user's reaction with one emoji on one message: what `slack.reaction` counts."""
+
+    name: str
+    user: str
+    message: Any  # the message record it is on
+
+    @property
+    def where(self) -> tuple[Any, Any]:
+        return self.message.get("channel"), self.message.get("ts")
+
+
+def _emoji(value: Any) -> Any:
+    return value.strip(":") if isinstance(value, str) else value
+
+
+class SlackReactionArgs(Counted):
+    name: Annotated[str, BeforeValidator(_emoji)] | None = None  # `eyes` or `:eyes:`
+    by: str | None = None  # the user who reacted
+    message: str | None = None  # the `ts` of the message reacted to
+    channel: str | None = None
+    new: bool | None = None  # true: added during the attempt; false: there from the start
+
+    def conditions(self, attempt: Attempt, before: dict[tuple[Any, Any], set[tuple[str, str]]]) -> list[Condition[Any]]:
+        said: list[Condition[Reaction]] = []
+        label = attempt.label
+        if self.name is not None:
+            name = self.name
+            said.append(Condition(f":{name}:", lambda r: r.name == name, lambda r: f"it is :{r.name}:"))
+        if self.by is not None:
+            user = self.by
+            said.append(Condition(f"by {label(user)}", lambda r: r.user == user, lambda r: f"it is by {label(r.user)}"))
+        if self.message is not None:
+            ts = self.message
+            said.append(
+                Condition(
+                    f"on message {label(ts)}",
+                    lambda r: r.message.get("ts") == ts,
+                    lambda r: f"it is on message {label(r.message.get('ts'))}",
+                )
+            )
+        if self.channel is not None:
+            channel = self.channel
+            said.append(
+                Condition(
+                    f"in {label(channel)}",
+                    lambda r: r.message.get("channel") == channel,
+                    lambda r: f"it is in {label(r.message.get('channel'))}",
+                )
+            )
+        if self.new is not None:
+            new = self.new
+            said.append(
+                Condition(
+                    "added during the attempt" if new else "there from the start",
+                    lambda r: ((r.name, r.user) not in before.get(r.where, set())) == new,
+                    lambda r: "it was added during the attempt" if not new else "it was there from the start",
+                )
+            )
+        return said
+
+
+@state_check("slack.reaction", SlackReactionArgs)
+def slack_reaction(args: SlackReactionArgs, attempt: Attempt) -> Outcome:
+    before = _reactions_before(attempt) if args.new is not None else {}
+    conditions = args.conditions(attempt, before)
+    expected = f"{args.how_many('Slack reaction')} {wants(conditions)}".strip()
+    # A message or a channel narrows the search through an index; the other conditions test what is left.
+    messages: Sequence[Any] = (
+        attempt.index(MESSAGES, "ts").get(args.message, [])
+        if args.message is not None
+        else attempt.index(MESSAGES, "channel").get(args.channel, [])
+        if args.channel is not None
+        else attempt.records(MESSAGES)
+    )
+    matched = matching(_reactions(messages), conditions)
+    passed = args.enough(len(matched))
+    evidence = attempt.evidence(MESSAGES, list({id(r.message): r.message for r in matched}.values()))
+    if matched or passed or not attempt.explains:
+        actual = f"{count(len(matched), 'reaction')} matched" + (
+            f": {some(matched, len(matched), lambda r: _reaction_name(r, attempt))}" if matched else ""
+        )
+        return Outcome(passed, expected, actual, evidence)
+    every = _reactions(attempt.records(MESSAGES))
+    if not every:
+        return Outcome(passed, expected, "no message has a reaction", [])
+    near = closest(every, conditions)
+    actual = (
+        f"none of {count(len(every), 'reaction')} matched; closest: {_reaction_name(near, attempt)}, "
+        f"but {listing(misses(near, conditions))}"
+    )
+    return Outcome(passed, expected, actual, attempt.record_evidence(MESSAGES, near.message))
+
+
+def _reactions(messages: Sequence[Any]) -> list[Reaction]:
+    return [
+        Reaction(r["name"], user, m)
+        for m in messages
+        for r in m.get("reactions") or []
+        for user in r.get("users") or []
+    ]
+
+
+def _reactions_before(attempt: Attempt) -> dict[tuple[Any, Any], set[tuple[str, str]]]:
+    """The reactions each message had at the start, as (emoji, user) pairs, by (channel, ts): a message the
+    attempt did not change had the ones it has now, an added one had none."""
+    section = attempt.diff.get(MESSAGES, {})
+    added = {(m.get("channel"), m.get("ts")) for m in section.get("added", [])}
+    changed = {(c["record"].get("channel"), c["record"].get("ts")): c["changes"] for c in section.get("changed", [])}
+    before: dict[tuple[Any, Any], set[tuple[str, str]]] = {}
+    for message in attempt.records(MESSAGES):
+        where = (message.get("channel"), message.get("ts"))
+        if where in added:
+            continue
+        reactions = message.get("reactions")
+        if where in changed and "reactions" in changed[where]:
+            reactions = changed[where]["reactions"].get("from")
+        before[where] = {(r["name"], u) for r in reactions or [] for u in r.get("users") or []}
+    return before
+
+
+def _reaction_name(reaction: Reaction, attempt: Attempt) -> str:
+    return f":{reaction.name}: by {attempt.label(reaction.user)} on message {attempt.label(reaction.message.get('ts'))}"
