@@ -62,6 +62,20 @@ def test_the_upload_url_is_served_under_the_world(slack):
     assert slack.error("files.info", token="user", file="F0000000000") == "file_not_found"
 
 
+def test_a_multipart_upload_keeps_the_files_bytes(slack):
+    """Slack's Node SDK and its documented `curl -F filename=@file` post a form: the file is its one part."""
+    got = slack.call("files.getUploadURLExternal", filename="notes.txt", length="11")
+    posted = slack.live.http.post(got["upload_url"], files={"filename": ("notes.txt", b"hello there")})
+    assert (posted.status_code, posted.text) == (200, "OK - 11")
+    record = slack.world[FILES].get(got["file_id"])
+    assert (record["size"], record["content"]) == (11, "hello there")
+    two = slack.call("files.getUploadURLExternal", filename="two.txt", length="2")
+    files = {"a": ("a.txt", b"a"), "b": ("b.txt", b"b")}
+    refused = slack.live.http.post(two["upload_url"], files=files)
+    assert (refused.status_code, refused.text) == (400, "Bad Request")
+    assert slack.world[FILES].get(two["file_id"])["state"] == "pending"
+
+
 def test_upload_errors(slack):
     assert slack.error("files.getUploadURLExternal", length="5") == "invalid_arguments"
     assert slack.error("files.getUploadURLExternal", filename="a.txt") == "invalid_arguments"

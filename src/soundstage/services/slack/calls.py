@@ -111,6 +111,22 @@ def body_values(request: ServiceRequest, warnings: list[str]) -> dict[str, Any]:
     raise SlackError("invalid_post_type", f"unsupported Content-Type {kind!r}")
 
 
+def uploaded(request: ServiceRequest) -> bytes:
+    """The file's bytes in a post to an upload URL: the body as sent (slack_sdk), or the one file of a
+    multipart form (Slack's Node SDK and its documented `curl -F filename=@file`), or its one field."""
+    kind, params = _content_type(request)
+    if kind != "multipart/form-data":
+        return request.body
+    fields = _multipart(request.body, request.headers.get("content-type", ""), params.get("boundary", ""))
+    values = [value for field in fields.values() for value in (field if isinstance(field, list) else [field])]
+    files = [value for value in values if isinstance(value, bytes)]
+    if len(files) == 1:
+        return files[0]
+    if not files and len(values) == 1:
+        return str(values[0]).encode("utf-8")
+    raise SlackError("invalid_form_data", "an upload holds exactly one file")
+
+
 class Args:
     """The merged arguments of one call (without `token`) and the warnings Slack would add."""
 

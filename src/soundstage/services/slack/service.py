@@ -8,7 +8,7 @@ from typing import Any
 from ...world import Principal, World
 from ..base import Credential, Reply, ServiceRequest, import_registrations
 from . import files, limits, seed, seed_messages
-from .calls import Args, Call, body_values, ops, with_warnings
+from .calls import Args, Call, body_values, ops, uploaded, with_warnings
 from .errors import SlackError, error_body
 from .models import SlackSection
 from .files import UPLOAD
@@ -177,8 +177,12 @@ def _upload(world: World, principal: Principal | None, request: ServiceRequest) 
         return Reply(404, "Not Found", headers=text, error=True)
     if request.method != "POST":
         return Reply(405, "Method Not Allowed", headers=text, error=True)
-    files.receive(world, file["id"], request.body)
-    return Reply(200, f"OK - {len(request.body)}", headers=text)
+    try:
+        data = uploaded(request)
+    except SlackError:
+        return Reply(400, "Bad Request", headers=text, error=True)
+    files.receive(world, file["id"], data)
+    return Reply(200, f"OK - {len(data)}", headers=text)
 
 
 def _authenticate(world: World, principal: Principal | None, request: ServiceRequest) -> dict[str, Any]:
