@@ -348,6 +348,21 @@ def test_create_assigns_from_the_escalation_policy(pdw: PagerDutyWorld) -> None:
     }
 
 
+def test_the_urgency_follows_the_support_hours_of_the_service(pdw: PagerDutyWorld) -> None:
+    """The Orders API is of high urgency on weekdays 09:00-17:00 UTC and of low urgency outside them."""
+    client = pdw.client()
+
+    def urgency(title: str) -> str:
+        body = {"type": "incident", "title": title, "service": service_ref(pdw, "orders_svc")}
+        return str(client.rpost("incidents", json=body)["urgency"])
+
+    assert urgency("Monday 14:00") == "high"
+    pdw.advance("3h")
+    assert urgency("Monday 17:00") == "low"
+    pdw.advance("16h")
+    assert urgency("Tuesday 09:00") == "high"
+
+
 def test_create_raw_with_assignments_or_a_policy(pdw: PagerDutyWorld) -> None:
     headers = {"From": pdw.email}
     direct = pdw.raw(

@@ -113,7 +113,7 @@ def create_incident(call: Call) -> Reply:
     service = call.world[SERVICES].get(ref_id(body.get("service"), "service", ("service_reference", "service")))
     if service is None:
         raise invalid("Service not found.")
-    urgency = choice(body, "urgency", URGENCIES) or default_urgency(service)
+    urgency = choice(body, "urgency", URGENCIES) or default_urgency(service, call.now())
     priority = priority_of(call, body.get("priority"))
     details = details_of(body.get("body"))
     key = body_text(body, "incident_key")

@@ -88,6 +88,16 @@ def _contact_method(call: Call, user: Record, method: Record, whole: bool) -> di
     }
 
 
+def _notification_rule_ref(call: Call, user: Record, rule: Record) -> dict[str, Any]:
+    return {
+        "id": rule["id"],
+        "type": "assignment_notification_rule_reference",
+        "summary": f"{rule['start_delay_in_minutes']} minutes: channel {rule['contact_method']}",
+        "self": f"{self_url(call, 'users', user['id'])}/notification_rules/{rule['id']}",
+        "html_url": None,
+    }
+
+
 def user_view(call: Call, user: Record, include: list[str], calendars: bool = False) -> dict[str, Any]:
     """A user; `calendars` adds the URLs of their on-call calendar (`http_cal_url`, `web_cal_url`), which
     PagerDuty shows only on `GET /users/{id}`: one's own, or another's with `include[]=calendar_urls`."""
@@ -103,12 +113,13 @@ def user_view(call: Call, user: Record, include: list[str], calendars: bool = Fa
         "role": user["role"],
         "description": user["description"],
         "invitation_sent": False,
+        "created_via_sso": False,  # a world has no single sign-on
         "job_title": user["job_title"],
         "teams": _teams(call, user["teams"], "teams" in include),
         "contact_methods": [
             _contact_method(call, user, m, "contact_methods" in include) for m in user["contact_methods"]
         ],
-        "notification_rules": [],
+        "notification_rules": [_notification_rule_ref(call, user, rule) for rule in user["notification_rules"]],
         "coordinated_incidents": [],
     }
     if calendars:
@@ -243,13 +254,14 @@ def service_view(call: Call, service: Record, include: list[str], zone: str | No
         "teams": _teams(call, service["teams"], "teams" in include),
         "integrations": [integration_ref(call, service["id"], i) for i in service["integrations"]],
         "incident_urgency_rule": service["incident_urgency_rule"],
+        "support_hours": service["support_hours"],
         "scheduled_actions": [],
         "addons": [],
         "alert_creation": service["alert_creation"],
         "alert_grouping_parameters": {"type": None},
         "auto_pause_notifications_parameters": {"enabled": False, "timeout": 0},
     }
-    return _drop_none(view, "description", "last_incident_timestamp")
+    return _drop_none(view, "description", "last_incident_timestamp", "support_hours")
 
 
 # -- schedules ---------------------------------------------------------------------------------------
