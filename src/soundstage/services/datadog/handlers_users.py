@@ -10,6 +10,7 @@ from ...world import Record
 from . import views_records
 from .calls import Call, invalid, ops
 from .store import USERS
+from .users import org_id
 
 SORTS = ("name", "email", "handle", "status", "created_at", "modified_at")
 MAX_PAGE = 5000
@@ -50,8 +51,9 @@ def list_users(call: Call) -> dict[str, Any]:
     if descending:
         found.reverse()
     page = found[number * size : (number + 1) * size]
+    org = org_id(call.world)
     return {
-        "data": [views_records.user(r) for r in page],
+        "data": [views_records.user(r, org) for r in page],
         "included": [],
         "meta": {"page": {"total_count": len(every), "total_filtered_count": len(found)}},
     }

@@ -49,8 +49,9 @@ def icon(email: str) -> str:
     return f"https://secure.gravatar.com/avatar/{digest}?s=48&d=retro"
 
 
-def user(record: Record) -> dict[str, Any]:
-    return {
+def user(record: Record, org: str | None = None) -> dict[str, Any]:
+    """A v2 User; `org` (the organization's UUID) adds the `org` relationship, as the users list shows it."""
+    body = {
         "type": "users",
         "id": record["id"],
         "attributes": {
@@ -72,6 +73,9 @@ def user(record: Record) -> dict[str, Any]:
         },
         "relationships": {"roles": {"data": []}},
     }
+    if org is not None:
+        body["relationships"]["org"] = {"data": {"type": "orgs", "id": org}}
+    return body
 
 
 def _user_ref(user_id: str | None) -> dict[str, Any] | None:
