@@ -195,6 +195,7 @@ def slo(world: World, record: Record) -> dict[str, Any]:
         if "warning" in threshold:
             shown["warning_display"] = _display(threshold["warning"])
         thresholds.append(shown)
+    primary = record["thresholds"][0]
     body: dict[str, Any] = {
         "id": record["id"],
         "name": record["name"],
@@ -208,7 +209,12 @@ def slo(world: World, record: Record) -> dict[str, Any]:
         "groups": list(record["groups"]),
         "created_at": record["created_at"] // US,
         "modified_at": record["modified_at"] // US,
+        # The first threshold is the primary one, which the SLO's top-level fields repeat.
+        "timeframe": primary["timeframe"],
+        "target_threshold": primary["target"],
     }
+    if "warning" in primary:
+        body["warning_threshold"] = primary["warning"]
     if record["query"] is not None:
         body["query"] = dict(record["query"])
     creator = world[USERS].get(record["creator"]) if record["creator"] else None
