@@ -243,6 +243,9 @@ def datadog_answers(stage: Any) -> Answers:
     )["id"]
     call("PUT /api/v1/monitor/{monitor_id}", f"/api/v1/monitor/{monitor}", json={"name": "Orders traffic low"})
     call("POST /api/v1/events", "/api/v1/events", json={"title": "Deployed orders 4.13", "text": "Rolled out", "tags": ["service:orders"]})
+    # An event with a host and an aggregation key, as the recorded reads show them.
+    event = {"title": "Orders 4.13 healthy", "text": "Checks pass", "host": "web-1", "aggregation_key": "deploy-4.13"}
+    call("POST /api/v1/events", "/api/v1/events", json={**event, "tags": ["service:orders"]})
     downtime = call(
         "POST /api/v2/downtime",
         "/api/v2/downtime",

@@ -124,6 +124,30 @@ def event(record: Record) -> dict[str, Any]:
     }
 
 
+def posted_event(record: Record, priority: str | None) -> dict[str, Any]:
+    """The event of `POST /api/v1/events`' answer, shaped as Datadog's recorded one: no alert type or
+    resource, `handle` null (an API key posts it, not a user), `priority` as the request gave it (null when
+    it gave none), `related_event_id` null unless given; the other fields the request gave come back too."""
+    return {
+        "id": record["id"],
+        "id_str": str(record["id"]),
+        "title": record["title"],
+        "text": record["text"],
+        "date_happened": record["date_happened"] // US,
+        "handle": None,
+        "priority": priority,
+        "related_event_id": record["related_event_id"],
+        "tags": list(record["tags"]),
+        "url": f"{APP}/event/event?id={record['id']}",
+        **_present(
+            host=record["host"],
+            device_name=record["device_name"],
+            source_type_name=record["source_type_name"],
+            aggregation_key=record["aggregation_key"],
+        ),
+    }
+
+
 def event_status(alert_type: str) -> str:
     """The v2 event `status` of a v1 alert type."""
     return _EVENT_STATUS.get(alert_type, alert_type)
@@ -134,8 +158,14 @@ def event_v2_id(record: Record) -> str:
     return base64.b64encode(raw).decode().rstrip("=")
 
 
+def _tag_value(tags: list[str], key: str) -> str | None:
+    """The value of the first `key:value` tag."""
+    return next((t.partition(":")[2] for t in tags if t.partition(":")[0] == key), None)
+
+
 def event_v2(record: Record) -> dict[str, Any]:
-    """An item of `POST /api/v2/events/search`."""
+    """An item of `POST /api/v2/events/search`; its `service` is that of its `service:` tag, `undefined`
+    without one, as Datadog answers."""
     ms = record["date_happened"] // 1000
     return {
         "id": event_v2_id(record),
@@ -152,10 +182,12 @@ def event_v2(record: Record) -> dict[str, Any]:
                 "status": event_status(record["alert_type"]),
                 "priority": record["priority"],
                 "tags": list(record["tags"]),
+                "service": _tag_value(record["tags"], "service") or "undefined",
                 **_present(
                     hostname=record["host"],
                     source_type_name=record["source_type_name"],
                     aggregation_key=record["aggregation_key"],
+                    event_object=record["aggregation_key"],  # Datadog's recorded answers repeat the key here
                     device_name=record["device_name"],
                 ),
             },
