@@ -238,10 +238,34 @@ def datadog_answers(stage: Any) -> Answers:
             "query": "sum(last_10m):sum:orders.requests{service:orders} < 10",
             "message": "Traffic dropped. @slack-engineering",
             "tags": ["service:orders"],
-            "options": {"thresholds": {"critical": 10}},
+            "options": {
+                # The options of the recorded requests' monitor (tests/v1/cassettes/.../test_edit_a_monitor_...).
+                "enable_logs_sample": True,
+                "escalation_message": "Still low",
+                "evaluation_delay": 700,
+                "groupby_simple_monitor": True,
+                "locked": False,
+                "new_host_delay": 600,
+                "no_data_timeframe": None,
+                "notification_preset_name": "hide_handles",
+                "on_missing_data": "show_and_notify_no_data",
+                "renotify_interval": 60,
+                "require_full_window": True,
+                "thresholds": {"critical": 10, "warning": 20},
+                "timeout_h": 24,
+            },
         },
     )["id"]
-    call("PUT /api/v1/monitor/{monitor_id}", f"/api/v1/monitor/{monitor}", json={"name": "Orders traffic low"})
+    call("GET /api/v1/monitor/{monitor_id}", f"/api/v1/monitor/{monitor}", params={"with_downtimes": "true"})
+    options = {  # the recorded edit's options
+        "evaluation_delay": None,
+        "new_group_delay": 600,
+        "new_host_delay": None,
+        "renotify_interval": None,
+        "thresholds": {"critical": 10, "warning": None},
+        "timeout_h": None,
+    }
+    call("PUT /api/v1/monitor/{monitor_id}", f"/api/v1/monitor/{monitor}", json={"name": "Orders traffic low", "options": options})
     call("POST /api/v1/events", "/api/v1/events", json={"title": "Deployed orders 4.13", "text": "Rolled out", "tags": ["service:orders"]})
     # An event with a host and an aggregation key, as the recorded reads show them.
     event = {"title": "Orders 4.13 healthy", "text": "Checks pass", "host": "web-1", "aggregation_key": "deploy-4.13"}
@@ -252,7 +276,8 @@ def datadog_answers(stage: Any) -> Answers:
         json={
             "data": {
                 "type": "downtime",
-                "attributes": {"scope": "env:prod", "monitor_identifier": {"monitor_id": monitor}, "message": "Work"},
+                # By monitor tags, as the recorded request (it matches the monitor made above).
+                "attributes": {"scope": "env:prod", "monitor_identifier": {"monitor_tags": ["service:orders"]}, "message": "Work"},
             }
         },
     )["data"]["id"]
@@ -273,7 +298,7 @@ def datadog_answers(stage: Any) -> Answers:
     )
     call("GET /api/v1/dashboard/{dashboard_id}", "/api/v1/dashboard/ord-api-ovw")
     call("GET /api/v1/hosts", "/api/v1/hosts", params={"include_hosts_metadata": "true"})
-    call("GET /api/v1/monitor", "/api/v1/monitor")
+    call("GET /api/v1/monitor", "/api/v1/monitor", params={"with_downtimes": "true"})
     call("GET /api/v1/monitor/groups/search", "/api/v1/monitor/groups/search")
     call("GET /api/v1/monitor/search", "/api/v1/monitor/search")
     call("GET /api/v1/monitor/{monitor_id}", f"/api/v1/monitor/{latency}", params={"with_downtimes": "true"})
