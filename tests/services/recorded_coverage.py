@@ -289,7 +289,13 @@ def datadog_answers(stage: Any) -> Answers:
     incident = call(
         "POST /api/v2/incidents",
         "/api/v2/incidents",
-        json={"data": {"type": "incidents", "attributes": {"title": "Orders latency", "customer_impacted": False}}},
+        json={
+            "data": {
+                "type": "incidents",
+                "attributes": {"title": "Orders latency", "customer_impacted": False},
+                "relationships": {"commander_user": {"data": {"type": "users", "id": dd.ref("maya_dd")}}},
+            }
+        },
     )["data"]["id"]
     call(
         "PATCH /api/v2/incidents/{incident_id}",
