@@ -332,9 +332,10 @@ def datadog_answers(stage: Any) -> Answers:
 
 def pagerduty_answers(stage: Any) -> Answers:
     from tests.services.pagerduty.conftest import PagerDutyWorld
-    from tests.services.pagerduty.incident_scene import INCIDENT_SCENE
+    from tests.services.pagerduty.incident_scene import ZONED_INCIDENT_SCENE
 
-    pd = PagerDutyWorld(stage.world(INCIDENT_SCENE))
+    # The account in New York, as the recorded examples' offsets show theirs.
+    pd = PagerDutyWorld(stage.world(ZONED_INCIDENT_SCENE))
     answers = Answers({}, [])
 
     def call(operation: str, path: str, **kwargs: Any) -> Any:

@@ -76,6 +76,12 @@ def flag(call: Call, name: str) -> bool:
     return (text(call, name) or "").lower() == "true"
 
 
+def account_zone(call: Call) -> str:
+    """The account's time zone (`time_zone` of the `pagerduty:` section; UTC in a world without one)."""
+    settings: dict[str, str] = call.world.settings.get("pagerduty", {})
+    return settings.get("time_zone", "Etc/UTC")
+
+
 def zone(call: Call) -> str | None:
     """The `time_zone` to render times in (None: the default); one that is no IANA zone is a 400."""
     value = text(call, "time_zone")

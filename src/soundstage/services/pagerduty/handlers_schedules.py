@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...clock import US
-from .calls import Call, by_name, flag, listed, moment, ops, paginate, text, zone
+from .calls import Call, account_zone, by_name, flag, listed, moment, ops, paginate, text, zone
 from .errors import bad_range, not_found
 from .oncall import OnCall, oncalls
 from .store import ESCALATION_POLICIES, SCHEDULES, USERS
@@ -75,7 +75,7 @@ def schedules_get(call: Call) -> dict[str, Any]:
 
 @ops("GET /oncalls")
 def oncalls_list(call: Call) -> dict[str, Any]:
-    include, time_zone = set(listed(call, "include")), zone(call)
+    include, time_zone = set(listed(call, "include")), zone(call) or account_zone(call)
     now = call.now()
     since, until = moment(call, "since"), moment(call, "until")
     since = since if since is not None else now

@@ -205,6 +205,9 @@ class MaintenanceWindow(Spec):
 
 
 class DirectorySection(Spec):
+    # The account's time zone: services, on-calls, notes, status updates and maintenance windows show their
+    # times in it (with its offset), as PagerDuty renders them; incidents and log entries stay in UTC.
+    time_zone: TimeZone = "Etc/UTC"
     users: list[User] = []
     teams: list[Team] = []
     services: list[Service] = []

@@ -69,6 +69,7 @@ def assign(section: PagerdutySection, ctx: BuildContext) -> None:
 
 def build(section: PagerdutySection, ctx: BuildContext) -> None:
     """Pass 2: the records."""
+    ctx.settings["pagerduty"] = {"time_zone": section.time_zone}
     for i, team in enumerate(section.teams):
         _add_team(ctx, team, i)
     for i, user in enumerate(section.users):

@@ -13,7 +13,7 @@ from zoneinfo import ZoneInfo
 
 from ...clock import US, iso
 from ...world import Record
-from .calls import Call
+from .calls import Call, account_zone
 from .maintenance import in_maintenance
 from .oncall import Entry, render_final, render_layer, render_overrides
 from .store import ESCALATION_POLICIES, SCHEDULES, SERVICES, TEAMS, USERS
@@ -196,7 +196,9 @@ def integration_ref(call: Call, service_id: str, integration: dict[str, Any]) ->
 
 
 def integration_view(call: Call, service: Record, integration: dict[str, Any], zone: str | None) -> dict[str, Any]:
-    """The integration object: its routing key is `integration_key`."""
+    """The integration object: its routing key is `integration_key`; its time in `zone`, by default the
+    account's."""
+    zone = zone or account_zone(call)
     path = f"services/{service['id']}/integrations"
     return {
         **identity(call, "events_api_v2_inbound_integration", path, integration["id"], integration["name"], path),
@@ -227,6 +229,8 @@ def service_ref(call: Call, service_id: str) -> dict[str, Any]:
 
 
 def service_view(call: Call, service: Record, include: list[str], zone: str | None = None) -> dict[str, Any]:
+    """A service; its times in `zone` (the request's `time_zone`), by default the account's."""
+    zone = zone or account_zone(call)
     status = "maintenance" if in_maintenance(call.world, service["id"], call.now()) else service["status"]
     policy = call.world[ESCALATION_POLICIES].get(service["escalation_policy"])
     view = {
@@ -396,8 +400,8 @@ def window_view(call: Call, window: Record) -> dict[str, Any]:
             window["description"] or "",
         ),
         "sequence_number": window["sequence_number"],
-        "start_time": stamp(window["start_time"]),
-        "end_time": stamp(window["end_time"]),
+        "start_time": stamp(window["start_time"], account_zone(call)),
+        "end_time": stamp(window["end_time"], account_zone(call)),
         "description": window["description"],
         "created_by": user_ref(call, window["created_by"]) if window["created_by"] else None,
         "services": [service_ref(call, s) for s in window["services"]],

@@ -20,7 +20,7 @@ from typing import Any
 
 from ...clock import iso
 from ...world import Record
-from .calls import Call
+from .calls import Call, account_zone
 from .store import ALERTS, ESCALATION_POLICIES, INCIDENTS, LOG_ENTRIES, PRIORITIES, SERVICES, TEAMS, USERS
 from .views import identity, reference
 from .views_directory import (
@@ -30,6 +30,7 @@ from .views_directory import (
     priority_view,
     service_ref,
     service_view,
+    stamp,
     team_ref,
     team_view,
     user_ref,
@@ -199,8 +200,8 @@ def note(call: Call, record: Record) -> dict[str, Any]:
         "user": user_ref(call, record["user"]),
         "channel": {"summary": "The PagerDuty website or APIs"},
         "content": record["content"],
-        "created_at": iso(record["created_at"]),
-        "updated_at": iso(record["created_at"]),
+        "created_at": stamp(record["created_at"], account_zone(call)),
+        "updated_at": stamp(record["created_at"], account_zone(call)),
     }
 
 
@@ -307,7 +308,7 @@ def status_update(call: Call, update: dict[str, Any]) -> dict[str, Any]:
     view = {
         "id": update["id"],
         "message": update["message"],
-        "created_at": iso(update["created_at"]),
+        "created_at": stamp(update["created_at"], account_zone(call)),
         "sender": user_ref(call, update["sender"]),
     }
     return {**view, "subject": update["subject"], "html_message": update["html_message"]}
