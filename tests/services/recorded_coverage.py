@@ -401,7 +401,8 @@ def pagerduty_answers(stage: Any) -> Answers:
     call("GET /oncalls", "/oncalls", params=week)
     call("GET /priorities", "/priorities")
     call("GET /schedules", "/schedules")
-    call("GET /schedules/{id}", f"/schedules/{pd.ref('primary')}", params=week)
+    next_oncall = {"include_next_oncall_for_user": pd.ref("sam")}
+    call("GET /schedules/{id}", f"/schedules/{pd.ref('primary')}", params={**week, **next_oncall})
     call("GET /services", "/services")
     call("GET /services/{id}", f"/services/{pd.ref('orders_svc')}")
     call("GET /teams", "/teams")
