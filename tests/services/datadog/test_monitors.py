@@ -323,6 +323,7 @@ def test_raw_search(dd_shared: DatadogWorld) -> None:
         "last_triggered_ts": None,
         "muted_until_ts": None,
         "priority": 2,
+        "overall_state_modified": 1772460000,  # the clock start, in epoch seconds
         "restricted_roles": None,
         "org_id": 1,
         "quality_issues": [],

@@ -8,9 +8,9 @@ from typing import Any
 
 from ...world import Record
 from . import views_records
+from .account import org_id
 from .calls import Call, invalid, ops
 from .store import USERS
-from .users import org_id
 
 SORTS = ("name", "email", "handle", "status", "created_at", "modified_at")
 MAX_PAGE = 5000

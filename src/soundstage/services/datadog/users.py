@@ -4,16 +4,13 @@ A record has the v2 User attributes `id`, `handle` (the email unless given), `em
 `status` (`Active`, `Pending`, `Disabled`), `disabled`, `verified`, `service_account`, `mfa_enabled`, and
 `created_at`/`modified_at` (epoch microseconds), and `legacy_id`: the integer id v1 objects show (a
 monitor's `creator.id`). Other records name users by UUID (`creator`, `author`,
-`commander`, `created_by`, `last_modified_by`). Every user belongs to the world's one organization.
+`commander`, `created_by`, `last_modified_by`). Every user belongs to the world's one organization
+(`account`).
 """
 
 from __future__ import annotations
 
-import hashlib
-import uuid
 from typing import Any
-
-from ...world import World
 
 
 def user(
@@ -46,9 +43,3 @@ def user(
         "modified_at": at,
     }
 
-
-def org_id(world: World) -> str:
-    """The UUID of the world's organization: made from the seed, so it is the same in every copy of the world
-    without drawing on the id counters."""
-    digest = hashlib.sha256(f"{world.ids.seed}\x00datadog:org".encode()).digest()
-    return str(uuid.UUID(bytes=digest[:16], version=4))

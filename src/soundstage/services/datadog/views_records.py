@@ -16,6 +16,7 @@ from typing import Any, Literal
 from ...clock import US, iso
 from ...world import Record, World
 from . import incidents
+from .account import incident_type_id
 from .store import USERS
 
 APP = "https://app.datadoghq.com"
@@ -336,6 +337,7 @@ def incident(world: World, record: Record, answer: Literal["read", "create", "up
         "notification_handles": None,
         "non_datadog_creator": None,
         "creation_idempotency_key": None,
+        "incident_type_uuid": incident_type_id(world),
     }
     known = answer != "create"
     for name, user_id in (
