@@ -48,6 +48,18 @@ def user_ref(call: Call, user_id: str) -> dict[str, Any]:
     return reference(call, "user", "users", user_id, user["name"] if user else user_id)
 
 
+def avatar_url(user: Record) -> str:
+    """The user's Gravatar picture (Gravatar's own scheme: the MD5 of the email in lower case)."""
+    digest = hashlib.md5(user["email"].lower().encode()).hexdigest()
+    return f"https://secure.gravatar.com/avatar/{digest}.png?d=mm&r=PG"
+
+
+def user_ref_with_avatar(call: Call, user_id: str) -> dict[str, Any]:
+    """A user reference with the user's `avatar_url`, as an incident's responders show them."""
+    user = call.world[USERS].get(user_id)
+    return {**user_ref(call, user_id), **({"avatar_url": avatar_url(user)} if user else {})}
+
+
 def team_ref(call: Call, team_id: str) -> dict[str, Any]:
     team = call.world[TEAMS].get(team_id)
     return reference(call, "team", "teams", team_id, team["name"] if team else team_id)
@@ -101,14 +113,13 @@ def _notification_rule_ref(call: Call, user: Record, rule: Record) -> dict[str, 
 def user_view(call: Call, user: Record, include: list[str], calendars: bool = False) -> dict[str, Any]:
     """A user; `calendars` adds the URLs of their on-call calendar (`http_cal_url`, `web_cal_url`), which
     PagerDuty shows only on `GET /users/{id}`: one's own, or another's with `include[]=calendar_urls`."""
-    digest = hashlib.md5(user["email"].lower().encode()).hexdigest()  # Gravatar's own scheme
     view = {
         **identity(call, "user", "users", user["id"], user["name"]),
         "name": user["name"],
         "email": user["email"],
         "time_zone": user["time_zone"],
         "color": user["color"],
-        "avatar_url": f"https://secure.gravatar.com/avatar/{digest}.png?d=mm&r=PG",
+        "avatar_url": avatar_url(user),
         "billed": True,
         "role": user["role"],
         "description": user["description"],

@@ -34,6 +34,7 @@ from .views_directory import (
     team_ref,
     team_view,
     user_ref,
+    user_ref_with_avatar,
     user_view,
 )
 
@@ -264,11 +265,11 @@ def _responders(call: Call, incident: Record, request: dict[str, Any]) -> list[d
     return [
         {
             "state": "pending",
-            "user": user_ref(call, u),
+            "user": user_ref_with_avatar(call, u),
             "incident": incident_ref(call, incident["id"]),
             "updated_at": iso(request["requested_at"]),
             "message": request["message"],
-            "requester": user_ref(call, request["requester"]),
+            "requester": user_ref_with_avatar(call, request["requester"]),
             "requested_at": iso(request["requested_at"]),
         }
         for u in users
