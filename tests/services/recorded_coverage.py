@@ -345,10 +345,11 @@ def pagerduty_answers(stage: Any) -> Answers:
 
     latency, fresh = pd.ref("latency"), pd.ref("fresh")
     service = {"id": pd.ref("orders_svc"), "type": "service_reference"}
+    priority = {"id": pd.ref("p1"), "type": "priority_reference"}  # the recorded examples set one
     created = call(
         "POST /incidents",
         "/incidents",
-        json={"incident": {"type": "incident", "title": "Orders checkout failing", "service": service}},
+        json={"incident": {"type": "incident", "title": "Orders checkout failing", "service": service, "priority": priority}},
     )["incident"]["id"]
     call("POST /incidents/{id}/notes", f"/incidents/{latency}/notes", json={"note": {"content": "Rolling back."}})
     call(
@@ -367,7 +368,11 @@ def pagerduty_answers(stage: Any) -> Answers:
         "/incidents",
         json={"incidents": [{"id": fresh, "type": "incident_reference", "status": "acknowledged"}]},
     )
-    call("PUT /incidents/{id}", f"/incidents/{fresh}", json={"incident": {"type": "incident", "urgency": "high"}})
+    call(
+        "PUT /incidents/{id}",
+        f"/incidents/{fresh}",
+        json={"incident": {"type": "incident", "urgency": "high", "priority": priority}},
+    )
     call(
         "PUT /incidents/{id}/merge",
         f"/incidents/{fresh}/merge",
@@ -382,7 +387,8 @@ def pagerduty_answers(stage: Any) -> Answers:
                 "start_time": "2026-03-02T15:00:00Z",
                 "end_time": "2026-03-02T16:00:00Z",
                 "description": "Database upgrade",
-                "services": [{"id": pd.ref("billing_svc"), "type": "service_reference"}],
+                # A service with a team, as the recorded example's window shows teams.
+                "services": [{"id": pd.ref("orders_svc"), "type": "service_reference"}],
             }
         },
     )
