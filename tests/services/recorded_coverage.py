@@ -373,6 +373,8 @@ def pagerduty_answers(stage: Any) -> Answers:
         f"/incidents/{fresh}",
         json={"incident": {"type": "incident", "urgency": "high", "priority": priority}},
     )
+    bridge = {"conference_number": "+1 415-555-1212,,,,1234#", "conference_url": "https://meet.acme.test/orders"}
+    call("PUT /incidents/{id}", f"/incidents/{latency}", json={"incident": {"type": "incident", "conference_bridge": bridge}})
     call(
         "PUT /incidents/{id}/merge",
         f"/incidents/{fresh}/merge",
@@ -395,8 +397,10 @@ def pagerduty_answers(stage: Any) -> Answers:
     week = {"since": "2026-03-02T00:00:00Z", "until": "2026-03-09T00:00:00Z"}
     call("GET /escalation_policies", "/escalation_policies")
     call("GET /escalation_policies/{id}", f"/escalation_policies/{pd.ref('ep')}")
-    call("GET /incidents", "/incidents", params={"statuses[]": ["triggered", "acknowledged", "resolved"]})
-    call("GET /incidents/{id}", f"/incidents/{latency}")
+    statuses = {"statuses[]": ["triggered", "acknowledged", "resolved"]}
+    bridged = {"include[]": "conference_bridge"}  # the recorded examples show the bridge
+    call("GET /incidents", "/incidents", params={**statuses, **bridged})
+    call("GET /incidents/{id}", f"/incidents/{latency}", params=bridged)
     call("GET /incidents/{id}/alerts", f"/incidents/{latency}/alerts")
     call("GET /incidents/{id}/alerts/{alert_id}", f"/incidents/{latency}/alerts/{pd.ref('latency_alert')}")
     entries = call("GET /incidents/{id}/log_entries", f"/incidents/{latency}/log_entries")["log_entries"]

@@ -589,6 +589,36 @@ def test_lifecycle_errors(pdw: PagerDutyWorld) -> None:
     assert not [e for e in pdw.live.events() if e["kind"] == "write"]
 
 
+def test_conference_bridge_set_on_create_and_update(pdw: PagerDutyWorld) -> None:
+    """Shown with `include[]=conference_bridge`; an update changes it, an update without it keeps it."""
+    client = pdw.client()
+    bridge = {"conference_number": "+1 415-555-1212,,,,1234#", "conference_url": "https://meet.acme.test/orders"}
+    created = client.rpost(
+        "incidents",
+        json={"type": "incident", "title": "Checkout down", "service": service_ref(pdw, "orders_svc"), "conference_bridge": bridge},
+    )
+    shown = {"include[]": "conference_bridge"}
+    assert client.rget(f"incidents/{created['id']}", params=shown)["conference_bridge"] == bridge
+    assert "conference_bridge" not in client.rget(f"incidents/{created['id']}")
+    latency = pdw.ref("latency")
+    moved = {"conference_url": "https://meet.acme.test/latency"}
+    client.rput(f"incidents/{latency}", json={"type": "incident_reference", "conference_bridge": moved})
+    client.rput(f"incidents/{latency}", json={"type": "incident_reference", "title": "Orders p99 above 1s"})
+    listed = pdw.raw("GET", "/incidents", params={**shown, "incident_key": "orders-latency"}).json()["incidents"]
+    assert [i["conference_bridge"] for i in listed] == [
+        {"conference_number": None, "conference_url": "https://meet.acme.test/latency"}
+    ]
+    headers = {"From": pdw.email}
+    for bad, message in [
+        ("+1 415", "conference_bridge must be an object with conference_number and conference_url."),
+        ({"dial_in": "x"}, "conference_bridge must be an object with conference_number and conference_url."),
+        ({"conference_url": 7}, "conference_number and conference_url must be strings."),
+    ]:
+        body = {"incident": {"type": "incident_reference", "conference_bridge": bad}}
+        response = pdw.raw("PUT", f"/incidents/{latency}", headers=headers, json=body)
+        assert (response.status_code, response.json()) == (400, invalid(message))
+
+
 def test_reassign_escalate_and_change_fields(pdw: PagerDutyWorld) -> None:
     client = pdw.client()
     latency = pdw.ref("latency")

@@ -224,6 +224,16 @@ def choice(body: dict[str, Any], name: str, allowed: tuple[str, ...]) -> str | N
     return value
 
 
+def bridge_of(value: Any) -> dict[str, str | None]:
+    """An incident's `conference_bridge`: a phone number and a URL, each optional."""
+    if not isinstance(value, dict) or set(value) - {"conference_number", "conference_url"}:
+        raise invalid("conference_bridge must be an object with conference_number and conference_url.")
+    bridge = {key: value.get(key) for key in ("conference_number", "conference_url")}
+    if any(v is not None and not isinstance(v, str) for v in bridge.values()):
+        raise invalid("conference_number and conference_url must be strings.")
+    return bridge
+
+
 def details_of(value: Any) -> str | None:
     """An incident's `body` (`{"type": "incident_body", "details": "..."}`) as its details."""
     if value is None:

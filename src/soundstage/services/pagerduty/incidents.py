@@ -91,6 +91,7 @@ class Incidents(IncidentLog):
         escalation_policy: str | None = None,
         escalation_level: int = 1,
         incident_id: str | None = None,
+        conference_bridge: dict[str, str | None] | None = None,
     ) -> Record:
         """A new triggered incident, assigned to `assignees` or else to the policy's on-call at the level."""
         incident_id = incident_id or self.ids.pagerduty()
@@ -122,6 +123,7 @@ class Incidents(IncidentLog):
                 "resolved_at": None,
                 "resolution": None,
                 "merged_into": None,
+                "conference_bridge": conference_bridge,
                 "pending_actions": [],
                 "snoozed_until": None,
                 "responder_requests": [],
@@ -386,7 +388,7 @@ class Incidents(IncidentLog):
         return incident
 
     def update(self, incident: Record, agent: Agent, at: int, **fields: Any) -> Record:
-        """Title, priority or urgency; a change of urgency is logged."""
+        """Title, priority, urgency or conference bridge; a change of urgency is logged."""
         changed = {k: v for k, v in fields.items() if incident.get(k) != v}
         if not changed:
             return incident

@@ -168,8 +168,8 @@ def incident(
         "alert_grouping": None,  # the services group no alerts (`alert_grouping_parameters.type` null)
         "custom_fields": [],  # the account defines none
     }
-    if "conference_bridge" in include:  # none is configured
-        view["conference_bridge"] = {"conference_number": None, "conference_url": None}
+    if "conference_bridge" in include:
+        view["conference_bridge"] = record["conference_bridge"] or {"conference_number": None, "conference_url": None}
     if record["merged_into"]:
         view["resolve_reason"] = {"type": "merge_resolve_reason", "incident": incident_ref(call, record["merged_into"])}
     if body:
