@@ -60,6 +60,28 @@ def test_notes_status_updates_and_windows_in_the_account_zone(zoned: PagerDutyWo
     assert incident["created_at"] == "2026-03-02T13:35:00Z"  # incidents render in UTC unless asked
 
 
+def test_responder_requests_in_the_account_zone(zoned: PagerDutyWorld) -> None:
+    """As PagerDuty's examples: the request's time and each responder's `updated_at` in the account's zone,
+    the responder's `requested_at` in UTC."""
+    client = zoned.client()
+    latency, lee = zoned.ref("latency"), zoned.ref("lee")
+    request = client.rpost(
+        f"incidents/{latency}/responder_requests",
+        json={
+            "requester_id": zoned.ref("maya"),
+            "message": "Join the bridge",
+            "responder_request_targets": [{"responder_request_target": {"id": lee, "type": "user_reference"}}],
+        },
+    )
+    (target,) = request["responder_request_targets"]
+    (responder,) = target["responder_request_target"]["incidents_responders"]
+    assert (request["requested_at"], responder["updated_at"], responder["requested_at"]) == (
+        "2026-03-02T09:00:00-05:00",
+        "2026-03-02T09:00:00-05:00",
+        "2026-03-02T14:00:00Z",
+    )
+
+
 def test_the_account_zone_must_be_an_iana_zone() -> None:
     from soundstage.errors import SpecError
     from soundstage.stage.image import build_image

@@ -267,7 +267,7 @@ def _responders(call: Call, incident: Record, request: dict[str, Any]) -> list[d
             "state": "pending",
             "user": user_ref_with_avatar(call, u),
             "incident": incident_ref(call, incident["id"]),
-            "updated_at": iso(request["requested_at"]),
+            "updated_at": stamp(request["requested_at"], account_zone(call)),  # as PagerDuty's example
             "message": request["message"],
             "requester": user_ref_with_avatar(call, request["requester"]),
             "requested_at": iso(request["requested_at"]),
@@ -299,7 +299,7 @@ def responder_request(call: Call, incident: Record, request: dict[str, Any]) -> 
     return {
         "incident": incident_ref(call, incident["id"]),
         "requester": user_ref(call, request["requester"]),
-        "requested_at": iso(request["requested_at"]),
+        "requested_at": stamp(request["requested_at"], account_zone(call)),
         "message": request["message"],
         "responder_request_targets": targets,
     }
