@@ -407,7 +407,8 @@ def pagerduty_answers(stage: Any) -> Answers:
     call("GET /incidents/{id}/notes", f"/incidents/{latency}/notes")
     call("GET /incidents/{id}/related_change_events", f"/incidents/{latency}/related_change_events")
     call("GET /log_entries", "/log_entries")
-    call("GET /log_entries/{id}", f"/log_entries/{entries[0]['id']}")
+    trigger = next(e for e in entries if e["type"] == "trigger_log_entry")  # the recorded example's kind
+    call("GET /log_entries/{id}", f"/log_entries/{trigger['id']}")
     call("GET /oncalls", "/oncalls", params=week)
     call("GET /priorities", "/priorities")
     call("GET /schedules", "/schedules")
