@@ -290,6 +290,8 @@ TABLE: dict[str, dict[str, Replay | Cassette]] = {
 # Samples read at an older commit: the snapshot of HEAD lacks these (its largest files are not stored).
 SLACK_AT = {"search.messages": "a767aa5d16373cbe46a2d0a670b7bb90a69db74b"}
 
+NOTE_CHANNEL = "a note's channel is a reference only when an event rule wrote the note; soundstage has no event rules"
+
 # Key paths soundstage cannot have, with why: written into the data files, left out of the comparison.
 # An entry is a sequence of keys; it excludes every key path that contains it as whole keys.
 EXCLUSIONS: dict[str, dict[str, str]] = {
@@ -325,13 +327,20 @@ EXCLUSIONS: dict[str, dict[str, str]] = {
     "github": {
         "payload.test": "a deployment's payload is whatever its creator sent",
     },
-    "datadog": {},
+    "datadog": {
+        "profile_metrics_query": "a dashboard's widgets are whatever its author made (the recorded one has a"
+        " Continuous Profiler widget)",
+    },
     "pagerduty": {
         "details.customKey": "an alert's details are whatever its sender sent",
         "details.customKey2": "an alert's details are whatever its sender sent",
         "custom_details.build_number": "a change event's custom details are whatever its sender sent",
         "custom_details.build_state": "a change event's custom details are whatever its sender sent",
         "custom_details.run_time": "a change event's custom details are whatever its sender sent",
+        "notes[].channel.id": NOTE_CHANNEL,
+        "notes[].channel.type": NOTE_CHANNEL,
+        "notes[].channel.self": NOTE_CHANNEL,
+        "notes[].channel.html_url": NOTE_CHANNEL,
     },
 }
 

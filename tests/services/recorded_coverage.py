@@ -238,18 +238,46 @@ def datadog_answers(stage: Any) -> Answers:
             "query": "sum(last_10m):sum:orders.requests{service:orders} < 10",
             "message": "Traffic dropped. @slack-engineering",
             "tags": ["service:orders"],
-            "options": {"thresholds": {"critical": 10}},
+            "options": {
+                # The options of the recorded requests' monitor (tests/v1/cassettes/.../test_edit_a_monitor_...).
+                "enable_logs_sample": True,
+                "escalation_message": "Still low",
+                "evaluation_delay": 700,
+                "groupby_simple_monitor": True,
+                "locked": False,
+                "new_host_delay": 600,
+                "no_data_timeframe": None,
+                "notification_preset_name": "hide_handles",
+                "on_missing_data": "show_and_notify_no_data",
+                "renotify_interval": 60,
+                "require_full_window": True,
+                "thresholds": {"critical": 10, "warning": 20},
+                "timeout_h": 24,
+            },
         },
     )["id"]
-    call("PUT /api/v1/monitor/{monitor_id}", f"/api/v1/monitor/{monitor}", json={"name": "Orders traffic low"})
+    call("GET /api/v1/monitor/{monitor_id}", f"/api/v1/monitor/{monitor}", params={"with_downtimes": "true"})
+    options = {  # the recorded edit's options
+        "evaluation_delay": None,
+        "new_group_delay": 600,
+        "new_host_delay": None,
+        "renotify_interval": None,
+        "thresholds": {"critical": 10, "warning": None},
+        "timeout_h": None,
+    }
+    call("PUT /api/v1/monitor/{monitor_id}", f"/api/v1/monitor/{monitor}", json={"name": "Orders traffic low", "options": options})
     call("POST /api/v1/events", "/api/v1/events", json={"title": "Deployed orders 4.13", "text": "Rolled out", "tags": ["service:orders"]})
+    # An event with a host and an aggregation key, as the recorded reads show them.
+    event = {"title": "Orders 4.13 healthy", "text": "Checks pass", "host": "web-1", "aggregation_key": "deploy-4.13"}
+    call("POST /api/v1/events", "/api/v1/events", json={**event, "tags": ["service:orders"]})
     downtime = call(
         "POST /api/v2/downtime",
         "/api/v2/downtime",
         json={
             "data": {
                 "type": "downtime",
-                "attributes": {"scope": "env:prod", "monitor_identifier": {"monitor_id": monitor}, "message": "Work"},
+                # By monitor tags, as the recorded request (it matches the monitor made above).
+                "attributes": {"scope": "env:prod", "monitor_identifier": {"monitor_tags": ["service:orders"]}, "message": "Work"},
             }
         },
     )["data"]["id"]
@@ -261,7 +289,13 @@ def datadog_answers(stage: Any) -> Answers:
     incident = call(
         "POST /api/v2/incidents",
         "/api/v2/incidents",
-        json={"data": {"type": "incidents", "attributes": {"title": "Orders latency", "customer_impacted": False}}},
+        json={
+            "data": {
+                "type": "incidents",
+                "attributes": {"title": "Orders latency", "customer_impacted": False},
+                "relationships": {"commander_user": {"data": {"type": "users", "id": dd.ref("maya_dd")}}},
+            }
+        },
     )["data"]["id"]
     call(
         "PATCH /api/v2/incidents/{incident_id}",
@@ -270,7 +304,7 @@ def datadog_answers(stage: Any) -> Answers:
     )
     call("GET /api/v1/dashboard/{dashboard_id}", "/api/v1/dashboard/ord-api-ovw")
     call("GET /api/v1/hosts", "/api/v1/hosts", params={"include_hosts_metadata": "true"})
-    call("GET /api/v1/monitor", "/api/v1/monitor")
+    call("GET /api/v1/monitor", "/api/v1/monitor", params={"with_downtimes": "true"})
     call("GET /api/v1/monitor/groups/search", "/api/v1/monitor/groups/search")
     call("GET /api/v1/monitor/search", "/api/v1/monitor/search")
     call("GET /api/v1/monitor/{monitor_id}", f"/api/v1/monitor/{latency}", params={"with_downtimes": "true"})
@@ -298,9 +332,10 @@ def datadog_answers(stage: Any) -> Answers:
 
 def pagerduty_answers(stage: Any) -> Answers:
     from tests.services.pagerduty.conftest import PagerDutyWorld
-    from tests.services.pagerduty.incident_scene import INCIDENT_SCENE
+    from tests.services.pagerduty.incident_scene import ZONED_INCIDENT_SCENE
 
-    pd = PagerDutyWorld(stage.world(INCIDENT_SCENE))
+    # The account in New York, as the recorded examples' offsets show theirs.
+    pd = PagerDutyWorld(stage.world(ZONED_INCIDENT_SCENE))
     answers = Answers({}, [])
 
     def call(operation: str, path: str, **kwargs: Any) -> Any:
@@ -310,10 +345,11 @@ def pagerduty_answers(stage: Any) -> Answers:
 
     latency, fresh = pd.ref("latency"), pd.ref("fresh")
     service = {"id": pd.ref("orders_svc"), "type": "service_reference"}
+    priority = {"id": pd.ref("p1"), "type": "priority_reference"}  # the recorded examples set one
     created = call(
         "POST /incidents",
         "/incidents",
-        json={"incident": {"type": "incident", "title": "Orders checkout failing", "service": service}},
+        json={"incident": {"type": "incident", "title": "Orders checkout failing", "service": service, "priority": priority}},
     )["incident"]["id"]
     call("POST /incidents/{id}/notes", f"/incidents/{latency}/notes", json={"note": {"content": "Rolling back."}})
     call(
@@ -332,7 +368,13 @@ def pagerduty_answers(stage: Any) -> Answers:
         "/incidents",
         json={"incidents": [{"id": fresh, "type": "incident_reference", "status": "acknowledged"}]},
     )
-    call("PUT /incidents/{id}", f"/incidents/{fresh}", json={"incident": {"type": "incident", "urgency": "high"}})
+    call(
+        "PUT /incidents/{id}",
+        f"/incidents/{fresh}",
+        json={"incident": {"type": "incident", "urgency": "high", "priority": priority}},
+    )
+    bridge = {"conference_number": "+1 415-555-1212,,,,1234#", "conference_url": "https://meet.acme.test/orders"}
+    call("PUT /incidents/{id}", f"/incidents/{latency}", json={"incident": {"type": "incident", "conference_bridge": bridge}})
     call(
         "PUT /incidents/{id}/merge",
         f"/incidents/{fresh}/merge",
@@ -347,32 +389,37 @@ def pagerduty_answers(stage: Any) -> Answers:
                 "start_time": "2026-03-02T15:00:00Z",
                 "end_time": "2026-03-02T16:00:00Z",
                 "description": "Database upgrade",
-                "services": [{"id": pd.ref("billing_svc"), "type": "service_reference"}],
+                # A service with a team, as the recorded example's window shows teams.
+                "services": [{"id": pd.ref("orders_svc"), "type": "service_reference"}],
             }
         },
     )
     week = {"since": "2026-03-02T00:00:00Z", "until": "2026-03-09T00:00:00Z"}
     call("GET /escalation_policies", "/escalation_policies")
     call("GET /escalation_policies/{id}", f"/escalation_policies/{pd.ref('ep')}")
-    call("GET /incidents", "/incidents", params={"statuses[]": ["triggered", "acknowledged", "resolved"]})
-    call("GET /incidents/{id}", f"/incidents/{latency}")
+    statuses = {"statuses[]": ["triggered", "acknowledged", "resolved"]}
+    bridged = {"include[]": "conference_bridge"}  # the recorded examples show the bridge
+    call("GET /incidents", "/incidents", params={**statuses, **bridged})
+    call("GET /incidents/{id}", f"/incidents/{latency}", params=bridged)
     call("GET /incidents/{id}/alerts", f"/incidents/{latency}/alerts")
     call("GET /incidents/{id}/alerts/{alert_id}", f"/incidents/{latency}/alerts/{pd.ref('latency_alert')}")
     entries = call("GET /incidents/{id}/log_entries", f"/incidents/{latency}/log_entries")["log_entries"]
     call("GET /incidents/{id}/notes", f"/incidents/{latency}/notes")
     call("GET /incidents/{id}/related_change_events", f"/incidents/{latency}/related_change_events")
     call("GET /log_entries", "/log_entries")
-    call("GET /log_entries/{id}", f"/log_entries/{entries[0]['id']}")
+    trigger = next(e for e in entries if e["type"] == "trigger_log_entry")  # the recorded example's kind
+    call("GET /log_entries/{id}", f"/log_entries/{trigger['id']}")
     call("GET /oncalls", "/oncalls", params=week)
     call("GET /priorities", "/priorities")
     call("GET /schedules", "/schedules")
-    call("GET /schedules/{id}", f"/schedules/{pd.ref('primary')}", params=week)
+    next_oncall = {"include_next_oncall_for_user": pd.ref("sam")}
+    call("GET /schedules/{id}", f"/schedules/{pd.ref('primary')}", params={**week, **next_oncall})
     call("GET /services", "/services")
     call("GET /services/{id}", f"/services/{pd.ref('orders_svc')}")
     call("GET /teams", "/teams")
     call("GET /users", "/users")
     call("GET /users/me", "/users/me")
-    call("GET /users/{id}", f"/users/{pd.ref('sam')}")
+    call("GET /users/{id}", f"/users/{pd.ref('maya')}")  # one's own: with the calendar URLs
     return answers
 
 

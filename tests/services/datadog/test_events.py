@@ -149,6 +149,7 @@ def test_sdk_create_with_the_api_key_only(dd: DatadogWorld) -> None:
     assert record["title"] == "Rollback of orders" and record["alert_type"] == "warning"
     assert event.date_happened == START and record["date_happened"] == START * 1_000_000
     assert event.url == f"https://app.datadoghq.com/event/event?id={event.id}"
+    assert (event.aggregation_key, event.to_dict()["handle"], event.priority) == ("rollback", None, None)
     trace = dd.live.trace()
     assert trace[-1]["operation"] == "POST /api/v1/events" and trace[-1]["status"] == 202
 
@@ -159,8 +160,26 @@ def test_raw_create_and_validation(dd: DatadogWorld) -> None:
     )
     assert response.status_code == 202
     body = response.json()
-    assert body["status"] == "ok" and body["event"]["date_happened"] == START - 30
-    assert body["event"]["priority"] == "normal" and body["event"]["tags"] == []
+    event_id = body["event"]["id"]
+    assert body == {
+        "status": "ok",
+        "event": {
+            "id": event_id,
+            "id_str": str(event_id),
+            "title": "Manual note",
+            "text": "hello",
+            "date_happened": START - 30,
+            "handle": None,
+            "priority": None,
+            "related_event_id": None,
+            "tags": [],
+            "url": f"https://app.datadoghq.com/event/event?id={event_id}",
+        },
+    }
+    assert dd.record(EVENTS, str(event_id))["priority"] == "normal"
+    given = {"title": "t", "text": "t", "priority": "low", "host": "web-1", "related_event_id": event_id}
+    echoed = dd.raw("POST", "/api/v1/events", json=given).json()["event"]
+    assert (echoed["priority"], echoed["host"], echoed["related_event_id"]) == ("low", "web-1", event_id)
     oldest = dd.raw("POST", "/api/v1/events", json={"title": "t", "text": "t", "date_happened": START - 18 * 3600 + 60})
     assert oldest.status_code == 202
     before = len(dd.live.world[EVENTS])
@@ -206,6 +225,8 @@ def test_v2_search_sdk(events: DatadogWorld) -> None:
     assert item.attributes.attributes.evt.id == events.ref("alert2")
     assert item.attributes.attributes.title == "Orders latency high"
     assert str(item.attributes.attributes.status) == "error"
+    shown = item.attributes.attributes.to_dict()
+    assert (shown["aggregation_key"], shown["event_object"], shown["service"]) == ("latency", "latency", "orders")
     assert item.attributes.message == "p99 above 900ms"
     assert [e.attributes.attributes.evt.id for e in every] == [events.ref("alert2"), events.ref("alert1")]
 
@@ -220,9 +241,14 @@ def test_v2_search_raw(events: DatadogWorld) -> None:
     assert item["attributes"]["timestamp"] == "2026-03-02T13:50:00.000Z"
     assert item["attributes"]["attributes"]["timestamp"] == (START - 600) * 1000
     assert item["attributes"]["attributes"]["hostname"] == "web-1"
+    assert item["attributes"]["attributes"]["service"] == "orders"
     assert item["attributes"]["tags"] == ["service:orders", "env:prod"]
     get = events.raw("GET", "/api/v2/events", params={"filter[query]": "team:db", "filter[from]": "now-3h"})
-    assert [i["attributes"]["attributes"]["title"] for i in get.json()["data"]] == ["Nightly backup done"]
+    [backup] = get.json()["data"]
+    assert (backup["attributes"]["attributes"]["title"], backup["attributes"]["attributes"]["service"]) == (
+        "Nightly backup done",
+        "undefined",
+    )
     bad = events.raw("POST", "/api/v2/events/search", json={"filter": {"query": "(x"}})
     assert bad.status_code == 400 and bad.json() == {"errors": ["Invalid query '(x': unbalanced parentheses"]}
 

@@ -16,6 +16,7 @@ from soundstage.stage.models import read_scene_text
 from .conftest import DatadogWorld
 
 BOT_ID = "1b8c2d3e-4f50-4a61-8b72-9c83d4e5f601"
+INCIDENT_TYPE = "82f5a85e-36da-40ff-b88c-07b53e2af719"  # the organization's default incident type: a UUID from the scene's seed
 SCENE = f"""
 name: dd-incidents
 task: test
@@ -107,6 +108,7 @@ def test_raw_get_shape(incidents: DatadogWorld) -> None:
                 "notification_handles": None,
                 "non_datadog_creator": None,
                 "creation_idempotency_key": None,
+                "incident_type_uuid": INCIDENT_TYPE,
                 "created_by_uuid": maya,
                 "last_modified_by_uuid": maya,
                 "declared_by_uuid": maya,
@@ -137,6 +139,7 @@ def test_sdk_get_with_users(incidents: DatadogWorld) -> None:
     assert data.attributes.resolved.isoformat() == "2026-02-27T16:00:00+00:00"
     assert data.attributes.time_to_resolve == 7200
     assert data.relationships.commander_user.data is None
+    assert data.attributes.incident_type_uuid == INCIDENT_TYPE
     assert response.included == []
 
 

@@ -309,6 +309,17 @@ def test_generated_logs_are_deterministic(logs: DatadogWorld, stage: Any) -> Non
     assert {r["status"] for r in generated} <= {"info", "warn", "error"}
     assert all(START_MS * 1000 - 600_000_000 <= r["timestamp"] <= START_MS * 1000 for r in generated)
     assert all(r["tags"] == ["env:prod"] and r["message"] for r in generated)
+    access = [r for r in generated if "http" in r["attributes"]]
+    assert access  # the noise has access lines, with what Datadog's web-server pipelines extract
+    for record in access:
+        attributes = record["attributes"]
+        http, network = attributes["http"], attributes["network"]
+        code, sent = http["status_code"], network["bytes_written"]
+        assert f'"{http["method"]} {http["url"]} HTTP/{http["version"]}" {code} {sent} ' in record["message"]
+        assert http["url"] == http["url_details"]["path"] and http["version"] == "1.1"
+        category = {2: "OK", 3: "notice", 4: "warning", 5: "error"}[code // 100]
+        assert http["status_category"] == category
+        assert attributes["date_access"] == record["timestamp"] // 1000
 
 
 def build(text: str) -> Any:

@@ -37,6 +37,7 @@ def test_raw_get_monitor_shape(dd_shared: DatadogWorld) -> None:
             "notify_audit": False,
             "include_tags": True,
             "new_host_delay": 300,
+            "groupby_simple_monitor": False,
             "thresholds": {"critical": 800, "warning": 600},
             "silenced": {},
         },
@@ -179,6 +180,41 @@ def test_raw_create_fills_defaults_and_edit_keeps_fields(dd: DatadogWorld) -> No
     )
 
 
+def test_edit_replaces_the_options_keeping_given_nulls(dd: DatadogWorld) -> None:
+    """As in Datadog's recorded edit: the new options replace the old ones, a null stays null, a null
+    threshold goes, and the defaults come back."""
+    body = {
+        "type": "query alert",
+        "query": "max(last_10m):max:orders.requests{*} < 10",
+        "name": "Traffic stopped",
+        "options": {"enable_logs_sample": True, "locked": False, "renotify_interval": 60, "timeout_h": 24},
+    }
+    monitor = dd.raw("POST", "/api/v1/monitor", json=body).json()
+    options = {
+        "evaluation_delay": None,
+        "new_group_delay": 600,
+        "new_host_delay": None,
+        "renotify_interval": None,
+        "thresholds": {"critical": 10, "warning": None},
+        "timeout_h": None,
+    }
+    edited = dd.raw("PUT", f"/api/v1/monitor/{monitor['id']}", json={"options": options})
+    assert edited.status_code == 200
+    assert edited.json()["options"] == {
+        "notify_no_data": False,
+        "notify_audit": False,
+        "include_tags": True,
+        "new_host_delay": None,
+        "groupby_simple_monitor": False,
+        "evaluation_delay": None,
+        "new_group_delay": 600,
+        "renotify_interval": None,
+        "thresholds": {"critical": 10},
+        "timeout_h": None,
+        "silenced": {},
+    }
+
+
 @pytest.mark.parametrize(
     ("body", "message"),
     [
@@ -287,6 +323,7 @@ def test_raw_search(dd_shared: DatadogWorld) -> None:
         "last_triggered_ts": None,
         "muted_until_ts": None,
         "priority": 2,
+        "overall_state_modified": 1772460000,  # the clock start, in epoch seconds
         "restricted_roles": None,
         "org_id": 1,
         "quality_issues": [],

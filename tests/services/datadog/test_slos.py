@@ -84,6 +84,9 @@ def test_raw_list_shape(slos: DatadogWorld) -> None:
                 "groups": [],
                 "created_at": START - 10 * 86400,
                 "modified_at": START - 10 * 86400,
+                "timeframe": "30d",
+                "target_threshold": 99.9,
+                "warning_threshold": 99.95,
                 "query": {
                     "numerator": "sum:orders.requests.ok{*}.as_count()",
                     "denominator": "sum:orders.requests{*}.as_count()",
@@ -91,7 +94,7 @@ def test_raw_list_shape(slos: DatadogWorld) -> None:
                 "creator": {"email": "maya@acme.test", "handle": "maya@acme.test", "name": "Maya Chen"},
             }
         ],
-        "errors": [],
+        "error": None,
         "metadata": {"page": {"total_count": 3, "total_filtered_count": 1}},
     }
     assert len(slos.ref("availability")) == 32
@@ -106,6 +109,8 @@ def test_sdk_list(slos: DatadogWorld) -> None:
     monitor_slo = response.data[1]
     assert str(monitor_slo.type) == "monitor" and monitor_slo.monitor_ids == [int(slos.ref("latency"))]
     assert str(monitor_slo.thresholds[0].timeframe) == "7d" and monitor_slo.thresholds[0].target == 99.0
+    assert (str(monitor_slo.timeframe), monitor_slo.target_threshold) == ("7d", 99.0)
+    assert "warning_threshold" not in monitor_slo.to_dict()  # its one threshold has no warning
     assert response.metadata.page.total_filtered_count == 2
 
 

@@ -14,6 +14,7 @@ from soundstage.stage.models import read_scene_text
 from .conftest import DatadogWorld
 
 BOT_ID = "1b8c2d3e-4f50-4a61-8b72-9c83d4e5f601"
+ORG_ID = "700933de-4065-4d26-80fc-8138a4618f65"  # the scene's organization: a UUID from its seed
 SCENE = f"""
 name: dd-users
 task: test
@@ -68,7 +69,7 @@ def test_raw_shape(users: DatadogWorld) -> None:
                     "last_login_time": None,
                     "uuid": maya,
                 },
-                "relationships": {"roles": {"data": []}},
+                "relationships": {"roles": {"data": []}, "org": {"data": {"type": "orgs", "id": ORG_ID}}},
             }
         ],
         "included": [],
@@ -106,6 +107,7 @@ def test_sdk_list_and_paging(users: DatadogWorld) -> None:
     bot = response.data[2]
     assert bot.id == BOT_ID and bot.attributes.service_account is True and str(bot.type) == "users"
     assert bot.attributes.created_at.isoformat() == "2025-01-26T14:00:00+00:00"
+    assert {(str(u.relationships.org.data.type), u.relationships.org.data.id) for u in response.data} == {("orgs", ORG_ID)}
     assert response.meta.page.total_count == 5 and response.meta.page.total_filtered_count == 3
     assert [u.attributes.email for u in paged] == [
         "old@acme.test",

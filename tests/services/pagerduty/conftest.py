@@ -14,7 +14,8 @@ ORDERS_KEY = "ordersroutingkeyordersroutingkey"  # the routing key of the Orders
 
 # The clock starts on Monday 2026-03-02 14:00 UTC. The weekly rotation hands over on Mondays at 09:00
 # UTC: Sam's turn began 2026-02-23, Maya's 2026-03-02, Sam's again 2026-03-09. Lee overrides it on
-# 2026-03-03 from 00:00 to 06:00, and is the policy's second level.
+# 2026-03-03 from 00:00 to 06:00, and is the policy's second level. The Orders API's new incidents are of
+# high urgency on weekdays from 09:00 to 17:00 UTC (its support hours), of low urgency outside them.
 SCENE = """
 name: pagerduty-test
 task: test
@@ -49,7 +50,10 @@ seed:
           - {escalation_delay_in_minutes: 15, targets: [$lee]}
     services:
       - {ref: orders_svc, name: Orders API, description: The orders API, escalation_policy: $ep, teams: [$sre],
-         acknowledgement_timeout: 1800, auto_resolve_timeout: 14400, integration_key: ordersroutingkeyordersroutingkey}
+         acknowledgement_timeout: 1800, auto_resolve_timeout: 14400, integration_key: ordersroutingkeyordersroutingkey,
+         incident_urgency_rule: {type: use_support_hours, during_support_hours: {urgency: high},
+                                 outside_support_hours: {urgency: low}},
+         support_hours: {days_of_week: [1, 2, 3, 4, 5], start_time: "09:00:00", end_time: "17:00:00"}}
       - {ref: billing_svc, name: Billing, escalation_policy: $ep}
 """
 

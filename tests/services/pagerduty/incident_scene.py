@@ -43,3 +43,7 @@ INCIDENTS = """
 """
 
 INCIDENT_SCENE = SCENE + INCIDENTS
+
+# The same world with the account in New York: PagerDuty shows the times of services, on-calls, notes,
+# status updates and maintenance windows with New York's offset (-05:00 until 2026-03-08, -04:00 after).
+ZONED_INCIDENT_SCENE = INCIDENT_SCENE + "    time_zone: America/New_York\n"

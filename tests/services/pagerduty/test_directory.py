@@ -82,6 +82,17 @@ def test_users_get_and_404(pd_read: PagerDutyWorld) -> None:
         "user",
         "green",
     )
+    assert sam["created_via_sso"] is False
+    (method,) = sam["contact_methods"]
+    (rule,) = sam["notification_rules"]
+    assert rule == {
+        "id": rule["id"],
+        "type": "assignment_notification_rule_reference",
+        "summary": f"0 minutes: channel {method['id']}",
+        "self": f"{pd_read.url}/users/{pd_read.ref('sam')}/notification_rules/{rule['id']}",
+        "html_url": None,
+    }
+    assert len(rule["id"]) == 7 and rule["id"].startswith("P") and rule["id"] != method["id"]
     response = pd_read.raw("GET", "/users/PNOSUCH")
     assert response.status_code == 404
     assert response.json() == NOT_FOUND
@@ -117,7 +128,21 @@ def test_services(pd_read: PagerDutyWorld) -> None:
         orders["acknowledgement_timeout"],
         orders["auto_resolve_timeout"],
     ) == ("active", 1800, 14400)
-    assert orders["incident_urgency_rule"] == {"type": "constant", "urgency": "high"}
+    assert orders["incident_urgency_rule"] == {
+        "type": "use_support_hours",
+        "during_support_hours": {"type": "constant", "urgency": "high"},
+        "outside_support_hours": {"type": "constant", "urgency": "low"},
+    }
+    assert orders["support_hours"] == {
+        "type": "fixed_time_per_day",
+        "time_zone": "Etc/UTC",
+        "days_of_week": [1, 2, 3, 4, 5],
+        "start_time": "09:00:00",
+        "end_time": "17:00:00",
+    }
+    billing = client.rget(f"services/{pd_read.ref('billing_svc')}")
+    assert billing["incident_urgency_rule"] == {"type": "constant", "urgency": "high"}
+    assert "support_hours" not in billing  # PagerDuty's schema has no null for it
     assert orders["created_at"] == "2025-05-06T14:00:00Z"
     desc = pd_read.raw("GET", "/services", params={"sort_by": "name:desc"}).json()["services"]
     assert [s["name"] for s in desc] == ["Orders API", "Billing"]

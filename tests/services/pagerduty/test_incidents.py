@@ -348,6 +348,21 @@ def test_create_assigns_from_the_escalation_policy(pdw: PagerDutyWorld) -> None:
     }
 
 
+def test_the_urgency_follows_the_support_hours_of_the_service(pdw: PagerDutyWorld) -> None:
+    """The Orders API is of high urgency on weekdays 09:00-17:00 UTC and of low urgency outside them."""
+    client = pdw.client()
+
+    def urgency(title: str) -> str:
+        body = {"type": "incident", "title": title, "service": service_ref(pdw, "orders_svc")}
+        return str(client.rpost("incidents", json=body)["urgency"])
+
+    assert urgency("Monday 14:00") == "high"
+    pdw.advance("3h")
+    assert urgency("Monday 17:00") == "low"
+    pdw.advance("16h")
+    assert urgency("Tuesday 09:00") == "high"
+
+
 def test_create_raw_with_assignments_or_a_policy(pdw: PagerDutyWorld) -> None:
     headers = {"From": pdw.email}
     direct = pdw.raw(
@@ -572,6 +587,36 @@ def test_lifecycle_errors(pdw: PagerDutyWorld) -> None:
     )
     assert (missing.status_code, missing.json()) == (404, NOT_FOUND)
     assert not [e for e in pdw.live.events() if e["kind"] == "write"]
+
+
+def test_conference_bridge_set_on_create_and_update(pdw: PagerDutyWorld) -> None:
+    """Shown with `include[]=conference_bridge`; an update changes it, an update without it keeps it."""
+    client = pdw.client()
+    bridge = {"conference_number": "+1 415-555-1212,,,,1234#", "conference_url": "https://meet.acme.test/orders"}
+    created = client.rpost(
+        "incidents",
+        json={"type": "incident", "title": "Checkout down", "service": service_ref(pdw, "orders_svc"), "conference_bridge": bridge},
+    )
+    shown = {"include[]": "conference_bridge"}
+    assert client.rget(f"incidents/{created['id']}", params=shown)["conference_bridge"] == bridge
+    assert "conference_bridge" not in client.rget(f"incidents/{created['id']}")
+    latency = pdw.ref("latency")
+    moved = {"conference_url": "https://meet.acme.test/latency"}
+    client.rput(f"incidents/{latency}", json={"type": "incident_reference", "conference_bridge": moved})
+    client.rput(f"incidents/{latency}", json={"type": "incident_reference", "title": "Orders p99 above 1s"})
+    listed = pdw.raw("GET", "/incidents", params={**shown, "incident_key": "orders-latency"}).json()["incidents"]
+    assert [i["conference_bridge"] for i in listed] == [
+        {"conference_number": None, "conference_url": "https://meet.acme.test/latency"}
+    ]
+    headers = {"From": pdw.email}
+    for bad, message in [
+        ("+1 415", "conference_bridge must be an object with conference_number and conference_url."),
+        ({"dial_in": "x"}, "conference_bridge must be an object with conference_number and conference_url."),
+        ({"conference_url": 7}, "conference_number and conference_url must be strings."),
+    ]:
+        body = {"incident": {"type": "incident_reference", "conference_bridge": bad}}
+        response = pdw.raw("PUT", f"/incidents/{latency}", headers=headers, json=body)
+        assert (response.status_code, response.json()) == (400, invalid(message))
 
 
 def test_reassign_escalate_and_change_fields(pdw: PagerDutyWorld) -> None:

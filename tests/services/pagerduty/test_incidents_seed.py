@@ -49,6 +49,7 @@ def test_seeded_incident_record(stage: Any) -> None:
         "resolved_at": None,
         "resolution": None,
         "merged_into": None,
+        "conference_bridge": None,
         "pending_actions": [{"type": "unacknowledge", "at": at("14:10:00")}],
         "snoozed_until": None,
         "responder_requests": [],

@@ -94,6 +94,35 @@ def test_schedule_range_defaults_and_time_zone(pd_read: PagerDutyWorld) -> None:
     ]
 
 
+def test_next_oncall_for_user(pd_read: PagerDutyWorld) -> None:
+    """The user's shift on now or next, whole; none for someone the schedule never puts on call."""
+    primary = pd_read.ref("primary")
+
+    def upcoming(user: str, **params: str) -> Any:
+        query = {"include_next_oncall_for_user": pd_read.ref(user), **params}
+        return pd_read.client().rget(f"schedules/{primary}", params=query).get("next_oncall_for_user")
+
+    sam = {"id": pd_read.ref("sam"), "type": "user_reference", "summary": "Sam Ortiz"}
+    assert upcoming("sam") == {
+        "start": "2026-03-09T09:00:00Z",
+        "end": "2026-03-16T09:00:00Z",
+        "user": [
+            {
+                **sam,
+                "self": f"{pd_read.url}/users/{sam['id']}",
+                "html_url": f"https://acme.pagerduty.com/users/{sam['id']}",
+            }
+        ],
+    }
+    maya = upcoming("maya", time_zone="America/New_York")  # on call now: the shift from its start
+    assert (maya["start"], maya["end"]) == ("2026-03-02T04:00:00-05:00", "2026-03-02T19:00:00-05:00")
+    lee = upcoming("lee")
+    assert (lee["start"], lee["end"]) == ("2026-03-03T00:00:00Z", "2026-03-03T06:00:00Z")
+    assert "next_oncall_for_user" not in pd_read.client().rget(
+        f"schedules/{primary}", params={"include_next_oncall_for_user": "PNOSUCH"}
+    )
+
+
 def test_schedules_list(pd_read: PagerDutyWorld) -> None:
     schedules = pd_read.client().list_all("schedules")
     assert [s["name"] for s in schedules] == ["SRE primary"]

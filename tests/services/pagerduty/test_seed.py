@@ -176,6 +176,27 @@ def test_same_text_same_ids() -> None:
             "seed.pagerduty.schedules[0].schedule_layers[0].restrictions[0]",
         ),
         (
+            (
+                "services: [{name: S, escalation_policy: PXXXXXX, incident_urgency_rule: {type: use_support_hours,"
+                " during_support_hours: {urgency: high}, outside_support_hours: {urgency: low}}}]"
+            ),
+            "give support_hours exactly when incident_urgency_rule is use_support_hours",
+            "seed.pagerduty.services[0]",
+        ),
+        (
+            "services: [{name: S, escalation_policy: PXXXXXX, incident_urgency_rule: {type: use_support_hours}}]",
+            "needs during_support_hours and outside_support_hours",
+            "seed.pagerduty.services[0].incident_urgency_rule",
+        ),
+        (
+            (
+                "services: [{name: S, escalation_policy: PXXXXXX, support_hours: {days_of_week: [1],"
+                " start_time: '17:00:00', end_time: '09:00:00'}}]"
+            ),
+            "support hours must end after they start",
+            "seed.pagerduty.services[0].support_hours",
+        ),
+        (
             "maintenance_windows: [{services: [PXXXXXX], start: -1h, end: +1h}]",
             "is not a record of",
             "seed.pagerduty.maintenance_windows[0].services[0]",

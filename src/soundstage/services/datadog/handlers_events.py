@@ -139,7 +139,7 @@ def create_event(call: Call) -> Reply:
         related_event_id=related,
     )
     call.world[EVENTS].add(str(record["id"]), record)
-    return Reply(202, {"status": "ok", "event": views_records.event(record)})
+    return Reply(202, {"status": "ok", "event": views_records.posted_event(record, fields.get("priority"))})
 
 
 def _doc(record: Record) -> Doc:

@@ -123,6 +123,7 @@ def _search_result(call: Call, record: Record, facets: dict[str, list[str]]) -> 
     mentions = _MENTION.findall(record["message"])
     creator = _search_creator(call, record)
     metrics, scopes = facets["metric"], facets["scope"]
+    modified = record["overall_state_modified"]
     result: dict[str, Any] = {
         "id": record["id"],
         "name": record["name"],
@@ -137,6 +138,8 @@ def _search_result(call: Call, record: Record, facets: dict[str, list[str]]) -> 
         "last_triggered_ts": max(triggered) if triggered else None,
         "muted_until_ts": _muted_until(downtimes.for_monitor(call.world[DOWNTIMES], record, call.now())),
         "priority": record["priority"],
+        # Epoch seconds here (ISO on the monitor itself), null until the state first changes.
+        "overall_state_modified": modified // US if modified is not None else None,
         "restricted_roles": record["restricted_roles"],
         "org_id": 1,
         "quality_issues": [],

@@ -36,6 +36,6 @@ def list_slos(call: Call) -> dict[str, Any]:
     found = [r for r in every if _matches(r, ids, name, tags, metric)]
     return {
         "data": [views_records.slo(call.world, r) for r in found[offset : offset + limit]],
-        "errors": [],
+        "error": None,  # as Datadog's recorded answer has it (the schema names an `errors` list)
         "metadata": {"page": {"total_count": len(every), "total_filtered_count": len(found)}},
     }

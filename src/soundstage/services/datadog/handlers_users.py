@@ -8,6 +8,7 @@ from typing import Any
 
 from ...world import Record
 from . import views_records
+from .account import org_id
 from .calls import Call, invalid, ops
 from .store import USERS
 
@@ -50,8 +51,9 @@ def list_users(call: Call) -> dict[str, Any]:
     if descending:
         found.reverse()
     page = found[number * size : (number + 1) * size]
+    org = org_id(call.world)
     return {
-        "data": [views_records.user(r) for r in page],
+        "data": [views_records.user(r, org) for r in page],
         "included": [],
         "meta": {"page": {"total_count": len(every), "total_filtered_count": len(found)}},
     }

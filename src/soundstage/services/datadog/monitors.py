@@ -37,8 +37,16 @@ def problem(type_: Any, query: Any, options: dict[str, Any]) -> str | None:
 
 
 def complete_options(query: str, type_: str, options: dict[str, Any]) -> dict[str, Any]:
-    """Options as Datadog stores them: the query's threshold as `thresholds.critical`, the usual defaults."""
-    result = {"notify_no_data": False, "notify_audit": False, "include_tags": True, "new_host_delay": 300, **options}
+    """Options as Datadog stores them: the query's threshold as `thresholds.critical`, the usual defaults
+    (`groupby_simple_monitor` false, as in Datadog's recorded answer to an edit that left it out)."""
+    result = {
+        "notify_no_data": False,
+        "notify_audit": False,
+        "include_tags": True,
+        "new_host_delay": 300,
+        "groupby_simple_monitor": False,
+        **options,
+    }
     if type_ in ("metric alert", "query alert"):
         try:
             threshold = parse_monitor_query(query).threshold

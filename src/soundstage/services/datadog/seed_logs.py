@@ -1,6 +1,6 @@
 """Building generated logs, `generate: {datadog.logs: {count, services, hosts, statuses, span, tags}}`:
 realistic lines (access logs, app messages and failures with the attributes Datadog's pipelines extract:
-`http.*`, `duration`, `error.*`), drawn from the build's seeded random source and faker."""
+`http.*`, `network.*`, `date_access`, `duration`, `error.*`), drawn from the build's seeded random source and faker."""
 
 from __future__ import annotations
 
@@ -60,16 +60,16 @@ def generate(collection: str, options: Any, ctx: BuildContext) -> None:
     for at in times:
         service = rng.choice(opts.services)
         status = rng.choices(statuses, weights)[0]
-        message, attributes = _noise(rng, ctx.faker, service, status)
+        message, attributes = _noise(rng, ctx.faker, service, status, at)
         host = rng.choice(opts.hosts)
         record = logs.log(ctx.ids, at, message, service, host, status, list(opts.tags), attributes)
         generated.add(record["id"], record)
 
 
-def _noise(rng: random.Random, faker: Faker, service: str, status: str) -> tuple[str, dict[str, Any]]:
-    """A log message and its attributes for one line of `service` at `status`."""
+def _noise(rng: random.Random, faker: Faker, service: str, status: str, at: int) -> tuple[str, dict[str, Any]]:
+    """A log message and its attributes for one line of `service` at `status`, logged at `at` (epoch µs)."""
     if rng.random() < 0.4 and status in ("info", "warn", "error"):
-        return _access(rng, faker, status)
+        return _access(rng, faker, status, at)
     templates = (
         _ERROR if status in ("error", "critical", "alert", "emergency") else _WARN if status == "warn" else _INFO
     )
@@ -92,16 +92,30 @@ def _noise(rng: random.Random, faker: Faker, service: str, status: str) -> tuple
     return message, attributes
 
 
-def _access(rng: random.Random, faker: Faker, status: str) -> tuple[str, dict[str, Any]]:
+def _access(rng: random.Random, faker: Faker, status: str, at: int) -> tuple[str, dict[str, Any]]:
     method = rng.choice(("GET", "GET", "GET", "POST", "PUT", "DELETE"))
     path = rng.choice(_PATHS).format(n=rng.randint(1, 9999))
     code = rng.choice(_CODES[status])
     duration = rng.randint(2, 400) if status == "info" else rng.randint(200, 30_000)
     client = faker.ipv4_public()
-    message = f'{client} - - "{method} {path} HTTP/1.1" {code} {rng.randint(0, 20_000)} {duration}ms'
+    sent = rng.randint(0, 20_000)
+    message = f'{client} - - "{method} {path} HTTP/1.1" {code} {sent} {duration}ms'
     attributes = {
-        "http": {"method": method, "url_details": {"path": path}, "status_code": code},
-        "network": {"client": {"ip": client}},
+        "http": {
+            "method": method,
+            "url": path,
+            "url_details": {"path": path},
+            "version": "1.1",
+            "status_code": code,
+            "status_category": _status_category(code),
+        },
+        "network": {"client": {"ip": client}, "bytes_written": sent},
+        "date_access": at // 1000,  # the access time the pipeline parses from the line, in epoch ms
         "duration": duration * 1_000_000,  # Datadog's standard duration attribute is in nanoseconds
     }
     return message, attributes
+
+
+def _status_category(code: int) -> str:
+    """The category Datadog's web-server pipelines give a status code."""
+    return "OK" if code < 300 else "notice" if code < 400 else "warning" if code < 500 else "error"

@@ -4,7 +4,8 @@ A record has the v2 User attributes `id`, `handle` (the email unless given), `em
 `status` (`Active`, `Pending`, `Disabled`), `disabled`, `verified`, `service_account`, `mfa_enabled`, and
 `created_at`/`modified_at` (epoch microseconds), and `legacy_id`: the integer id v1 objects show (a
 monitor's `creator.id`). Other records name users by UUID (`creator`, `author`,
-`commander`, `created_by`, `last_modified_by`).
+`commander`, `created_by`, `last_modified_by`). Every user belongs to the world's one organization
+(`account`).
 """
 
 from __future__ import annotations
@@ -41,3 +42,4 @@ def user(
         "created_at": at,
         "modified_at": at,
     }
+

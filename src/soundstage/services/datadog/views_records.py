@@ -16,6 +16,7 @@ from typing import Any, Literal
 from ...clock import US, iso
 from ...world import Record, World
 from . import incidents
+from .account import incident_type_id
 from .store import USERS
 
 APP = "https://app.datadoghq.com"
@@ -49,8 +50,9 @@ def icon(email: str) -> str:
     return f"https://secure.gravatar.com/avatar/{digest}?s=48&d=retro"
 
 
-def user(record: Record) -> dict[str, Any]:
-    return {
+def user(record: Record, org: str | None = None) -> dict[str, Any]:
+    """A v2 User; `org` (the organization's UUID) adds the `org` relationship, as the users list shows it."""
+    body = {
         "type": "users",
         "id": record["id"],
         "attributes": {
@@ -72,6 +74,9 @@ def user(record: Record) -> dict[str, Any]:
         },
         "relationships": {"roles": {"data": []}},
     }
+    if org is not None:
+        body["relationships"]["org"] = {"data": {"type": "orgs", "id": org}}
+    return body
 
 
 def _user_ref(user_id: str | None) -> dict[str, Any] | None:
@@ -120,6 +125,30 @@ def event(record: Record) -> dict[str, Any]:
     }
 
 
+def posted_event(record: Record, priority: str | None) -> dict[str, Any]:
+    """The event of `POST /api/v1/events`' answer, shaped as Datadog's recorded one: no alert type or
+    resource, `handle` null (an API key posts it, not a user), `priority` as the request gave it (null when
+    it gave none), `related_event_id` null unless given; the other fields the request gave come back too."""
+    return {
+        "id": record["id"],
+        "id_str": str(record["id"]),
+        "title": record["title"],
+        "text": record["text"],
+        "date_happened": record["date_happened"] // US,
+        "handle": None,
+        "priority": priority,
+        "related_event_id": record["related_event_id"],
+        "tags": list(record["tags"]),
+        "url": f"{APP}/event/event?id={record['id']}",
+        **_present(
+            host=record["host"],
+            device_name=record["device_name"],
+            source_type_name=record["source_type_name"],
+            aggregation_key=record["aggregation_key"],
+        ),
+    }
+
+
 def event_status(alert_type: str) -> str:
     """The v2 event `status` of a v1 alert type."""
     return _EVENT_STATUS.get(alert_type, alert_type)
@@ -130,8 +159,14 @@ def event_v2_id(record: Record) -> str:
     return base64.b64encode(raw).decode().rstrip("=")
 
 
+def _tag_value(tags: list[str], key: str) -> str | None:
+    """The value of the first `key:value` tag."""
+    return next((t.partition(":")[2] for t in tags if t.partition(":")[0] == key), None)
+
+
 def event_v2(record: Record) -> dict[str, Any]:
-    """An item of `POST /api/v2/events/search`."""
+    """An item of `POST /api/v2/events/search`; its `service` is that of its `service:` tag, `undefined`
+    without one, as Datadog answers."""
     ms = record["date_happened"] // 1000
     return {
         "id": event_v2_id(record),
@@ -148,10 +183,12 @@ def event_v2(record: Record) -> dict[str, Any]:
                 "status": event_status(record["alert_type"]),
                 "priority": record["priority"],
                 "tags": list(record["tags"]),
+                "service": _tag_value(record["tags"], "service") or "undefined",
                 **_present(
                     hostname=record["host"],
                     source_type_name=record["source_type_name"],
                     aggregation_key=record["aggregation_key"],
+                    event_object=record["aggregation_key"],  # Datadog's recorded answers repeat the key here
                     device_name=record["device_name"],
                 ),
             },
@@ -191,6 +228,7 @@ def slo(world: World, record: Record) -> dict[str, Any]:
         if "warning" in threshold:
             shown["warning_display"] = _display(threshold["warning"])
         thresholds.append(shown)
+    primary = record["thresholds"][0]
     body: dict[str, Any] = {
         "id": record["id"],
         "name": record["name"],
@@ -204,7 +242,12 @@ def slo(world: World, record: Record) -> dict[str, Any]:
         "groups": list(record["groups"]),
         "created_at": record["created_at"] // US,
         "modified_at": record["modified_at"] // US,
+        # The first threshold is the primary one, which the SLO's top-level fields repeat.
+        "timeframe": primary["timeframe"],
+        "target_threshold": primary["target"],
     }
+    if "warning" in primary:
+        body["warning_threshold"] = primary["warning"]
     if record["query"] is not None:
         body["query"] = dict(record["query"])
     creator = world[USERS].get(record["creator"]) if record["creator"] else None
@@ -294,6 +337,7 @@ def incident(world: World, record: Record, answer: Literal["read", "create", "up
         "notification_handles": None,
         "non_datadog_creator": None,
         "creation_idempotency_key": None,
+        "incident_type_uuid": incident_type_id(world),
     }
     known = answer != "create"
     for name, user_id in (

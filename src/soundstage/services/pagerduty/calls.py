@@ -76,6 +76,12 @@ def flag(call: Call, name: str) -> bool:
     return (text(call, name) or "").lower() == "true"
 
 
+def account_zone(call: Call) -> str:
+    """The account's time zone (`time_zone` of the `pagerduty:` section; UTC in a world without one)."""
+    settings: dict[str, str] = call.world.settings.get("pagerduty", {})
+    return settings.get("time_zone", "Etc/UTC")
+
+
 def zone(call: Call) -> str | None:
     """The `time_zone` to render times in (None: the default); one that is no IANA zone is a 400."""
     value = text(call, "time_zone")
@@ -216,6 +222,16 @@ def choice(body: dict[str, Any], name: str, allowed: tuple[str, ...]) -> str | N
     if value is not None and value not in allowed:
         raise invalid(f"{name} must be one of {', '.join(allowed)}.")
     return value
+
+
+def bridge_of(value: Any) -> dict[str, str | None]:
+    """An incident's `conference_bridge`: a phone number and a URL, each optional."""
+    if not isinstance(value, dict) or set(value) - {"conference_number", "conference_url"}:
+        raise invalid("conference_bridge must be an object with conference_number and conference_url.")
+    bridge = {key: value.get(key) for key in ("conference_number", "conference_url")}
+    if any(v is not None and not isinstance(v, str) for v in bridge.values()):
+        raise invalid("conference_number and conference_url must be strings.")
+    return bridge
 
 
 def details_of(value: Any) -> str | None:

@@ -58,7 +58,7 @@ class Page(Effect):
                 title=self.title,
                 at=at,
                 agent=service_agent(self.service),
-                urgency=self.urgency or default_urgency(service),
+                urgency=self.urgency or default_urgency(service, at),
                 details=self.details,
             )
             pages[(fault, self.service)] = incident["incident_key"]

@@ -145,7 +145,7 @@ def _open(call: Call, service: Record, key: str, payload: dict[str, Any], incide
         title=payload["summary"],
         at=now,
         agent=service_agent(service["id"]),
-        urgency=default_urgency(service),
+        urgency=default_urgency(service, now),
         incident_key=key,
     )
     incidents.add_alert(

@@ -21,6 +21,7 @@ from .calls import (
     Call,
     assignees_of,
     body_text,
+    bridge_of,
     choice,
     details_of,
     incident_of,
@@ -113,9 +114,10 @@ def create_incident(call: Call) -> Reply:
     service = call.world[SERVICES].get(ref_id(body.get("service"), "service", ("service_reference", "service")))
     if service is None:
         raise invalid("Service not found.")
-    urgency = choice(body, "urgency", URGENCIES) or default_urgency(service)
+    urgency = choice(body, "urgency", URGENCIES) or default_urgency(service, call.now())
     priority = priority_of(call, body.get("priority"))
     details = details_of(body.get("body"))
+    bridge = bridge_of(body["conference_bridge"]) if body.get("conference_bridge") is not None else None
     key = body_text(body, "incident_key")
     assignees = assignees_of(call, body)
     policy = policy_of(call, body["escalation_policy"]) if body.get("escalation_policy") is not None else None
@@ -133,6 +135,7 @@ def create_incident(call: Call) -> Reply:
         priority=priority,
         details=details,
         incident_key=key,
+        conference_bridge=bridge,
         assignees=assignees,
         escalation_policy=policy,
     )
@@ -191,6 +194,7 @@ def plan_update(call: Call, incident: Record, body: dict[str, Any], user: Record
     urgency = choice(body, "urgency", URGENCIES)
     resolution = body_text(body, "resolution")
     priority = priority_of(call, body["priority"]) if "priority" in body else incident["priority"]
+    bridge = bridge_of(body["conference_bridge"]) if body.get("conference_bridge") is not None else None
     assignees = assignees_of(call, body)
     policy = policy_of(call, body["escalation_policy"]) if body.get("escalation_policy") is not None else None
     level = body.get("escalation_level")
@@ -223,7 +227,7 @@ def plan_update(call: Call, incident: Record, body: dict[str, Any], user: Record
                 record = incidents.acknowledge(record, user["id"], at)
             elif status == "resolved":
                 record = incidents.resolve(record, agent, at, resolution=resolution)
-        changes = {"title": title, "urgency": urgency, "priority": priority}
+        changes = {"title": title, "urgency": urgency, "priority": priority, "conference_bridge": bridge}
         record = incidents.update(
             record, agent, at, **{k: v for k, v in changes.items() if v is not None or k == "priority"}
         )

@@ -6,9 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 from ...clock import US
-from .calls import Call, by_name, flag, listed, moment, ops, paginate, text, zone
+from ...world import Record
+from .calls import Call, account_zone, by_name, flag, listed, moment, ops, paginate, text, zone
 from .errors import bad_range, not_found
-from .oncall import OnCall, oncalls
+from .oncall import OnCall, oncalls, shifts
 from .store import ESCALATION_POLICIES, SCHEDULES, USERS
 from .views_directory import (
     policy_ref,
@@ -26,6 +27,8 @@ DEFAULT_SPAN = 14 * DAY
 # How far a schedule is rendered at most; on-calls are limited to 90 days.
 MAX_SCHEDULE_SPAN = 366 * DAY
 MAX_ONCALL_SPAN = 90 * DAY
+# How far ahead `include_next_oncall_for_user` looks for the user's next shift.
+NEXT_ONCALL_HORIZON = 90 * DAY
 # `include[]` values of `GET /schedules` that ask for the rendered parts.
 RENDERED = {"schedule_layers", "overrides_subschedule", "final_schedule"}
 
@@ -70,12 +73,33 @@ def schedules_get(call: Call) -> dict[str, Any]:
     schedule = call.world[SCHEDULES].get(call.params["id"])
     if schedule is None:
         raise not_found()
-    return {"schedule": schedule_view(call, schedule, _span(call), zone(call))}
+    view = schedule_view(call, schedule, _span(call), zone(call))
+    user_id = text(call, "include_next_oncall_for_user")
+    if user_id:
+        upcoming = _next_oncall(call, schedule, user_id, zone(call) or schedule["time_zone"])
+        if upcoming is not None:
+            view["next_oncall_for_user"] = upcoming
+    return {"schedule": view}
+
+
+def _next_oncall(call: Call, schedule: Record, user_id: str, time_zone: str) -> dict[str, Any] | None:
+    """The user's shift in the final schedule that is on now or comes next (within 90 days), whole; None
+    when there is none."""
+    now = call.now()
+    mine = [e for e in shifts(schedule, now, now + NEXT_ONCALL_HORIZON) if e.user == user_id and e.end > now]
+    if not mine:
+        return None
+    first = min(mine, key=lambda e: e.start)
+    return {
+        "start": stamp(first.start, time_zone),
+        "end": stamp(first.end, time_zone),
+        "user": [user_ref(call, user_id)],
+    }
 
 
 @ops("GET /oncalls")
 def oncalls_list(call: Call) -> dict[str, Any]:
-    include, time_zone = set(listed(call, "include")), zone(call)
+    include, time_zone = set(listed(call, "include")), zone(call) or account_zone(call)
     now = call.now()
     since, until = moment(call, "since"), moment(call, "until")
     since = since if since is not None else now

@@ -21,16 +21,20 @@ from ...clock import US, format_duration
 from ...world import Record
 from .log_entries import Agent, IncidentLog, service_agent, user_agent
 from .store import ALERTS, ESCALATION_POLICIES, INCIDENTS, SERVICES
+from .support_hours import in_support_hours
 
 MINUTE = 60 * US
 
 URGENCIES = ("high", "low")
 
 
-def default_urgency(service: Record) -> str:
-    """The urgency of a new incident on `service` when none is given: the service's constant urgency (high
-    when its rule depends on support hours or severity)."""
+def default_urgency(service: Record, at: int) -> str:
+    """The urgency of a new incident on `service` at `at` when none is given: the service's constant urgency,
+    or the one for inside or outside its support hours (high when it depends on the alert's severity)."""
     rule = service.get("incident_urgency_rule") or {}
+    if rule.get("type") == "use_support_hours":
+        inside = in_support_hours(service["support_hours"], at)
+        rule = rule["during_support_hours" if inside else "outside_support_hours"]
     urgency = rule.get("urgency")
     return urgency if rule.get("type") == "constant" and urgency in URGENCIES else "high"
 
@@ -87,6 +91,7 @@ class Incidents(IncidentLog):
         escalation_policy: str | None = None,
         escalation_level: int = 1,
         incident_id: str | None = None,
+        conference_bridge: dict[str, str | None] | None = None,
     ) -> Record:
         """A new triggered incident, assigned to `assignees` or else to the policy's on-call at the level."""
         incident_id = incident_id or self.ids.pagerduty()
@@ -118,6 +123,7 @@ class Incidents(IncidentLog):
                 "resolved_at": None,
                 "resolution": None,
                 "merged_into": None,
+                "conference_bridge": conference_bridge,
                 "pending_actions": [],
                 "snoozed_until": None,
                 "responder_requests": [],
@@ -382,7 +388,7 @@ class Incidents(IncidentLog):
         return incident
 
     def update(self, incident: Record, agent: Agent, at: int, **fields: Any) -> Record:
-        """Title, priority or urgency; a change of urgency is logged."""
+        """Title, priority, urgency or conference bridge; a change of urgency is logged."""
         changed = {k: v for k, v in fields.items() if incident.get(k) != v}
         if not changed:
             return incident

@@ -85,6 +85,28 @@ class UrgencyRule(UrgencyType):
     during_support_hours: UrgencyType | None = None
     outside_support_hours: UrgencyType | None = None
 
+    @model_validator(mode="after")
+    def _both_sides(self) -> UrgencyRule:
+        if self.type == "use_support_hours" and (self.during_support_hours is None or self.outside_support_hours is None):
+            raise ValueError("a use_support_hours rule needs during_support_hours and outside_support_hours")
+        return self
+
+
+class SupportHours(Spec):
+    """The working week of a service: the same hours on each of `days_of_week` (ISO days, 1 = Monday)."""
+
+    type: Literal["fixed_time_per_day"] = "fixed_time_per_day"
+    time_zone: TimeZone = "Etc/UTC"
+    days_of_week: list[Annotated[int, Field(ge=1, le=7)]] = Field(min_length=1)
+    start_time: TimeOfDay
+    end_time: TimeOfDay
+
+    @model_validator(mode="after")
+    def _ordered(self) -> SupportHours:
+        if self.end_time <= self.start_time:
+            raise ValueError("support hours must end after they start")
+        return self
+
 
 class Service(Spec):
     ref: str | None = None
@@ -96,8 +118,15 @@ class Service(Spec):
     auto_resolve_timeout: int | None = Field(default=None, ge=0)  # seconds; null = none
     teams: list[str] = []
     incident_urgency_rule: UrgencyRule = UrgencyRule()
+    support_hours: SupportHours | None = None  # needed by, and only by, a use_support_hours urgency rule
     # The routing key of its Events API v2 integration (32 letters and digits); default: one from the seed.
     integration_key: str | None = Field(default=None, pattern=r"^[0-9A-Za-z]{32}$")
+
+    @model_validator(mode="after")
+    def _support_hours_with_rule(self) -> Service:
+        if (self.incident_urgency_rule.type == "use_support_hours") != (self.support_hours is not None):
+            raise ValueError("give support_hours exactly when incident_urgency_rule is use_support_hours")
+        return self
 
 
 class EscalationRule(Spec):
@@ -176,6 +205,9 @@ class MaintenanceWindow(Spec):
 
 
 class DirectorySection(Spec):
+    # The account's time zone: services, on-calls, notes, status updates and maintenance windows show their
+    # times in it (with its offset), as PagerDuty renders them; incidents and log entries stay in UTC.
+    time_zone: TimeZone = "Etc/UTC"
     users: list[User] = []
     teams: list[Team] = []
     services: list[Service] = []

@@ -69,6 +69,7 @@ def assign(section: PagerdutySection, ctx: BuildContext) -> None:
 
 def build(section: PagerdutySection, ctx: BuildContext) -> None:
     """Pass 2: the records."""
+    ctx.settings["pagerduty"] = {"time_zone": section.time_zone}
     for i, team in enumerate(section.teams):
         _add_team(ctx, team, i)
     for i, user in enumerate(section.users):
@@ -117,6 +118,15 @@ def _add_user(ctx: BuildContext, user: User, i: int) -> None:
             "email",
         )
     record_id = _id(ctx, user.ref)
+    method = {"id": ctx.ids.pagerduty(), "type": "email_contact_method", "label": "Default", "address": user.email}
+    # PagerDuty gives a new user a rule to be told at once, by each contact method, of a high-urgency
+    # incident. Its own id namespace: the ids the rest of the world draws stay as they were.
+    rule = {
+        "id": "P" + ctx.ids.code("pagerduty:notification_rule", 6),
+        "start_delay_in_minutes": 0,
+        "contact_method": method["id"],
+        "urgency": "high",
+    }
     users.add(
         record_id,
         {
@@ -129,14 +139,8 @@ def _add_user(ctx: BuildContext, user: User, i: int) -> None:
             "description": user.description,
             "color": user.color or ctx.random.choice(_COLORS),
             "teams": _teams(ctx, user.teams, "users", i, "teams"),
-            "contact_methods": [
-                {
-                    "id": ctx.ids.pagerduty(),
-                    "type": "email_contact_method",
-                    "label": "Default",
-                    "address": user.email,
-                }
-            ],
+            "contact_methods": [method],
+            "notification_rules": [rule],
             "created_at": ctx.start - 400 * DAY,
         },
     )
@@ -275,13 +279,22 @@ def _add_service(ctx: BuildContext, service: Service, i: int) -> None:
             "acknowledgement_timeout": service.acknowledgement_timeout,
             "auto_resolve_timeout": service.auto_resolve_timeout,
             "teams": _teams(ctx, service.teams, *here, "teams"),
-            "incident_urgency_rule": service.incident_urgency_rule.model_dump(exclude_none=True),
+            "incident_urgency_rule": _urgency_rule(service),
+            "support_hours": service.support_hours.model_dump() if service.support_hours else None,
             "alert_creation": "create_alerts_and_incidents",
             "integrations": [integration],
             "created_at": ctx.start - 300 * DAY,
             "last_incident_timestamp": None,
         },
     )
+
+
+def _urgency_rule(service: Service) -> dict[str, Any]:
+    """The rule as PagerDuty shows it: one urgency, or one for inside and one for outside support hours."""
+    rule = service.incident_urgency_rule
+    if rule.type == "use_support_hours":
+        return rule.model_dump(exclude_none=True, exclude={"urgency"})
+    return rule.model_dump(exclude_none=True, include={"type", "urgency"})
 
 
 def _add_window(ctx: BuildContext, window: MaintenanceWindow, i: int) -> None:

@@ -6,10 +6,12 @@ epoch µs; references are plain ids.
 Directory: `pagerduty.users`, `pagerduty.teams`, `pagerduty.services`, `pagerduty.escalation_policies`,
 `pagerduty.schedules`, `pagerduty.priorities`, `pagerduty.maintenance_windows`:
 - user: `id`, `name`, `email`, `role`, `time_zone`, `job_title`, `description`, `color`, `teams` (ids),
-  `contact_methods` (`{id, type, label, address}`), `created_at`;
+  `contact_methods` (`{id, type, label, address}`), `notification_rules` (`{id, start_delay_in_minutes,
+  contact_method (id), urgency}`), `created_at`;
 - team: `id`, `name`, `description`;
 - service: `id`, `name`, `description`, `escalation_policy` (id), `status`, `acknowledgement_timeout`,
-  `auto_resolve_timeout` (seconds or None), `teams`, `incident_urgency_rule`, `alert_creation`,
+  `auto_resolve_timeout` (seconds or None), `teams`, `incident_urgency_rule`, `support_hours` (`{type,
+  time_zone, days_of_week, start_time, end_time}` or None), `alert_creation`,
   `integrations` (its Events API v2 integration, `{id, name, integration_key}`), `created_at`,
   `last_incident_timestamp` (None until an incident);
 - escalation policy: `id`, `name`, `description`, `num_loops`, `on_call_handoff_notifications`, `teams`,

@@ -13,7 +13,7 @@ from zoneinfo import ZoneInfo
 
 from ...clock import US, iso
 from ...world import Record
-from .calls import Call
+from .calls import Call, account_zone
 from .maintenance import in_maintenance
 from .oncall import Entry, render_final, render_layer, render_overrides
 from .store import ESCALATION_POLICIES, SCHEDULES, SERVICES, TEAMS, USERS
@@ -46,6 +46,18 @@ def _drop_none(view: dict[str, Any], *keys: str) -> dict[str, Any]:
 def user_ref(call: Call, user_id: str) -> dict[str, Any]:
     user = call.world[USERS].get(user_id)
     return reference(call, "user", "users", user_id, user["name"] if user else user_id)
+
+
+def avatar_url(user: Record) -> str:
+    """The user's Gravatar picture (Gravatar's own scheme: the MD5 of the email in lower case)."""
+    digest = hashlib.md5(user["email"].lower().encode()).hexdigest()
+    return f"https://secure.gravatar.com/avatar/{digest}.png?d=mm&r=PG"
+
+
+def user_ref_with_avatar(call: Call, user_id: str) -> dict[str, Any]:
+    """A user reference with the user's `avatar_url`, as an incident's responders show them."""
+    user = call.world[USERS].get(user_id)
+    return {**user_ref(call, user_id), **({"avatar_url": avatar_url(user)} if user else {})}
 
 
 def team_ref(call: Call, team_id: str) -> dict[str, Any]:
@@ -88,27 +100,37 @@ def _contact_method(call: Call, user: Record, method: Record, whole: bool) -> di
     }
 
 
+def _notification_rule_ref(call: Call, user: Record, rule: Record) -> dict[str, Any]:
+    return {
+        "id": rule["id"],
+        "type": "assignment_notification_rule_reference",
+        "summary": f"{rule['start_delay_in_minutes']} minutes: channel {rule['contact_method']}",
+        "self": f"{self_url(call, 'users', user['id'])}/notification_rules/{rule['id']}",
+        "html_url": None,
+    }
+
+
 def user_view(call: Call, user: Record, include: list[str], calendars: bool = False) -> dict[str, Any]:
     """A user; `calendars` adds the URLs of their on-call calendar (`http_cal_url`, `web_cal_url`), which
     PagerDuty shows only on `GET /users/{id}`: one's own, or another's with `include[]=calendar_urls`."""
-    digest = hashlib.md5(user["email"].lower().encode()).hexdigest()  # Gravatar's own scheme
     view = {
         **identity(call, "user", "users", user["id"], user["name"]),
         "name": user["name"],
         "email": user["email"],
         "time_zone": user["time_zone"],
         "color": user["color"],
-        "avatar_url": f"https://secure.gravatar.com/avatar/{digest}.png?d=mm&r=PG",
+        "avatar_url": avatar_url(user),
         "billed": True,
         "role": user["role"],
         "description": user["description"],
         "invitation_sent": False,
+        "created_via_sso": False,  # a world has no single sign-on
         "job_title": user["job_title"],
         "teams": _teams(call, user["teams"], "teams" in include),
         "contact_methods": [
             _contact_method(call, user, m, "contact_methods" in include) for m in user["contact_methods"]
         ],
-        "notification_rules": [],
+        "notification_rules": [_notification_rule_ref(call, user, rule) for rule in user["notification_rules"]],
         "coordinated_incidents": [],
     }
     if calendars:
@@ -185,7 +207,9 @@ def integration_ref(call: Call, service_id: str, integration: dict[str, Any]) ->
 
 
 def integration_view(call: Call, service: Record, integration: dict[str, Any], zone: str | None) -> dict[str, Any]:
-    """The integration object: its routing key is `integration_key`."""
+    """The integration object: its routing key is `integration_key`; its time in `zone`, by default the
+    account's."""
+    zone = zone or account_zone(call)
     path = f"services/{service['id']}/integrations"
     return {
         **identity(call, "events_api_v2_inbound_integration", path, integration["id"], integration["name"], path),
@@ -216,6 +240,8 @@ def service_ref(call: Call, service_id: str) -> dict[str, Any]:
 
 
 def service_view(call: Call, service: Record, include: list[str], zone: str | None = None) -> dict[str, Any]:
+    """A service; its times in `zone` (the request's `time_zone`), by default the account's."""
+    zone = zone or account_zone(call)
     status = "maintenance" if in_maintenance(call.world, service["id"], call.now()) else service["status"]
     policy = call.world[ESCALATION_POLICIES].get(service["escalation_policy"])
     view = {
@@ -243,13 +269,14 @@ def service_view(call: Call, service: Record, include: list[str], zone: str | No
         "teams": _teams(call, service["teams"], "teams" in include),
         "integrations": [integration_ref(call, service["id"], i) for i in service["integrations"]],
         "incident_urgency_rule": service["incident_urgency_rule"],
+        "support_hours": service["support_hours"],
         "scheduled_actions": [],
         "addons": [],
         "alert_creation": service["alert_creation"],
         "alert_grouping_parameters": {"type": None},
         "auto_pause_notifications_parameters": {"enabled": False, "timeout": 0},
     }
-    return _drop_none(view, "description", "last_incident_timestamp")
+    return _drop_none(view, "description", "last_incident_timestamp", "support_hours")
 
 
 # -- schedules ---------------------------------------------------------------------------------------
@@ -384,8 +411,8 @@ def window_view(call: Call, window: Record) -> dict[str, Any]:
             window["description"] or "",
         ),
         "sequence_number": window["sequence_number"],
-        "start_time": stamp(window["start_time"]),
-        "end_time": stamp(window["end_time"]),
+        "start_time": stamp(window["start_time"], account_zone(call)),
+        "end_time": stamp(window["end_time"], account_zone(call)),
         "description": window["description"],
         "created_by": user_ref(call, window["created_by"]) if window["created_by"] else None,
         "services": [service_ref(call, s) for s in window["services"]],

@@ -20,7 +20,7 @@ from typing import Any
 
 from ...clock import iso
 from ...world import Record
-from .calls import Call
+from .calls import Call, account_zone
 from .store import ALERTS, ESCALATION_POLICIES, INCIDENTS, LOG_ENTRIES, PRIORITIES, SERVICES, TEAMS, USERS
 from .views import identity, reference
 from .views_directory import (
@@ -30,9 +30,11 @@ from .views_directory import (
     priority_view,
     service_ref,
     service_view,
+    stamp,
     team_ref,
     team_view,
     user_ref,
+    user_ref_with_avatar,
     user_view,
 )
 
@@ -166,8 +168,8 @@ def incident(
         "alert_grouping": None,  # the services group no alerts (`alert_grouping_parameters.type` null)
         "custom_fields": [],  # the account defines none
     }
-    if "conference_bridge" in include:  # none is configured
-        view["conference_bridge"] = {"conference_number": None, "conference_url": None}
+    if "conference_bridge" in include:
+        view["conference_bridge"] = record["conference_bridge"] or {"conference_number": None, "conference_url": None}
     if record["merged_into"]:
         view["resolve_reason"] = {"type": "merge_resolve_reason", "incident": incident_ref(call, record["merged_into"])}
     if body:
@@ -199,8 +201,8 @@ def note(call: Call, record: Record) -> dict[str, Any]:
         "user": user_ref(call, record["user"]),
         "channel": {"summary": "The PagerDuty website or APIs"},
         "content": record["content"],
-        "created_at": iso(record["created_at"]),
-        "updated_at": iso(record["created_at"]),
+        "created_at": stamp(record["created_at"], account_zone(call)),
+        "updated_at": stamp(record["created_at"], account_zone(call)),
     }
 
 
@@ -263,11 +265,11 @@ def _responders(call: Call, incident: Record, request: dict[str, Any]) -> list[d
     return [
         {
             "state": "pending",
-            "user": user_ref(call, u),
+            "user": user_ref_with_avatar(call, u),
             "incident": incident_ref(call, incident["id"]),
-            "updated_at": iso(request["requested_at"]),
+            "updated_at": stamp(request["requested_at"], account_zone(call)),  # as PagerDuty's example
             "message": request["message"],
-            "requester": user_ref(call, request["requester"]),
+            "requester": user_ref_with_avatar(call, request["requester"]),
             "requested_at": iso(request["requested_at"]),
         }
         for u in users
@@ -297,7 +299,7 @@ def responder_request(call: Call, incident: Record, request: dict[str, Any]) -> 
     return {
         "incident": incident_ref(call, incident["id"]),
         "requester": user_ref(call, request["requester"]),
-        "requested_at": iso(request["requested_at"]),
+        "requested_at": stamp(request["requested_at"], account_zone(call)),
         "message": request["message"],
         "responder_request_targets": targets,
     }
@@ -307,7 +309,7 @@ def status_update(call: Call, update: dict[str, Any]) -> dict[str, Any]:
     view = {
         "id": update["id"],
         "message": update["message"],
-        "created_at": iso(update["created_at"]),
+        "created_at": stamp(update["created_at"], account_zone(call)),
         "sender": user_ref(call, update["sender"]),
     }
     return {**view, "subject": update["subject"], "html_message": update["html_message"]}
