@@ -15,6 +15,7 @@ from ..rest import RestService, trace_body
 from . import media, seed, wire
 from .calls import TAILS, Call, ops
 from .errors import GitHubError, envelope, not_found
+from .handlers_graphql import GRAPHQL, operation_name
 from .limits import over_limit, rate_headers
 from .models import GithubSection
 from .store import USERS
@@ -88,6 +89,8 @@ class GitHubService(RestService):
         request = as_json(request)
         anonymous = principal is None and self.anonymous(request)
         reply = self._precheck(request) or super().handle(world, principal, request)
+        if reply.operation == GRAPHQL:  # the trace names a GraphQL call by its operation (`PullRequestList`)
+            reply.operation = operation_name(reply.trace_body) or GRAPHQL
         if reply.status < 300 and reply.operation in media.BODY_OPERATIONS:
             reply.body = media.bodies(request, reply.body)
         cached = wire.cache_headers(reply, anonymous)

@@ -1,0 +1,288 @@
+"""`POST /graphql`: GitHub's GraphQL API (v4) over the world, as `gh` uses it. The document is parsed and
+checked against `graphql_schema` (an unknown field is GitHub's `undefinedField`), bounded in size and
+depth, then run with the classes of `graphql_objects` and the mutations of `graphql_mutations`. Errors
+come in GitHub's envelope with HTTP 200: `{"data": ..., "errors": [{"type", "path", "locations",
+"message"}]}`. The trace names the call by the document's operation name (`operation_name`)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from graphql import (
+    DocumentNode,
+    FieldNode,
+    FragmentDefinitionNode,
+    FragmentSpreadNode,
+    GraphQLError,
+    GraphQLResolveInfo,
+    InlineFragmentNode,
+    OperationDefinitionNode,
+    SelectionSetNode,
+    TypeInfo,
+    TypeInfoVisitor,
+    Visitor,
+    execute,
+    get_named_type,
+    parse,
+    validate,
+    visit,
+)
+
+from ..base import Reply
+from .calls import Call, ops
+from .errors import GitHubError
+from .graphql_mutations import MUTATIONS
+from .graphql_objects import Actor, Context, Problem, item, repository
+from .graphql_schema import SCHEMA
+from .store import COMMENTS, ISSUES, LABELS, PULLS, REPOS, REVIEWS, USERS
+
+GRAPHQL = "POST /graphql"
+MAX_DEPTH = 15  # nested selections in one document
+MAX_FIELDS = 2_000  # fields in one document, fragments counted where they are spread
+_UNKNOWN = re.compile(r"Cannot query field '(\w+)' on type '(\w+)'")
+
+
+def _camel_to_snake(name: str) -> str:
+    return re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", name).lower()
+
+
+def operation_name(body: Any) -> str | None:
+    """The name of the operation a GraphQL request runs (`operationName`, else its document's only
+    operation's), for the trace; None when the body names none."""
+    if not isinstance(body, dict) or not isinstance(body.get("query"), str):
+        return None
+    if isinstance(body.get("operationName"), str):
+        return body["operationName"]
+    try:
+        document = parse(body["query"], no_location=True)
+    except GraphQLError:
+        return None
+    names = [d.name.value for d in document.definitions if isinstance(d, OperationDefinitionNode) and d.name]
+    return names[0] if len(names) == 1 else None
+
+
+def _resolve(source: Any, info: GraphQLResolveInfo, **args: Any) -> Any:
+    """A field of a dict by its GraphQL name, of an object by its snake_case one; methods get the
+    arguments in snake_case. A connection must be bounded by `first` or `last`, as on GitHub."""
+    name = info.field_name
+    if get_named_type(info.return_type).name.endswith("Connection") and info.parent_type.name != "StatusCheckRollup":
+        if args.get("first") is None and args.get("last") is None:
+            raise Problem(
+                "MISSING_PAGINATION_BOUNDARIES",
+                f"You must provide a `first` or `last` value to properly paginate the `{name}` connection.",
+            )
+    if isinstance(source, dict):
+        value = source.get(name)
+    else:
+        value = getattr(source, _camel_to_snake(name), None)
+    if callable(value):
+        return value(**{_camel_to_snake(k): v for k, v in args.items()})
+    return value
+
+
+def _type_of(value: Any, info: GraphQLResolveInfo, abstract: Any) -> str:
+    return value["typename"] if isinstance(value, dict) else value.typename
+
+
+class _Root:
+    """The fields of `Query` and `Mutation`."""
+
+    def __init__(self, ctx: Context, collections: tuple[str, ...]) -> None:
+        self.ctx, self.collections = ctx, collections
+
+    def viewer(self) -> Actor:
+        return Actor(self.ctx, self.ctx.viewer)
+
+    def repository(self, owner: str, name: str) -> Any:
+        found = repository(self.ctx, f"{owner}/{name}")
+        if found is None:
+            raise Problem("NOT_FOUND", f"Could not resolve to a Repository with the name '{owner}/{name}'.")
+        return found
+
+    def _account(self, login: str, kind: str) -> Actor:
+        found = self.ctx.records[USERS].get(login)
+        if found is None or (found["type"] == "Organization") != (kind == "Organization"):
+            raise Problem("NOT_FOUND", f"Could not resolve to a{'n' if kind[0] in 'AO' else ''} {kind} with the login of '{login}'.")
+        return Actor(self.ctx, found)
+
+    def user(self, login: str) -> Actor:
+        return self._account(login, "User")
+
+    def organization(self, login: str) -> Actor:
+        return self._account(login, "Organization")
+
+    def node(self, id: str) -> Any:  # noqa: A002 - GitHub's argument name
+        for collection in self.collections:
+            found = self.ctx.records[collection].by("node_id", id)
+            if found:
+                return _as_node(self.ctx, collection, found[0])
+        raise Problem("NOT_FOUND", f"Could not resolve to a node with the global id of '{id}'")
+
+    def nodes(self, ids: list[str]) -> list[Any]:
+        return [self.node(i) for i in ids]
+
+    def __getattr__(self, name: str) -> Any:
+        """A mutation by its snake_case name: `merge_pull_request(input=...)`."""
+        camel = re.sub(r"_([a-z])", lambda m: m.group(1).upper(), name)
+        mutation = MUTATIONS.get(camel)
+        if mutation is None:
+            raise AttributeError(name)
+        return lambda input: mutation(self.ctx, input)  # noqa: A002
+
+
+def _as_node(ctx: Context, collection: str, record: Any) -> Any:
+    from .graphql_objects import Comment, Label, Review
+
+    if collection == USERS:
+        return Actor(ctx, record)
+    if collection == REPOS:
+        return repository(ctx, record["full_name"])
+    if collection in (ISSUES, PULLS):
+        return item(ctx, record)
+    if collection == LABELS:
+        return Label(record)
+    return Comment(ctx, record) if collection == COMMENTS else Review(ctx, record)
+
+
+def _location(node: Any) -> list[dict[str, int]]:
+    if node is None or node.loc is None:
+        return []
+    token = node.loc.start_token
+    return [{"line": token.line, "column": token.column}]
+
+
+class _Unknown(Visitor):
+    """Fields the schema lacks, in GitHub's `undefinedField` words, with the path to each."""
+
+    def __init__(self, type_info: TypeInfo, operation: str) -> None:
+        super().__init__()
+        self.type_info = type_info
+        self.path: list[str] = []
+        self.root = operation
+        self.errors: list[dict[str, Any]] = []
+
+    def enter_operation_definition(self, node: OperationDefinitionNode, *_: Any) -> None:
+        self.path = [f"{node.operation.value} {node.name.value}" if node.name else node.operation.value]
+
+    def enter_fragment_definition(self, node: FragmentDefinitionNode, *_: Any) -> None:
+        self.path = [f"fragment {node.name.value}"]
+
+    def enter_field(self, node: FieldNode, *_: Any) -> None:
+        self.path.append(node.alias.value if node.alias else node.name.value)
+        parent = self.type_info.get_parent_type()
+        if parent is not None and self.type_info.get_field_def() is None and node.name.value != "__typename":
+            self.errors.append(
+                {
+                    "path": list(self.path),
+                    "extensions": {"code": "undefinedField", "typeName": parent.name, "fieldName": node.name.value},
+                    "locations": _location(node),
+                    "message": f"Field '{node.name.value}' doesn't exist on type '{parent.name}'",
+                }
+            )
+
+    def leave_field(self, *_: Any) -> None:
+        self.path.pop()
+
+
+def _unknown_fields(document: DocumentNode) -> list[dict[str, Any]]:
+    type_info = TypeInfo(SCHEMA)
+    finder = _Unknown(type_info, "")
+    visit(document, TypeInfoVisitor(type_info, finder))
+    return finder.errors
+
+
+def _too_big(document: DocumentNode) -> str | None:
+    """Why the document asks too much (depth over MAX_DEPTH, fields over MAX_FIELDS), or None."""
+    fragments = {d.name.value: d for d in document.definitions if isinstance(d, FragmentDefinitionNode)}
+    count = 0
+
+    def walk(selections: SelectionSetNode | None, depth: int, seen: frozenset[str]) -> str | None:
+        nonlocal count
+        if selections is None:
+            return None
+        if depth > MAX_DEPTH:
+            return f"Query has depth of {depth}, which exceeds max depth of {MAX_DEPTH}"
+        for selection in selections.selections:
+            if isinstance(selection, FieldNode):
+                count += 1
+                if count > MAX_FIELDS:
+                    return f"Query has complexity of more than {MAX_FIELDS}, which exceeds max complexity of {MAX_FIELDS}"
+                found = walk(selection.selection_set, depth + 1, seen)
+            elif isinstance(selection, InlineFragmentNode):
+                found = walk(selection.selection_set, depth, seen)
+            elif isinstance(selection, FragmentSpreadNode) and selection.name.value in fragments:
+                if selection.name.value in seen:
+                    continue
+                found = walk(fragments[selection.name.value].selection_set, depth, seen | {selection.name.value})
+            else:
+                found = None
+            if found:
+                return found
+        return None
+
+    for definition in document.definitions:
+        if isinstance(definition, OperationDefinitionNode):
+            found = walk(definition.selection_set, 1, frozenset())
+            if found:
+                return found
+    return None
+
+
+def _error(error: GraphQLError) -> dict[str, Any]:
+    """A GraphQL error as GitHub words it: a `type` for what the world refused, `path` and `locations`."""
+    shown: dict[str, Any] = {}
+    original = error.original_error
+    if isinstance(original, Problem):
+        shown["type"] = original.kind
+    if error.path is not None:
+        shown["path"] = list(error.path)
+    shown["locations"] = [{"line": loc.line, "column": loc.column} for loc in error.locations or []]
+    shown["message"] = str(original) if isinstance(original, Problem) else error.message
+    return shown
+
+
+def _errors_only(errors: list[dict[str, Any]]) -> Reply:
+    return Reply(200, {"errors": errors})
+
+
+@ops(GRAPHQL)
+def graphql(call: Call) -> Any:
+    body = call.fields
+    query = body.get("query")
+    if not isinstance(query, str) or not query.strip():
+        return _errors_only([{"message": "A query attribute must be specified and must be a string."}])
+    variables = body.get("variables") or {}
+    if not isinstance(variables, dict):
+        raise GitHubError(400, "Problems parsing JSON")
+    try:
+        document = parse(query)
+    except GraphQLError as exc:
+        return _errors_only([{"message": exc.message, "locations": _error(exc)["locations"]}])
+    unknown = _unknown_fields(document)
+    if unknown:
+        return _errors_only(unknown)
+    problems = validate(SCHEMA, document)
+    if problems:
+        return _errors_only([_error(p) for p in problems])
+    reason = _too_big(document)
+    if reason:
+        return _errors_only([{"message": reason}])
+    ctx = Context(call.records, call.me, call.now())
+    root = _Root(ctx, (USERS, REPOS, ISSUES, PULLS, LABELS, COMMENTS, REVIEWS))
+    result = execute(
+        SCHEMA,
+        document,
+        root_value=root,
+        variable_values=variables,
+        operation_name=body.get("operationName") if isinstance(body.get("operationName"), str) else None,
+        field_resolver=_resolve,
+        type_resolver=_type_of,
+    )
+    answer: dict[str, Any] = {"data": result.data}
+    if result.errors:
+        unexpected = [e for e in result.errors if e.original_error is not None and not isinstance(e.original_error, (Problem, GraphQLError))]
+        if unexpected:
+            raise unexpected[0].original_error  # type: ignore[misc]  # a fault of ours: the service's 500
+        answer["errors"] = [_error(e) for e in result.errors]
+    return answer
