@@ -485,6 +485,10 @@ class Repository:
         ]
         return Connection([PullRequest(self.ctx, r) for r in _sorted(self.ctx, found, order_by)], **page)
 
+    def label(self, name: str) -> Label | None:
+        found = issues.label(self.ctx.records, self.record["full_name"], name)
+        return Label(found) if found else None
+
     def labels(self, query: str | None = None, order_by: dict[str, str] | None = None, **page: Any) -> Connection:
         found = [
             r for r in issues.labels(self.ctx.records, self.record["full_name"])

@@ -330,6 +330,7 @@ type Repository implements Node {
     first: Int, after: String, last: Int, before: String, states: [PullRequestState!], labels: [String!],
     headRefName: String, baseRefName: String, orderBy: IssueOrder
   ): PullRequestConnection!
+  label(name: String!): Label
   labels(first: Int, after: String, last: Int, before: String, query: String, orderBy: LabelOrder): LabelConnection
   assignableUsers(first: Int, after: String, query: String): UserConnection!
 }

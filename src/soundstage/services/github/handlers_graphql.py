@@ -17,6 +17,7 @@ from graphql import (
     GraphQLError,
     GraphQLResolveInfo,
     InlineFragmentNode,
+    OverlappingFieldsCanBeMergedRule,
     OperationDefinitionNode,
     SelectionSetNode,
     TypeInfo,
@@ -25,6 +26,7 @@ from graphql import (
     execute,
     get_named_type,
     parse,
+    specified_rules,
     validate,
     visit,
 )
@@ -40,7 +42,9 @@ from .store import COMMENTS, ISSUES, LABELS, PULLS, REPOS, REVIEWS, USERS
 GRAPHQL = "POST /graphql"
 MAX_DEPTH = 15  # nested selections in one document
 MAX_FIELDS = 2_000  # fields in one document, fragments counted where they are spread
-_UNKNOWN = re.compile(r"Cannot query field '(\w+)' on type '(\w+)'")
+# GitHub lets one response key hold fields of different types on different members of a union
+# (`... on Issue {state} ... on PullRequest {state}`, which `gh issue view` sends).
+RULES = [rule for rule in specified_rules if rule is not OverlappingFieldsCanBeMergedRule]
 
 
 def _camel_to_snake(name: str) -> str:
@@ -66,8 +70,8 @@ def _resolve(source: Any, info: GraphQLResolveInfo, **args: Any) -> Any:
     """A field of a dict by its GraphQL name, of an object by its snake_case one; methods get the
     arguments in snake_case. A connection must be bounded by `first` or `last`, as on GitHub."""
     name = info.field_name
-    if get_named_type(info.return_type).name.endswith("Connection") and info.parent_type.name != "StatusCheckRollup":
-        if args.get("first") is None and args.get("last") is None:
+    if get_named_type(info.return_type).name.endswith("Connection") and args.get("first") is None:
+        if args.get("last") is None and _lists(info):
             raise Problem(
                 "MISSING_PAGINATION_BOUNDARIES",
                 f"You must provide a `first` or `last` value to properly paginate the `{name}` connection.",
@@ -79,6 +83,15 @@ def _resolve(source: Any, info: GraphQLResolveInfo, **args: Any) -> Any:
     if callable(value):
         return value(**{_camel_to_snake(k): v for k, v in args.items()})
     return value
+
+
+def _lists(info: GraphQLResolveInfo) -> bool:
+    """Whether a connection field asks for its `nodes` or `edges` (a bare `totalCount` needs no bounds)."""
+    return any(
+        isinstance(selection, FieldNode) and selection.name.value in ("nodes", "edges")
+        for node in info.field_nodes
+        for selection in (node.selection_set.selections if node.selection_set else ())
+    )
 
 
 def _type_of(value: Any, info: GraphQLResolveInfo, abstract: Any) -> str:
@@ -262,7 +275,7 @@ def graphql(call: Call) -> Any:
     unknown = _unknown_fields(document)
     if unknown:
         return _errors_only(unknown)
-    problems = validate(SCHEMA, document)
+    problems = validate(SCHEMA, document, RULES)
     if problems:
         return _errors_only([_error(p) for p in problems])
     reason = _too_big(document)
