@@ -23,9 +23,10 @@ from graphql import (
     TypeInfo,
     TypeInfoVisitor,
     Visitor,
-    execute,
+    execute_sync,
     get_named_type,
     parse,
+    print_ast,
     specified_rules,
     validate,
     visit,
@@ -35,7 +36,7 @@ from ..base import Reply
 from .calls import Call, ops
 from .errors import GitHubError
 from .graphql_mutations import MUTATIONS
-from .graphql_objects import Actor, Context, Problem, item, repository
+from .graphql_objects import Actor, Comment, Context, Label, Problem, Review, item, repository
 from .graphql_schema import SCHEMA
 from .store import COMMENTS, ISSUES, LABELS, PULLS, REPOS, REVIEWS, USERS
 
@@ -145,8 +146,6 @@ class _Root:
 
 
 def _as_node(ctx: Context, collection: str, record: Any) -> Any:
-    from .graphql_objects import Comment, Label, Review
-
     if collection == USERS:
         return Actor(ctx, record)
     if collection == REPOS:
@@ -168,11 +167,10 @@ def _location(node: Any) -> list[dict[str, int]]:
 class _Unknown(Visitor):
     """Fields the schema lacks, in GitHub's `undefinedField` words, with the path to each."""
 
-    def __init__(self, type_info: TypeInfo, operation: str) -> None:
+    def __init__(self, type_info: TypeInfo) -> None:
         super().__init__()
         self.type_info = type_info
         self.path: list[str] = []
-        self.root = operation
         self.errors: list[dict[str, Any]] = []
 
     def enter_operation_definition(self, node: OperationDefinitionNode, *_: Any) -> None:
@@ -200,7 +198,7 @@ class _Unknown(Visitor):
 
 def _unknown_fields(document: DocumentNode) -> list[dict[str, Any]]:
     type_info = TypeInfo(SCHEMA)
-    finder = _Unknown(type_info, "")
+    finder = _Unknown(type_info)
     visit(document, TypeInfoVisitor(type_info, finder))
     return finder.errors
 
@@ -255,6 +253,30 @@ def _error(error: GraphQLError) -> dict[str, Any]:
     return shown
 
 
+_BAD_VARIABLE = re.compile(r"^Variable '\$(\w+)' (?:has invalid value[^:]*: |of required type '[^']+' )(.*)$", re.DOTALL)
+
+
+def _variable_error(error: GraphQLError, document: DocumentNode, variables: dict[str, Any]) -> dict[str, Any] | None:
+    """A variable's value that does not fit its type, in GitHub's words; None for any other error."""
+    found = _BAD_VARIABLE.match(error.message)
+    if found is None:
+        return None
+    name, why = found.groups()
+    kinds = {
+        d.variable.name.value: print_ast(d.type)
+        for operation in document.definitions
+        if isinstance(operation, OperationDefinitionNode)
+        for d in operation.variable_definitions or ()
+    }
+    missing = why == "was not provided." or why.startswith("Expected a value of non-null type")
+    explanation = "Expected value to not be null" if missing else why.rstrip(".")
+    return {
+        "extensions": {"value": variables.get(name), "problems": [{"path": [], "explanation": explanation}]},
+        "locations": [{"line": loc.line, "column": loc.column} for loc in error.locations or []],
+        "message": f"Variable ${name} of type {kinds.get(name, '')} was provided invalid value",
+    }
+
+
 def _errors_only(errors: list[dict[str, Any]]) -> Reply:
     return Reply(200, {"errors": errors})
 
@@ -283,7 +305,7 @@ def graphql(call: Call) -> Any:
         return _errors_only([{"message": reason}])
     ctx = Context(call.records, call.me, call.now())
     root = _Root(ctx, (USERS, REPOS, ISSUES, PULLS, LABELS, COMMENTS, REVIEWS))
-    result = execute(
+    result = execute_sync(
         SCHEMA,
         document,
         root_value=root,
@@ -292,6 +314,9 @@ def graphql(call: Call) -> Any:
         field_resolver=_resolve,
         type_resolver=_type_of,
     )
+    refused = [_variable_error(e, document, variables) for e in result.errors or ()]
+    if any(refused):
+        return _errors_only([r for r in refused if r])
     answer: dict[str, Any] = {"data": result.data}
     if result.errors:
         unexpected = [e for e in result.errors if e.original_error is not None and not isinstance(e.original_error, (Problem, GraphQLError))]
