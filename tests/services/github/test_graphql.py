@@ -220,7 +220,16 @@ def test_bad_documents(acme: GitHubWorld) -> None:
 
 def test_no_token_is_refused(acme: GitHubWorld) -> None:
     response = acme.raw("POST", "/graphql", token=None, json={"query": "{ viewer { login } }"})
-    assert (response.status_code, response.json()["message"]) == (401, "Requires authentication")
+    assert (response.status_code, response.json()) == (
+        401,
+        {
+            "message": "This endpoint requires you to be authenticated.",
+            "documentation_url": "https://docs.github.com/graphql/guides/forming-calls-with-graphql#authenticating-with-graphql",
+            "status": "401",
+        },
+    )
+    wrong = acme.raw("POST", "/graphql", token="ghp_nope", json={"query": "{ viewer { login } }"})
+    assert (wrong.status_code, wrong.json()["message"]) == (401, "Bad credentials")
 
 
 def test_node_finds_records_by_their_rest_node_ids(acme: GitHubWorld) -> None:
@@ -379,3 +388,33 @@ def test_reviews(acme: GitHubWorld) -> None:
     assert [(r["state"], r["body"]) for r in rest] == [("APPROVED", "LGTM")]
     blank = ask(acme, mutation, input={"pullRequestId": PULL_4, "event": "REQUEST_CHANGES"})
     assert blank["errors"][0]["message"] == "Review body is required when requesting changes"
+
+
+def test_status_check_rollup_of_a_pulls_head(acme: GitHubWorld) -> None:
+    query = """{ repository(owner: "acme", name: "orders") { pullRequest(number: 4) { commits(last: 1) { nodes { commit {
+      statusCheckRollup { state contexts(first: 10) { nodes {
+        __typename ... on StatusContext { context state targetUrl }
+        ... on CheckRun { name status conclusion checkSuite { workflowRun { workflow { name } } } }
+      } } }
+    } } } } } }"""
+
+    def rollup() -> Any:
+        return ask(acme, query)["data"]["repository"]["pullRequest"]["commits"]["nodes"][0]["commit"]["statusCheckRollup"]
+
+    run = {"__typename": "CheckRun", "name": "build", "status": "COMPLETED", "conclusion": "SUCCESS", "checkSuite": {"workflowRun": {"workflow": {"name": "CI"}}}}
+    assert rollup() == {"state": "SUCCESS", "contexts": {"nodes": [run]}}
+    head = acme.raw("GET", "/repos/acme/orders/pulls/4").json()["head"]["sha"]
+    for state in ("pending", "success"):
+        posted = acme.raw("POST", f"/repos/acme/orders/statuses/{head}", json={"state": state, "context": "ci/tests", "target_url": "https://ci.acme.test/1"})
+        assert posted.status_code == 201
+    acme.raw("POST", f"/repos/acme/orders/statuses/{head}", json={"state": "failure", "context": "ci/lint"})
+    assert rollup() == {
+        "state": "FAILURE",
+        "contexts": {
+            "nodes": [
+                {"__typename": "StatusContext", "context": "ci/tests", "state": "SUCCESS", "targetUrl": "https://ci.acme.test/1"},
+                {"__typename": "StatusContext", "context": "ci/lint", "state": "FAILURE", "targetUrl": None},
+                run,
+            ]
+        },
+    }

@@ -10,7 +10,7 @@ from typing import Any
 from ...world import Record
 from . import commits, issues, pulls, repos
 from .graphql_objects import Comment, Context, Issue, Problem, PullRequest, Review, cursor
-from .store import COMMENTS, ISSUES, LABELS, PULLS, REPOS, USERS
+from .store import ISSUES, LABELS, PULLS, REPOS, USERS
 
 _EVENTS = {"APPROVE": "APPROVED", "REQUEST_CHANGES": "CHANGES_REQUESTED", "COMMENT": "COMMENTED"}
 
@@ -77,19 +77,15 @@ def reopen_issue(ctx: Context, data: dict[str, Any]) -> dict[str, Any]:
     return _payload(data, issue=Issue(ctx, _set_state(ctx, ISSUES, record, "open")))
 
 
-def _open_pull(ctx: Context, ident: str) -> Record:
-    return by_node_id(ctx, PULLS, ident)
-
-
 def close_pull_request(ctx: Context, data: dict[str, Any]) -> dict[str, Any]:
-    record = _open_pull(ctx, data["pullRequestId"])
+    record = by_node_id(ctx, PULLS, data["pullRequestId"])
     if record["merged"]:
         raise Problem("UNPROCESSABLE", "Pull request is already merged")
     return _payload(data, pullRequest=PullRequest(ctx, _set_state(ctx, PULLS, record, "closed")))
 
 
 def reopen_pull_request(ctx: Context, data: dict[str, Any]) -> dict[str, Any]:
-    record = _open_pull(ctx, data["pullRequestId"])
+    record = by_node_id(ctx, PULLS, data["pullRequestId"])
     if record["merged"]:
         raise Problem("UNPROCESSABLE", "Pull request is already merged")
     return _payload(data, pullRequest=PullRequest(ctx, _set_state(ctx, PULLS, record, "open")))
@@ -121,7 +117,7 @@ def create_pull_request(ctx: Context, data: dict[str, Any]) -> dict[str, Any]:
 
 def merge_pull_request(ctx: Context, data: dict[str, Any]) -> dict[str, Any]:
     records = ctx.records
-    record = _open_pull(ctx, data["pullRequestId"])
+    record = by_node_id(ctx, PULLS, data["pullRequestId"])
     if record["merged"]:
         raise Problem("UNPROCESSABLE", "Pull Request is already merged")
     if record["state"] != "open" or not pulls.mergeable(records, record):
@@ -141,7 +137,7 @@ def merge_pull_request(ctx: Context, data: dict[str, Any]) -> dict[str, Any]:
 
 def add_pull_request_review(ctx: Context, data: dict[str, Any]) -> dict[str, Any]:
     records = ctx.records
-    record = _open_pull(ctx, data["pullRequestId"])
+    record = by_node_id(ctx, PULLS, data["pullRequestId"])
     event, text = data.get("event"), data.get("body") or ""
     commit_id = data.get("commitOID") or pulls.head_sha(records, record) or ""
     if commits.commit(records.objects, commit_id) is None:
@@ -169,5 +165,3 @@ MUTATIONS: dict[str, Callable[[Context, dict[str, Any]], dict[str, Any]]] = {
     "mergePullRequest": merge_pull_request,
     "addPullRequestReview": add_pull_request_review,
 }
-
-NODES = (USERS, REPOS, ISSUES, PULLS, LABELS, COMMENTS)

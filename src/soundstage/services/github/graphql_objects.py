@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import base64
 import binascii
+import re
 from dataclasses import dataclass
 from typing import Any
 
 from ...world import Record
 from . import commits, issues, pulls, repos
 from .records import Records
-from .store import CHECK_RUNS, ISSUES, PULLS, REPOS, STATUSES, USERS
+from .store import CHECK_RUNS, ISSUES, PULLS, REPOS, STATUSES, USERS, WORKFLOW_RUNS
 from .views import HTML, association, maybe_stamp, stamp
 
 MAX_PAGE = 100  # GitHub's largest `first`/`last`
@@ -178,7 +179,7 @@ _RUN_STATES = {"success": "SUCCESS", "failure": "FAILURE", "cancelled": "ERROR",
 
 
 def _check_run(records: Records, record: Record) -> dict[str, Any]:
-    run = records["github.workflow_runs"].get(str(record["run_id"]))
+    run = records[WORKFLOW_RUNS].get(str(record["run_id"]))
     conclusion = record["conclusion"]
     return {
         "typename": "CheckRun",
@@ -212,7 +213,7 @@ class Comment:
         self.includes_created_edit = record["updated_at"] != record["created_at"]
         self.is_minimized, self.minimized_reason = False, None
         self.reaction_groups: list[Any] = []
-        kind = "pull" if "head" in (issues.item(ctx.records, record["repository"], record["number"]) or ("", {}))[1] else "issues"
+        kind = "pull" if ctx.records[PULLS].get(record["issue"]) else "issues"
         self.url = f"{HTML}/{record['repository']}/{kind}/{record['number']}#issuecomment-{record['id']}"
         self.viewer_did_author = record["user"] == ctx.viewer["login"]
         self.author_association = association(ctx.records, record["repository"], record["user"]).upper()
@@ -466,10 +467,15 @@ class Repository:
             if r["state"] in wanted
             and (not terms.get("assignee") or terms["assignee"] in r["assignees"])
             and (not terms.get("createdBy") or terms["createdBy"] == r["user"])
-            and (not terms.get("mentioned") or f"@{terms['mentioned']}" in (r["body"] or ""))
+            and (not terms.get("mentioned") or self._mentions(r, terms["mentioned"]))
             and names <= {n.lower() for n in r["labels"]}
         ]
         return Connection([Issue(self.ctx, r) for r in _sorted(self.ctx, found, order_by)], **page)
+
+    def _mentions(self, record: Record, login: str) -> bool:
+        """Whether `@login` is in the issue's body or one of its comments."""
+        texts = [record["body"] or ""] + [c["body"] for c in issues.comments(self.ctx.records, record["repository"], record["number"])]
+        return any(re.search(rf"@{re.escape(login)}\b", text, re.IGNORECASE) for text in texts)
 
     def pull_requests(self, states: list[str] | None = None, labels: list[str] | None = None,
                       head_ref_name: str | None = None, base_ref_name: str | None = None,

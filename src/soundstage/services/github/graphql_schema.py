@@ -49,6 +49,10 @@ enum OrderDirection { ASC DESC }
 enum IssueOrderField { CREATED_AT UPDATED_AT COMMENTS }
 enum LabelOrderField { NAME CREATED_AT }
 enum StatusState { EXPECTED ERROR FAILURE PENDING SUCCESS }
+enum CheckStatusState { REQUESTED QUEUED IN_PROGRESS COMPLETED WAITING PENDING }
+enum CheckConclusionState {
+  ACTION_REQUIRED TIMED_OUT CANCELLED FAILURE SUCCESS NEUTRAL SKIPPED STARTUP_FAILURE STALE
+}
 
 input IssueOrder { field: IssueOrderField! direction: OrderDirection! }
 input LabelOrder { field: LabelOrderField direction: OrderDirection! }
@@ -122,8 +126,8 @@ type StatusCheckRollup { state: StatusState! contexts(first: Int, after: String)
 type StatusContext { context: String! state: StatusState! targetUrl: URI description: String createdAt: DateTime! }
 type CheckRun {
   name: String!
-  status: String!
-  conclusion: String
+  status: CheckStatusState!
+  conclusion: CheckConclusionState
   startedAt: DateTime
   completedAt: DateTime
   detailsUrl: URI

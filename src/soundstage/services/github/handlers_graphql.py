@@ -77,6 +77,8 @@ def _resolve(source: Any, info: GraphQLResolveInfo, **args: Any) -> Any:
                 "MISSING_PAGINATION_BOUNDARIES",
                 f"You must provide a `first` or `last` value to properly paginate the `{name}` connection.",
             )
+    if info.parent_type is SCHEMA.mutation_type:
+        return MUTATIONS[name](source.ctx, args["input"])
     if isinstance(source, dict):
         value = source.get(name)
     else:
@@ -100,7 +102,7 @@ def _type_of(value: Any, info: GraphQLResolveInfo, abstract: Any) -> str:
 
 
 class _Root:
-    """The fields of `Query` and `Mutation`."""
+    """The fields of `Query`; `Mutation`'s are `graphql_mutations.MUTATIONS`."""
 
     def __init__(self, ctx: Context, collections: tuple[str, ...]) -> None:
         self.ctx, self.collections = ctx, collections
@@ -117,7 +119,8 @@ class _Root:
     def _account(self, login: str, kind: str) -> Actor:
         found = self.ctx.records[USERS].get(login)
         if found is None or (found["type"] == "Organization") != (kind == "Organization"):
-            raise Problem("NOT_FOUND", f"Could not resolve to a{'n' if kind[0] in 'AO' else ''} {kind} with the login of '{login}'.")
+            article = "an" if kind == "Organization" else "a"
+            raise Problem("NOT_FOUND", f"Could not resolve to {article} {kind} with the login of '{login}'.")
         return Actor(self.ctx, found)
 
     def user(self, login: str) -> Actor:
@@ -136,13 +139,6 @@ class _Root:
     def nodes(self, ids: list[str]) -> list[Any]:
         return [self.node(i) for i in ids]
 
-    def __getattr__(self, name: str) -> Any:
-        """A mutation by its snake_case name: `merge_pull_request(input=...)`."""
-        camel = re.sub(r"_([a-z])", lambda m: m.group(1).upper(), name)
-        mutation = MUTATIONS.get(camel)
-        if mutation is None:
-            raise AttributeError(name)
-        return lambda input: mutation(self.ctx, input)  # noqa: A002
 
 
 def _as_node(ctx: Context, collection: str, record: Any) -> Any:

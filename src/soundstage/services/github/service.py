@@ -21,6 +21,7 @@ from .models import GithubSection
 from .store import USERS
 
 VERSIONS = ("2022-11-28", "2026-03-10")
+GRAPHQL_AUTH_DOCS = "https://docs.github.com/graphql/guides/forming-calls-with-graphql#authenticating-with-graphql"
 SCOPES = "repo, read:org, workflow"
 _NO_USER_AGENT = (
     "Request forbidden by administrative rules. Please make sure your request has a User-Agent header "
@@ -49,7 +50,11 @@ def token_of(request: ServiceRequest) -> str | None:
 
 
 def _unauthenticated(request: ServiceRequest) -> GitHubError:
-    return GitHubError(401, "Requires authentication" if token_of(request) is None else "Bad credentials")
+    if token_of(request) is not None:
+        return GitHubError(401, "Bad credentials")
+    if request.path == "/graphql":
+        return GitHubError(401, "This endpoint requires you to be authenticated.", documentation_url=GRAPHQL_AUTH_DOCS)
+    return GitHubError(401, "Requires authentication")
 
 
 class GitHubService(RestService):
