@@ -10,7 +10,7 @@ import pytest
 from soundstage.checks import score_custom
 from soundstage.services.github.store import COMMENTS, ISSUES, PULLS, REVIEWS
 
-from .conftest import GitHubWorld
+from .conftest import SCENE, GitHubWorld
 
 PULL_4 = "MDExOlB1bGxSZXF1ZXN0MjgwMDAwMDAwMQ=="  # base64("011:PullRequest2800000001")
 ISSUE_1 = "MDU6SXNzdWUzMTAwMDAwMDAx"
@@ -418,3 +418,18 @@ def test_status_check_rollup_of_a_pulls_head(acme: GitHubWorld) -> None:
             ]
         },
     }
+
+
+def test_the_trace_names_the_operation_and_limits_count_graphql(stage: Any) -> None:
+    world = GitHubWorld(stage.world(SCENE.replace("task: test\n", 'task: test\nrate_limits: {github: {"POST /graphql": 2/1m}}\n')))
+    assert ask(world, "query Me { viewer { login } }") == {"data": {"viewer": {"login": "stagebot"}}}
+    assert ask(world, "{ viewer { login } }") == {"data": {"viewer": {"login": "stagebot"}}}
+    refused = world.raw("POST", "/graphql", json={"query": "query Me { viewer { login } }"})
+    assert refused.status_code == 403
+    assert refused.json()["message"].startswith("You have exceeded a secondary rate limit")
+    calls = [(c.operation, c.status, c.body) for c in world.live.world.log.calls()]
+    assert calls == [
+        ("Me", 200, {"query": "query Me { viewer { login } }", "variables": {}}),
+        ("POST /graphql", 200, {"query": "{ viewer { login } }", "variables": {}}),
+        ("Me", 403, {"query": "query Me { viewer { login } }"}),
+    ]
