@@ -163,3 +163,15 @@ def test_create_a_pull_request(gh: Gh) -> None:
     assert (pull["head"], pull["base"], pull["title"], pull["user"], pull["state"]) == (
         "totals-again", "main", "Again", "stagebot", "open"
     )
+
+
+def test_filters_go_through_search(gh: Gh) -> None:
+    assert gh("issue", "list", "-R", "acme/orders", "--label", "bug") == (
+        "2\tOPEN\tOrder search is case-sensitive\tbug\t2026-03-02 06:00:00 +0000 UTC\n"
+        "1\tOPEN\tWrong order totals for customers with several orders\tbug, p1\t2026-03-02 04:00:00 +0000 UTC\n"
+    )
+    assert gh("pr", "list", "-R", "acme/orders", "--author", "maya") == (
+        "4\tKey the totals cache by order id\tfix-totals-cache\tOPEN\t2026-03-02 10:00:00 +0000 UTC\n"
+    )
+    assert "Created by you\n  You have no open pull requests\n" in gh("pr", "status", "-R", "acme/orders")
+    assert gh.operations() == ["IssueSearch", "PullRequestSearch", "PullRequestStatus"]

@@ -216,6 +216,10 @@ def test_bad_documents(acme: GitHubWorld) -> None:
 
     assert ask(acme, nested(13)) == {"data": {"repository": {"parent": None}}}
     assert ask(acme, nested(14)) == {"errors": [{"message": "Query has depth of 16, which exceeds max depth of 15"}]}
+    fields = " ".join(f"f{i}: login" for i in range(1999))
+    assert ask(acme, "{ viewer { %s } }" % fields)["data"]["viewer"]["f1998"] == "stagebot"
+    too_many = ask(acme, "{ viewer { %s f1999: login } }" % fields)
+    assert too_many == {"errors": [{"message": "Query has more than 2000 fields, which exceeds the limit of 2000"}]}
 
 
 def test_no_token_is_refused(acme: GitHubWorld) -> None:
@@ -433,3 +437,22 @@ def test_the_trace_names_the_operation_and_limits_count_graphql(stage: Any) -> N
         ("POST /graphql", 200, {"query": "{ viewer { login } }", "variables": {}}),
         ("Me", 403, {"query": "query Me { viewer { login } }"}),
     ]
+
+
+def test_search_is_rest_search(acme: GitHubWorld) -> None:
+    query = """query($q: String!) { search(query: $q, type: ISSUE, first: 10) {
+      issueCount edges { cursor node { __typename ... on Issue { number } ... on PullRequest { number author { login } } } }
+    } }"""
+    pulls = ask(acme, query, q="repo:acme/orders is:pr is:open totals")["data"]["search"]
+    assert pulls == {
+        "issueCount": 2,
+        "edges": [
+            {"cursor": "Y3Vyc29yOjE=", "node": {"__typename": "PullRequest", "number": 5, "author": {"login": "omar"}}},
+            {"cursor": "Y3Vyc29yOjI=", "node": {"__typename": "PullRequest", "number": 4, "author": {"login": "maya"}}},
+        ],
+    }
+    rest = acme.raw("GET", "/search/issues", params={"q": "repo:acme/orders label:bug"}).json()
+    found = ask(acme, query, q="repo:acme/orders label:bug sort:created-asc")["data"]["search"]
+    assert [e["node"]["number"] for e in found["edges"]] == sorted(i["number"] for i in rest["items"])
+    mine = ask(acme, query, q="repo:acme/orders author:@me")["data"]["search"]
+    assert mine == {"issueCount": 0, "edges": []}

@@ -9,6 +9,7 @@ import base64
 import binascii
 import re
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from ...world import Record
@@ -79,12 +80,21 @@ class Connection:
             start = max(start, end - last)
         self.total_count = len(items)
         self.nodes = items[start:end]
+        self.edges = [{"cursor": cursor(i), "node": node} for i, node in enumerate(self.nodes, start)]
         self.page_info = {
             "hasNextPage": end < len(items),
             "hasPreviousPage": start > 0,
             "startCursor": cursor(start) if end > start else None,
             "endCursor": cursor(end - 1) if end > start else None,
         }
+
+
+class SearchResults(Connection):
+    """What `search` finds: its count is `issueCount`."""
+
+    @property
+    def issue_count(self) -> int:
+        return self.total_count
 
 
 class Empty:
@@ -233,7 +243,6 @@ class Review:
         self.body = record["body"]
         self.state = record["state"]
         self.submitted_at = maybe_stamp(record["submitted_at"])
-        self.created_at = stamp(record["submitted_at"] or ctx.at)
         self.includes_created_edit = False
         self.reaction_groups: list[Any] = []
         self.url = f"{HTML}/{record['repository']}/pull/{record['number']}#pullrequestreview-{record['id']}"
@@ -316,34 +325,44 @@ class PullRequest(Item):
         self.merged_at = maybe_stamp(record["merged_at"])
         self.is_draft = record["draft"]
         self.maintainer_can_modify = record.get("maintainer_can_modify", False)
-        can_merge = pulls.mergeable(records, record)
-        self.mergeable = {True: "MERGEABLE", False: "CONFLICTING", None: "UNKNOWN"}[can_merge]
-        self.merge_state_status = "DRAFT" if self.is_draft and can_merge else _MERGE_STATE[can_merge]
         self.base_ref_name, self.head_ref_name = record["base"], record["head"]
         self.base_ref_oid = pulls.base_sha(records, record) or ""
         self.head_ref_oid = pulls.head_sha(records, record) or ""
         self.is_cross_repository = False
 
+    # What takes work (a compare, a three-way merge) is worked out once, and only when asked for.
+
+    @cached_property
     def _changes(self) -> dict[str, Any]:
         return pulls.changes(self.ctx.records, self.record)
 
+    @cached_property
+    def _can_merge(self) -> bool | None:
+        return pulls.mergeable(self.ctx.records, self.record)
+
+    def mergeable(self) -> str:
+        return {True: "MERGEABLE", False: "CONFLICTING", None: "UNKNOWN"}[self._can_merge]
+
+    def merge_state_status(self) -> str:
+        return "DRAFT" if self.is_draft and self._can_merge else _MERGE_STATE[self._can_merge]
+
     def additions(self) -> int:
-        return sum(f["additions"] for f in self._changes()["files"])
+        return sum(f["additions"] for f in self._changes["files"])
 
     def deletions(self) -> int:
-        return sum(f["deletions"] for f in self._changes()["files"])
+        return sum(f["deletions"] for f in self._changes["files"])
 
     def changed_files(self) -> int:
-        return len(self._changes()["files"])
+        return len(self._changes["files"])
 
     def files(self, **page: Any) -> Connection:
-        found = self._changes()["files"]
+        found = self._changes["files"]
         return Connection(
             [{"path": f["filename"], "additions": f["additions"], "deletions": f["deletions"]} for f in found], **page
         )
 
     def commits(self, **page: Any) -> Connection:
-        found = [commit(self.ctx, c["sha"]) for c in self._changes()["commits"]]
+        found = [commit(self.ctx, c["sha"]) for c in self._changes["commits"]]
         return Connection([{"commit": c} for c in found if c], **page)
 
     def merged_by(self) -> Actor | None:
@@ -377,6 +396,19 @@ class PullRequest(Item):
     def reviews(self, states: list[str] | None = None, **page: Any) -> Connection:
         found = [r for r in pulls.reviews(self.ctx.records, self.record) if states is None or r["state"] in states]
         return Connection([Review(self.ctx, r) for r in found], **page)
+
+    def latest_reviews(self, **page: Any) -> Connection:
+        """Each reviewer's latest submitted review."""
+        latest: dict[str, Record] = {}
+        for review in pulls.reviews(self.ctx.records, self.record):
+            if review["state"] != "PENDING":
+                latest.pop(review["user"], None)
+                latest[review["user"]] = review
+        return Connection([Review(self.ctx, r) for r in latest.values()], **page)
+
+    def review_decision(self) -> None:
+        """None: GitHub decides only when branch protection requires reviews, and the world has none."""
+        return None
 
     def review_requests(self, **_: Any) -> Empty:
         return Empty()

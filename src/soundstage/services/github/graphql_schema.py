@@ -38,6 +38,7 @@ enum MergeableState { MERGEABLE CONFLICTING UNKNOWN }
 enum MergeStateStatus { BEHIND BLOCKED CLEAN DIRTY DRAFT HAS_HOOKS UNKNOWN UNSTABLE }
 enum PullRequestMergeMethod { MERGE SQUASH REBASE }
 enum PullRequestReviewState { PENDING COMMENTED APPROVED CHANGES_REQUESTED DISMISSED }
+enum PullRequestReviewDecision { CHANGES_REQUESTED APPROVED REVIEW_REQUIRED }
 enum PullRequestReviewEvent { COMMENT APPROVE REQUEST_CHANGES DISMISS }
 enum RepositoryVisibility { PRIVATE PUBLIC INTERNAL }
 enum RepositoryPermission { ADMIN MAINTAIN WRITE TRIAGE READ }
@@ -107,7 +108,8 @@ type Organization implements Node & Actor & RepositoryOwner {
 
 type Team { organization: Organization! name: String! slug: String! }
 
-type Ref { id: ID! name: String! prefix: String! target: Commit }
+type Ref { id: ID! name: String! prefix: String! target: Commit branchProtectionRule: BranchProtectionRule }
+type BranchProtectionRule { requiresStrictStatusChecks: Boolean! requiresApprovingReviews: Boolean! }
 
 type Commit implements Node {
   id: ID!
@@ -193,7 +195,6 @@ type PullRequestReview implements Node {
   body: String!
   state: PullRequestReviewState!
   submittedAt: DateTime
-  createdAt: DateTime!
   commit: Commit
   includesCreatedEdit: Boolean!
   reactionGroups: [ReactionGroup!]
@@ -237,7 +238,8 @@ type Issue implements Node {
   reactionGroups: [ReactionGroup!]
   viewerDidAuthor: Boolean!
 }
-type IssueConnection { totalCount: Int! nodes: [Issue] pageInfo: PageInfo! }
+type IssueEdge { cursor: String! node: Issue }
+type IssueConnection { totalCount: Int! nodes: [Issue] edges: [IssueEdge] pageInfo: PageInfo! }
 
 type PullRequest implements Node {
   id: ID!
@@ -279,6 +281,8 @@ type PullRequest implements Node {
   commits(first: Int, after: String, last: Int, before: String): PullRequestCommitConnection!
   files(first: Int, after: String, last: Int, before: String): PullRequestChangedFileConnection
   reviews(first: Int, after: String, last: Int, before: String, states: [PullRequestReviewState!]): PullRequestReviewConnection
+  latestReviews(first: Int, after: String, last: Int, before: String): PullRequestReviewConnection
+  reviewDecision: PullRequestReviewDecision
   reviewRequests(first: Int, after: String): ReviewRequestConnection
   labels(first: Int, after: String, last: Int, before: String): LabelConnection
   assignees(first: Int, after: String, last: Int, before: String): UserConnection!
@@ -289,7 +293,18 @@ type PullRequest implements Node {
   reactionGroups: [ReactionGroup!]
   viewerDidAuthor: Boolean!
 }
-type PullRequestConnection { totalCount: Int! nodes: [PullRequest] pageInfo: PageInfo! }
+type PullRequestEdge { cursor: String! node: PullRequest }
+type PullRequestConnection { totalCount: Int! nodes: [PullRequest] edges: [PullRequestEdge] pageInfo: PageInfo! }
+
+enum SearchType { ISSUE }
+union SearchResultItem = Issue | PullRequest
+type SearchResultItemEdge { cursor: String! node: SearchResultItem }
+type SearchResultItemConnection {
+  issueCount: Int!
+  nodes: [SearchResultItem]
+  edges: [SearchResultItemEdge]
+  pageInfo: PageInfo!
+}
 
 union IssueOrPullRequest = Issue | PullRequest
 
@@ -346,6 +361,7 @@ type Query {
   organization(login: String!): Organization
   node(id: ID!): Node
   nodes(ids: [ID!]!): [Node]!
+  search(query: String!, type: SearchType!, first: Int, after: String, last: Int, before: String): SearchResultItemConnection!
 }
 
 input CreateIssueInput {

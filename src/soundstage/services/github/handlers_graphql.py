@@ -33,10 +33,12 @@ from graphql import (
 )
 
 from ..base import Reply
-from .calls import Call, ops
+from . import issues
+from .calls import Call, ops, search_terms
 from .errors import GitHubError
 from .graphql_mutations import MUTATIONS
-from .graphql_objects import Actor, Comment, Context, Label, Problem, Review, item, repository
+from .graphql_objects import Actor, Comment, Context, Label, Problem, Review, SearchResults, item, repository
+from .handlers_search import matching_issues
 from .graphql_schema import SCHEMA
 from .store import COMMENTS, ISSUES, LABELS, PULLS, REPOS, REVIEWS, USERS
 
@@ -139,6 +141,19 @@ class _Root:
     def nodes(self, ids: list[str]) -> list[Any]:
         return [self.node(i) for i in ids]
 
+    def search(self, query: str, type: str, **page: Any) -> SearchResults:  # noqa: A002 - GitHub's argument name
+        """Issues and pulls as `GET /search/issues` finds them (`@me` is the viewer), newest first unless
+        a `sort:` qualifier (`created`, `updated`, `comments`, then `-asc` or `-desc`) says otherwise."""
+        records = self.ctx.records
+        words, qualifiers = search_terms(query.replace("@me", self.ctx.viewer["login"]))
+        names = qualifiers.get("repo")
+        found = records[REPOS] if names is None else (records[REPOS].get(n) for n in names)
+        matched = matching_issues(records, [r for r in found if r], words, qualifiers)
+        by, _, direction = (qualifiers.get("sort") or ["created-desc"])[-1].partition("-")
+        by = by if by in ("created", "updated", "comments") else "created"
+        matched.sort(key=lambda r: (issues.sort_value(records, r, by), r["id"]), reverse=direction != "asc")
+        return SearchResults([item(self.ctx, r) for r in matched], **page)
+
 
 
 def _as_node(ctx: Context, collection: str, record: Any) -> Any:
@@ -214,7 +229,7 @@ def _too_big(document: DocumentNode) -> str | None:
             if isinstance(selection, FieldNode):
                 count += 1
                 if count > MAX_FIELDS:
-                    return f"Query has complexity of more than {MAX_FIELDS}, which exceeds max complexity of {MAX_FIELDS}"
+                    return f"Query has more than {MAX_FIELDS} fields, which exceeds the limit of {MAX_FIELDS}"
                 found = walk(selection.selection_set, depth + 1, seen)
             elif isinstance(selection, InlineFragmentNode):
                 found = walk(selection.selection_set, depth, seen)
