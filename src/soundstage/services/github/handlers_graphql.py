@@ -45,6 +45,7 @@ from .store import COMMENTS, ISSUES, LABELS, PULLS, REPOS, REVIEWS, USERS
 GRAPHQL = "POST /graphql"
 MAX_DEPTH = 15  # nested selections in one document
 MAX_FIELDS = 2_000  # fields in one document, fragments counted where they are spread
+MAX_TOKENS = 20_000  # tokens of one document: the parser stops there (and at nesting too deep for it)
 # GitHub lets one response key hold fields of different types on different members of a union
 # (`... on Issue {state} ... on PullRequest {state}`, which `gh issue view` sends).
 RULES = [rule for rule in specified_rules if rule is not OverlappingFieldsCanBeMergedRule]
@@ -62,7 +63,7 @@ def operation_name(body: Any) -> str | None:
     if isinstance(body.get("operationName"), str):
         return body["operationName"]
     try:
-        document = parse(body["query"], no_location=True)
+        document = parse(body["query"], no_location=True, max_tokens=MAX_TOKENS)
     except GraphQLError:
         return None
     names = [d.name.value for d in document.definitions if isinstance(d, OperationDefinitionNode) and d.name]
@@ -302,7 +303,7 @@ def graphql(call: Call) -> Any:
     if not isinstance(variables, dict):
         raise GitHubError(400, "Problems parsing JSON")
     try:
-        document = parse(query)
+        document = parse(query, max_tokens=MAX_TOKENS)
     except GraphQLError as exc:
         return _errors_only([{"message": exc.message, "locations": _error(exc)["locations"]}])
     unknown = _unknown_fields(document)
