@@ -224,6 +224,10 @@ def test_bad_documents(acme: GitHubWorld) -> None:
     assert ask(acme, "{ viewer { %s } }" % fields)["data"]["viewer"]["f1998"] == "stagebot"
     too_many = ask(acme, "{ viewer { %s f1999: login } }" % fields)
     assert too_many == {"errors": [{"message": "Query has more than 2000 fields, which exceeds the limit of 2000"}]}
+    doubling = "".join(f"fragment F{i} on User {{ ...F{i + 1} ...F{i + 1} }} " for i in range(40))
+    doubled = ask(acme, "{ viewer { ...F0 } } " + doubling + "fragment F40 on User { login }")
+    assert doubled == {"errors": [{"message": "Query has more than 2000 fields, which exceeds the limit of 2000"}]}
+    assert ask(acme, "{ viewer {} }")["errors"][0]["message"] == "Syntax Error: Expected Name, found '}'."
 
 
 def test_no_token_is_refused(acme: GitHubWorld) -> None:

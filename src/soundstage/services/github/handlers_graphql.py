@@ -38,13 +38,14 @@ from .calls import Call, ops, search_terms
 from .errors import GitHubError
 from .graphql_mutations import MUTATIONS
 from .graphql_objects import Actor, Comment, Context, Label, Problem, Review, SearchResults, item, repository
-from .handlers_search import matching_issues
 from .graphql_schema import SCHEMA
+from .handlers_search import matching_issues
 from .store import COMMENTS, ISSUES, LABELS, PULLS, REPOS, REVIEWS, USERS
 
 GRAPHQL = "POST /graphql"
+_NODES = (USERS, REPOS, ISSUES, PULLS, LABELS, COMMENTS, REVIEWS)  # where `node(id)` looks
 MAX_DEPTH = 15  # nested selections in one document
-MAX_FIELDS = 2_000  # fields in one document, fragments counted where they are spread
+MAX_FIELDS = 2_000  # fields and fragment spreads in one document, fragments counted where they are spread
 MAX_TOKENS = 20_000  # tokens of one document: the parser stops there (and at nesting too deep for it)
 # GitHub lets one response key hold fields of different types on different members of a union
 # (`... on Issue {state} ... on PullRequest {state}`, which `gh issue view` sends).
@@ -107,8 +108,8 @@ def _type_of(value: Any, info: GraphQLResolveInfo, abstract: Any) -> str:
 class _Root:
     """The fields of `Query`; `Mutation`'s are `graphql_mutations.MUTATIONS`."""
 
-    def __init__(self, ctx: Context, collections: tuple[str, ...]) -> None:
-        self.ctx, self.collections = ctx, collections
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
 
     def viewer(self) -> Actor:
         return Actor(self.ctx, self.ctx.viewer)
@@ -133,7 +134,7 @@ class _Root:
         return self._account(login, "Organization")
 
     def node(self, id: str) -> Any:  # noqa: A002 - GitHub's argument name
-        for collection in self.collections:
+        for collection in _NODES:
             found = self.ctx.records[collection].by("node_id", id)
             if found:
                 return _as_node(self.ctx, collection, found[0])
@@ -216,7 +217,8 @@ def _unknown_fields(document: DocumentNode) -> list[dict[str, Any]]:
 
 
 def _too_big(document: DocumentNode) -> str | None:
-    """Why the document asks too much (depth over MAX_DEPTH, fields over MAX_FIELDS), or None."""
+    """Why the document asks too much (depth over MAX_DEPTH, fields over MAX_FIELDS), or None. Spreads
+    count as fields: fragments spreading others twice over would otherwise double the walk at each step."""
     fragments = {d.name.value: d for d in document.definitions if isinstance(d, FragmentDefinitionNode)}
     count = 0
 
@@ -227,10 +229,10 @@ def _too_big(document: DocumentNode) -> str | None:
         if depth > MAX_DEPTH:
             return f"Query has depth of {depth}, which exceeds max depth of {MAX_DEPTH}"
         for selection in selections.selections:
+            count += 1
+            if count > MAX_FIELDS:
+                return f"Query has more than {MAX_FIELDS} fields, which exceeds the limit of {MAX_FIELDS}"
             if isinstance(selection, FieldNode):
-                count += 1
-                if count > MAX_FIELDS:
-                    return f"Query has more than {MAX_FIELDS} fields, which exceeds the limit of {MAX_FIELDS}"
                 found = walk(selection.selection_set, depth + 1, seen)
             elif isinstance(selection, InlineFragmentNode):
                 found = walk(selection.selection_set, depth, seen)
@@ -303,7 +305,7 @@ def graphql(call: Call) -> Any:
     if not isinstance(variables, dict):
         raise GitHubError(400, "Problems parsing JSON")
     try:
-        document = parse(query, max_tokens=MAX_TOKENS)
+        document = parse(query, max_tokens=MAX_TOKENS, allow_empty_selection_sets=False)  # `{}` is no selection
     except GraphQLError as exc:
         return _errors_only([{"message": exc.message, "locations": _error(exc)["locations"]}])
     unknown = _unknown_fields(document)
@@ -316,7 +318,7 @@ def graphql(call: Call) -> Any:
     if reason:
         return _errors_only([{"message": reason}])
     ctx = Context(call.records, call.me, call.now())
-    root = _Root(ctx, (USERS, REPOS, ISSUES, PULLS, LABELS, COMMENTS, REVIEWS))
+    root = _Root(ctx)
     result = execute_sync(
         SCHEMA,
         document,
