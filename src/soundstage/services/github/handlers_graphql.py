@@ -46,7 +46,7 @@ GRAPHQL = "POST /graphql"
 _NODES = (USERS, REPOS, ISSUES, PULLS, LABELS, COMMENTS, REVIEWS)  # where `node(id)` looks
 MAX_DEPTH = 15  # nested selections in one document
 MAX_FIELDS = 2_000  # fields and fragment spreads in one document, fragments counted where they are spread
-MAX_TOKENS = 20_000  # tokens of one document: the parser stops there (and at nesting too deep for it)
+MAX_TOKENS = 10_000  # tokens of one document: the parser stops there (and at nesting too deep for it)
 # GitHub lets one response key hold fields of different types on different members of a union
 # (`... on Issue {state} ... on PullRequest {state}`, which `gh issue view` sends).
 RULES = [rule for rule in specified_rules if rule is not OverlappingFieldsCanBeMergedRule]
