@@ -175,3 +175,20 @@ def test_filters_go_through_search(gh: Gh) -> None:
     )
     assert "Created by you\n  You have no open pull requests\n" in gh("pr", "status", "-R", "acme/orders")
     assert gh.operations() == ["IssueSearch", "PullRequestSearch", "PullRequestStatus"]
+
+
+def test_edit_close_and_reopen(gh: Gh) -> None:
+    gh("issue", "edit", "2", "-R", "acme/orders", "--title", "Search ignores case", "--add-label", "p1", "--add-assignee", "maya")
+    issue = gh.state(ISSUES)["acme/orders#2"]
+    assert (issue["title"], issue["labels"], issue["assignees"]) == ("Search ignores case", ["bug", "p1"], ["maya"])
+    gh("issue", "edit", "2", "-R", "acme/orders", "--remove-label", "bug")
+    assert gh.state(ISSUES)["acme/orders#2"]["labels"] == ["p1"]
+    gh("pr", "edit", "5", "-R", "acme/orders", "--body", "Superseded by #4")
+    assert gh.state(PULLS)["acme/orders#5"]["body"] == "Superseded by #4"
+    gh("pr", "close", "5", "-R", "acme/orders")
+    assert gh.state(PULLS)["acme/orders#5"]["state"] == "closed"
+    gh("pr", "reopen", "5", "-R", "acme/orders")
+    assert gh.state(PULLS)["acme/orders#5"]["state"] == "open"
+    writes = ("IssueUpdate", "LabelAdd", "LabelRemove", "PullRequestUpdate", "PullRequestClose", "PullRequestReopen")
+    # gh sends an edit's mutations side by side: their order is not fixed.
+    assert sorted(o for o in gh.operations() if o in writes) == sorted(writes)

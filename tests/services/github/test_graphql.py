@@ -464,3 +464,35 @@ def test_search_is_rest_search(acme: GitHubWorld) -> None:
     assert [e["node"]["number"] for e in found["edges"]] == sorted(i["number"] for i in rest["items"])
     mine = ask(acme, query, q="repo:acme/orders author:@me")["data"]["search"]
     assert mine == {"issueCount": 0, "edges": []}
+
+
+def test_updates_labels_and_assignees(acme: GitHubWorld) -> None:
+    pull_5 = "MDExOlB1bGxSZXF1ZXN0MjgwMDAwMDAwMg=="
+    update = """mutation($input: UpdatePullRequestInput!) { updatePullRequest(input: $input) {
+      pullRequest { title baseRefName state labels(first: 5) { nodes { name } } }
+    } }"""
+    changed = ask(acme, update, input={"pullRequestId": pull_5, "title": "Cache off", "state": "CLOSED", "labelIds": [BUG]})
+    assert changed == {
+        "data": {
+            "updatePullRequest": {
+                "pullRequest": {"title": "Cache off", "baseRefName": "main", "state": "CLOSED", "labels": {"nodes": [{"name": "bug"}]}}
+            }
+        }
+    }
+    record = acme.state(PULLS)["acme/orders#5"]
+    assert (record["title"], record["state"], record["labels"]) == ("Cache off", "closed", ["bug"])
+    missing = ask(acme, update, input={"pullRequestId": pull_5, "baseRefName": "nope"})
+    assert missing["errors"][0]["message"] == "Proposed base branch 'nope' was not found"
+    labels = """mutation($input: RemoveLabelsFromLabelableInput!) { removeLabelsFromLabelable(input: $input) {
+      labelable { __typename labels(first: 5) { nodes { name } } }
+    } }"""
+    removed = ask(acme, labels, input={"labelableId": ISSUE_1, "labelIds": [BUG]})
+    assert removed == {
+        "data": {"removeLabelsFromLabelable": {"labelable": {"__typename": "Issue", "labels": {"nodes": [{"name": "p1"}]}}}}
+    }
+    assignees = """mutation($input: AddAssigneesToAssignableInput!) { addAssigneesToAssignable(input: $input) {
+      assignable { ... on Issue { assignees(first: 5) { nodes { login } } } }
+    } }"""
+    added = ask(acme, assignees, input={"assignableId": ISSUE_2, "assigneeIds": [MAYA, MAYA]})
+    assert added == {"data": {"addAssigneesToAssignable": {"assignable": {"assignees": {"nodes": [{"login": "maya"}]}}}}}
+    assert acme.state(ISSUES)["acme/orders#2"]["assignees"] == ["maya"]

@@ -55,7 +55,7 @@ def add_comment(ctx: Context, data: dict[str, Any]) -> dict[str, Any]:
         raise Problem("UNPROCESSABLE", "Body cannot be blank")
     comment = issues.add_comment(ctx.records, record, ctx.viewer["login"], data["body"], ctx.at)
     index = len(issues.comments(ctx.records, record["repository"], record["number"])) - 1
-    subject = PullRequest(ctx, record) if "head" in record else Issue(ctx, record)
+    subject = _as_object(ctx, record)
     return _payload(data, commentEdge={"cursor": cursor(index), "node": Comment(ctx, comment)}, subject=subject)
 
 
@@ -89,6 +89,80 @@ def reopen_pull_request(ctx: Context, data: dict[str, Any]) -> dict[str, Any]:
     if record["merged"]:
         raise Problem("UNPROCESSABLE", "Pull request is already merged")
     return _payload(data, pullRequest=PullRequest(ctx, _set_state(ctx, PULLS, record, "open")))
+
+
+def _as_object(ctx: Context, record: Record) -> Issue | PullRequest:
+    return PullRequest(ctx, record) if "head" in record else Issue(ctx, record)
+
+
+def _changed(ctx: Context, data: dict[str, Any], ident: str, **extra: Any) -> Issue | PullRequest:
+    """An issue or pull with its title, body, state, labels or assignees set from `data` (those given)."""
+    collection, record = _item(ctx, ident)
+    fields: dict[str, Any] = dict(extra)
+    for name in ("title", "body"):
+        if data.get(name) is not None:
+            fields[name] = data[name]
+    if "title" in fields and not fields["title"].strip():
+        raise Problem("UNPROCESSABLE", "Title can't be blank")
+    if data.get("state") is not None:
+        if record.get("merged"):
+            raise Problem("UNPROCESSABLE", "Pull request is already merged")
+        fields["state"] = data["state"].lower()
+    if data.get("labelIds") is not None:
+        fields["labels"] = [by_node_id(ctx, LABELS, i)["name"] for i in data["labelIds"]]
+    if data.get("assigneeIds") is not None:
+        fields["assignees"] = [by_node_id(ctx, USERS, i)["login"] for i in data["assigneeIds"]]
+    changed = issues.update_item(ctx.records, collection, record, ctx.viewer["login"], ctx.at, **fields)
+    return _as_object(ctx, changed)
+
+
+def update_issue(ctx: Context, data: dict[str, Any]) -> dict[str, Any]:
+    by_node_id(ctx, ISSUES, data["id"])
+    return _payload(data, issue=_changed(ctx, data, data["id"]))
+
+
+def update_pull_request(ctx: Context, data: dict[str, Any]) -> dict[str, Any]:
+    record = by_node_id(ctx, PULLS, data["pullRequestId"])
+    extra: dict[str, Any] = {}
+    if data.get("baseRefName") is not None:
+        if repos.branch_sha(ctx.records, record["repository"], data["baseRefName"]) is None:
+            raise Problem("UNPROCESSABLE", f"Proposed base branch '{data['baseRefName']}' was not found")
+        extra["base"] = data["baseRefName"]
+    if data.get("maintainerCanModify") is not None:
+        extra["maintainer_can_modify"] = data["maintainerCanModify"]
+    return _payload(data, pullRequest=_changed(ctx, data, data["pullRequestId"], **extra))
+
+
+def _names(ctx: Context, collection: str, field: str, ids: list[str]) -> list[str]:
+    return [by_node_id(ctx, collection, i)[field] for i in ids]
+
+
+def add_labels(ctx: Context, data: dict[str, Any]) -> dict[str, Any]:
+    _, record = _item(ctx, data["labelableId"])
+    added = _names(ctx, LABELS, "name", data["labelIds"])
+    labels = list(dict.fromkeys(record["labels"] + added))
+    return _payload(data, labelable=_changed(ctx, {}, data["labelableId"], labels=labels))
+
+
+def remove_labels(ctx: Context, data: dict[str, Any]) -> dict[str, Any]:
+    _, record = _item(ctx, data["labelableId"])
+    removed = set(_names(ctx, LABELS, "name", data["labelIds"]))
+    labels = [n for n in record["labels"] if n not in removed]
+    return _payload(data, labelable=_changed(ctx, {}, data["labelableId"], labels=labels))
+
+
+def add_assignees(ctx: Context, data: dict[str, Any]) -> dict[str, Any]:
+    _, record = _item(ctx, data["assignableId"])
+    added = _names(ctx, USERS, "login", data["assigneeIds"])
+    assignees = list(dict.fromkeys(record["assignees"] + added))
+    return _payload(data, assignable=_changed(ctx, {}, data["assignableId"], assignees=assignees))
+
+
+def remove_assignees(ctx: Context, data: dict[str, Any]) -> dict[str, Any]:
+    _, record = _item(ctx, data["assignableId"])
+    removed = set(_names(ctx, USERS, "login", data["assigneeIds"]))
+    assignees = [n for n in record["assignees"] if n not in removed]
+    return _payload(data, assignable=_changed(ctx, {}, data["assignableId"], assignees=assignees))
 
 
 def create_pull_request(ctx: Context, data: dict[str, Any]) -> dict[str, Any]:
@@ -164,4 +238,10 @@ MUTATIONS: dict[str, Callable[[Context, dict[str, Any]], dict[str, Any]]] = {
     "reopenPullRequest": reopen_pull_request,
     "mergePullRequest": merge_pull_request,
     "addPullRequestReview": add_pull_request_review,
+    "updateIssue": update_issue,
+    "updatePullRequest": update_pull_request,
+    "addLabelsToLabelable": add_labels,
+    "removeLabelsFromLabelable": remove_labels,
+    "addAssigneesToAssignable": add_assignees,
+    "removeAssigneesFromAssignable": remove_assignees,
 }

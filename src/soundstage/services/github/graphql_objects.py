@@ -102,6 +102,7 @@ class Empty:
 
     total_count = 0
     nodes: list[Any] = []
+    page_info = {"hasNextPage": False, "hasPreviousPage": False, "startCursor": None, "endCursor": None}
 
 
 class Actor:

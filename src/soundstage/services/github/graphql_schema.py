@@ -22,6 +22,9 @@ interface Actor {
   resourcePath: URI!
 }
 
+interface Labelable { labels(first: Int, after: String, last: Int, before: String): LabelConnection }
+interface Assignable { assignees(first: Int, after: String, last: Int, before: String): UserConnection! }
+
 interface RepositoryOwner {
   id: ID!
   login: String!
@@ -162,12 +165,13 @@ type ReactionGroup { content: ReactionContent! users(first: Int): ReactingUserCo
 
 type Milestone { number: Int! title: String! description: String dueOn: DateTime }
 
-type ProjectCardConnection { totalCount: Int! nodes: [ProjectCard] }
+type ProjectCardConnection { totalCount: Int! nodes: [ProjectCard] pageInfo: PageInfo! }
 type ProjectCard { project: Project! column: ProjectColumn }
 type Project { name: String! }
 type ProjectColumn { name: String! }
-type ProjectV2ItemConnection { totalCount: Int! nodes: [ProjectV2Item] }
-type ProjectV2Item { id: ID! }
+type ProjectV2ItemConnection { totalCount: Int! nodes: [ProjectV2Item] pageInfo: PageInfo! }
+type ProjectV2Item { id: ID! project: ProjectV2! }
+type ProjectV2 { id: ID! title: String! }
 
 type IssueComment implements Node {
   id: ID!
@@ -212,7 +216,7 @@ type PullRequestCommitConnection { totalCount: Int! nodes: [PullRequestCommit] p
 type PullRequestChangedFile { path: String! additions: Int! deletions: Int! }
 type PullRequestChangedFileConnection { totalCount: Int! nodes: [PullRequestChangedFile] pageInfo: PageInfo! }
 
-type Issue implements Node {
+type Issue implements Node & Labelable & Assignable {
   id: ID!
   databaseId: Int
   number: Int!
@@ -241,7 +245,7 @@ type Issue implements Node {
 type IssueEdge { cursor: String! node: Issue }
 type IssueConnection { totalCount: Int! nodes: [Issue] edges: [IssueEdge] pageInfo: PageInfo! }
 
-type PullRequest implements Node {
+type PullRequest implements Node & Labelable & Assignable {
   id: ID!
   databaseId: Int
   number: Int!
@@ -421,7 +425,51 @@ input AddPullRequestReviewInput {
 }
 type AddPullRequestReviewPayload { clientMutationId: String pullRequestReview: PullRequestReview }
 
+input UpdateIssueInput {
+  id: ID!
+  title: String
+  body: String
+  assigneeIds: [ID!]
+  labelIds: [ID!]
+  state: IssueState
+  milestoneId: ID
+  projectIds: [ID!]
+  clientMutationId: String
+}
+type UpdateIssuePayload { clientMutationId: String issue: Issue }
+
+input UpdatePullRequestInput {
+  pullRequestId: ID!
+  title: String
+  body: String
+  baseRefName: String
+  assigneeIds: [ID!]
+  labelIds: [ID!]
+  state: PullRequestUpdateState
+  maintainerCanModify: Boolean
+  milestoneId: ID
+  projectIds: [ID!]
+  clientMutationId: String
+}
+enum PullRequestUpdateState { OPEN CLOSED }
+type UpdatePullRequestPayload { clientMutationId: String pullRequest: PullRequest }
+
+input AddLabelsToLabelableInput { labelableId: ID! labelIds: [ID!]! clientMutationId: String }
+type AddLabelsToLabelablePayload { clientMutationId: String labelable: Labelable }
+input RemoveLabelsFromLabelableInput { labelableId: ID! labelIds: [ID!]! clientMutationId: String }
+type RemoveLabelsFromLabelablePayload { clientMutationId: String labelable: Labelable }
+input AddAssigneesToAssignableInput { assignableId: ID! assigneeIds: [ID!]! clientMutationId: String }
+type AddAssigneesToAssignablePayload { clientMutationId: String assignable: Assignable }
+input RemoveAssigneesFromAssignableInput { assignableId: ID! assigneeIds: [ID!]! clientMutationId: String }
+type RemoveAssigneesFromAssignablePayload { clientMutationId: String assignable: Assignable }
+
 type Mutation {
+  updateIssue(input: UpdateIssueInput!): UpdateIssuePayload
+  updatePullRequest(input: UpdatePullRequestInput!): UpdatePullRequestPayload
+  addLabelsToLabelable(input: AddLabelsToLabelableInput!): AddLabelsToLabelablePayload
+  removeLabelsFromLabelable(input: RemoveLabelsFromLabelableInput!): RemoveLabelsFromLabelablePayload
+  addAssigneesToAssignable(input: AddAssigneesToAssignableInput!): AddAssigneesToAssignablePayload
+  removeAssigneesFromAssignable(input: RemoveAssigneesFromAssignableInput!): RemoveAssigneesFromAssignablePayload
   createIssue(input: CreateIssueInput!): CreateIssuePayload
   addComment(input: AddCommentInput!): AddCommentPayload
   closeIssue(input: CloseIssueInput!): CloseIssuePayload
