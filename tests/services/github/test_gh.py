@@ -146,9 +146,12 @@ def test_issue_writes(gh: Gh) -> None:
     closed = gh.state(ISSUES)["acme/orders#2"]
     assert (closed["state"], closed["state_reason"], closed["closed_by"]) == ("closed", "completed", "stagebot")
     assert [c["body"] for c in gh.state(COMMENTS).values() if c["number"] == 2] == ["Looking into it"]
+    gh("issue", "reopen", "2", "-R", "acme/orders")
+    reopened = gh.state(ISSUES)["acme/orders#2"]
+    assert (reopened["state"], reopened["state_reason"], reopened["closed_by"]) == ("open", "reopened", None)
     assert [o for o in gh.operations() if o and o[0].isupper()] == [
         "RepositoryInfo", "RepositoryResolveMetadataIDs", "IssueCreate",
-        "IssueByNumber", "CommentCreate", "IssueByNumber", "IssueClose",
+        "IssueByNumber", "CommentCreate", "IssueByNumber", "IssueClose", "IssueByNumber", "IssueReopen",
     ]
 
 
