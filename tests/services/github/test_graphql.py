@@ -3,6 +3,7 @@ repo, issues and pulls, GitHub's error shapes and limits, and the mutations writ
 
 from __future__ import annotations
 
+import base64
 from typing import Any
 
 import pytest
@@ -39,7 +40,7 @@ def test_a_repository_with_its_pulls_and_issues(acme: GitHubWorld) -> None:
           repository(owner: $owner, name: $name) {
             id nameWithOwner url isPrivate visibility
             owner { __typename login }
-            defaultBranchRef { name target { messageHeadline } }
+            defaultBranchRef { id name target { id oid messageHeadline } }
             pullRequests(first: 5, states: OPEN) {
               totalCount
               nodes { id number headRefName baseRefName state mergeable author { login } }
@@ -63,7 +64,16 @@ def test_a_repository_with_its_pulls_and_issues(acme: GitHubWorld) -> None:
         "visibility": "PUBLIC",
         "owner": {"__typename": "Organization", "login": "acme"},
     }
-    assert repo["defaultBranchRef"] == {"name": "main", "target": {"messageHeadline": "Release 1.4.0"}}
+    main = acme.raw("GET", "/repos/acme/orders/branches/main").json()["commit"]["sha"]
+    assert repo["defaultBranchRef"] == {
+        "id": base64.b64encode(b"03:Ref700000001:main").decode(),
+        "name": "main",
+        "target": {
+            "id": base64.b64encode(f"06:Commit700000001:{main}".encode()).decode(),
+            "oid": main,
+            "messageHeadline": "Release 1.4.0",
+        },
+    }
     assert repo["pullRequests"] == {
         "totalCount": 2,
         "nodes": [

@@ -1,5 +1,5 @@
 """The world's records as GraphQL objects: one class per GitHub type, whose snake_case attributes and
-methods are its fields (`graphql_run` calls `pull_request(number=1)` for `pullRequest(number: 1)`).
+methods are its fields (`handlers_graphql` calls `pull_request(number=1)` for `pullRequest(number: 1)`).
 Node ids are the records' own `node_id`s, the ones the REST answers carry; a connection pages a list
 with GitHub's opaque cursors."""
 
@@ -38,6 +38,13 @@ class Context:
     at: int
 
 
+def _legacy_id(ctx: Context, kind: str, repo: str, name: str) -> str:
+    """GitHub's legacy id of what a repo holds by name (a commit by sha, a ref by branch name):
+    base64 of `0<len>:<Kind><repo id>:<name>`."""
+    found = repos.repo(ctx.records, repo)
+    return base64.b64encode(f"0{len(kind)}:{kind}{found['id'] if found else 0}:{name}".encode()).decode()
+
+
 def cursor(index: int) -> str:
     return base64.b64encode(f"cursor:{index + 1}".encode()).decode()
 
@@ -59,15 +66,23 @@ def _position(value: str | None) -> int | None:
 class Connection:
     """A page of `items` by `first`/`after` or `last`/`before`, as GitHub's connections page."""
 
-    def __init__(self, items: list[Any], first: int | None = None, after: str | None = None,
-                 last: int | None = None, before: str | None = None, **_: Any) -> None:
+    def __init__(
+        self,
+        items: list[Any],
+        first: int | None = None,
+        after: str | None = None,
+        last: int | None = None,
+        before: str | None = None,
+        **_: Any,
+    ) -> None:
         for name, value in (("first", first), ("last", last)):
-            if value is not None and not 0 <= value <= MAX_PAGE:
+            if value is not None and value > MAX_PAGE:
                 raise Problem(
-                    "EXCESSIVE_PAGINATION" if value > MAX_PAGE else "INVALID_ARGUMENTS",
-                    f"Requesting {value} records on the connection exceeds the `{name}` limit of 100 records."
-                    if value > MAX_PAGE else f"`{name}` on a connection cannot be less than zero.",
+                    "EXCESSIVE_PAGINATION",
+                    f"Requesting {value} records on the connection exceeds the `{name}` limit of {MAX_PAGE} records.",
                 )
+            if value is not None and value < 0:
+                raise Problem("INVALID_ARGUMENTS", f"`{name}` on a connection cannot be less than zero.")
         start, end = 0, len(items)
         after_at, before_at = _position(after), _position(before)
         if after_at is not None:
@@ -150,7 +165,7 @@ class Commit:
     def __init__(self, ctx: Context, record: Record) -> None:
         self.ctx, self.record = ctx, record
         self.typename = "Commit"
-        self.id = base64.b64encode(f"06:Commit{record['sha']}".encode()).decode()
+        self.id = _legacy_id(ctx, "Commit", record["repository"], record["sha"])
         self.oid = record["sha"]
         self.abbreviated_oid = record["sha"][:7]
         self.message = record["message"]
@@ -186,7 +201,7 @@ def _status_context(record: Record) -> dict[str, Any]:
     }
 
 
-_RUN_STATES = {"success": "SUCCESS", "failure": "FAILURE", "cancelled": "ERROR", "timed_out": "ERROR"}
+_PASSING = ("success", "neutral", "skipped")  # conclusions the rollup counts as passing
 
 
 def _check_run(records: Records, record: Record) -> dict[str, Any]:
@@ -194,7 +209,7 @@ def _check_run(records: Records, record: Record) -> dict[str, Any]:
     conclusion = record["conclusion"]
     return {
         "typename": "CheckRun",
-        "state": _RUN_STATES.get(conclusion or "", "PENDING" if conclusion is None else "SUCCESS"),
+        "state": "PENDING" if conclusion is None else "SUCCESS" if conclusion in _PASSING else "FAILURE",
         "name": record["name"],
         "status": record["status"].upper(),
         "conclusion": conclusion.upper() if conclusion else None,
@@ -376,7 +391,7 @@ class PullRequest(Item):
         sha = repos.branch_sha(self.ctx.records, self.record["repository"], branch)
         if sha is None:
             return None
-        ident = base64.b64encode(f"03:Ref{self.record['repository']}:refs/heads/{branch}".encode()).decode()
+        ident = _legacy_id(self.ctx, "Ref", self.record["repository"], branch)
         return {"id": ident, "name": branch, "prefix": "refs/heads/", "target": commit(self.ctx, sha)}
 
     def base_ref(self) -> dict[str, Any] | None:
@@ -465,7 +480,7 @@ class Repository:
         sha = repos.branch_sha(self.ctx.records, self.record["full_name"], branch)
         if sha is None:
             return None
-        ident = base64.b64encode(f"03:Ref{self.record['full_name']}:refs/heads/{branch}".encode()).decode()
+        ident = _legacy_id(self.ctx, "Ref", self.record["full_name"], branch)
         return {"id": ident, "name": branch, "prefix": "refs/heads/", "target": commit(self.ctx, sha)}
 
     def _numbered(self, collection: str, number: int) -> Record | None:
