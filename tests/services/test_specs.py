@@ -39,6 +39,7 @@ def test_only_these_operations_are_missing_from_the_descriptions() -> None:
         "files.getUploadURLExternal",
         "search.all",  # Slack serves it; its description never had it
         "GET /repos/{owner}/{repo}/git/refs",  # GitHub serves it, but describes only matching-refs
+        "POST /graphql",  # GitHub's GraphQL API, described by its schema, not the REST description
         # Datadog's legacy monitor mute, which soundstage maps onto downtimes (the API describes neither)
         "POST /api/v1/monitor/{monitor_id}/mute",
         "POST /api/v1/monitor/{monitor_id}/unmute",

@@ -51,6 +51,23 @@ def decoded(content: str, message: str, documentation_url: str = DOCS) -> str:
         raise GitHubError(422, message, documentation_url=documentation_url) from exc
 
 
+def search_terms(q: str) -> tuple[list[str], dict[str, list[str]]]:
+    """The free words (lower case) and the qualifiers (`repo:`, `is:`...) of a search query."""
+    try:
+        tokens = shlex.split(q)
+    except ValueError:
+        tokens = q.split()
+    words: list[str] = []
+    qualifiers: dict[str, list[str]] = {}
+    for token in tokens:
+        name, sep, value = token.partition(":")
+        if sep and value and name.isalpha():
+            qualifiers.setdefault(name.lower(), []).append(value)
+        elif token.upper() not in ("AND", "OR"):
+            words.append(token.lower())
+    return words, qualifiers
+
+
 @dataclass
 class Call(RestCall):
     """A GitHub call: also the caller's `github.users` record, None for a read with no credential (which
@@ -182,19 +199,7 @@ class Call(RestCall):
                 [{"resource": "Search", "field": "q", "code": "missing"}],
                 documentation_url=SEARCH_DOCS,
             )
-        try:
-            tokens = shlex.split(q)
-        except ValueError:
-            tokens = q.split()
-        words: list[str] = []
-        qualifiers: dict[str, list[str]] = {}
-        for token in tokens:
-            name, sep, value = token.partition(":")
-            if sep and value and name.isalpha():
-                qualifiers.setdefault(name.lower(), []).append(value)
-            elif token.upper() not in ("AND", "OR"):
-                words.append(token.lower())
-        return words, qualifiers
+        return search_terms(q)
 
     # -- the body ------------------------------------------------------------------------------------
 

@@ -163,13 +163,7 @@ def list_commits(call: Call) -> Any:
 def _messages(call: Call, record: Record, method: str, merged: list[Record]) -> tuple[str, str]:
     """The commit title and message of a merge: the ones given, or those GitHub writes by default for
     each merge method (`merged`: the commits the pull brings)."""
-    number = record["number"]
-    if method == "merge":
-        title = f"Merge pull request #{number} from {record['repository'].split('/')[0]}/{record['head']}"
-        message = record["title"]
-    else:
-        title = f"{record['title']} (#{number})"
-        message = "\n\n".join(f"* {c['message']}" for c in merged) if len(merged) > 1 else ""
+    title, message = pulls.merge_messages(record, method, merged)
     given_title, given_message = call.text("commit_title"), call.text("commit_message")
     return given_title or title, message if given_message is None else given_message
 

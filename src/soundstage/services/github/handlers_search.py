@@ -91,23 +91,30 @@ def _issue_text(records: Records, record: Record, words: list[str], where: list[
     return all(word in text for word in words)
 
 
+def matching_issues(
+    records: Records, repositories: list[Record], words: list[str], qualifiers: dict[str, list[str]]
+) -> list[Record]:
+    """The issues and pulls of `repositories` a search's words and qualifiers select (REST's
+    `/search/issues` and GraphQL's `search(type: ISSUE)`)."""
+    where = [w.lower() for value in qualifiers.get("in", []) for w in value.split(",")]
+    return [
+        record
+        for repo in repositories
+        for name in (ISSUES, PULLS)
+        for record in records[name].by("repository", repo["full_name"])
+        if _issue_kind(record, qualifiers)
+        and _issue_fields(record, qualifiers)
+        and _issue_text(records, record, words, where)
+    ]
+
+
 @ops("GET /search/issues")
 def search_issues(call: Call) -> Any:
     words, qualifiers = call.search_terms()
     sort = call.param("sort")
     order = call.one_of("order", ("asc", "desc"), "desc", "Search")
     records = call.records
-    where = [w.lower() for value in qualifiers.get("in", []) for w in value.split(",")]
-    found = []
-    for repo in _repos(call, qualifiers):
-        for name in (ISSUES, PULLS):
-            for record in call.world[name].by("repository", repo["full_name"]):
-                if (
-                    _issue_kind(record, qualifiers)
-                    and _issue_fields(record, qualifiers)
-                    and _issue_text(records, record, words, where)
-                ):
-                    found.append(record)
+    found = matching_issues(records, _repos(call, qualifiers), words, qualifiers)
     by = sort if sort in ("comments", "created", "updated") else "created"
     found.sort(key=lambda r: (issues.sort_value(records, r, by), r["id"]), reverse=order == "desc")
     return _page(

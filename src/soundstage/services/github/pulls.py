@@ -65,6 +65,15 @@ def mergeable(records: Records, pull: Record) -> bool | None:
     return commits.merged_files(records.objects, base, head) is not None
 
 
+def merge_messages(pull: Record, method: str, merged: list[Record]) -> tuple[str, str]:
+    """The commit title and message GitHub writes by default for each merge method (`merged`: the commits
+    the pull brings)."""
+    number = pull["number"]
+    if method == "merge":
+        return f"Merge pull request #{number} from {pull['repository'].split('/')[0]}/{pull['head']}", pull["title"]
+    return f"{pull['title']} (#{number})", "\n\n".join(f"* {c['message']}" for c in merged) if len(merged) > 1 else ""
+
+
 def merge_pull(records: Records, pull: Record, method: str, title: str, message: str, merger: Record, at: int) -> str:
     """Merges a mergeable pull by `merge`, `squash` or `rebase`, moves the base branch, closes the
     pull and, on the default branch, the issues it names and (with `deploy_on_merge`) deploys."""

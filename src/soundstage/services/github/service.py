@@ -15,11 +15,13 @@ from ..rest import RestService, trace_body
 from . import media, seed, wire
 from .calls import TAILS, Call, ops
 from .errors import GitHubError, envelope, not_found
+from .handlers_graphql import GRAPHQL, operation_name
 from .limits import over_limit, rate_headers
 from .models import GithubSection
 from .store import USERS
 
 VERSIONS = ("2022-11-28", "2026-03-10")
+GRAPHQL_AUTH_DOCS = "https://docs.github.com/graphql/guides/forming-calls-with-graphql#authenticating-with-graphql"
 SCOPES = "repo, read:org, workflow"
 _NO_USER_AGENT = (
     "Request forbidden by administrative rules. Please make sure your request has a User-Agent header "
@@ -48,7 +50,11 @@ def token_of(request: ServiceRequest) -> str | None:
 
 
 def _unauthenticated(request: ServiceRequest) -> GitHubError:
-    return GitHubError(401, "Requires authentication" if token_of(request) is None else "Bad credentials")
+    if token_of(request) is not None:
+        return GitHubError(401, "Bad credentials")
+    if request.path == "/graphql":
+        return GitHubError(401, "This endpoint requires you to be authenticated.", documentation_url=GRAPHQL_AUTH_DOCS)
+    return GitHubError(401, "Requires authentication")
 
 
 class GitHubService(RestService):
@@ -88,6 +94,8 @@ class GitHubService(RestService):
         request = as_json(request)
         anonymous = principal is None and self.anonymous(request)
         reply = self._precheck(request) or super().handle(world, principal, request)
+        if reply.operation == GRAPHQL:  # the trace names a GraphQL call by its operation (`PullRequestList`)
+            reply.operation = operation_name(reply.trace_body) or GRAPHQL
         if reply.status < 300 and reply.operation in media.BODY_OPERATIONS:
             reply.body = media.bodies(request, reply.body)
         cached = wire.cache_headers(reply, anonymous)
