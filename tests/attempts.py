@@ -38,6 +38,7 @@ class Log:
         query: dict[str, Any] | None = None,
         response: Any = None,
         error: bool = False,
+        operation: str | None = None,
     ) -> int:
         seq, t = self._next()
         self.events.append(
@@ -47,6 +48,7 @@ class Log:
                 service=service,
                 method=method,
                 path=path,
+                operation=operation,
                 status=status,
                 body=body,
                 query=query or {},

@@ -220,6 +220,17 @@ def test_with_conditions_pass(result, attempt):
     assert r.args["with"]["body.channel"] == {"equals": "C0SUPPORT01"}
 
 
+def test_with_the_operation_names_a_graphql_call(result, log):
+    log.call("POST", "/graphql", service="github", body={"query": "query PullRequestList {...}"}, operation="PullRequestList")
+    log.call("POST", "/graphql", service="github", body={"query": "mutation PullRequestMerge {...}"}, operation="PullRequestMerge")
+    attempt = Attempt(log.events, refs=REFS)
+    merged = {"called": "github:POST /graphql", "with": {"operation": {"equals": "PullRequestMerge"}}}
+    r = result({"trace": merged}, attempt)
+    assert (r.passed, r.evidence) == (True, [2, 3])
+    closed = {"called": "github:POST /graphql", "with": {"operation": {"equals": "IssueClose"}}}
+    assert result({"trace": closed}, attempt).passed is False
+
+
 def test_with_fails_naming_what_the_closest_call_had(result, attempt):
     spec = {
         "called": "POST /api/chat.*",

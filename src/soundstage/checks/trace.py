@@ -98,8 +98,10 @@ class TraceArgs(Args):
         if conditions == {}:
             raise ValueError("with has one or more conditions: {body.<path>: {equals: ...}}")
         for path in conditions or {}:
-            if not path.startswith(("query.", "body.")):
-                raise ValueError(f"a with path starts with query. or body. (the call's inputs), got {path!r}")
+            if path != "operation" and not path.startswith(("query.", "body.")):
+                raise ValueError(
+                    f"a with path is `operation` or starts with query. or body. (the call's inputs), got {path!r}"
+                )
         return conditions
 
     @model_validator(mode="after")
@@ -277,6 +279,8 @@ def _input_condition(path: str, condition: InputTest) -> Condition[CallEvent]:
 
 
 def _values(call: CallEvent, path: str) -> list[Any]:
+    if path == "operation":  # the vendor's name of the call: Slack's method, a GraphQL operation's name
+        return [call.operation]
     root, _, rest = path.partition(".")
     return get_path(call.query if root == "query" else call.body, rest)
 

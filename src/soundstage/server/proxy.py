@@ -89,7 +89,8 @@ class Proxy:
             log.exception("the interception proxy failed on a connection")
         finally:
             writer.close()
-            with contextlib.suppress(Exception):
+            # The server stopping cancels a connection still open: nothing is left to do for it.
+            with contextlib.suppress(Exception, asyncio.CancelledError):
                 await writer.wait_closed()
 
     async def _connection(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
