@@ -41,6 +41,9 @@ TRACE_EXCERPT = 4096
 JSON_TYPE = "application/json; charset=utf-8"
 # The ASGI scope extension of a call the interception proxy (proxy.py) took at the vendor's own host.
 VENDOR_HOST = "soundstage.vendor_host"
+# GitHub Enterprise Server's paths at the root of its host: REST under /api/v3/, GraphQL at /api/graphql.
+ENTERPRISE_REST = "/api/v3/"
+ENTERPRISE_GRAPHQL = "/api/graphql"
 Scope = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
 Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
@@ -56,6 +59,10 @@ def service_target(path: str) -> tuple[str | None, str, str] | None:
     parts = path.split("/", 2)  # "", service, rest
     if len(parts) >= 2 and parts[1] in SERVICES:
         return None, parts[1], "/" + (parts[2] if len(parts) == 3 else "")
+    if path.startswith(ENTERPRISE_REST):  # GitHub Enterprise's layout, which `gh` uses under GH_HOST
+        return None, "github", path[len(ENTERPRISE_REST) - 1 :]
+    if path == ENTERPRISE_GRAPHQL:
+        return None, "github", "/graphql"
     return None
 
 
@@ -218,6 +225,8 @@ async def _read(
     prefix = f"/w/{world_id}/{name}" if world_id else f"/{name}"
     if VENDOR_HOST in scope.get("extensions", {}):  # the interception proxy: the vendor's own URLs
         prefix = ""
+    elif scope["path"].startswith((ENTERPRISE_REST, ENTERPRISE_GRAPHQL)):  # links as GitHub Enterprise gives them
+        prefix = ENTERPRISE_REST.rstrip("/")
     call = ServiceRequest(
         method=scope["method"].upper(),
         path=path,

@@ -202,3 +202,35 @@ def test_edit_close_and_reopen(gh: Gh) -> None:
     writes = ("IssueUpdate", "LabelAdd", "LabelRemove", "PullRequestUpdate", "PullRequestClose", "PullRequestReopen")
     # gh sends an edit's mutations side by side: their order is not fixed.
     assert sorted(o for o in gh.operations() if o in writes) == sorted(writes)
+
+
+def test_gh_with_gh_host_at_soundstage_as_github_enterprise(server: Server, tmp_path: Path) -> None:
+    """No proxy: `GH_HOST` names soundstage's https port, and gh speaks GitHub Enterprise's layout to it
+    (`/api/v3/...`, `/api/graphql`), the world found from the token."""
+    program = _installed()
+    world = server.hub.add(server.hub.images.load(scene="merge-right-pr"))
+    agent = {k: str(v) for k, v in server.hub.environment(world, server.url).items()}
+    assert server.hub.tls is not None
+    env = {
+        "PATH": "/usr/bin:/bin",
+        "HOME": str(tmp_path),
+        "GH_HOST": f"localhost:{server.hub.tls.port}",
+        "GH_ENTERPRISE_TOKEN": agent["GITHUB_TOKEN"],
+        "SSL_CERT_FILE": agent["SSL_CERT_FILE"],
+        "GH_PROMPT_DISABLED": "1",
+        "GH_NO_UPDATE_NOTIFIER": "1",
+        "NO_COLOR": "1",
+    }
+
+    def gh(*args: str) -> str:
+        done = subprocess.run([program, *args], env=env, capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    assert gh("pr", "list", "-R", "acme/orders").startswith("5\tFix wrong totals by turning the totals cache off")
+    assert gh("api", "repos/acme/orders", "--jq", ".url") == (
+        f"https://localhost:{server.hub.tls.port}/api/v3/repos/acme/orders\n"  # links as Enterprise gives them
+    )
+    gh("pr", "merge", "4", "-R", "acme/orders", "--merge")
+    assert world["github.pulls"].get("acme/orders#4")["merged"] is True
+    assert [c.operation for c in world.log.calls() if c.path == "/graphql"][-1] == "PullRequestMerge"
