@@ -179,7 +179,7 @@ def test_errors_name_the_field(data, message, path, field):
         ),
         (
             {"with": {"channel": {"equals": "C1"}}},
-            "a with path starts with query. or body. (the call's inputs), got 'channel'",
+            "a with path is `operation` or starts with query. or body. (the call's inputs), got 'channel'",
             ("with",),
         ),
         (
