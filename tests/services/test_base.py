@@ -9,6 +9,7 @@ import orjson
 import pytest
 
 from soundstage.events import CallEvent
+from soundstage.services import SERVICES
 from soundstage.services.base import MAX_JSON_DEPTH, BodyError, ServiceRequest, TooDeep, loads_json, parse_body
 
 
@@ -77,3 +78,18 @@ def test_a_deep_form_body_is_plain_text() -> None:
     # Form fields do not nest: the brackets stay in the value.
     value = nested(100_000)
     assert parse_body(request(b"q=" + value.encode(), "application/x-www-form-urlencoded")) == {"q": value}
+
+
+@pytest.mark.parametrize(
+    ("service", "operation"),
+    [(name, operation) for name in ("github", "datadog", "pagerduty") for operation in SERVICES[name].unimplemented],
+)
+def test_a_vendor_operation_soundstage_lacks_is_never_taken_for_another(service: str, operation: str) -> None:
+    """`GET /api/v1/monitor/can_delete` would bind `monitor_id=can_delete`: it is answered as unimplemented."""
+    method, _, template = operation.partition(" ")
+    path = template.replace("{owner}", "acme").replace("{repo}", "orders").replace("{branch}", "main")
+    path = path.replace("{commit_sha}", "a" * 40).replace("{ref}", "a" * 40)
+    rest = SERVICES[service]
+    assert rest.router.match(method, path) is not None  # a template of an implemented operation would take it
+    request = ServiceRequest(method, path, {}, {}, b"")
+    assert rest.operation(request) is None  # handle() routes the same way: the vendor's 404, unimplemented

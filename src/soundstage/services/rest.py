@@ -77,9 +77,14 @@ class RestService(ABC):
     ops: ClassVar[Operations]
     error: ClassVar[type[Exception]]  # the vendor error handlers raise
     tails: ClassVar[Iterable[str]] = ()  # path parameters that may hold slashes when they end a template
+    # The vendor's own operations that soundstage does not implement and that a template of one it does would
+    # otherwise take (`GET /api/v1/monitor/can_delete` is not `GET /api/v1/monitor/{monitor_id}`): answered as
+    # unimplemented, never as the wrong operation.
+    unimplemented: ClassVar[Iterable[str]] = ()
 
     def __init__(self) -> None:
         self.router = Router(self.ops.names(), self.tails)
+        self.reserved = Router(self.unimplemented)
 
     @abstractmethod
     def envelope(self, exc: Any) -> Any:
@@ -107,14 +112,19 @@ class RestService(ABC):
         return Reply(exc.status, self.envelope(exc), headers=dict(exc.headers), error=True, **fields)
 
     def operation(self, request: ServiceRequest) -> str | None:
-        found = self.router.match(request.method, request.path)
+        found = self._route(request)
         return found[0] if found else None
+
+    def _route(self, request: ServiceRequest) -> tuple[str, dict[str, str]] | None:
+        if self.reserved.match(request.method, request.path) is not None:
+            return None
+        return self.router.match(request.method, request.path)
 
     def operations(self) -> list[str]:
         return self.ops.names()
 
     def handle(self, world: World, principal: Principal | None, request: ServiceRequest) -> Reply:
-        found = self.router.match(request.method, request.path)
+        found = self._route(request)
         # Parsed apart from the handler's copy: the trace records what was sent, whatever a handler does.
         body = trace_body(request)
         if found is None:

@@ -62,6 +62,27 @@ class GitHubService(RestService):
     section = GithubSection  # its part of world and scene files
     agent_user = "github_user"  # who the agent is here, in a scene's `agent:`
     ops = ops
+    # GitHub's operations a template here would take for its own (see RestService.unimplemented).
+    unimplemented = (
+        "GET /repos/{owner}/{repo}/issues/comments",
+        "GET /repos/{owner}/{repo}/issues/events",
+        "GET /repos/{owner}/{repo}/pulls/comments",
+        "GET /repos/{owner}/{repo}/commits/{commit_sha}/branches-where-head",
+        "GET /repos/{owner}/{repo}/commits/{commit_sha}/comments",
+        "GET /repos/{owner}/{repo}/commits/{commit_sha}/pulls",
+        "GET /repos/{owner}/{repo}/commits/{ref}/check-suites",
+        "GET /repos/{owner}/{repo}/commits/{ref}/statuses",
+        "GET /repos/{owner}/{repo}/branches/{branch}/protection",
+        "GET /repos/{owner}/{repo}/branches/{branch}/protection/enforce_admins",
+        "GET /repos/{owner}/{repo}/branches/{branch}/protection/required_pull_request_reviews",
+        "GET /repos/{owner}/{repo}/branches/{branch}/protection/required_signatures",
+        "GET /repos/{owner}/{repo}/branches/{branch}/protection/required_status_checks",
+        "GET /repos/{owner}/{repo}/branches/{branch}/protection/required_status_checks/contexts",
+        "GET /repos/{owner}/{repo}/branches/{branch}/protection/restrictions",
+        "GET /repos/{owner}/{repo}/branches/{branch}/protection/restrictions/apps",
+        "GET /repos/{owner}/{repo}/branches/{branch}/protection/restrictions/teams",
+        "GET /repos/{owner}/{repo}/branches/{branch}/protection/restrictions/users",
+    )
     error = GitHubError
     tails = TAILS
 

@@ -41,6 +41,8 @@ class PagerDutyService(RestService):
     section = PagerdutySection  # its part of world and scene files
     agent_user = "pagerduty_user"  # who the agent is here, in a scene's `agent:`
     ops = ops
+    # PagerDuty's operations a template here would take for its own (see RestService.unimplemented).
+    unimplemented = ("GET /incidents/custom_fields", "GET /incidents/types", "GET /services/custom_fields")
     error = PagerDutyError
     https_only = True  # the official client refuses any other base URL
 
