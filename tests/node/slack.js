@@ -16,6 +16,14 @@ const posted = await slack.chat.postMessage({
   text: "The CSV export is under Reports > Exports; big exports arrive by email within 10 minutes.",
 });
 await slack.reactions.add({ channel: support.id, timestamp: question.ts, name: "white_check_mark" });
+const uploaded = await slack.filesUploadV2({
+  channel_id: support.id,
+  thread_ts: question.ts,
+  content: "id,total\n1,20\n",
+  filename: "export.csv",
+  title: "Export",
+});
+const file = (await slack.files.info({ file: uploaded.files[0].files[0].id })).file;
 const replies = await slack.conversations.replies({ channel: support.id, ts: question.ts });
 const reacted = await slack.reactions.get({ channel: support.id, timestamp: question.ts });
 const people = [];
@@ -35,6 +43,7 @@ console.log(JSON.stringify({
   posted: { ok: posted.ok, channel: posted.channel === support.id, thread_ts: posted.message.thread_ts === question.ts },
   replies: replies.messages.map((message) => [names[message.user], message.text]),
   reply_count: replies.messages[0].reply_count,
+  file: [file.name, file.title, file.size, file.filetype],
   people: [pages, people.sort()],
   reactions: reacted.message.reactions.map((reaction) => [reaction.name, reaction.users.map((user) => names[user])]),
 }, null, 1));

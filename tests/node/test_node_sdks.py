@@ -99,18 +99,27 @@ def test_slack_web_api_answers_in_a_thread_and_reacts(node_sdks, world):
         "channels": ["general", "support", "engineering", "incidents", "random", "ext-northwind"],
         "history": ["Also FYI: Globex reports slow order search this morning, investigating.", QUESTION],
         "posted": {"ok": True, "channel": True, "thread_ts": True},
-        "replies": [["laura", QUESTION], ["stagebot", ANSWER]],
-        "reply_count": 1,
+        "replies": [["laura", QUESTION], ["stagebot", ANSWER], ["stagebot", ""]],  # the file shared in the thread
+        "reply_count": 2,
+        "file": ["export.csv", "Export", 14, "csv"],  # 14 bytes: the file's, not the multipart form's
         "people": [3, ["alex", "jonas", "kenji", "laura", "maya", "nina.park", "omar", "priya", "sam", "slackbot"]],
         "reactions": [["white_check_mark", ["stagebot"]]],
     }
-    assert calls(world) == [
+    made = calls(world)
+    uploads = [call for call in made if call[2].startswith("/upload/v1/")]
+    assert [(service, method, status, error) for service, method, _, status, error in uploads] == [
+        ("slack", "POST", 200, False)
+    ]
+    assert [call for call in made if call not in uploads] == [
         ("slack", "POST", f"/api/{method}", 200, False)
         for method in (
             "conversations.list",
             "conversations.history",
             "chat.postMessage",
             "reactions.add",
+            "files.getUploadURLExternal",
+            "files.completeUploadExternal",
+            "files.info",
             "conversations.replies",
             "reactions.get",
             "users.list",
