@@ -54,6 +54,9 @@ class ProjectFile(Spec):
     scenes: list[str] = []  # folders holding seeds/ and worlds/ (SOUNDSTAGE_PATH), relative to the file
     judge: Endpoint = Endpoint()  # judge checks
     people: Endpoint = Endpoint()  # the people's wording
+    # Library check definitions, as in a checks/*.yaml file (read with the library, which reports their
+    # problems at their lines): docs/checks.md, "A check library".
+    checks: list[Any] = []
 
 
 # Which variable each endpoint setting feeds.
@@ -61,6 +64,8 @@ ENDPOINT_VARIABLES = {
     "judge": ("SOUNDSTAGE_JUDGE_URL", "SOUNDSTAGE_JUDGE_KEY", "SOUNDSTAGE_JUDGE_MODEL"),
     "people": ("SOUNDSTAGE_PEOPLE_URL", "SOUNDSTAGE_PEOPLE_KEY", "SOUNDSTAGE_PEOPLE_MODEL"),
 }
+# Variables that are lists of places: the file's places come after those the environment names.
+PLACE_LISTS = ("SOUNDSTAGE_PATH", "SOUNDSTAGE_CHECKS")
 # The commands whose options the file's `run` and `store` give defaults to, and which options.
 COMMAND_OPTIONS = {
     "run": ("agent", "trials", "parallel", "timeout", "out", "strict", "tls", "intercept", "pass_env", "env"),
@@ -97,9 +102,10 @@ class Project:
         }
 
     def apply(self, environ: dict[str, str] | os._Environ[str]) -> None:
-        """Sets the file's variables where `environ` has none; adds its scene folders after SOUNDSTAGE_PATH's."""
+        """Sets the file's variables where `environ` has none; adds its scene folders and check libraries after
+        those SOUNDSTAGE_PATH and SOUNDSTAGE_CHECKS name."""
         for name, value in self.variables.items():
-            if name == "SOUNDSTAGE_PATH":
+            if name in PLACE_LISTS:
                 environ[name] = os.pathsep.join(part for part in (environ.get(name, ""), value) if part)
             else:
                 environ.setdefault(name, value)
@@ -125,6 +131,10 @@ def load(path: Path, environ: dict[str, str] | os._Environ[str]) -> Project:
         variables["SOUNDSTAGE_DB"] = settings.store
     if settings.scenes:
         variables["SOUNDSTAGE_PATH"] = os.pathsep.join(str(project.folder / folder) for folder in settings.scenes)
+    libraries = [project.path] if settings.checks else []  # its own definitions, then its checks/ folder
+    libraries += [project.folder / "checks"] if (project.folder / "checks").is_dir() else []
+    if libraries:
+        variables["SOUNDSTAGE_CHECKS"] = os.pathsep.join(map(str, libraries))
     for part, (url, key, model) in ENDPOINT_VARIABLES.items():
         endpoint: Endpoint = getattr(settings, part)
         if endpoint.url is not None:

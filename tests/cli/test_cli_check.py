@@ -113,7 +113,11 @@ def test_a_json_list_of_checks_works_too(bench, cli, trial: Path) -> None:
 @pytest.mark.parametrize(
     ("text", "error"),
     [
-        ("id: x\n", "error: more.yaml:1: expected a list of checks, each a mapping with an id and one kind key"),
+        (
+            "id: x\n",
+            "error: more.yaml:1: expected a list of checks, each a mapping with an id and one kind key, or a check "
+            "library (a mapping with `checks`)",
+        ),
         (
             "- id: x\n  colour: red\n",
             f"error: more.yaml:2: checks[0].colour: unknown check kind 'colour' (a check has one of: {KNOWN_KINDS})",

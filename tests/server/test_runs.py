@@ -304,3 +304,23 @@ def test_a_server_keeps_a_bounded_number_of_finished_runs(stage, monkeypatch):
     assert stage.http.get(f"/v1/runs/{older['id']}").status_code == 404
     assert stage.http.get(f"/v1/runs/{newer['id']}").json()["status"] == "done"
     assert stage.http.get(f"/v1/runs/{running['id']}").json()["status"] == "running"
+
+
+def test_custom_checks_may_use_the_check_library(stage, tmp_path, monkeypatch):
+    (tmp_path / "team.yaml").write_text(
+        "checks:\n  - id: posted_in\n    params: {channel: where}\n"
+        "    trace: {called: 'POST /api/chat.postMessage', with: {body.channel: {equals: $channel}}}\n"
+    )
+    monkeypatch.setenv("SOUNDSTAGE_CHECKS", str(tmp_path / "team.yaml"))
+    refused = create(stage, checks=[{"use": {"check": "posted_in", "channel": "$genral"}}, {"use": "nope"}])
+    assert refused.status_code == 422, refused.text
+    error = refused.json()["error"]
+    assert (error["code"], error["path"]) == ("invalid_checks", [0, "use", "channel"])
+    assert error["message"].startswith("<input>: checks[0].use.channel: unknown ref $genral (known refs: ")
+    assert error["message"].endswith(" (and 1 more error)")
+    run = create(stage, checks=[{"use": {"check": "posted_in", "channel": "$general"}}]).json()
+    [world] = run["worlds"]
+    say_hello(world)
+    finish(stage, world)
+    [trial] = stage.http.get(f"/v1/runs/{run['id']}").json()["results"]
+    assert [(c["id"], c["passed"], c["source"]) for c in trial["checks"]][-1] == ("posted_in", True, "custom")

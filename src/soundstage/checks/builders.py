@@ -95,6 +95,13 @@ def judge(rubric: str, model: str | None = None, truncate: bool | None = None, i
     return _check(id, "judge", rubric=rubric, model=model, truncate=truncate)
 
 
+def use(check: str, id: str | None = None, **arguments: Any) -> Spec:
+    """A check of the library (docs/checks.md, "A check library") with its arguments: `use("answered_in_thread",
+    channel="$support", question="$question")`; named after the library check unless `id` is given."""
+    entry: Spec = {"id": id} if id is not None else {}
+    return {**entry, "use": {"check": check, **_fields(arguments)} if arguments else check}
+
+
 def milestone(spec: Spec) -> Spec:
     """A milestone as YAML writes it, from itself or from a check that says the same: the check's id is
     dropped, and a trace check of one `called` pattern becomes `{"called": pattern}`."""

@@ -7,6 +7,8 @@ rescore(trial_dir)                     # a saved trial, from its files
 
 from __future__ import annotations
 
+import json
+
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -19,6 +21,7 @@ from ..grading.attempt import Attempt, SceneFile
 from ..grading.outcome import EVIDENCE_LIMIT, Outcome, explain, scored
 from ..world import Snapshot, World, diff_snapshots
 from .milestones import state_predicates
+from .library import parse_checks_with_library
 from .parse import Check, check_pass_list, parse_checks
 from .results import CheckResult, Evaluation
 
@@ -56,8 +59,9 @@ def score(world: World) -> Evaluation:
 
 
 def score_custom(world: World, raw_checks: list[dict[str, Any]]) -> Evaluation:
-    """Extra checks (`source: custom`), `$refs` resolved against the world; raises CheckSpecError."""
-    checks = parse_checks(raw_checks, world.refs, source="custom")
+    """Extra checks (`source: custom`, `use` entries from the library), `$refs` resolved against the world;
+    raises CheckSpecError."""
+    checks = parse_checks_with_library(raw_checks, world.refs)
     return evaluate(checks, Attempt.from_world(world))
 
 
@@ -100,10 +104,19 @@ def rescore(trial_dir: Path, raw_checks: list[dict[str, Any]] | None = None) -> 
     """A saved trial scored again: by its scene's checks, or by `raw_checks` (`source: custom`)."""
     attempt, checks = saved_attempt(trial_dir)
     if raw_checks is not None:
-        return evaluate(parse_checks(raw_checks, attempt.refs, source="custom"), attempt)
+        return evaluate(parse_checks_with_library(raw_checks, attempt.refs, scene_file=_scene_file(trial_dir)), attempt)
     return evaluate(
         checks if checks is not None else parse_checks(attempt.checks, attempt.refs), attempt, attempt.pass_ids
     )
+
+
+def _scene_file(trial_dir: Path) -> Path | None:
+    """The scene file a trial ran, if it is still there (its library is found beside it)."""
+    try:
+        source = json.loads((Path(trial_dir) / "scene.json").read_text(encoding="utf-8")).get("source")
+    except (OSError, ValueError, AttributeError):
+        return None
+    return Path(source) if isinstance(source, str) and not source.startswith("<") and Path(source).is_file() else None
 
 
 def _interrupted_attempt(folder: Path) -> Attempt:

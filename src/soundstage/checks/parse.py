@@ -8,7 +8,7 @@ lets the scene loader point at the file, line and field; a list with several pro
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from ..errors import SpecError
@@ -40,6 +40,31 @@ class CheckSpecErrors(CheckSpecError):
 
 
 @dataclass(frozen=True)
+class Use:
+    """Where a check came from a library (`- use: name`): its name, its definition's file and line, and where
+    in the expanded check each argument went, so that a problem is reported where the scene wrote it."""
+
+    name: str
+    where: str
+    placed: dict[tuple[PathPart, ...], str] = field(default_factory=dict)
+    named: bool = False  # the entry gave an `id`; else the check is named after the library check
+
+    def located(self, path: tuple[PathPart, ...]) -> tuple[PathPart, ...]:
+        """A path in the expanded check (`(3, "state", "slack.message", "channel")`) as written in the scene:
+        the argument that filled it (`(3, "use", "channel")`), else the use entry itself."""
+        for length in range(len(path), 0, -1):
+            param = self.placed.get(path[:length])
+            if param is not None:
+                return (path[0], "use", param)
+        return (path[0], "use")
+
+    def relocated(self, error: CheckSpecError) -> CheckSpecError:
+        path = self.located(error.path)
+        message = error.message if len(path) > 2 else f"library check {self.name} ({self.where}): {error.message}"
+        return CheckSpecError(message, path, error.root)
+
+
+@dataclass(frozen=True)
 class Check:
     id: str
     kind: Kind
@@ -48,6 +73,7 @@ class Check:
     source: Source = "scene"
     at: tuple[PathPart, ...] = ()  # where its arguments are in its list: `(2, "trace")`, `(0, "state", "record")`
     shorthand: bool = False  # its arguments were written as a bare value (`revealed: [laura.impact]`)
+    use: Use | None = None  # it was written `- use: <library check>`
 
     def run(self, attempt: Attempt) -> Outcome:
         return self.kind.run(self.args, attempt)
@@ -56,7 +82,7 @@ class Check:
         """Where a path inside its arguments (`("facts", 0)`) is written in its list: `(3, "revealed", 0)`."""
         if self.shorthand and path[:1] == (self.kind.shorthand,):
             path = path[1:]
-        return self.at + path
+        return self.at + path if self.use is None else self.use.located(self.at + path)
 
 
 def parse_checks(data: Any, refs: dict[str, str], source: Source = "scene") -> list[Check]:
@@ -68,31 +94,33 @@ def parse_checks(data: Any, refs: dict[str, str], source: Source = "scene") -> l
 
 
 def parse_check_list(
-    data: Any, refs: dict[str, str], source: Source = "scene"
+    data: Any, refs: dict[str, str], source: Source = "scene", uses: dict[int, Use | None] | None = None
 ) -> tuple[list[Check], list[CheckSpecError]]:
     """The checks of a list that parse, and every problem of the others (a validator reports them all and
-    still looks into the checks that parsed)."""
+    still looks into the checks that parsed). `uses`: the entries that were `use` entries, expanded from a
+    library (`checks.library.expand_uses`); None for one that could not be (its problems are reported)."""
+    uses = uses or {}
     if not isinstance(data, list):
         return [], [CheckSpecError(f"checks are a list of mappings, got {_type(data)}")]
     checks: list[Check] = []
     errors: list[CheckSpecError] = []
     seen: dict[str, int] = {}
     for i, item in enumerate(data):
-        try:
-            check = parse_check(item, refs, source, i)
-        except CheckSpecErrors as exc:
-            errors += exc.errors
-            check_id = item.get("id") if isinstance(item, dict) else None
-        else:
-            checks.append(check)
-            check_id = check.id
+        use = uses.get(i)
+        check_id = item.get("id") if isinstance(item, dict) else None
+        if use is not None or i not in uses:  # a use entry that could not be expanded said why already
+            try:
+                check = parse_check(item, refs, source, i)
+            except CheckSpecErrors as exc:
+                errors += [use.relocated(e) for e in exc.errors] if use else exc.errors
+            else:
+                checks.append(replace(check, use=use) if use else check)
         if isinstance(check_id, str) and check_id:
             if check_id in seen:
-                errors.append(
-                    CheckSpecError(
-                        f"check id {check_id!r} is used twice (first at checks[{seen[check_id]}])", (i, "id")
-                    )
-                )
+                unnamed = i in uses and not (use is not None and use.named)
+                hint = ": a use entry is named after its library check, so give it an `id`" if unnamed else ""
+                message = f"check id {check_id!r} is used twice (first at checks[{seen[check_id]}]){hint}"
+                errors.append(CheckSpecError(message, (i, "use") if unnamed else (i, "id")))
             seen.setdefault(check_id, i)
     return checks, errors
 

@@ -13,6 +13,7 @@ from .compare import compare
 from .config import config, load_project, unload_project
 from .explain import explain
 from .history import runs, show
+from .library import checks_command
 from .listing import list_command
 from ..errors import SoundstageError
 from . import output
@@ -31,6 +32,7 @@ app = typer.Typer(
 app.command()(serve)
 app.command()(run)
 app.command()(check)
+app.command("checks")(checks_command)
 app.command()(explain)
 app.command()(compare)
 app.command()(validate)

@@ -14,6 +14,7 @@ import yaml
 from yaml.nodes import MappingNode, Node, SequenceNode
 
 from ..checks import CheckSpecError, Evaluation, rescore
+from ..checks.library import read_library_file
 from ..errors import InfrastructureError, NotFound, SpecError, UsageError
 from ..figures import Trial, outcome, run_figures
 from ..runner import interrupted, trial_folders
@@ -81,12 +82,15 @@ def check(
         evaluation["interrupted"] = trial.is_dir() and interrupted(trial)
     else:
         raise UsageError("give either a trial folder, a run folder or --world URL")
+    if extra is not None and extra.skipped:
+        evaluation["skipped_checks"] = extra.skipped
     if json_output:
         emit(evaluation)
     else:
         if evaluation.get("interrupted"):
             say("the run ended before this trial did (no result.json): scored on what was recorded until then")
         _print(evaluation)
+        _say_skipped(extra)
         next_step(after)
     finish(3 if evaluation["invalid"] else 0 if evaluation["passed"] else 1)
 
@@ -104,6 +108,7 @@ def _check_run(run: Path, folders: list[Path], checks: _ChecksFile | None, db: s
         "folder": str(run),
         "run_id": run.name,
         "checks_file": checks.file if checks is not None else None,
+        "skipped_checks": checks.skipped if checks is not None else [],
         "passed": all(evaluation.passed for _, evaluation in scored),
         "invalid": any(evaluation.invalid for _, evaluation in scored),
         "figures": run_figures([trial for trial, _ in scored]),
@@ -123,6 +128,7 @@ def _check_run(run: Path, folders: list[Path], checks: _ChecksFile | None, db: s
     if json_output:
         emit(document)
     else:
+        _say_skipped(checks)
         _print_run(document, db)
     finish(3 if document["invalid"] else 0 if document["passed"] else 1)
 
@@ -212,10 +218,15 @@ def _json_body(response: httpx.Response) -> dict[str, Any]:
 
 
 class _ChecksFile:
-    """A `--checks` file: a YAML (or JSON) list of checks, and where each part of it is written."""
+    """A `--checks` file and where each part of it is written: a YAML (or JSON) list of checks (`use`
+    entries name library checks), or a library file (`checks:` definitions), whose checks that need no
+    argument are the ones scored."""
 
     def __init__(self, path: Path) -> None:
         self.file = str(path)
+        self.at: tuple[Any, ...] = ()  # where the list is in the file
+        self.skipped: list[str] = []  # a library's checks that need arguments
+        self.positions: list[int] = []  # a library's: where each scored check is in its `checks`
         try:
             loader = yaml.SafeLoader(path.read_text(encoding="utf-8"))
             try:
@@ -230,15 +241,36 @@ class _ChecksFile:
         except yaml.MarkedYAMLError as exc:
             line = exc.problem_mark.line + 1 if exc.problem_mark else None
             raise SpecError(f"invalid YAML: {exc.problem}", file=self.file, line=line) from None
-        if not isinstance(self.raw, list):
+        if isinstance(self.raw, dict) and "checks" in self.raw:
+            self.raw = self._library(path)
+        elif not isinstance(self.raw, list):
             raise SpecError(
-                "expected a list of checks, each a mapping with an id and one kind key", file=self.file, line=1
+                "expected a list of checks, each a mapping with an id and one kind key, or a check library "
+                "(a mapping with `checks`)",
+                file=self.file,
+                line=1,
             )
+
+    def _library(self, path: Path) -> list[dict[str, Any]]:
+        """The library's checks that need no argument, expanded (with their parameters' defaults)."""
+        self.at = ("checks",)
+        raw: list[dict[str, Any]] = []
+        for i, definition in enumerate(read_library_file(path)):
+            needed = [name for name, param in definition.params.items() if param.required]
+            if needed:
+                self.skipped.append(f"{definition.name} (needs {', '.join(needed)})")
+                continue
+            body, _ = definition.expand({}, len(raw))
+            raw.append({"id": definition.name, **body})
+            self.positions.append(i)
+        return raw
 
     def line(self, path: tuple[Any, ...]) -> int:
         """The line of `path` (list index, then keys), or of the deepest part of it that is written."""
         node: Node = self.node
-        for part in path:
+        if self.positions and path and isinstance(path[0], int):
+            path = (self.positions[path[0]], *path[1:])
+        for part in self.at + tuple(path):
             if isinstance(node, SequenceNode) and isinstance(part, int) and part < len(node.value):
                 node = node.value[part]
             elif isinstance(node, MappingNode) and any(key.value == part for key, _ in node.value):
@@ -246,6 +278,11 @@ class _ChecksFile:
             else:
                 break
         return node.start_mark.line + 1
+
+
+def _say_skipped(checks: _ChecksFile | None) -> None:
+    if checks is not None and checks.skipped:
+        say(f"not scored, needing arguments (use them from a check list, `- use: {{check: name, ...}}`): {', '.join(checks.skipped)}")
 
 
 def _print(evaluation: dict[str, Any]) -> None:

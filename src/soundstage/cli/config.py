@@ -83,12 +83,12 @@ def _command_settings(found: project.Project | None) -> list[dict[str, Any]]:
 
 
 def _variable_settings(found: project.Project | None, before: dict[str, str]) -> list[dict[str, Any]]:
-    names = ["SOUNDSTAGE_DB", "SOUNDSTAGE_PATH", *(v for group in project.ENDPOINT_VARIABLES.values() for v in group)]
+    names = ["SOUNDSTAGE_DB", *project.PLACE_LISTS, *(v for group in project.ENDPOINT_VARIABLES.values() for v in group)]
     rows = []
     for name in names:
         value = os.environ.get(name)
         source = "environment" if name in before else "file" if found and name in found.variables else "unset"
-        if name == "SOUNDSTAGE_PATH" and name in before and found and name in found.variables:
+        if name in project.PLACE_LISTS and name in before and found and name in found.variables:
             source = "environment, then file"
         rows.append({"name": name, "value": _hidden(name, value), "source": source})
     return rows

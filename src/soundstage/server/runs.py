@@ -17,7 +17,9 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
-from ..checks import Check, CheckResult, CheckSpecError, CheckSpecErrors, Evaluation, parse_check_list, score
+from ..checks import Check, CheckResult, CheckSpecError, CheckSpecErrors, Evaluation, score
+from ..checks.library import parse_with_library
+from ..spec.loader import SpecErrors
 from ..clock import US
 from ..errors import InfrastructureError, NotFound
 from ..figures import outcome
@@ -64,12 +66,15 @@ def run_checks(image: WorldImage, raw: Any, replace: bool) -> tuple[list[Check],
         missing = 0
         named = []
         for item in raw:
-            if isinstance(item, dict) and "id" not in item:
+            if isinstance(item, dict) and "id" not in item and "use" not in item:  # a use is named after its check
                 missing += 1
                 item = {"id": f"custom_{missing}", **item}
             named.append(item)
         raw = named
-    custom, errors = parse_check_list(raw, image.refs, source="custom")
+    parsed = parse_with_library(raw, image.refs, source="custom")
+    if parsed.library_errors:
+        raise SpecErrors(parsed.library_errors)
+    custom, errors = parsed.checks, parsed.errors
     if not replace:
         scene_ids = {check.id for check in image.checks}
         errors += [

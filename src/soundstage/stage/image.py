@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..checks import Check, CheckSpecError, CheckSpecErrors, check_pass_list, parse_check_list, watch_state_milestones
+from ..checks import Check, CheckSpecError, CheckSpecErrors, check_pass_list, watch_state_milestones
+from ..checks.library import parse_with_library
 from ..clock import Clock, parse_duration, parse_time, wall_us
 from ..errors import NotFound, SpecError
 from ..faults import engine as faults_engine
@@ -46,6 +47,7 @@ class WorldImage:
     refs: dict[str, str]
     settings: dict[str, Any]
     checks: list[Check]
+    written_checks: list[Any]  # the scene's checks as written, `use` entries expanded: what a trial keeps
     agent: dict[str, Any] = field(default_factory=dict)
     cast: Cast = field(default_factory=Cast)  # the scene's people, resolved
     faults: list[ResolvedFault] = field(default_factory=list)  # the scene's faults, resolved
@@ -72,7 +74,7 @@ class WorldImage:
             "task": self.scene.task,
             "refs": self.refs,
             "agent": self.agent,
-            "checks": self.scene.checks,
+            "checks": self.written_checks,
             "pass": self.scene.pass_,
         }
 
@@ -182,10 +184,12 @@ def build_image(scene: Scene, scene_doc: Document) -> WorldImage:
     errors += unresolved_people + unresolved_faults
 
     scene_ctx = ctx.at(scene_file, ())
-    checks, problems = parse_check_list(scene.checks, ctx.refs)
-    errors += [_located(scene_ctx, e) for e in problems]
+    scene_path = Path(scene_file) if scene_file and not scene_file.startswith("<") else None
+    parsed = parse_with_library(scene.checks, ctx.refs, scene_file=scene_path)
+    checks, expanded = parsed.checks, parsed.expanded
+    errors += parsed.library_errors + [_located(scene_ctx, e) for e in parsed.errors]
     try:
-        written = [str(c["id"]) for c in scene.checks if isinstance(c, dict) and isinstance(c.get("id"), str)]
+        written = [str(c["id"]) for c in expanded if isinstance(c, dict) and isinstance(c.get("id"), str)]
         check_pass_list(scene.pass_, checks, written)
     except CheckSpecErrors as exc:
         errors += [_located(scene_ctx, e) for e in exc.errors]
@@ -204,10 +208,11 @@ def build_image(scene: Scene, scene_doc: Document) -> WorldImage:
         refs=dict(ctx.refs),
         settings={**ctx.settings, "rate_limits": dict(scene.rate_limits or {})},
         checks=checks,
+        written_checks=expanded,
         agent=agent,
         cast=cast,
         faults=faults,
-        files=[f for f in lines if not f.startswith("<")],
+        files=[f for f in lines if not f.startswith("<")] + parsed.files,
     )
 
 
