@@ -36,6 +36,7 @@ from .events import CallEvent, Event, FinishEvent, WriteEvent
 from .figures import Trial, outcome, run_figures
 from .server import Hub, Server
 from .server.runs import counts
+from .spec.suites import expand_suites
 from .stage import WorldImage
 from .stage.models import env_name
 from .world import World
@@ -140,7 +141,7 @@ def run_scenes(
     env: dict[str, str] | None = None,
     intercept: bool = False,
 ) -> RunResult:
-    """Runs `agent` `trials` times against each scene; writes `out/<run-id>/`. The server listens on http
+    """Runs `agent` `trials` times against each scene (a suite stands for its scenes); writes `out/<run-id>/`. The server listens on http
     and https (`tls`: every service's URL is https). Opens the results store with `store` once the scenes
     load, before any agent starts, and writes the run there too, each trial as it ends. Raises SpecError,
     NotFound or UsageError before anything runs, InfrastructureError when the run cannot be carried out.
@@ -150,6 +151,7 @@ def run_scenes(
     environment sends its HTTP through it, so clients left at the vendors' own hosts reach the world."""
     argv = _command(agent)
     given = AgentEnv.of(pass_env, env)
+    scenes = expand_suites(scenes)
     if not scenes:
         raise UsageError("give at least one scene")
     if trials < 1 or parallel < 1 or timeout <= 0:

@@ -30,10 +30,41 @@ def test_list_shows_worlds_and_scenes(bench, cli) -> None:
     assert human.exit_code == 0
     assert data == {
         "worlds": [{"name": "acme", "path": str(Path.cwd() / "worlds" / "acme.yaml"), "description": "A small company."}],
-        "scenes": [{"name": "hello", "path": str(Path.cwd() / "seeds" / "hello.yaml"), "description": "Says hello."}],
+        "scenes": [
+            {
+                "name": "hello",
+                "path": str(Path.cwd() / "seeds" / "hello.yaml"),
+                "description": "Says hello.",
+                "tags": [],
+                "difficulty": None,
+            }
+        ],
+        "suites": [],
     }
     assert "Says hello." in human.stdout and "A small company." in human.stdout
     assert human.stdout.splitlines()[-1] == f"next: soundstage run {Path.cwd() / 'seeds' / 'hello.yaml'} --agent 'python agent.py'"
+
+
+def test_list_by_tag_with_difficulty_and_suites(bench, cli) -> None:
+    (bench.root / "seeds").mkdir()
+    (bench.root / "suites").mkdir()
+    hello = bench.scene.read_text()
+    (bench.root / "seeds" / "hello.yaml").write_text(hello.replace("task:", "tags: [greeting, slack]\ndifficulty: easy\ntask:"))
+    (bench.root / "seeds" / "bye.yaml").write_text(hello.replace("name: hello", "name: bye").replace("task:", "tags: [slack]\ntask:"))
+    (bench.root / "suites" / "greetings.yaml").write_text("name: greetings\ndescription: Hellos.\ntags: [greeting]\n")
+
+    def listed(*args: str) -> list[tuple[str, list[str], str | None]]:
+        data = json.loads(cli("list", "--json", *args).stdout)
+        return [(s["name"], s["tags"], s["difficulty"]) for s in data["scenes"]]
+
+    assert listed() == [("bye", ["slack"], None), ("hello", ["greeting", "slack"], "easy")]
+    assert listed("--tag", "greeting") == [("hello", ["greeting", "slack"], "easy")]
+    assert listed("--tag", "greeting", "--tag", "slack") == [("bye", ["slack"], None), ("hello", ["greeting", "slack"], "easy")]
+    assert listed("--tag", "nope") == []
+    assert json.loads(cli("list", "--json").stdout)["suites"] == [
+        {"name": "greetings", "path": str(Path.cwd() / "suites" / "greetings.yaml"), "description": "Hellos."}
+    ]
+    assert "no scenes with the tag nope" in cli("list", "--tag", "nope").stdout
 
 
 def test_operations_come_from_the_registry(bench, cli) -> None:

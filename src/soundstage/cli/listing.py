@@ -15,7 +15,8 @@ from rich.text import Text
 
 from ..errors import NotFound, UsageError
 from ..services import SERVICES
-from ..spec.discovery import Listing, list_scenes, list_worlds
+from ..spec.discovery import Listing, list_scenes, list_suites, list_worlds
+from ..spec.suites import scene_difficulty, scene_tags
 from .output import JsonOption, emit, handles_errors, next_step, quote, say, stdout
 
 HTTP_METHODS = ("get", "put", "post", "delete", "patch", "head", "options")
@@ -28,17 +29,26 @@ def list_command(
         Path | None,
         typer.Option("--spec", help="An OpenAPI description (JSON or YAML) to compare with; implies --operations."),
     ] = None,
+    tag: Annotated[
+        list[str] | None, typer.Option("--tag", help="Only scenes with this tag (repeatable: any of them).", show_default=False)
+    ] = None,
     json_output: JsonOption = False,
 ) -> None:
-    """List the world definitions and scenes it can see, or (--operations) the implemented operations."""
+    """List the world definitions, scenes and suites it can see, or (--operations) the implemented operations."""
     if operations or spec is not None:
         _operations(spec, json_output)
         return
-    worlds, scenes = list_worlds(), list_scenes()
+    worlds, suites = list_worlds(), list_suites()
+    scenes = [
+        {"name": name, "path": str(path), "description": description, "tags": scene_tags(path), "difficulty": scene_difficulty(path)}
+        for name, path, description in list_scenes()
+    ]
+    if tag:
+        scenes = [scene for scene in scenes if set(tag) & set(scene["tags"])]
     if json_output:
-        emit({"worlds": _rows(worlds), "scenes": _rows(scenes)})
+        emit({"worlds": _rows(worlds), "scenes": scenes, "suites": _rows(suites)})
         return
-    for title, listing in (("world definitions", worlds), ("scenes", scenes)):
+    for title, listing in (("world definitions", worlds), ("suites", suites)):
         if not listing:
             say(f"no {title} found")
             continue
@@ -47,7 +57,17 @@ def list_command(
             table.add_row(Text(name), Text(str(path)), Text(description.strip()))
         stdout.print(table)
     if scenes:
-        next_step(f"soundstage run {quote(str(scenes[0][1]))} --agent 'python agent.py'")
+        table = Table("name", "tags", "difficulty", "description", title="scenes", title_justify="left")
+        for scene in scenes:
+            table.add_row(
+                Text(scene["name"]), Text(", ".join(scene["tags"])), Text(scene["difficulty"] or ""),
+                Text(" ".join(scene["description"].split())),
+            )
+        stdout.print(table)
+    else:
+        say(f"no scenes with the tag{'s' if len(tag or []) > 1 else ''} {', '.join(tag)}" if tag else "no scenes found")
+    if scenes:
+        next_step(f"soundstage run {quote(scenes[0]['path'])} --agent 'python agent.py'")
     else:
         say("Scenes are read from seeds/ and world definitions from worlds/, in each SOUNDSTAGE_PATH folder and here.")
         next_step("soundstage validate seeds/<name>.yaml")

@@ -15,6 +15,7 @@ from rich.text import Text
 
 from ..errors import UsageError
 from ..runner import RunResult, TrialResult, how_the_agent_ended, run_scenes
+from ..spec.suites import expand_suites
 from .history import DbOption, opened
 from .output import (
     JsonOption,
@@ -33,7 +34,7 @@ from .output import (
 
 @handles_errors("run")
 def run(
-    scenes: Annotated[list[str], typer.Argument(help="Scene files or names (seeds/<name>.yaml).", show_default=False)],
+    scenes: Annotated[list[str], typer.Argument(help="Scene files or names (seeds/<name>.yaml), or suites (suites/<name>.yaml).", show_default=False)],
     agent: Annotated[
         str, typer.Option("--agent", help="The agent's command line (run without a shell).", show_default=False)
     ],
@@ -71,6 +72,7 @@ def run(
 ) -> None:
     """Run the agent against each scene, TRIALS times; write the trial folders and the results store; print a summary."""
     values = dict(_assignment(item) for item in env or [])
+    scenes = expand_suites(scenes)  # the progress bar counts a suite's scenes
     with _progress(len(scenes) * trials, live=sys.stderr.isatty()) as progress:
         result = run_scenes(
             scenes,

@@ -31,7 +31,7 @@ def roots() -> list[Path]:
 def find_scene(name_or_path: str | Path) -> Path:
     """An existing file, else the scene of that name in the roots."""
     path = Path(name_or_path)
-    if _is_file(path):
+    if is_file(path):
         return path
     found = _by_name("seeds", str(name_or_path), roots())
     if found is None:
@@ -58,7 +58,7 @@ def find_world(name_or_path: str | Path, scene_file: Path | None) -> Path:
     scene's folder (so `seeds/x.yaml` finds `worlds/acme.yaml` from anywhere). A scene with no file (inline
     text) names its world by name only, so it can read no file but the roots' world definitions."""
     relative = scene_file.parent / name_or_path if scene_file is not None else None
-    if relative is not None and _is_file(relative):
+    if relative is not None and is_file(relative):
         return relative
     places = roots() + ([scene_file.parent.parent] if scene_file is not None else [])
     found = _by_name("worlds", str(name_or_path), places)
@@ -79,17 +79,28 @@ def list_worlds() -> Listing:
     return _listing("worlds", roots())
 
 
+def list_suites() -> Listing:
+    return _listing("suites", roots())
+
+
+def find_named_suite(name: str) -> Path | None:
+    """The suite of that name in the roots, when no scene has that name (a scene's name wins)."""
+    if _by_name("seeds", name, roots()) is not None:
+        return None
+    return _by_name("suites", name, roots())
+
+
 def _by_name(folder: str, name: str, places: list[Path]) -> Path | None:
     if not is_name(name):  # `../x` would leave the folder
         return None
     for root in places:
         path = root / folder / f"{name}.yaml"
-        if _is_file(path):
+        if is_file(path):
             return path
     return None
 
 
-def _is_file(path: Path) -> bool:
+def is_file(path: Path) -> bool:
     """Whether `path` is a file; False for a name no file can have (too long, a NUL byte, half a character)."""
     try:
         return path.is_file()

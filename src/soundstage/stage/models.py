@@ -130,6 +130,8 @@ class Scene(Spec):
     name: Annotated[str, AfterValidator(_folder_name)]
     world: str | None = None
     description: str = ""
+    tags: list[str] = []  # for `soundstage list --tag` and suites' `tags`
+    difficulty: Literal["easy", "medium", "hard"] | None = None
     task: str
     clock: ClockSpec | None = None
     agent: AgentSpec | None = None  # type: ignore[valid-type]
