@@ -18,17 +18,66 @@ The CLI (`soundstage run|serve|check|explain|validate|list`) is a thin layer ove
 
 from __future__ import annotations
 
-from .checks import CheckResult, Evaluation, evaluate, parse_checks, rescore
-from .checks import builders as check
-from .clock import Clock
-from .errors import InfrastructureError, NotFound, SoundstageError, SpecError, UsageError
-from .events import EventLog
-from .grading import Attempt
-from .rehearsal import AsyncLiveWorld, AsyncStage, LiveWorld, Result, Stage, review
-from .runner import RunResult, TrialResult, run_scenes
-from .server import Hub, Server
-from .stage import ImageCache, WorldImage, build_image, validate_file
-from .world import World
+import importlib
+from typing import TYPE_CHECKING, Any
+
+# Where each public name lives. They are imported when first used, so `import soundstage.cli` (every command
+# line) loads only what its command needs.
+_PUBLIC = {
+    "CheckResult": "checks",
+    "Evaluation": "checks",
+    "evaluate": "checks",
+    "parse_checks": "checks",
+    "rescore": "checks",
+    "Clock": "clock",
+    "InfrastructureError": "errors",
+    "NotFound": "errors",
+    "SoundstageError": "errors",
+    "SpecError": "errors",
+    "UsageError": "errors",
+    "EventLog": "events",
+    "Attempt": "grading",
+    "AsyncLiveWorld": "rehearsal",
+    "AsyncStage": "rehearsal",
+    "LiveWorld": "rehearsal",
+    "Result": "rehearsal",
+    "Stage": "rehearsal",
+    "review": "rehearsal",
+    "RunResult": "runner",
+    "TrialResult": "runner",
+    "run_scenes": "runner",
+    "Hub": "server",
+    "Server": "server",
+    "ImageCache": "stage",
+    "WorldImage": "stage",
+    "build_image": "stage",
+    "validate_file": "stage",
+    "World": "world",
+}
+
+if TYPE_CHECKING:
+    from .checks import CheckResult, Evaluation, evaluate, parse_checks, rescore
+    from .checks import builders as check
+    from .clock import Clock
+    from .errors import InfrastructureError, NotFound, SoundstageError, SpecError, UsageError
+    from .events import EventLog
+    from .grading import Attempt
+    from .rehearsal import AsyncLiveWorld, AsyncStage, LiveWorld, Result, Stage, review
+    from .runner import RunResult, TrialResult, run_scenes
+    from .server import Hub, Server
+    from .stage import ImageCache, WorldImage, build_image, validate_file
+    from .world import World
+
+
+def __getattr__(name: str) -> Any:
+    if name == "check":
+        return importlib.import_module(".checks.builders", __name__)
+    if name not in _PUBLIC:
+        raise AttributeError(f"module 'soundstage' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{_PUBLIC[name]}", __name__), name)
+    globals()[name] = value  # the next lookup is a plain one
+    return value
+
 
 __all__ = [
     "AsyncLiveWorld",

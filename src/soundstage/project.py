@@ -17,7 +17,7 @@ from pydantic import AfterValidator, Field
 
 from .spec.fields import Spec
 from .spec.loader import read_document, validate_model
-from .stage.models import env_name
+from .spec.fields import env_name
 
 FILE = "soundstage.yaml"
 CONFIG_ENV = "SOUNDSTAGE_CONFIG"

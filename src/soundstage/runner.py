@@ -38,7 +38,7 @@ from .server import Hub, Server
 from .server.runs import counts
 from .spec.suites import expand_suites
 from .stage import WorldImage
-from .stage.models import env_name
+from .spec.fields import env_name
 from .world import World
 
 if TYPE_CHECKING:  # the store (SQLAlchemy, Alembic) is imported only by a run that writes to it

@@ -36,3 +36,28 @@ def test_no_command_is_a_usage_error(capsys) -> None:
 def test_help_exits_0(capsys) -> None:
     assert exit_code(["--help"]) == 0
     assert "Usage: soundstage [OPTIONS] COMMAND [ARGS]..." in capsys.readouterr().out
+
+
+def test_the_command_line_loads_a_command_only_when_it_runs() -> None:
+    import subprocess
+    import sys
+
+    probe = (
+        "import sys, soundstage.cli\n"
+        "from soundstage.cli import main\n"
+        "try:\n    main(['--help'])\nexcept SystemExit:\n    pass\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in "
+        "('pydantic', 'starlette', 'uvicorn', 'httpx', 'faker', 'graphql', 'yaml') or m.startswith('soundstage.')), file=sys.stderr)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    # The engine, the server and their libraries wait for a command that needs them.
+    assert done.stderr.strip() == "['soundstage.cli', 'soundstage.cli.config', 'soundstage.cli.output', 'soundstage.errors']"
+    from soundstage.cli import COMMANDS
+
+    for name in COMMANDS:  # every command is listed with its summary
+        assert f" {name} " in done.stdout
+
+
+def test_each_command_is_built_from_its_module(capsys) -> None:
+    assert exit_code(["checks", "--help"]) == 0
+    assert "Only the checks no scene uses." in capsys.readouterr().out

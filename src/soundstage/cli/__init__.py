@@ -2,45 +2,79 @@
 
 from __future__ import annotations
 
+import ast
+import importlib
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
+from typer.core import TyperCommand, TyperGroup
 
-from .check import check
-from .compare import compare
-from .config import config, load_project, unload_project
-from .explain import explain
-from .history import runs, show
-from .library import checks_command
-from .listing import list_command
-from ..errors import SoundstageError
 from . import output
+from .config import load_project, unload_project
 from .output import json_requested, report
-from .run import run
-from .serve import serve
-from .validate import validate
-from .view import view
+from ..errors import SoundstageError
+
+# Each command: its module and function. A command's module is imported only when that command runs, so
+# `soundstage --help` and every command start without loading what the others need.
+COMMANDS = {
+    "serve": ("serve", "serve"),
+    "run": ("run", "run"),
+    "check": ("check", "check"),
+    "checks": ("library", "checks_command"),
+    "explain": ("explain", "explain"),
+    "compare": ("compare", "compare"),
+    "validate": ("validate", "validate"),
+    "list": ("listing", "list_command"),
+    "runs": ("history", "runs"),
+    "show": ("history", "show"),
+    "view": ("view", "view"),
+    "config": ("config", "config"),
+}
+
+
+class Commands(TyperGroup):
+    """The commands, each built from its module when it is called; the list in `--help` reads each one's
+    first docstring line from its module's source instead."""
+
+    listing = False  # while the group's own help is written
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        return list(COMMANDS)
+
+    def get_command(self, ctx: Any, name: str) -> Any:
+        if name not in COMMANDS:
+            return None
+        module, function = COMMANDS[name]
+        if self.listing:
+            return TyperCommand(name, help=_summary(module, function))
+        single = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
+        single.command(name)(getattr(importlib.import_module(f".{module}", __name__), function))
+        return typer.main.get_command(single)
+
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        self.listing = True
+        try:
+            super().format_help(ctx, formatter)
+        finally:
+            self.listing = False
+
+
+def _summary(module: str, function: str) -> str:
+    """The first paragraph of a command function's docstring, read from its module's source without running it."""
+    tree = ast.parse((Path(__file__).parent / f"{module}.py").read_text(encoding="utf-8"))
+    found = next(node for node in tree.body if isinstance(node, ast.FunctionDef) and node.name == function)
+    return " ".join((ast.get_docstring(found) or "").split("\n\n")[0].split())
+
 
 app = typer.Typer(
     name="soundstage",
     help="A rehearsal stage for AI agents: Slack, GitHub, Datadog and PagerDuty over a simulated, graded world.",
     add_completion=False,
     pretty_exceptions_enable=False,
+    cls=Commands,
 )
-app.command()(serve)
-app.command()(run)
-app.command()(check)
-app.command("checks")(checks_command)
-app.command()(explain)
-app.command()(compare)
-app.command()(validate)
-app.command("list")(list_command)
-app.command()(runs)
-app.command()(show)
-app.command()(view)
-app.command()(config)
 
 
 @app.callback()

@@ -7,13 +7,12 @@ import inspect
 import os
 import re
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from rich.table import Table
-from rich.text import Text
-
-from .. import project
 from .output import JsonOption, emit, handles_errors, next_step, say, stdout
+
+if TYPE_CHECKING:  # the project file's model loads when a command runs, not with `soundstage --help`
+    from .. import project
 
 # The project file in effect, and the variables as they were before it set any (for `config` to tell apart).
 _loaded: dict[str, Any] = {"project": None, "environ": {}}
@@ -24,6 +23,8 @@ def load_project(named: Path | None) -> dict[str, dict[str, Any]] | None:
     """Finds and applies the project file (`named` by `--config` or SOUNDSTAGE_CONFIG, else found upward):
     sets its variables where unset, and answers the commands' defaults from it (None without a file).
     Raises SpecErrors for a file that does not validate."""
+    from .. import project
+
     _loaded["environ"] = dict(os.environ)
     _loaded["project"] = None
     path = project.find(Path.cwd(), str(named) if named is not None else None)
@@ -49,6 +50,11 @@ def unload_project() -> None:
 @handles_errors("config")
 def config(json_output: JsonOption = False) -> None:
     """Show the settings in effect: the project file's, the environment's and the defaults, secrets hidden."""
+    from rich.table import Table
+    from rich.text import Text
+
+    from .. import project
+
     found: project.Project | None = _loaded["project"]
     before: dict[str, str] = _loaded["environ"]
     settings = _command_settings(found) + _variable_settings(found, before)
@@ -66,6 +72,7 @@ def config(json_output: JsonOption = False) -> None:
 
 def _command_settings(found: project.Project | None) -> list[dict[str, Any]]:
     """`run`'s options: from the file, else the built-in default (a flag given wins over both)."""
+    from .. import project
     from .run import run
 
     defaults = found.defaults() if found else {}
@@ -83,6 +90,8 @@ def _command_settings(found: project.Project | None) -> list[dict[str, Any]]:
 
 
 def _variable_settings(found: project.Project | None, before: dict[str, str]) -> list[dict[str, Any]]:
+    from .. import project
+
     names = ["SOUNDSTAGE_DB", *project.PLACE_LISTS, *(v for group in project.ENDPOINT_VARIABLES.values() for v in group)]
     rows = []
     for name in names:

@@ -50,3 +50,12 @@ def _time(text: str) -> None:
 Time = Annotated[str, _checked(_time, "now or an ISO-8601 time like 2026-03-02T14:00:00Z")]
 Duration = Annotated[str, _checked(parse_duration, "a duration like 30s, 5m or 2h")]
 Rate = Annotated[str, _checked(parse_rate, "a rate like 5/1m (calls per duration)")]
+
+
+def env_name(name: str) -> str:
+    """`name` when it may name a variable of the agent's environment given from outside; ValueError saying why not."""
+    if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
+        raise ValueError(f"expected an environment variable name like OPENROUTER_API_KEY, found {describe(name)}")
+    if name == "SOUNDSTAGE_ADMIN_TOKEN":  # with it, the agent could read its own grades
+        raise ValueError("the admin token is never the agent's: SOUNDSTAGE_ADMIN_TOKEN cannot be passed to it")
+    return name

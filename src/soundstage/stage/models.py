@@ -9,7 +9,6 @@ and what was found; `loader.validate_model` adds file, line and field.
 from __future__ import annotations
 
 import difflib
-import re
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -19,7 +18,7 @@ from ..errors import SpecError
 from ..faults.models import Fault
 from ..people.models import Person
 from ..services import SERVICES
-from ..spec.fields import Duration, Rate, Spec, Time
+from ..spec.fields import Duration, Rate, Spec, Time, env_name
 from ..spec.loader import Document, SpecErrors, describe, dotted, load_yaml, read_document, validate_model
 
 
@@ -67,15 +66,6 @@ class WorldDefinition(Seed):  # type: ignore[valid-type,misc]
     name: str
     description: str = ""
     clock: ClockSpec | None = None
-
-
-def env_name(name: str) -> str:
-    """`name` when it may name a variable of the agent's environment given from outside; ValueError saying why not."""
-    if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
-        raise ValueError(f"expected an environment variable name like OPENROUTER_API_KEY, found {describe(name)}")
-    if name == "SOUNDSTAGE_ADMIN_TOKEN":  # with it, the agent could read its own grades
-        raise ValueError("the admin token is never the agent's: SOUNDSTAGE_ADMIN_TOKEN cannot be passed to it")
-    return name
 
 
 class _AgentOptions(Spec):
