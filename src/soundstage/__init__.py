@@ -56,7 +56,8 @@ _PUBLIC = {
 }
 
 if TYPE_CHECKING:
-    from .checks import CheckResult, Evaluation, evaluate, parse_checks, rescore
+    from .checks import CheckResult, Evaluation, parse_checks, rescore
+    from .checks import evaluate  # type: ignore[no-redef]  # mypy takes it for the submodule checks.evaluate
     from .checks import builders as check
     from .clock import Clock
     from .errors import InfrastructureError, NotFound, SoundstageError, SpecError, UsageError

@@ -39,7 +39,7 @@ def list_command(
         _operations(spec, json_output)
         return
     worlds, suites = list_worlds(), list_suites()
-    scenes = [
+    scenes: list[dict[str, Any]] = [
         {"name": name, "path": str(path), "description": description, "tags": scene_tags(path), "difficulty": scene_difficulty(path)}
         for name, path, description in list_scenes()
     ]
