@@ -11,6 +11,8 @@
 (c) evaluating a scene's checks over a 100,000-entry event log made by real calls through the recording
     layer. Budget: under 1 s.
 (d) 1,000 live worlds of the csv-export scene held at once in one process. Budget: under 1 GiB resident.
+(e) the command line's start: `soundstage --help` beside `python -c pass` and an import of typer (what any
+    typer command pays), medians of 5 runs each. Budget: `soundstage --help` under 0.3 s.
 """
 
 from __future__ import annotations
@@ -216,6 +218,24 @@ def many_worlds(n: int = 1000) -> tuple[int, float]:
     return len(hub.worlds), resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
+def cli_start(runs: int = 5) -> dict[str, float]:
+    """Median wall seconds of each command, started afresh."""
+    commands = {
+        "python -c pass": [sys.executable, "-c", "pass"],
+        "import typer": [sys.executable, "-c", "import typer"],
+        "soundstage --help": [sys.executable, "-m", "soundstage", "--help"],
+    }
+    medians = {}
+    for name, argv in commands.items():
+        samples = []
+        for _ in range(runs):
+            started = time.perf_counter()
+            subprocess.run(argv, check=True, stdout=subprocess.DEVNULL, cwd=ROOT)
+            samples.append(time.perf_counter() - started)
+        medians[name] = statistics.median(samples)
+    return medians
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--calls", type=int, default=3000, help="calls per throughput round")
@@ -241,6 +261,10 @@ def main() -> None:
     worlds, mib = many_worlds()
     print(f"(d) {worlds:,} live worlds in one process: peak resident {mib:,.0f} MiB, the whole benchmark included "
           f"(budget < 1024 MiB) {'ok' if mib < 1024 else 'OVER BUDGET'}")
+    start = cli_start()
+    shown = ", ".join(f"{name} {seconds:.3f} s" for name, seconds in start.items())
+    help_s = start["soundstage --help"]
+    print(f"(e) command line start: {shown} (budget: --help < 0.3 s) {'ok' if help_s < 0.3 else 'OVER BUDGET'}")
 
 
 if __name__ == "__main__":

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import ast
 import importlib
+import re
 import sys
 from pathlib import Path
 from typing import Annotated, Any
@@ -49,7 +49,7 @@ class Commands(TyperGroup):
         module, function = COMMANDS[name]
         if self.listing:
             return TyperCommand(name, help=_summary(module, function))
-        single = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
+        single = typer.Typer(add_completion=False, pretty_exceptions_enable=False, rich_markup_mode=None)
         single.command(name)(getattr(importlib.import_module(f".{module}", __name__), function))
         return typer.main.get_command(single)
 
@@ -62,10 +62,11 @@ class Commands(TyperGroup):
 
 
 def _summary(module: str, function: str) -> str:
-    """The first paragraph of a command function's docstring, read from its module's source without running it."""
-    tree = ast.parse((Path(__file__).parent / f"{module}.py").read_text(encoding="utf-8"))
-    found = next(node for node in tree.body if isinstance(node, ast.FunctionDef) and node.name == function)
-    return " ".join((ast.get_docstring(found) or "").split("\n\n")[0].split())
+    """The first paragraph of a command function's docstring, read from its module's source without running
+    or parsing it (the docstring follows the signature, which ends `) -> None:`)."""
+    source = (Path(__file__).parent / f"{module}.py").read_text(encoding="utf-8")
+    found = re.search(rf'^def {function}\(.*?\) -> None:\n    """(.*?)(?:\n\n|""")', source, re.S | re.M)
+    return " ".join(found[1].split()) if found else ""
 
 
 app = typer.Typer(
@@ -74,6 +75,9 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
     cls=Commands,
+    # Click's plain help: it starts faster than rich's, and shows `[default: ...]` in help texts as written
+    # (rich's markup took them for tags and dropped them).
+    rich_markup_mode=None,
 )
 
 
