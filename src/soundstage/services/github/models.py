@@ -69,6 +69,8 @@ class Repo(Spec):
     branches: dict[str, str] = {}  # name -> commit ref or sha
     production: str | None = None  # commit ref or sha; default: the default branch's head
     deploy_on_merge: bool = False
+    license: str | None = None  # an SPDX id GitHub detects (`MIT`, `Apache-2.0`...; licenses.LICENSES)
+    topics: list[Annotated[str, matching(r"[a-z0-9][a-z0-9-]{0,49}", "a topic like orders-api")]] = []
     labels: list[Label] = []
     issues: list[Issue] = []
     pulls: list[Pull] = []

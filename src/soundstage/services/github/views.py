@@ -13,6 +13,7 @@ from typing import Any
 from ...clock import US, iso
 from ...world import Record
 from . import issues, repos
+from .licenses import license_simple
 from .records import Records
 
 HTML = "https://github.com"
@@ -202,11 +203,11 @@ def repository(base: str, repo: Record, owner: Record, full: bool = True, open_i
         "archived": False,
         "disabled": False,
         "open_issues_count": open_issues,
-        "license": None,
+        "license": license_simple(base, repo.get("license")),
         "allow_forking": True,
         "is_template": False,
         "web_commit_signoff_required": False,
-        "topics": [],
+        "topics": repo.get("topics", []),
         "visibility": "private" if repo["private"] else "public",
         "forks": 0,
         "open_issues": open_issues,
@@ -224,6 +225,8 @@ def repository(base: str, repo: Record, owner: Record, full: bool = True, open_i
                 "delete_branch_on_merge": False,
                 "network_count": 0,
                 "subscribers_count": 0,
+                "organization": user(base, owner) if owner["type"] == "Organization" else None,
+                "custom_properties": {},  # the world defines no custom properties
             }
         )
     return body

@@ -65,6 +65,10 @@ def issue(base: str, records: Records, record: Record) -> dict[str, Any]:
         "timeline_url": f"{url}/timeline",
         "performed_via_github_app": None,
         "state_reason": record.get("state_reason"),
+        # The world has no sub-issues, dependencies or issue types: GitHub's answer for such an issue.
+        "type": None,
+        "sub_issues_summary": {"total": 0, "completed": 0, "percent_completed": 0},
+        "issue_dependencies_summary": {"blocked_by": 0, "blocking": 0, "total_blocked_by": 0, "total_blocking": 0},
     }
     if is_pull:
         pulls = f"{base}/repos/{repo}/pulls/{number}"
