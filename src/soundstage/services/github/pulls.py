@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...world import Record
-from . import commits, deployments, diffs, git, issues, repos
+from . import commits, deployments, diffs, events, git, issues, repos
 from .records import Records
 from .store import HEADS, PULLS, REVIEW_COMMENTS, REVIEWS, item_key
 
@@ -93,6 +93,7 @@ def merge_pull(records: Records, pull: Record, method: str, title: str, message:
         assert merged is not None  # the caller checked that the pull is mergeable
         sha = merged["sha"]
     repos.set_ref(records, repo, HEADS + pull["base"], sha)
+    events.merged(records, pull, merger["login"], at, sha)
     records[PULLS].change(
         item_key(repo, pull["number"]),
         state="closed",
@@ -108,7 +109,7 @@ def merge_pull(records: Records, pull: Record, method: str, title: str, message:
     record = repos.repo(records, repo)
     assert record is not None
     if pull["base"] == record["default_branch"]:
-        issues.close_named(records, pull, merger["login"], at)
+        issues.close_named(records, pull, merger["login"], at, sha)
         if record.get("deploy_on_merge"):
             deployments.create_deployment(
                 records, repo, sha, pull["base"], "production", merger["login"], at, state="success"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ...spec.build import BuildContext
 from ...world import Record
-from . import issues, pulls, repos
+from . import events, issues, pulls, repos
 from .models import Repo
 from .records import Records
 from .seed_repos import HOUR, account
@@ -61,6 +61,8 @@ def _mark_merged(records: Records, pull: Record, login: str, at: int) -> None:
     """A pull the file says was merged: closed and merged, its merge commit the base branch's head."""
     repo = pull["repository"]
     base = repos.branch_sha(records, repo, pull["base"])
+    assert base is not None
+    events.merged(records, pull, login, at, base)
     records[PULLS].change(
         item_key(repo, pull["number"]),
         state="closed",
