@@ -9,11 +9,14 @@ All kinds share one id sequence, as GitHub's events do; the node id names the ki
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ...world import Record
 from .records import Records, node_id
-from .store import ISSUE_EVENTS, LABELS, item_key, label_key
+from .store import COMMENTS, ISSUE_EVENTS, ISSUES, LABELS, PULLS, item_key, label_key
+
+_MENTION = re.compile(r"(?<![\w/#&])#(\d+)\b")
 
 # Each event's GraphQL type, which its node id names (GitHub's recorded answers: `ClosedEvent`...).
 KINDS = {
@@ -66,6 +69,26 @@ def of_repo(records: Records, repo: str) -> list[Record]:
     return sorted(records[ISSUE_EVENTS].by("repository", repo), key=lambda e: e["id"], reverse=True)
 
 
+def cross_references(records: Records, item: Record) -> list[tuple[int, str, Record]]:
+    """Where other issues and pulls of the repo mention this one (`#N` in their body or a comment on
+    them): for each, the first such mention's time and author, and the mentioning item, oldest first.
+    GitHub's timeline shows them as `cross-referenced`."""
+    repo, number = item["repository"], item["number"]
+    first: dict[str, tuple[int, str, Record]] = {}
+    for kind in (ISSUES, PULLS):
+        for other in records[kind].by("repository", repo):
+            if other["number"] == number:
+                continue
+            key = item_key(repo, other["number"])
+            texts = [(other["created_at"], other["user"], other.get("body") or "")]
+            texts += [(c["created_at"], c["user"], c["body"]) for c in records[COMMENTS].by("issue", key)]
+            for at, login, text in texts:
+                mentioned = {int(n) for n in _MENTION.findall(text)}
+                if number in mentioned and (key not in first or at < first[key][0]):
+                    first[key] = (at, login, other)
+    return sorted(first.values(), key=lambda found: (found[0], found[2]["number"]))
+
+
 def changed(
     records: Records, item: Record, changes: dict[str, Any], actor: str, at: int, commit: str | None = None
 ) -> None:
@@ -78,8 +101,9 @@ def changed(
         record(records, item, "closed", actor, at, commit_id=commit, state_reason=changes.get("state_reason"))
     elif changes.get("state") == "open":
         record(records, item, "reopened", actor, at, state_reason=changes.get("state_reason"))
-    labels(records, item, item["labels"], changes.get("labels", item["labels"]), actor, at)
-    assignees(records, item, item["assignees"], changes.get("assignees", item["assignees"]), actor, at)
+    for field, recorder in (("labels", labels), ("assignees", assignees)):
+        if field in changes:
+            recorder(records, item, item[field], changes[field], actor, at)
     if changes.get("locked") is True:
         record(records, item, "locked", actor, at, lock_reason=changes.get("active_lock_reason"))
     elif changes.get("locked") is False:

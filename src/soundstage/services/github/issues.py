@@ -13,7 +13,7 @@ import re
 from typing import Any
 
 from ...world import Record
-from . import events, repos
+from . import events, milestones, reactions, repos
 from .records import Records, node_id
 from .store import COMMENTS, ISSUES, LABELS, PULLS, item_key, label_key
 
@@ -61,6 +61,7 @@ def new_item(
         "user": login,
         "labels": [],
         "assignees": [],
+        "milestone": None,  # its number
         "locked": False,
         "active_lock_reason": None,
         "created_at": at,
@@ -76,11 +77,14 @@ def create_issue(records: Records, repo: str, login: str, at: int, **fields: Any
         labels=list(fields.get("labels") or []),
         assignees=list(fields.get("assignees") or []),
         closed_by=None,
+        milestone=fields.get("milestone"),
+        type=fields.get("type"),  # the name of one of the owner organization's issue types
     )
     added = records[ISSUES].add(item_key(repo, record["number"]), record)
-    # GitHub records the labels and assignees an issue is opened with as events of its opening.
+    # GitHub records the labels, assignees and milestone an issue is opened with as events of its opening.
     events.labels(records, added, [], added["labels"], login, at)
     events.assignees(records, added, [], added["assignees"], login, at)
+    milestones.moved(records, {**added, "milestone": None}, added["milestone"], login, at)
     return added
 
 
@@ -101,7 +105,6 @@ def update_item(
         changes.update(closed_at=None, closed_by=None)
         changes["state_reason"] = "reopened" if collection == ISSUES else None
     if collection == PULLS:
-        changes.pop("closed_by", None)
         changes.pop("state_reason", None)
         if state == "closed":
             # A closed pull request keeps the commits its branches had (it was open until now).
@@ -111,6 +114,8 @@ def update_item(
                 base_sha=repos.branch_sha(records, repo, record["base"]),
             )
     events.changed(records, record, changes, login, at, commit)
+    if "milestone" in changes:
+        milestones.moved(records, record, changes["milestone"], login, at)
     changes["updated_at"] = at
     return records[collection].change(item_key(record["repository"], record["number"]), **changes)
 
@@ -185,4 +190,7 @@ def add_comment(records: Records, record: Record, login: str, body: str, at: int
 
 
 def remove_comment(records: Records, comment: Record) -> None:
+    """Deletes a comment and the reactions to it."""
+    for reaction in reactions.on(records, reactions.comment_subject(comment["id"])):
+        reactions.remove(records, reaction)
     records[COMMENTS].remove(str(comment["id"]))

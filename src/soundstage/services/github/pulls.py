@@ -23,6 +23,7 @@ def create_pull(records: Records, repo: str, login: str, at: int, **fields: Any)
         head_sha=repos.branch_sha(records, repo, fields["head"]),
         base_sha=repos.branch_sha(records, repo, fields["base"]),
         draft=bool(fields.get("draft")),
+        requested_reviewers=[],
         maintainer_can_modify=bool(fields.get("maintainer_can_modify", False)),
         merged=False,
         merged_at=None,
@@ -100,6 +101,7 @@ def merge_pull(records: Records, pull: Record, method: str, title: str, message:
         merged=True,
         merged_at=at,
         merged_by=merger["login"],
+        closed_by=merger["login"],
         merge_commit_sha=sha,
         head_sha=head,
         base_sha=base,
@@ -118,6 +120,25 @@ def merge_pull(records: Records, pull: Record, method: str, title: str, message:
 
 
 # -- reviews -----------------------------------------------------------------------------------------
+
+
+def request_reviews(records: Records, pull: Record, logins: list[str], actor: str, at: int) -> Record:
+    """Asks `logins` for a review (those not asked yet), each with a `review_requested` event."""
+    new = [login for login in dict.fromkeys(logins) if login not in pull["requested_reviewers"]]
+    for login in new:
+        events.record(records, pull, "review_requested", actor, at, requested_reviewer=login)
+    return records[PULLS].change(
+        item_key(pull["repository"], pull["number"]), requested_reviewers=[*pull["requested_reviewers"], *new], updated_at=at
+    )
+
+
+def remove_review_requests(records: Records, pull: Record, logins: list[str], actor: str, at: int) -> Record:
+    """Withdraws the review requests of `logins` (others are ignored), each with a `review_request_removed` event."""
+    gone = [login for login in pull["requested_reviewers"] if login in logins]
+    for login in gone:
+        events.record(records, pull, "review_request_removed", actor, at, requested_reviewer=login)
+    kept = [login for login in pull["requested_reviewers"] if login not in gone]
+    return records[PULLS].change(item_key(pull["repository"], pull["number"]), requested_reviewers=kept, updated_at=at)
 
 
 def _on_pull(records: Records, kind: str, pull: Record) -> dict[str, Any]:
@@ -139,6 +160,12 @@ def reviews(records: Records, pull: Record) -> list[Record]:
 def create_review(
     records: Records, pull: Record, login: str, state: str, body: str, commit_id: str, at: int | None
 ) -> Record:
+    """A review; submitted (`at` given, not pending) by a requested reviewer, it fulfils the request, which
+    GitHub then drops without an event."""
+    requested = pull["requested_reviewers"]
+    if at is not None and login in requested:
+        kept = [name for name in requested if name != login]
+        records[PULLS].change(item_key(pull["repository"], pull["number"]), requested_reviewers=kept)
     record = {
         **_on_pull(records, "PullRequestReview", pull),
         "user": login,

@@ -32,6 +32,7 @@ STATUSES = "github.statuses"
 ISSUE_EVENTS = "github.issue_events"
 REACTIONS = "github.reactions"
 MILESTONES = "github.milestones"
+ISSUE_TYPES = "github.issue_types"
 
 HEADS = "refs/heads/"
 TAGS = "refs/tags/"

@@ -13,6 +13,7 @@ from typing import Any
 from ...clock import US, iso
 from ...world import Record
 from . import issues, repos
+from . import reactions as reactions_of
 from .licenses import license_simple
 from .records import Records
 
@@ -249,9 +250,6 @@ def minimal_repository(base: str, records: Records, name: str) -> dict[str, Any]
 
 # -- what the views of issues, pulls and CI share -----------------------------------------------------
 
-_NO_REACTIONS = ("+1", "-1", "laugh", "confused", "heart", "hooray", "eyes", "rocket")
-
-
 def maybe_stamp(us: int | None) -> str | None:
     return stamp(us) if us is not None else None
 
@@ -262,8 +260,20 @@ def user_by_login(base: str, records: Records, login: str | None) -> dict[str, A
     return user(base, record) if record else None
 
 
-def reactions(url: str) -> dict[str, Any]:
-    return {"url": f"{url}/reactions", "total_count": 0, **{name: 0 for name in _NO_REACTIONS}}
+def reactions(url: str, records: Records, subject: str) -> dict[str, Any]:
+    """The reaction-rollup of what `url` is (`subject`, as `reactions` names it)."""
+    found = reactions_of.counts(records, subject)
+    return {"url": f"{url}/reactions", "total_count": sum(found.values()), **found}
+
+
+def reaction(base: str, records: Records, record: Record) -> dict[str, Any]:
+    return {
+        "id": record["id"],
+        "node_id": record["node_id"],
+        "user": user_by_login(base, records, record["user"]),
+        "content": record["content"],
+        "created_at": stamp(record["created_at"]),
+    }
 
 
 def association(records: Records, repo: str, login: str) -> str:
