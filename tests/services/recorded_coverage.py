@@ -96,7 +96,13 @@ def github_answers(stage: Any) -> Answers:
     issue = call(
         "POST /repos/{owner}/{repo}/issues",
         f"{repo}/issues",
-        json={"title": "Totals are off", "body": "Two orders share a total.", "labels": ["bug"], "assignees": ["maya"]},
+        json={
+            "title": "Totals are off",
+            "body": "Two orders share a total.",
+            "labels": ["bug"],
+            "assignees": ["maya"],
+            "milestone": 1,  # the world's milestone, as the recorded issue has one
+        },
     )["number"]
     issue_path = f"{repo}/issues/{issue}"
     comment = call(
@@ -173,6 +179,12 @@ def github_answers(stage: Any) -> Answers:
     call("GET /repos/{owner}/{repo}/pulls/{pull_number}/files", f"{pull_path}/files")
     call("GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews", f"{pull_path}/reviews")
     call("PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge", f"{pull_path}/merge", json={})
+    call("GET /repos/{owner}/{repo}/pulls/{pull_number}", pull_path)  # merged: it has `merged_by`
+    # The recorded issue answers are a closed pull request's, in a milestone: `pull_request` and `closed_by`.
+    merged_path = f"{repo}/issues/{pull}"
+    call("PATCH /repos/{owner}/{repo}/issues/{issue_number}", merged_path, json={"milestone": 1})
+    call("POST /repos/{owner}/{repo}/issues/{issue_number}/assignees", f"{merged_path}/assignees", json=assignees)
+    call("DELETE /repos/{owner}/{repo}/issues/{issue_number}/assignees", f"{merged_path}/assignees", json=assignees)
     deployment = call(
         "POST /repos/{owner}/{repo}/deployments",
         f"{repo}/deployments",

@@ -94,7 +94,7 @@ def test_lists_and_views(gh: Gh) -> None:
     issue = gh("issue", "view", "1", "-R", "acme/orders")
     assert issue.split("--\n")[0] == (
         "title:\tWrong order totals for customers with several orders\nstate:\tOPEN\nauthor:\talex\n"
-        "labels:\tbug, p1\ncomments:\t0\nassignees:\tmaya\nprojects:\t\nmilestone:\t\nnumber:\t1\n"
+        "labels:\tbug, p1\ncomments:\t0\nassignees:\tmaya\nprojects:\t\nmilestone:\t1.5.0\nnumber:\t1\n"
     )
     assert gh("repo", "view", "acme/orders").startswith("name:\tacme/orders\ndescription:\tThe Acme orders API\n")
     assert gh.operations()[:5] == ["PullRequestList", "IssueList", "PullRequestByNumber", "IssueByNumber", "RepositoryInfo"]

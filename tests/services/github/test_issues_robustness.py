@@ -8,12 +8,33 @@ from typing import Any
 
 import pytest
 
-from soundstage.services.github import handlers_ci, handlers_issues, handlers_pulls, handlers_search
+from soundstage.services.github import (
+    handlers_ci,
+    handlers_events,
+    handlers_issues,
+    handlers_milestones,
+    handlers_pulls,
+    handlers_reactions,
+    handlers_reviewers,
+    handlers_search,
+)
 from soundstage.services.github.calls import ops
 
 from .conftest import GitHubWorld
 
-MODULES = {handlers_issues.__name__, handlers_pulls.__name__, handlers_ci.__name__, handlers_search.__name__}
+MODULES = {
+    module.__name__
+    for module in (
+        handlers_issues,
+        handlers_pulls,
+        handlers_ci,
+        handlers_search,
+        handlers_events,
+        handlers_reactions,
+        handlers_reviewers,
+        handlers_milestones,
+    )
+}
 OPERATIONS = sorted(name for name, handler in ops.handlers.items() if handler.__module__ in MODULES)
 VALUES = {
     "owner": "acme",
@@ -28,12 +49,17 @@ VALUES = {
     "deployment_id": "1",
     "review_id": "1",
     "release_id": "1",
+    "event_id": "1",
+    "reaction_id": "1",
+    "milestone_number": "1",
 }
 BODIES: list[Any] = [
     {"title": 5, "body": ["x"], "labels": [{"x": 1}], "assignees": "maya", "state": 3, "event": 1},
     {"head": 1, "base": None, "merge_method": 7, "sha": 1, "ref": {}, "environment": 3, "comments": [1]},
     {"labels": None, "assignees": [None], "state_reason": "x", "lock_reason": 5, "payload": [], "draft": "yes"},
     {"line": "x", "path": 3, "commit_id": [], "in_reply_to": "nope", "description": {}, "color": "zz"},
+    {"reviewers": "maya", "team_reviewers": 1, "content": 5, "milestone": {}, "due_on": 3},
+    {"reviewers": [None], "content": "smile", "milestone": -1, "due_on": "later", "title": []},
     [1, 2],
     "text",
     3,
@@ -50,7 +76,7 @@ def acme(stage: Any) -> GitHubWorld:
 
 
 def test_every_operation_is_covered() -> None:
-    assert len(OPERATIONS) == 52
+    assert len(OPERATIONS) == 72
 
 
 @pytest.mark.parametrize("operation", OPERATIONS)

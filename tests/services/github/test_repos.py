@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from github import GithubException
 from githubkit.exception import RequestFailed
+from tests.services.github.conftest import SCENE, GitHubWorld
 
 INITIAL = "Initial commit"
 
@@ -82,9 +83,12 @@ def test_rate_limit(gh):
         "integration_manifest": (5000, 3600),
         "source_import": (100, 60),
         "code_scanning_upload": (1000, 3600),
+        "code_scanning_autofix": (10, 60),
         "actions_runner_registration": (10000, 3600),
         "scim": (15000, 3600),
         "dependency_snapshots": (100, 60),
+        "audit_log": (1750, 3600),
+        "audit_log_streaming": (15, 3600),
         "code_search": (10, 60),
     }
     assert overview.resources.code_search.limit == 10
@@ -188,3 +192,32 @@ def test_missing_repo_everywhere(gh):
     kit = gh.kit()
     with pytest.raises(RequestFailed):
         kit.rest.repos.list_branches("acme", "nope")
+
+
+def test_license_topics_organization_and_custom_properties(stage):
+    scene = SCENE.replace("description: The orders API\n", "description: The orders API\n        license: Apache-2.0\n        topics: [orders, api]\n")
+    gh = GitHubWorld(stage.world(scene))
+    kit = gh.kit()
+    repo = kit.rest.repos.get("acme", "orders").parsed_data
+    assert repo.license_ is not None
+    assert (repo.license_.key, repo.license_.name, repo.license_.spdx_id) == ("apache-2.0", "Apache License 2.0", "Apache-2.0")
+    assert (repo.license_.url, repo.license_.node_id) == (f"{gh.url}/licenses/apache-2.0", "MDc6TGljZW5zZTI=")
+    assert repo.topics == ["orders", "api"]
+    assert repo.organization is not None and (repo.organization.login, repo.organization.type) == ("acme", "Organization")
+    assert repo.custom_properties.model_dump() == {}
+    listed = gh.raw("GET", "/orgs/acme/repos").json()
+    assert [(r["full_name"], r["license"] and r["license"]["spdx_id"], "organization" in r) for r in listed] == [
+        ("acme/orders", "Apache-2.0", False),
+        ("acme/empty", None, False),
+    ]
+    py = gh.py().get_repo("acme/orders")
+    assert (py.license.spdx_id, py.organization.login, py.topics) == ("Apache-2.0", "acme", ["orders", "api"])
+    # A user's repo has no organization; a repo without a license has none.
+    notes = gh.raw("GET", "/repos/maya/notes").json()
+    assert (notes["organization"], notes["license"], notes["topics"], notes["custom_properties"]) == (None, None, [], {})
+
+
+def test_unknown_license_is_refused(stage):
+    scene = SCENE.replace("description: The orders API\n", "description: The orders API\n        license: WTFPL\n")
+    with pytest.raises(Exception, match="unknown license 'WTFPL'"):
+        stage.world(scene)

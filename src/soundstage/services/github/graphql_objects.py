@@ -13,7 +13,7 @@ from functools import cached_property
 from typing import Any
 
 from ...world import Record
-from . import commits, issues, pulls, repos
+from . import commits, issues, milestones, pulls, repos
 from .records import Records
 from .store import CHECK_RUNS, ISSUES, PULLS, REPOS, STATUSES, USERS, WORKFLOW_RUNS
 from .views import HTML, association, maybe_stamp, stamp
@@ -161,6 +161,13 @@ class Label:
         self.url = f"{HTML}/{record['repository']}/labels/{record['name']}"
 
 
+class Milestone:
+    def __init__(self, record: Record) -> None:
+        self.typename = "Milestone"
+        self.number, self.title, self.description = record["number"], record["title"], record["description"]
+        self.due_on = maybe_stamp(record["due_on"])
+
+
 class Commit:
     def __init__(self, ctx: Context, record: Record) -> None:
         self.ctx, self.record = ctx, record
@@ -288,7 +295,8 @@ class Item:
         self.updated_at = stamp(record["updated_at"])
         self.locked = record["locked"]
         self.author_association = association(ctx.records, repo, record["user"]).upper()
-        self.milestone = None
+        found = milestones.milestone(ctx.records, repo, record["milestone"]) if record["milestone"] else None
+        self.milestone = Milestone(found) if found else None
         self.reaction_groups: list[Any] = []
         self.viewer_did_author = record["user"] == ctx.viewer["login"]
 

@@ -11,6 +11,7 @@ from typing import Any
 
 from ...world import Record
 from . import issues, views_issues
+from .handlers_milestones import milestone_field
 from .calls import Call, created, no_content, ops, paginate
 from .errors import GitHubError, invalid, type_error
 from .store import COMMENTS, ISSUES, PULLS
@@ -28,7 +29,15 @@ def issue_view(call: Call, record: Record) -> dict[str, Any]:
 # -- issues ------------------------------------------------------------------------------------------
 
 
-def _matches(record: Record, labels: list[str], assignee: str | None, creator: str | None, since: int | None) -> bool:
+def _matches(
+    record: Record, labels: list[str], assignee: str | None, creator: str | None, since: int | None, milestone: str | None
+) -> bool:
+    if milestone == "none" and record["milestone"] is not None:
+        return False
+    if milestone == "*" and record["milestone"] is None:
+        return False
+    if milestone not in (None, "none", "*") and str(record["milestone"]) != milestone:
+        return False
     have = {name.lower() for name in record["labels"]}
     if any(name.lower() not in have for name in labels):
         return False
@@ -51,10 +60,11 @@ def list_issues(call: Call) -> Any:
     direction = call.one_of("direction", ("asc", "desc"), "desc")
     labels = [n.strip() for n in (call.param("labels") or "").split(",") if n.strip()]
     assignee, creator, since = (call.param("assignee"), call.param("creator"), call.since())
+    milestone = call.param("milestone")
     name = repo["full_name"]
     items = [*call.world[ISSUES].by("repository", name), *call.world[PULLS].by("repository", name)]
     chosen = [
-        r for r in items if (state == "all" or r["state"] == state) and _matches(r, labels, assignee, creator, since)
+        r for r in items if (state == "all" or r["state"] == state) and _matches(r, labels, assignee, creator, since, milestone)
     ]
     chosen.sort(key=lambda r: (issues.sort_value(call.records, r, sort), r["number"]), reverse=direction == "desc")
     return paginate(call, chosen, lambda r: issue_view(call, r))
@@ -74,6 +84,7 @@ def create_issue(call: Call) -> Any:
     text = call.issue_body()
     assignees = call.assignees() or []
     names = call.labels() or []
+    milestone = milestone_field(call, repo)
     records = call.records
     record = issues.create_issue(
         records,
@@ -84,6 +95,7 @@ def create_issue(call: Call) -> Any:
         body=text,
         labels=issues.apply_labels(records, repo["full_name"], names),
         assignees=assignees,
+        milestone=milestone,
     )
     return created(issue_view(call, record))
 
@@ -119,6 +131,8 @@ def update_issue(call: Call) -> Any:
     assignees = call.assignees()
     if assignees is not None:
         changes["assignees"] = assignees
+    if "milestone" in body:
+        changes["milestone"] = milestone_field(call, repo)
     names = call.labels()
     if names is not None:
         changes["labels"] = issues.apply_labels(call.records, repo["full_name"], names)

@@ -261,6 +261,13 @@ def list_review_comments(call: Call) -> Any:
     return paginate(call, found, lambda c: views_pulls.review_comment(call.base, records, c))
 
 
+@ops("GET /repos/{owner}/{repo}/pulls/comments/{comment_id}")
+def get_review_comment(call: Call) -> Any:
+    docs = f"{DOCS}/comments#get-a-review-comment-for-a-pull-request"
+    comment = call.by_id(call.repo(), REVIEW_COMMENTS, "comment_id", docs)
+    return views_pulls.review_comment(call.base, call.records, comment)
+
+
 def _placed(call: Call, record: Record, commit_id: str, item: dict[str, Any]) -> dict[str, Any]:
     """Where a review comment sits in the pull's diff, or GitHub's 422 when it is not part of it."""
     where, problem = pulls.place_comment(call.records, record, commit_id, item)

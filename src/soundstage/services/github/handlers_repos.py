@@ -28,9 +28,12 @@ _RESOURCES = {
     "integration_manifest": (5000, 3600),
     "source_import": (100, 60),
     "code_scanning_upload": (1000, 3600),
+    "code_scanning_autofix": (10, 60),
     "actions_runner_registration": (10000, 3600),
     "scim": (15000, 3600),
     "dependency_snapshots": (100, 60),
+    "audit_log": (1750, 3600),
+    "audit_log_streaming": (15, 3600),
     "code_search": (10, 60),
 }
 

@@ -13,7 +13,7 @@ import re
 from typing import Any
 
 from ...world import Record
-from . import repos
+from . import events, milestones, reactions, repos
 from .records import Records, node_id
 from .store import COMMENTS, ISSUES, LABELS, PULLS, item_key, label_key
 
@@ -61,6 +61,7 @@ def new_item(
         "user": login,
         "labels": [],
         "assignees": [],
+        "milestone": None,  # its number
         "locked": False,
         "active_lock_reason": None,
         "created_at": at,
@@ -76,13 +77,23 @@ def create_issue(records: Records, repo: str, login: str, at: int, **fields: Any
         labels=list(fields.get("labels") or []),
         assignees=list(fields.get("assignees") or []),
         closed_by=None,
+        milestone=fields.get("milestone"),
+        type=fields.get("type"),  # the name of one of the owner organization's issue types
     )
-    return records[ISSUES].add(item_key(repo, record["number"]), record)
+    added = records[ISSUES].add(item_key(repo, record["number"]), record)
+    # GitHub records the labels, assignees and milestone an issue is opened with as events of its opening.
+    events.labels(records, added, [], added["labels"], login, at)
+    events.assignees(records, added, [], added["assignees"], login, at)
+    milestones.moved(records, {**added, "milestone": None}, added["milestone"], login, at)
+    return added
 
 
-def update_item(records: Records, collection: str, record: Record, login: str, at: int, **fields: Any) -> Record:
-    """Changes an issue or pull (title, body, state, state_reason, labels, assignees, base...);
-    closing and reopening keep `closed_at`, `closed_by` and `state_reason` as GitHub does."""
+def update_item(
+    records: Records, collection: str, record: Record, login: str, at: int, commit: str | None = None, **fields: Any
+) -> Record:
+    """Changes an issue or pull (title, body, state, state_reason, labels, assignees, base...) and records
+    the events of the change; closing and reopening keep `closed_at`, `closed_by` and `state_reason` as
+    GitHub does. `commit`: the merge commit whose pull closes the issue."""
     changes = {k: v for k, v in fields.items() if record.get(k) != v}
     if not changes:
         return record
@@ -94,7 +105,6 @@ def update_item(records: Records, collection: str, record: Record, login: str, a
         changes.update(closed_at=None, closed_by=None)
         changes["state_reason"] = "reopened" if collection == ISSUES else None
     if collection == PULLS:
-        changes.pop("closed_by", None)
         changes.pop("state_reason", None)
         if state == "closed":
             # A closed pull request keeps the commits its branches had (it was open until now).
@@ -103,17 +113,21 @@ def update_item(records: Records, collection: str, record: Record, login: str, a
                 head_sha=repos.branch_sha(records, repo, record["head"]) or record["head_sha"],
                 base_sha=repos.branch_sha(records, repo, record["base"]),
             )
+    events.changed(records, record, changes, login, at, commit)
+    if "milestone" in changes:
+        milestones.moved(records, record, changes["milestone"], login, at)
     changes["updated_at"] = at
     return records[collection].change(item_key(record["repository"], record["number"]), **changes)
 
 
-def close_named(records: Records, pull: Record, login: str, at: int) -> None:
-    """`Fixes #N`, `Closes #N`, `Resolves #N` in a merged pull's title or body close open issue N."""
+def close_named(records: Records, pull: Record, login: str, at: int, commit: str) -> None:
+    """`Fixes #N`, `Closes #N`, `Resolves #N` in a merged pull's title or body close open issue N (by the
+    merge `commit`)."""
     text = f"{pull['title']}\n{pull.get('body') or ''}"
     for number in dict.fromkeys(int(n) for n in _CLOSING.findall(text)):
         issue = records[ISSUES].get(item_key(pull["repository"], number))
         if issue is not None and issue["state"] == "open":
-            update_item(records, ISSUES, issue, login, at, state="closed", state_reason="completed")
+            update_item(records, ISSUES, issue, login, at, commit, state="closed", state_reason="completed")
 
 
 # -- labels ------------------------------------------------------------------------------------------
@@ -176,4 +190,7 @@ def add_comment(records: Records, record: Record, login: str, body: str, at: int
 
 
 def remove_comment(records: Records, comment: Record) -> None:
+    """Deletes a comment and the reactions to it."""
+    for reaction in reactions.on(records, reactions.comment_subject(comment["id"])):
+        reactions.remove(records, reaction)
     records[COMMENTS].remove(str(comment["id"]))

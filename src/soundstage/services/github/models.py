@@ -37,6 +37,15 @@ class Label(Spec):
     description: str | None = None
 
 
+class Milestone(Spec):
+    ref: str | None = None
+    title: str
+    description: str | None = None
+    state: Literal["open", "closed"] = "open"
+    due_in: Duration | None = None  # how long after the clock start it is due; default: no due date
+    creator: str | None = None  # a user ref or login; default: the repo owner
+
+
 class Issue(Spec):
     ref: str | None = None
     title: str
@@ -45,6 +54,8 @@ class Issue(Spec):
     state: Literal["open", "closed"] = "open"
     assignees: list[str] = []
     user: str | None = None
+    milestone: str | None = None  # a milestone's title or ref
+    type: Literal["Task", "Bug", "Feature"] | None = None  # an organization's issue type
 
 
 class Pull(Spec):
@@ -56,6 +67,7 @@ class Pull(Spec):
     user: str | None = None
     state: Literal["open", "closed"] = "open"
     merged: bool = False
+    milestone: str | None = None  # a milestone's title or ref
 
 
 class Repo(Spec):
@@ -69,7 +81,10 @@ class Repo(Spec):
     branches: dict[str, str] = {}  # name -> commit ref or sha
     production: str | None = None  # commit ref or sha; default: the default branch's head
     deploy_on_merge: bool = False
+    license: str | None = None  # an SPDX id GitHub detects (`MIT`, `Apache-2.0`...; licenses.LICENSES)
+    topics: list[Annotated[str, matching(r"[a-z0-9][a-z0-9-]{0,49}", "a topic like orders-api")]] = []
     labels: list[Label] = []
+    milestones: list[Milestone] = []
     issues: list[Issue] = []
     pulls: list[Pull] = []
     releases: list[Release] = []

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...world import Record
-from . import commits, deployments, diffs, git, issues, repos
+from . import commits, deployments, diffs, events, git, issues, repos
 from .records import Records
 from .store import HEADS, PULLS, REVIEW_COMMENTS, REVIEWS, item_key
 
@@ -23,6 +23,7 @@ def create_pull(records: Records, repo: str, login: str, at: int, **fields: Any)
         head_sha=repos.branch_sha(records, repo, fields["head"]),
         base_sha=repos.branch_sha(records, repo, fields["base"]),
         draft=bool(fields.get("draft")),
+        requested_reviewers=[],
         maintainer_can_modify=bool(fields.get("maintainer_can_modify", False)),
         merged=False,
         merged_at=None,
@@ -93,12 +94,14 @@ def merge_pull(records: Records, pull: Record, method: str, title: str, message:
         assert merged is not None  # the caller checked that the pull is mergeable
         sha = merged["sha"]
     repos.set_ref(records, repo, HEADS + pull["base"], sha)
+    events.merged(records, pull, merger["login"], at, sha)
     records[PULLS].change(
         item_key(repo, pull["number"]),
         state="closed",
         merged=True,
         merged_at=at,
         merged_by=merger["login"],
+        closed_by=merger["login"],
         merge_commit_sha=sha,
         head_sha=head,
         base_sha=base,
@@ -108,7 +111,7 @@ def merge_pull(records: Records, pull: Record, method: str, title: str, message:
     record = repos.repo(records, repo)
     assert record is not None
     if pull["base"] == record["default_branch"]:
-        issues.close_named(records, pull, merger["login"], at)
+        issues.close_named(records, pull, merger["login"], at, sha)
         if record.get("deploy_on_merge"):
             deployments.create_deployment(
                 records, repo, sha, pull["base"], "production", merger["login"], at, state="success"
@@ -117,6 +120,25 @@ def merge_pull(records: Records, pull: Record, method: str, title: str, message:
 
 
 # -- reviews -----------------------------------------------------------------------------------------
+
+
+def request_reviews(records: Records, pull: Record, logins: list[str], actor: str, at: int) -> Record:
+    """Asks `logins` for a review (those not asked yet), each with a `review_requested` event."""
+    new = [login for login in dict.fromkeys(logins) if login not in pull["requested_reviewers"]]
+    for login in new:
+        events.record(records, pull, "review_requested", actor, at, requested_reviewer=login)
+    return records[PULLS].change(
+        item_key(pull["repository"], pull["number"]), requested_reviewers=[*pull["requested_reviewers"], *new], updated_at=at
+    )
+
+
+def remove_review_requests(records: Records, pull: Record, logins: list[str], actor: str, at: int) -> Record:
+    """Withdraws the review requests of `logins` (others are ignored), each with a `review_request_removed` event."""
+    gone = [login for login in pull["requested_reviewers"] if login in logins]
+    for login in gone:
+        events.record(records, pull, "review_request_removed", actor, at, requested_reviewer=login)
+    kept = [login for login in pull["requested_reviewers"] if login not in gone]
+    return records[PULLS].change(item_key(pull["repository"], pull["number"]), requested_reviewers=kept, updated_at=at)
 
 
 def _on_pull(records: Records, kind: str, pull: Record) -> dict[str, Any]:
@@ -138,6 +160,12 @@ def reviews(records: Records, pull: Record) -> list[Record]:
 def create_review(
     records: Records, pull: Record, login: str, state: str, body: str, commit_id: str, at: int | None
 ) -> Record:
+    """A review; submitted (`at` given, not pending) by a requested reviewer, it fulfils the request, which
+    GitHub then drops without an event."""
+    requested = pull["requested_reviewers"]
+    if at is not None and login in requested:
+        kept = [name for name in requested if name != login]
+        records[PULLS].change(item_key(pull["repository"], pull["number"]), requested_reviewers=kept)
     record = {
         **_on_pull(records, "PullRequestReview", pull),
         "user": login,

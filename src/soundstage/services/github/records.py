@@ -28,6 +28,9 @@ _IDS = {
     "WorkflowRun": 13_000_000_000,
     "CheckRun": 38_000_000_000,
     "StatusContext": 33_000_000_000,
+    "Reaction": 310_000_000,
+    "Milestone": 14_000_000,
+    "IssueType": 1_386_000,
 }
 
 

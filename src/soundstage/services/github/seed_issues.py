@@ -1,19 +1,21 @@
-"""Building a repo's `issues[]` and `pulls[]` from a world file.
+"""Building a repo's `milestones[]`, `issues[]` and `pulls[]` from a world file.
 
 Issues are numbered first (1, 2...), then pulls, in file order; a ref names "owner/repo#N". Labels an
 issue names that the repo does not define are created (grey, as GitHub does when a label is applied by
-name).
+name). Milestones are numbered from 1 in file order, made 30 days before the clock start; an issue or
+pull names its milestone by title or ref.
 """
 
 from __future__ import annotations
 
+from ...clock import parse_duration
 from ...spec.build import BuildContext
 from ...world import Record
-from . import issues, pulls, repos
-from .models import Repo
+from . import events, issue_types, issues, milestones, pulls, repos
+from .models import Milestone, Repo
 from .records import Records
-from .seed_repos import HOUR, account
-from .store import ISSUES, PULLS, item_key
+from .seed_repos import DAY, HOUR, account
+from .store import ISSUES, MILESTONES, PULLS, item_key
 
 
 def build(repo: Repo, ctx: BuildContext) -> None:
@@ -21,6 +23,8 @@ def build(repo: Repo, ctx: BuildContext) -> None:
     records = Records.image(ctx)
     name = repo.full_name
     owner = name.split("/")[0]
+    for k, planned in enumerate(repo.milestones):
+        _build_milestone(ctx, records, name, owner, planned, k)
     count = len(repo.issues) + len(repo.pulls)
     for k, issue in enumerate(repo.issues):
         at = ctx.start - (count - k) * 2 * HOUR
@@ -32,8 +36,15 @@ def build(repo: Repo, ctx: BuildContext) -> None:
             issues.apply_labels(records, name, [ctx.resolve(value, "issues", k, "labels", j)])[0]
             for j, value in enumerate(issue.labels)
         ]
+        milestone = _milestone_of(ctx, records, name, issue.milestone, "issues", k, "milestone")
+        if issue.type is not None:
+            org = repos.user(records, owner)
+            if org is None or org["type"] != "Organization":
+                raise ctx.error(f"{name} is not an organization's repo: its issues have no types", "issues", k, "type")
+            issue_types.ensure(records, org)
         record = issues.create_issue(
-            records, name, login, at, title=issue.title, body=issue.body, labels=labels, assignees=assignees
+            records, name, login, at, title=issue.title, body=issue.body, labels=labels, assignees=assignees,
+            milestone=milestone, type=issue.type,
         )
         if issue.state == "closed":
             record = issues.update_item(records, ISSUES, record, login, at + HOUR, state="closed")
@@ -47,9 +58,12 @@ def build(repo: Repo, ctx: BuildContext) -> None:
         if pull.head == base:
             raise ctx.error(f"head and base are both {base!r}", "pulls", k, "head")
         login = account(ctx, pull.user, owner, "pulls", k, "user")["login"]
+        milestone = _milestone_of(ctx, records, name, pull.milestone, "pulls", k, "milestone")
         record = pulls.create_pull(
             records, name, login, at, title=pull.title, body=pull.body, head=pull.head, base=base
         )
+        if milestone is not None:
+            record = issues.update_item(records, PULLS, record, login, at, milestone=milestone)
         if pull.merged:
             _mark_merged(records, record, login, at + HOUR)
         elif pull.state == "closed":
@@ -57,16 +71,43 @@ def build(repo: Repo, ctx: BuildContext) -> None:
         ctx.define(pull.ref, item_key(name, record["number"]), PULLS, "pulls", k)
 
 
+def _build_milestone(ctx: BuildContext, records: Records, repo: str, owner: str, planned: Milestone, k: int) -> None:
+    if milestones.by_title(records, repo, planned.title) is not None:
+        raise ctx.error(f"milestone {planned.title!r} is defined twice in {repo}", "milestones", k, "title")
+    creator = account(ctx, planned.creator, owner, "milestones", k, "creator")["login"]
+    due = ctx.start + parse_duration(planned.due_in) if planned.due_in is not None else None
+    at = ctx.start - 30 * DAY
+    fields = {"title": planned.title, "description": planned.description, "state": planned.state, "due_on": due}
+    record = milestones.create(records, repo, creator, at, **fields)
+    ctx.define(planned.ref, milestones.key(repo, record["number"]), MILESTONES, "milestones", k)
+
+
+def _milestone_of(ctx: BuildContext, records: Records, repo: str, value: str | None, *path: str | int) -> int | None:
+    """The number of the milestone an issue or pull names by ref or title."""
+    if value is None:
+        return None
+    if value.startswith("$"):
+        found = records[MILESTONES].get(ctx.resolve_kind(value, MILESTONES, *path))
+    else:
+        found = milestones.by_title(records, repo, value)
+    if found is None or found["repository"] != repo:
+        raise ctx.error(f"{repo} has no milestone {value!r}", *path)
+    return found["number"]
+
+
 def _mark_merged(records: Records, pull: Record, login: str, at: int) -> None:
     """A pull the file says was merged: closed and merged, its merge commit the base branch's head."""
     repo = pull["repository"]
     base = repos.branch_sha(records, repo, pull["base"])
+    assert base is not None
+    events.merged(records, pull, login, at, base)
     records[PULLS].change(
         item_key(repo, pull["number"]),
         state="closed",
         merged=True,
         merged_at=at,
         merged_by=login,
+        closed_by=login,
         merge_commit_sha=base,
         closed_at=at,
         updated_at=at,

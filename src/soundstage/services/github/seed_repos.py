@@ -15,6 +15,7 @@ from ...clock import US, parse_duration
 from ...spec.build import BuildContext
 from ...world import Record
 from . import commits, git, issues, repos
+from .licenses import LICENSES
 from .models import GithubSection, Label, Repo, User
 from .records import Records, node_id
 from .store import COMMITS, HEADS, LABELS, REPOS, USERS, label_key
@@ -116,6 +117,8 @@ def build_repo(ctx: BuildContext, repo: Repo, i: int) -> None:
     for branch, value in repo.branches.items():
         sha = _commit_of(ctx, records, name, value, "repos", i, "branches", branch)
         repos.set_ref(records, name, HEADS + branch, sha)
+    if repo.license is not None and repo.license not in LICENSES:
+        raise ctx.error(f"unknown license {repo.license!r}; one of {', '.join(LICENSES)}", "repos", i, "license")
     production = head
     if repo.production is not None:
         production = _commit_of(ctx, records, name, repo.production, "repos", i, "production")
@@ -135,6 +138,8 @@ def build_repo(ctx: BuildContext, repo: Repo, i: int) -> None:
             "default_branch": repo.default_branch,
             "production": production,
             "deploy_on_merge": repo.deploy_on_merge,
+            "license": repo.license,
+            "topics": list(dict.fromkeys(repo.topics)),
             "created_at": ctx.start - 365 * DAY,
             "updated_at": pushed,
             "pushed_at": pushed,

@@ -65,7 +65,6 @@ class GitHubService(RestService):
     # GitHub's operations a template here would take for its own (see RestService.unimplemented).
     unimplemented = (
         "GET /repos/{owner}/{repo}/issues/comments",
-        "GET /repos/{owner}/{repo}/issues/events",
         "GET /repos/{owner}/{repo}/pulls/comments",
         "GET /repos/{owner}/{repo}/commits/{commit_sha}/branches-where-head",
         "GET /repos/{owner}/{repo}/commits/{commit_sha}/comments",

@@ -13,6 +13,8 @@ from typing import Any
 from ...clock import US, iso
 from ...world import Record
 from . import issues, repos
+from . import reactions as reactions_of
+from .licenses import license_simple
 from .records import Records
 
 HTML = "https://github.com"
@@ -202,11 +204,11 @@ def repository(base: str, repo: Record, owner: Record, full: bool = True, open_i
         "archived": False,
         "disabled": False,
         "open_issues_count": open_issues,
-        "license": None,
+        "license": license_simple(base, repo.get("license")),
         "allow_forking": True,
         "is_template": False,
         "web_commit_signoff_required": False,
-        "topics": [],
+        "topics": repo.get("topics", []),
         "visibility": "private" if repo["private"] else "public",
         "forks": 0,
         "open_issues": open_issues,
@@ -224,6 +226,8 @@ def repository(base: str, repo: Record, owner: Record, full: bool = True, open_i
                 "delete_branch_on_merge": False,
                 "network_count": 0,
                 "subscribers_count": 0,
+                "organization": user(base, owner) if owner["type"] == "Organization" else None,
+                "custom_properties": {},  # the world defines no custom properties
             }
         )
     return body
@@ -246,9 +250,6 @@ def minimal_repository(base: str, records: Records, name: str) -> dict[str, Any]
 
 # -- what the views of issues, pulls and CI share -----------------------------------------------------
 
-_NO_REACTIONS = ("+1", "-1", "laugh", "confused", "heart", "hooray", "eyes", "rocket")
-
-
 def maybe_stamp(us: int | None) -> str | None:
     return stamp(us) if us is not None else None
 
@@ -259,8 +260,20 @@ def user_by_login(base: str, records: Records, login: str | None) -> dict[str, A
     return user(base, record) if record else None
 
 
-def reactions(url: str) -> dict[str, Any]:
-    return {"url": f"{url}/reactions", "total_count": 0, **{name: 0 for name in _NO_REACTIONS}}
+def reactions(url: str, records: Records, subject: str) -> dict[str, Any]:
+    """The reaction-rollup of what `url` is (`subject`, as `reactions` names it)."""
+    found = reactions_of.counts(records, subject)
+    return {"url": f"{url}/reactions", "total_count": sum(found.values()), **found}
+
+
+def reaction(base: str, records: Records, record: Record) -> dict[str, Any]:
+    return {
+        "id": record["id"],
+        "node_id": record["node_id"],
+        "user": user_by_login(base, records, record["user"]),
+        "content": record["content"],
+        "created_at": stamp(record["created_at"]),
+    }
 
 
 def association(records: Records, repo: str, login: str) -> str:

@@ -6,9 +6,10 @@ from typing import Any
 
 from ...world import Record
 from . import issues, pulls, repos, views
+from . import reactions as reactions_of
 from .records import Records
 from .views import HTML, association, maybe_stamp, reactions, stamp, user_by_login
-from .views_issues import labels
+from .views_issues import labels, milestone_of
 
 
 def _branch_end(base: str, records: Records, repo: str, branch: str, sha: str | None) -> dict[str, Any]:
@@ -54,10 +55,10 @@ def pull(base: str, records: Records, record: Record, full: bool = True) -> dict
         "merge_commit_sha": record["merge_commit_sha"],
         "assignee": assignees[0] if assignees else None,
         "assignees": assignees,
-        "requested_reviewers": [],
-        "requested_teams": [],
+        "requested_reviewers": requested_reviewers(base, records, record),
+        "requested_teams": [],  # the world has no teams
         "labels": labels(base, records, repo, record["labels"]),
-        "milestone": None,
+        "milestone": milestone_of(base, records, record),
         "draft": record["draft"],
         "commits_url": f"{url}/commits",
         "review_comments_url": f"{url}/comments",
@@ -100,6 +101,10 @@ def pull(base: str, records: Records, record: Record, full: bool = True) -> dict
             }
         )
     return body
+
+
+def requested_reviewers(base: str, records: Records, record: Record) -> list[dict[str, Any]]:
+    return [u for u in (user_by_login(base, records, login) for login in record["requested_reviewers"]) if u]
 
 
 def _mergeable_state(record: Record, mergeable: bool | None) -> str:
@@ -161,5 +166,5 @@ def review_comment(base: str, records: Records, record: Record) -> dict[str, Any
         "side": record["side"],
         "subject_type": record["subject_type"],
         "in_reply_to_id": record["in_reply_to_id"],
-        "reactions": reactions(url),
+        "reactions": reactions(url, records, reactions_of.review_comment_subject(record["id"])),
     }
