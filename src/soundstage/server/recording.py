@@ -17,6 +17,7 @@ After the attempt ends, the agent's tokens are revoked.
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import logging
 from functools import partial
@@ -26,6 +27,7 @@ import orjson
 
 from ..clock import http_date, iso
 from ..events import AfterFinishEvent
+from ..faults import api as api_faults
 from ..services import SERVICES
 from ..services.base import SECRET_PARAMS, Reply, Service, ServiceRequest, parse_query
 from ..world import Principal, World
@@ -95,7 +97,9 @@ async def serve_call(hub: Hub, target: tuple[str | None, str, str], scope: Scope
         hub.touch(world)
         if principal is not None and principal.service != name:  # this world's token for another service
             principal = None
-        reply, content, date = record(world, service, principal, call, size)
+        reply, content, date, real_delay_ms = record(world, service, principal, call, size)
+        if real_delay_ms:  # a slow api fault: held outside the world's lock, the event loop free
+            await asyncio.sleep(real_delay_ms / 1000)
     await _send(send, reply, content, date)
 
 
@@ -103,7 +107,7 @@ def record(
     world: World, service: Service, principal: Principal | None, call: ServiceRequest, size: int | None = None
 ) -> tuple[Reply, bytes, str]:
     """Runs one call against `world` and writes it to the log, under the world's lock; answers the reply,
-    its encoded body and the call's simulated HTTP date. `size` is the body's size when only part of it
+    its encoded body, the call's simulated HTTP date and the real delay (ms) an api fault holds it for. `size` is the body's size when only part of it
     was read (it ran over the server's limit): the vendor's 413, and the handler never runs."""
     size = len(call.body) if size is None else size
     with world.lock:
@@ -117,17 +121,25 @@ def record(
                 path=call.path,
                 status=reply.status,
             )
-            return reply, content, http_date(world.now())
+            return reply, content, http_date(world.now()), 0
         at = world.begin_call()
         whole = size == len(call.body)
+        injected = None
         try:
-            reply = service.handle(world, principal, call) if whole else service.too_large(call)
+            # The scene's api faults come first: a refused call never reaches its handler.
+            injected = api_faults.decide(world, service, principal, call) if whole else None
+            if injected is not None and injected.reply is not None:
+                reply = injected.reply
+            else:
+                reply = service.handle(world, principal, call) if whole else service.too_large(call)
             content = encode(reply)  # before the call is logged: a body that cannot be sent is a failure too
         except Exception as exc:  # a handler bug: undo its writes, answer as the vendor does on a server fault
             world.rollback()
             log.exception("%s %s %s failed in world %s", service.name, call.method, call.path[:200], world.id)
             reply, content, whole = _safely(partial(_internal_error, service, exc), service, call)
         body, cut = _trace_body(service, call, reply, size, parsed=whole)
+        if injected is not None and injected.delay:  # a slow answer: the agent's next call comes later
+            world.clock.advance(injected.delay)
         world.end_call(
             at,
             service=service.name,
@@ -142,8 +154,9 @@ def record(
             error=reply.error,
             unimplemented=reply.unimplemented,
             actor=principal.user if principal is not None else None,
+            injected=injected.record if injected is not None else None,
         )
-    return reply, content, http_date(at)
+    return reply, content, http_date(at), injected.real_delay_ms if injected is not None else 0
 
 
 def _internal_error(service: Service, exc: BaseException, call: ServiceRequest) -> Reply:
