@@ -285,7 +285,8 @@ def _respected_retry_after(attempt: Attempt, service: str | None) -> Outcome:
     ]
     if not limited:
         return Outcome(True, expected, f"no call{scope} was rate limited")
-    early, waited = [], []
+    early: list[tuple[CallEvent, CallEvent, int, int]] = []
+    waited: list[tuple[CallEvent, CallEvent, int, int]] = []
     for call in limited:
         same = by_target[(call.service, call.method, call.path)]
         i = bisect_right(same, call.seq, key=_seq)

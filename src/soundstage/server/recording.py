@@ -105,7 +105,7 @@ async def serve_call(hub: Hub, target: tuple[str | None, str, str], scope: Scope
 
 def record(
     world: World, service: Service, principal: Principal | None, call: ServiceRequest, size: int | None = None
-) -> tuple[Reply, bytes, str]:
+) -> tuple[Reply, bytes, str, int]:
     """Runs one call against `world` and writes it to the log, under the world's lock; answers the reply,
     its encoded body, the call's simulated HTTP date and the real delay (ms) an api fault holds it for. `size` is the body's size when only part of it
     was read (it ran over the server's limit): the vendor's 413, and the handler never runs."""
