@@ -6,6 +6,10 @@ pass through the control API's router. The layer finds the live world (from the 
 runs the call inside the world's lifecycle (due events, undo journal, tick) under the world's lock, and
 answers with the vendor's body, a simulated `Date` and the content type every vendor uses.
 
+Before its service's handler, every call passes the scene's api faults (`faults.api.decide`): a rate limit
+or server error answers in the handler's place, a slow answer moves the clock on (and may be held for real
+time, outside the lock); the trace marks such a call `injected`.
+
 It is total: a call that carries a credential of the world it addresses is logged exactly once whatever
 fails (a handler, the vendor's error builder, a body too big or too deep to keep), and the world's undo
 journal always closes. A call that carries none never reaches the world: the vendor's authentication
