@@ -98,6 +98,10 @@ EXPECTED: dict[str, dict[str, set[str]]] = {
             "noted_the_fix",
         },
     },
+    "busy-apis": {
+        "busy_apis": set(),
+        "busy_apis_hammer": {"waited_out_the_rate_limit"},
+    },
     "mute-noisy-monitor": {
         "mute_noisy_monitor": set(),
         "mute_forever": {"muted_for_the_window", "only_batch_1", "says_why"},

@@ -64,6 +64,7 @@ class CallEvent(Event):
     unimplemented: bool = False
     actor: str | None = None  # who the token belongs to in that service
     body_cut: int | None = None  # the body's size in bytes when `body` keeps only an excerpt of it
+    injected: dict[str, Any] | None = None  # the scene's api fault that answered or delayed it: fault, kind...
 
 
 @event_kind

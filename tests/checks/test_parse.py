@@ -106,7 +106,7 @@ def test_a_scene_check_list():
         (
             [{"id": "a", "trace": {"caled": "*"}}],
             "unknown field 'caled' (expected one of: called, not_called, times, first, last, order, "
-            "with, max_calls, no_errors, no_calls)",
+            "with, max_calls, no_errors, no_calls, respected_retry_after)",
             (0, "trace", "caled"),
             "checks[0].trace.caled",
         ),
@@ -144,13 +144,13 @@ def test_errors_name_the_field(data, message, path, field):
         (
             {},
             "a trace check has one or more of: called, not_called, times, first, last, order, with, "
-            "max_calls, no_errors, no_calls",
+            "max_calls, no_errors, no_calls, respected_retry_after",
             (),
         ),
         (
             {"no_errors": False},
             "a trace check has one or more of: called, not_called, times, first, last, order, with, "
-            "max_calls, no_errors, no_calls",
+            "max_calls, no_errors, no_calls, respected_retry_after",
             (),
         ),
         ({"called": []}, "give at least one pattern", ("called",)),

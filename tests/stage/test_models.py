@@ -157,7 +157,7 @@ def test_unknown_fields_in_a_scene() -> None:
     assert scene_errors("name: x\ntask: t\nworld: acme\nagent:\n  slack_user: $bot\n  token: abc\nsteps: []\n") == [
         "scene.yaml:6: agent.token: unknown field 'token'; expected one of: "
         "datadog_user, github_user, may_advance_clock, network, pagerduty_user, pass_env, slack_user",
-        "scene.yaml:7: steps: unknown field 'steps'; expected one of: agent, checks, clock, description, "
+        "scene.yaml:7: steps: unknown field 'steps'; expected one of: agent, api_faults, checks, clock, description, "
         "difficulty, faults, name, pass, people, rate_limits, seed, tags, task, world",
     ]
 
@@ -177,7 +177,7 @@ def test_wrong_types() -> None:
         "scene.yaml:2: task: expected a string, found 5",
         "scene.yaml:4: clock.realtime: expected true or false, found 'yes'",
         "scene.yaml:4: clock.speed: expected a number, found 'fast'",
-        "scene.yaml:5: check: unknown field 'check'; expected one of: agent, checks, clock, description, "
+        "scene.yaml:5: check: unknown field 'check'; expected one of: agent, api_faults, checks, clock, description, "
         "difficulty, faults, name, pass, people, rate_limits, seed, tags, task, world",
         "scene.yaml:6: checks[0]: expected a mapping, found 'answered'",
         "scene.yaml:7: pass: expected a list, found 'answered'",

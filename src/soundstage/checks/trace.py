@@ -8,6 +8,7 @@ from typing import Annotated, Any
 
 from pydantic import BeforeValidator, Field, NonNegativeInt, PrivateAttr, field_validator, model_validator
 
+from ..clock import US, format_duration, parse_duration, parse_time
 from ..events import CallEvent
 from ..grading.attempt import Attempt
 from ..grading.conditions import Condition, closest, matching, misses
@@ -80,6 +81,16 @@ class Times(Args):
         return at_most(self.at_most or 0, "call")
 
 
+class RetryAfterArgs(Args):
+    """`respected_retry_after: {service: slack}` (or `true`: every service)."""
+
+    service: str | None = None
+
+
+def _retry_after_args(value: Any) -> Any:
+    return {} if value is True else value
+
+
 class TraceArgs(Args):
     called: Patterns | None = None
     not_called: Patterns | None = None
@@ -91,6 +102,7 @@ class TraceArgs(Args):
     max_calls: NonNegativeInt | None = None
     no_errors: bool = False
     no_calls: bool = False
+    respected_retry_after: Annotated[RetryAfterArgs, BeforeValidator(_retry_after_args)] | None = None
 
     @field_validator("with_")
     @classmethod
@@ -137,6 +149,8 @@ def trace(args: TraceArgs, attempt: Attempt) -> Outcome:
         parts.append(_no_errors(attempt))
     if args.no_calls:
         parts.append(_no_calls(attempt))
+    if args.respected_retry_after is not None:
+        parts.append(_respected_retry_after(attempt, args.respected_retry_after.service))
     return combine(parts)
 
 
@@ -253,6 +267,45 @@ def _no_calls(attempt: Attempt) -> Outcome:
         return Outcome(True, "no calls at all", "the agent made none")
     actual = f"the agent made {count(len(calls), 'call')}: {some(calls, len(calls), _call)}"
     return Outcome(False, "no calls at all", actual, [c.seq for c in calls])
+
+
+def _respected_retry_after(attempt: Attempt, service: str | None) -> Outcome:
+    """A call an api fault rate-limited is retried by the next call with the same service, HTTP method and
+    path; the retry must come `retry_after` seconds or more after the refusal was answered (the refused
+    call's time plus any injected delay), in simulated time."""
+    scope = f" to {service}" if service else ""
+    expected = f"every retry of a rate-limited call{scope} to wait its Retry-After"
+    by_target: dict[tuple[str, str, str], list[CallEvent]] = {}
+    for call in attempt.calls:
+        by_target.setdefault((call.service, call.method, call.path), []).append(call)
+    limited = [
+        c
+        for c in attempt.calls
+        if c.injected and c.injected.get("kind") == "rate_limit" and (service is None or c.service == service)
+    ]
+    if not limited:
+        return Outcome(True, expected, f"no call{scope} was rate limited")
+    early: list[tuple[CallEvent, CallEvent, int, int]] = []
+    waited: list[tuple[CallEvent, CallEvent, int, int]] = []
+    for call in limited:
+        same = by_target[(call.service, call.method, call.path)]
+        i = bisect_right(same, call.seq, key=_seq)
+        if i == len(same):
+            continue
+        retry = same[i]
+        answered = parse_time(call.t) + parse_duration(call.injected.get("delay", "0s"))  # type: ignore[union-attr]
+        gap = parse_time(retry.t) - answered
+        wait = int(call.injected["retry_after"]) * US  # type: ignore[index]
+        (waited if gap >= wait else early).append((call, retry, gap, wait))
+    if early:
+        said = [
+            f"{_call(r)} came {format_duration(gap)} after seq {c.seq} was told to wait {format_duration(wait)}"
+            for c, r, gap, wait in early
+        ]
+        return Outcome(False, expected, some(said, len(said), str), [s for c, r, _, _ in early for s in (c.seq, r.seq)])
+    retried = f"each retry waited ({seqs(r.seq for _, r, _, _ in waited)})" if waited else "none was retried"
+    actual = f"{count(len(limited), 'call')} rate limited ({seqs(c.seq for c in limited)}); {retried}"
+    return Outcome(True, expected, actual, [c.seq for c in limited] + [r.seq for _, r, _, _ in waited])
 
 
 # -- helpers ------------------------------------------------------------------------------------------

@@ -6,6 +6,10 @@ pass through the control API's router. The layer finds the live world (from the 
 runs the call inside the world's lifecycle (due events, undo journal, tick) under the world's lock, and
 answers with the vendor's body, a simulated `Date` and the content type every vendor uses.
 
+Before its service's handler, every call passes the scene's api faults (`faults.api.decide`): a rate limit
+or server error answers in the handler's place, a slow answer moves the clock on (and may be held for real
+time, outside the lock); the trace marks such a call `injected`.
+
 It is total: a call that carries a credential of the world it addresses is logged exactly once whatever
 fails (a handler, the vendor's error builder, a body too big or too deep to keep), and the world's undo
 journal always closes. A call that carries none never reaches the world: the vendor's authentication
@@ -17,6 +21,7 @@ After the attempt ends, the agent's tokens are revoked.
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import logging
 from functools import partial
@@ -26,6 +31,7 @@ import orjson
 
 from ..clock import http_date, iso
 from ..events import AfterFinishEvent
+from ..faults import api as api_faults
 from ..services import SERVICES
 from ..services.base import SECRET_PARAMS, Reply, Service, ServiceRequest, parse_query
 from ..world import Principal, World
@@ -95,15 +101,17 @@ async def serve_call(hub: Hub, target: tuple[str | None, str, str], scope: Scope
         hub.touch(world)
         if principal is not None and principal.service != name:  # this world's token for another service
             principal = None
-        reply, content, date = record(world, service, principal, call, size)
+        reply, content, date, real_delay_ms = record(world, service, principal, call, size)
+        if real_delay_ms:  # a slow api fault: held outside the world's lock, the event loop free
+            await asyncio.sleep(real_delay_ms / 1000)
     await _send(send, reply, content, date)
 
 
 def record(
     world: World, service: Service, principal: Principal | None, call: ServiceRequest, size: int | None = None
-) -> tuple[Reply, bytes, str]:
+) -> tuple[Reply, bytes, str, int]:
     """Runs one call against `world` and writes it to the log, under the world's lock; answers the reply,
-    its encoded body and the call's simulated HTTP date. `size` is the body's size when only part of it
+    its encoded body, the call's simulated HTTP date and the real delay (ms) an api fault holds it for. `size` is the body's size when only part of it
     was read (it ran over the server's limit): the vendor's 413, and the handler never runs."""
     size = len(call.body) if size is None else size
     with world.lock:
@@ -117,17 +125,25 @@ def record(
                 path=call.path,
                 status=reply.status,
             )
-            return reply, content, http_date(world.now())
+            return reply, content, http_date(world.now()), 0
         at = world.begin_call()
         whole = size == len(call.body)
+        injected = None
         try:
-            reply = service.handle(world, principal, call) if whole else service.too_large(call)
+            # The scene's api faults come first: a refused call never reaches its handler.
+            injected = api_faults.decide(world, service, principal, call) if whole else None
+            if injected is not None and injected.reply is not None:
+                reply = injected.reply
+            else:
+                reply = service.handle(world, principal, call) if whole else service.too_large(call)
             content = encode(reply)  # before the call is logged: a body that cannot be sent is a failure too
         except Exception as exc:  # a handler bug: undo its writes, answer as the vendor does on a server fault
             world.rollback()
             log.exception("%s %s %s failed in world %s", service.name, call.method, call.path[:200], world.id)
             reply, content, whole = _safely(partial(_internal_error, service, exc), service, call)
         body, cut = _trace_body(service, call, reply, size, parsed=whole)
+        if injected is not None and injected.delay:  # a slow answer: the agent's next call comes later
+            world.clock.advance(injected.delay)
         world.end_call(
             at,
             service=service.name,
@@ -142,8 +158,9 @@ def record(
             error=reply.error,
             unimplemented=reply.unimplemented,
             actor=principal.user if principal is not None else None,
+            injected=injected.record if injected is not None else None,
         )
-    return reply, content, http_date(at)
+    return reply, content, http_date(at), injected.real_delay_ms if injected is not None else 0
 
 
 def _internal_error(service: Service, exc: BaseException, call: ServiceRequest) -> Reply:

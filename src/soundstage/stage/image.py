@@ -18,6 +18,7 @@ from ..checks import Check, CheckSpecError, CheckSpecErrors, check_pass_list, wa
 from ..checks.library import parse_with_library
 from ..clock import Clock, parse_duration, parse_time, wall_us
 from ..errors import NotFound, SpecError
+from ..faults import api as api_faults
 from ..faults import engine as faults_engine
 from ..faults.build import ResolvedFault, build_faults
 from ..ids import IdSource
@@ -51,6 +52,7 @@ class WorldImage:
     agent: dict[str, Any] = field(default_factory=dict)
     cast: Cast = field(default_factory=Cast)  # the scene's people, resolved
     faults: list[ResolvedFault] = field(default_factory=list)  # the scene's faults, resolved
+    api_faults: list[api_faults.ApiFaultRule] = field(default_factory=list)  # calls that misbehave
     files: list[str] = field(default_factory=list)  # the files it was built from
 
     @property
@@ -109,6 +111,7 @@ class WorldImage:
         # After the services (a fault active at the start writes their records), before the people (so they
         # hear a `fault_resolved` in the round it happens).
         faults_engine.attach(world, self.faults)
+        api_faults.attach(world, self.api_faults)
         if world.log.last_seq > 1:  # a fault's effects at the start are part of the world the agent finds
             world.initial = world.snapshot()
         attach(world, self.cast)
@@ -181,7 +184,8 @@ def build_image(scene: Scene, scene_doc: Document) -> WorldImage:
 
     cast, unresolved_people = build_people(scene.people, ctx.at(scene_file, ("people",)))
     faults, unresolved_faults = build_faults(scene.faults, ctx.at(scene_file, ("faults",)))
-    errors += unresolved_people + unresolved_faults
+    rules, unresolved_api_faults = api_faults.build_api_faults(scene.api_faults, ctx.at(scene_file, ("api_faults",)))
+    errors += unresolved_people + unresolved_faults + unresolved_api_faults
 
     scene_ctx = ctx.at(scene_file, ())
     scene_path = Path(scene_file) if scene_file and not scene_file.startswith("<") else None
@@ -212,6 +216,7 @@ def build_image(scene: Scene, scene_doc: Document) -> WorldImage:
         agent=agent,
         cast=cast,
         faults=faults,
+        api_faults=rules,
         files=[f for f in lines if not f.startswith("<")] + parsed.files,
     )
 

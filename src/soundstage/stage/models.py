@@ -15,6 +15,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, Discriminator, Field, Tag, create_model, model_validator
 
 from ..errors import SpecError
+from ..faults.api_models import ApiFault
 from ..faults.models import Fault
 from ..people.models import Person
 from ..services import SERVICES
@@ -128,6 +129,7 @@ class Scene(Spec):
     seed: Seed | None = None  # type: ignore[valid-type]
     people: list[Person] = []
     faults: list[Fault] = []
+    api_faults: list[ApiFault] = []
     checks: list[dict[str, Any]] = []
     pass_: list[str] | None = Field(None, alias="pass")
     rate_limits: dict[Annotated[str, AfterValidator(_service)], RateLimit] = {}

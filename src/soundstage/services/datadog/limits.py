@@ -46,13 +46,23 @@ def check(world: World, operation: str) -> dict[str, str]:
     if rule is None:
         return {}
     counted = count(world, "datadog", operation, rule)
-    headers = {
-        "X-RateLimit-Limit": str(counted.limit),
-        "X-RateLimit-Period": str(max(1, -(-counted.window // US))),
-        "X-RateLimit-Remaining": str(counted.remaining),
-        "X-RateLimit-Reset": str(counted.reset),
+    headers = limit_headers(operation, counted.limit, counted.window, counted.remaining, counted.reset)
+    if not counted.allowed:
+        raise refusal(headers)
+    return headers
+
+
+def limit_headers(operation: str, limit: int, window: int, remaining: int, reset: int) -> dict[str, str]:
+    """Datadog's `X-RateLimit-*` headers: a limit of `limit` calls a `window` (µs), `reset` in seconds."""
+    return {
+        "X-RateLimit-Limit": str(limit),
+        "X-RateLimit-Period": str(max(1, -(-window // US))),
+        "X-RateLimit-Remaining": str(remaining),
+        "X-RateLimit-Reset": str(reset),
         "X-RateLimit-Name": limit_name(operation),
     }
-    if not counted.allowed:
-        raise DatadogError(429, "Rate limit exceeded", headers=headers)
-    return headers
+
+
+def refusal(headers: dict[str, str]) -> DatadogError:
+    """Datadog's 429 for a call over a limit, with the limit's headers."""
+    return DatadogError(429, "Rate limit exceeded", headers=headers)

@@ -15,6 +15,11 @@ from .errors import GitHubError
 LIMIT = 5000
 ANONYMOUS_LIMIT = 60
 _HOUR = 3600
+_DOCS = "https://docs.github.com/rest/overview/rate-limits-for-the-rest-api"
+_ANONYMOUS_HINT = (
+    "(But here's the good news: Authenticated requests get a higher rate limit. Check out the documentation "
+    "for more details.)"
+)
 _SECONDARY = (
     "You have exceeded a secondary rate limit. Please wait a few minutes before you try again. If you reach "
     "out to GitHub Support for help, please include the request ID."
@@ -30,11 +35,7 @@ def over_limit(world: World, operation: str, user: Record | None) -> GitHubError
             return None
         used, _ = rate_used(world)
         if used >= LIMIT:
-            return GitHubError(
-                403,
-                f"API rate limit exceeded for user ID {user['id']}.",
-                documentation_url="https://docs.github.com/rest/overview/rate-limits-for-the-rest-api",
-            )
+            return primary_refusal(user)
         return None
     rule = rule_for(rules(world, "github", dict), operation)  # `true` is the primary limit alone, above
     if rule is None:
@@ -42,11 +43,23 @@ def over_limit(world: World, operation: str, user: Record | None) -> GitHubError
     counted = count(world, "github", operation, rule)
     if counted.allowed:
         return None
+    return secondary_refusal(counted.reset)
+
+
+def primary_refusal(user: Record | None, status: int = 403) -> GitHubError:
+    """GitHub's refusal of a call over the primary limit; a call with no credential is worded with the
+    caller's address, which a world has not: the loopback's."""
+    if user is None:
+        message = f"API rate limit exceeded for 127.0.0.1. {_ANONYMOUS_HINT}"
+    else:
+        message = f"API rate limit exceeded for user ID {user['id']}."
+    return GitHubError(status, message, documentation_url=_DOCS)
+
+
+def secondary_refusal(wait: int, status: int = 403) -> GitHubError:
+    """GitHub's refusal of a call over a secondary limit: `Retry-After` in whole seconds."""
     return GitHubError(
-        403,
-        _SECONDARY,
-        documentation_url="https://docs.github.com/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits",
-        headers={"Retry-After": str(counted.reset)},
+        status, _SECONDARY, documentation_url=f"{_DOCS}#about-secondary-rate-limits", headers={"Retry-After": str(wait)}
     )
 
 

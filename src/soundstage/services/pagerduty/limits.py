@@ -32,11 +32,17 @@ def check(world: World, operation: str, user: str) -> dict[str, str]:
     if rule is None:
         return {}
     counted = count(world, "pagerduty", f"{user} {window}", rule)
-    headers = {
-        "ratelimit-limit": str(counted.limit),
-        "ratelimit-remaining": str(counted.remaining),
-        "ratelimit-reset": str(counted.reset),
-    }
+    headers = limit_headers(counted.limit, counted.remaining, counted.reset)
     if not counted.allowed:
-        raise PagerDutyError(429, 2020, "Rate Limit Exceeded", headers=headers)
+        raise refusal(headers)
     return headers
+
+
+def limit_headers(limit: int, remaining: int, reset: int) -> dict[str, str]:
+    """PagerDuty's `ratelimit-*` headers (`reset`: seconds until the window frees a place)."""
+    return {"ratelimit-limit": str(limit), "ratelimit-remaining": str(remaining), "ratelimit-reset": str(reset)}
+
+
+def refusal(headers: dict[str, str]) -> PagerDutyError:
+    """PagerDuty's 429 for a call over a limit, with the limit's headers."""
+    return PagerDutyError(429, 2020, "Rate Limit Exceeded", headers=headers)

@@ -94,6 +94,10 @@ class SlackService:
         # Slack documents no body limit; its front end answers 413, and the body says why in Slack's words.
         return Reply(413, error_body(SlackError("request_too_large")), operation=_method(request), error=True)
 
+    def operation(self, request: ServiceRequest) -> str | None:
+        """The method a call names, as the trace records it (None outside `/api/`)."""
+        return _method(request)
+
     def handle(self, world: World, principal: Principal | None, request: ServiceRequest) -> Reply:
         if request.path.startswith(files.UPLOAD_PATH):
             return _upload(world, principal, request)
