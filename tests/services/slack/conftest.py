@@ -22,7 +22,14 @@ seed:
     team: {ref: acme, name: Acme, domain: acme}
     users:
       - {ref: bot, name: stagebot, real_name: Stage Bot, is_bot: true}
-      - {ref: maya, name: maya, real_name: Maya Chen, title: SRE, email: maya@acme.test, pronouns: she/her}
+      - ref: maya
+        name: maya
+        real_name: Maya Chen
+        title: SRE
+        email: maya@acme.test
+        pronouns: she/her
+        custom_image: true
+        status: {text: In a meeting, emoji: ":calendar:", expires_in: 1h}
       - ref: laura
         name: laura
         real_name: Laura Diaz
@@ -30,6 +37,8 @@ seed:
         pronouns: they/them
         email: Laura@acme.test
         tz: Europe/Berlin
+        custom_image: true
+        status: {text: On holiday, emoji: ":palm_tree:"}
       - {ref: omar, name: omar, real_name: Omar Haddad, email: omar@acme.test, is_admin: true}
       - {ref: gone, name: gone, real_name: Former Person, email: gone@acme.test, deleted: true}
     channels:

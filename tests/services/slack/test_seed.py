@@ -193,6 +193,22 @@ def test_given_ids_are_kept():
             "users[1].email",
         ),
         ("users: [{name: a, tz: Mars/Olympus}]", "unknown time zone 'Mars/Olympus'", "users[0].tz"),
+        ("users: [{name: a, status: {expires_in: 1h}}]", "a status has a text, an emoji or both", "users[0].status"),
+        (
+            "users: [{name: a, status: {emoji: palm_tree}}]",
+            "a status emoji is written :name:, not 'palm_tree'",
+            "users[0].status.emoji",
+        ),
+        (
+            "users: [{name: a, status: {emoji: ':party_parrot:'}}]",
+            ":party_parrot: is not one of Slack's standard emoji",
+            "users[0].status.emoji",
+        ),
+        (
+            "users: [{name: a, status: {text: Away, expires_in: 0s}}]",
+            "a status expires after the clock start",
+            "users[0].status.expires_in",
+        ),
         (
             USERS + "channels: [{ref: c, name: c, members: [$bot]}]\nmessages: [{channel: $c, user: $maya, text: x}]",
             "$maya is not a member (nor a former member) of the channel $c",

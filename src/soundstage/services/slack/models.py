@@ -29,6 +29,15 @@ class Team(Spec):
     domain: str | None = None  # default: the name, lower case, letters and digits only
 
 
+class Status(Spec):
+    """A custom status: a text, a standard emoji (`:palm_tree:`) or both; `expires_in` after the clock
+    start, Slack clears it (none: it stays)."""
+
+    text: str = Field("", max_length=100)
+    emoji: str = ""
+    expires_in: Duration | None = None
+
+
 class User(Spec):
     ref: str | None = None
     id: str | None = None
@@ -42,6 +51,8 @@ class User(Spec):
     is_admin: bool = False
     tz: str | None = "America/Los_Angeles"  # null: a user who never set one (no `tz` fields)
     deleted: bool = False
+    custom_image: bool = False  # they uploaded a photo (else Slack's default avatar)
+    status: Status | None = None
 
 
 class Channel(Spec):

@@ -10,7 +10,7 @@ from weakref import WeakKeyDictionary
 from ...clock import US, parse_duration
 from ...spec.build import BuildContext
 from ...world import Record
-from . import bookmarks, channels, directory
+from . import bookmarks, channels, directory, profiles
 from .directory import SLACKBOT
 from .names import channel_name_error
 from .store import BOOKMARKS, CHANNELS, TEAMS, USERGROUPS, USERS
@@ -60,6 +60,21 @@ def build_team(ctx: BuildContext, team_id: str, start: int) -> None:
         users.add(SLACKBOT, directory.slackbot(team_id, time_zone(ctx, "America/Los_Angeles"), start - DAY))
 
 
+def status(ctx: BuildContext, given: Any, start: int, i: int) -> dict[str, Any] | None:
+    """A user's custom status from the file, its emoji one of Slack's standard emoji."""
+    if given is None:
+        return None
+    if not (given.text or given.emoji):
+        raise ctx.error("a status has a text, an emoji or both", "users", i, "status")
+    problem = profiles.emoji_error(given.emoji) if given.emoji else None
+    if problem:
+        raise ctx.error(problem, "users", i, "status", "emoji")
+    expiration = start + parse_duration(given.expires_in) // US if given.expires_in is not None else 0
+    if given.expires_in is not None and expiration <= start:
+        raise ctx.error("a status expires after the clock start", "users", i, "status", "expires_in")
+    return profiles.status(given.text, given.emoji, expiration)
+
+
 def build_user(ctx: BuildContext, user_id: str, user: Any, i: int, team_id: str, start: int) -> None:
     users = ctx.collection(USERS)
     unused(ctx, USERS, user_id, "users", i, "id")
@@ -86,6 +101,8 @@ def build_user(ctx: BuildContext, user_id: str, user: Any, i: int, team_id: str,
             updated=start - DAY,
             bot_id=bot_id,
             app_id=ctx.ids.slack("A") if bot_id else None,
+            custom_image=user.custom_image,
+            status=status(ctx, user.status, start, i),
         ),
     )
 
