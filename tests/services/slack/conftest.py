@@ -42,7 +42,11 @@ seed:
       - {ref: omar, name: omar, real_name: Omar Haddad, email: omar@acme.test, is_admin: true}
       - {ref: gone, name: gone, real_name: Former Person, email: gone@acme.test, deleted: true}
     channels:
-      - {ref: general, name: general, members: [$bot, $maya, $laura, $omar]}
+      - ref: general
+        name: general
+        members: [$bot, $maya, $laura, $omar]
+        posting_restricted_to: {type: [admin], user: [$bot]}
+        threads_restricted_to: {type: [admin], user: [$bot, $maya]}
       - ref: support
         name: support
         members: [$bot, $maya, $laura]

@@ -186,6 +186,26 @@ def test_given_ids_are_kept():
         ),
         (USERS + "channels: [{name: c, previous_names: [c]}]", "invalid previous name 'c'", "channels[0].previous_names[0]"),
         (USERS + "channels: [{name: c, members: [$bot, $bot]}]", "a member is listed twice", "channels[0].members"),
+        (
+            USERS + "channels: [{name: c, posting_restricted_to: {type: []}}]",
+            "name who may: type [admin], users or both",
+            "channels[0].posting_restricted_to",
+        ),
+        (
+            USERS + "channels: [{name: c, threads_restricted_to: {user: [$maya, $nobody]}}]",
+            "unknown ref $nobody",
+            "channels[0].threads_restricted_to.user[1]",
+        ),
+        (
+            USERS + "channels: [{name: c, posting_restricted_to: {user: [$maya, $maya]}}]",
+            "a user is listed twice",
+            "channels[0].posting_restricted_to.user",
+        ),
+        (
+            USERS + "channels: [{name: c, posting_restricted_to: {type: [org_admin]}}]",
+            "expected 'admin', found 'org_admin'",
+            "channels[0].posting_restricted_to.type[0]",
+        ),
         ("users: [{name: a}, {name: a}]", "a Slack user is already named 'a'", "users[1].name"),
         (
             "users: [{name: a, email: x@y.z}, {name: b, email: x@y.z}]",

@@ -6,7 +6,7 @@ image is built, so these models only check shapes.
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import AfterValidator, Field
 
@@ -55,6 +55,14 @@ class User(Spec):
     status: Status | None = None
 
 
+class Restriction(Spec):
+    """Who may post (or reply in threads) in a channel: workspace admins and owners (`type: [admin]`) and
+    the users listed."""
+
+    type: list[Literal["admin"]] = []
+    user: list[str] = []
+
+
 class Channel(Spec):
     ref: str | None = None
     id: str | None = None
@@ -67,6 +75,8 @@ class Channel(Spec):
     purpose: str = ""
     created_by: str | None = None  # default: the first member
     previous_names: list[str] = []  # names it had before being renamed, the latest first
+    posting_restricted_to: Restriction | None = None  # none: every member may post
+    threads_restricted_to: Restriction | None = None  # none: every member may reply in threads
 
 
 class Conversation(Spec):

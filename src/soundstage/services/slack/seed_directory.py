@@ -10,7 +10,7 @@ from weakref import WeakKeyDictionary
 from ...clock import US, parse_duration
 from ...spec.build import BuildContext
 from ...world import Record
-from . import bookmarks, channels, directory, profiles
+from . import bookmarks, channels, directory, posting, profiles
 from .directory import SLACKBOT
 from .names import channel_name_error
 from .store import BOOKMARKS, CHANNELS, TEAMS, USERGROUPS, USERS
@@ -140,6 +140,11 @@ def build_channel(ctx: BuildContext, channel_id: str, channel: Any, i: int, team
         creator = resolve_user(ctx, channel.created_by, "channels", i, "created_by")
     else:
         creator = members[0] if members else SLACKBOT
+    restrictions = {
+        field: _restriction(ctx, rule, "channels", i, field)
+        for field in ("posting_restricted_to", "threads_restricted_to")
+        if (rule := getattr(channel, field)) is not None
+    }
     record = channels.record(
         channel_id,
         team_id,
@@ -152,8 +157,19 @@ def build_channel(ctx: BuildContext, channel_id: str, channel: Any, i: int, team
         topic_value=channel.topic,
         purpose_value=channel.purpose,
         previous_names=channel.previous_names,
+        restrictions=restrictions,
     )
     ctx.collection(CHANNELS).add(channel_id, record)
+
+
+def _restriction(ctx: BuildContext, rule: Any, *path: str | int) -> dict[str, Any]:
+    """A channel's posting permission: admins (`type: [admin]`), users, or both (never nobody)."""
+    if not (rule.type or rule.user):
+        raise ctx.error("name who may: type [admin], users or both", *path)
+    users = [resolve_user(ctx, u, *path, "user", j) for j, u in enumerate(rule.user)]
+    if len(set(users)) != len(users):
+        raise ctx.error("a user is listed twice", *path, "user")
+    return posting.restriction(dict.fromkeys(rule.type), users)
 
 
 def build_usergroup(ctx: BuildContext, group_id: str, group: Any, i: int, team_id: str, start: int) -> None:
