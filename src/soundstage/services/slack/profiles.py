@@ -8,15 +8,14 @@ from typing import Any, Mapping
 
 from .emoji_data import CODE_POINTS
 
-AVATAR_SIZES = (24, 32, 48, 72, 192, 512)
-_PHOTO_SIZES = (*AVATAR_SIZES, 1024)  # an uploaded photo is also served at 1024 pixels
+_AVATAR_SIZES = (24, 32, 48, 72, 192, 512)
+_PHOTO_SIZES = (*_AVATAR_SIZES, 1024)  # an uploaded photo is also served at 1024 pixels
 _STANDARD_EMOJI = "https://a.slack-edge.com/production-standard-emoji-assets/14.0/apple-large/{}.png"
-_NO_STATUS = {"status_text": "", "status_emoji": "", "status_emoji_display_info": [], "status_expiration": 0}
 
 
 def default_avatar(digest: str) -> dict[str, Any]:
     """Slack's default avatar (a gravatar of the email): its hash starts with `g`, and there is no 1024 size."""
-    images = {f"image_{n}": f"https://secure.gravatar.com/avatar/{digest[:32]}.jpg?s={n}&d=mm" for n in AVATAR_SIZES}
+    images = {f"image_{n}": f"https://secure.gravatar.com/avatar/{digest[:32]}.jpg?s={n}&d=mm" for n in _AVATAR_SIZES}
     return {"avatar_hash": "g" + digest[:11], **images}
 
 
@@ -56,7 +55,7 @@ def status(text: str, emoji: str, expiration: int) -> dict[str, Any]:
 
 
 def no_status() -> dict[str, Any]:
-    return {**_NO_STATUS, "status_emoji_display_info": []}
+    return {"status_text": "", "status_emoji": "", "status_emoji_display_info": [], "status_expiration": 0}
 
 
 def as_of(profile: Mapping[str, Any], now: int) -> dict[str, Any]:
