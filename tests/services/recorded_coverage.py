@@ -63,11 +63,11 @@ class Answers:
 
 
 def slack_answers(stage: Any) -> Answers:
-    from tests.services.slack.conftest import SCENE, Slack, valid_calls
+    from tests.services.slack.conftest import SCENE, Slack, file_shares, valid_calls
 
     s = Slack(stage.world(SCENE))
     answers = Answers({}, [])
-    calls = [*valid_calls(s), ("bookmarks.list", {"channel_id": s["support"]})]
+    calls = [*file_shares(s), *valid_calls(s), ("bookmarks.list", {"channel_id": s["support"]})]
     for method, args in calls:
         given = dict(args)
         token = given.pop("token", "bot")  # `valid_calls` names the token a method needs ("user")

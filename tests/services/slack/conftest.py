@@ -22,7 +22,14 @@ seed:
     team: {ref: acme, name: Acme, domain: acme}
     users:
       - {ref: bot, name: stagebot, real_name: Stage Bot, is_bot: true}
-      - {ref: maya, name: maya, real_name: Maya Chen, title: SRE, email: maya@acme.test, pronouns: she/her}
+      - ref: maya
+        name: maya
+        real_name: Maya Chen
+        title: SRE
+        email: maya@acme.test
+        pronouns: she/her
+        custom_image: true
+        status: {text: In a meeting, emoji: ":calendar:", expires_in: 1h}
       - ref: laura
         name: laura
         real_name: Laura Diaz
@@ -30,10 +37,16 @@ seed:
         pronouns: they/them
         email: Laura@acme.test
         tz: Europe/Berlin
+        custom_image: true
+        status: {text: On holiday, emoji: ":palm_tree:"}
       - {ref: omar, name: omar, real_name: Omar Haddad, email: omar@acme.test, is_admin: true}
       - {ref: gone, name: gone, real_name: Former Person, email: gone@acme.test, deleted: true}
     channels:
-      - {ref: general, name: general, members: [$bot, $maya, $laura, $omar]}
+      - ref: general
+        name: general
+        members: [$bot, $maya, $laura, $omar]
+        posting_restricted_to: {type: [admin], user: [$bot]}
+        threads_restricted_to: {type: [admin], user: [$bot, $maya]}
       - ref: support
         name: support
         members: [$bot, $maya, $laura]
@@ -192,7 +205,7 @@ def valid_calls(s: Slack) -> list[tuple[str, dict[str, Any]]]:
         ("reactions.get", {"channel": support, "timestamp": question}),
         ("reactions.get", {"channel": support, "timestamp": s["bot_note"]}),
         # The thread again, with the bot's replies, a reaction and metadata, a page at a time.
-        ("conversations.replies", {"channel": support, "ts": question, "include_all_metadata": "1", "limit": "3"}),
+        ("conversations.replies", {"channel": support, "ts": question, "include_all_metadata": "1", "limit": "4"}),
         ("reactions.list", {}),
         ("reactions.remove", {"channel": support, "timestamp": question, "name": "tada"}),
         ("users.getPresence", {"user": s["bot"]}),
@@ -206,6 +219,21 @@ def valid_calls(s: Slack) -> list[tuple[str, dict[str, Any]]]:
         ),
         ("chat.delete", {"channel": support, "ts": s["bot_note"]}),
     ]
+
+
+def file_shares(s: Slack) -> list[tuple[str, dict[str, Any]]]:
+    """Shares two files in #support through slack_sdk (their bytes go to an upload URL, outside the Web API
+    calls), one in the channel and one in the question's thread, and answers the call that then edits the
+    latter's comment: messages with files for the reads of `valid_calls` to show."""
+    support = s["support"]
+    s.client.files_upload_v2(channel=support, content="id,total\n1,10\n", filename="export.csv", initial_comment="Export")
+    reply = s.client.files_upload_v2(
+        channel=support, thread_ts=s["question"], content="total\n10\n", filename="totals.csv", initial_comment="Totals"
+    )
+    shared = s.call("files.info", file=reply["file"]["id"])["file"]["shares"]
+    ts_ = shared["public"][support][0]["ts"]
+    metadata = json.dumps({"event_type": "totals_checked", "event_payload": {"file": "totals.csv"}})
+    return [("chat.update", {"channel": support, "ts": ts_, "text": "Totals, checked", "metadata": metadata})]
 
 
 @pytest.fixture

@@ -109,3 +109,18 @@ def test_file_answers_follow_the_schema(slack):
     file_id = slack.client.files_upload_v2(channel=slack["support"], content="a", filename="a.txt")["file"]["id"]
     assert_valid("files.info", slack.call("files.info", file=file_id))
     assert_valid("files.list", slack.call("files.list"))
+
+
+def test_a_file_shared_in_a_thread_keeps_its_files_when_its_comment_is_edited(slack):
+    support, question = slack["support"], slack["question"]
+    file_id = slack.client.files_upload_v2(
+        channel=support, thread_ts=question, content="total\n10\n", filename="totals.csv", initial_comment="Totals"
+    )["file"]["id"]
+    ts_ = slack.client.files_info(file=file_id)["file"]["shares"]["public"][support][0]["ts"]
+    edited = slack.client.chat_update(channel=support, ts=ts_, text="Totals, checked")["message"]
+    assert (edited["text"], edited["upload"], edited["display_as_bot"]) == ("Totals, checked", True, False)
+    assert [f["id"] for f in edited["files"]] == [file_id]
+    reply = slack.call("conversations.replies", channel=support, ts=question)["messages"][-1]
+    assert (reply["ts"], reply["thread_ts"], reply["text"]) == (ts_, question, "Totals, checked")
+    assert reply["edited"] == {"user": slack["bot"], "ts": edited["edited"]["ts"]}
+    assert [f["id"] for f in reply["files"]] == [file_id] and reply["upload"] is True

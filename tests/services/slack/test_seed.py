@@ -186,6 +186,26 @@ def test_given_ids_are_kept():
         ),
         (USERS + "channels: [{name: c, previous_names: [c]}]", "invalid previous name 'c'", "channels[0].previous_names[0]"),
         (USERS + "channels: [{name: c, members: [$bot, $bot]}]", "a member is listed twice", "channels[0].members"),
+        (
+            USERS + "channels: [{name: c, posting_restricted_to: {type: []}}]",
+            "name who may: type [admin], users or both",
+            "channels[0].posting_restricted_to",
+        ),
+        (
+            USERS + "channels: [{name: c, threads_restricted_to: {user: [$maya, $nobody]}}]",
+            "unknown ref $nobody",
+            "channels[0].threads_restricted_to.user[1]",
+        ),
+        (
+            USERS + "channels: [{name: c, posting_restricted_to: {user: [$maya, $maya]}}]",
+            "a user is listed twice",
+            "channels[0].posting_restricted_to.user",
+        ),
+        (
+            USERS + "channels: [{name: c, posting_restricted_to: {type: [org_admin]}}]",
+            "expected 'admin', found 'org_admin'",
+            "channels[0].posting_restricted_to.type[0]",
+        ),
         ("users: [{name: a}, {name: a}]", "a Slack user is already named 'a'", "users[1].name"),
         (
             "users: [{name: a, email: x@y.z}, {name: b, email: x@y.z}]",
@@ -193,6 +213,22 @@ def test_given_ids_are_kept():
             "users[1].email",
         ),
         ("users: [{name: a, tz: Mars/Olympus}]", "unknown time zone 'Mars/Olympus'", "users[0].tz"),
+        ("users: [{name: a, status: {expires_in: 1h}}]", "a status has a text, an emoji or both", "users[0].status"),
+        (
+            "users: [{name: a, status: {emoji: palm_tree}}]",
+            "a status emoji is written :name:, not 'palm_tree'",
+            "users[0].status.emoji",
+        ),
+        (
+            "users: [{name: a, status: {emoji: ':party_parrot:'}}]",
+            ":party_parrot: is not one of Slack's standard emoji",
+            "users[0].status.emoji",
+        ),
+        (
+            "users: [{name: a, status: {text: Away, expires_in: 0s}}]",
+            "a status expires after the clock start",
+            "users[0].status.expires_in",
+        ),
         (
             USERS + "channels: [{ref: c, name: c, members: [$bot]}]\nmessages: [{channel: $c, user: $maya, text: x}]",
             "$maya is not a member (nor a former member) of the channel $c",

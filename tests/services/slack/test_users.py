@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+from soundstage.services.slack import store
+
 from .conftest import SCENE
 
 REQUIRED_USER = {"id", "name", "profile", "is_bot", "updated", "is_app_user"}
@@ -162,3 +164,49 @@ def test_presence(slack):
 
 def test_emoji_list_has_no_custom_emoji(slack):
     assert slack.client.emoji_list().data == {"ok": True, "emoji": {}, "cache_ts": "1772460000.000000"}
+
+
+def test_a_photo_of_ones_own_replaces_the_default_avatar(slack):
+    maya = slack.client.users_info(user=slack["maya"])["user"]["profile"]
+    stem = "https://avatars.slack-edge.com/2026-03-01/115039040536_573f0ccc0b3a9f12d214"  # uploaded when last updated
+    assert (maya["avatar_hash"], maya["is_custom_image"], maya["image_original"]) == (
+        "f32ba9046ecb",
+        True,
+        f"{stem}_original.jpg",
+    )
+    assert {k: v for k, v in maya.items() if k.startswith("image_") and k != "image_original"} == {
+        f"image_{n}": f"{stem}_{n}.jpg" for n in (24, 32, 48, 72, 192, 512, 1024)
+    }
+    # Slack's default avatar: a gravatar, its hash starting with g, no 1024 size and no original.
+    omar = slack.call("users.info", user=slack["omar"])["user"]["profile"]
+    assert omar["avatar_hash"] == "g930c1c6b858" and omar["image_72"].startswith("https://secure.gravatar.com/avatar/")
+    assert not {"image_1024", "image_original", "is_custom_image"} & set(omar)
+
+
+def test_a_custom_status_shows_its_emoji_until_it_expires(slack):
+    laura = slack.client.users_profile_get(user=slack["laura"])["profile"]
+    assert (laura["status_text"], laura["status_emoji"], laura["status_expiration"]) == ("On holiday", ":palm_tree:", 0)
+    assert laura["status_emoji_display_info"] == [
+        {
+            "emoji_name": "palm_tree",
+            "display_url": "https://a.slack-edge.com/production-standard-emoji-assets/14.0/apple-large/1f334.png",
+            "unicode": "1f334",
+        }
+    ]
+    maya = slack.call("users.lookupByEmail", email="maya@acme.test")["user"]["profile"]
+    assert (maya["status_text"], maya["status_emoji"], maya["status_expiration"]) == (
+        "In a meeting",
+        ":calendar:",
+        1772460000 + 3600,
+    )
+    assert [i["unicode"] for i in maya["status_emoji_display_info"]] == ["1f4c6"]
+    slack.live.advance("1h")  # Slack clears a status once it expires, everywhere a profile shows
+    cleared = {"status_text": "", "status_emoji": "", "status_emoji_display_info": [], "status_expiration": 0}
+    for profile in (
+        slack.client.users_profile_get(user=slack["maya"])["profile"],
+        slack.client.users_info(user=slack["maya"])["user"]["profile"],
+        next(u for u in slack.client.users_list()["members"] if u["name"] == "maya")["profile"],
+    ):
+        assert {k: profile[k] for k in cleared} == cleared
+    assert slack.client.users_profile_get(user=slack["laura"])["profile"]["status_text"] == "On holiday"
+    assert slack.world[store.USERS].get(slack["maya"])["profile"]["status_text"] == "In a meeting"  # as stored

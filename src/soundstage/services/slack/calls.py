@@ -21,7 +21,7 @@ from typing import Any, Callable
 
 from ...world import Record, World
 from ..base import Operations, ServiceRequest, loads_json, parse_query
-from . import channels, store
+from . import channels, posting, store
 from .errors import SlackError
 from .names import EMOJI, channel_name_error
 from .timestamps import ts_us
@@ -379,6 +379,9 @@ class Call:
         if conversation is not None:
             self.require_member(conversation)
             not_archived(conversation)
+            reply = bool(self.args.string("thread_ts"))
+            broadcast = reply and self.args.flag("reply_broadcast")
+            posting.require_may_post(conversation, self.user, reply=reply, broadcast=broadcast)
         return conversation, dm_user
 
     def opened(self, conversation: Record | None, dm_user: Record | None) -> Record:

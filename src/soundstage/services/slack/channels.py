@@ -4,7 +4,7 @@ them, and the changes Slack announces with a message in the channel (joins, topi
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Any, Iterable, Mapping
 
 from ...world import Record, World
 from . import messages, store
@@ -23,10 +23,12 @@ def topic(value: str, creator: str, at: int) -> dict[str, Any]:
 _TABS = ({"id": "files", "label": "", "type": "files"}, {"id": "bookmarks", "label": "", "type": "bookmarks"})
 
 
-def properties() -> dict[str, Any]:
+def properties(restrictions: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """A channel's `properties`: its tabs, and that it is in use (not dormant) and has no Slack Connect
-    invitation; no canvas, posting restrictions or workflows, which a world does not have."""
+    invitation, and its posting permissions if it has any (`posting_restricted_to`, `threads_restricted_to`,
+    see posting.py); no canvas or workflows, which a world does not have."""
     return {
+        **(restrictions or {}),
         "tabs": [dict(tab) for tab in _TABS],
         "tabz": [dict(tab) for tab in _TABS],
         "is_dormant": False,
@@ -48,6 +50,7 @@ def record(
     topic_value: str = "",
     purpose_value: str = "",
     previous_names: Iterable[str] = (),
+    restrictions: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     return {
         "id": channel_id,
@@ -83,7 +86,7 @@ def record(
         "purpose": topic(purpose_value, creator, created),
         "previous_names": list(previous_names),
         "members": list(members),
-    } | ({} if is_mpim else {"properties": properties()})
+    } | ({} if is_mpim else {"properties": properties(restrictions)})
 
 
 def im(dm_id: str, team_id: str, opener: str, other: str, created: int) -> dict[str, Any]:

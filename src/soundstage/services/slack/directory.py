@@ -8,6 +8,7 @@ from typing import Any, Mapping
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from ...clock import US
+from . import profiles
 from .names import normalized
 
 SLACKBOT = "USLACKBOT"
@@ -34,7 +35,6 @@ _TZ_LABELS = {
     "AEST": "Australian Eastern Standard Time",
     "AEDT": "Australian Eastern Daylight Time",
 }
-_AVATAR_SIZES = (24, 32, 48, 72, 192, 512)
 _TEAM_ICON_SIZES = (34, 44, 68, 88, 102, 132, 230)
 
 
@@ -90,7 +90,11 @@ def user(
     updated: int,
     bot_id: str | None = None,
     app_id: str | None = None,
+    custom_image: bool = False,
+    status: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
+    """A user as Slack stores them; `custom_image`: they uploaded a photo (when last `updated`), else they
+    have Slack's default avatar; `status`: their custom status (`profiles.status`), if any."""
     digest = hashlib.sha256((email or user_id).encode()).hexdigest()
     first, _, last = real_name.partition(" ")
     profile: dict[str, Any] = {
@@ -102,14 +106,10 @@ def user(
         "display_name": display_name,
         "display_name_normalized": normalized(display_name),
         "fields": {},
-        "status_text": "",
-        "status_emoji": "",
-        "status_emoji_display_info": [],
-        "status_expiration": 0,
+        **(status or profiles.no_status()),
         "status_text_canonical": "",
         "huddle_state": "default_unset",  # in no huddle (a world has none)
         "huddle_state_expiration_ts": 0,
-        "avatar_hash": "g" + digest[:11],
         "first_name": first,
         "last_name": last,
     }
@@ -121,8 +121,7 @@ def user(
         profile["bot_id"] = bot_id
         profile["api_app_id"] = app_id or ""
         profile["always_active"] = True
-    for n in _AVATAR_SIZES:
-        profile[f"image_{n}"] = f"https://secure.gravatar.com/avatar/{digest[:32]}.jpg?s={n}&d=mm"
+    profile.update(profiles.photo(digest, updated) if custom_image else profiles.default_avatar(digest))
     profile["team"] = team_id
     return {
         "id": user_id,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...world import Record
-from . import store, views
+from . import profiles, store, views
 from .calls import Call, ops
 from .channels import type_of
 from .errors import SlackError
@@ -13,9 +13,10 @@ from .timestamps import now_seconds
 
 
 def _user_view(call: Call, user: Record) -> dict[str, Any]:
-    """A user as the caller sees them: `has_2fa` only for a workspace admin (as Slack documents), `locale`
-    when asked for."""
+    """A user as the caller sees them: their profile now, `has_2fa` only for a workspace admin (as Slack
+    documents), `locale` when asked for."""
     view = dict(user)
+    view["profile"] = profiles.as_of(user["profile"], now_seconds(call.world))
     if call.user["is_admin"]:
         view["has_2fa"] = False
     if call.args.flag("include_locale"):
@@ -71,7 +72,8 @@ def users_conversations(call: Call) -> dict[str, Any]:
 
 @ops("users.profile.get")
 def users_profile_get(call: Call) -> dict[str, Any]:
-    return {"profile": dict(call.existing_user(call.args.string("user") or call.me)["profile"])}
+    user = call.existing_user(call.args.string("user") or call.me)
+    return {"profile": profiles.as_of(user["profile"], now_seconds(call.world))}
 
 
 @ops("users.getPresence")

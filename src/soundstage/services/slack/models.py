@@ -6,7 +6,7 @@ image is built, so these models only check shapes.
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import AfterValidator, Field
 
@@ -29,6 +29,15 @@ class Team(Spec):
     domain: str | None = None  # default: the name, lower case, letters and digits only
 
 
+class Status(Spec):
+    """A custom status: a text, a standard emoji (`:palm_tree:`) or both; `expires_in` after the clock
+    start, Slack clears it (none: it stays)."""
+
+    text: str = Field("", max_length=100)
+    emoji: str = ""
+    expires_in: Duration | None = None
+
+
 class User(Spec):
     ref: str | None = None
     id: str | None = None
@@ -42,6 +51,16 @@ class User(Spec):
     is_admin: bool = False
     tz: str | None = "America/Los_Angeles"  # null: a user who never set one (no `tz` fields)
     deleted: bool = False
+    custom_image: bool = False  # they uploaded a photo (else Slack's default avatar)
+    status: Status | None = None
+
+
+class Restriction(Spec):
+    """Who may post (or reply in threads) in a channel: workspace admins and owners (`type: [admin]`) and
+    the users listed."""
+
+    type: list[Literal["admin"]] = []
+    user: list[str] = []
 
 
 class Channel(Spec):
@@ -56,6 +75,8 @@ class Channel(Spec):
     purpose: str = ""
     created_by: str | None = None  # default: the first member
     previous_names: list[str] = []  # names it had before being renamed, the latest first
+    posting_restricted_to: Restriction | None = None  # none: every member may post
+    threads_restricted_to: Restriction | None = None  # none: every member may reply in threads
 
 
 class Conversation(Spec):

@@ -10,7 +10,7 @@ from weakref import WeakKeyDictionary
 from ...clock import US, parse_duration
 from ...spec.build import BuildContext
 from ...world import Record
-from . import bookmarks, channels, directory
+from . import bookmarks, channels, directory, posting, profiles
 from .directory import SLACKBOT
 from .names import channel_name_error
 from .store import BOOKMARKS, CHANNELS, TEAMS, USERGROUPS, USERS
@@ -60,6 +60,21 @@ def build_team(ctx: BuildContext, team_id: str, start: int) -> None:
         users.add(SLACKBOT, directory.slackbot(team_id, time_zone(ctx, "America/Los_Angeles"), start - DAY))
 
 
+def status(ctx: BuildContext, given: Any, start: int, i: int) -> dict[str, Any] | None:
+    """A user's custom status from the file, its emoji one of Slack's standard emoji."""
+    if given is None:
+        return None
+    if not (given.text or given.emoji):
+        raise ctx.error("a status has a text, an emoji or both", "users", i, "status")
+    problem = profiles.emoji_error(given.emoji) if given.emoji else None
+    if problem:
+        raise ctx.error(problem, "users", i, "status", "emoji")
+    expiration = start + parse_duration(given.expires_in) // US if given.expires_in is not None else 0
+    if given.expires_in is not None and expiration <= start:
+        raise ctx.error("a status expires after the clock start", "users", i, "status", "expires_in")
+    return profiles.status(given.text, given.emoji, expiration)
+
+
 def build_user(ctx: BuildContext, user_id: str, user: Any, i: int, team_id: str, start: int) -> None:
     users = ctx.collection(USERS)
     unused(ctx, USERS, user_id, "users", i, "id")
@@ -86,6 +101,8 @@ def build_user(ctx: BuildContext, user_id: str, user: Any, i: int, team_id: str,
             updated=start - DAY,
             bot_id=bot_id,
             app_id=ctx.ids.slack("A") if bot_id else None,
+            custom_image=user.custom_image,
+            status=status(ctx, user.status, start, i),
         ),
     )
 
@@ -123,6 +140,11 @@ def build_channel(ctx: BuildContext, channel_id: str, channel: Any, i: int, team
         creator = resolve_user(ctx, channel.created_by, "channels", i, "created_by")
     else:
         creator = members[0] if members else SLACKBOT
+    restrictions = {
+        field: _restriction(ctx, rule, "channels", i, field)
+        for field in ("posting_restricted_to", "threads_restricted_to")
+        if (rule := getattr(channel, field)) is not None
+    }
     record = channels.record(
         channel_id,
         team_id,
@@ -135,8 +157,19 @@ def build_channel(ctx: BuildContext, channel_id: str, channel: Any, i: int, team
         topic_value=channel.topic,
         purpose_value=channel.purpose,
         previous_names=channel.previous_names,
+        restrictions=restrictions,
     )
     ctx.collection(CHANNELS).add(channel_id, record)
+
+
+def _restriction(ctx: BuildContext, rule: Any, *path: str | int) -> dict[str, Any]:
+    """A channel's posting permission: admins (`type: [admin]`), users, or both (never nobody)."""
+    if not (rule.type or rule.user):
+        raise ctx.error("name who may: type [admin], users or both", *path)
+    users = [resolve_user(ctx, u, *path, "user", j) for j, u in enumerate(rule.user)]
+    if len(set(users)) != len(users):
+        raise ctx.error("a user is listed twice", *path, "user")
+    return posting.restriction(dict.fromkeys(rule.type), users)
 
 
 def build_usergroup(ctx: BuildContext, group_id: str, group: Any, i: int, team_id: str, start: int) -> None:
