@@ -166,6 +166,8 @@ class DiffArgs(Args):
     count_lte: NonNegativeInt | None = None
     changes: dict[str, FromTo] | None = None
     strict: bool = False
+    fields: list[str] | None = None
+    each: str | None = None
     ignore_case: bool | None = None
 
     @model_validator(mode="after")
@@ -178,6 +180,8 @@ class DiffArgs(Args):
             raise ValueError(f"changes describes changed records, not {self.change} ones")
         if self.strict and self.changes is None:
             raise ValueError("strict (no other field changed) needs changes")
+        if self.each is not None and (self.changes is not None or self.fields is not None):
+            raise ValueError("each compares the elements of a list field, which have no changes or fields of their own")
         return self
 
     def kinds(self) -> list[Change]:
@@ -204,6 +208,7 @@ class _Entry:
     record: Any
     changes: dict[str, Any] | None = None
     key: str | None = None
+    source: Any = None  # with `each`: the record the element belongs to, for evidence
 
     def text(self) -> str:
         name = record_name(self.record)
@@ -225,16 +230,17 @@ def _move(name: str, before: Any, after: Any) -> str:
 @state_check("diff", DiffArgs)
 def diff(args: DiffArgs, attempt: Attempt) -> Outcome:
     kinds = args.kinds()
-    noun = f"{either(kinds)} record"
+    noun = f"{either(kinds)} {args.each} element" if args.each else f"{either(kinds)} record"
     changes = listing([t.text(n) for n, t in args.changes.items()]) if args.changes else ""
     expected = (
         how_many(args.count, args.count_gte, args.count_lte, noun)
         + f" in {args.collection}{where_text(args.where)}"
         + (f", with {changes}" if changes else "")
         + (" and no other field changed" if args.strict else "")
+        + (f", seeing only {listing(args.fields)}" if args.fields is not None else "")
         + Case(args.ignore_case).note()
     )
-    entries = _entries(attempt, args.collection, kinds)
+    entries = _elements_of(attempt, args.collection, args.each, kinds) if args.each else _entries(attempt, args.collection, kinds, args.fields)
     matched = [e for e in entries if args.unmet(e) == 0]
     passed = enough(len(matched), args.count, args.count_gte, args.count_lte)
     if matched or not entries:
@@ -251,18 +257,72 @@ def diff(args: DiffArgs, attempt: Attempt) -> Outcome:
     return Outcome(passed, expected, actual, _evidence(attempt, args.collection, [closest]))
 
 
-def _entries(attempt: Attempt, collection: str, kinds: list[Change]) -> list[_Entry]:
+def _entries(attempt: Attempt, collection: str, kinds: list[Change], fields: list[str] | None) -> list[_Entry]:
     section = attempt.diff.get(collection, {})
+    changed = [(c, _seen(c["changes"], fields)) for c in section.get("changed", [])]
     entries: list[_Entry] = []
     for kind in kinds:
         if kind == "changed":
-            entries += [_Entry(kind, c["record"], c["changes"], c["id"]) for c in section.get("changed", [])]
+            entries += [_Entry(kind, c["record"], seen, c["id"]) for c, seen in changed if seen]
         elif kind == "unchanged":
             moved = {content(r) for r in section.get("added", [])}
-            moved |= {content(c["record"]) for c in section.get("changed", [])}
+            moved |= {content(c["record"]) for c, seen in changed if seen}
             entries += [_Entry(kind, r) for r in attempt.records(collection) if content(r) not in moved]
         else:
             entries += [_Entry(kind, r) for r in section.get(kind, [])]
+    return entries
+
+
+def _seen(changes: dict[str, Any], fields: list[str] | None) -> dict[str, Any]:
+    """A record's field changes as `fields` see them: each dotted path whose values differ (`topic.value`
+    changes when the topic's text does, not when only its `last_set` does); all of them without `fields`."""
+    if fields is None:
+        return changes
+    seen: dict[str, Any] = {}
+    for path in fields:
+        top = path.split(".", 1)[0]
+        if top not in changes:
+            continue
+        before, after = (get_path({top: changes[top][side]}, path) for side in ("from", "to"))
+        if before != after:
+            seen[path] = {"from": _one(before), "to": _one(after)}
+    return seen
+
+
+def _one(values: list[Any]) -> Any:
+    return values[0] if len(values) == 1 else values or None
+
+
+def _elements_of(attempt: Attempt, collection: str, each: str, kinds: list[Change]) -> list[_Entry]:
+    """`each`: the diff of the elements of a list field, one entry per element, as a record whose field
+    holds that element (`members: U1` of a channel): an element is added when a new record holds it or a
+    changed one gained it, removed when a removed record held it or a changed one lost it. An element has
+    no fields of its own, so none is ever changed."""
+    section = attempt.diff.get(collection, {})
+    entries: list[_Entry] = []
+
+    def one_each(kind: str, record: Any, items: Any) -> list[_Entry]:
+        return [_Entry(kind, {**record, each: item}, source=record) for item in items or []]
+
+    gained: dict[str, list[Any]] = {}
+    for c in section.get("changed", []):
+        move = c["changes"].get(each)
+        if move is not None:
+            gained[content(c["record"])] = _gained(move.get("from"), move.get("to"))
+    for kind in kinds:
+        if kind in ("added", "removed"):
+            entries += [e for r in section.get(kind, []) for e in one_each(kind, r, r.get(each))]
+            for c in section.get("changed", []):
+                move = c["changes"].get(each)
+                if move is not None:
+                    sides = (move.get("from"), move.get("to"))
+                    entries += one_each(kind, c["record"], _gained(*(sides if kind == "added" else sides[::-1])))
+        elif kind == "unchanged":
+            added = {content(r) for r in section.get("added", [])}
+            for r in attempt.records(collection):
+                if content(r) not in added:
+                    new = gained.get(content(r), [])
+                    entries += one_each(kind, r, [item for item in r.get(each) or [] if item not in new])
     return entries
 
 
@@ -270,7 +330,9 @@ def _evidence(attempt: Attempt, collection: str, entries: list[_Entry]) -> list[
     seqs: list[int] = []
     writes = attempt.writes_by_record.get(collection, {})
     for entry in entries[:EVIDENCE_LIMIT]:
-        if entry.key is not None:
+        if entry.source is not None:
+            seqs += attempt.record_evidence(collection, entry.source)
+        elif entry.key is not None:
             seqs += write_evidence(writes.get(entry.key, []))
         elif entry.kind == "removed":
             # A removed record's id is not in the diff: name every removal that still stands.

@@ -14,7 +14,7 @@ from ...grading.kinds import Args, Counted, state_check
 from ...grading.match import value_matches
 from ...grading.outcome import Outcome
 from ...grading.values import Case
-from ...grading.words import at_least, count, listing, show, some
+from ...grading.words import at_least, count, either, listing, show, some
 from . import mrkdwn
 from .store import MESSAGES, WRITTEN
 
@@ -154,9 +154,12 @@ def _emoji(value: Any) -> Any:
 class SlackReactionArgs(Counted):
     name: Annotated[str, BeforeValidator(_emoji)] | None = None  # `eyes` or `:eyes:`
     by: str | None = None  # the user who reacted
-    message: str | None = None  # the `ts` of the message reacted to
+    message: str | list[str] | None = None  # the `ts` of the message reacted to, or a list: any of them
     channel: str | None = None
     new: bool | None = None  # true: added during the attempt; false: there from the start
+
+    def messages(self) -> list[str]:
+        return [self.message] if isinstance(self.message, str) else list(self.message or [])
 
     def conditions(self, attempt: Attempt, before: dict[tuple[Any, Any], set[tuple[str, str]]]) -> list[Condition[Any]]:
         said: list[Condition[Reaction]] = []
@@ -168,11 +171,11 @@ class SlackReactionArgs(Counted):
             user = self.by
             said.append(Condition(f"by {label(user)}", lambda r: r.user == user, lambda r: f"it is by {label(r.user)}"))
         if self.message is not None:
-            ts = self.message
+            ts = self.messages()
             said.append(
                 Condition(
-                    f"on message {label(ts)}",
-                    lambda r: r.message.get("ts") == ts,
+                    f"on message {either([label(t) for t in ts])}",
+                    lambda r: r.message.get("ts") in ts,
                     lambda r: f"it is on message {label(r.message.get('ts'))}",
                 )
             )
@@ -203,8 +206,9 @@ def slack_reaction(args: SlackReactionArgs, attempt: Attempt) -> Outcome:
     conditions = args.conditions(attempt, before)
     expected = f"{args.how_many('Slack reaction')} {wants(conditions)}".strip()
     # A message or a channel narrows the search through an index; the other conditions test what is left.
+    by_ts = attempt.index(MESSAGES, "ts")
     messages: Sequence[Any] = (
-        attempt.index(MESSAGES, "ts").get(args.message, [])
+        [m for ts in args.messages() for m in by_ts.get(ts, [])]
         if args.message is not None
         else attempt.index(MESSAGES, "channel").get(args.channel, [])
         if args.channel is not None
