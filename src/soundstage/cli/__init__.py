@@ -31,6 +31,7 @@ COMMANDS = {
     "show": ("history", "show"),
     "view": ("view", "view"),
     "config": ("config", "config"),
+    "import": ("import_agent_diff", "import_app"),
 }
 
 
@@ -49,8 +50,13 @@ class Commands(TyperGroup):
         module, function = COMMANDS[name]
         if self.listing:
             return TyperCommand(name, help=_summary(module, function))
+        target = getattr(importlib.import_module(f".{module}", __name__), function)
+        if isinstance(target, typer.Typer):  # a group of subcommands: `import agent-diff`
+            group = typer.main.get_group(target)
+            group.name = name
+            return group
         single = typer.Typer(add_completion=False, pretty_exceptions_enable=False, rich_markup_mode=None)
-        single.command(name)(getattr(importlib.import_module(f".{module}", __name__), function))
+        single.command(name)(target)
         return typer.main.get_command(single)
 
     def format_help(self, ctx: Any, formatter: Any) -> None:
@@ -66,6 +72,8 @@ def _summary(module: str, function: str) -> str:
     or parsing it (the docstring follows the signature, which ends `) -> None:`)."""
     source = (Path(__file__).parent / f"{module}.py").read_text(encoding="utf-8")
     found = re.search(rf'^def {function}\(.*?\) -> None:\n    """(.*?)(?:\n\n|""")', source, re.S | re.M)
+    if found is None:  # a group of subcommands: its module's docstring
+        found = re.match(r'"""(.*?)(?:\n\n|""")', source, re.S)
     return " ".join(found[1].split()) if found else ""
 
 

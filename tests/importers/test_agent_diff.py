@@ -1,0 +1,114 @@
+"""The Agent-Diff importer: an excerpt of the peer's Slack bench imported, its scenes run with scripted agents.
+
+The excerpt (tests/importers/agent_diff/, see SOURCE.md) is cut by scripts/cut_agent_diff.py.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from soundstage.errors import SpecError
+from soundstage.importers.agent_diff import import_agent_diff
+from soundstage.runner import run_scenes
+from soundstage.stage.validate import validate_file
+
+DATA = Path(__file__).resolve().parent / "agent_diff"
+ORACLE = DATA / "oracle.py"
+
+# test -> the checks its wrong agent fails (None: no wrong agent)
+CASES: dict[str, set[str] | None] = {
+    "test_1": {"a1"},
+    "test_2": None,
+    "test_3": None,
+    "test_5": {"a1"},
+    "test_7": None,
+    "test_8": None,
+    "test_9": None,
+    "test_11": None,
+    "test_12": {"a1"},
+    "test_13": {"a1"},
+    "test_14": None,
+    "test_17": None,
+    "test_56": {"a1"},
+}
+
+
+@pytest.fixture(scope="module")
+def imported(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("agent_diff")
+    import_agent_diff(DATA / "seed.json", DATA / "suite.json", out)
+    return out
+
+
+def test_the_excerpt_imports_into_valid_files_with_a_report(imported: Path) -> None:
+    files = sorted(imported.glob("worlds/*.yaml")) + sorted(imported.glob("seeds/*.yaml"))
+    assert len(files) == 15
+    assert {str(f): validate_file(f) for f in files} == {str(f): [] for f in files}
+    report = json.loads((imported / "report.json").read_text())
+    assert (report["assertions"], report["expressed"], report["expressed_with_caveat"], report["unexpressed"]) == (
+        22, 18, 1, 3,
+    )
+    assert [(d["test"], d["check"]) for d in report["details"]] == [
+        ("test_14", "a1"), ("test_23", "a1"), ("test_23", "a2"), ("test_23", "a3"),
+    ]
+    scene = (imported / "seeds" / "test_23.yaml").read_text()
+    assert "# a1: NOT EXPRESSED: " in scene and "#   why: soundstage keeps, as Slack does, a rich_text block" in scene
+
+
+def test_the_world_keeps_the_seed_ids_former_members_and_dms(imported: Path) -> None:
+    world = yaml.safe_load((imported / "worlds" / "agent-diff-seed.yaml").read_text())["slack"]
+    random = next(c for c in world["channels"] if c["id"] == "C02EFGH5678")
+    assert random["members"] == ["$U01AGENBOT9", "$U02JOHNDOE1", "$U03ROBERT23", "$U06HUBERT23"]
+    assert "$U_MATEO" in random["former_members"]
+    assert world["dms"] == [{"ref": "D01AGENTSOPHIE", "id": "D01AGENTSOPHIE", "users": ["$U01AGENBOT9", "$U_SOPHIE"]}]
+    reply = next(m for m in world["messages"] if m["ts"] == "1700153200.000999")
+    assert reply["thread_ts"] == "$ts_1700143200.000999"
+
+
+def test_a_check_is_exact_in_case_and_counts_each_membership(imported: Path) -> None:
+    checks = yaml.safe_load((imported / "seeds" / "test_5.yaml").read_text())["checks"]
+    assert checks == [{"id": "a1", "state": {"diff": {
+        "collection": "slack.channels", "each": "members", "change": "added",
+        "where": {"members": {"equals": "U05MORGAN23"}, "id": {"equals": "C02EFGH5678"}},
+        "count": 1, "ignore_case": False,
+    }}}]
+
+
+def run(imported: Path, test: str, tmp_path: Path, *mode: str) -> tuple[list[str], str]:
+    command = shlex.join([sys.executable, str(ORACLE), test, *mode])
+    (result,) = run_scenes([str(imported / "seeds" / f"{test}.yaml")], command, out=tmp_path, timeout=120).results
+    log = (Path(result.folder) / "agent.log").read_text()
+    assert result.exit_code == 0, log
+    checks = json.loads((Path(result.folder) / "checks.json").read_text())
+    return [c["id"] for c in checks if c["passed"] is not True], log
+
+
+@pytest.mark.parametrize("test", list(CASES))
+def test_the_oracle_passes_every_check(imported: Path, test: str, tmp_path: Path) -> None:
+    failed, log = run(imported, test, tmp_path)
+    assert failed == [], log
+
+
+@pytest.mark.parametrize("test", [t for t, failed in CASES.items() if failed])
+def test_a_wrong_agent_fails_exactly_the_checks_it_misses(imported: Path, test: str, tmp_path: Path) -> None:
+    failed, log = run(imported, test, tmp_path, "wrong")
+    assert set(failed) == CASES[test], log
+
+
+def test_input_errors_name_the_file_and_field(tmp_path: Path) -> None:
+    bad = tmp_path / "seed.json"
+    bad.write_text(json.dumps({"users": [{"user_id": "U1"}]}))
+    with pytest.raises(SpecError) as caught:
+        import_agent_diff(bad, DATA / "suite.json", tmp_path / "out")
+    assert str(caught.value) == f"{bad}: users[0].username: required text field is missing or empty"
+    suite = tmp_path / "suite.json"
+    suite.write_text(json.dumps({"tests": [{"id": "t", "prompt": "p", "impersonate_user_id": "U_NOBODY", "assertions": []}]}))
+    with pytest.raises(SpecError) as caught:
+        import_agent_diff(DATA / "seed.json", suite, tmp_path / "out")
+    assert str(caught.value) == f"{suite}: tests[0].impersonate_user_id: 'U_NOBODY' is not a user of seed.json"
