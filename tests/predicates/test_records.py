@@ -428,3 +428,49 @@ def test_diff_leaving_out_system_messages(result, log):
     assert (r.passed, r.evidence) == (True, [7, 8])
     assert r.expected == 'exactly 1 added record in slack.messages where subtype not (matches /^channel_/)'
     assert r.actual == '1 record matched: ts "1.000200", text "Welcome, Maya" (added)'
+
+
+def test_diff_each_compares_the_elements_of_a_list_field(result, office):
+    r = state(result, office, "diff", collection="github.issues", each="labels", change="added", count=1)
+    assert (r.passed, r.evidence) == (True, [7, 8])
+    assert r.expected == "exactly 1 added labels element in github.issues"
+    assert r.actual == '1 record matched: number 101, title "CSV export docs" (added)'
+    r = state(result, office, "diff", collection="github.issues", each="labels", change="removed",
+              where={"number": 7, "labels.name": {"equals": "bug"}})
+    assert (r.passed, r.evidence) == (True, [9, 10])
+    r = state(result, office, "diff", collection="github.issues", each="labels", change="added",
+              where={"labels.name": {"equals": "bug"}})
+    assert (r.passed, r.actual) == (
+        False, 'none of 1 added labels element matched; closest: number 101, title "CSV export docs" (added)'
+    )
+    # An element has no fields of its own: none is ever changed.
+    r = state(result, office, "diff", collection="github.issues", each="labels", change="changed", count=0)
+    assert (r.passed, r.actual) == (True, "github.issues has no changed labels elements")
+
+
+def test_diff_each_unchanged_elements(result, office):
+    r = state(result, office, "diff", collection="slack.messages", each="reactions", change="unchanged")
+    assert (r.passed, r.actual) == (False, "slack.messages has no unchanged reactions elements")
+    r = state(result, office, "diff", collection="github.issues", each="labels", change="unchanged", count=0)
+    assert r.passed is True
+
+
+def test_diff_fields_sees_only_the_paths_given(result, office):
+    changes = {"state": {"to": "closed"}}
+    r = state(result, office, "diff", collection="github.issues", changes=changes, strict=True, fields=["state", "title"])
+    assert (r.passed, r.evidence) == (True, [9, 10])  # the labels changed too, unseen
+    assert r.expected == (
+        'at least one changed record in github.issues, with state changed to "closed" and no other field changed, '
+        "seeing only state and title"
+    )
+    assert r.actual == '1 record matched: number 7, title "Export times out" (state "open" → "closed")'
+    r = state(result, office, "diff", collection="github.issues", change="changed", fields=["title"], count=0)
+    assert r.passed is True
+    r = state(result, office, "diff", collection="slack.messages", fields=["reactions.name"],
+              changes={"reactions.name": {"from": None, "to": "eyes"}})
+    assert (r.passed, r.evidence) == (True, [5, 6])
+
+
+def test_diff_each_has_no_changes_or_fields(result, office):
+    with pytest.raises(CheckSpecError, match="each compares the elements of a list field"):
+        state(result, office, "diff", collection="x", each="labels", fields=["a"])

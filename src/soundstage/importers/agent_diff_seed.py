@@ -18,16 +18,16 @@ def world_definition(seed: InputFile, name: str) -> dict[str, Any]:
     """The world definition (as data for YAML) of a seed file."""
     users = seed.rows("users", ["user_id", "username"])
     channels = seed.rows("channels", ["channel_id", "channel_name"])
-    members = defaultdict(list)
+    members: defaultdict[str, list[str]] = defaultdict(list)
     for row in seed.rows("channel_members", ["channel_id", "user_id"]):
         members[row["channel_id"]].append(row["user_id"])
     messages = seed.rows("messages", ["message_id", "channel_id", "user_id"])
     admins = {r["user_id"] for r in seed.rows("user_teams", ["user_id"]) if r.get("role") in ("admin", "owner")}
-    reactions = defaultdict(lambda: defaultdict(list))
+    reactions: defaultdict[str, defaultdict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
     for row in seed.rows("message_reactions", ["message_id", "user_id", "reaction_type"]):
         reactions[row["message_id"]][row["reaction_type"]].append(f"${row['user_id']}")
     parents = {m["parent_id"] for m in messages if m.get("parent_id")}
-    authors = defaultdict(list)
+    authors: defaultdict[str, list[str]] = defaultdict(list)
     for m in messages:
         if m["user_id"] not in members[m["channel_id"]] and m["user_id"] not in authors[m["channel_id"]]:
             authors[m["channel_id"]].append(m["user_id"])

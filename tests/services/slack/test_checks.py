@@ -183,6 +183,20 @@ def test_a_reaction_by_whom_with_what_on_which_message(result, office):
     assert r.args["name"] == ":eyes:"  # as written
 
 
+def test_a_reaction_on_any_of_several_messages(result, office):
+    r = reaction(result, office, name="eyes", message=["1772458000.000100", "$question"], count=1)
+    assert (r.passed, r.evidence) == (True, [5, 6])
+    assert r.expected == (
+        "exactly 1 Slack reaction :eyes: on message 1772458000.000100 or 1772459000.000100 ($question)"
+    )
+    r = reaction(result, office, name="eyes", message=["1772458000.000100", "1772460010.000100"])
+    assert (r.passed, r.actual) == (
+        False,
+        "none of 1 reaction matched; closest: :eyes: by U0STAGEBOT1 ($bot) on message 1772459000.000100 "
+        "($question), but it is on message 1772459000.000100 ($question)",
+    )
+
+
 def test_a_missing_reaction_names_the_closest(result, office):
     r = reaction(result, office, name="thumbsup", by="$bot")
     assert (r.passed, r.evidence) == (False, [5, 6])
