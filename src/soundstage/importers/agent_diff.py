@@ -98,6 +98,9 @@ def import_agent_diff(seed_path: Path, suite_path: Path, out: Path) -> Imported:
             if translation.caveat:
                 notes.append(f"{check_id}: inexact when {translation.caveat}")
             checks.append({"id": check_id, "state": translation.check})
+            if translation.only is not None:
+                checks.append({"id": f"{check_id}_only", "state": translation.only})
+                notes.append(f"{check_id}_only: part of {check_id}: no record it matches changed another field")
         scene = {
             "name": _slug(test["id"]),
             "description": test.get("name") or test["id"],

@@ -33,6 +33,8 @@ class Translation:
 
     check: dict[str, Any]
     caveat: str | None = None
+    # Agent-Diff's strict mode over several records: no record matching `where` changed another field.
+    only: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -94,7 +96,7 @@ def translate(assertion: dict[str, Any], seed_reactions: list[dict[str, Any]], i
         fields = CHANNEL_FIELDS
     else:
         raise Unexpressed(f"entity {entity!r} has no soundstage counterpart here")
-    caveat = None
+    caveat, only = None, None
     if entity == "messages" and _escaped_regex(where, assertion.get("expected_changes")):
         caveat = ("a regex written with &, < or >: soundstage keeps a message's text as Slack does, with those "
                   "escaped (&amp;, &lt;, &gt;), and a regex cannot be escaped as a literal text is")
@@ -103,13 +105,30 @@ def translate(assertion: dict[str, Any], seed_reactions: list[dict[str, Any]], i
         if moving:
             raise Unexpressed(f"where tests {', '.join(moving)}, which a change can move: Agent-Diff matches either version")
         skipped = {fields[name].path for name in ignored if name in fields}
-        _changes(check, assertion, fields, [path for path in changing if path not in skipped], entity)
+        seen = [path for path in changing if path not in skipped]
+        _changes(check, assertion, fields, seen, entity)
+        others = [path for path in seen if path not in check["changes"]]
+        key = "message_id" if entity == "messages" else "channel_id"
+        if others and not _pinned(where.get(key)):
+            # Agent-Diff fails the assertion when any matching row changed another field, even if other rows
+            # meet it; `strict` only leaves such a record uncounted, so that is a check of its own.
+            only = {"diff": {**check, "fields": others, "count": 0}}
+            for extra in ("changes", "strict"):
+                only["diff"].pop(extra)
+            only["diff"]["ignore_case"] = False
         if entity == "messages" and "blocks" not in ignored:
             caveat = f"{caveat}; and when " if caveat else ""
             caveat += f"Agent-Diff also fails it when the agent's edit sends blocks (strict), and {BLOCKS}"
     check.update(_count(assertion))
     check["ignore_case"] = False
-    return Translation({"diff": check}, caveat)
+    return Translation({"diff": check}, caveat, only)
+
+
+def _pinned(pred: Any) -> bool:
+    """Whether a where predicate names one record (`eq`): then strict's one record is the assertion's."""
+    if isinstance(pred, dict):
+        return set(pred) == {"eq"}
+    return pred is not None
 
 
 def _escaped_regex(where: dict[str, Any], changes: Any) -> bool:
