@@ -39,8 +39,9 @@ def downtime_status(downtime: Record, now: int) -> str:
 
 
 def downtime_matches(downtime: Record, monitor: Record) -> bool:
-    """Whether the downtime is for the monitor: by its id, or by tags (every `monitor_tags` tag on the monitor)."""
+    """Whether the downtime is for the monitor: by its id, or by tags (every `monitor_tags` tag on the monitor;
+    `*` is every monitor, what a v1 downtime without a monitor targets)."""
     identifier = downtime["monitor_identifier"]
     if "monitor_id" in identifier:
         return identifier["monitor_id"] == monitor["id"]
-    return set(identifier["monitor_tags"]) <= set(monitor["tags"])
+    return set(identifier["monitor_tags"]) - {"*"} <= set(monitor["tags"])
