@@ -34,7 +34,7 @@ class DatadogService(RestService):
     agent_user = "datadog_user"  # who the agent is here, in a scene's `agent:`
     ops = ops
     # Datadog's operations a template here would take for its own (see RestService.unimplemented).
-    unimplemented = ("GET /api/v1/monitor/can_delete", "GET /api/v2/incidents/search")
+    unimplemented = ("GET /api/v2/incidents/search",)
     error = DatadogError
 
     def envelope(self, exc: DatadogError) -> Any:
