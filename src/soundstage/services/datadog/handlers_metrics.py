@@ -8,6 +8,7 @@ from typing import Any
 
 from ...clock import US
 from ...world import Record
+from . import metrics
 from .calls import Call, invalid, is_epoch_seconds, ops
 from .errors import DatadogError
 from .queries import MetricQuery, QueryError, parse_metric_queries
@@ -150,7 +151,7 @@ def _series(call: Call, plan: _Plan, start: int, end: int) -> list[dict[str, Any
             "query_index": plan.index,
             "attributes": {},
         }
-        unit = next((r["unit"] for r in members if r["unit"]), None)
+        unit = metrics.unit(call.world, query.metric)
         if unit:
             item["unit"] = [_unit(unit), None]  # numerator and denominator, as Datadog sends them
         found.append(item)
