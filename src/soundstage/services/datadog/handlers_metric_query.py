@@ -76,8 +76,11 @@ def _read(call: Call, kind: str) -> _Request:
             raise bad_request(f"Unsupported aggregator {aggregator!r}: one of {', '.join(_AGGREGATORS)}")
         names.append(name)
         aggregators.append(aggregator)
+    given = attributes.get("formulas") or []
+    if not isinstance(given, list):
+        raise _invalid("formulas must be an array")
     read = []
-    for index, formula in enumerate(attributes.get("formulas") or []):
+    for index, formula in enumerate(given):
         text = formula.get("formula") if isinstance(formula, dict) else None
         if not isinstance(text, str):
             raise _invalid(f"formulas[{index}].formula is required")

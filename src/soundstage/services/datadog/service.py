@@ -18,7 +18,7 @@ from .models import DatadogSection
 API_KEY = "api_key"  # token types of the two keys
 APPLICATION_KEY = "application_key"
 # The operations that need only the API key.
-_API_KEY_ONLY = frozenset({"GET /api/v1/validate", "POST /api/v1/events"})
+_API_KEY_ONLY = frozenset({"GET /api/v1/validate", "POST /api/v1/events", "POST /api/v2/series"})
 
 import_registrations(__package__)
 
