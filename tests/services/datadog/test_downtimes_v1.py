@@ -111,7 +111,8 @@ def test_a_v2_downtime_read_through_v1(dd: DatadogWorld) -> None:
             }
         },
     ).json()["data"]
-    [v1] = [d for d in dd.raw("GET", "/api/v1/downtime").json() if d["uuid"] == created["id"]]
+    [v1] = [d for d in dd.raw("GET", "/api/v1/downtime", params={"with_creator": "true"}).json() if d["uuid"] == created["id"]]
+    assert v1["creator"] == {"email": "stagebot@acme.test", "handle": "stagebot@acme.test", "id": 1445001, "name": "Stage Bot"}
     assert (v1["id"], v1["scope"], v1["monitor_tags"], v1["monitor_id"], v1["creator_id"]) == (
         4000000002,
         ["env:prod", "host:(web-1 OR web-2)"],

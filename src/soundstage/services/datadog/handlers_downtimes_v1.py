@@ -113,14 +113,20 @@ def _identifier(call: Call, body: dict[str, Any]) -> dict[str, Any]:
 
 @ops("GET /api/v1/downtime")
 def list_downtimes(call: Call) -> list[dict[str, Any]]:
+    """`with_creator` adds each downtime's `creator` ({email, handle, id, name}), as Datadog's recorded list does."""
     current_only = call.boolean("current_only")
-    call.boolean("with_creator")  # read for its 400; the creator is always shown by `creator_id`
+    with_creator = call.boolean("with_creator")
     now = call.now()
-    return [
-        views_monitoring.downtime_v1(call.world, d)
-        for d in call.world[DOWNTIMES]
-        if not current_only or downtime_status(d, now) == "active"
-    ]
+    found = []
+    for record in call.world[DOWNTIMES]:
+        if current_only and downtime_status(record, now) != "active":
+            continue
+        shown = views_monitoring.downtime_v1(call.world, record)
+        creator = views_monitoring.creator(call.world, record["created_by"]) if with_creator else None
+        if creator is not None:
+            shown["creator"] = creator
+        found.append(shown)
+    return found
 
 
 @ops("POST /api/v1/downtime")
