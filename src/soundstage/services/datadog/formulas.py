@@ -53,7 +53,7 @@ def names(tree: ast.expr) -> list[str]:
 
 def evaluate(tree: ast.expr, values: dict[str, float | None]) -> float | None:
     """The formula's value; None where a query has no value or a division is by zero."""
-    if isinstance(tree, ast.Constant):
+    if isinstance(tree, ast.Constant) and isinstance(tree.value, (int, float)):
         return float(tree.value)
     if isinstance(tree, ast.Name):
         return values.get(tree.id)
