@@ -237,6 +237,30 @@ TABLE: dict[str, dict[str, Replay | Cassette]] = {
         "GET /api/v1/dashboard/{dashboard_id}": Cassette(
             V1 + "test_get_a_dashboard_returns_ok_response.yaml", "/api/v1/dashboard/448-ktj-ezs"
         ),
+        "GET /api/v1/downtime": Cassette(V1 + "test_get_all_downtimes_returns_ok_response.yaml", "/api/v1/downtime"),
+        "GET /api/v1/downtime/{downtime_id}": Cassette(
+            V1 + "test_get_a_downtime_returns_ok_response.yaml", "/api/v1/downtime/2941966869"
+        ),
+        "GET /api/v1/monitor/can_delete": Cassette(
+            V1 + "test_check_if_a_monitor_can_be_deleted_returns_ok_response.yaml", "/api/v1/monitor/can_delete"
+        ),
+        "GET /api/v2/metrics": Cassette(
+            V2 + "test_get_a_list_of_metrics_returns_success_response_with_pagination.yaml", "/api/v2/metrics"
+        ),
+        "POST /api/v1/downtime": Cassette(V1 + "test_schedule_a_monitor_downtime_returns_ok_response.yaml", "/api/v1/downtime"),
+        "POST /api/v1/downtime/cancel/by_scope": Cassette(
+            V1 + "test_cancel_downtimes_by_scope_returns_ok_response.yaml", "/api/v1/downtime/cancel/by_scope"
+        ),
+        "POST /api/v2/query/scalar": Cassette(
+            V2 + "test_scalar_cross_product_query_returns_ok_response.yaml", "/api/v2/query/scalar"
+        ),
+        "POST /api/v2/query/timeseries": Cassette(
+            V2 + "test_timeseries_cross_product_query_returns_ok_response.yaml", "/api/v2/query/timeseries"
+        ),
+        "POST /api/v2/series": Cassette(V2 + "test_submit_metrics_returns_payload_accepted_response.yaml", "/api/v2/series"),
+        "PUT /api/v1/downtime/{downtime_id}": Cassette(
+            V1 + "test_update_a_downtime_returns_ok_response.yaml", "/api/v1/downtime/2941982639"
+        ),
         "GET /api/v1/hosts": Cassette(V1 + "test_get_all_hosts_with_metadata_deserializes_successfully.yaml", "/api/v1/hosts"),
         "GET /api/v1/monitor": Cassette(V1 + "test_get_all_monitors_returns_ok_response_with_pagination.yaml", "/api/v1/monitor"),
         "GET /api/v1/monitor/groups/search": Cassette(

@@ -338,6 +338,37 @@ def datadog_answers(stage: Any) -> Answers:
     call("GET /api/v2/users", "/api/v2/users")
     call("POST /api/v2/events/search", "/api/v2/events/search", json={"filter": {"from": "now-3d"}, "page": {"limit": 1}})
     call("POST /api/v2/logs/events/search", "/api/v2/logs/events/search", json={"filter": {"from": "now-15m"}})
+    call("GET /api/v1/monitor/can_delete", "/api/v1/monitor/can_delete", params={"monitor_ids": monitor})
+    call("GET /api/v2/metrics", "/api/v2/metrics", params={"page[size]": 1})
+    # A v1 downtime of one monitor, as the recorded one; then what the recorded update sends.
+    v1_downtime = call(
+        "POST /api/v1/downtime",
+        "/api/v1/downtime",
+        json={"scope": ["service:orders"], "monitor_id": monitor, "message": "Work", "start": start, "timezone": "Etc/UTC"},
+    )["id"]
+    call("GET /api/v1/downtime/{downtime_id}", f"/api/v1/downtime/{v1_downtime}")
+    call(
+        "PUT /api/v1/downtime/{downtime_id}",
+        f"/api/v1/downtime/{v1_downtime}",
+        json={"message": "More work", "mute_first_recovery_notification": True, "notify_end_types": ["canceled", "expired"]},
+    )
+    call("GET /api/v1/downtime", "/api/v1/downtime", params={"with_creator": "true"})
+    call("POST /api/v1/downtime/cancel/by_scope", "/api/v1/downtime/cancel/by_scope", json={"scope": "service:orders"})
+    points = {"metric": "system.load.1", "type": 0, "points": [{"timestamp": start, "value": 0.7}]}
+    call("POST /api/v2/series", "/api/v2/series", json={"series": [{**points, "resources": [{"name": "web-1", "type": "host"}]}]})
+    # The recorded queries' shape: one metrics query and a formula with a limit.
+    attributes = {
+        "formulas": [{"formula": "a", "limit": {"count": 10, "order": "desc"}}],
+        "from": (start - 3600) * 1000,
+        "to": start * 1000,
+        "queries": [{"data_source": "metrics", "name": "a", "query": "avg:orders.latency.p99{*}", "aggregator": "avg"}],
+    }
+    call(
+        "POST /api/v2/query/timeseries",
+        "/api/v2/query/timeseries",
+        json={"data": {"type": "timeseries_request", "attributes": {**attributes, "interval": 60000}}},
+    )
+    call("POST /api/v2/query/scalar", "/api/v2/query/scalar", json={"data": {"type": "scalar_request", "attributes": attributes}})
     call("DELETE /api/v1/monitor/{monitor_id}", f"/api/v1/monitor/{monitor}")
     return answers
 

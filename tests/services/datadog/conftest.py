@@ -137,3 +137,11 @@ class Evaluations:
 @pytest.fixture
 def evaluations(monkeypatch: pytest.MonkeyPatch) -> Evaluations:
     return Evaluations(monkeypatch)
+
+
+def parsed(model: Any) -> Any:
+    """`model` (or each model of a list), after checking that datadog-api-client read all of it against its
+    schema: an object it could not read is kept as unparsed, which a strict client would reject."""
+    for item in model if isinstance(model, list) else [model]:
+        assert not item._unparsed, item
+    return model

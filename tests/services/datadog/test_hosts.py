@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import DatadogWorld
+from .conftest import DatadogWorld, parsed
 
 START = 1772460000  # 2026-03-02T14:00:00Z, epoch seconds
 
@@ -140,3 +140,16 @@ def test_raw_mute_errors_and_override(dd: DatadogWorld) -> None:
     assert (missing.status_code, missing.json()) == (404, {"errors": ["Host not found"]})
     past = dd.raw("POST", "/api/v1/host/web-1/mute", json={"end": START - 1})
     assert (past.status_code, past.json()) == (400, {"errors": ["The value provided for parameter 'end' is invalid"]})
+
+
+def test_host_totals(dd_shared: DatadogWorld) -> None:
+    from datadog_api_client.v1.api.hosts_api import HostsApi
+
+    with dd_shared.client() as client:
+        totals = parsed(HostsApi(client).get_host_totals())
+    # db-1 is down and last reported 3h before the clock start: outside the default two hours.
+    assert totals.to_dict() == {"total_active": 2, "total_up": 2}
+    since = dd_shared.raw("GET", "/api/v1/hosts/totals", params={"from": START - 4 * 3600})
+    assert (since.status_code, since.json()) == (200, {"total_active": 3, "total_up": 2})
+    bad = dd_shared.raw("GET", "/api/v1/hosts/totals", params={"from": "yesterday"})
+    assert (bad.status_code, bad.json()) == (400, {"errors": ["The value provided for parameter 'from' is invalid"]})

@@ -449,10 +449,3 @@ def test_legacy_mute_and_unmute(dd: DatadogWorld) -> None:
     assert (again.status_code, again.json()) == (400, {"errors": ["Monitor 1000002 is not muted for scope host:web-1"]})
     past = dd.raw("POST", f"/api/v1/monitor/{monitor_id}/mute", json={"end": START - 60})
     assert (past.status_code, past.json()) == (400, {"errors": ["The value provided for parameter 'end' is invalid"]})
-
-
-def test_can_delete_is_not_taken_for_a_monitor_id(dd) -> None:
-    response = dd.raw("GET", "/api/v1/monitor/can_delete", params={"monitor_ids": "1"})
-    assert response.status_code == 404
-    [call] = [c for c in dd.live.world.log.calls() if c.path == "/api/v1/monitor/can_delete"]
-    assert call.unimplemented is True

@@ -71,6 +71,26 @@ INCIDENT_ATTRIBUTES = {
     "customer_impact_start": "2026-03-02T13:00:00Z",
     "fields": {"severity": {"type": "dropdown", "value": "SEV-1"}, "state": {"type": "dropdown", "value": "active"}},
 }
+DOWNTIME_V1 = {
+    "scope": ["env:prod"],
+    "monitor_tags": ["team:core"],
+    "start": FUTURE_S - 3600,
+    "end": FUTURE_S,
+    "message": "x",
+    "timezone": "UTC",
+    "mute_first_recovery_notification": False,
+    "notify_end_states": ["alert"],
+    "notify_end_types": ["canceled"],
+}
+METRIC_QUERY = {
+    "from": (FUTURE_S - 7200) * 1000,
+    "to": (FUTURE_S - 3600) * 1000,
+    "interval": 60000,
+    "queries": [
+        {"data_source": "metrics", "name": "a", "query": "avg:orders.latency.p99{*} by {host,service}", "aggregator": "max"}
+    ],
+    "formulas": [{"formula": "a * 2", "limit": {"count": 1, "order": "asc"}}],
+}
 COMMANDER = {"commander_user": {"data": {"type": "users", "id": "1b8c2d3e-4f50-4a61-8b72-9c83d4e5f601"}}}
 SEARCH = {
     "filter": {"query": "service:orders", "from": "now-1h", "to": "now", "indexes": ["main"]},
@@ -89,6 +109,32 @@ TEMPLATES: dict[str, Any] = {
     "POST /api/v2/downtime": {"data": {"type": "downtime", "attributes": DOWNTIME_ATTRIBUTES}},
     "PATCH /api/v2/downtime/{downtime_id}": {
         "data": {"type": "downtime", "id": "{downtime_id}", "attributes": DOWNTIME_ATTRIBUTES}
+    },
+    "POST /api/v1/downtime": DOWNTIME_V1,
+    "PUT /api/v1/downtime/{downtime_id}": DOWNTIME_V1,
+    "POST /api/v1/downtime/cancel/by_scope": {"scope": "env:prod"},
+    "PUT /api/v1/metrics/{metric_name}": {
+        "description": "x",
+        "short_name": "x",
+        "unit": "byte",
+        "per_unit": "second",
+        "type": "gauge",
+        "statsd_interval": 10,
+    },
+    "POST /api/v2/query/timeseries": {"data": {"type": "timeseries_request", "attributes": METRIC_QUERY}},
+    "POST /api/v2/query/scalar": {"data": {"type": "scalar_request", "attributes": METRIC_QUERY}},
+    "POST /api/v2/series": {
+        "series": [
+            {
+                "metric": "a.b",
+                "type": 3,
+                "points": [{"timestamp": 1772460000, "value": 1.5}],
+                "tags": ["a:b"],
+                "resources": [{"name": "web-1", "type": "host"}],
+                "unit": "byte",
+                "interval": 60,
+            }
+        ]
     },
     "POST /api/v1/events": {
         "title": "t",
@@ -143,10 +189,12 @@ QUERIES: list[dict[str, Any]] = [
 
 
 def real_ids(dd: DatadogWorld, operation: str = "") -> dict[str, str]:
-    """Path parameters naming seeded records (a muted host for the host unmute)."""
+    """Path parameters naming seeded records (a muted host for the host unmute; v1 names a downtime by its
+    integer id)."""
     return {
         "monitor_id": dd.ref("latency"),
-        "downtime_id": dd.ref("maintenance"),
+        "downtime_id": "4000000001" if "/api/v1/downtime" in operation else dd.ref("maintenance"),
+        "metric_name": "orders.latency.p99",
         "dashboard_id": "abc-def-ghi",
         "incident_id": dd.ref("slow"),
         "host_name": "db-2" if operation == "POST /api/v1/host/{host_name}/unmute" else "web-1",
@@ -170,7 +218,7 @@ def shared(stage: Any) -> DatadogWorld:
 
 
 def test_every_operation_is_covered() -> None:
-    assert len(OPERATIONS) == 33
+    assert len(OPERATIONS) == 48
     assert set(TEMPLATES) <= set(OPERATIONS)
 
 

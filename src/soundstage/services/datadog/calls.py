@@ -16,7 +16,7 @@ import json
 import re
 from collections.abc import Callable, Container
 from dataclasses import dataclass
-from typing import Any, overload
+from typing import Any, TypeGuard, overload
 from urllib.parse import urlencode
 
 from ...clock import US, parse_time
@@ -189,7 +189,7 @@ def _named(call: Call, collection: str, param: str, *missing: str) -> Record:
 # -- body fields --------------------------------------------------------------------------------------
 
 
-def is_int64(value: Any) -> bool:
+def is_int64(value: Any) -> TypeGuard[int]:
     """A JSON integer (not a boolean) that fits an int64."""
     return isinstance(value, int) and not isinstance(value, bool) and INT64_MIN <= value <= INT64_MAX
 

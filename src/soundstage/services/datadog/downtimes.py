@@ -3,9 +3,10 @@
 A record has the v2 attributes (`scope`, `monitor_identifier` `{monitor_id: int}` or `{monitor_tags: [...]}`,
 `message`, `mute_first_recovery_notification`, `notify_end_states`, `notify_end_types`,
 `display_timezone`), `schedule` `{start, end}` (epoch microseconds, `end` None when open-ended),
-`created`/`modified`/`canceled` (epoch microseconds), `created_by` (a user id or None) and `legacy_id`
-(the integer id v1's `matching_downtimes` shows). `status` is not stored: it follows from the simulated
-time (scheduled, active, ended) unless the downtime was canceled (`store.downtime_status`).
+`created`/`modified`/`canceled` (epoch microseconds), `created_by` and `updated_by` (user ids or None) and
+`legacy_id` (the integer id of the v1 API: v1 and v2 are two views of one downtime). `status` is not stored:
+it follows from the simulated time (scheduled, active, ended) unless the downtime was canceled
+(`store.downtime_status`).
 
 A downtime matches a monitor by id or by tags (every `monitor_tags` tag on the monitor); its scope
 (`*`, or tags AND-ed with `AND`/commas, `key:(a OR b)`, `-tag` to exclude) picks the monitor's groups.
@@ -18,6 +19,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ...ids import IdSource
 from ...world import Collection, Record
 from .queries import QueryError, parse_monitor_query
 from .store import downtime_matches, downtime_status
@@ -77,6 +79,11 @@ def covering(active: list[Record], monitor: Record, group: str) -> list[Record]:
     return [d for d in active if scope_covers(d["scope"], tags)]
 
 
+def next_legacy_id(ids: IdSource) -> int:
+    """The next v1 id of a downtime (`ids`: the world's or a build's id source): ten digits, as Datadog's."""
+    return ids.next("datadog.downtime_ids") + 4_000_000_000
+
+
 def new_downtime(record_id: str, legacy_id: int, at: int, created_by: str | None, **attributes: Any) -> dict[str, Any]:
     """A downtime record; `attributes` are the v2 attributes already checked (schedule in µs)."""
     return {
@@ -94,4 +101,14 @@ def new_downtime(record_id: str, legacy_id: int, at: int, created_by: str | None
         "modified": at,
         "canceled": None,
         "created_by": created_by,
+        "updated_by": None,
     }
+
+
+def v1_scope(scope: str) -> list[str]:
+    """The v1 `scope` list of a downtime: its AND-ed terms (v1 writes its list AND-ed, `v2_scope`)."""
+    return re.split(r"\s+AND\s+", scope.strip())
+
+
+def v2_scope(scopes: list[str]) -> str:
+    return " AND ".join(s.strip() for s in scopes)

@@ -136,7 +136,7 @@ def create_downtime(call: Call) -> dict[str, Any]:
     downtime_id = call.world.ids.uuid(DOWNTIMES)
     record = downtimes.new_downtime(
         downtime_id,
-        call.world.ids.next("datadog.downtime_ids") + 4_000_000_000,
+        downtimes.next_legacy_id(call.world.ids),
         call.now(),
         call.principal.user or None,
         **fields,
@@ -160,7 +160,7 @@ def update_downtime(call: Call) -> dict[str, Any]:
         raise bad_request("A canceled downtime cannot be updated")
     fields = _checked(call, data["attributes"], current)
     include = set(call.names("include", _INCLUDES))
-    record = call.world[DOWNTIMES].change(current["id"], **fields, modified=call.now())
+    record = call.world[DOWNTIMES].change(current["id"], **fields, modified=call.now(), updated_by=call.key_user())
     return _response(call, record, include, written=True)
 
 

@@ -91,3 +91,15 @@ def unmute_host(call: Call) -> dict[str, Any]:
         raise DatadogError(400, f"host:{record['name']} is not muted")
     call.world[HOSTS].change(record["name"], is_muted=False, mute_timeout=None, mute_message=None)
     return {"action": "Unmuted", "hostname": record["name"]}
+
+
+@ops("GET /api/v1/hosts/totals")
+def get_host_totals(call: Call) -> dict[str, int]:
+    """Active hosts: those that reported since `from` (epoch seconds; default the last two hours, Datadog's
+    window for an active host); up: those of them still up."""
+    now = call.now()
+    since = call.integer("from", now // US - 7200)
+    if not is_epoch_seconds(since):
+        raise invalid("from")
+    active = [r for r in call.world[HOSTS] if hosts.last_reported(r, now) >= since]
+    return {"total_active": len(active), "total_up": sum(1 for r in active if r["up"])}

@@ -226,7 +226,7 @@ def mute_monitor(call: Call) -> dict[str, Any]:
         downtime_id,
         downtimes.new_downtime(
             downtime_id,
-            call.world.ids.next("datadog.downtime_ids") + 4_000_000_000,
+            downtimes.next_legacy_id(call.world.ids),
             now,
             call.principal.user or None,
             scope=scope,

@@ -13,7 +13,7 @@ from typing import Any
 from ...clock import US, parse_duration
 from ...spec.build import BuildContext
 from . import evaluation
-from .downtimes import new_downtime, parse_scope
+from .downtimes import new_downtime, next_legacy_id, parse_scope
 from .hosts import new_host
 from .models import DatadogSection
 from .models_monitoring import parse_offset
@@ -182,7 +182,7 @@ def _downtimes(section: DatadogSection, ctx: BuildContext) -> None:
         created = min(start, ctx.start) - parse_duration(downtime.ago)
         record = new_downtime(
             record_id,
-            ctx.ids.next("datadog.downtime_ids") + 4_000_000_000,
+            next_legacy_id(ctx.ids),
             created,
             None,  # made before the world began, by no one the world knows
             scope=downtime.scope,

@@ -2,8 +2,10 @@
 
 A series record: `metric`, `tags` (sorted), `type` (gauge/count/rate), `unit`, `base`, `noise` (absolute
 amplitude), `daily` (amplitude of a daily swing peaking at 14:00 UTC), `interval` (seconds between
-points) and `overrides` (`[{from, to, value}]`, epoch microseconds, `to` None when open-ended): the value
-at a point is the last override covering it, else base + daily swing + noise. Noise is a hash of (world
+points), `overrides` (`[{from, to, value}]`, epoch microseconds, `to` None when open-ended), `points`
+(`[[at, value]]` submitted through the API, sorted, at most `SUBMITTED_POINTS`) and `since` (epoch µs: a
+series made by a submission has no points before its first; None: always had): the value at a point is the
+point submitted for it, else the last override covering it, else base + daily swing + noise. Noise is a hash of (world
 seed, metric, tags, point time), so the same world always shows the same values and a week of history
 costs nothing. Points sit at multiples of the interval and never after the simulated now.
 
@@ -12,6 +14,7 @@ costs nothing. Points sit at multiples of the interval and never after the simul
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import math
 from collections.abc import Callable, Iterable
@@ -39,6 +42,8 @@ MAX_POINTS = 1500
 MAX_CELLS = 20_000
 MAX_EVALUATIONS = 60_000
 EXACT_POINTS = 60
+# Submitted points a series keeps (a week at one a minute); older ones are dropped first.
+SUBMITTED_POINTS = 10_080
 # What one evaluation of a monitor may compute: it runs every simulated minute.
 WINDOW_EVALUATIONS = 2_000
 
@@ -75,7 +80,22 @@ def _normal_at(record: Record, at: int, seed: str) -> float:
     return _normal(seed, record["metric"], tuple(record["tags"]), record["base"], record["daily"], record["noise"], at)
 
 
+def _submitted(record: Record, low: int, high: int) -> list[list[float]]:
+    """The submitted points with `low <= at <= high`, found by bisection."""
+    points = record.get("points") or []
+    return points[bisect.bisect_left(points, [low]) : bisect.bisect_left(points, [high + 1])]
+
+
+def _first(record: Record, start: int) -> int:
+    """`start`, or the series' first point when it began later."""
+    since = record.get("since")
+    return start if since is None else max(start, since)
+
+
 def value_at(record: Record, at: int, seed: str) -> float:
+    found = _submitted(record, at, at)
+    if found:
+        return float(found[-1][1])
     for override in reversed(record["overrides"]):
         if override["from"] <= at and (override["to"] is None or at < override["to"]):
             return float(override["value"])
@@ -152,7 +172,7 @@ def stats(record: Record, start: int, end: int, seed: str, samples: int, divisor
     counts exactly (its value, times its points) and the stretches in between share `samples` points spread
     evenly over them, so the cost is bounded by `samples` and the overrides, never by the range."""
     step = record["interval"] * US
-    first, last = -(-start // step) * step, end // step * step
+    first, last = -(-_first(record, start) // step) * step, end // step * step
     if last < first:
         return None
     found = Stats()
@@ -163,7 +183,12 @@ def stats(record: Record, start: int, end: int, seed: str, samples: int, divisor
     stretches = _stretches(record["overrides"], first, last, step)
     normal = sum((high - low) // step + 1 for low, high, override in stretches if override is None)
     for low, high, override in stretches:
-        count = (high - low) // step + 1
+        submitted = _submitted(record, low, high)  # counted exactly, the rest of the stretch as before
+        for _, value in submitted:
+            found.add(value / divisor)
+        count = (high - low) // step + 1 - len(submitted)
+        if count <= 0:
+            continue
         if override is not None:
             found.add(override / divisor, count)
             continue
@@ -235,7 +260,7 @@ def window_value(
         by_time: dict[int, list[float]] = {}
         for record in records:
             step = record["interval"] * US
-            for at in range(start // step * step + step, end + 1, step):
+            for at in range(max(start // step * step + step, _first(record, 0)), end + 1, step):
                 by_time.setdefault(at, []).append(value_at(record, at, seed))
         values = [AGGREGATE[space](values) for _, values in sorted(by_time.items())]
         return AGGREGATE[time_aggregation](values) if values else None
@@ -292,6 +317,7 @@ def new_series(
     daily: float = 0,
     interval: int = 60,
     overrides: list[dict[str, Any]] | None = None,
+    since: int | None = None,
 ) -> dict[str, Any]:
     return {
         "id": record_id,
@@ -304,4 +330,31 @@ def new_series(
         "daily": daily,
         "interval": interval,
         "overrides": overrides or [],
+        "points": [],
+        "since": since,
     }
+
+
+def submit(
+    world: World, metric: str, tags: list[str], points: list[Point], *, type: str, unit: str | None, interval: int
+) -> str:
+    """Writes submitted points into the series of `metric` with exactly `tags` (made when none has them, from
+    its first point on, at base 0, with `type`, `unit` and `interval`). A point lands on the series point of
+    its interval; a count adds to what was submitted there, anything else replaces it. Answers the series id."""
+    collection = world[SERIES]
+    wanted = sorted(tags)
+    record = next((r for r in collection.by("metric", metric) if r["tags"] == wanted), None)
+    if record is None:
+        record_id = str(world.ids.next(SERIES))
+        step = interval * US
+        first = min(at for at, _ in points) // step * step
+        record = new_series(record_id, metric, wanted, type=type, unit=unit, interval=interval, since=first)
+        collection.add(record_id, record)
+    step = record["interval"] * US
+    merged = {at: value for at, value in record.get("points") or []}
+    for at, value in points:
+        slot = at // step * step
+        merged[slot] = merged.get(slot, 0.0) + value if record["type"] == "count" else value
+    kept = sorted([at, value] for at, value in merged.items())[-SUBMITTED_POINTS:]
+    collection.change(record["id"], points=kept)
+    return record["id"]

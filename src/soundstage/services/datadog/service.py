@@ -18,7 +18,7 @@ from .models import DatadogSection
 API_KEY = "api_key"  # token types of the two keys
 APPLICATION_KEY = "application_key"
 # The operations that need only the API key.
-_API_KEY_ONLY = frozenset({"GET /api/v1/validate", "POST /api/v1/events"})
+_API_KEY_ONLY = frozenset({"GET /api/v1/validate", "POST /api/v1/events", "POST /api/v2/series"})
 
 import_registrations(__package__)
 
@@ -34,7 +34,7 @@ class DatadogService(RestService):
     agent_user = "datadog_user"  # who the agent is here, in a scene's `agent:`
     ops = ops
     # Datadog's operations a template here would take for its own (see RestService.unimplemented).
-    unimplemented = ("GET /api/v1/monitor/can_delete", "GET /api/v2/incidents/search")
+    unimplemented = ("GET /api/v2/incidents/search",)
     error = DatadogError
 
     def envelope(self, exc: DatadogError) -> Any:

@@ -3,8 +3,9 @@ that other parts of the engine share (the checks read saved records with it; the
 handlers read live ones).
 
 Monitoring: `datadog.monitors` (by id), `datadog.series` (metric series: a base level, seeded noise and
-overrides), `datadog.hosts` (by host name), `datadog.downtimes` (by UUID). Records: `datadog.events`,
-`datadog.logs`, `datadog.slos`, `datadog.dashboards`, `datadog.users` (by UUID), `datadog.incidents` (by UUID).
+overrides), `datadog.metrics` (metric metadata edited through the API, by metric name), `datadog.hosts` (by
+host name), `datadog.downtimes` (by UUID). Records: `datadog.events`, `datadog.logs`, `datadog.slos`,
+`datadog.dashboards`, `datadog.users` (by UUID), `datadog.incidents` (by UUID).
 The fields of each are described where the records are made (`monitors`, `series`, `hosts`, `downtimes`,
 `events`, `logs`, `users`, `incidents`) and in docs/services/datadog.md.
 """
@@ -23,6 +24,7 @@ SLOS = "datadog.slos"
 DASHBOARDS = "datadog.dashboards"
 USERS = "datadog.users"
 INCIDENTS = "datadog.incidents"
+METRICS = "datadog.metrics"
 
 
 def downtime_status(downtime: Record, now: int) -> str:
@@ -39,8 +41,9 @@ def downtime_status(downtime: Record, now: int) -> str:
 
 
 def downtime_matches(downtime: Record, monitor: Record) -> bool:
-    """Whether the downtime is for the monitor: by its id, or by tags (every `monitor_tags` tag on the monitor)."""
+    """Whether the downtime is for the monitor: by its id, or by tags (every `monitor_tags` tag on the monitor;
+    `*` is every monitor, what a v1 downtime without a monitor targets)."""
     identifier = downtime["monitor_identifier"]
     if "monitor_id" in identifier:
         return identifier["monitor_id"] == monitor["id"]
-    return set(identifier["monitor_tags"]) <= set(monitor["tags"])
+    return set(identifier["monitor_tags"]) - {"*"} <= set(monitor["tags"])

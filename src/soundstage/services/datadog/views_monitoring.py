@@ -98,6 +98,53 @@ def monitor(
     return body
 
 
+def _seconds(us: int | None) -> int | None:
+    return us // US if us is not None else None
+
+
+def _legacy_user(world: World, user_id: str | None) -> int | None:
+    record = world[USERS].get(user_id) if user_id else None
+    return record["legacy_id"] if record is not None else None
+
+
+def downtime_v1(world: World, record: Record) -> dict[str, Any]:
+    """A v1 Downtime: the same record as v2's, by its integer id, times in epoch seconds, the scope as a list
+    and `monitor_tags` `["*"]` for a downtime of one monitor, with the fields Datadog's recorded answers add
+    to the schema's (`org_id`, `created`, `modified`, `status`, `uuid`, `child_id`)."""
+    status = downtime_status(record, world.now())
+    identifier = record["monitor_identifier"]
+    body: dict[str, Any] = {
+        "id": record["legacy_id"],
+        "monitor_id": identifier.get("monitor_id"),
+        "org_id": 1,
+        "start": record["schedule"]["start"] // US,
+        "end": _seconds(record["schedule"]["end"]),
+        "canceled": _seconds(record["canceled"]),
+        "created": record["created"] // US,
+        "modified": record["modified"] // US,
+        "message": record["message"],
+        "active": status == "active",
+        "disabled": status == "canceled",
+        "recurrence": None,
+        "timezone": record["display_timezone"],
+        "parent_id": None,
+        "child_id": None,
+        "updater_id": _legacy_user(world, record.get("updated_by")),
+        "downtime_type": 2,
+        "status": status,
+        "monitor_tags": list(identifier.get("monitor_tags", ["*"])),
+        "mute_first_recovery_notification": record["mute_first_recovery_notification"],
+        "notify_end_types": list(record["notify_end_types"]),
+        "notify_end_states": list(record["notify_end_states"]),
+        "uuid": record["id"],
+        "scope": downtimes.v1_scope(record["scope"]),
+    }
+    creator_id = _legacy_user(world, record["created_by"])
+    if creator_id is not None:  # an int32 in the schema, never null: left out for a downtime of no known user
+        body["creator_id"] = creator_id
+    return body
+
+
 def downtime(world: World, record: Record, relationships: bool) -> dict[str, Any]:
     """A v2 downtime (`DowntimeResponseData`); Datadog adds `relationships` to the answer of a write and to
     a read with `include`, not to a plain read."""
