@@ -140,6 +140,13 @@ def test_a_shallow_clone(proxied):
     assert run("log", "--format=%H", cwd="orders").split() == [main]
     assert (run.home / "orders/.git/shallow").read_text() == f"{main}\n"
     assert [c.body["depth"] for c in world.log.calls()[1:]] == [1, 1]
+    run("fetch", "-q", "--depth", "3", cwd="orders")
+    assert run("log", "--format=%H", cwd="orders").split() == _history(world, main)[:3]
+    assert (run.home / "orders/.git/shallow").read_text() == f"{_history(world, main)[2]}\n"
+    run("fetch", "-q", "--unshallow", cwd="orders")
+    assert run("log", "--format=%H", cwd="orders").split() == _history(world, main)
+    assert not (run.home / "orders/.git/shallow").exists()
+    assert run("fsck", "--strict", cwd="orders") == ""
 
 
 # -- under the world's own URL and at the root -------------------------------------------------------

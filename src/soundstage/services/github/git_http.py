@@ -180,6 +180,7 @@ def _upload(records: Records, repo: Record, body: bytes) -> Reply:
         return _text(400, f"protocol error: {exc}\n", UPLOAD)
     wants: list[str] = []
     haves: list[str] = []
+    cut: set[str] = set()  # the client's own shallow commits
     caps: set[str] = set()
     depth: int | None = None
     done = False
@@ -191,6 +192,8 @@ def _upload(records: Records, repo: Record, body: bytes) -> Reply:
             caps |= set(more.split())
         elif word == "have":
             haves.append(rest)
+        elif word == "shallow":
+            cut.add(rest)
         elif word == "deepen" and rest.isdigit() and int(rest) > 0:
             depth = int(rest)
         elif word == "done":
@@ -202,10 +205,11 @@ def _upload(records: Records, repo: Record, body: bytes) -> Reply:
         refused = pkt(f"ERR upload-pack: not our ref {(unknown or ['none'])[0]}\n")
         return _reply(f"{UPLOAD}-result", refused, UPLOAD, trace)
     common = [sha for sha in haves if sha in objects.commits]
-    walked = git_objects.walk(objects, wants, set(common), depth)
+    fetch = git_objects.plan(objects, wants, common, depth, cut)
     out = b""
     if depth is not None:  # every round of a shallow fetch starts with where its history is cut
-        out += b"".join(pkt(f"shallow {sha}\n") for sha in walked.shallow) + FLUSH
+        out += b"".join(pkt(f"shallow {sha}\n") for sha in fetch.shallow)
+        out += b"".join(pkt(f"unshallow {sha}\n") for sha in fetch.unshallow) + FLUSH
     if None not in lines[:-1]:  # the wants alone (a shallow fetch's first round): the shallow list is the answer
         return _reply(f"{UPLOAD}-result", out, UPLOAD, trace)
     out += b"".join(pkt(f"ACK {sha} common\n") for sha in common)
@@ -213,7 +217,7 @@ def _upload(records: Records, repo: Record, body: bytes) -> Reply:
         return _reply(f"{UPLOAD}-result", out + pkt("NAK\n"), UPLOAD, trace)
     out += pkt(f"ACK {common[-1]}\n") if common else pkt("NAK\n")
     try:
-        pack = write_pack(git_objects.fetch_objects(objects, walked.commits, set(common)))
+        pack = write_pack(git_objects.fetch_objects(objects, fetch))
     except Unstorable as exc:
         return _reply(f"{UPLOAD}-result", out + pkt(f"ERR {exc}\n"), UPLOAD, trace)
     out += sideband(1, pack) + FLUSH if "side-band-64k" in caps else pack

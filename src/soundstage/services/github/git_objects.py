@@ -53,48 +53,59 @@ def pack_object(objects: Objects, sha: str) -> PackObject | None:
 
 
 @dataclass
-class Walk:
-    """The commits a fetch sends, and the shallow boundary a depth-limited one draws."""
+class Fetch:
+    """What a fetch sends: the commits the client lacks, what it has (`had`), and for a shallow fetch the
+    commits where its history is now cut (`shallow`) and those of its own where it no longer is."""
 
     commits: list[str]
+    had: set[str]
     shallow: list[str]
+    unshallow: list[str]
 
 
-def walk(objects: Objects, wants: Iterable[str], haves: set[str], depth: int | None) -> Walk:
-    """Commits reachable from `wants`, stopping at `haves` (which the client has with their history) and,
-    with `depth`, at that many commits from a want (the last ones then are the client's shallow ones)."""
-    seen: dict[str, int] = {}
+def plan(objects: Objects, wants: Iterable[str], haves: Iterable[str], depth: int | None, cut: set[str]) -> Fetch:
+    """The fetch of `wants` by a client that has `haves` with their history, down to its own shallow
+    commits `cut` (it has those, not their parents). With `depth`, history is sent that many commits deep
+    from each want, through commits the client has (it may be deepening a shallow clone)."""
+    had = _history(objects, haves, cut)
+    level: dict[str, int] = {}
     todo = deque((sha, 1) for sha in wants)
-    shallow: list[str] = []
     while todo:
-        sha, level = todo.popleft()
-        if sha in seen or sha in haves:
-            continue
+        sha, n = todo.popleft()
         record = objects.commits.get(sha)
-        if record is None:
+        if sha in level or record is None:
             continue
-        seen[sha] = level
-        if depth is not None and level >= depth:
-            if record["parents"]:
-                shallow.append(sha)
+        level[sha] = n
+        if (depth is None and sha in had) or (depth is not None and n >= depth):
             continue
-        todo.extend((parent, level + 1) for parent in record["parents"])
-    return Walk(list(seen), shallow)
+        todo.extend((parent, n + 1) for parent in record["parents"])
+    edge = [] if depth is None else [s for s, n in level.items() if n >= depth and commits.known(objects, s)["parents"]]
+    deeper = [] if depth is None else [s for s in sorted(cut) if level.get(s, depth) < depth]
+    return Fetch([s for s in level if s not in had], had, edge, deeper)
 
 
-def _history(objects: Objects, tips: Iterable[str]) -> set[str]:
-    """Every commit reachable from `tips`."""
-    return set(walk(objects, tips, set(), None).commits)
+def _history(objects: Objects, tips: Iterable[str], cut: set[str]) -> set[str]:
+    """Every commit reachable from `tips`, not going past the commits of `cut`."""
+    seen: set[str] = set()
+    todo = [sha for sha in tips if sha in objects.commits]
+    while todo:
+        sha = todo.pop()
+        if sha in seen:
+            continue
+        seen.add(sha)
+        if sha not in cut:
+            todo.extend(p for p in commits.known(objects, sha)["parents"] if p in objects.commits)
+    return seen
 
 
-def fetch_objects(objects: Objects, shas: list[str], haves: set[str]) -> list[PackObject]:
-    """The commits, and their trees and blobs the client lacks (not in the trees of what it has)."""
+def fetch_objects(objects: Objects, fetch: Fetch) -> list[PackObject]:
+    """The commits to send, and their trees and blobs the client lacks (not in the trees of what it has)."""
     known: set[str] = set()
-    for sha in _history(objects, haves):
+    for sha in fetch.had:
         _tree_objects(objects, commits.known(objects, sha)["tree"], known, None)
     out: list[PackObject] = []
     size = 0
-    for sha in shas:
+    for sha in fetch.commits:
         found: list[str] = [sha]
         _tree_objects(objects, commits.known(objects, sha)["tree"], known, found)
         for name in found:
