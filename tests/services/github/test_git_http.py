@@ -236,8 +236,22 @@ def test_push_a_new_branch(gh, clone):
         sha, main
     ]
     pushed = {"id": "pushed", "trace": {"called": "github:POST /acme/orders*/git-receive-pack"}}
-    verdict = score_custom(gh.live.world, [pushed])
-    assert [(c.id, c.passed) for c in verdict.checks] == [("pushed", True)]
+    rates = {"repo": "acme/orders", "ref": "rates", "path": "src/util/rates.py", "equals": "RATE = 2\n"}
+    verdict = score_custom(gh.live.world, [pushed, {"id": "file", "state": {"github.file_at": rates}}])
+    assert [(c.id, c.passed) for c in verdict.checks] == [("pushed", True), ("file", True)]
+
+
+def test_push_through_the_proxy(proxied):
+    world, run = proxied
+    token = run.env["GITHUB_TOKEN"]
+    run("clone", "-q", f"https://x-access-token:{token}@github.com/acme/orders.git")
+    sha = run.commit("orders", {"CHANGES.md": "Keyed the cache by order id\n"}, "Note the fix")
+    run("push", "-q", "origin", "HEAD:refs/heads/notes", cwd="orders")
+    assert world[REFS].get("acme/orders:refs/heads/notes")["sha"] == sha
+    assert _calls(world)[2:] == [
+        ("GET", "/acme/orders.git/info/refs", "git-receive-pack", 200, "stagebot"),
+        ("POST", "/acme/orders.git/git-receive-pack", "git-receive-pack", 200, "stagebot"),
+    ]
 
 
 def test_push_onto_a_branch_in_deltas(gh, clone):

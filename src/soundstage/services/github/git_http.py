@@ -57,15 +57,9 @@ def anonymous(request: ServiceRequest) -> bool:
 
 def unauthorized(request: ServiceRequest) -> Reply:
     """GitHub's 401 to git: git then asks its credential helper and retries with Basic credentials."""
-    given = "authorization" in request.headers
-    return _text(
-        401,
-        "Invalid username or token. Password authentication is not supported for Git operations.\n"
-        if given
-        else "",
-        _service(request),
-        {"WWW-Authenticate": 'Basic realm="GitHub"'},
-    )
+    refused = "Invalid username or token. Password authentication is not supported for Git operations.\n"
+    text = refused if "authorization" in request.headers else ""
+    return _text(401, text, _service(request), {"WWW-Authenticate": 'Basic realm="GitHub"'})
 
 
 def _text(status: int, text: str, operation: str | None, headers: dict[str, str] | None = None) -> Reply:
@@ -152,9 +146,9 @@ def _advertise(records: Records, repo: Record, service: str) -> Reply:
     if service == RECEIVE:  # git pushes to refs, not to HEAD
         refs = [(name, sha) for name, sha in refs if name != "HEAD" and not name.startswith("refs/pull/")]
     caps += f" {_AGENT}"
-    first = refs[0] if refs else (ZERO, "capabilities^{}")
-    lines = [pkt(f"{first[1]} {first[0]}\0{caps}\n") if refs else pkt(f"{ZERO} capabilities^{{}}\0{caps}\n")]
-    lines += [pkt(f"{sha} {name}\n") for name, sha in refs[1:]]
+    # The capabilities ride on the first ref; a repository with none advertises them on a placeholder.
+    name, sha = refs[0] if refs else ("capabilities^{}", ZERO)
+    lines = [pkt(f"{sha} {name}\0{caps}\n")] + [pkt(f"{sha} {name}\n") for name, sha in refs[1:]]
     content = pkt(f"# service={service}\n") + FLUSH + b"".join(lines) + FLUSH
     return _reply(f"{service}-advertisement", content, service)
 
