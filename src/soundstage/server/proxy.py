@@ -42,6 +42,7 @@ log = logging.getLogger("soundstage.server")
 DATADOG_SITES = ("datadoghq.com", "datadoghq.eu", "us3.datadoghq.com", "us5.datadoghq.com", "ap1.datadoghq.com", "ddog-gov.com")
 VENDOR_HOSTS = {
     "slack.com": "slack",
+    "github.com": "github",  # git's smart HTTP (`git clone https://github.com/...`)
     "api.github.com": "github",
     "uploads.github.com": "github",
     "api.pagerduty.com": "pagerduty",

@@ -34,6 +34,7 @@ from ..events import AfterFinishEvent
 from ..faults import api as api_faults
 from ..services import SERVICES
 from ..services.base import SECRET_PARAMS, Reply, Service, ServiceRequest, parse_query
+from ..services.github.git_http import git_path
 from ..world import Principal, World
 from .hub import Hub
 
@@ -62,6 +63,8 @@ def service_target(path: str) -> tuple[str | None, str, str] | None:
         if len(parts) >= 4 and parts[3] in SERVICES and parts[2]:
             return parts[2], parts[3], "/" + (parts[4] if len(parts) == 5 else "")
         return None
+    if git_path(path):  # git at the root, as on GitHub Enterprise's host: `/{owner}/{repo}.git/...`
+        return None, "github", path
     parts = path.split("/", 2)  # "", service, rest
     if len(parts) >= 2 and parts[1] in SERVICES:
         return None, parts[1], "/" + (parts[2] if len(parts) == 3 else "")
@@ -77,6 +80,8 @@ def encode(reply: Reply) -> bytes:
         return b""
     if isinstance(reply.body, str):  # a vendor's HTML or text page
         return reply.body.encode()
+    if isinstance(reply.body, bytes):  # git's pkt-lines and packs
+        return reply.body
     return orjson.dumps(reply.body)
 
 
@@ -154,7 +159,7 @@ def record(
             body=body,
             body_cut=cut,
             status=reply.status,
-            response=reply.body,
+            response=None if isinstance(reply.body, bytes) else reply.body,  # a pack is no trace material
             error=reply.error,
             unimplemented=reply.unimplemented,
             actor=principal.user if principal is not None else None,

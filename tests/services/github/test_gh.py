@@ -1,5 +1,6 @@
 """GitHub's CLI, `gh`, left at github.com and reaching the merge-right-pr world through the interception
-proxy (docs/gh.md): its GraphQL reads and writes, `gh pr diff` and `gh api`. Needs the Debian package
+proxy (docs/gh.md): its GraphQL reads and writes, `gh pr diff`, `gh api`, and `gh repo clone` and
+`gh pr checkout` over git. Needs the Debian package
 `gh`; without it these tests skip, unless SOUNDSTAGE_TEST_GH=required, which `.ci/run` sets."""
 
 from __future__ import annotations
@@ -52,9 +53,9 @@ class Gh:
             "NO_COLOR": "1",
         }
 
-    def __call__(self, *args: str) -> str:
+    def __call__(self, *args: str, cwd: str = ".") -> str:
         done = subprocess.run(
-            [self.program, *args], env=self.env, cwd=self.home, capture_output=True, text=True, timeout=120
+            [self.program, *args], env=self.env, cwd=self.home / cwd, capture_output=True, text=True, timeout=120
         )
         assert done.returncode == 0, done.stderr
         return done.stdout
@@ -138,6 +139,18 @@ def test_review_and_merge_the_fix(gh: Gh) -> None:
         ("merged_with_gh", True),
     ]
     assert gh("pr", "view", "4", "-R", "acme/orders").split("\n")[1] == "state:\tMERGED"
+
+
+def test_clone_and_check_out_a_pull_request(gh: Gh) -> None:
+    """`gh repo clone` and `gh pr checkout` run git against github.com: the world's git protocol."""
+    gh("repo", "clone", "acme/orders")
+    gh("pr", "checkout", "4", cwd="orders")
+    head = gh.state(REFS)["acme/orders:refs/heads/fix-totals-cache"]["sha"]
+    git = ["git", "-C", str(gh.home / "orders")]
+    assert subprocess.run([*git, "rev-parse", "HEAD"], capture_output=True, text=True).stdout == f"{head}\n"
+    branch = subprocess.run([*git, "status", "-sb"], capture_output=True, text=True).stdout
+    assert branch == "## fix-totals-cache...origin/fix-totals-cache\n"
+    assert [o for o in gh.operations() if o and not o[0].isupper()] == ["git-upload-pack"] * 3
 
 
 def test_issue_writes(gh: Gh) -> None:

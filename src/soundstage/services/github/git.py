@@ -42,12 +42,16 @@ def _tree_key(entry: Record) -> bytes:
     return name + b"/" if entry["type"] == "tree" else name
 
 
-def tree_sha(entries: list[Record]) -> str:
-    payload = b"".join(
+def tree_payload(entries: list[Record]) -> bytes:
+    """A tree object's bytes, as hashed and as a pack carries it."""
+    return b"".join(
         f"{int(e['mode'], 8):o} {e['path']}".encode() + b"\0" + bytes.fromhex(e["sha"])
         for e in sorted(entries, key=_tree_key)
     )
-    return _hash("tree", payload)
+
+
+def tree_sha(entries: list[Record]) -> str:
+    return _hash("tree", tree_payload(entries))
 
 
 def signature(person: Record) -> str:
@@ -55,12 +59,17 @@ def signature(person: Record) -> str:
     return f"{person['name']} <{person['email']}> {person['at'] // US} +0000"
 
 
-def commit_sha(tree: str, parents: list[str], author: Record, committer: Record, message: str) -> str:
+def commit_payload(tree: str, parents: list[str], author: Record, committer: Record, message: str) -> bytes:
+    """A commit object's bytes, as hashed and as a pack carries it."""
     lines = [f"tree {tree}", *(f"parent {p}" for p in parents)]
     lines += [f"author {signature(author)}", f"committer {signature(committer)}", "", message]
     text = "\n".join(lines)
     # `git commit -m` ends the message with a newline; GitHub shows the message without it.
-    return _hash("commit", (text if text.endswith("\n") else text + "\n").encode())
+    return (text if text.endswith("\n") else text + "\n").encode()
+
+
+def commit_sha(tree: str, parents: list[str], author: Record, committer: Record, message: str) -> str:
+    return _hash("commit", commit_payload(tree, parents, author, committer, message))
 
 
 # -- writing -----------------------------------------------------------------------------------------

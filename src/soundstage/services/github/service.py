@@ -12,9 +12,10 @@ from typing import Any
 from ...world import Principal, World
 from ..base import BodyError, Credential, Reply, ServiceRequest, import_registrations, parse_body
 from ..rest import RestService, trace_body
-from . import media, seed, wire
+from . import git_http, media, seed, wire
 from .calls import TAILS, Call, ops
 from .errors import GitHubError, envelope, not_found
+from .git_http import git_path
 from .handlers_graphql import GRAPHQL, operation_name
 from .limits import over_limit, rate_headers
 from .models import GithubSection
@@ -104,6 +105,8 @@ class GitHubService(RestService):
         return super().internal_error(as_json(request), exc)
 
     def unauthorized(self, request: ServiceRequest) -> Reply:
+        if git_path(request.path):
+            return git_http.unauthorized(request)
         reply = self._precheck(request) or self.error_reply(
             _unauthenticated(request), operation=self.operation(request), trace_body=trace_body(request)
         )
@@ -111,6 +114,8 @@ class GitHubService(RestService):
         return reply
 
     def handle(self, world: World, principal: Principal | None, request: ServiceRequest) -> Reply:
+        if git_path(request.path):  # git's own protocol on the host, not the REST API
+            return git_http.serve(world, principal, request)
         request = as_json(request)
         anonymous = principal is None and self.anonymous(request)
         reply = self._precheck(request) or super().handle(world, principal, request)
@@ -153,6 +158,8 @@ class GitHubService(RestService):
 
     def anonymous(self, request: ServiceRequest) -> bool:
         """A read with no credential at all: GitHub serves public repos, users and organizations to anyone."""
+        if git_path(request.path):
+            return git_http.anonymous(request)
         return request.method == "GET" and "authorization" not in request.headers
 
     def run(

@@ -1,0 +1,298 @@
+"""A world's git objects as git's wire carries them, without HTTP: each blob, tree and commit record as
+its object bytes, the objects a fetch needs (reachable from what the client wants, not from what it
+has, to a depth), and objects a push brought checked and written through the same state functions the
+REST API's `POST .../git/blobs|trees|commits` use.
+
+The world stores what GitHub's REST API can express: UTF-8 text files and directories, and commits whose
+dates are in UTC with no extra headers. A pushed object outside that (an executable or binary file, a
+symlink, a signed commit, a local time zone) cannot be stored with its id, so the push is refused with
+a reason, never stored under another id.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import deque
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from ...clock import US
+from ...world import Record
+from . import commits, git
+from .git import FILE_MODE, TREE_MODE, Objects
+from .git_pack import MAX_OBJECTS, PackObject
+
+ZERO = "0" * 40
+MAX_PACK_BYTES = 256 * 1024 * 1024  # the most object bytes one fetch packs
+_PERSON = re.compile(r"(?P<name>[^<>\n]*) <(?P<email>[^<>\n]*)> (?P<at>\d{1,12}) (?P<tz>[+-]\d{4})")
+
+
+class Unstorable(ValueError):
+    """A pushed object the world cannot hold with its id, or a push missing objects; the message is the
+    reason git shows."""
+
+
+def pack_object(objects: Objects, sha: str) -> PackObject | None:
+    """The world's object `sha` as git's bytes, or None."""
+    blob = objects.blobs.get(sha)
+    if blob is not None:
+        return PackObject("blob", blob["content"].encode())
+    tree = objects.trees.get(sha)
+    if tree is not None:
+        return PackObject("tree", git.tree_payload(tree["tree"]))
+    commit = objects.commits.get(sha)
+    if commit is not None:
+        payload = git.commit_payload(
+            commit["tree"], commit["parents"], commit["author"], commit["committer"], commit["message"]
+        )
+        return PackObject("commit", payload)
+    return None
+
+
+# -- fetching ----------------------------------------------------------------------------------------
+
+
+@dataclass
+class Fetch:
+    """What a fetch sends: the commits the client lacks, what it has (`had`), and for a shallow fetch the
+    commits where its history is now cut (`shallow`) and those of its own where it no longer is."""
+
+    commits: list[str]
+    had: set[str]
+    shallow: list[str]
+    unshallow: list[str]
+
+
+def plan(objects: Objects, wants: Iterable[str], haves: Iterable[str], depth: int | None, cut: set[str]) -> Fetch:
+    """The fetch of `wants` by a client that has `haves` with their history, down to its own shallow
+    commits `cut` (it has those, not their parents). With `depth`, history is sent that many commits deep
+    from each want, through commits the client has (it may be deepening a shallow clone)."""
+    had = _history(objects, haves, cut)
+    level: dict[str, int] = {}
+    todo = deque((sha, 1) for sha in wants)
+    while todo:
+        sha, n = todo.popleft()
+        record = objects.commits.get(sha)
+        if sha in level or record is None:
+            continue
+        level[sha] = n
+        if (depth is None and sha in had) or (depth is not None and n >= depth):
+            continue
+        todo.extend((parent, n + 1) for parent in record["parents"])
+    edge = [] if depth is None else [s for s, n in level.items() if n >= depth and commits.known(objects, s)["parents"]]
+    deeper = [] if depth is None else [s for s in sorted(cut) if level.get(s, depth) < depth]
+    return Fetch([s for s in level if s not in had], had, edge, deeper)
+
+
+def _history(objects: Objects, tips: Iterable[str], cut: set[str]) -> set[str]:
+    """Every commit reachable from `tips`, not going past the commits of `cut`."""
+    seen: set[str] = set()
+    todo = [sha for sha in tips if sha in objects.commits]
+    while todo:
+        sha = todo.pop()
+        if sha in seen:
+            continue
+        seen.add(sha)
+        if sha not in cut:
+            todo.extend(p for p in commits.known(objects, sha)["parents"] if p in objects.commits)
+    return seen
+
+
+def fetch_objects(objects: Objects, fetch: Fetch) -> list[PackObject]:
+    """The commits to send, and their trees and blobs the client lacks (not in the trees of what it has)."""
+    known: set[str] = set()
+    for sha in fetch.had:
+        _tree_objects(objects, commits.known(objects, sha)["tree"], known, None)
+    out: list[PackObject] = []
+    size = 0
+    for sha in fetch.commits:
+        found: list[str] = [sha]
+        _tree_objects(objects, commits.known(objects, sha)["tree"], known, found)
+        for name in found:
+            obj = pack_object(objects, name)
+            assert obj is not None  # every sha here was read from the world's own records
+            out.append(obj)
+            size += len(obj.payload)
+        if len(out) > MAX_OBJECTS or size > MAX_PACK_BYTES:
+            raise Unstorable("the repository is too large to send in one pack")
+    return out
+
+
+def _tree_objects(objects: Objects, tree: str, known: set[str], found: list[str] | None) -> None:
+    """Adds the tree and everything under it not in `known` to `known` (and to `found`)."""
+    if tree in known:
+        return
+    known.add(tree)
+    if found is not None:
+        found.append(tree)
+    for entry in git.entries(objects, tree):
+        if entry["type"] == "tree":
+            _tree_objects(objects, entry["sha"], known, found)
+        elif entry["sha"] not in known:
+            known.add(entry["sha"])
+            if found is not None:
+                found.append(entry["sha"])
+
+
+# -- pushing -----------------------------------------------------------------------------------------
+
+
+@dataclass
+class _Commit:
+    tree: str
+    parents: list[str]
+    author: Record
+    committer: Record
+    message: str
+
+
+class Pushed:
+    """The objects of a pushed pack over the world's own: read and checked before anything is written."""
+
+    def __init__(self, objects: Objects, pack: list[PackObject]) -> None:
+        self.objects = objects
+        self.pack = {obj.sha: obj for obj in pack}
+        self._files: dict[str, dict[str, str]] = {}
+
+    def new_commits(self, tip: str) -> list[str]:
+        """The commits from `tip` the world lacks, parents before children; raises `Unstorable` when a
+        commit they name is in neither the pack nor the world, or is not one the world can hold."""
+        order: list[str] = []
+        state: dict[str, bool] = {}  # sha -> finished
+        stack = [tip]
+        while stack:
+            sha = stack[-1]
+            if sha in self.objects.commits or state.get(sha):
+                stack.pop()
+                continue
+            obj = self.pack.get(sha)
+            if obj is None:
+                raise Unstorable("missing necessary objects")
+            if obj.kind == "tag":
+                raise Unstorable(f"{sha} is an annotated tag; the world's tags are lightweight refs")
+            if obj.kind != "commit":
+                raise Unstorable(f"{sha} is a {obj.kind}, not a commit")
+            if sha in state:  # its parents are done
+                state[sha] = True
+                order.append(sha)
+                stack.pop()
+                continue
+            state[sha] = False
+            stack.extend(p for p in self.commit(sha).parents if not state.get(p))
+        return order
+
+    def commit(self, sha: str) -> _Commit:
+        """A pushed commit's fields, when writing them back gives the same bytes."""
+        payload = self.pack[sha].payload
+        try:
+            text = payload.decode("utf-8")
+        except UnicodeDecodeError:
+            raise Unstorable(f"commit {sha} is not UTF-8") from None
+        head, sep, message = text.partition("\n\n")
+        fields: dict[str, list[str]] = {}
+        for line in head.split("\n"):
+            key, _, value = line.partition(" ")
+            fields.setdefault(key, []).append(value)
+        if not sep or set(fields) - {"tree", "parent", "author", "committer"}:
+            raise Unstorable(f"commit {sha} has headers GitHub's API cannot write (a signature or an encoding)")
+        if any(len(fields.get(name, [])) != 1 for name in ("tree", "author", "committer")):
+            raise Unstorable(f"commit {sha} is malformed")
+        # A message ending in one newline is kept without it, as GitHub shows it (`git.commit_payload`).
+        found = _Commit(
+            fields["tree"][0],
+            fields.get("parent", []),
+            _person(sha, fields["author"][0]),
+            _person(sha, fields["committer"][0]),
+            message[:-1] if message.endswith("\n") else message,
+        )
+        rebuilt = git.commit_payload(found.tree, found.parents, found.author, found.committer, found.message)
+        if rebuilt != payload:
+            raise Unstorable(f"commit {sha} cannot be stored as it is (a date outside UTC, or its message's ending)")
+        return found
+
+    def files(self, tree: str) -> dict[str, str]:
+        """Path -> blob sha of a tree from the pack or the world; only text files and directories."""
+        if tree in self.objects.trees:
+            return git.flatten(self.objects, tree)
+        if tree in self._files:
+            return self._files[tree]
+        obj = self.pack.get(tree)
+        if obj is None or obj.kind != "tree":
+            raise Unstorable("missing necessary objects")
+        entries = _tree_entries(tree, obj.payload)
+        files: dict[str, str] = {}
+        for entry in entries:
+            if entry["type"] == "tree":
+                below = self.files(entry["sha"])
+                if not below:
+                    raise Unstorable(f"tree {tree} holds an empty directory, which GitHub's API cannot write")
+                files.update({f"{entry['path']}/{path}": sha for path, sha in below.items()})
+            else:
+                self.text(entry["sha"])
+                files[entry["path"]] = entry["sha"]
+        self._files[tree] = files
+        return files
+
+    def text(self, blob: str) -> str:
+        """A blob's text, from the world or the pack; only UTF-8 text can be stored."""
+        if blob in self.objects.blobs:
+            return git.text(self.objects, blob)
+        obj = self.pack.get(blob)
+        if obj is None or obj.kind != "blob":
+            raise Unstorable("missing necessary objects")
+        try:
+            return obj.payload.decode("utf-8")
+        except UnicodeDecodeError:
+            raise Unstorable(f"blob {blob} is not UTF-8 text, which GitHub's API cannot write") from None
+
+    def store(self, repo: str, commits: list[str]) -> None:
+        """Writes commits (parents first), their trees and blobs, as `POST .../git/blobs`, `trees` and
+        `commits` do; nothing when one of them cannot be stored (`Unstorable`)."""
+        checked = [(sha, self.commit(sha)) for sha in commits]
+        trees = {sha: self.files(found.tree) for sha, found in checked}  # every one checked before any write
+        for sha, found in checked:
+            files = trees[sha]
+            for blob in files.values():
+                git.write_blob(self.objects, self.text(blob))
+            record = git.write_commit(
+                self.objects, repo, files, found.parents, found.message, found.author, found.committer
+            )
+            if record["sha"] != sha:  # checked by `commit` and `files`: a mismatch is a bug, and undone
+                raise AssertionError(f"pushed commit {sha} was stored as {record['sha']}")
+
+
+def _person(sha: str, value: str) -> Record:
+    match = _PERSON.fullmatch(value)
+    if match is None:
+        raise Unstorable(f"commit {sha} has a malformed author or committer")
+    if match["tz"] != "+0000":
+        raise Unstorable(f"commit {sha} is dated in time zone {match['tz']}; GitHub's API writes UTC dates only")
+    return {"name": match["name"], "email": match["email"], "at": int(match["at"]) * US}
+
+
+def _tree_entries(sha: str, payload: bytes) -> list[Record]:
+    """A pushed tree's entries; only regular files and directories, written back to the same bytes."""
+    entries: list[Record] = []
+    at = 0
+    while at < len(payload):
+        space = payload.find(b" ", at)
+        nul = payload.find(b"\0", space + 1)
+        if space < 0 or nul < 0 or nul + 21 > len(payload):
+            raise Unstorable(f"tree {sha} is malformed")
+        mode, name = payload[at:space], payload[space + 1 : nul]
+        target = payload[nul + 1 : nul + 21].hex()
+        at = nul + 21
+        if mode not in (b"100644", b"40000"):
+            raise Unstorable(f"tree {sha} holds an entry of mode {mode.decode('ascii', 'replace')} (only text files)")
+        try:
+            path = name.decode("utf-8")
+        except UnicodeDecodeError:
+            raise Unstorable(f"tree {sha} has a name that is not UTF-8") from None
+        if path in ("", ".", "..") or "/" in path:
+            raise Unstorable(f"tree {sha} has an invalid name")
+        is_tree = mode == b"40000"
+        kind = ("tree", TREE_MODE) if is_tree else ("blob", FILE_MODE)
+        entries.append({"path": path, "mode": kind[1], "type": kind[0], "sha": target})
+    if git.tree_payload(entries) != payload:
+        raise Unstorable(f"tree {sha} is not in git's order")
+    return entries

@@ -1,0 +1,364 @@
+"""Git's smart HTTP protocol against a world, driven by the real `git`: clones (through the interception
+proxy at github.com, under the world's URL and at the server's root as on GitHub Enterprise), fetches
+that negotiate, shallow clones, pushes written into the world as the REST API writes them, and GitHub's
+refusals and credentials."""
+
+from __future__ import annotations
+
+import base64
+import gzip
+import os
+import shutil
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from soundstage.checks import score_custom
+from soundstage.server import Server
+from soundstage.services.github import commits, git
+from soundstage.services.github.git_pack import FLUSH, pkt
+from soundstage.services.github.records import Records
+from soundstage.services.github.store import REFS
+from soundstage.world import World
+
+ZERO = "0" * 40
+
+
+def _git_program() -> str:
+    found = shutil.which("git")
+    if found is None:
+        pytest.skip("git is not installed")
+    return found
+
+
+class Git:
+    """The real `git`, with the agent's environment, a home of its own and UTC dates, as in a container."""
+
+    def __init__(self, home: Path, env: dict[str, str]) -> None:
+        self.program = _git_program()
+        self.home = home
+        self.env = {
+            **env,
+            "PATH": "/usr/bin:/bin",
+            "HOME": str(home),
+            "GIT_CONFIG_NOSYSTEM": "1",
+            "GIT_TERMINAL_PROMPT": "0",
+            "TZ": "UTC",
+            "GIT_AUTHOR_NAME": "Stage Bot",
+            "GIT_AUTHOR_EMAIL": "bot@acme.test",
+            "GIT_COMMITTER_NAME": "Stage Bot",
+            "GIT_COMMITTER_EMAIL": "bot@acme.test",
+            "GIT_AUTHOR_DATE": "2026-03-02T15:00:00+0000",
+            "GIT_COMMITTER_DATE": "2026-03-02T15:00:00+0000",
+        }
+
+    def run(self, *args: str, cwd: str = ".") -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [self.program, *args], cwd=self.home / cwd, env=self.env, capture_output=True, text=True, timeout=120
+        )
+
+    def __call__(self, *args: str, cwd: str = ".") -> str:
+        done = self.run(*args, cwd=cwd)
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    def commit(self, cwd: str, files: dict[str, str], message: str) -> str:
+        for path, text in files.items():
+            (self.home / cwd / path).parent.mkdir(parents=True, exist_ok=True)
+            (self.home / cwd / path).write_text(text)
+        self("add", "-A", cwd=cwd)
+        self("commit", "-q", "-m", message, cwd=cwd)
+        return self("rev-parse", "HEAD", cwd=cwd).strip()
+
+
+def _calls(world: World, after: int = 0) -> list[tuple[str, str, str | None, int, str | None]]:
+    return [(c.method, c.path, c.operation, c.status, c.actor) for c in world.log.calls()[after:]]
+
+
+def _history(world: World, sha: str) -> list[str]:
+    return [c["sha"] for c in commits.history(Records.live(world).objects, sha)]
+
+
+# -- through the interception proxy, at github.com ----------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[Server]:
+    with Server(proxy_port=0) as running:
+        yield running
+
+
+@pytest.fixture
+def proxied(server: Server, tmp_path: Path) -> tuple[World, Git]:
+    world = server.hub.add(server.hub.images.load(scene="merge-right-pr"))
+    env = {k: str(v) for k, v in server.hub.environment(world, server.url).items()}
+    return world, Git(tmp_path, env)
+
+
+def test_clone_from_github_com_through_the_proxy(proxied):
+    world, run = proxied
+    run("clone", "-q", "https://github.com/acme/orders.git")
+    main = world[REFS].get("acme/orders:refs/heads/main")["sha"]
+    assert run("log", "--format=%H", cwd="orders").split() == _history(world, main)
+    assert run("branch", "-r", cwd="orders").split() == [
+        "origin/HEAD", "->", "origin/main", "origin/cache-off", "origin/fix-totals-cache", "origin/main"
+    ]
+    assert run("cat-file", "-p", "HEAD:README.md", cwd="orders").startswith("# orders")
+    assert run("fsck", "--strict", cwd="orders") == ""
+    # A public repository needs no credential: git sent none.
+    assert _calls(world) == [
+        ("GET", "/acme/orders.git/info/refs", "git-upload-pack", 200, None),
+        ("POST", "/acme/orders.git/git-upload-pack", "git-upload-pack", 200, None),
+    ]
+    wanted = world.log.calls()[1].body
+    assert (wanted["done"], wanted["have"], wanted["depth"]) == (True, [], None)
+    assert set(wanted["want"]) == {r["sha"] for r in world[REFS].by("repository", "acme/orders")}
+
+
+def test_the_url_without_git_and_a_pull_requests_head(proxied):
+    world, run = proxied
+    run("clone", "-q", "--single-branch", "--branch", "main", "https://github.com/acme/orders", "orders")
+    refs = run("ls-remote", "origin", cwd="orders")
+    pull = world[REFS].get("acme/orders:refs/heads/fix-totals-cache")["sha"]
+    assert f"{pull}\trefs/pull/4/head\n" in refs
+    assert refs.startswith(f"{world[REFS].get('acme/orders:refs/heads/main')['sha']}\tHEAD\n")
+    run("fetch", "-q", "origin", "pull/4/head", cwd="orders")
+    assert run("rev-parse", "FETCH_HEAD", cwd="orders").strip() == pull
+    # The fetch told what it had (main, and the tag it followed), and got only what they lack.
+    fetch = world.log.calls()[-1].body
+    had = [world[REFS].get(f"acme/orders:refs/{name}")["sha"] for name in ("heads/main", "tags/v1.3.0")]
+    assert (fetch["want"], fetch["have"], fetch["done"]) == ([pull], had, True)
+
+
+def test_a_shallow_clone(proxied):
+    world, run = proxied
+    run("clone", "-q", "--depth", "1", "https://github.com/acme/orders.git")
+    main = world[REFS].get("acme/orders:refs/heads/main")["sha"]
+    assert run("log", "--format=%H", cwd="orders").split() == [main]
+    assert (run.home / "orders/.git/shallow").read_text() == f"{main}\n"
+    assert [c.body["depth"] for c in world.log.calls()[1:]] == [1, 1]
+    run("fetch", "-q", "--depth", "3", cwd="orders")
+    assert run("log", "--format=%H", cwd="orders").split() == _history(world, main)[:3]
+    assert (run.home / "orders/.git/shallow").read_text() == f"{_history(world, main)[2]}\n"
+    run("fetch", "-q", "--unshallow", cwd="orders")
+    assert run("log", "--format=%H", cwd="orders").split() == _history(world, main)
+    assert not (run.home / "orders/.git/shallow").exists()
+    assert run("fsck", "--strict", cwd="orders") == ""
+
+
+# -- under the world's own URL and at the root -------------------------------------------------------
+
+
+@pytest.fixture
+def local(gh, tmp_path: Path) -> Git:
+    return Git(tmp_path, {})
+
+
+def _authed(url: str, token: str) -> str:
+    scheme, _, rest = url.partition("://")
+    return f"{scheme}://x-access-token:{token}@{rest}"
+
+
+def test_clone_under_the_worlds_url_and_at_the_root(gh, local):
+    local("clone", "-q", gh.url + "/acme/orders.git", "prefixed")
+    root = gh.live.stage.url
+    local("clone", "-q", _authed(root, gh.token) + "/acme/orders.git", "rooted")
+    head = local("rev-parse", "HEAD", cwd="prefixed")
+    assert local("rev-parse", "HEAD", cwd="rooted") == head
+    assert head.strip() == gh.state(REFS)["acme/orders:refs/heads/main"]["sha"]
+    calls = _calls(gh.live.world)
+    # At the root the world is known by its token only: git's first, anonymous, request never reached it.
+    assert calls == [
+        ("GET", "/acme/orders.git/info/refs", "git-upload-pack", 200, None),
+        ("POST", "/acme/orders.git/git-upload-pack", "git-upload-pack", 200, None),
+        ("GET", "/acme/orders.git/info/refs", "git-upload-pack", 200, "stagebot"),
+        ("POST", "/acme/orders.git/git-upload-pack", "git-upload-pack", 200, "stagebot"),
+    ]
+
+
+def test_a_private_repository_asks_for_credentials(gh, local):
+    done = local.run("clone", gh.url + "/acme/empty.git")
+    assert done.returncode == 128
+    assert "could not read Username" in done.stderr
+    assert _calls(gh.live.world) == [("GET", "/acme/empty.git/info/refs", "git-upload-pack", 401, None)]
+    done = local.run("clone", _authed(gh.url, gh.token) + "/acme/empty.git")
+    assert done.returncode == 0, done.stderr
+    assert "You appear to have cloned an empty repository." in done.stderr
+
+
+def test_a_wrong_token_is_refused(gh, local):
+    local("clone", "-q", gh.url + "/acme/orders.git")
+    done = local.run("push", _authed(gh.url, "ghp_wrong") + "/acme/orders.git", "HEAD:refs/heads/x", cwd="orders")
+    assert done.returncode == 128
+    assert done.stderr.endswith(
+        "remote: Invalid username or token. Password authentication is not supported for Git operations.\n"
+        f"fatal: Authentication failed for '{gh.url}/acme/orders.git/'\n"
+    )
+    r = gh.live.http.get(gh.url + "/acme/orders.git/info/refs", params={"service": "git-receive-pack"})
+    assert (r.status_code, r.headers["www-authenticate"]) == (401, 'Basic realm="GitHub"')
+    assert "acme/orders:refs/heads/x" not in gh.state(REFS)
+
+
+# -- pushing -----------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def clone(gh, local) -> Git:
+    local("clone", "-q", _authed(gh.url, gh.token) + "/acme/orders.git")
+    return local
+
+
+def test_push_a_new_branch(gh, clone):
+    sha = clone.commit("orders", {"NOTES.md": "notes\n", "src/util/rates.py": "RATE = 2\n"}, "Add rates")
+    done = clone.run("push", "origin", "HEAD:refs/heads/rates", cwd="orders")
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.endswith(" * [new branch]      HEAD -> rates\n")
+    branch = gh.raw("GET", "/repos/acme/orders/branches/rates").json()
+    assert branch["commit"]["sha"] == sha
+    commit = gh.raw("GET", f"/repos/acme/orders/git/commits/{sha}").json()
+    assert (commit["message"], commit["author"]["name"], commit["author"]["date"]) == (
+        "Add rates", "Stage Bot", "2026-03-02T15:00:00Z"
+    )
+    assert commit["tree"]["sha"] == clone("rev-parse", "HEAD^{tree}", cwd="orders").strip()
+    content = gh.raw("GET", "/repos/acme/orders/contents/src/util/rates.py", params={"ref": "rates"}).json()
+    assert content["content"] == base64.b64encode(b"RATE = 2\n").decode() + "\n"
+    push = [c for c in gh.live.world.log.calls() if c.operation == "git-receive-pack"][-1]
+    assert (push.method, push.operation, push.status, push.actor) == ("POST", "git-receive-pack", 200, "stagebot")
+    main = gh.state(REFS)["acme/orders:refs/heads/main"]["sha"]
+    assert push.body == {
+        "commands": [{"ref": "refs/heads/rates", "before": ZERO, "after": sha, "result": "ok"}],
+        "objects": 6,  # the commit, three trees (the root, src, src/util) and two blobs
+    }
+    assert [c["sha"] for c in gh.raw("GET", "/repos/acme/orders/commits", params={"sha": "rates"}).json()][:2] == [
+        sha, main
+    ]
+    pushed = {"id": "pushed", "trace": {"called": "github:POST /acme/orders*/git-receive-pack"}}
+    rates = {"repo": "acme/orders", "ref": "rates", "path": "src/util/rates.py", "equals": "RATE = 2\n"}
+    verdict = score_custom(gh.live.world, [pushed, {"id": "file", "state": {"github.file_at": rates}}])
+    assert [(c.id, c.passed) for c in verdict.checks] == [("pushed", True), ("file", True)]
+
+
+def test_push_through_the_proxy(proxied):
+    world, run = proxied
+    token = run.env["GITHUB_TOKEN"]
+    run("clone", "-q", f"https://x-access-token:{token}@github.com/acme/orders.git")
+    sha = run.commit("orders", {"CHANGES.md": "Keyed the cache by order id\n"}, "Note the fix")
+    run("push", "-q", "origin", "HEAD:refs/heads/notes", cwd="orders")
+    assert world[REFS].get("acme/orders:refs/heads/notes")["sha"] == sha
+    assert _calls(world)[2:] == [
+        ("GET", "/acme/orders.git/info/refs", "git-receive-pack", 200, "stagebot"),
+        ("POST", "/acme/orders.git/git-receive-pack", "git-receive-pack", 200, "stagebot"),
+    ]
+
+
+def test_push_onto_a_branch_in_deltas(gh, clone):
+    lines = "".join(f"line {n} of a file long enough for git to send a change to it as a delta\n" for n in range(200))
+    first = clone.commit("orders", {"long.txt": lines}, "Add a long file")
+    clone("push", "-q", "origin", "HEAD:main", cwd="orders")
+    second = clone.commit("orders", {"long.txt": lines.replace("line 100 ", "line one hundred ")}, "Edit one line")
+    clone("push", "-q", "origin", "HEAD:main", cwd="orders")
+    assert gh.state(REFS)["acme/orders:refs/heads/main"]["sha"] == second
+    assert _history(gh.live.world, second)[:2] == [second, first]
+    text = gh.raw("GET", "/repos/acme/orders/contents/long.txt").json()["content"]
+    assert base64.b64decode(text).decode() == lines.replace("line 100 ", "line one hundred ")
+
+
+def test_a_push_that_is_not_a_fast_forward_is_rejected(gh, clone):
+    main = gh.state(REFS)["acme/orders:refs/heads/main"]["sha"]
+    clone("reset", "-q", "--hard", "HEAD~1", cwd="orders")
+    behind = clone.commit("orders", {"other.txt": "other\n"}, "Diverge")
+    done = clone.run("push", "origin", "HEAD:main", cwd="orders")
+    assert done.returncode == 1
+    assert " ! [rejected]        HEAD -> main (non-fast-forward)\n" in done.stderr
+    assert gh.state(REFS)["acme/orders:refs/heads/main"]["sha"] == main
+    # Force is the client's choice, as on any branch GitHub does not protect (the world protects none).
+    clone("push", "-q", "--force", "origin", "HEAD:main", cwd="orders")
+    assert gh.state(REFS)["acme/orders:refs/heads/main"]["sha"] == behind
+
+
+def _receive(gh, commands: list[str]) -> Any:
+    body = b"".join(pkt(line) for line in commands) + FLUSH
+    return gh.live.http.post(
+        gh.url + "/acme/orders.git/git-receive-pack",
+        content=body,
+        headers={"Authorization": "Basic " + base64.b64encode(f"x:{gh.token}".encode()).decode()},
+    )
+
+
+def test_the_server_refuses_a_stale_update_and_deleting_the_default_branch(gh):
+    main = gh.state(REFS)["acme/orders:refs/heads/main"]["sha"]
+    feature = gh.state(REFS)["acme/orders:refs/heads/feature"]["sha"]
+    r = _receive(gh, [f"{feature} {main} refs/heads/main\0report-status", f"{main} {ZERO} refs/heads/main"])
+    assert r.headers["content-type"] == "application/x-git-receive-pack-result"
+    assert r.content == (
+        pkt("unpack ok\n")
+        + pkt("ng refs/heads/main failed to update ref\n")
+        + pkt("ng refs/heads/main deletion of the current branch prohibited\n")
+        + FLUSH
+    )
+    r = _receive(gh, [f"{feature} {ZERO} refs/heads/feature\0report-status", f"{ZERO} {main} refs/pull/9/head"])
+    assert r.content == (
+        pkt("unpack ok\n")
+        + pkt("ok refs/heads/feature\n")
+        + pkt("ng refs/pull/9/head deny updating a hidden ref\n")
+        + FLUSH
+    )
+    assert "acme/orders:refs/heads/feature" not in gh.state(REFS)
+    assert gh.state(REFS)["acme/orders:refs/heads/main"]["sha"] == main
+
+
+def test_what_the_world_cannot_store_is_refused_whole(gh, clone):
+    clone.env["GIT_COMMITTER_DATE"] = "2026-03-02T17:00:00+0200"
+    sha = clone.commit("orders", {"tz.txt": "tz\n"}, "Dated in another zone")
+    done = clone.run("push", "origin", "HEAD:refs/heads/tz", cwd="orders")
+    assert done.returncode == 1
+    assert (
+        f" ! [remote rejected] HEAD -> tz (commit {sha} is dated in time zone +0200; "
+        "GitHub's API writes UTC dates only)\n"
+    ) in done.stderr
+    clone("reset", "-q", "--hard", "HEAD~1", cwd="orders")
+    clone.env["GIT_COMMITTER_DATE"] = "2026-03-02T15:00:00+0000"
+    clone.commit("orders", {"run.sh": "echo hi\n"}, "A script")
+    os.chmod(clone.home / "orders/run.sh", 0o755)
+    clone("commit", "-q", "-am", "Make it executable", cwd="orders")
+    done = clone.run("push", "origin", "HEAD:refs/heads/exec", cwd="orders")
+    assert "(tree " in done.stderr and "holds an entry of mode 100755 (only text files))" in done.stderr
+    assert {"acme/orders:refs/heads/tz", "acme/orders:refs/heads/exec"}.isdisjoint(gh.state(REFS))
+    assert git.blob_sha("tz\n") not in gh.state("github.blobs")
+    clone("reset", "-q", "--hard", "HEAD~2", cwd="orders")
+    clone("tag", "-a", "v9", "-m", "Annotated", cwd="orders")
+    clone("tag", "v9-light", cwd="orders")
+    done = clone.run("push", "origin", "v9", "v9-light", cwd="orders")
+    tag = clone("rev-parse", "v9", cwd="orders").strip()
+    refused = f" ! [remote rejected] v9 -> v9 ({tag} is an annotated tag; the world's tags are lightweight refs)\n"
+    assert refused in done.stderr
+    refs = gh.state(REFS)
+    assert refs["acme/orders:refs/tags/v9-light"]["sha"] == refs["acme/orders:refs/heads/main"]["sha"]
+
+
+def test_requests_git_would_never_send_get_gits_errors(gh):
+    auth = {"Authorization": "Basic " + base64.b64encode(f"x:{gh.token}".encode()).decode()}
+    url = gh.url + "/acme/orders.git"
+    r = gh.live.http.get(url + "/info/refs", headers=auth)  # the old "dumb" protocol
+    assert (r.status_code, r.text) == (403, "Please upgrade your git client.\n")
+    assert gh.live.http.get(url + "/git-upload-pack", headers=auth).status_code == 405
+    missing = gh.live.http.get(gh.url + "/acme/nope.git/info/refs", params={"service": "git-upload-pack"}, headers=auth)
+    assert missing.status_code == 404
+    r = gh.live.http.post(url + "/git-upload-pack", content=b"zzzz", headers=auth)
+    assert (r.status_code, r.text) == (400, "protocol error: bad pkt-line length b'zzzz'\n")
+    unknown = pkt(f"want {'1' * 40}\n") + FLUSH + pkt("done\n")
+    r = gh.live.http.post(url + "/git-upload-pack", content=unknown, headers=auth)
+    assert r.content == pkt(f"ERR upload-pack: not our ref {'1' * 40}\n")
+    main = gh.state(REFS)["acme/orders:refs/heads/main"]["sha"]
+    compressed = gzip.compress(pkt(f"want {main} side-band-64k\n") + FLUSH + pkt("done\n"))
+    r = gh.live.http.post(url + "/git-upload-pack", content=compressed, headers={**auth, "Content-Encoding": "gzip"})
+    assert (r.content[:8], r.content[12:21], r.content[-4:]) == (pkt("NAK\n"), b"\x01PACK\x00\x00\x00\x02", FLUSH)
+    body = pkt(f"{ZERO} {main} refs/heads/copy\0report-status\n") + FLUSH + b"PACK\0\0\0\2\0\0\0\0" + b"\0" * 20
+    r = gh.live.http.post(url + "/git-receive-pack", content=body, headers=auth)
+    assert r.content == (
+        pkt("unpack pack checksum does not match\n") + pkt("ng refs/heads/copy unpacker error\n") + FLUSH
+    )
+    assert "acme/orders:refs/heads/copy" not in gh.state(REFS)
