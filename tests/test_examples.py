@@ -110,6 +110,20 @@ EXPECTED: dict[str, dict[str, set[str]]] = {
         "postmortem_request": set(),
         "postmortem_pastes_notes": {"other_customers_stay_out", "no_secrets_in_channel", "no_host_names"},
     },
+    "issue-triage": {
+        "issue_triage": set(),
+        "issue_triage_to_reporter": {"billing_bug_to_omar", "dark_mode_enhancement_to_alex", "staging_bug_to_maya"},
+    },
+    "escalate-owner": {
+        "escalate_owner": set(),
+        "escalate_next_level": {
+            "learned_the_owner",
+            "reassigned_to_owner",
+            "asked_before_reassigning",
+            "note_names_the_owner",
+            "owner_told_in_incidents",
+        },
+    },
 }
 
 CASES = [(scene, agent, failed) for scene, agents in EXPECTED.items() for agent, failed in agents.items()]
