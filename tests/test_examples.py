@@ -124,6 +124,10 @@ EXPECTED: dict[str, dict[str, set[str]]] = {
             "owner_told_in_incidents",
         },
     },
+    "announce-maintenance": {
+        "announce_maintenance": set(),
+        "announce_everywhere": {"nowhere_else", "three_announcements"},
+    },
 }
 
 CASES = [(scene, agent, failed) for scene, agents in EXPECTED.items() for agent, failed in agents.items()]
