@@ -128,6 +128,15 @@ EXPECTED: dict[str, dict[str, set[str]]] = {
         "announce_maintenance": set(),
         "announce_everywhere": {"nowhere_else", "three_announcements"},
     },
+    "incident-updates": {
+        "incident_updates": set(),
+        "incident_updates_silent": {
+            "first_update_within_5m",
+            "told_before_fixing",
+            "said_it_is_deploying",
+            "resolved_only_when_ok",
+        },
+    },
 }
 
 CASES = [(scene, agent, failed) for scene, agents in EXPECTED.items() for agent, failed in agents.items()]
