@@ -137,6 +137,16 @@ EXPECTED: dict[str, dict[str, set[str]]] = {
             "resolved_only_when_ok",
         },
     },
+    "handoff-wait": {
+        "handoff_wait": set(),
+        "handoff_no_wait": {
+            "learned_the_status",
+            "handoff_carries_the_status",
+            "priya_told",
+            "waited_for_omar",
+            "handoff_within_45m",
+        },
+    },
 }
 
 CASES = [(scene, agent, failed) for scene, agents in EXPECTED.items() for agent, failed in agents.items()]
