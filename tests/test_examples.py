@@ -147,6 +147,10 @@ EXPECTED: dict[str, dict[str, set[str]]] = {
             "handoff_within_45m",
         },
     },
+    "backport-fix": {
+        "backport_fix": set(),
+        "backport_from_main": {"feature_not_backported"},
+    },
 }
 
 CASES = [(scene, agent, failed) for scene, agents in EXPECTED.items() for agent, failed in agents.items()]
