@@ -151,6 +151,10 @@ EXPECTED: dict[str, dict[str, set[str]]] = {
         "backport_fix": set(),
         "backport_from_main": {"feature_not_backported"},
     },
+    "standup-digest": {
+        "standup_digest": set(),
+        "standup_digest_stale": {"no_stale_news"},
+    },
 }
 
 CASES = [(scene, agent, failed) for scene, agents in EXPECTED.items() for agent, failed in agents.items()]
