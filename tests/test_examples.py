@@ -155,6 +155,10 @@ EXPECTED: dict[str, dict[str, set[str]]] = {
         "standup_digest": set(),
         "standup_digest_stale": {"no_stale_news"},
     },
+    "release-notes": {
+        "release_notes": set(),
+        "release_notes_closed": {"notes_skip_the_unmerged", "announcement_skips_the_unmerged"},
+    },
 }
 
 CASES = [(scene, agent, failed) for scene, agents in EXPECTED.items() for agent, failed in agents.items()]
