@@ -159,6 +159,10 @@ EXPECTED: dict[str, dict[str, set[str]]] = {
         "release_notes": set(),
         "release_notes_closed": {"notes_skip_the_unmerged", "announcement_skips_the_unmerged"},
     },
+    "tidy-duplicates": {
+        "tidy_duplicates": set(),
+        "tidy_by_text": {"first_alert_kept", "no_attempt_on_alex", "two_deletions"},
+    },
 }
 
 CASES = [(scene, agent, failed) for scene, agents in EXPECTED.items() for agent, failed in agents.items()]
