@@ -163,6 +163,15 @@ EXPECTED: dict[str, dict[str, set[str]]] = {
         "tidy_duplicates": set(),
         "tidy_by_text": {"first_alert_kept", "no_attempt_on_alex", "two_deletions"},
     },
+    "rate-limit-exception": {
+        "rate_limit_exception": set(),
+        "rate_limit_no_justification": {
+            "learned_the_plan",
+            "told_kenji_the_plan",
+            "exception_approved",
+            "answered_in_thread",
+        },
+    },
 }
 
 CASES = [(scene, agent, failed) for scene, agents in EXPECTED.items() for agent, failed in agents.items()]
