@@ -6,16 +6,13 @@ Fails: learned_the_owner, reassigned_to_owner, asked_before_reassigning, note_na
 owner_told_in_incidents.
 """
 
-import os
 import sys
 
-import pagerduty
+from _clients import pagerduty_client
 from _colleagues import channel_id, connect, find_user
 
 sys.stdin.read()
-pd = pagerduty.RestApiV2Client(
-    os.environ["PAGERDUTY_TOKEN"], default_from=os.environ["PAGERDUTY_FROM"], base_url=os.environ["PAGERDUTY_API_URL"]
-)
+pd = pagerduty_client()
 me = pd.rget("/users/me")
 page = next(i for i in pd.iter_all("incidents", params={"statuses": ["triggered"], "user_ids": [me["id"]]}))
 pd.rput(f"/incidents/{page['id']}", json={"incident": {"type": "incident_reference", "status": "acknowledged"}})

@@ -5,17 +5,14 @@ It acknowledges its page, asks the Engineering Manager who owns the CSV exports,
 to that person in PagerDuty with a note, and tells them in #incidents.
 """
 
-import os
 import re
 import sys
 
-import pagerduty
+from _clients import pagerduty_client
 from _colleagues import ask, channel_id, connect, find_user
 
 sys.stdin.read()
-pd = pagerduty.RestApiV2Client(
-    os.environ["PAGERDUTY_TOKEN"], default_from=os.environ["PAGERDUTY_FROM"], base_url=os.environ["PAGERDUTY_API_URL"]
-)
+pd = pagerduty_client()
 me = pd.rget("/users/me")
 page = next(i for i in pd.iter_all("incidents", params={"statuses": ["triggered"], "user_ids": [me["id"]]}))
 pd.rput(f"/incidents/{page['id']}", json={"incident": {"type": "incident_reference", "status": "acknowledged"}})

@@ -9,26 +9,18 @@ Fails: first_update_within_5m, told_before_fixing, said_it_is_deploying, resolve
 import os
 import sys
 
-import pagerduty
+from _clients import github_client, pagerduty_client
 from _colleagues import advance, channel_id, connect
 from datadog_api_client import ApiClient, Configuration
 from datadog_api_client.v1.api.monitors_api import MonitorsApi
-from github import Auth, Github
 
 sys.stdin.read()
-pd = pagerduty.RestApiV2Client(
-    os.environ["PAGERDUTY_TOKEN"], default_from=os.environ["PAGERDUTY_FROM"], base_url=os.environ["PAGERDUTY_API_URL"]
-)
+pd = pagerduty_client()
 me = pd.rget("/users/me")
 page = next(i for i in pd.iter_all("incidents", params={"statuses": ["triggered"], "user_ids": [me["id"]]}))
 pd.rput(f"/incidents/{page['id']}", json={"incident": {"type": "incident_reference", "status": "acknowledged"}})
 
-github = Github(
-    auth=Auth.Token(os.environ["GITHUB_TOKEN"]),
-    base_url=os.environ["GITHUB_API_URL"],
-    seconds_between_requests=0,
-    seconds_between_writes=0,
-)
+github = github_client()
 revert = next(
     p for p in github.get_repo("acme/orders-gateway").get_pulls(state="open") if p.title.lower().startswith("revert")
 )

@@ -4,21 +4,15 @@ It reads .github/CODEOWNERS, and for each issue labelled needs-triage finds the 
 bug or enhancement in place of needs-triage, and assigns the folder's owner.
 """
 
-import os
 import re
 import sys
 
-from github import Auth, Github
+from _clients import github_client
 
 BROKEN = ("wrong", "fails", "errors", "broken", "crash")  # words of a bug report, not of a wish
 
 sys.stdin.read()
-github = Github(
-    auth=Auth.Token(os.environ["GITHUB_TOKEN"]),
-    base_url=os.environ["GITHUB_API_URL"],
-    seconds_between_requests=0,
-    seconds_between_writes=0,
-)
+github = github_client()
 repo = github.get_repo("acme/platform")
 owners = {}  # folder -> login, from lines such as "/billing/  @omar"
 for line in repo.get_contents(".github/CODEOWNERS").decoded_content.decode().splitlines():

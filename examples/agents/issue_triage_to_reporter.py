@@ -5,20 +5,14 @@ as if the reporter owned the fix.
 Fails: billing_bug_to_omar, dark_mode_enhancement_to_alex, staging_bug_to_maya.
 """
 
-import os
 import sys
 
-from github import Auth, Github
+from _clients import github_client
 
 BROKEN = ("wrong", "fails", "errors", "broken", "crash")
 
 sys.stdin.read()
-github = Github(
-    auth=Auth.Token(os.environ["GITHUB_TOKEN"]),
-    base_url=os.environ["GITHUB_API_URL"],
-    seconds_between_requests=0,
-    seconds_between_writes=0,
-)
+github = github_client()
 repo = github.get_repo("acme/platform")
 for issue in repo.get_issues(state="open", labels=["needs-triage"]):
     kind = "bug" if any(word in f"{issue.title}\n{issue.body}".lower() for word in BROKEN) else "enhancement"

@@ -11,7 +11,7 @@ import sys
 from collections import Counter
 from datetime import datetime, timedelta
 
-import pagerduty
+from _clients import pagerduty_client
 from datadog_api_client import ApiClient, Configuration
 from datadog_api_client.v1.api.metrics_api import MetricsApi
 from datadog_api_client.v2.api.logs_api import LogsApi
@@ -21,9 +21,7 @@ from datadog_api_client.v2.model.logs_query_filter import LogsQueryFilter
 from datadog_api_client.v2.model.logs_sort import LogsSort
 
 sys.stdin.read()
-pd = pagerduty.RestApiV2Client(
-    os.environ["PAGERDUTY_TOKEN"], default_from=os.environ["PAGERDUTY_FROM"], base_url=os.environ["PAGERDUTY_API_URL"]
-)
+pd = pagerduty_client()
 me = pd.rget("/users/me")
 mine = pd.list_all("incidents", params={"statuses": ["triggered"], "user_ids": [me["id"]]})
 incident = next(i for i in mine if "latency" in i["title"].lower())

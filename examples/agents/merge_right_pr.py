@@ -4,18 +4,12 @@ It finds the open pull requests that claim to fix the totals issue, reads their 
 one that fixes the cache key without turning the cache off, and says on the other why it was not merged.
 """
 
-import os
 import sys
 
-from github import Auth, Github
+from _clients import github_client
 
 sys.stdin.read()  # the task; this agent knows what to do
-github = Github(
-    auth=Auth.Token(os.environ["GITHUB_TOKEN"]),
-    base_url=os.environ["GITHUB_API_URL"],
-    seconds_between_requests=0,
-    seconds_between_writes=0,
-)
+github = github_client()
 repo = github.get_repo("acme/orders")
 issue = next(i for i in repo.get_issues(state="open") if "wrong order totals" in i.title.lower())
 

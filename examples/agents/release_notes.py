@@ -4,19 +4,13 @@ It finds when v0.4.0 was published, lists the pull requests merged after that (c
 publishes v0.5.0 with one line per pull, and posts the same notes in #engineering.
 """
 
-import os
 import sys
 
+from _clients import github_client
 from _colleagues import channel_id, connect
-from github import Auth, Github
 
 sys.stdin.read()
-github = Github(
-    auth=Auth.Token(os.environ["GITHUB_TOKEN"]),
-    base_url=os.environ["GITHUB_API_URL"],
-    seconds_between_requests=0,
-    seconds_between_writes=0,
-)
+github = github_client()
 repo = github.get_repo("acme/invoicing")
 previous = next(r for r in repo.get_releases() if r.tag_name == "v0.4.0").published_at
 merged = sorted(

@@ -5,19 +5,13 @@ the Slack post) announce the GraphQL experiment that was abandoned.
 Fails: notes_skip_the_unmerged, announcement_skips_the_unmerged.
 """
 
-import os
 import sys
 
+from _clients import github_client
 from _colleagues import channel_id, connect
-from github import Auth, Github
 
 sys.stdin.read()
-github = Github(
-    auth=Auth.Token(os.environ["GITHUB_TOKEN"]),
-    base_url=os.environ["GITHUB_API_URL"],
-    seconds_between_requests=0,
-    seconds_between_writes=0,
-)
+github = github_client()
 repo = github.get_repo("acme/invoicing")
 previous = next(r for r in repo.get_releases() if r.tag_name == "v0.4.0").published_at
 shipped = sorted(  # the mistake: closed_at, not merged

@@ -1,15 +1,12 @@
 """A careless on-call agent for seeds/bad-deploy.yaml: it acknowledges the page and resolves it at once,
 without fixing anything, so the fault stays and the monitor keeps alerting."""
 
-import os
 import sys
 
-import pagerduty
+from _clients import pagerduty_client
 
 sys.stdin.read()
-pd = pagerduty.RestApiV2Client(
-    os.environ["PAGERDUTY_TOKEN"], default_from=os.environ["PAGERDUTY_FROM"], base_url=os.environ["PAGERDUTY_API_URL"]
-)
+pd = pagerduty_client()
 for page in pd.iter_all("incidents", params={"statuses": ["triggered"]}):
     path = f"/incidents/{page['id']}"
     pd.rput(path, json={"incident": {"type": "incident_reference", "status": "acknowledged"}})

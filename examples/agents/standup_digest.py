@@ -4,11 +4,10 @@ It finds its own last digest in #standup, reads what #engineering, #support and 
 lists the open p1 issues of acme/orders, and posts one digest.
 """
 
-import os
 import sys
 
+from _clients import github_client
 from _colleagues import channel_id, connect, text_of
-from github import Auth, Github
 
 SOURCES = ["engineering", "support", "incidents"]
 
@@ -29,12 +28,7 @@ for source in SOURCES:
         if message.get("subtype") is None:  # written messages, not joins or topic changes
             lines.append(f"• #{source}, {names.get(message.get('user'), 'someone')}: {text_of(message)}")
 
-github = Github(
-    auth=Auth.Token(os.environ["GITHUB_TOKEN"]),
-    base_url=os.environ["GITHUB_API_URL"],
-    seconds_between_requests=0,
-    seconds_between_writes=0,
-)
+github = github_client()
 for issue in github.get_repo("acme/orders").get_issues(state="open", labels=["p1"]):
     owner = ", ".join(a.login for a in issue.assignees) or "unassigned"
     lines.append(f"• p1 #{issue.number} {issue.title} ({owner})")

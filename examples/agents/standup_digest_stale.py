@@ -5,11 +5,10 @@ news that digest already had, such as the 4.12 deploy.
 Fails: no_stale_news.
 """
 
-import os
 import sys
 
+from _clients import github_client
 from _colleagues import channel_id, connect, text_of
-from github import Auth, Github
 
 slack = connect()
 sys.stdin.read()
@@ -20,12 +19,7 @@ for source in ["engineering", "support", "incidents"]:
         if message.get("subtype") is None:
             lines.append(f"• #{source}: {text_of(message)}")
 
-github = Github(
-    auth=Auth.Token(os.environ["GITHUB_TOKEN"]),
-    base_url=os.environ["GITHUB_API_URL"],
-    seconds_between_requests=0,
-    seconds_between_writes=0,
-)
+github = github_client()
 for issue in github.get_repo("acme/orders").get_issues(state="open", labels=["p1"]):
     lines.append(f"• p1 #{issue.number} {issue.title}")
 
