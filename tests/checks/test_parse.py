@@ -184,7 +184,7 @@ def test_errors_name_the_field(data, message, path, field):
         ),
         (
             {"with": {"body.channel": {}}},
-            "a condition has one or more of equals, contains, matches, exists",
+            "a condition has one or more of equals, in, contains, matches, exists",
             ("with", "body.channel"),
         ),
         (

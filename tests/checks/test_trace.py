@@ -231,6 +231,21 @@ def test_with_the_operation_names_a_graphql_call(result, log):
     assert result({"trace": closed}, attempt).passed is False
 
 
+def test_with_in_takes_any_of_several_values(result, attempt):
+    spec = {"called": "POST /api/chat.*", "with": {"body.channel": {"in": ["C0RANDOM001", "$support"]}}}
+    r = result({"trace": spec}, attempt)
+    assert (r.passed, r.evidence) == (True, [4, 5])
+    assert r.expected.endswith('whose body.channel is one of "C0RANDOM001", "C0SUPPORT01"')
+    assert r.args["with"]["body.channel"] == {"in": ["C0RANDOM001", "C0SUPPORT01"]}
+    # "no delete of Alex's or Maya's message", one check
+    spec = {"called": "POST /api/chat.update", "with": {"body.ts": {"in": ["7", "8"]}}, "times": {"exactly": 0}}
+    assert result({"trace": spec}, attempt).passed is True
+    spec = {"called": "POST /api/chat.update", "with": {"body.ts": {"in": [1, "8"]}}, "times": {"exactly": 0}}
+    assert result({"trace": spec}, attempt).passed is False  # loosely, as equals: 1 is the "1" sent
+    with pytest.raises(CheckSpecError, match=r"checks\[0\].trace.with.body.ts.in: expected a list, found .1."):
+        result({"trace": {"with": {"body.ts": {"in": "1"}}}}, attempt)
+
+
 def test_with_fails_naming_what_the_closest_call_had(result, attempt):
     spec = {
         "called": "POST /api/chat.*",
@@ -273,7 +288,7 @@ def test_with_ignore_case(result, attempt):
         result({"trace": {"with": {"body.text": {"ignore_case": True}}}}, attempt)
     assert (caught.value.field, caught.value.message) == (
         "checks[0].trace.with.body.text",
-        "a condition has one or more of equals, contains, matches, exists",
+        "a condition has one or more of equals, in, contains, matches, exists",
     )
 
 

@@ -34,16 +34,17 @@ class InputTest(Args):
     """A test of one call input (`body.text`, `query.limit`): `with: {body.text: {contains: ...}}`."""
 
     equals: Any = None
+    in_: list[Any] | None = Field(None, alias="in")  # equals one of these
     contains: Any = None
     matches: re.Pattern[str] | None = None
     exists: bool | None = None
-    ignore_case: bool | None = None  # None: `contains` ignores case, `equals` and `matches` do not
+    ignore_case: bool | None = None  # None: `contains` ignores case, `equals`, `in` and `matches` do not
     _regex: re.Pattern[str] | None = PrivateAttr(None)  # `matches`, ignoring case only when asked
 
     @model_validator(mode="after")
     def _some(self) -> InputTest:
         if not self.model_fields_set - {"ignore_case"}:
-            raise ValueError("a condition has one or more of equals, contains, matches, exists")
+            raise ValueError("a condition has one or more of equals, in, contains, matches, exists")
         if self.matches is not None:
             flags = re.IGNORECASE if self.ignore_case is True else 0
             self._regex = re.compile(self.matches.pattern, self.matches.flags | flags)
@@ -346,6 +347,8 @@ def _meets(call: CallEvent, path: str, condition: InputTest) -> bool:
     case = Case(condition.ignore_case)
     if "equals" in given and not any(_equal(v, condition.equals, case) for v in values):
         return False
+    if condition.in_ is not None and not any(_equal(v, option, case) for v in values for option in condition.in_):
+        return False
     if "contains" in given and not any(value_matches(v, condition.contains, case.fold) for v in values):
         return False
     regex = condition._regex
@@ -369,6 +372,8 @@ def _conditions(conditions: dict[str, InputTest]) -> str:
             said.append(f"{path} is {'present' if condition.exists else 'absent'}")
         if "equals" in given:
             said.append(f"{path} equals {show(condition.equals)}")
+        if condition.in_ is not None:
+            said.append(f"{path} is one of {', '.join(show(option) for option in condition.in_)}")
         if "contains" in given:
             said.append(f"{path} contains {show(condition.contains)}")
         if condition.matches is not None:

@@ -49,6 +49,7 @@ VALUES = {
     "deployment_id": "1",
     "review_id": "1",
     "release_id": "1",
+    "tag": "v1.4.0",
     "event_id": "1",
     "reaction_id": "1",
     "milestone_number": "1",
@@ -76,7 +77,7 @@ def acme(stage: Any) -> GitHubWorld:
 
 
 def test_every_operation_is_covered() -> None:
-    assert len(OPERATIONS) == 72
+    assert len(OPERATIONS) == 73
 
 
 @pytest.mark.parametrize("operation", OPERATIONS)

@@ -91,3 +91,23 @@ def test_release_errors(acme: GitHubWorld) -> None:
         "status": "404",
     }
     assert "acme/orders:refs/tags/v9" not in acme.state(REFS)
+
+
+def test_a_release_by_its_tag(acme: GitHubWorld) -> None:
+    repo = acme.py().get_repo("acme/orders")
+    assert repo.get_release("v1.3.0").tag_name == "v1.3.0"  # PyGithub reads a release named by tag this way
+    kit = acme.kit()
+    got = kit.rest.repos.get_release_by_tag("acme", "orders", "v1.4.0").parsed_data
+    assert (got.tag_name, got.draft) == ("v1.4.0", False)
+    assert got.id == kit.rest.repos.get_latest_release("acme", "orders").parsed_data.id
+    repo.create_git_release("v2.0.0", "2.0.0", "Next.", draft=True)
+    for tag in ("v2.0.0", "v9.9.9"):  # a draft is not published under its tag yet
+        r = acme.raw("GET", f"/repos/acme/orders/releases/tags/{tag}")
+        assert (r.status_code, r.json()) == (
+            404,
+            {
+                "message": "Not Found",
+                "documentation_url": f"{DOCS}/releases/releases#get-a-release-by-tag-name",
+                "status": "404",
+            },
+        )

@@ -72,6 +72,17 @@ def get_release(call: Call) -> Any:
     return views_ci.release(call.base, call.records, call.by_id(call.repo(), RELEASES, "release_id", docs))
 
 
+@ops("GET /repos/{owner}/{repo}/releases/tags/{tag}")
+def get_release_by_tag(call: Call) -> Any:
+    """A published release by its tag: a draft has no tag yet, so GitHub answers 404 for it."""
+    repo = call.repo()
+    tag = call.params["tag"]
+    found = [r for r in call.world[RELEASES].by("repository", repo["full_name"]) if r["tag_name"] == tag and not r["draft"]]
+    if not found:
+        raise not_found(f"{DOCS}/releases/releases#get-a-release-by-tag-name")
+    return views_ci.release(call.base, call.records, found[0])
+
+
 @ops("GET /repos/{owner}/{repo}/tags")
 def list_tags(call: Call) -> Any:
     repo = call.repo()
