@@ -1,21 +1,18 @@
 """A patient agent for seeds/busy-apis.yaml: PyGithub retries the 502 itself; a Slack 429 is waited out
 by moving the world's clock on by its Retry-After (through SOUNDSTAGE_URL/clock) before the retry."""
 
-import os
 import sys
 
-import httpx
-from github import Auth, Github
-from slack_sdk import WebClient
+from _clients import github_client
+from _colleagues import advance, channel_id, connect
 from slack_sdk.errors import SlackApiError
 
 sys.stdin.read()
-github = Github(auth=Auth.Token(os.environ["GITHUB_TOKEN"]), base_url=os.environ["GITHUB_API_URL"])
-pulls = list(github.get_repo("acme/orders").get_pulls(state="open"))
+pulls = list(github_client().get_repo("acme/orders").get_pulls(state="open"))
 text = "Status: open pull requests on acme/orders: " + ", ".join(f"#{p.number} {p.title}" for p in pulls)
 
-slack = WebClient(token=os.environ["SLACK_BOT_TOKEN"], base_url=os.environ["SLACK_API_URL"])
-channel = next(c["id"] for c in slack.conversations_list(limit=200)["channels"] if c["name"] == "incidents")
+slack = connect()
+channel = channel_id(slack, "incidents")
 for _ in range(5):
     try:
         slack.chat_postMessage(channel=channel, text=text)
@@ -23,10 +20,5 @@ for _ in range(5):
     except SlackApiError as error:
         if error.response.status_code != 429:
             raise
-        wait = error.response.headers["retry-after"]
-        httpx.post(
-            os.environ["SOUNDSTAGE_URL"] + "/clock",
-            json={"advance": f"{wait}s"},
-            headers={"Authorization": f"Bearer {os.environ['SOUNDSTAGE_TOKEN']}"},
-        ).raise_for_status()
+        advance(f"{error.response.headers['retry-after']}s")
 print(text)

@@ -1,19 +1,17 @@
 """An impatient agent for seeds/busy-apis.yaml: it retries a Slack 429 at once, ignoring Retry-After."""
 
-import os
 import sys
 
-from github import Auth, Github
-from slack_sdk import WebClient
+from _clients import github_client
+from _colleagues import channel_id, connect
 from slack_sdk.errors import SlackApiError
 
 sys.stdin.read()
-github = Github(auth=Auth.Token(os.environ["GITHUB_TOKEN"]), base_url=os.environ["GITHUB_API_URL"])
-pulls = list(github.get_repo("acme/orders").get_pulls(state="open"))
+pulls = list(github_client().get_repo("acme/orders").get_pulls(state="open"))
 text = "Status: open pull requests on acme/orders: " + ", ".join(f"#{p.number} {p.title}" for p in pulls)
 
-slack = WebClient(token=os.environ["SLACK_BOT_TOKEN"], base_url=os.environ["SLACK_API_URL"])
-channel = next(c["id"] for c in slack.conversations_list(limit=200)["channels"] if c["name"] == "incidents")
+slack = connect()
+channel = channel_id(slack, "incidents")
 for _ in range(5):
     try:
         slack.chat_postMessage(channel=channel, text=text)

@@ -104,15 +104,15 @@ class Library:
             arguments = {key: value for key, value in written.items() if key != "check"}
             written = written.get("check")
             if written is None:
-                raise _raised(errors + [CheckSpecError("name the library check: use: {check: <name>, ...}", (i, "use"))])
+                raise CheckSpecErrors(errors + [CheckSpecError("name the library check: use: {check: <name>, ...}", (i, "use"))])
         if not isinstance(written, str):
-            raise _raised(errors + [CheckSpecError(f"use names a library check, got {describe(written)}", (i, "use"))])
+            raise CheckSpecErrors(errors + [CheckSpecError(f"use names a library check, got {describe(written)}", (i, "use"))])
         definition = self.definitions.get(written)
         if definition is None:
             known = ", ".join(sorted(self.definitions)) or "none"
             where = ", ".join(self.files) or "no library files found"
             message = f"no library check {written!r} (library checks: {known}; read from: {where})"
-            raise _raised(errors + [CheckSpecError(message, (i, "use"))])
+            raise CheckSpecErrors(errors + [CheckSpecError(message, (i, "use"))])
         for name in arguments:
             if name not in definition.params:
                 declared = ", ".join(definition.params) or "none"
@@ -124,13 +124,9 @@ class Library:
                 errors.append(CheckSpecError(f"{written} needs the argument {name!r}{about}", (i, "use")))
         check_id = item.get("id", written)
         if errors:
-            raise _raised(errors)
+            raise CheckSpecErrors(errors)
         body, placed = definition.expand(arguments, i)
         return {"id": check_id, **body}, Use(written, definition.where, placed, "id" in item)
-
-
-def _raised(errors: list[CheckSpecError]) -> CheckSpecErrors:
-    return CheckSpecErrors(errors)
 
 
 def expand_uses(

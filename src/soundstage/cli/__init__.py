@@ -37,7 +37,7 @@ COMMANDS = {
 
 class Commands(TyperGroup):
     """The commands, each built from its module when it is called; the list in `--help` reads each one's
-    first docstring line from its module's source instead."""
+    summary from its module's source instead."""
 
     listing = False  # while the group's own help is written
 

@@ -16,7 +16,7 @@ from rich.text import Text
 from ..errors import NotFound, UsageError
 from ..services import SERVICES
 from ..spec.discovery import Listing, list_scenes, list_suites, list_worlds
-from ..spec.suites import scene_difficulty, scene_tags
+from ..spec.suites import scene_labels
 from .output import JsonOption, emit, handles_errors, next_step, quote, say, stdout
 
 HTTP_METHODS = ("get", "put", "post", "delete", "patch", "head", "options")
@@ -40,8 +40,9 @@ def list_command(
         return
     worlds, suites = list_worlds(), list_suites()
     scenes: list[dict[str, Any]] = [
-        {"name": name, "path": str(path), "description": description, "tags": scene_tags(path), "difficulty": scene_difficulty(path)}
+        {"name": name, "path": str(path), "description": description, "tags": tags, "difficulty": difficulty}
         for name, path, description in list_scenes()
+        for tags, difficulty in [scene_labels(path)]
     ]
     if tag:
         scenes = [scene for scene in scenes if set(tag) & set(scene["tags"])]

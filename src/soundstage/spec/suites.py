@@ -9,7 +9,6 @@ once.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from pydantic import model_validator
 
@@ -61,10 +60,11 @@ def read_suite(path: Path) -> tuple[Suite, list[str]]:
             errors.append(SpecError(str(exc), file=document.file, line=document.line(("scenes", i)), field=f"scenes[{i}]"))
             continue
         scenes.append(str(found))
-    for tag in suite.tags:
-        tagged = [str(p) for _, p, _ in list_scenes() if tag in scene_tags(p)]
+    labelled = [(str(p), scene_labels(p)[0]) for _, p, _ in list_scenes()] if suite.tags else []
+    for i, tag in enumerate(suite.tags):
+        tagged = [scene for scene, tags in labelled if tag in tags]
         if not tagged:
-            line = document.line(("tags", suite.tags.index(tag)))
+            line = document.line(("tags", i))
             errors.append(SpecError(f"no scene has the tag {tag!r}", file=document.file, line=line, field="tags"))
         scenes += tagged
     if errors:
@@ -84,19 +84,15 @@ def expand_suites(arguments: list[str]) -> list[str]:
     return scenes
 
 
-def scene_tags(path: Path) -> list[str]:
-    """A scene file's `tags`, read without building it (none for a file that does not read)."""
-    return [str(tag) for tag in _field(path, "tags", [])]
-
-
-def scene_difficulty(path: Path) -> str | None:
-    value = _field(path, "difficulty", None)
-    return value if isinstance(value, str) else None
-
-
-def _field(path: Path, key: str, default: Any) -> Any:
+def scene_labels(path: Path) -> tuple[list[str], str | None]:
+    """A scene file's `tags` and `difficulty`, read without building it (none for a file that does not read:
+    validating it says why)."""
     try:
-        value = read_document(path).data.get(key, default)
+        data = read_document(path).data
     except SpecError:
-        return default
-    return value if isinstance(value, type(default)) or default is None else default
+        return [], None
+    tags, difficulty = data.get("tags"), data.get("difficulty")
+    return (
+        [str(tag) for tag in tags] if isinstance(tags, list) else [],
+        difficulty if isinstance(difficulty, str) else None,
+    )
