@@ -39,10 +39,28 @@ def with_ports(command: list[str], http: int, tls: int) -> list[str]:
     ]
 
 
+def image_tree(into: Path) -> Path:
+    """The image's /soundstage: exactly what the Dockerfile's COPY lines put there, so a folder the image
+    forgets (a scene's check library, say) fails here as it would in the container."""
+    tree = into / "soundstage"
+    tree.mkdir()
+    for line in (DOCKER / "Dockerfile").read_text().splitlines():
+        if line.startswith("COPY "):
+            *sources, target = line.split()[1:]
+            for source in sources:
+                copied = tree / target / Path(source).name if target.endswith("/") else tree / target
+                if (ROOT / source).is_dir():
+                    shutil.copytree(ROOT / source, copied)
+                else:
+                    copied.parent.mkdir(parents=True, exist_ok=True)
+                    shutil.copy(ROOT / source, copied)
+    return tree
+
+
 def start(command: list[str], env: dict[str, str]) -> subprocess.Popen[str]:
     return subprocess.Popen(
         [sys.executable, "-m", "soundstage", *command[1:]],
-        cwd=ROOT,
+        cwd=env["SOUNDSTAGE_PATH"],
         env=env,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -51,10 +69,10 @@ def start(command: list[str], env: dict[str, str]) -> subprocess.Popen[str]:
 
 
 def container_env(tmp_path: Path) -> dict[str, str]:
-    """The image's environment, with the repository where the image has /soundstage."""
+    """The image's environment, with a copy of the image's files where the image has /soundstage."""
     return {
         "PATH": os.environ["PATH"],
-        "SOUNDSTAGE_PATH": str(ROOT),
+        "SOUNDSTAGE_PATH": str(image_tree(tmp_path)),
         "SOUNDSTAGE_HOME": str(tmp_path / "home"),
     }
 
@@ -93,6 +111,12 @@ def test_the_image_command_serves_behind_mapped_ports(tmp_path: Path) -> None:
         assert ca.text.startswith("-----BEGIN CERTIFICATE-----")
         assert ca.text == (tmp_path / "home" / "tls" / "ca.pem").read_text()
         admin = {"authorization": "Bearer container-secret"}
+        # Every scene the image carries builds there (its worlds and check libraries came along).
+        scenes = httpx.get(f"{base}/v1/scenes", headers=admin, timeout=30).json()
+        assert len(scenes) == len(list((ROOT / "seeds").glob("*.yaml")))
+        for scene in scenes:
+            built = httpx.post(f"{base}/v1/worlds", json={"scene": scene["name"]}, headers=admin, timeout=30)
+            assert built.status_code == 201, built.text
         world = httpx.post(f"{base}/v1/worlds", json={"scene": "bad-deploy"}, headers=admin, timeout=30).json()
         assert world["env"]["SOUNDSTAGE_URL"] == f"http://localhost:18750/v1/worlds/{world['id']}"
         assert world["urls"]["slack"] == f"http://localhost:18750/w/{world['id']}/slack"
