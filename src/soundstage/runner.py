@@ -472,7 +472,9 @@ class _TrialRunner:
         )
         _dump(folder / "checks.json", [check.model_dump(mode="json") for check in evaluation.checks])
         _dump(folder / "result.json", result.to_dict())
-        _dump(folder / "state.json", world.state())
+        # The whole world, most of a trial's bytes: compact, by json's C encoder (indenting is done in Python), in
+        # a quarter of the time and two thirds of the bytes.
+        (folder / "state.json").write_text(json.dumps(world.state(), ensure_ascii=False) + "\n", encoding="utf-8")
         _dump(folder / "diff.json", world.diff())
         (folder / "output.txt").write_text(world.output or "", encoding="utf-8")  # what output checks read
         return result
