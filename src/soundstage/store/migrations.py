@@ -12,8 +12,10 @@ from sqlalchemy import Connection, Engine, inspect, text
 from .writing import fill_figures
 
 SCRIPTS = Path(__file__).with_name("revisions")
-# The newest revision in revisions/versions/ (tests/store/test_migrations.py holds it to Alembic's head).
-HEAD = "0002"
+# The newest revision, read from the files' names: the revisions are numbered in order, each file named after
+# its revision id (`0002_evaluations_and_figures.py` is revision "0002"); tests/store/test_migrations.py holds
+# this to Alembic's head.
+HEAD = max(path.name.partition("_")[0] for path in (SCRIPTS / "versions").glob("[0-9][0-9][0-9][0-9]_*.py"))
 
 
 def migrate(engine: Engine) -> None:
