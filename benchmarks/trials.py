@@ -25,9 +25,11 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import gc
 import importlib.util
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -240,7 +242,9 @@ def split_run(trials: int, folder: Path) -> Timers:
 def one_run(report: Path) -> None:
     """(c), in the child: imports what `soundstage run` imports, times it, then runs the command line with
     the timers installed and writes what they saw to `report`."""
+    begun = time.time()  # the wall clock: the parent's stamps are compared with it
     started = time.perf_counter()
+    gc.disable()  # as soundstage.cli.main does while a command's modules load
     import soundstage.cli.run  # noqa: F401
     import soundstage.store  # noqa: F401
 
@@ -256,7 +260,9 @@ def one_run(report: Path) -> None:
         pass
     timers.settle()
     trial = timers.trials[0]
-    data = {"run": dict(timers.run), "trial": trial, "agent": timers.agent_seconds, "inside": time.perf_counter() - started}
+    used = resource.getrusage(resource.RUSAGE_SELF)  # this process alone: not the agent, nor its supervisor
+    data = {"run": dict(timers.run), "trial": trial, "agent": timers.agent_seconds, "cpu": used.ru_utime + used.ru_stime}
+    data.update(begun=begun, ended=time.time())
     report.write_text(json.dumps(data), encoding="utf-8")
 
 
@@ -267,9 +273,11 @@ def csv_export_run(folder: Path) -> tuple[dict[str, Any], float]:
     scene = str(ROOT / "seeds" / "csv-export.yaml")
     argv = [sys.executable, __file__, "--one-run", str(report), "run", scene, "--agent", agent_command("csv-export")]
     first = timed_command([*argv, "--out", str(folder)], ROOT)
+    spawned = time.time()
     wall = timed_command([*argv, "--out", str(folder)], ROOT)
+    exited = time.time()
     data: dict[str, Any] = json.loads(report.read_text(encoding="utf-8"))
-    data["wall"] = wall
+    data.update(wall=wall, startup=data["begun"] - spawned, teardown=exited - data["ended"])
     return data, first
 
 
@@ -288,7 +296,7 @@ def artefacts(folder: Path) -> tuple[float, float]:
     """Bytes per trial: of the trial folders under `folder`, and of its SQLite store."""
     trials = [path.parent for path in folder.glob("*/*/*/result.json")]
     files = sum(path.stat().st_size for trial in trials for path in trial.iterdir() if path.is_file())
-    store = (folder / "soundstage.db").stat().st_size
+    store = sum(path.stat().st_size for path in folder.glob("soundstage.db*"))  # with its write-ahead log
     return files / len(trials), store / len(trials)
 
 
@@ -345,13 +353,16 @@ def print_one_run(data: dict[str, Any], first: float) -> None:
     own = data["wall"] - data["agent"]
     print("(c) one csv-export `soundstage run`, its store made by an earlier one (ms)")
     print(f"    wall {ms(data['wall'])}, the agent process {ms(data['agent'])}, soundstage's own share {ms(own)}")
+    print(f"    soundstage's process used {ms(data['cpu'])} of CPU (its supervisor's and the agent's not counted)")
     print(f"    (the earlier run, making the store: wall {ms(first)})")
     for key in RUN_STEPS:
         print(f"    {key:<14} {ms(run.get(key, 0.0))}")
     mine = sum(trial[key] for key, whose, _ in STEPS if whose == "soundstage")
     print(f"    {'the trial':<14} {ms(mine)}  (its soundstage steps, as in (b))")
-    counted = sum(run.get(key, 0.0) for key in RUN_STEPS) + mine
-    print(f"    {'the rest':<14} {ms(own - counted)}  (the interpreter, options, the summary, exiting)")
+    print(f"    {'python start':<14} {ms(data['startup'])}  (spawned until its first line runs)")
+    print(f"    {'python exit':<14} {ms(data['teardown'])}  (the command done until the process has exited)")
+    counted = sum(run.get(key, 0.0) for key in RUN_STEPS) + mine + data["startup"] + data["teardown"]
+    print(f"    {'the rest':<14} {ms(own - counted)}  (options, the run's folder, store rows, summary)")
 
 
 def main() -> None:
