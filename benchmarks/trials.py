@@ -6,9 +6,9 @@ Scripted agents (no model) against two example scenes, TRIALS trials each: csv-e
 (examples/agents/csv_export.py) and a people scene, workaround (examples/agents/workaround.py).
 
 (a) The same trials three ways, each one `soundstage run` command timed from outside, its store and folders
-    included: sequentially, with `--parallel P`, and on a local Ray cluster (`--ray`) with 1 and then 2 trials
-    at once, whose ratio is the scaling factor. Without Ray installed (`pip install 'soundstage[ray]'`) or
-    without the option, the Ray way says so.
+    included: sequentially, with `--parallel P`, and on a local Ray cluster (`--ray`, started once by this
+    benchmark with 2 CPUs) with 1 and then 2 trials at once, whose ratio is the scaling factor. Without Ray
+    installed (`pip install 'soundstage[ray]'`) or without the option, the Ray way says so.
 (b) A trial's time split, from the sequential trials run again in this process with timers around the
     runner's steps. Soundstage's share: building the live world and the trial folder, launching the agent
     (spawning its supervisor until the agent's process exists), ending its tree once it has exited, scoring
@@ -30,6 +30,7 @@ import importlib.util
 import json
 import os
 import resource
+import sqlite3
 import statistics
 import subprocess
 import sys
@@ -95,15 +96,27 @@ def run_way(trials: int, folder: Path, *extra: str) -> float:
     return trials * len(SCENES) / wall
 
 
-def ray_way(trials: int, folder: Path, workers: int) -> float | str:
-    """Trials per second on a local Ray cluster (`--ray`: the command starts one, or attaches to the one
-    running) with `workers` trials at once, or why it cannot be measured here."""
+def ray_ways(trials: int, folders: Callable[[], contextlib.AbstractContextManager[Path]]) -> dict[int, float] | str:
+    """Trials per second on a local Ray cluster with 1 and with 2 trials at once (`--parallel`), or why they
+    cannot be measured here. The cluster is started once, here, with 2 CPUs, and each command attaches to it
+    (`--ray-address`), so its start is left out, as on a cluster that is up already; it is shut down after."""
     if importlib.util.find_spec("ray") is None:
         return RAY_MISSING
     usage = subprocess.run(soundstage("run", "--help"), env=ENV, capture_output=True, text=True).stdout
-    if "--ray" not in usage:
+    if "--ray-address" not in usage:
         return RAY_MISSING
-    return run_way(trials, folder, "--ray", "--parallel", str(workers))
+    import ray
+
+    context = ray.init(num_cpus=2, include_dashboard=False, logging_level="ERROR")
+    try:
+        address = context.address_info["gcs_address"]
+        found = {}
+        for workers in (1, 2):
+            with folders() as folder:
+                found[workers] = run_way(trials, folder, "--ray", "--ray-address", address, "--parallel", str(workers))
+        return found
+    finally:
+        ray.shutdown()
 
 
 class Timers:
@@ -296,7 +309,9 @@ def artefacts(folder: Path) -> tuple[float, float]:
     """Bytes per trial: of the trial folders under `folder`, and of its SQLite store."""
     trials = [path.parent for path in folder.glob("*/*/*/result.json")]
     files = sum(path.stat().st_size for trial in trials for path in trial.iterdir() if path.is_file())
-    store = sum(path.stat().st_size for path in folder.glob("soundstage.db*"))  # with its write-ahead log
+    with contextlib.closing(sqlite3.connect(folder / "soundstage.db")) as connection:  # its log moved in
+        connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    store = (folder / "soundstage.db").stat().st_size
     return files / len(trials), store / len(trials)
 
 
@@ -312,24 +327,19 @@ def ms(seconds: float) -> str:
 
 def print_ways(trials: int, parallel: int) -> None:
     print(f"(a) trials per second, {trials} trials of each of {', '.join(SCENES)} (one `soundstage run` per scene)")
-    ways: list[tuple[str, Callable[[Path], float | str]]] = [
-        ("sequential", lambda folder: run_way(trials, folder)),
-        (f"--parallel {parallel}", lambda folder: run_way(trials, folder, "--parallel", str(parallel))),
-        ("Ray, 1 at once", lambda folder: ray_way(trials, folder, 1)),
-        ("Ray, 2 at once", lambda folder: ray_way(trials, folder, 2)),
-    ]
-    found: dict[str, float | str] = {}
-    for name, way in ways:
+    found: dict[str, float] = {}
+    for name, extra in (("sequential", ()), (f"--parallel {parallel}", ("--parallel", str(parallel)))):
         with scratch() as folder:
-            found[name] = way(folder)
-        value = found[name]
-        print(f"    {name:<16} {value:8.2f} trials/s" if isinstance(value, float) else f"    {name:<16} {value}")
-    one, two = found["Ray, 1 at once"], found["Ray, 2 at once"]
-    if isinstance(one, float) and isinstance(two, float):
-        print(f"    Ray scaling from 1 to 2 at once: x{two / one:.2f}")
-    sequential, side = found["sequential"], found[f"--parallel {parallel}"]
-    assert isinstance(sequential, float) and isinstance(side, float)
-    print(f"    --parallel {parallel} over sequential: x{side / sequential:.2f}")
+            found[name] = run_way(trials, folder, *extra)
+        print(f"    {name:<16} {found[name]:8.2f} trials/s")
+    print(f"    --parallel {parallel} over sequential: x{found[f'--parallel {parallel}'] / found['sequential']:.2f}")
+    ray = ray_ways(trials, scratch)
+    if isinstance(ray, str):
+        print(f"    {'Ray':<16} {ray}")
+        return
+    for workers, rate in ray.items():
+        print(f"    {f'Ray, {workers} at once':<16} {rate:8.2f} trials/s")
+    print(f"    Ray scaling from 1 to 2 at once: x{ray[2] / ray[1]:.2f}")
 
 
 def print_split(timers: Timers, folder: Path) -> None:
