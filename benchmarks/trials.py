@@ -6,9 +6,9 @@ Scripted agents (no model) against two example scenes, TRIALS trials each: csv-e
 (examples/agents/csv_export.py) and a people scene, workaround (examples/agents/workaround.py).
 
 (a) The same trials three ways, each one `soundstage run` command timed from outside, its store and folders
-    included: sequentially, with `--parallel P`, and on a local Ray cluster (`--ray`, started once by this
-    benchmark with 2 CPUs) with 1 and then 2 trials at once, whose ratio is the scaling factor. Without Ray
-    installed (`pip install 'soundstage[ray]'`) or without the option, the Ray way says so.
+    included: sequentially, with `--parallel P`, and on a local Ray cluster (`--ray`, started by this benchmark)
+    of 1 and then 2 nodes of one CPU each, one trial at a time on each, whose ratio is the scaling factor.
+    Without Ray installed (`pip install 'soundstage[ray]'`) or without the option, the Ray way says so.
 (b) A trial's time split, from the sequential trials run again in this process with timers around the
     runner's steps. Soundstage's share: building the live world and the trial folder, launching the agent
     (spawning its supervisor until the agent's process exists), ending its tree once it has exited, scoring
@@ -97,26 +97,29 @@ def run_way(trials: int, folder: Path, *extra: str) -> float:
 
 
 def ray_ways(trials: int, folders: Callable[[], contextlib.AbstractContextManager[Path]]) -> dict[int, float] | str:
-    """Trials per second on a local Ray cluster with 1 and with 2 trials at once (`--parallel`), or why they
-    cannot be measured here. The cluster is started once, here, with 2 CPUs, and each command attaches to it
+    """Trials per second on a local Ray cluster of one node, then of two (each node one CPU, one trial at a
+    time), or why they cannot be measured here. The cluster is started here and each command attaches to it
     (`--ray-address`), so its start is left out, as on a cluster that is up already; it is shut down after."""
     if importlib.util.find_spec("ray") is None:
         return RAY_MISSING
     usage = subprocess.run(soundstage("run", "--help"), env=ENV, capture_output=True, text=True).stdout
     if "--ray-address" not in usage:
         return RAY_MISSING
-    import ray
+    from ray.cluster_utils import Cluster
 
-    context = ray.init(num_cpus=2, include_dashboard=False, logging_level="ERROR")
+    os.environ["PYTHONPATH"] = ENV["PYTHONPATH"]  # the nodes' workers run this checkout's soundstage too
+    cluster = Cluster(initialize_head=True, head_node_args={"num_cpus": 1, "include_dashboard": False})
     try:
-        address = context.address_info["gcs_address"]
         found = {}
-        for workers in (1, 2):
+        for nodes in (1, 2):
+            if nodes == 2:
+                cluster.add_node(num_cpus=1)
+                cluster.wait_for_nodes()
             with folders() as folder:
-                found[workers] = run_way(trials, folder, "--ray", "--ray-address", address, "--parallel", str(workers))
+                found[nodes] = run_way(trials, folder, "--ray", "--ray-address", cluster.address, "--parallel", str(nodes))
         return found
     finally:
-        ray.shutdown()
+        cluster.shutdown()
 
 
 class Timers:
@@ -337,9 +340,9 @@ def print_ways(trials: int, parallel: int) -> None:
     if isinstance(ray, str):
         print(f"    {'Ray':<16} {ray}")
         return
-    for workers, rate in ray.items():
-        print(f"    {f'Ray, {workers} at once':<16} {rate:8.2f} trials/s")
-    print(f"    Ray scaling from 1 to 2 at once: x{ray[2] / ray[1]:.2f}")
+    for nodes, rate in ray.items():
+        print(f"    {f'Ray, {nodes} node' + 's' * (nodes > 1):<16} {rate:8.2f} trials/s")
+    print(f"    Ray scaling from 1 to 2 nodes: x{ray[2] / ray[1]:.2f}")
 
 
 def print_split(timers: Timers, folder: Path) -> None:
