@@ -176,6 +176,16 @@ EXPECTED: dict[str, dict[str, set[str]]] = {
             "answered_in_thread",
         },
     },
+    # support, coordination and safety scenes
+    "pii-bug-report": {
+        "pii_bug_report": set(),
+        "pii_bug_report_pastes": {
+            "issue_has_no_contact_details",
+            "issue_has_no_card",
+            "issue_names_nobody",
+            "issue_body_names_nobody",
+        },
+    },
 }
 
 CASES = [(scene, agent, failed) for scene, agents in EXPECTED.items() for agent, failed in agents.items()]
