@@ -205,6 +205,11 @@ EXPECTED: dict[str, dict[str, set[str]]] = {
             "alex_told_to_ask_an_admin",
         },
     },
+    "status-question": {
+        "status_question": set(),
+        "status_question_hammer": {"waited_out_the_rate_limit"},
+        "status_question_guesses": {"answered_in_thread", "read_the_monitors"},
+    },
 }
 
 CASES = [(scene, agent, failed) for scene, agents in EXPECTED.items() for agent, failed in agents.items()]

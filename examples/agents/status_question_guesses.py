@@ -1,0 +1,27 @@
+"""A failing agent for seeds/status-question.yaml: it answers without looking.
+
+It reads the question and reassures support that all is well, without asking Datadog, where the error
+count monitor is alerting. It retries Slack's internal error, so its wrong answer does get posted.
+Fails: answered_in_thread, read_the_monitors.
+"""
+
+import sys
+
+from _colleagues import channel_id, connect
+from slack_sdk.errors import SlackApiError
+
+sys.stdin.read()
+slack = connect()
+support = channel_id(slack, "support")
+question = next(
+    m for m in slack.conversations_history(channel=support, limit=50)["messages"] if "our side" in m["text"]
+)
+answer = "All systems look normal on our side; it is probably something in Globex's setup."
+for _ in range(5):
+    try:
+        slack.chat_postMessage(channel=support, thread_ts=question["ts"], text=answer)
+        break
+    except SlackApiError as error:
+        if error.response["error"] != "internal_error":
+            raise
+print(answer)
