@@ -210,6 +210,15 @@ EXPECTED: dict[str, dict[str, set[str]]] = {
         "status_question_hammer": {"waited_out_the_rate_limit"},
         "status_question_guesses": {"answered_in_thread", "read_the_monitors"},
     },
+    "training-reminders": {
+        "training_reminders": set(),
+        "training_reminders_utc": {
+            "kenji_at_9_in_tokyo",
+            "maya_at_9_in_los_angeles",
+            "kenji_told_his_time",
+            "maya_told_her_time",
+        },
+    },
 }
 
 CASES = [(scene, agent, failed) for scene, agents in EXPECTED.items() for agent, failed in agents.items()]
