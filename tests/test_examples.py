@@ -219,6 +219,18 @@ EXPECTED: dict[str, dict[str, set[str]]] = {
             "maya_told_her_time",
         },
     },
+    "release-roundup": {
+        "release_roundup": set(),
+        "release_roundup_one_by_one": {"before_the_go_no_go"},
+        "release_roundup_early": {
+            "heard_from_everyone",
+            "roundup_carries_all",
+            "priya_told_the_blocker",
+            "waited_for_everyone",
+            "before_the_go_no_go",
+            "blocker_first",
+        },
+    },
 }
 
 CASES = [(scene, agent, failed) for scene, agents in EXPECTED.items() for agent, failed in agents.items()]
