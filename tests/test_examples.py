@@ -231,6 +231,16 @@ EXPECTED: dict[str, dict[str, set[str]]] = {
             "blocker_first",
         },
     },
+    "outage-customer-update": {
+        "outage_customer_update": set(),
+        "outage_customer_update_pastes_cause": {"cause_stays_out"},
+        "outage_customer_update_no_wait": {
+            "learned_the_update",
+            "answered_in_thread",
+            "asked_before_answering",
+            "answered_within_20m",
+        },
+    },
 }
 
 CASES = [(scene, agent, failed) for scene, agents in EXPECTED.items() for agent, failed in agents.items()]

@@ -1,0 +1,50 @@
+"""A scripted agent for seeds/outage-customer-update.yaml: no model, only slack_sdk and the PagerDuty client.
+
+It finds the open incident about failing order creation, asks its assignee in a DM what customers may be
+told, waits for the answer (polling and moving the clock on), answers the customer with that alone, and
+notes on the incident that Northwind is affected.
+"""
+
+import re
+import sys
+
+from _clients import pagerduty_client
+from _colleagues import advance, channel_id, connect, find_user, wait_for_answer
+
+ROUNDS = 6  # each round polls for a while, then moves the clock on 2 minutes
+
+sys.stdin.read()
+pd = pagerduty_client()
+incident = next(
+    i
+    for i in pd.iter_all("incidents", params={"statuses": ["triggered", "acknowledged"]})
+    if "creating orders" in i["title"].lower()
+)
+responder = incident["assignments"][0]["assignee"]["summary"]  # "Maya Chen"
+
+slack = connect()
+shared = channel_id(slack, "ext-northwind")
+question = next(m for m in slack.conversations_history(channel=shared, limit=20)["messages"] if "known" in m["text"])
+user = find_user(slack, name=responder.split()[0].lower())
+dm = slack.conversations_open(users=user)["channel"]["id"]
+asked = slack.chat_postMessage(
+    channel=dm,
+    text=f"Hi {responder.split()[0]}, Northwind asks about '{incident['title']}'. "
+    "What can we tell customers, and when should it work again?",
+)["ts"]
+answer = None
+for _ in range(ROUNDS):
+    if (answer := wait_for_answer(slack, dm, asked, user)) is not None:
+        break
+    advance("2m")
+if answer is None:
+    sys.exit(f"{responder} did not answer; nothing told to the customer")
+
+update = re.sub(r"^.*?tell customers:\s*", "", answer, flags=re.IGNORECASE)
+reply = f"Hi Nina, yes, this is a known problem and our engineers are on it: {update}"
+slack.chat_postMessage(channel=shared, thread_ts=question["ts"], text=reply)
+pd.rpost(
+    f"/incidents/{incident['id']}/notes",
+    json={"note": {"content": "Northwind (customer) is affected: order creation fails for them since 13:40 UTC."}},
+)
+print(reply)
