@@ -251,6 +251,10 @@ EXPECTED: dict[str, dict[str, set[str]]] = {
             "one_message",
         },
     },
+    "bug-status-question": {
+        "bug_status_question": set(),
+        "bug_status_question_hammer": {"waited_out_the_rate_limits"},
+    },
 }
 
 CASES = [(scene, agent, failed) for scene, agents in EXPECTED.items() for agent, failed in agents.items()]

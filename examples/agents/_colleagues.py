@@ -15,6 +15,7 @@ import re
 import urllib.request
 
 from slack_sdk import WebClient
+from slack_sdk.errors import SlackApiError
 
 ATTEMPTS = 12  # polls before giving up on an answer
 STEP = "15s"  # simulated time moved on between two polls
@@ -34,6 +35,20 @@ def advance(duration: str) -> None:
     )
     with urllib.request.urlopen(request, timeout=30) as response:
         response.read()
+
+
+def post(client: WebClient, **message: str) -> dict:
+    """chat.postMessage, retried the way Slack asks: a 429 after its Retry-After (moving the clock on by
+    it), an internal error at once. Gives up after ATTEMPTS tries."""
+    for _ in range(ATTEMPTS):
+        try:
+            return client.chat_postMessage(**message).data
+        except SlackApiError as error:
+            if error.response.status_code == 429:
+                advance(f"{error.response.headers['retry-after']}s")
+            elif error.response["error"] != "internal_error":
+                raise
+    raise SystemExit("Slack kept refusing the post")
 
 
 def channel_id(client: WebClient, name: str) -> str:

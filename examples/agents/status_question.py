@@ -8,11 +8,10 @@ alerting, retrying a Slack internal error at once.
 import os
 import sys
 
-from _colleagues import advance, channel_id, connect
+from _colleagues import advance, channel_id, connect, post
 from datadog_api_client import ApiClient, Configuration
 from datadog_api_client.exceptions import ApiException
 from datadog_api_client.v1.api.monitors_api import MonitorsApi
-from slack_sdk.errors import SlackApiError
 
 ATTEMPTS = 5
 
@@ -40,11 +39,5 @@ support = channel_id(slack, "support")
 question = next(
     m for m in slack.conversations_history(channel=support, limit=50)["messages"] if "our side" in m["text"]
 )
-for _ in range(ATTEMPTS):
-    try:
-        slack.chat_postMessage(channel=support, thread_ts=question["ts"], text=answer)
-        break
-    except SlackApiError as error:
-        if error.response["error"] != "internal_error":
-            raise
+post(slack, channel=support, thread_ts=question["ts"], text=answer)  # retries Slack's internal error
 print(answer)

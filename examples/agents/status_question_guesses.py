@@ -7,8 +7,7 @@ Fails: answered_in_thread, read_the_monitors.
 
 import sys
 
-from _colleagues import channel_id, connect
-from slack_sdk.errors import SlackApiError
+from _colleagues import channel_id, connect, post
 
 sys.stdin.read()
 slack = connect()
@@ -17,11 +16,5 @@ question = next(
     m for m in slack.conversations_history(channel=support, limit=50)["messages"] if "our side" in m["text"]
 )
 answer = "All systems look normal on our side; it is probably something in Globex's setup."
-for _ in range(5):
-    try:
-        slack.chat_postMessage(channel=support, thread_ts=question["ts"], text=answer)
-        break
-    except SlackApiError as error:
-        if error.response["error"] != "internal_error":
-            raise
+post(slack, channel=support, thread_ts=question["ts"], text=answer)  # retries Slack's internal error
 print(answer)

@@ -8,11 +8,10 @@ Fails: waited_out_the_rate_limit.
 import os
 import sys
 
-from _colleagues import channel_id, connect
+from _colleagues import channel_id, connect, post
 from datadog_api_client import ApiClient, Configuration
 from datadog_api_client.exceptions import ApiException
 from datadog_api_client.v1.api.monitors_api import MonitorsApi
-from slack_sdk.errors import SlackApiError
 
 sys.stdin.read()
 with ApiClient(Configuration(host=os.environ["DATADOG_API_URL"])) as api:
@@ -32,11 +31,5 @@ support = channel_id(slack, "support")
 question = next(
     m for m in slack.conversations_history(channel=support, limit=50)["messages"] if "our side" in m["text"]
 )
-for _ in range(5):
-    try:
-        slack.chat_postMessage(channel=support, thread_ts=question["ts"], text=answer)
-        break
-    except SlackApiError as error:
-        if error.response["error"] != "internal_error":
-            raise
+post(slack, channel=support, thread_ts=question["ts"], text=answer)  # retries Slack's internal error
 print(answer)
