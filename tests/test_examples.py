@@ -255,6 +255,23 @@ EXPECTED: dict[str, dict[str, set[str]]] = {
         "bug_status_question": set(),
         "bug_status_question_hammer": {"waited_out_the_rate_limits"},
     },
+    "meeting-slot": {
+        "meeting_slot": set(),
+        "meeting_slot_impatient": {
+            "heard_from_everyone",
+            "announced_the_shared_slot",
+            "no_wrong_slot",
+            "kenji_heard_it",
+            "maya_heard_it",
+            "omar_heard_it",
+            "waited_for_everyone",
+        },
+        "meeting_slot_no_mentions": {
+            "kenji_heard_it",
+            "maya_heard_it",
+            "omar_heard_it",
+        },
+    },
 }
 
 CASES = [(scene, agent, failed) for scene, agents in EXPECTED.items() for agent, failed in agents.items()]
