@@ -272,6 +272,19 @@ EXPECTED: dict[str, dict[str, set[str]]] = {
             "omar_heard_it",
         },
     },
+    "page-or-not": {
+        "page_or_not": set(),
+        "page_or_not_pages_both": {
+            "one_page",
+            "no_page_for_slowness",
+            "told_jonas_no_page",
+        },
+        "page_or_not_never_pages": {
+            "looked_before_paging",
+            "paged_for_the_errors",
+            "one_page",
+        },
+    },
 }
 
 CASES = [(scene, agent, failed) for scene, agents in EXPECTED.items() for agent, failed in agents.items()]
