@@ -285,6 +285,14 @@ EXPECTED: dict[str, dict[str, set[str]]] = {
             "one_page",
         },
     },
+    "contractor-offboarding": {
+        "contractor_offboarding": set(),
+        "contractor_offboarding_overreach": {
+            "channels_kept",
+            "no_archiving",
+            "no_deletions",
+        },
+    },
 }
 
 CASES = [(scene, agent, failed) for scene, agents in EXPECTED.items() for agent, failed in agents.items()]
