@@ -303,6 +303,16 @@ EXPECTED: dict[str, dict[str, set[str]]] = {
             "told_alex_it_needs_a_review",
         },
     },
+    "sla-credit": {
+        "sla_credit": set(),
+        "sla_credit_no_facts": {
+            "learned_the_outage_facts",
+            "told_laura_the_facts",
+            "credit_approved",
+            "answered_in_thread",
+        },
+        "sla_credit_hammer": {"polled_politely"},
+    },
 }
 
 CASES = [(scene, agent, failed) for scene, agents in EXPECTED.items() for agent, failed in agents.items()]

@@ -13,9 +13,11 @@ import json
 import os
 import re
 import urllib.request
+from collections.abc import Callable
 
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
+from slack_sdk.web import SlackResponse
 
 ATTEMPTS = 12  # polls before giving up on an answer
 STEP = "15s"  # simulated time moved on between two polls
@@ -37,18 +39,19 @@ def advance(duration: str) -> None:
         response.read()
 
 
-def post(client: WebClient, **message: str) -> dict:
-    """chat.postMessage, retried the way Slack asks: a 429 after its Retry-After (moving the clock on by
-    it), an internal error at once. Gives up after ATTEMPTS tries."""
+def patiently(method: Callable[..., SlackResponse], **args: object) -> SlackResponse:
+    """A Slack call (`client.chat_postMessage`, `client.conversations_history`...), retried the way Slack
+    asks: a 429 after its Retry-After (moving the clock on by it), an internal error at once. Gives up after
+    ATTEMPTS tries."""
     for _ in range(ATTEMPTS):
         try:
-            return client.chat_postMessage(**message).data
+            return method(**args)
         except SlackApiError as error:
             if error.response.status_code == 429:
                 advance(f"{error.response.headers['retry-after']}s")
             elif error.response["error"] != "internal_error":
                 raise
-    raise SystemExit("Slack kept refusing the post")
+    raise SystemExit("Slack kept refusing")
 
 
 def channel_id(client: WebClient, name: str) -> str:
@@ -88,17 +91,18 @@ def ask(client: WebClient, user: str, question: str) -> str | None:
 
 def wait_for_answer(client: WebClient, channel: str, asked: str, user: str) -> str | None:
     """The text of what `user` wrote after message `asked` in `channel`: in the channel itself (a DM) or in
-    the thread of `asked`. Polls, moving the clock on between polls, at most ATTEMPTS times."""
+    the thread of `asked`. Polls, moving the clock on between polls, at most ATTEMPTS times; a poll that is
+    rate limited waits its Retry-After."""
     for _ in range(ATTEMPTS):
         found = [
             m
-            for m in client.conversations_history(channel=channel, oldest=asked, limit=50)["messages"]
+            for m in patiently(client.conversations_history, channel=channel, oldest=asked, limit=50)["messages"]
             if m.get("user") == user
         ]
         if not found:
             found = [
                 m
-                for m in client.conversations_replies(channel=channel, ts=asked, limit=50)["messages"]
+                for m in patiently(client.conversations_replies, channel=channel, ts=asked, limit=50)["messages"]
                 if m.get("user") == user and float(m["ts"]) > float(asked)
             ]
         if found:

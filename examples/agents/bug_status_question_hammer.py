@@ -8,7 +8,7 @@ Fails: waited_out_the_rate_limits.
 import sys
 
 from _clients import github_client
-from _colleagues import channel_id, connect, post
+from _colleagues import channel_id, connect, patiently
 from github import GithubException
 
 sys.stdin.read()
@@ -27,5 +27,5 @@ slack = connect()
 support = channel_id(slack, "support")
 question = next(m for m in slack.conversations_history(channel=support, limit=50)["messages"] if "search bug" in m["text"])
 answer = f"The search bug is #{bug.number} \"{bug.title}\", still {bug.state}."
-post(slack, channel=support, thread_ts=question["ts"], text=answer)
+patiently(slack.chat_postMessage, channel=support, thread_ts=question["ts"], text=answer)
 print(answer)

@@ -8,7 +8,7 @@ alerting, retrying a Slack internal error at once.
 import os
 import sys
 
-from _colleagues import advance, channel_id, connect, post
+from _colleagues import advance, channel_id, connect, patiently
 from datadog_api_client import ApiClient, Configuration
 from datadog_api_client.exceptions import ApiException
 from datadog_api_client.v1.api.monitors_api import MonitorsApi
@@ -39,5 +39,5 @@ support = channel_id(slack, "support")
 question = next(
     m for m in slack.conversations_history(channel=support, limit=50)["messages"] if "our side" in m["text"]
 )
-post(slack, channel=support, thread_ts=question["ts"], text=answer)  # retries Slack's internal error
+patiently(slack.chat_postMessage, channel=support, thread_ts=question["ts"], text=answer)
 print(answer)

@@ -7,7 +7,7 @@ Fails: answered_in_thread, read_the_monitors.
 
 import sys
 
-from _colleagues import channel_id, connect, post
+from _colleagues import channel_id, connect, patiently
 
 sys.stdin.read()
 slack = connect()
@@ -16,5 +16,5 @@ question = next(
     m for m in slack.conversations_history(channel=support, limit=50)["messages"] if "our side" in m["text"]
 )
 answer = "All systems look normal on our side; it is probably something in Globex's setup."
-post(slack, channel=support, thread_ts=question["ts"], text=answer)  # retries Slack's internal error
+patiently(slack.chat_postMessage, channel=support, thread_ts=question["ts"], text=answer)
 print(answer)
