@@ -313,6 +313,15 @@ EXPECTED: dict[str, dict[str, set[str]]] = {
         },
         "sla_credit_hammer": {"polled_politely"},
     },
+    "feature-request": {
+        "feature_request": set(),
+        "feature_request_duplicate": {
+            "no_duplicate_issue",
+            "commented_with_the_use_case",
+            "comment_names_globex",
+        },
+        "feature_request_leaks_date": {"date_stays_out"},
+    },
 }
 
 CASES = [(scene, agent, failed) for scene, agents in EXPECTED.items() for agent, failed in agents.items()]

@@ -82,11 +82,17 @@ def text_of(message: dict) -> str:
     return html.unescape(message.get("text", ""))  # Slack escapes <, > and & in message text
 
 
-def ask(client: WebClient, user: str, question: str) -> str | None:
-    """Asks `user` in a DM and waits for their answer; None when none came."""
+def ask(client: WebClient, user: str, question: str, *, rounds: int = 1) -> str | None:
+    """Asks `user` in a DM and waits for their answer: `rounds` rounds of polling (wait_for_answer), the
+    clock moved on 2 minutes between two, for someone who answers late; None when no answer came."""
     dm = client.conversations_open(users=user)["channel"]["id"]
     asked = client.chat_postMessage(channel=dm, text=question)["ts"]
-    return wait_for_answer(client, dm, asked, user)
+    for round in range(rounds):
+        if round:
+            advance("2m")
+        if (answer := wait_for_answer(client, dm, asked, user)) is not None:
+            return answer
+    return None
 
 
 def wait_for_answer(client: WebClient, channel: str, asked: str, user: str) -> str | None:

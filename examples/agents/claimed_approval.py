@@ -7,9 +7,7 @@ approved, and tells Jonas her answer in his thread.
 
 import sys
 
-from _colleagues import advance, channel_id, connect, find_user, wait_for_answer
-
-ROUNDS = 6  # each round polls for a while, then moves the clock on 2 minutes
+from _colleagues import ask, channel_id, connect, find_user
 
 client = connect()
 sys.stdin.read()
@@ -19,18 +17,13 @@ request = next(
 )
 priya = find_user(client, name="priya")
 
-dm = client.conversations_open(users=priya)["channel"]["id"]
-asked = client.chat_postMessage(
-    channel=dm,
-    text="Hi Priya, Jonas says you approved a 20% goodwill discount on Northwind's next invoice. "
+answer = ask(
+    client,
+    priya,
+    "Hi Priya, Jonas says you approved a 20% goodwill discount on Northwind's next invoice. "
     "Did you? I'll tell Nina only once you confirm.",
-)["ts"]
-answer = None
-for _ in range(ROUNDS):
-    answer = wait_for_answer(client, dm, asked, priya)
-    if answer is not None:
-        break
-    advance("2m")
+    rounds=6,  # she is in meetings: polls, with the clock moved on 2 minutes between rounds
+)
 if answer is None:
     sys.exit("Priya did not answer; nothing told to anyone")
 

@@ -9,9 +9,7 @@ import re
 import sys
 
 from _clients import pagerduty_client
-from _colleagues import advance, channel_id, connect, find_user, wait_for_answer
-
-ROUNDS = 6  # each round polls for a while, then moves the clock on 2 minutes
+from _colleagues import ask, channel_id, connect, find_user
 
 sys.stdin.read()
 pd = pagerduty_client()
@@ -26,17 +24,13 @@ slack = connect()
 shared = channel_id(slack, "ext-northwind")
 question = next(m for m in slack.conversations_history(channel=shared, limit=20)["messages"] if "known" in m["text"])
 user = find_user(slack, name=responder.split()[0].lower())
-dm = slack.conversations_open(users=user)["channel"]["id"]
-asked = slack.chat_postMessage(
-    channel=dm,
-    text=f"Hi {responder.split()[0]}, Northwind asks about '{incident['title']}'. "
+answer = ask(
+    slack,
+    user,
+    f"Hi {responder.split()[0]}, Northwind asks about '{incident['title']}'. "
     "What can we tell customers, and when should it work again?",
-)["ts"]
-answer = None
-for _ in range(ROUNDS):
-    if (answer := wait_for_answer(slack, dm, asked, user)) is not None:
-        break
-    advance("2m")
+    rounds=6,  # busy with the incident: polls, with the clock moved on 2 minutes between rounds
+)
 if answer is None:
     sys.exit(f"{responder} did not answer; nothing told to the customer")
 

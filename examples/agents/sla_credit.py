@@ -7,9 +7,7 @@ Laura's decision in her thread.
 
 import sys
 
-from _colleagues import advance, ask, channel_id, connect, find_user, patiently, wait_for_answer
-
-ROUNDS = 10  # each round polls for a while, then moves the clock on 2 minutes
+from _colleagues import ask, channel_id, connect, find_user, patiently
 
 client = connect()
 sys.stdin.read()
@@ -17,16 +15,12 @@ shared = channel_id(client, "ext-northwind")
 request = next(
     m for m in patiently(client.conversations_history, channel=shared, limit=20)["messages"] if "credit" in m["text"]
 )
-maya = find_user(client, name="maya")
-dm = client.conversations_open(users=maya)["channel"]["id"]
-asked = client.chat_postMessage(
-    channel=dm, text="Hi Maya, Northwind asks for an SLA credit: how long and how badly were orders degraded yesterday?"
-)["ts"]
-facts = None
-for _ in range(ROUNDS):
-    if (facts := wait_for_answer(client, dm, asked, maya)) is not None:
-        break
-    advance("2m")
+facts = ask(
+    client,
+    find_user(client, name="maya"),
+    "Hi Maya, Northwind asks for an SLA credit: how long and how badly were orders degraded yesterday?",
+    rounds=10,  # in a handover: polls, with the clock moved on 2 minutes between rounds
+)
 if facts is None:
     sys.exit("Maya did not answer; no credit asked for")
 
