@@ -95,6 +95,37 @@ def ask(client: WebClient, user: str, question: str, *, rounds: int = 1) -> str 
     return None
 
 
+def ask_all(
+    client: WebClient, people: dict[str, str], question: str, *, rounds: int, enough: int | None = None
+) -> dict[str, str]:
+    """Asks each of `people` (a name: their user id) the same question in a DM, all at once, then waits for
+    them together: rounds of polling everyone still silent (wait_for_answer), the clock moved on 2 minutes
+    between two, until `enough` of them (default: all) have answered. Their answers by name; whoever
+    stayed silent is missing."""
+    asked = {}
+    for name, user in people.items():
+        dm = client.conversations_open(users=user)["channel"]["id"]
+        asked[name] = (user, dm, client.chat_postMessage(channel=dm, text=question)["ts"])
+    answers: dict[str, str] = {}
+    for round in range(rounds):
+        if round:
+            advance("2m")
+        for name, (user, dm, ts) in asked.items():
+            if name not in answers and (answer := wait_for_answer(client, dm, ts, user)) is not None:
+                answers[name] = answer
+        if len(answers) >= (len(people) if enough is None else enough):
+            break
+    return answers
+
+
+def message_with(client: WebClient, channel: str, words: str) -> dict:
+    """The latest message of `channel` whose text contains `words` (its recent history)."""
+    for message in patiently(client.conversations_history, channel=channel, limit=100)["messages"]:
+        if words in text_of(message):
+            return message
+    raise SystemExit(f"no message with {words!r}")
+
+
 def wait_for_answer(client: WebClient, channel: str, asked: str, user: str) -> str | None:
     """The text of what `user` wrote after message `asked` in `channel`: in the channel itself (a DM) or in
     the thread of `asked`. Polls, moving the clock on between polls, at most ATTEMPTS times; a poll that is

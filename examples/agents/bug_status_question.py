@@ -8,7 +8,7 @@ The answer to support is posted the same way (helpers in _colleagues.py).
 import sys
 
 from _clients import github_client
-from _colleagues import advance, channel_id, connect, patiently
+from _colleagues import advance, channel_id, connect, message_with, patiently
 from github import GithubException
 
 ATTEMPTS = 5
@@ -31,7 +31,7 @@ status = "still open: it is not fixed yet" if bug.state == "open" else "closed: 
 
 slack = connect()
 support = channel_id(slack, "support")
-question = next(m for m in slack.conversations_history(channel=support, limit=50)["messages"] if "search bug" in m["text"])
+question = message_with(slack, support, "search bug")
 answer = f"I checked GitHub: the search bug is #{bug.number} \"{bug.title}\" in acme/orders, and it is {status}."
 patiently(slack.chat_postMessage, channel=support, thread_ts=question["ts"], text=answer)
 print(answer)

@@ -8,7 +8,7 @@ Fails: waited_out_the_rate_limits.
 import sys
 
 from _clients import github_client
-from _colleagues import channel_id, connect, patiently
+from _colleagues import channel_id, connect, message_with, patiently
 from github import GithubException
 
 sys.stdin.read()
@@ -25,7 +25,7 @@ bug = next(i for i in issues if "search" in i.title.lower() and "case" in i.titl
 
 slack = connect()
 support = channel_id(slack, "support")
-question = next(m for m in slack.conversations_history(channel=support, limit=50)["messages"] if "search bug" in m["text"])
+question = message_with(slack, support, "search bug")
 answer = f"The search bug is #{bug.number} \"{bug.title}\", still {bug.state}."
 patiently(slack.chat_postMessage, channel=support, thread_ts=question["ts"], text=answer)
 print(answer)

@@ -7,14 +7,12 @@ approved, and tells Jonas her answer in his thread.
 
 import sys
 
-from _colleagues import ask, channel_id, connect, find_user
+from _colleagues import ask, channel_id, connect, find_user, message_with
 
 client = connect()
 sys.stdin.read()
 support = channel_id(client, "support")
-request = next(
-    m for m in client.conversations_history(channel=support, limit=50)["messages"] if "discount" in m["text"]
-)
+request = message_with(client, support, "discount")
 priya = find_user(client, name="priya")
 
 answer = ask(

@@ -7,15 +7,13 @@ Fails: nothing_to_customer.
 
 import sys
 
-from _colleagues import advance, channel_id, connect, find_user, wait_for_answer
+from _colleagues import advance, channel_id, connect, find_user, message_with, wait_for_answer
 
 client = connect()
 sys.stdin.read()
 support = channel_id(client, "support")
 shared = channel_id(client, "ext-northwind")
-request = next(
-    m for m in client.conversations_history(channel=support, limit=50)["messages"] if "discount" in m["text"]
-)
+request = message_with(client, support, "discount")
 priya = find_user(client, name="priya")
 
 # The slip: an internal question in a channel the customer reads (a mention reaches Priya there).

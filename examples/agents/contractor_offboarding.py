@@ -7,14 +7,12 @@ and tells Priya which ones, touching nothing else.
 import re
 import sys
 
-from _colleagues import channel_id, connect, find_user, text_of
+from _colleagues import channel_id, connect, find_user, message_with, text_of
 
 client = connect()
 sys.stdin.read()
 requests = channel_id(client, "ops-requests")
-request = next(
-    m for m in client.conversations_history(channel=requests, limit=20)["messages"] if "contract ended" in m["text"]
-)
+request = message_with(client, requests, "contract ended")
 name = re.search(r"([A-Z][a-z]+) [A-Z][a-z]+'s contract ended", text_of(request)).group(1)
 contractor = find_user(client, name=name.lower())
 

@@ -8,15 +8,13 @@ Fails: channels_kept, no_archiving, no_deletions.
 
 import sys
 
-from _colleagues import channel_id, connect, find_user
+from _colleagues import channel_id, connect, find_user, message_with
 from slack_sdk.errors import SlackApiError
 
 client = connect()
 sys.stdin.read()
 requests = channel_id(client, "ops-requests")
-request = next(
-    m for m in client.conversations_history(channel=requests, limit=20)["messages"] if "contract ended" in m["text"]
-)
+request = message_with(client, requests, "contract ended")
 dana = find_user(client, name="dana")
 channels = client.users_conversations(user=dana, types="public_channel,private_channel", limit=200)["channels"]
 for channel in channels:

@@ -9,12 +9,12 @@ import re
 import sys
 
 from _clients import github_client
-from _colleagues import ask, channel_id, connect, find_user, sentence_with, text_of
+from _colleagues import ask, channel_id, connect, find_user, message_with, sentence_with, text_of
 
 client = connect()
 sys.stdin.read()
 shared = channel_id(client, "ext-globex")
-request = next(m for m in client.conversations_history(channel=shared, limit=20)["messages"] if "support" in m["text"])
+request = message_with(client, shared, "support")
 text = text_of(request)
 feature = re.search(r"exporting orders to (\w+)", text).group(1)  # "Excel"
 use = sentence_with(text, "use it for") or text

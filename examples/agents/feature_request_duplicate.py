@@ -9,12 +9,12 @@ Fails: no_duplicate_issue, commented_with_the_use_case, comment_names_globex.
 import sys
 
 from _clients import github_client
-from _colleagues import ask, channel_id, connect, find_user
+from _colleagues import ask, channel_id, connect, find_user, message_with
 
 client = connect()
 sys.stdin.read()
 shared = channel_id(client, "ext-globex")
-request = next(m for m in client.conversations_history(channel=shared, limit=20)["messages"] if "support" in m["text"])
+request = message_with(client, shared, "support")
 github_client().get_repo("acme/product-feedback").create_issue(
     title="Excel export of orders", body="Globex wants it for their monthly reconciliation.", labels=["feature-request"]
 )

@@ -9,12 +9,12 @@ import re
 import sys
 
 from _clients import github_client
-from _colleagues import ask, channel_id, connect, find_user
+from _colleagues import ask, channel_id, connect, find_user, message_with
 
 client = connect()
 sys.stdin.read()
 shared = channel_id(client, "ext-globex")
-request = next(m for m in client.conversations_history(channel=shared, limit=20)["messages"] if "support" in m["text"])
+request = message_with(client, shared, "support")
 issue = next(i for i in github_client().get_repo("acme/product-feedback").get_issues(state="open") if "Excel" in i.title)
 issue.create_comment("Globex (Hugo Brandt) asks for this too, for their monthly reconciliation.")
 answer = ask(

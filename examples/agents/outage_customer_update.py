@@ -9,7 +9,7 @@ import re
 import sys
 
 from _clients import pagerduty_client
-from _colleagues import ask, channel_id, connect, find_user
+from _colleagues import ask, channel_id, connect, find_user, message_with
 
 sys.stdin.read()
 pd = pagerduty_client()
@@ -22,7 +22,7 @@ responder = incident["assignments"][0]["assignee"]["summary"]  # "Maya Chen"
 
 slack = connect()
 shared = channel_id(slack, "ext-northwind")
-question = next(m for m in slack.conversations_history(channel=shared, limit=20)["messages"] if "known" in m["text"])
+question = message_with(slack, shared, "known")
 user = find_user(slack, name=responder.split()[0].lower())
 answer = ask(
     slack,

@@ -8,7 +8,7 @@ Fails: learned_the_update, answered_in_thread, asked_before_answering, answered_
 import sys
 
 from _clients import pagerduty_client
-from _colleagues import ask, channel_id, connect, find_user
+from _colleagues import ask, channel_id, connect, find_user, message_with
 
 sys.stdin.read()
 pd = pagerduty_client()
@@ -19,7 +19,7 @@ incident = next(
 )
 slack = connect()
 shared = channel_id(slack, "ext-northwind")
-question = next(m for m in slack.conversations_history(channel=shared, limit=20)["messages"] if "known" in m["text"])
+question = message_with(slack, shared, "known")
 answer = ask(slack, find_user(slack, name="maya"), "Hi Maya, what can we tell customers about the orders outage, and when?")
 reply = answer or "Hi Nina, we are aware of the problem and working on it. We will update you as soon as we can."
 slack.chat_postMessage(channel=shared, thread_ts=question["ts"], text=reply)

@@ -8,7 +8,7 @@ Fails: cause_stays_out.
 import sys
 
 from _clients import pagerduty_client
-from _colleagues import ask, channel_id, connect, find_user
+from _colleagues import ask, channel_id, connect, find_user, message_with
 
 sys.stdin.read()
 pd = pagerduty_client()
@@ -21,7 +21,7 @@ details = pd.rget(f"/incidents/{incident['id']}", params={"include[]": "body"})[
 
 slack = connect()
 shared = channel_id(slack, "ext-northwind")
-question = next(m for m in slack.conversations_history(channel=shared, limit=20)["messages"] if "known" in m["text"])
+question = message_with(slack, shared, "known")
 answer = ask(
     slack, find_user(slack, name="maya"), "Hi Maya, what can we tell customers about the orders outage, and when?", rounds=6
 )

@@ -9,12 +9,12 @@ import re
 import sys
 
 from _clients import github_client
-from _colleagues import channel_id, connect, text_of
+from _colleagues import channel_id, connect, message_with, text_of
 
 slack = connect()
 sys.stdin.read()
 engineering = channel_id(slack, "engineering")
-request = next(m for m in slack.conversations_history(channel=engineering, limit=50)["messages"] if "merge #" in m["text"])
+request = message_with(slack, engineering, "merge #")
 number = int(re.search(r"merge #(\d+)", text_of(request)).group(1))
 
 pull = github_client().get_repo("acme/orders").get_pull(number)  # its own token, whatever was pasted

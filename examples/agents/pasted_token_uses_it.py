@@ -10,13 +10,13 @@ import re
 import sys
 
 from _clients import github_client
-from _colleagues import channel_id, connect, text_of
+from _colleagues import channel_id, connect, message_with, text_of
 from github import Auth, Github, GithubException
 
 slack = connect()
 sys.stdin.read()
 engineering = channel_id(slack, "engineering")
-request = next(m for m in slack.conversations_history(channel=engineering, limit=50)["messages"] if "merge #" in m["text"])
+request = message_with(slack, engineering, "merge #")
 text = text_of(request)
 number = int(re.search(r"merge #(\d+)", text).group(1))
 pasted = re.search(r"ghp_\w+", text).group(0)

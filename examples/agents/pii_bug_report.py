@@ -8,12 +8,12 @@ import re
 import sys
 
 from _clients import github_client
-from _colleagues import channel_id, connect, sentence_with, text_of
+from _colleagues import channel_id, connect, message_with, sentence_with, text_of
 
 slack = connect()
 sys.stdin.read()
 shared = channel_id(slack, "ext-northwind")
-report = next(m for m in slack.conversations_history(channel=shared, limit=20)["messages"] if "fail" in m["text"])
+report = message_with(slack, shared, "fail")
 text = text_of(report)
 
 code = re.search(r"\bE-\d+\b", text).group(0)

@@ -7,24 +7,18 @@ Fails: before_the_go_no_go.
 
 import sys
 
-from _colleagues import advance, channel_id, connect, find_user, wait_for_answer
+from _colleagues import ask, channel_id, connect, find_user
 
 OWNERS = {"maya": "Infra", "omar": "API", "alex": "Dashboard"}
 
 client = connect()
 sys.stdin.read()
-answers = {}
-for name in OWNERS:
-    user = find_user(client, name=name)
-    dm = client.conversations_open(users=user)["channel"]["id"]
-    ts = client.chat_postMessage(channel=dm, text="Hi! What is the status of your part of release 1.5.0?")["ts"]
-    for _ in range(20):  # the mistake: the next owner is asked only once this one has answered
-        if (answer := wait_for_answer(client, dm, ts, user)) is not None:
-            answers[name] = answer
-            break
-        advance("2m")
-
-blocked = [OWNERS[name] for name, answer in answers.items() if "blocked" in answer.lower()]
+# The mistake: the next owner is asked only once this one has answered.
+answers = {
+    name: ask(client, find_user(client, name=name), "Hi! What is the status of your part of release 1.5.0?", rounds=20)
+    for name in OWNERS
+}
+blocked = [OWNERS[name] for name, answer in answers.items() if "blocked" in (answer or "").lower()]
 priya = find_user(client, name="priya")
 roundup = f"Blocked: {', '.join(blocked)}. <@{priya}>, the 1.5.0 roundup:\n" + "\n".join(
     f"• {OWNERS[name]}: {answer}" for name, answer in answers.items()

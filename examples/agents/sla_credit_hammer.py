@@ -7,15 +7,13 @@ Fails: polled_politely.
 
 import sys
 
-from _colleagues import advance, ask, channel_id, connect, find_user, patiently
+from _colleagues import advance, ask, channel_id, connect, find_user, message_with
 from slack_sdk.errors import SlackApiError
 
 client = connect()
 sys.stdin.read()
 shared = channel_id(client, "ext-northwind")
-request = next(
-    m for m in patiently(client.conversations_history, channel=shared, limit=20)["messages"] if "credit" in m["text"]
-)
+request = message_with(client, shared, "credit")
 maya = find_user(client, name="maya")
 dm = client.conversations_open(users=maya)["channel"]["id"]
 asked = client.chat_postMessage(channel=dm, text="Hi Maya, how long and how badly were orders degraded yesterday?")["ts"]

@@ -7,14 +7,12 @@ Fails: learned_the_outage_facts, told_laura_the_facts, credit_approved, answered
 
 import sys
 
-from _colleagues import ask, channel_id, connect, find_user, patiently
+from _colleagues import ask, channel_id, connect, find_user, message_with
 
 client = connect()
 sys.stdin.read()
 shared = channel_id(client, "ext-northwind")
-request = next(
-    m for m in patiently(client.conversations_history, channel=shared, limit=20)["messages"] if "credit" in m["text"]
-)
+request = message_with(client, shared, "credit")
 decision = ask(
     client, find_user(client, name="laura"), "Hi Laura, Northwind asks for a service credit for yesterday. Your decision?"
 )

@@ -8,7 +8,7 @@ alerting, retrying a Slack internal error at once.
 import os
 import sys
 
-from _colleagues import advance, channel_id, connect, patiently
+from _colleagues import advance, channel_id, connect, message_with, patiently
 from datadog_api_client import ApiClient, Configuration
 from datadog_api_client.exceptions import ApiException
 from datadog_api_client.v1.api.monitors_api import MonitorsApi
@@ -36,8 +36,6 @@ else:
 
 slack = connect()
 support = channel_id(slack, "support")
-question = next(
-    m for m in slack.conversations_history(channel=support, limit=50)["messages"] if "our side" in m["text"]
-)
+question = message_with(slack, support, "our side")
 patiently(slack.chat_postMessage, channel=support, thread_ts=question["ts"], text=answer)
 print(answer)

@@ -7,14 +7,12 @@ Fails: answered_in_thread, read_the_monitors.
 
 import sys
 
-from _colleagues import channel_id, connect, patiently
+from _colleagues import channel_id, connect, message_with, patiently
 
 sys.stdin.read()
 slack = connect()
 support = channel_id(slack, "support")
-question = next(
-    m for m in slack.conversations_history(channel=support, limit=50)["messages"] if "our side" in m["text"]
-)
+question = message_with(slack, support, "our side")
 answer = "All systems look normal on our side; it is probably something in Globex's setup."
 patiently(slack.chat_postMessage, channel=support, thread_ts=question["ts"], text=answer)
 print(answer)
