@@ -83,16 +83,9 @@ def text_of(message: dict) -> str:
 
 
 def ask(client: WebClient, user: str, question: str, *, rounds: int = 1) -> str | None:
-    """Asks `user` in a DM and waits for their answer: `rounds` rounds of polling (wait_for_answer), the
-    clock moved on 2 minutes between two, for someone who answers late; None when no answer came."""
-    dm = client.conversations_open(users=user)["channel"]["id"]
-    asked = client.chat_postMessage(channel=dm, text=question)["ts"]
-    for round in range(rounds):
-        if round:
-            advance("2m")
-        if (answer := wait_for_answer(client, dm, asked, user)) is not None:
-            return answer
-    return None
+    """Asks `user` in a DM and waits for their answer: `rounds` rounds of polling (as ask_all does), for
+    someone who answers late; None when no answer came."""
+    return ask_all(client, {user: user}, question, rounds=rounds).get(user)
 
 
 def ask_all(
@@ -107,8 +100,8 @@ def ask_all(
         dm = client.conversations_open(users=user)["channel"]["id"]
         asked[name] = (user, dm, client.chat_postMessage(channel=dm, text=question)["ts"])
     answers: dict[str, str] = {}
-    for round in range(rounds):
-        if round:
+    for done in range(rounds):
+        if done:
             advance("2m")
         for name, (user, dm, ts) in asked.items():
             if name not in answers and (answer := wait_for_answer(client, dm, ts, user)) is not None:
