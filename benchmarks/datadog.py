@@ -27,6 +27,7 @@ from urllib.parse import urlencode
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
+from bench import _drive  # noqa: E402  (this directory is on the path of a script run from it)
 from soundstage.server import Hub, create_app  # noqa: E402
 from soundstage.server.recording import record  # noqa: E402
 from soundstage.services import SERVICES  # noqa: E402
@@ -125,31 +126,6 @@ def queries(runs: int) -> None:
             print(f"    {api} {n:2d} series: " + "  ".join(figures))
 
 
-async def _post(app: Any, path: str, body: bytes, headers: list[tuple[bytes, bytes]], n: int) -> None:
-    sent: list[dict[str, Any]] = []
-
-    async def send(message: dict[str, Any]) -> None:
-        sent.append(message)
-
-    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST", "scheme": "http",
-             "path": path, "raw_path": path.encode(), "query_string": b"", "root_path": "", "headers": headers,
-             "server": ("127.0.0.1", 8750), "client": ("127.0.0.1", 50000)}
-    for _ in range(n):
-        delivered = False
-
-        async def receive() -> dict[str, Any]:
-            nonlocal delivered
-            if delivered:
-                return {"type": "http.disconnect"}
-            delivered = True
-            return {"type": "http.request", "body": body, "more_body": False}
-
-        await app(dict(scope), receive, send)
-        if sent[0]["status"] != 200:
-            raise RuntimeError(f"{path} answered {sent[0]['status']}")
-        sent.clear()
-
-
 def slack_traffic(calls: int, monitors: int) -> tuple[float, float, int]:
     """Calls per second of `calls` chat.postMessage, the share of that time spent evaluating monitors, and
     how many monitor evaluations ran."""
@@ -172,7 +148,7 @@ def slack_traffic(calls: int, monitors: int) -> tuple[float, float, int]:
     evaluation.evaluate_all = timed  # type: ignore[assignment]
     try:
         started = time.perf_counter()
-        asyncio.run(_post(app, f"/w/{world.id}/slack/api/chat.postMessage", body, headers, calls))
+        asyncio.run(_drive(app, f"/w/{world.id}/slack/api/chat.postMessage", body, headers, calls))
         elapsed = time.perf_counter() - started
     finally:
         evaluation.evaluate_all = evaluate  # type: ignore[assignment]

@@ -125,13 +125,14 @@ class Evaluations:
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.count = 0
-        normal = series._normal_at
+        normals = series._normals
 
-        def counted(record: Any, at: int, seed: str) -> float:
-            self.count += 1
-            return normal(record, at, seed)
+        def counted(record: Any, times: Any, seed: str) -> list[float]:
+            found = normals(record, times, seed)
+            self.count += len(found)
+            return found
 
-        monkeypatch.setattr(series, "_normal_at", counted)
+        monkeypatch.setattr(series, "_normals", counted)
 
 
 @pytest.fixture

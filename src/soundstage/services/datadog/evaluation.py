@@ -12,26 +12,55 @@ the time aggregation and compared with the thresholds: Alert past `critical` (st
 `critical_recovery`, when given), Warn past `warning` likewise, else OK; No Data without values when
 `notify_no_data` is set or the group never had a state. The overall state is the most severe group's.
 Group states carry `last_triggered_ts`, `last_resolved_ts`, `last_nodata_ts` (epoch seconds).
+
+A monitor is evaluated again only when an evaluation could change it (`calm_until`): once its state is what
+its metrics say, it is left alone while neither it nor its metric's series change, no override or submitted
+point is in or enters its window, and no value its series' normal shape can take (base ± daily ± noise)
+would move a group past a threshold. So a quiet world pays for its monitors only when something happens.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from ...clock import US
 from ...world import Collection, Record, World
-from .queries import QueryError, parse_monitor_query
-from .series import matching, window_value
+from .queries import MonitorQuery, QueryError, parse_monitor_query
+from .series import matching, normal_range, window_value
 from .store import MONITORS, SERIES
 
 EVALUATED = ("metric alert", "query alert")
 SEVERITY = {"OK": 0, "No Data": 1, "Warn": 2, "Alert": 3}
 _MINUTE = 60 * US
+_NEVER = 2**63  # a time past any simulated time
 
 
 class Held(dict[str, tuple[str, dict[str, str]]]):
     """The monitors held in a state (a world part): monitor id -> (its overall state before the first hold,
     {source: state}). Evaluation skips them; see `force` and `release`."""
+
+
+@dataclass(frozen=True)
+class _Calm:
+    """What an evaluation proved of a monitor: while the monitor and its metric's series are these very records,
+    evaluating it before `until` changes nothing."""
+
+    monitor: Record
+    series: list[Record]
+    until: int
+
+    def holds(self, monitor: Record, series: list[Record], now: int) -> bool:
+        return (
+            now < self.until
+            and monitor is self.monitor
+            and len(series) == len(self.series)
+            and all(a is b for a, b in zip(series, self.series, strict=True))
+        )
+
+
+class Calm(dict[str, _Calm]):
+    """The monitors left alone until something could change them (a world part): monitor id -> `_Calm`."""
 
 
 _BREACH = {
@@ -45,11 +74,8 @@ _BREACH = {
 def statuses(series: Collection, seed: str, monitor: Record, now: int) -> dict[str, str] | None:
     """Each group's status at `now` (`*` for an ungrouped monitor), or None when the world does not evaluate it
     (another monitor type, a query it cannot read, or no series ever matched)."""
-    if monitor["type"] not in EVALUATED:
-        return None
-    try:
-        query = parse_monitor_query(monitor["query"])
-    except QueryError:
+    query = _query(monitor)
+    if query is None:
         return None
     options = monitor["options"]
     thresholds = options.get("thresholds") or {}
@@ -138,16 +164,74 @@ def transition(monitor: Record, found: dict[str, str], now: int) -> dict[str, An
     return fields
 
 
+def calm_until(series: Collection, monitor: Record, now: int) -> int:
+    """Until when evaluating the monitor changes nothing, given that its state is what an evaluation at `now`
+    found (`now` itself when that cannot be told). Each group's value must come from its series' normal shape
+    only, over a window long enough to hold a point of each, until an override starts in the window; and
+    every value that shape can give (`series.normal_range`) must keep the group's status, threshold by threshold."""
+    query = _query(monitor)
+    if query is None:  # never evaluated
+        return _NEVER
+    options = monitor["options"]
+    delay = (options.get("evaluation_delay") or 0) * US
+    end = now - delay
+    before = {name: group["status"] for name, group in monitor["state"]["groups"].items()}
+    until = _NEVER
+    for group, records in matching(series, query.metric).items():
+        found = normal_range(records, end - query.window, end, query.metric.space, query.time_aggregation)
+        if found is None:
+            return now
+        low, high, edge = found
+        if not _steady(query, options.get("thresholds") or {}, low, high, before.get(",".join(group) or "*")):
+            return now
+        until = min(until, edge + delay)
+    return until
+
+
+def _steady(query: MonitorQuery, thresholds: dict[str, Any], low: float, high: float, status: str | None) -> bool:
+    """Whether every value in `[low, high]` gives `status`: as each threshold test is monotonic, one that
+    gives the same answer at both ends gives it everywhere between."""
+    limits = [thresholds.get(k) for k in ("critical", "warning", "critical_recovery", "warning_recovery")]
+    limits[0] = thresholds.get("critical", query.threshold)
+    breach = _BREACH[query.comparator]
+    if any(limit is not None and breach(low, limit) != breach(high, limit) for limit in limits):
+        return False
+    return status is not None and _status(low, status, query.comparator, query.threshold, thresholds, False) == status
+
+
 def evaluate_all(world: World) -> None:
     monitors = world[MONITORS]
     series, seed, now = world[SERIES], world.ids.seed, world.now()
     forced = world.part(Held)
+    calm = world.part(Calm)
     for monitor in list(monitors):
-        if str(monitor["id"]) in forced:
+        monitor_id = str(monitor["id"])
+        if monitor_id in forced:
+            continue
+        read = _read(series, monitor)
+        known = calm.get(monitor_id)
+        if known is not None and known.holds(monitor, read, now):
             continue
         fields = changes(series, seed, monitor, now)
         if fields:
-            monitors.change(str(monitor["id"]), **fields)
+            monitor = monitors.change(monitor_id, **fields)
+        calm[monitor_id] = _Calm(monitor, read, calm_until(series, monitor, now))
+
+
+def _read(series: Collection, monitor: Record) -> list[Record]:
+    """The series of the monitor's metric (none for a monitor the world does not evaluate)."""
+    query = _query(monitor)
+    return [] if query is None else series.by("metric", query.metric.metric)
+
+
+def _query(monitor: Record) -> MonitorQuery | None:
+    """The monitor's query, when the world evaluates the monitor: a metric monitor with a query it reads."""
+    if monitor["type"] not in EVALUATED:
+        return None
+    try:
+        return parse_monitor_query(monitor["query"])
+    except QueryError:
+        return None
 
 
 def force(world: World, monitor_id: str, source: str, state: str) -> None:

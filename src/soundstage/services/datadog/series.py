@@ -18,7 +18,6 @@ import bisect
 import hashlib
 import math
 from collections.abc import Callable, Iterable
-from functools import lru_cache
 from itertools import pairwise
 from typing import Any
 
@@ -56,28 +55,25 @@ AGGREGATE: dict[str, Callable[[list[float]], float]] = {
 }
 
 
-def _noise(seed: str, metric: str, tags: tuple[str, ...], at: int) -> float:
-    """A value in [-1, 1) fixed by the world's seed, the series and the point time."""
-    key = f"{seed}\x00{metric}\x00{','.join(tags)}\x00{at // US}".encode()
-    return int.from_bytes(hashlib.blake2b(key, digest_size=8).digest(), "big") / 2**63 - 1
-
-
-# Monitors re-read the same recent points every simulated minute: the normal value of a point is a pure
-# function of the series' shape and the time, so it is computed once.
-@lru_cache(maxsize=65536)
-def _normal(seed: str, metric: str, tags: tuple[str, ...], base: float, daily: float, noise: float, at: int) -> float:
-    value = base
-    if daily:
-        value += daily * math.cos(2 * math.pi * ((at - _PEAK) % _DAY) / _DAY)
-    if noise:
-        value += noise * _noise(seed, metric, tags, at)
-    if base >= 0:
-        value = max(value, 0.0)
-    return round(value, 4)
-
-
-def _normal_at(record: Record, at: int, seed: str) -> float:
-    return _normal(seed, record["metric"], tuple(record["tags"]), record["base"], record["daily"], record["noise"], at)
+def _normals(record: Record, times: Iterable[int], seed: str) -> list[float]:
+    """The series' normal values at `times`: base + daily swing + noise, floored at 0 when the base is, to 4
+    decimals. The noise is a value in [-1, 1) fixed by the world's seed, the series and the point time (a
+    hash of them): its key starts alike for every point of a series, so that part is hashed once and copied."""
+    base, daily, noise = record["base"], record["daily"], record["noise"]
+    key = hashlib.blake2b(f"{seed}\x00{record['metric']}\x00{','.join(record['tags'])}\x00".encode(), digest_size=8)
+    found = []
+    for at in times:
+        value = base
+        if daily:
+            value += daily * math.cos(2 * math.pi * ((at - _PEAK) % _DAY) / _DAY)
+        if noise:
+            hashed = key.copy()
+            hashed.update(b"%d" % (at // US))
+            value += noise * (int.from_bytes(hashed.digest(), "big") / 2**63 - 1)
+        if base >= 0:
+            value = max(value, 0.0)
+        found.append(round(value, 4))
+    return found
 
 
 def _submitted(record: Record, low: int, high: int) -> list[list[float]]:
@@ -93,13 +89,27 @@ def _first(record: Record, start: int) -> int:
 
 
 def value_at(record: Record, at: int, seed: str) -> float:
-    found = _submitted(record, at, at)
-    if found:
-        return float(found[-1][1])
-    for override in reversed(record["overrides"]):
-        if override["from"] <= at and (override["to"] is None or at < override["to"]):
-            return float(override["value"])
-    return _normal_at(record, at, seed)
+    return values_in(record, at, at, seed)[0]
+
+
+def values_in(record: Record, first: int, last: int, seed: str) -> list[float]:
+    """The series' values at its points from `first` to `last` (both on its interval), in time order: the
+    point submitted for each, else the last override covering it, else its normal value."""
+    step = record["interval"] * US
+    submitted = {int(at): float(value) for at, value in _submitted(record, first, last)}
+    stretches = _stretches(record["overrides"], first, last, step)
+    normal = [
+        at for low, high, override in stretches if override is None
+        for at in range(low, high + step, step) if at not in submitted
+    ]
+    computed = iter(_normals(record, normal, seed))
+    found = []
+    for low, high, override in stretches:
+        for at in range(low, high + step, step):
+            found.append(
+                submitted[at] if at in submitted else override if override is not None else next(computed)
+            )
+    return found
 
 
 def matching(series: Collection, query: MetricQuery) -> dict[tuple[str, ...], list[Record]]:
@@ -177,8 +187,8 @@ def stats(record: Record, start: int, end: int, seed: str, samples: int, divisor
         return None
     found = Stats()
     if (last - first) // step < samples:
-        for at in range(first, last + step, step):
-            found.add(value_at(record, at, seed) / divisor)
+        for value in values_in(record, first, last, seed):
+            found.add(value / divisor)
         return found
     stretches = _stretches(record["overrides"], first, last, step)
     normal = sum((high - low) // step + 1 for low, high, override in stretches if override is None)
@@ -193,7 +203,7 @@ def stats(record: Record, start: int, end: int, seed: str, samples: int, divisor
             found.add(override / divisor, count)
             continue
         taken = min(count, max(1, samples * count // normal))  # shared by the stretches as their lengths are
-        sampled = [_normal_at(record, low + (i * (count - 1) // max(taken - 1, 1)) * step, seed) for i in range(taken)]
+        sampled = _normals(record, [low + (i * (count - 1) // max(taken - 1, 1)) * step for i in range(taken)], seed)
         found.count += count
         found.total += sum(sampled) / divisor * count / taken
         found.low = min(found.low, min(sampled) / divisor)
@@ -260,14 +270,60 @@ def window_value(
         by_time: dict[int, list[float]] = {}
         for record in records:
             step = record["interval"] * US
-            for at in range(max(start // step * step + step, _first(record, 0)), end + 1, step):
-                by_time.setdefault(at, []).append(value_at(record, at, seed))
+            first, last = max(start // step * step + step, _first(record, 0)), end // step * step
+            if first <= last:
+                for at, value in zip(range(first, last + step, step), values_in(record, first, last, seed), strict=True):
+                    by_time.setdefault(at, []).append(value)
         values = [AGGREGATE[space](values) for _, values in sorted(by_time.items())]
         return AGGREGATE[time_aggregation](values) if values else None
     samples = max(1, WINDOW_EVALUATIONS // len(records))
     summaries = [stats(record, start + 1, end, seed, samples) for record in records]
     found = [summary.value(time_aggregation) for summary in summaries if summary is not None]
     return AGGREGATE[space](found) if found else None
+
+
+def normal_range(
+    records: list[Record], start: int, end: int, space: str, time_aggregation: str
+) -> tuple[float, float, int] | None:
+    """What `window_value` can answer over `(start, end]`, and over every later window of the same length
+    that ends before an override starts: (lowest, highest, the earliest override start after `end`). None
+    when a point of the window is not (or may not stay) its series' normal value: an override or a submitted
+    point in or ahead of the window, a series that began inside it; or when the window may hold no point of
+    a series, or (for `sum`) a varying number of points."""
+    edge = 2**63
+    lows, highs, steps = [], [], set()
+    for record in records:
+        step = record["interval"] * US
+        since, points = record.get("since"), record.get("points")
+        if end - start < step or (since is not None and since > start) or (points and points[-1][0] > start):
+            return None
+        for override in record["overrides"]:
+            if override["to"] is None or override["to"] > start:
+                if override["from"] <= end:
+                    return None
+                edge = min(edge, override["from"])
+        swing = abs(record["daily"]) + abs(record["noise"])
+        low, high = record["base"] - swing, record["base"] + swing
+        if record["base"] >= 0:
+            low, high = max(low, 0.0), max(high, 0.0)
+        lows.append(low - 1e-4)  # a point is rounded to 4 decimals
+        highs.append(high + 1e-4)
+        steps.add(step)
+    if not records:
+        return None
+    if space != "sum":
+        low, high = min(lows), max(highs)
+    elif len(steps) == 1:
+        low, high = sum(lows), sum(highs)
+    else:  # some timestamps hold only some of the series
+        low, high = sum(min(v, 0.0) for v in lows), sum(max(v, 0.0) for v in highs)
+    if time_aggregation == "sum":
+        step = steps.pop()
+        if steps or (end - start) % step:
+            return None
+        low, high = low * ((end - start) // step), high * ((end - start) // step)
+    slack = 1e-9 * (abs(low) + abs(high))  # float rounding of the aggregations
+    return low - slack, high + slack, edge
 
 
 def set_override(

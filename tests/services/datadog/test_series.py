@@ -1,0 +1,158 @@
+"""Series values against their definition computed point by point: rolled-up buckets, monitor windows and
+the range of values a monitor's evaluation can be spared for, over seeded random series (bases, daily
+swings, noise, overrides, submitted points, late starts), ranges, rollups and aggregators."""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import random
+from typing import Any
+
+import pytest
+
+from soundstage.clock import US
+from soundstage.services.datadog import series
+from soundstage.services.datadog.queries import parse_metric_query
+
+SEED = "test-seed"
+NOW = 1772460000 * US  # 2026-03-02T14:00:00Z
+DAY = 86400 * US
+
+
+def _point(record: dict[str, Any], at: int) -> float:
+    """A point's value as the docs define it: submitted, else the last override covering it, else base + daily
+    swing peaking at 14:00 UTC + noise × a hash in [-1, 1), floored at 0 when the base is, to 4 decimals."""
+    submitted = [value for time, value in record["points"] if time == at]
+    if submitted:
+        return float(submitted[-1])
+    for override in reversed(record["overrides"]):
+        if override["from"] <= at and (override["to"] is None or at < override["to"]):
+            return float(override["value"])
+    key = f"{SEED}\x00{record['metric']}\x00{','.join(record['tags'])}\x00{at // US}".encode()
+    noise = int.from_bytes(hashlib.blake2b(key, digest_size=8).digest(), "big") / 2**63 - 1
+    value = record["base"] + record["daily"] * math.cos(2 * math.pi * ((at - 14 * 3600 * US) % DAY) / DAY)
+    value += record["noise"] * noise
+    return round(max(value, 0.0) if record["base"] >= 0 else value, 4)
+
+
+def _times(record: dict[str, Any], low: int, high: int) -> list[int]:
+    """The series' point times in `[low, high]`."""
+    step = record["interval"] * US
+    first = -(-max(low, record["since"] or 0) // step) * step
+    return list(range(first, high + 1, step))
+
+
+def _aggregate(method: str, values: list[float]) -> float:
+    total = 0.0
+    for value in values:  # in time order, as the points come
+        total += value
+    found = {"avg": total / len(values), "sum": total, "min": min(values), "max": max(values)}
+    return found[method] if method in found else float(len(values))
+
+
+def _series(rng: random.Random, index: int, submitted: bool = True) -> dict[str, Any]:
+    interval = rng.choice([20, 60, 60, 300])
+    step = interval * US
+    base = rng.choice([0, 2, 180, 420, -5])
+    record = series.new_series(
+        str(index),
+        "m",
+        [f"host:h-{index}"],
+        type=rng.choice(["gauge", "count"]),
+        base=base,
+        noise=rng.choice([0, 1, 20, abs(base) * 0.05]),
+        daily=rng.choice([0, 40]),
+        interval=interval,
+        since=rng.choice([None, None, NOW - rng.randrange(DAY) // step * step]) if submitted else None,
+    )
+    for _ in range(rng.randrange(3)):
+        start = NOW - rng.randrange(2 * DAY)
+        end = rng.choice([None, start + rng.randrange(1, 6 * 3600 * US)])
+        record["overrides"].append({"from": start, "to": end, "value": rng.choice([0, 50, 1400, 2.5])})
+    times = sorted({NOW - rng.randrange(2 * DAY) // step * step for _ in range(rng.randrange(40) if submitted else 0)})
+    record["points"] = [[at, float(rng.randrange(-10, 3000))] for at in times]
+    return record
+
+
+def test_rolled_up_buckets_are_their_points_aggregated() -> None:
+    rng = random.Random(14)
+    for case in range(150):
+        records = [_series(rng, i) for i in range(rng.randrange(1, 5))]
+        space = rng.choice(["avg", "sum", "min", "max"])
+        method = rng.choice(["avg", "sum", "min", "max", "count", None])
+        suffix = rng.choice(["", ".as_rate()", ".as_count()"])
+        rollup = f".rollup({method})" if method else ""
+        query = parse_metric_query(f"{space}:m{{*}}{suffix}{rollup}")
+        interval = rng.choice([20, 60, 120, 300, 3600, 7200])
+        end = NOW - rng.randrange(DAY)
+        start = end - rng.randrange(1, DAY // 2)
+        # Samples enough for every point: each bucket is computed from all of its points.
+        found = series.rollup(query, records, start, end, interval, SEED, samples=10**9)
+        expected = []
+        for bucket in series.buckets(start, end, interval):
+            values = []
+            for record in records:
+                times = _times(record, max(bucket, start), min(bucket + interval * US - 1, end))
+                if times:
+                    rate = query.as_rate and record["type"] == "count"
+                    points = [_point(record, at) / (record["interval"] if rate else 1) for at in times]
+                    by = query.rollup or ("sum" if record["type"] == "count" and not query.as_rate else "avg")
+                    values.append(_aggregate(by, points))
+            if values:
+                expected.append((bucket, round(series.AGGREGATE[space](values), 4)))
+        assert found == expected, (case, query.text, start, end, interval)
+
+
+def test_a_monitor_window_is_its_points_aggregated() -> None:
+    rng = random.Random(15)
+    for case in range(150):
+        records = [_series(rng, i) for i in range(rng.randrange(1, 5))]
+        space, over = rng.choice(["avg", "sum", "min", "max"]), rng.choice(["avg", "sum", "min", "max"])
+        end = NOW - rng.randrange(DAY)
+        start = end - rng.choice([60, 300, 600, 3600, 4 * 3600]) * US
+        by_time: dict[int, list[float]] = {}
+        for record in records:
+            for at in _times(record, start + 1, end):
+                by_time.setdefault(at, []).append(_point(record, at))
+        at_times = [series.AGGREGATE[space](by_time[at]) for at in sorted(by_time)]
+        expected = series.AGGREGATE[over](at_times) if at_times else None
+        assert series.window_value(records, start, end, space, over, SEED) == expected, case
+
+
+@pytest.mark.parametrize("space", ["avg", "sum", "min", "max"])
+@pytest.mark.parametrize("over", ["avg", "sum", "min", "max"])
+def test_a_window_of_normal_points_stays_in_its_normal_range(space: str, over: str) -> None:
+    rng = random.Random(f"{space}{over}")
+    told = 0
+    for _ in range(100):
+        records = [_series(rng, i, submitted=False) for i in range(rng.randrange(1, 4))]
+        end = NOW - rng.randrange(DAY)
+        start = end - rng.choice([300, 600, 3600]) * US
+        found = series.normal_range(records, start, end, space, over)
+        if found is None:
+            continue
+        told += 1
+        low, high, edge = found
+        assert edge > end
+        for later in range(end, min(edge, end + 3 * 3600 * US), 600 * US):  # until an override enters it
+            value = series.window_value(records, later - (end - start), later, space, over, SEED)
+            assert value is not None and low <= value <= high
+    assert told >= 20  # the cases above do hold windows of normal points only
+
+
+def test_no_normal_range_while_an_override_or_a_submitted_point_is_in_the_window() -> None:
+    record = series.new_series("1", "m", ["host:a"], base=100, noise=5)
+    window = (NOW - 600 * US, NOW)
+    assert series.normal_range([record], *window, "avg", "avg") == (pytest.approx(95 - 1e-4), pytest.approx(105 + 1e-4), 2**63)
+    covered = {**record, "overrides": [{"from": NOW - 60 * US, "to": None, "value": 1}]}
+    ahead = {**record, "overrides": [{"from": NOW + 120 * US, "to": None, "value": 1}]}
+    past = {**record, "overrides": [{"from": NOW - DAY, "to": NOW - 600 * US, "value": 1}]}
+    submitted = {**record, "points": [[NOW - 60 * US, 1.0]]}
+    assert series.normal_range([covered], *window, "avg", "avg") is None
+    assert series.normal_range([ahead], *window, "avg", "avg")[2] == NOW + 120 * US  # type: ignore[index]
+    assert series.normal_range([past], *window, "avg", "avg") is not None
+    assert series.normal_range([submitted], *window, "avg", "avg") is None
+    # A sum over a window that is not a whole number of intervals counts a varying number of points.
+    assert series.normal_range([record], NOW - 90 * US, NOW, "avg", "sum") is None
+    assert series.normal_range([record], NOW - 30 * US, NOW, "avg", "avg") is None  # may hold no point
