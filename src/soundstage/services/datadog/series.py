@@ -61,17 +61,18 @@ def _normals(record: Record, times: Iterable[int], seed: str) -> list[float]:
     hash of them): its key starts alike for every point of a series, so that part is hashed once and copied."""
     base, daily, noise = record["base"], record["daily"], record["noise"]
     key = hashlib.blake2b(f"{seed}\x00{record['metric']}\x00{','.join(record['tags'])}\x00".encode(), digest_size=8)
+    copy, number, cos, turn = key.copy, int.from_bytes, math.cos, 2 * math.pi
     found = []
     for at in times:
         value = base
         if daily:
-            value += daily * math.cos(2 * math.pi * ((at - _PEAK) % _DAY) / _DAY)
+            value += daily * cos(turn * ((at - _PEAK) % _DAY) / _DAY)
         if noise:
-            hashed = key.copy()
+            hashed = copy()
             hashed.update(b"%d" % (at // US))
-            value += noise * (int.from_bytes(hashed.digest(), "big") / 2**63 - 1)
-        if base >= 0:
-            value = max(value, 0.0)
+            value += noise * (number(hashed.digest(), "big") / 2**63 - 1)
+        if base >= 0 and value < 0:
+            value = 0.0
         found.append(round(value, 4))
     return found
 
@@ -187,8 +188,12 @@ def stats(record: Record, start: int, end: int, seed: str, samples: int, divisor
         return None
     found = Stats()
     if (last - first) // step < samples:
-        for value in values_in(record, first, last, seed):
-            found.add(value / divisor)
+        points = values_in(record, first, last, seed)
+        if divisor != 1:
+            points = [value / divisor for value in points]
+        for value in points:  # in time order, one at a time, as every aggregation here adds them
+            found.total += value
+        found.count, found.low, found.high = len(points), min(points), max(points)
         return found
     stretches = _stretches(record["overrides"], first, last, step)
     normal = sum((high - low) // step + 1 for low, high, override in stretches if override is None)
