@@ -67,6 +67,25 @@ def test_override_turns_a_monitor_to_alert_and_back(dd: DatadogWorld) -> None:
     ]
 
 
+def test_a_monitor_is_evaluated_again_only_when_it_could_change(dd: DatadogWorld, evaluations: Evaluations) -> None:
+    # Every value p99's normal shape can take (web-1 420 ± 40 ± 21, web-2 380 ± 20) is far below 600 and
+    # 800, and the payments window holds its override's 50 only: after the first evaluation, nothing to compute.
+    dd.live.advance("1m")
+    evaluations.count = 0
+    dd.live.advance("30m")
+    assert evaluations.count == 0
+    # A monitor whose threshold the noise can cross is evaluated every minute, as before.
+    body = {"name": "noisy", "type": "metric alert", "query": "avg(last_1m):avg:orders.latency.p99{host:web-2} > 380"}
+    assert dd.raw("POST", "/api/v1/monitor", json=body).status_code == 200
+    evaluations.count = 0
+    dd.live.advance("10m")
+    assert evaluations.count == 10
+    # A step in a series its monitors read has them evaluated at once.
+    set_override(dd.live.world, "orders.latency.p99", ["host:web-1"], 1500)
+    dd.live.advance("1m")
+    assert _state(dd, "by_host") == "Alert"
+
+
 def test_a_month_long_window_is_evaluated_at_a_bounded_cost(dd: DatadogWorld, evaluations: Evaluations) -> None:
     # A minute at 5000, twenty days back, among 44,640 points of a month-long window.
     set_override(dd.live.world, "orders.latency.p99", ["host:web-2"], 5000, since=(START - 20 * 86400) * US)

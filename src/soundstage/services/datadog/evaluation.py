@@ -21,6 +21,7 @@ would move a group past a threshold. So a quiet world pays for its monitors only
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass
 from typing import Any
 
@@ -55,7 +56,7 @@ class _Calm:
             now < self.until
             and monitor is self.monitor
             and len(series) == len(self.series)
-            and all(a is b for a, b in zip(series, self.series, strict=True))
+            and all(map(operator.is_, series, self.series))
         )
 
 
