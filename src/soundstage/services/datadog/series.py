@@ -45,6 +45,24 @@ EXACT_POINTS = 60
 SUBMITTED_POINTS = 10_080
 # What one evaluation of a monitor may compute: it runs every simulated minute.
 WINDOW_EVALUATIONS = 2_000
+# Normal values computed lately, by series shape and point time (agents ask for the same last hours again and
+# again): at most this many, all forgotten at once past it. Every world of one scene shares them.
+REMEMBERED = 65_536
+
+
+class _Remembered(dict[tuple[Any, ...], dict[int, float]]):
+    """Normal values by series shape, then point time; `count` of them in all."""
+
+    count = 0
+
+    def grew(self, more: int) -> None:
+        self.count += more
+        if self.count > REMEMBERED:
+            self.clear()
+            self.count = 0
+
+
+_remembered = _Remembered()
 
 AGGREGATE: dict[str, Callable[[list[float]], float]] = {
     "avg": lambda values: sum(values) / len(values),
@@ -59,21 +77,28 @@ def _normals(record: Record, times: Iterable[int], seed: str) -> list[float]:
     """The series' normal values at `times`: base + daily swing + noise, floored at 0 when the base is, to 4
     decimals. The noise is a value in [-1, 1) fixed by the world's seed, the series and the point time (a
     hash of them): its key starts alike for every point of a series, so that part is hashed once and copied."""
-    base, daily, noise = record["base"], record["daily"], record["noise"]
-    key = hashlib.blake2b(f"{seed}\x00{record['metric']}\x00{','.join(record['tags'])}\x00".encode(), digest_size=8)
+    base, daily, noise, tags = record["base"], record["daily"], record["noise"], ",".join(record["tags"])
+    shape = (seed, record["metric"], tags, base, daily, noise)
+    known = _remembered.setdefault(shape, {})
+    before = len(known)
+    key = hashlib.blake2b(f"{seed}\x00{record['metric']}\x00{tags}\x00".encode(), digest_size=8)
     copy, number, cos, turn = key.copy, int.from_bytes, math.cos, 2 * math.pi
     found = []
     for at in times:
-        value = base
-        if daily:
-            value += daily * cos(turn * ((at - _PEAK) % _DAY) / _DAY)
-        if noise:
-            hashed = copy()
-            hashed.update(b"%d" % (at // US))
-            value += noise * (number(hashed.digest(), "big") / 2**63 - 1)
-        if base >= 0 and value < 0:
-            value = 0.0
-        found.append(round(value, 4))
+        value = known.get(at)
+        if value is None:
+            value = base
+            if daily:
+                value += daily * cos(turn * ((at - _PEAK) % _DAY) / _DAY)
+            if noise:
+                hashed = copy()
+                hashed.update(b"%d" % (at // US))
+                value += noise * (number(hashed.digest(), "big") / 2**63 - 1)
+            if base >= 0 and value < 0:
+                value = 0.0
+            value = known[at] = round(value, 4)
+        found.append(value)
+    _remembered.grew(len(known) - before)
     return found
 
 
