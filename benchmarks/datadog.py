@@ -91,9 +91,9 @@ class Datadog:
         """Seconds one request takes; fails on anything but a 200 with points."""
         request = ServiceRequest(method, path, query, self.headers, json.dumps(body).encode() if body else b"",
                                  "http://127.0.0.1:8750/w/x/datadog")
-        started = time.perf_counter()
+        started = time.process_time()
         reply, content, _, _ = record(self.world, self.service, self.principal, request)
-        elapsed = time.perf_counter() - started
+        elapsed = time.process_time() - started
         answer = json.loads(content)
         if reply.status != 200 or not (answer.get("series") or answer.get("data", {}).get("attributes", {}).get("times")):
             raise RuntimeError(f"{path} answered {reply.status}: {str(answer)[:200]}")
@@ -140,16 +140,16 @@ def slack_traffic(calls: int, monitors: int) -> tuple[float, float, int]:
     evaluate = evaluation.evaluate_all
 
     def timed(world: World) -> None:
-        started = time.perf_counter()
+        started = time.process_time()
         evaluate(world)
-        spent[0] += time.perf_counter() - started
+        spent[0] += time.process_time() - started
         spent[1] += 1
 
     evaluation.evaluate_all = timed  # type: ignore[assignment]
     try:
-        started = time.perf_counter()
+        started = time.process_time()
         asyncio.run(_drive(app, f"/w/{world.id}/slack/api/chat.postMessage", body, headers, calls))
-        elapsed = time.perf_counter() - started
+        elapsed = time.process_time() - started
     finally:
         evaluation.evaluate_all = evaluate  # type: ignore[assignment]
     return calls / elapsed, spent[0] / elapsed, int(spent[1])
