@@ -80,13 +80,12 @@ def _normals(record: Record, times: Iterable[int], seed: str) -> list[float]:
     base, daily, noise, tags = record["base"], record["daily"], record["noise"], ",".join(record["tags"])
     shape = (seed, record["metric"], tags, base, daily, noise)
     known = _remembered.setdefault(shape, {})
-    before = len(known)
-    key = hashlib.blake2b(f"{seed}\x00{record['metric']}\x00{tags}\x00".encode(), digest_size=8)
-    copy, number, cos, turn = key.copy, int.from_bytes, math.cos, 2 * math.pi
-    found = []
-    for at in times:
-        value = known.get(at)
-        if value is None:
+    times = list(times)
+    missing = [at for at in times if at not in known]
+    if missing:
+        key = hashlib.blake2b(f"{seed}\x00{record['metric']}\x00{tags}\x00".encode(), digest_size=8)
+        copy, number, cos, turn = key.copy, int.from_bytes, math.cos, 2 * math.pi
+        for at in missing:
             value = base
             if daily:
                 value += daily * cos(turn * ((at - _PEAK) % _DAY) / _DAY)
@@ -96,10 +95,9 @@ def _normals(record: Record, times: Iterable[int], seed: str) -> list[float]:
                 value += noise * (number(hashed.digest(), "big") / 2**63 - 1)
             if base >= 0 and value < 0:
                 value = 0.0
-            value = known[at] = round(value, 4)
-        found.append(value)
-    _remembered.grew(len(known) - before)
-    return found
+            known[at] = round(value, 4)
+        _remembered.grew(len(missing))
+    return [known[at] for at in times]
 
 
 def _submitted(record: Record, low: int, high: int) -> list[list[float]]:
