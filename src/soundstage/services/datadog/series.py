@@ -113,12 +113,20 @@ def _first(record: Record, start: int) -> int:
 
 
 def value_at(record: Record, at: int, seed: str) -> float:
-    return values_in(record, at, at, seed)[0]
+    found = _submitted(record, at, at)
+    if found:
+        return float(found[-1][1])
+    for override in reversed(record["overrides"]):
+        if override["from"] <= at and (override["to"] is None or at < override["to"]):
+            return float(override["value"])
+    return _normals(record, (at,), seed)[0]
 
 
 def values_in(record: Record, first: int, last: int, seed: str) -> list[float]:
     """The series' values at its points from `first` to `last` (both on its interval), in time order: the
     point submitted for each, else the last override covering it, else its normal value."""
+    if first == last:  # a bucket of one point, as most are over an hour or two
+        return [value_at(record, first, seed)]
     step = record["interval"] * US
     submitted = {int(at): float(value) for at, value in _submitted(record, first, last)}
     stretches = _stretches(record["overrides"], first, last, step)
