@@ -10,7 +10,7 @@ from __future__ import annotations
 import heapq
 import threading
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator, Mapping, TypeVar
+from typing import Any, Callable, Iterator, Mapping, Protocol, TypeVar
 
 from .clock import Clock, format_duration, iso
 from .events import CallEvent, ClockEvent, EventLog, FinishEvent, StartEvent, WriteEvent
@@ -21,16 +21,46 @@ Snapshot = dict[str, dict[str, Record]]
 P = TypeVar("P")
 
 
+class Derived(Protocol):
+    """An index of a collection's records kept in step with its writes (`indexes.GroupIndex`)."""
+
+    @classmethod
+    def build(cls: type[D], records: Mapping[str, Record]) -> D: ...
+
+    def copy(self: D) -> D: ...
+
+    def update(self, record_id: str, old: Record | None, new: Record | None) -> None: ...
+
+
+D = TypeVar("D", bound=Derived)
+
+
+class _Origin:
+    """The records a collection was copied from and the derived indexes built on them, shared by every copy.
+    `records` becomes None if the collection copied is written after all: then copies build their own."""
+
+    __slots__ = ("records", "indexes")
+
+    def __init__(self, records: dict[str, Record]) -> None:
+        self.records: dict[str, Record] | None = records
+        self.indexes: dict[type, Derived] = {}
+
+
 class Collection:
-    """Records of one kind (`slack.messages`), by id, in insertion order, with lazy field indexes."""
+    """Records of one kind (`slack.messages`), by id, in insertion order, with lazy field indexes and derived
+    indexes (`derived`)."""
 
-    __slots__ = ("name", "_records", "_indexes", "_journal")
+    __slots__ = ("name", "_records", "_indexes", "_journal", "_derived", "_origin", "_written", "_shared")
 
-    def __init__(self, name: str, records: dict[str, Record] | None = None) -> None:
+    def __init__(self, name: str, records: dict[str, Record] | None = None, origin: _Origin | None = None) -> None:
         self.name = name
         self._records: dict[str, Record] = records if records is not None else {}
         self._indexes: dict[str, dict[Any, dict[str, None]]] = {}
         self._journal: Callable[[str, str, str, Record | None, Record | None], None] | None = None
+        self._derived: dict[type, Derived] = {}
+        self._origin = origin
+        self._written: set[str] | None = set() if origin is not None else None  # ids written since the copy
+        self._shared: _Origin | None = None  # what copies of this collection share while it is not written
 
     def __len__(self) -> int:
         return len(self._records)
@@ -59,12 +89,32 @@ class Collection:
             self._indexes[field_name] = index
         return [self._records[i] for i in index.get(value, ())]
 
+    def derived(self, kind: type[D]) -> D:
+        """The index `kind` of these records, kept in step with every write from now on. A copy of a world
+        image builds it on the image's records, once for all copies, then follows its own writes."""
+        index = self._derived.get(kind)
+        if index is None:
+            origin = self._origin
+            base_records = origin.records if origin is not None else None
+            if origin is not None and base_records is not None:
+                base = origin.indexes.get(kind)
+                if base is None:
+                    base = origin.indexes[kind] = kind.build(base_records)
+                index = base.copy()
+                for record_id in self._written or ():
+                    index.update(record_id, base_records.get(record_id), self._records.get(record_id))
+            else:
+                index = kind.build(self._records)
+            self._derived[kind] = index
+        return index  # type: ignore[return-value]
+
     def add(self, record_id: str, record: Record) -> Record:
         if record_id in self._records:
             raise KeyError(f"{self.name}: {record_id} exists")
         record = dict(record)
         self._records[record_id] = record
         self._index_add(record_id, record)
+        self._wrote(record_id, None, record)
         if self._journal:
             self._journal(self.name, "added", record_id, None, record)
         return record
@@ -83,6 +133,7 @@ class Collection:
                         index.get(before, {}).pop(record_id, None)
                     if _hashable(after):
                         index.setdefault(after, {})[record_id] = None
+        self._wrote(record_id, old, new)
         if self._journal:
             self._journal(self.name, "changed", record_id, old, new)
         return new
@@ -93,6 +144,7 @@ class Collection:
             key = old.get(name)
             if _hashable(key):
                 index.get(key, {}).pop(record_id, None)
+        self._wrote(record_id, old, None)
         if self._journal:
             self._journal(self.name, "removed", record_id, old, None)
         return old
@@ -103,16 +155,29 @@ class Collection:
             if _hashable(key):
                 index.setdefault(key, {})[record_id] = None
 
+    def _wrote(self, record_id: str, old: Record | None, new: Record | None) -> None:
+        if self._written is not None:
+            self._written.add(record_id)
+        if self._shared is not None:  # copies made until now can no longer build on these records
+            self._shared.records = None
+            self._shared = None
+        for index in self._derived.values():
+            index.update(record_id, old, new)
+
     def _restore(self, record_id: str, record: Record | None) -> None:
-        """Undo support: puts back an earlier version without journaling (indexes are rebuilt lazily)."""
+        """Undo support: puts back an earlier version without journaling (field indexes are rebuilt lazily)."""
+        current = self._records.get(record_id)
         if record is None:
             self._records.pop(record_id, None)
         else:
             self._records[record_id] = record
         self._indexes.clear()
+        self._wrote(record_id, current, record)
 
     def copy(self) -> Collection:
-        return Collection(self.name, dict(self._records))
+        if self._shared is None:
+            self._shared = _Origin(self._records)
+        return Collection(self.name, dict(self._records), self._shared)
 
 
 def _hashable(value: Any) -> bool:
