@@ -398,11 +398,15 @@ class Call:
             raise SlackError("invalid_types", f"unknown conversation type {unknown[0]!r}")
         return set(given)
 
-    def window(self) -> Callable[[Record], bool]:
-        """`oldest` / `latest` / `inclusive` as a test on a message."""
+    def bounds(self) -> tuple[int | None, int | None, bool]:
+        """`oldest` and `latest` (epoch microseconds, None when absent) and `inclusive`."""
         oldest = self.args.micros("oldest", "invalid_ts_oldest")
         latest = self.args.micros("latest", "invalid_ts_latest")
-        inclusive = self.args.flag("inclusive")
+        return oldest, latest, self.args.flag("inclusive")
+
+    def window(self) -> Callable[[Record], bool]:
+        """`oldest` / `latest` / `inclusive` as a test on a message."""
+        oldest, latest, inclusive = self.bounds()
 
         def inside(message: Record) -> bool:
             at = ts_us(message["ts"])

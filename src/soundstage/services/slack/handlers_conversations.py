@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from ...world import Record
-from . import channels, messages, pins, reads, store, views
-from .calls import TS, Call, channel_only, not_archived, ops
+from . import channels, messages, pins, reads, store, timeline, views
+from .calls import TS, Call, channel_only, cursor, not_archived, ops
 from .channels import type_of
 from .errors import SlackError
 from .timestamps import ts_us
@@ -52,11 +52,20 @@ def conversations_info(call: Call) -> dict[str, Any]:
 def conversations_history(call: Call) -> dict[str, Any]:
     conversation = call.conversation()
     call.require_readable(conversation)
-    inside = call.window()
+    oldest, latest, inclusive = call.bounds()
     metadata = call.args.flag("include_all_metadata")
-    history = messages.history(call.world, conversation["id"])
-    newest_first = [m for m in reversed(history) if inside(m)]
-    page, next_cursor = call.page(newest_first, "next_ts", _ts, 100, 999)
+    ordered = messages.history_ts(call.world, conversation["id"])
+    start, end = timeline.window(ordered, oldest, latest, inclusive)
+    limit = call.args.limit(100, 999)
+    top = end  # the newest message of the page, past the end of `ordered` while there is none
+    position = call.args.cursor("next_ts")
+    if position is not None:  # a cursor names the newest message of its page, still inside the window
+        top = _position(ordered, position) + 1
+        if not start < top <= end:
+            raise SlackError("invalid_cursor", "the cursor points at an item that no longer exists")
+    bottom = max(start, top - limit)
+    page = store.messages_at(call.world, reversed(ordered[bottom:top]))
+    next_cursor = cursor("next_ts", ordered[bottom - 1]) if bottom > start else ""
     body: dict[str, Any] = {
         "messages": [views.in_channel(call.world, m, call.me, metadata=metadata) for m in page],
         "has_more": bool(next_cursor),
@@ -70,6 +79,17 @@ def conversations_history(call: Call) -> dict[str, Any]:
     if next_cursor:
         body["response_metadata"] = {"next_cursor": next_cursor}
     return body
+
+
+def _position(ordered: list[str], ts: str) -> int:
+    """Where `ts` is in `ordered`; an invalid cursor when it is not there."""
+    try:
+        at = timeline.before(ordered, ts)
+    except ValueError:  # not a ts at all
+        at = len(ordered)
+    if at == len(ordered) or ordered[at] != ts:
+        raise SlackError("invalid_cursor", "the cursor points at an item that no longer exists")
+    return at
 
 
 @ops("conversations.replies")

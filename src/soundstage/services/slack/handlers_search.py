@@ -5,11 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import search, store, views
+from . import search, store, views, words
 from .calls import Call, numbered_paging, ops
 from .errors import SlackError
-
-_SEARCHABLE = (None, "thread_broadcast")
 
 
 @ops("search.messages")
@@ -43,10 +41,11 @@ def _messages(call: Call) -> tuple[str, dict[str, Any]]:
     world = call.world
     query = search.parse(world, call.user, text)
     visible = {c["id"]: c for c in world[store.CHANNELS] if store.can_see(c, call.me)}
+    held = words.candidates(world, query.include)
     scored = []
-    for message in world[store.MESSAGES]:
+    for message in world[store.MESSAGES] if held is None else store.messages_at(world, held):
         conversation = visible.get(message["channel"])
-        if conversation is None or message.get("subtype") not in _SEARCHABLE:
+        if conversation is None or not words.searchable(message):
             continue
         score = query.matches(message)
         if score:

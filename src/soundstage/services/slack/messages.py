@@ -11,7 +11,7 @@ from typing import Any, Iterable, Mapping
 
 from ...ids import IdSource
 from ...world import Record, World
-from . import mrkdwn, pins, store
+from . import mrkdwn, pins, store, timeline
 from .directory import SLACKBOT
 from .store import EPHEMERAL, MESSAGES, USERS, WRITTEN
 from .timestamps import make_ts
@@ -114,14 +114,15 @@ def thread_parent(world: World, message: Record) -> Record | None:
     return world[MESSAGES].get(thread_ts)
 
 
+def history_ts(world: World, channel_id: str) -> list[str]:
+    """The `ts` of a conversation's history, oldest first (read only): top-level messages, and replies also
+    sent to the channel."""
+    return world[MESSAGES].derived(timeline.History).get(channel_id)
+
+
 def history(world: World, channel_id: str) -> list[Record]:
-    """A conversation's history, oldest first: top-level messages, and replies also sent to the channel."""
-    return [m for m in world[MESSAGES].by("channel", channel_id) if _in_history(m)]
-
-
-def _in_history(message: Record) -> bool:
-    thread_ts = message.get("thread_ts")
-    return not thread_ts or thread_ts == message["ts"] or message.get("subtype") == "thread_broadcast"
+    """A conversation's history, oldest first."""
+    return store.messages_at(world, history_ts(world, channel_id))
 
 
 def post(

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta, timezone
+from functools import lru_cache
 from typing import Callable
 
 from ...clock import US
@@ -32,10 +33,10 @@ class Query:
 
     def matches(self, record: Record) -> int:
         """How often the wanted words occur (the score); 0 when the message does not match."""
+        if not all(f(record) for f in self.filters):
+            return 0
         text = mrkdwn.unescape(record["text"]).lower()
         if any(_find(text, word) for word in self.exclude):
-            return 0
-        if not all(f(record) for f in self.filters):
             return 0
         score = 1
         for word in self.include:
@@ -47,7 +48,12 @@ class Query:
 
 
 def _find(text: str, word: str) -> list[str]:
-    return re.findall(r"(?<!\w)" + re.escape(word), text)
+    return _at_word_start(word).findall(text)
+
+
+@lru_cache(maxsize=256)
+def _at_word_start(word: str) -> re.Pattern[str]:
+    return re.compile(r"(?<!\w)" + re.escape(word))
 
 
 def parse(world: World, viewer: Record, text: str) -> Query:

@@ -11,7 +11,10 @@ rendered. Each kind of record is built, and changed, in the module named by what
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from ...world import Record, World
+from .timeline import Threads
 
 TEAMS = "slack.teams"
 USERS = "slack.users"
@@ -63,4 +66,9 @@ def can_see(conversation: Record, user_id: str) -> bool:
 
 def replies(world: World, parent_ts: str) -> list[Record]:
     """A thread's replies, oldest first (the parent also carries `thread_ts` once it has replies)."""
-    return [m for m in world[MESSAGES].by("thread_ts", parent_ts) if m["ts"] != parent_ts]
+    return messages_at(world, world[MESSAGES].derived(Threads).get(parent_ts))
+
+
+def messages_at(world: World, ts: Iterable[str]) -> list[Record]:
+    """The messages of these `ts` (each one a message of the world's), in their order."""
+    return [m for m in map(world[MESSAGES].get, ts) if m is not None]

@@ -6,7 +6,7 @@ import hashlib
 from typing import Any
 
 from ...world import Record, World
-from . import messages, reads, store
+from . import messages, reads, store, timeline
 
 
 def conversation(record: Record, viewer: str, *, num_members: bool = False) -> dict[str, Any]:
@@ -111,13 +111,15 @@ def _found(world: World, record: Record) -> dict[str, Any]:
 
 
 def _before(world: World, record: Record) -> list[Record]:
-    """The messages before one where it was posted (its thread, or the conversation's history), nearest first."""
+    """The two messages before one where it was posted (its thread, or the conversation's history), nearest
+    first."""
     parent = messages.thread_parent(world, record)
     if parent is not None:
         around = [parent, *store.replies(world, parent["ts"])]
-    else:
-        around = messages.history(world, record["channel"])
-    return [m for m in reversed(around) if m["ts"] < record["ts"]]
+        return [m for m in reversed(around) if m["ts"] < record["ts"]][:2]
+    ordered = messages.history_ts(world, record["channel"])
+    at = timeline.before(ordered, record["ts"])
+    return store.messages_at(world, reversed(ordered[max(0, at - 2) : at]))
 
 
 def search_match(world: World, score: int, record: Record, conversation: Record, viewer: str) -> dict[str, Any]:

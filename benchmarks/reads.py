@@ -1,0 +1,302 @@
+"""Reads in big worlds, and loading one: what a read costs as the world grows (docs/architecture.md).
+
+    python benchmarks/reads.py [--sizes 1000,10000,100000] [--issues 1000,10000] [--load 100000]
+
+(a) Slack `conversations.history` (limit=1, limit=100, with `oldest`/`latest`, the second page through its
+    cursor) and `search.messages` (a rare word, a common word, a phrase with `in:`, sorted by time) in a
+    world of 1k, 10k and 100k messages, through the recording layer. Median milliseconds per call.
+(b) GitHub `GET /repos/{owner}/{repo}/issues` (first page, a later page, sorted by update) and
+    `GET /search/issues` in a repo of 1k and 10k issues.
+(c) copying a world image of 100k messages into a live world (what every trial pays).
+(d) loading a world file that gives 100k messages as records, in a process of its own: wall seconds and
+    resident memory grown (MiB).
+
+Each world is a seed scene's (csv-export for Slack, issue-triage for GitHub), its image filled with generated records before it is copied into a
+live world, so the records are the image's (as a world file's are) and the reads run on a fresh copy.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any, Callable
+from urllib.parse import urlencode
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "src"))
+
+from soundstage.server import Hub  # noqa: E402
+from soundstage.server.recording import record  # noqa: E402
+from soundstage.services import SERVICES  # noqa: E402
+from soundstage.services.base import ServiceRequest  # noqa: E402
+from soundstage.services.github import issues  # noqa: E402
+from soundstage.services.github.records import Records  # noqa: E402
+from soundstage.services.slack import messages  # noqa: E402
+from soundstage.services.slack.store import MESSAGES, USERS  # noqa: E402
+from soundstage.services.slack.timestamps import make_ts  # noqa: E402
+from soundstage.stage import WorldImage, build_image, read_scene  # noqa: E402
+from soundstage.world import Collection, World  # noqa: E402
+
+SLACK_SCENE = ROOT / "seeds" / "csv-export.yaml"
+GITHUB_SCENE = ROOT / "seeds" / "issue-triage.yaml"
+WORDS = (
+    "deploy cache latency orders export invoice billing dashboard search retry timeout customer rollout "
+    "incident review merge branch release migration queue worker token refund report alert metrics"
+).split()
+RARE = "zeppelin"  # in about one message of a thousand
+
+
+def _text(rng: random.Random, i: int) -> str:
+    words = [rng.choice(WORDS) for _ in range(rng.randint(6, 14))]
+    if i % 1000 == 7:
+        words.insert(rng.randrange(len(words)), RARE)
+    return " ".join(words).capitalize() + "."
+
+
+def slack_image(count: int) -> WorldImage:
+    """The scene's image with `count` messages more, spread over its public channels, one in ten a reply."""
+    image = build_image(*read_scene(SLACK_SCENE))
+    collection = image.collections[MESSAGES]
+    records = dict(collection._records)
+    rng = random.Random(count)
+    team = image.settings["slack"]["team_id"]
+    channels = [image.refs[name] for name in ("general", "support", "engineering", "incidents", "random")]
+    users = [u for u in image.collections[USERS] if not u["is_bot"] and not u["deleted"]]
+    start = image.start - count * 10_000_000 - 86_400_000_000
+    roots: dict[str, list[str]] = {c: [] for c in channels}
+    for i in range(count):
+        channel = channels[i % len(channels)]
+        author = users[rng.randrange(len(users))]
+        ts = make_ts(image.ids, start + i * 10_000_000)
+        parent = rng.choice(roots[channel][-20:]) if roots[channel] and i % 10 == 3 else None
+        made = messages.record(
+            ts, channel, author, _text(rng, i), team, image.ids,
+            thread_ts=parent, parent_user=records[parent]["user"] if parent else None,
+        )
+        records[ts] = made
+        if parent is None:
+            roots[channel].append(ts)
+    by_ts = dict(sorted(records.items(), key=lambda item: item[0]))
+    image.collections[MESSAGES] = Collection(MESSAGES, by_ts)
+    return image
+
+
+def github_image(count: int) -> WorldImage:
+    """The scene's image with `count` issues more in acme/orders, a third of them closed."""
+    image = build_image(*read_scene(GITHUB_SCENE))
+
+    def collection(name: str) -> Collection:
+        return image.collections.setdefault(name, Collection(name))
+
+    records = Records(collection, image.ids)
+    rng = random.Random(count)
+    for i in range(count):
+        at = image.start - (count - i) * 60_000_000
+        made = issues.create_issue(
+            records, "acme/orders", "maya", at, title=_text(rng, i), body=_text(rng, i + 1), labels=[], assignees=[]
+        )
+        if i % 3 == 0:
+            issues.update_item(records, "github.issues", made, "omar", at + 1, state="closed")
+    return image
+
+
+class Caller:
+    """Calls one service of a live world through the recording layer, as the server does."""
+
+    def __init__(self, world: World, service: str, token_type: str) -> None:
+        self.world = world
+        self.service = SERVICES[service]
+        self.principal = next(
+            p for p in world.tokens.values() if p.service == service and p.token_type == token_type
+        )
+
+    def slack(self, method: str, args: dict[str, str]) -> dict[str, Any]:
+        request = ServiceRequest(
+            "POST", f"/api/{method}", {}, {"content-type": "application/x-www-form-urlencoded"},
+            urlencode(args).encode(), "http://127.0.0.1:8750/w/x/slack",
+        )
+        return self._answer(request)
+
+    def github(self, path: str, query: dict[str, str]) -> Any:
+        request = ServiceRequest("GET", path, query, {"user-agent": "reads"}, b"", "http://127.0.0.1:8750/w/x/github")
+        return self._answer(request)
+
+    def _answer(self, request: ServiceRequest) -> Any:
+        reply, content, _, _ = record(self.world, self.service, self.principal, request)
+        body = json.loads(content)
+        if reply.status != 200 or (isinstance(body, dict) and body.get("ok") is False):
+            raise RuntimeError(f"{request.path} answered {reply.status}: {str(body)[:200]}")
+        return body
+
+
+def _ms(call: Callable[[], Any], runs: int) -> float:
+    samples = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        call()
+        samples.append(time.perf_counter() - started)
+    return statistics.median(samples) * 1000
+
+
+def _copy_ms(image: WorldImage) -> float:
+    hub = Hub()
+    return _ms(lambda: hub.add(image), 20)
+
+
+def slack_reads(count: int, runs: int) -> dict[str, float]:
+    image = slack_image(count)
+    hub = Hub()
+    world = hub.add(image)
+    caller = Caller(world, "slack", "user")
+    general = world.refs["general"]
+    first = caller.slack("conversations.history", {"channel": general, "limit": "100"})
+    cursor = first["response_metadata"]["next_cursor"]
+    middle = first["messages"][50]["ts"]
+    history = world[MESSAGES].by("channel", general)
+    oldest, latest = history[len(history) // 3]["ts"], history[len(history) // 2]["ts"]
+    cases: dict[str, Callable[[], Any]] = {
+        "history limit=1": lambda: caller.slack("conversations.history", {"channel": general, "limit": "1"}),
+        "history limit=100": lambda: caller.slack("conversations.history", {"channel": general, "limit": "100"}),
+        "history oldest+latest limit=100": lambda: caller.slack(
+            "conversations.history", {"channel": general, "oldest": oldest, "latest": latest, "limit": "100"}
+        ),
+        "history latest limit=1": lambda: caller.slack(
+            "conversations.history", {"channel": general, "latest": middle, "limit": "1"}
+        ),
+        "history cursor (page 2)": lambda: caller.slack(
+            "conversations.history", {"channel": general, "cursor": cursor, "limit": "100"}
+        ),
+        f"search '{RARE}'": lambda: caller.slack("search.messages", {"query": RARE}),
+        "search 'deploy' (common)": lambda: caller.slack("search.messages", {"query": "deploy"}),
+        "search phrase in:#support by time": lambda: caller.slack(
+            "search.messages", {"query": '"cache latency" in:#support', "sort": "timestamp"}
+        ),
+        "search 'deploy' page 5": lambda: caller.slack("search.messages", {"query": "deploy", "page": "5"}),
+    }
+    results = {name: _ms(case, runs) for name, case in cases.items()}
+    results["copy the image into a live world"] = _copy_ms(image)
+    return results
+
+
+def github_reads(count: int, runs: int) -> dict[str, float]:
+    image = github_image(count)
+    hub = Hub()
+    world = hub.add(image)
+    caller = Caller(world, "github", "user")
+    listing = "/repos/acme/orders/issues"
+    cases: dict[str, Callable[[], Any]] = {
+        "list issues (page 1)": lambda: caller.github(listing, {}),
+        "list issues page 10": lambda: caller.github(listing, {"page": "10"}),
+        "list issues state=all sort=updated": lambda: caller.github(listing, {"state": "all", "sort": "updated"}),
+        f"search/issues '{RARE}'": lambda: caller.github("/search/issues", {"q": f"{RARE} repo:acme/orders"}),
+        "search/issues is:open (no words)": lambda: caller.github("/search/issues", {"q": "repo:acme/orders is:open"}),
+    }
+    results = {name: _ms(case, runs) for name, case in cases.items()}
+    results["copy the image into a live world"] = _copy_ms(image)
+    return results
+
+
+# -- loading a world file ----------------------------------------------------------------------------
+
+
+def world_file(count: int, folder: Path) -> Path:
+    """A world definition giving `count` messages as records: acme's people and channels, one message in
+    ten a reply to a recent message of its channel (by ref)."""
+    rng = random.Random(count)
+    users = ["maya", "omar", "laura", "priya", "jonas", "alex"]
+    channels = ["general", "engineering", "incidents"]
+    lines = [
+        "name: bigworld",
+        'clock: {start: "2026-03-02T14:00:00Z"}',
+        "slack:",
+        "  team: {name: Big, domain: big}",
+        "  users:",
+        *[f"    - {{ref: {u}, name: {u}, email: {u}@big.test}}" for u in users],
+        "  channels:",
+        *[f"    - {{ref: {c}, name: {c}, members: [{', '.join('$' + u for u in users)}]}}" for c in channels],
+        "  messages:",
+    ]
+    roots: dict[str, list[int]] = {c: [] for c in channels}
+    for i in range(count):
+        channel = channels[i % len(channels)]
+        user = users[rng.randrange(len(users))]
+        text = _text(rng, i)
+        if roots[channel] and i % 10 == 3:
+            parent = rng.choice(roots[channel][-20:])
+            lines.append(f"    - {{channel: ${channel}, user: ${user}, thread_ts: $m{parent}, text: \"{text}\"}}")
+        else:
+            roots[channel].append(i)
+            lines.append(f"    - {{ref: m{i}, channel: ${channel}, user: ${user}, text: \"{text}\"}}")
+    path = folder / "worlds" / "bigworld.yaml"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("\n".join(lines) + "\n")
+    scene = folder / "seeds" / "big.yaml"
+    scene.parent.mkdir(parents=True, exist_ok=True)
+    scene.write_text("name: big\nworld: bigworld\ntask: Read the channels.\n")
+    return scene
+
+
+def _load_child(scene: str) -> None:
+    """In a process of its own: loads the scene's image, prints seconds and resident MiB grown."""
+    from soundstage.spec import loader
+
+    # The file is far past the bounds a file is held to (docs/scenes.md); they are lifted to time the load.
+    loader.MAX_CHARS, loader.MAX_VALUES = 1 << 30, 1 << 30
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    started = time.perf_counter()
+    image = build_image(*read_scene(Path(scene)))
+    elapsed = time.perf_counter() - started
+    grown = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) / 1024
+    print(json.dumps({"seconds": elapsed, "mib": grown, "messages": len(image.collections[MESSAGES])}))
+
+
+def load_world(count: int) -> dict[str, float]:
+    with tempfile.TemporaryDirectory() as folder:
+        scene = world_file(count, Path(folder))
+        size = (Path(folder) / "worlds" / "bigworld.yaml").stat().st_size
+        child = subprocess.run(
+            [sys.executable, __file__, "--load-child", str(scene)], check=True, capture_output=True, text=True
+        )
+        result: dict[str, float] = json.loads(child.stdout)
+        result["file MiB"] = size / 2**20
+        return result
+
+
+def _print(title: str, results: dict[str, float]) -> None:
+    print(title)
+    for name, value in results.items():
+        print(f"  {name:<40} {value:9.3f} ms")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="1000,10000,100000", help="message counts of the Slack worlds")
+    parser.add_argument("--issues", default="1000,10000", help="issue counts of the GitHub worlds")
+    parser.add_argument("--load", type=int, default=100_000, help="messages in the loaded world file (0: skip)")
+    parser.add_argument("--runs", type=int, default=30, help="calls timed per case")
+    parser.add_argument("--load-child", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.load_child:
+        _load_child(args.load_child)
+        return
+    for count in (int(n) for n in args.sizes.split(",") if n):
+        _print(f"Slack, {count:,} messages (median ms per call)", slack_reads(count, args.runs))
+    for count in (int(n) for n in args.issues.split(",") if n):
+        _print(f"GitHub, {count:,} issues in one repo (median ms per call)", github_reads(count, args.runs))
+    if args.load:
+        loaded = load_world(args.load)
+        print(f"Loading a world file of {args.load:,} messages as records ({loaded['file MiB']:.1f} MiB of YAML)")
+        print(f"  {'seconds':<40} {loaded['seconds']:9.2f}")
+        print(f"  {'resident memory grown (MiB)':<40} {loaded['mib']:9.1f}")
+
+
+if __name__ == "__main__":
+    main()
