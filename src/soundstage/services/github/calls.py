@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import base64
 import shlex
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote, urlencode
@@ -398,7 +398,7 @@ def _label_names(value: Any) -> list[str]:
     return names
 
 
-def paginate(call: Call, items: list[Any], view: Callable[[Any], Any] | None = None) -> Reply:
+def paginate(call: Call, items: Sequence[Any], view: Callable[[Any], Any] | None = None) -> Reply:
     """One page of `items` (rendered by `view`) with GitHub's `Link` header: `rel="prev"`, `"next"`,
     `"last"`, `"first"` as they apply, joined by `", "` exactly (PyGithub splits on it); no `next` on the
     last page (githubkit follows `next` until it is gone)."""

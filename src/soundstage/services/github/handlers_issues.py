@@ -10,7 +10,7 @@ import re
 from typing import Any
 
 from ...world import Record
-from . import issues, views_issues
+from . import issues, listing, views_issues
 from .handlers_milestones import milestone_field
 from .calls import Call, created, no_content, ops, paginate
 from .errors import GitHubError, invalid, type_error
@@ -62,6 +62,10 @@ def list_issues(call: Call) -> Any:
     assignee, creator, since = (call.param("assignee"), call.param("creator"), call.since())
     milestone = call.param("milestone")
     name = repo["full_name"]
+    if not labels and assignee is None and creator is None and since is None and milestone is None:
+        ordered = listing.sorted_items(call.records, (ISSUES, PULLS), name, state, sort, direction == "desc")
+        if ordered is not None:
+            return paginate(call, ordered, lambda r: issue_view(call, r))
     items = [*call.world[ISSUES].by("repository", name), *call.world[PULLS].by("repository", name)]
     chosen = [
         r for r in items if (state == "all" or r["state"] == state) and _matches(r, labels, assignee, creator, since, milestone)

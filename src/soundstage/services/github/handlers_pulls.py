@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...world import Record
-from . import commits, diffs, issues, media, pulls, repos, views_git, views_pulls
+from . import commits, diffs, issues, listing, media, pulls, repos, views_git, views_pulls
 from .calls import Call, created, no_content, ops, paginate
 from .errors import GitHubError, failed, not_found, type_error
 from .store import PULLS, REVIEW_COMMENTS, REVIEWS, item_key
@@ -38,6 +38,12 @@ def list_pulls(call: Call) -> Any:
     head = call.param("head")
     head_branch = call.head_branch(repo, head) if head else None
     base = call.param("base")
+    by = {"created": "created", "updated": "updated", "popularity": "comments", "long-running": "created"}[sort]
+    reverse = direction == "desc" if sort != "long-running" else direction == "asc"
+    if head_branch is None and base is None:
+        ordered = listing.sorted_items(call.records, (PULLS,), repo["full_name"], state, by, reverse)
+        if ordered is not None:
+            return paginate(call, ordered, lambda r: _view(call, r, full=False))
     chosen = [
         r
         for r in call.world[PULLS].by("repository", repo["full_name"])
@@ -45,8 +51,6 @@ def list_pulls(call: Call) -> Any:
         and (head_branch is None or r["head"] == head_branch)
         and (base is None or r["base"] == base)
     ]
-    by = {"created": "created", "updated": "updated", "popularity": "comments", "long-running": "created"}[sort]
-    reverse = direction == "desc" if sort != "long-running" else direction == "asc"
     chosen.sort(key=lambda r: (issues.sort_value(call.records, r, by), r["number"]), reverse=reverse)
     return paginate(call, chosen, lambda r: _view(call, r, full=False))
 

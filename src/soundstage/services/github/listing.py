@@ -1,0 +1,92 @@
+"""Issues and pull requests of each repository in the order listings sort them: the indexes that let a
+listing read one page without sorting the repository's items.
+
+`ByCreation` and `ByUpdate` are indexes of `github.issues` and of `github.pulls` (`Collection.derived`):
+per repository and state (`open`, `closed`, and `all`), the items' `(created_at, number, key)` or
+`(updated_at, number, key)`, ascending. Issues and pulls share one number sequence per repo, so these
+orders have no ties, and one listing of both reads the two lists merged.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Hashable, Iterable, Iterator, Sequence
+from itertools import islice
+from typing import Any, overload
+
+from ...indexes import GroupIndex
+from ...world import Record
+from .records import Records
+from .store import ISSUES, PULLS
+
+
+def _entries(record_id: str, record: Record, field: str) -> Iterable[tuple[Hashable, Any]]:
+    entry = (record[field], record["number"], record_id)
+    return (((record["repository"], record["state"]), entry), ((record["repository"], "all"), entry))
+
+
+class ByCreation(GroupIndex):
+    __slots__ = ()
+
+    @staticmethod
+    def entries(record_id: str, record: Record) -> Iterable[tuple[Hashable, Any]]:
+        return _entries(record_id, record, "created_at")
+
+
+class ByUpdate(GroupIndex):
+    __slots__ = ()
+
+    @staticmethod
+    def entries(record_id: str, record: Record) -> Iterable[tuple[Hashable, Any]]:
+        return _entries(record_id, record, "updated_at")
+
+
+_ORDERS: dict[str, type[GroupIndex]] = {"created": ByCreation, "updated": ByUpdate}
+
+
+def sorted_items(
+    records: Records, kinds: tuple[str, ...], repo: str, state: str, sort: str, descending: bool
+) -> Sequence[Record] | None:
+    """The issues and/or pulls (`kinds`) of `repo` in `state`, sorted by `sort` then number, as a sequence
+    that reads only the slices asked of it; None for a sort no index keeps (`comments`)."""
+    order = _ORDERS.get(sort)
+    if order is None:
+        return None
+    return _Merged(records, [records[kind].derived(order).get((repo, state)) for kind in kinds], descending)
+
+
+class _Merged(Sequence[Record]):
+    """Sorted lists of entries read as one sorted sequence of records; a slice costs its end, not the whole."""
+
+    def __init__(self, records: Records, lists: list[list[Any]], descending: bool) -> None:
+        self.records = records
+        self.lists = [entries for entries in lists if entries]
+        self.descending = descending
+
+    def __len__(self) -> int:
+        return sum(len(entries) for entries in self.lists)
+
+    def _entries(self) -> Iterator[Any]:
+        if self.descending:
+            return heapq.merge(*(reversed(entries) for entries in self.lists), reverse=True)
+        return heapq.merge(*self.lists)
+
+    def _record(self, entry: Any) -> Record:
+        key = entry[2]
+        found = self.records[ISSUES].get(key) or self.records[PULLS].get(key)
+        assert found is not None
+        return found
+
+    @overload
+    def __getitem__(self, at: int) -> Record: ...
+
+    @overload
+    def __getitem__(self, at: slice) -> list[Record]: ...
+
+    def __getitem__(self, at: int | slice) -> Record | list[Record]:
+        if isinstance(at, slice):
+            start, stop, step = at.indices(len(self))
+            return [self._record(e) for e in islice(self._entries(), start, stop, step)]
+        if not 0 <= at < len(self):
+            raise IndexError(at)
+        return self._record(next(islice(self._entries(), at, None)))
