@@ -260,7 +260,13 @@ def load_yaml(text: str, file: str) -> Document:
 
 def _parse(text: str, file: str, lines: dict[PathKey, int], lone: list[int]) -> Any:
     """The data of `text`; `lone` are where the original text had lone surrogates (U+FFFD in `text`). Read by
-    libyaml when it is there; a file it refuses is read again in Python, whose error is the one raised."""
+    libyaml when it is there, straight from its events when the text is plain; a file it refuses is read again
+    in Python, whose error is the one raised."""
+    if yaml.__with_libyaml__ and not lone and not Reader.NON_PRINTABLE.search(text):
+        try:
+            return _Plain(text).read(lines)
+        except (_NotPlain, yaml.YAMLError):
+            lines.clear()
     for loader_class in LOADERS[:-1]:
         try:
             return _parse_with(loader_class, text, file, lines, lone)
@@ -281,6 +287,108 @@ def _parse_with(loader_class: type[_Bounded], text: str, file: str, lines: dict[
     if lone:  # outside every key and value: in a comment
         raise SpecError(_LONE, file=file, line=text.count("\n", 0, lone[0]) + 1)
     return data
+
+
+class _NotPlain(Exception):
+    """The text needs reading node by node: anchors, aliases, merge keys, explicit tags, or a problem."""
+
+
+_STR, _INT = "tag:yaml.org,2002:str", "tag:yaml.org,2002:int"
+_SCALAR_TAGS = {_STR, _INT, "tag:yaml.org,2002:float", "tag:yaml.org,2002:bool", "tag:yaml.org,2002:null"}
+
+
+if yaml.__with_libyaml__:
+
+    class _Plain(CParser, _Schema):  # type: ignore[misc]
+        """Reads a plain text (no anchors, aliases, merge keys or explicit tags, within the bounds, without a
+        problem to report) straight from libyaml's events into data and lines: what `_FastLoader` and
+        `_Builder` make of it, without a node per value. Anything else raises `_NotPlain` and is read node by
+        node, whose errors are the ones users read."""
+
+        def __init__(self, text: str) -> None:
+            CParser.__init__(self, text)
+            _Schema.__init__(self)
+
+        def read(self, lines: dict[PathKey, int]) -> Any:
+            try:
+                return self._read(lines)
+            finally:
+                self.dispose()
+
+        def _read(self, lines: dict[PathKey, int]) -> Any:
+            get = self.get_event
+            get()  # the stream's start
+            if not self.check_event(yaml.DocumentStartEvent):
+                raise _NotPlain  # an empty file
+            get()
+            root: list[Any] = []
+            # The lists and mappings open around the next value: [the value, its path, for a mapping the key read
+            # and waiting for its value (`_KEY` while the next event is a key)]; the root's holder at the bottom.
+            stack: list[list[Any]] = [[root, (), None]]
+            values = 0
+            while True:
+                event: Any = get()
+                kind = type(event)
+                if kind is yaml.SequenceEndEvent or kind is yaml.MappingEndEvent:
+                    stack.pop()
+                    if len(stack) == 1:
+                        break
+                    continue
+                if kind is yaml.AliasEvent or event.anchor is not None or event.tag not in (None, "!"):
+                    raise _NotPlain
+                values += 1  # as `_Loader` counts: every key, item and value
+                if values > MAX_VALUES:
+                    raise _NotPlain
+                top = stack[-1]
+                into, path, key = top
+                if key is _KEY:
+                    if kind is not yaml.ScalarEvent:
+                        raise _NotPlain
+                    key = top[2] = self._scalar(event)
+                    if key in into:
+                        raise _NotPlain
+                    lines[path + (key,)] = event.start_mark.line + 1
+                    continue
+                if len(stack) == 1:
+                    here: PathKey = ()
+                else:
+                    here = path + ((len(into),) if key is None else (key,))
+                lines.setdefault(here, event.start_mark.line + 1)
+                if kind is yaml.ScalarEvent:
+                    value: Any = self._scalar(event)
+                elif len(stack) > MAX_DEPTH:
+                    raise _NotPlain
+                else:
+                    value = [] if kind is yaml.SequenceStartEvent else {}
+                if key is None:
+                    into.append(value)
+                else:
+                    into[key] = value
+                    top[2] = _KEY
+                if kind is not yaml.ScalarEvent:
+                    stack.append([value, here, None if kind is yaml.SequenceStartEvent else _KEY])
+                elif len(stack) == 1:
+                    break
+            get()  # the document's end
+            if not self.check_event(yaml.StreamEndEvent):
+                raise _NotPlain  # more than one document
+            return root[0]
+
+        def _scalar(self, event: Any) -> Any:
+            value = event.value
+            tag = self.resolve(ScalarNode, value, event.implicit)
+            if tag == _STR:
+                if _SURROGATE.search(value):
+                    raise _NotPlain
+                return value
+            if tag == _INT:
+                return int(value)
+            if tag not in _SCALAR_TAGS:
+                raise _NotPlain
+            return self.construct_object(ScalarNode(tag, value, event.start_mark, event.end_mark, event.style))
+
+
+_KEY = object()  # a mapping waiting for its next key
 
 
 def _too_long() -> str:
