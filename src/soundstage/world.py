@@ -57,9 +57,10 @@ class Collection:
         self._records: dict[str, Record] = records if records is not None else {}
         self._indexes: dict[str, dict[Any, dict[str, None]]] = {}
         self._journal: Callable[[str, str, str, Record | None, Record | None], None] | None = None
-        self._derived: dict[type, Derived] = {}
+        # Made on first use, so that the many collections a world never reads this way cost nothing.
+        self._derived: dict[type, Derived] | None = None
         self._origin = origin
-        self._written: set[str] | None = set() if origin is not None else None  # ids written since the copy
+        self._written: set[str] | None = None  # ids written since the copy (kept only for a copy)
         self._shared: _Origin | None = None  # what copies of this collection share while it is not written
 
     def __len__(self) -> int:
@@ -92,6 +93,8 @@ class Collection:
     def derived(self, kind: type[D]) -> D:
         """The index `kind` of these records, kept in step with every write from now on. A copy of a world
         image builds it on the image's records, once for all copies, then follows its own writes."""
+        if self._derived is None:
+            self._derived = {}
         index = self._derived.get(kind)
         if index is None:
             origin = self._origin
@@ -156,13 +159,16 @@ class Collection:
                 index.setdefault(key, {})[record_id] = None
 
     def _wrote(self, record_id: str, old: Record | None, new: Record | None) -> None:
-        if self._written is not None:
+        if self._origin is not None:
+            if self._written is None:
+                self._written = set()
             self._written.add(record_id)
         if self._shared is not None:  # copies made until now can no longer build on these records
             self._shared.records = None
             self._shared = None
-        for index in self._derived.values():
-            index.update(record_id, old, new)
+        if self._derived:
+            for index in self._derived.values():
+                index.update(record_id, old, new)
 
     def _restore(self, record_id: str, record: Record | None) -> None:
         """Undo support: puts back an earlier version without journaling (field indexes are rebuilt lazily)."""
