@@ -8,8 +8,8 @@
 (b) GitHub `GET /repos/{owner}/{repo}/issues` (first page, a later page, sorted by update) and
     `GET /search/issues` in a repo of 1k and 10k issues.
 (c) copying a world image of 100k messages into a live world (what every trial pays).
-(d) loading a world file that gives 100k messages as records, in a process of its own: wall seconds and
-    resident memory grown (MiB).
+(d) loading a world file that gives 100k messages as records, in a process of its own: wall seconds,
+    resident memory grown, and (in another process, as tracing slows it) the peak of Python's allocations.
 
 Each world is a seed scene's (csv-export for Slack, issue-triage for GitHub), its image filled with generated records before it is copied into a
 live world, so the records are the image's (as a world file's are) and the reads run on a fresh copy.
@@ -26,6 +26,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import tracemalloc
 from pathlib import Path
 from typing import Any, Callable
 from urllib.parse import urlencode
@@ -244,30 +245,41 @@ def world_file(count: int, folder: Path) -> Path:
     return scene
 
 
-def _load_child(scene: str) -> None:
-    """In a process of its own: loads the scene's image, prints seconds and resident MiB grown."""
+def _load_child(scene: str, traced: bool) -> None:
+    """In a process of its own: loads the scene's image, prints the seconds it took and the memory it grew
+    by (resident MiB), or with `traced` the peak of what Python allocated meanwhile (MiB, tracemalloc: slower,
+    so timed apart)."""
     from soundstage.spec import loader
 
     # The file is far past the bounds a file is held to (docs/scenes.md); they are lifted to time the load.
     loader.MAX_CHARS, loader.MAX_VALUES = 1 << 30, 1 << 30
+    if traced:
+        tracemalloc.start()
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     started = time.perf_counter()
     image = build_image(*read_scene(Path(scene)))
     elapsed = time.perf_counter() - started
     grown = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) / 1024
-    print(json.dumps({"seconds": elapsed, "mib": grown, "messages": len(image.collections[MESSAGES])}))
+    peak = tracemalloc.get_traced_memory()[1] / 2**20 if traced else 0.0
+    print(json.dumps({"seconds": elapsed, "mib": grown, "peak": peak, "messages": len(image.collections[MESSAGES])}))
 
 
 def load_world(count: int) -> dict[str, float]:
     with tempfile.TemporaryDirectory() as folder:
         scene = world_file(count, Path(folder))
         size = (Path(folder) / "worlds" / "bigworld.yaml").stat().st_size
-        child = subprocess.run(
-            [sys.executable, __file__, "--load-child", str(scene)], check=True, capture_output=True, text=True
-        )
-        result: dict[str, float] = json.loads(child.stdout)
-        result["file MiB"] = size / 2**20
-        return result
+        results = []
+        for flag in ("--load-child", "--load-traced"):
+            child = subprocess.run(
+                [sys.executable, __file__, flag, str(scene)], check=True, capture_output=True, text=True
+            )
+            results.append(json.loads(child.stdout))
+        return {
+            "seconds": results[0]["seconds"],
+            "resident MiB grown": results[0]["mib"],
+            "allocated MiB at the peak (tracemalloc)": results[1]["peak"],
+            "file MiB": size / 2**20,
+        }
 
 
 def _print(title: str, results: dict[str, float]) -> None:
@@ -283,9 +295,10 @@ def main() -> None:
     parser.add_argument("--load", type=int, default=100_000, help="messages in the loaded world file (0: skip)")
     parser.add_argument("--runs", type=int, default=30, help="calls timed per case")
     parser.add_argument("--load-child", help=argparse.SUPPRESS)
+    parser.add_argument("--load-traced", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    if args.load_child:
-        _load_child(args.load_child)
+    if args.load_child or args.load_traced:
+        _load_child(args.load_child or args.load_traced, traced=bool(args.load_traced))
         return
     for count in (int(n) for n in args.sizes.split(",") if n):
         _print(f"Slack, {count:,} messages (median ms per call)", slack_reads(count, args.runs))
@@ -294,8 +307,8 @@ def main() -> None:
     if args.load:
         loaded = load_world(args.load)
         print(f"Loading a world file of {args.load:,} messages as records ({loaded['file MiB']:.1f} MiB of YAML)")
-        print(f"  {'seconds':<40} {loaded['seconds']:9.2f}")
-        print(f"  {'resident memory grown (MiB)':<40} {loaded['mib']:9.1f}")
+        for name in ("seconds", "resident MiB grown", "allocated MiB at the peak (tracemalloc)"):
+            print(f"  {name:<40} {loaded[name]:9.1f}")
 
 
 if __name__ == "__main__":
