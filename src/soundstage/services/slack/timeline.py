@@ -23,28 +23,30 @@ def in_history(message: Record) -> bool:
     return not thread_ts or thread_ts == message["ts"] or message.get("subtype") == "thread_broadcast"
 
 
-class History(GroupIndex):
-    """Message ts by conversation, oldest first: what conversations.history shows."""
+class _ByTs(GroupIndex):
+    """Message ts in groups, oldest first."""
 
     __slots__ = ()
 
     @staticmethod
     def order(entry: Any) -> Any:
         return ts_us(entry)
+
+
+class History(_ByTs):
+    """Message ts by conversation: what conversations.history shows."""
+
+    __slots__ = ()
 
     @staticmethod
     def entries(record_id: str, record: Record) -> Iterable[tuple[Hashable, Any]]:
         return ((record["channel"], record_id),) if in_history(record) else ()
 
 
-class Threads(GroupIndex):
-    """Reply ts by their thread's first message, oldest first."""
+class Threads(_ByTs):
+    """Reply ts by their thread's first message."""
 
     __slots__ = ()
-
-    @staticmethod
-    def order(entry: Any) -> Any:
-        return ts_us(entry)
 
     @staticmethod
     def entries(record_id: str, record: Record) -> Iterable[tuple[Hashable, Any]]:
