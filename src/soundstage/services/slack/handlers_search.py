@@ -41,7 +41,7 @@ def _messages(call: Call) -> tuple[str, dict[str, Any]]:
     world = call.world
     query = search.parse(world, call.user, text)
     visible = {c["id"]: c for c in world[store.CHANNELS] if store.can_see(c, call.me)}
-    held = words.candidates(world, query.include)
+    held = words.candidates(world, query.include, query.channels)
     scored = []
     for message in world[store.MESSAGES] if held is None else store.messages_at(world, held):
         conversation = visible.get(message["channel"])

@@ -30,6 +30,7 @@ class Query:
     include: list[str] = field(default_factory=list)  # words and phrases, lower case
     exclude: list[str] = field(default_factory=list)
     filters: list[Callable[[Record], bool]] = field(default_factory=list)
+    channels: list[str | None] = field(default_factory=list)  # what each `in:` names (None: nothing there)
 
     def matches(self, record: Record) -> int:
         """How often the wanted words occur (the score); 0 when the message does not match."""
@@ -61,6 +62,8 @@ def parse(world: World, viewer: Record, text: str) -> Query:
     offset = viewer.get("tz_offset", 0) * US
     for negate, name, value, phrase, word in _TOKEN.findall(text):
         if name and name.lower() in _MODIFIERS:
+            if name.lower() == "in" and not negate:
+                query.channels.append(_channel(world, viewer, value.strip('"')))
             check = _modifier(world, viewer, name.lower(), value.strip('"'), offset)
             if check is not None:
                 query.filters.append(_negated(check) if negate else check)

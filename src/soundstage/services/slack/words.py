@@ -1,5 +1,6 @@
-"""The word index of search.messages: searchable messages by each word of their text, so a search reads
-only the messages that hold its words rather than every message of the world.
+"""The indexes of search.messages: searchable messages by each word of their text, and by conversation, so a
+search reads only the messages that hold its words (in the conversations it names) rather than every
+message of the world.
 
 A word is a run of word characters of the text as search reads it (entities unescaped, lower case). A
 search term matches where it starts a word, so a message can match a term only if one of its words starts
@@ -81,19 +82,30 @@ class Words(GroupIndex):
             del words[bisect_left(words, str(group))]
 
 
-def candidates(world: World, terms: list[str]) -> set[str] | None:
-    """The ts of the messages that may hold every one of `terms` (lower case); None when no term starts
-    with a word character, so the index cannot narrow the search."""
-    index = world[MESSAGES].derived(Words)
+class Searchable(GroupIndex):
+    """Searchable message ts by conversation: what a search `in:` one reads."""
+
+    __slots__ = ()
+
+    @staticmethod
+    def entries(record_id: str, record: Record) -> Iterable[tuple[Hashable, Any]]:
+        return ((record["channel"], record_id),) if searchable(record) else ()
+
+
+def candidates(world: World, terms: list[str], channels: list[str | None]) -> set[str] | None:
+    """The ts of the messages that may hold every one of `terms` (lower case) and be in every one of
+    `channels`; None when neither a term that starts with a word character nor a channel narrows it."""
     found: set[str] | None = None
+    for channel in channels:
+        inside = set(world[MESSAGES].derived(Searchable).get(channel)) if channel is not None else set()
+        found = inside if found is None else found & inside
+    index = world[MESSAGES].derived(Words)
     for term in terms:
         start = _WORD.match(term)
-        if start is None:
+        if start is None or found == set():
             continue
         holding: set[str] = set()
         for ordered in index.starting(start.group()):
             holding.update(ordered)
         found = holding if found is None else found & holding
-        if not found:
-            break
     return found
