@@ -42,14 +42,14 @@ NOT_PLAIN = [
 
 def _by_nodes(text: str) -> tuple[Any, dict[PathKey, int]]:
     lines: dict[PathKey, int] = {}
-    reader = loader._Loader(text, "f")
+    reader = loader._Loader(text, "f", loader.MAX_VALUES)
     node = reader.get_single_node()
     return loader._Builder(reader, "f", lines, []).build(node, ()), lines
 
 
 def _plain(text: str) -> tuple[Any, dict[PathKey, int]]:
     lines: dict[PathKey, int] = {}
-    return loader._Plain(text).read(lines), lines
+    return loader._Plain(text, loader.MAX_VALUES).read(lines), lines
 
 
 @pytest.mark.parametrize("text", PLAIN + [p.read_text() for p in FILES], ids=lambda t: t[:30])

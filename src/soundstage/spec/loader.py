@@ -6,10 +6,11 @@ line and field. Booleans, numbers and null are read by the YAML 1.2 core schema,
 rules: only true/false are booleans (a key `on:` stays the string "on"), `010` is ten, `14:30` is not a
 number, and times stay text for the models to parse.
 
-A file is bounded before it can cost much: at most `MAX_CHARS` characters of text, at most `MAX_DEPTH` nested
-lists and mappings, and at most `MAX_VALUES` values once every alias and merge key is expanded (an alias
-counts its anchor's values again each time it is used), so a few hundred bytes of aliases cannot expand into
-gigabytes.
+Text is bounded before it can cost much: at most `MAX_CHARS` characters, at most `MAX_DEPTH` nested lists
+and mappings, and at most `MAX_VALUES` values once every alias and merge key is expanded (an alias counts its
+anchor's values again each time it is used), so a few hundred bytes of aliases cannot expand into gigabytes.
+A file on disk is the user's own and may be a big world given as records: it has the wider `FILE_CHARS` and
+`FILE_VALUES`.
 
 Every value is text that can be written out again: a lone UTF-16 surrogate (half of a character, from a
 `"\\ud800"` escape or from text that came as JSON) is an error at its line and field.
@@ -47,11 +48,16 @@ _COLLECTION_TAGS = {"tag:yaml.org,2002:map", "tag:yaml.org,2002:seq"}
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _LONE = "expected text, found a lone UTF-16 surrogate (half of a character), which no file or reply can hold"
 
-# The bounds of one file, far above any real world or scene (worlds/acme.yaml is 21,312 characters, 1,386
-# values and 6 levels deep). PyYAML composes some 15,000 values a second: the bounds keep one file to seconds.
+# The bounds of text sent to a server (a scene's `scene_yaml`), far above any real scene (worlds/acme.yaml is
+# 21,312 characters, 1,386 values and 6 levels deep). PyYAML composes some 15,000 values a second: these keep
+# one request to seconds.
 MAX_CHARS = 1_048_576
 MAX_DEPTH = 100  # the nesting a request's JSON body may have too (services.base.MAX_JSON_DEPTH)
 MAX_VALUES = 50_000
+# The bounds of a file on disk: room for 100,000 messages given as records (some 14 MiB and 700,000 values),
+# which a plain file reads at libyaml's speed; a file of aliases past them would be minutes of Python.
+FILE_CHARS = 64 * 1_048_576
+FILE_VALUES = 2_000_000
 
 
 class _Bounded(Composer):
@@ -61,8 +67,9 @@ class _Bounded(Composer):
 
     peek_event: Callable[[], yaml.Event]  # the parser's, Python's or libyaml's
 
-    def _bounds(self, file: str) -> None:
+    def _bounds(self, file: str, max_values: int) -> None:
         self.file = file
+        self.max_values = max_values
         self.depth = 0  # nodes being composed around the current one
         self.path: list[Any] = []  # where the current node is, as `dotted` writes it
         self.values = 0  # nodes composed so far, an alias counting its anchor's again
@@ -100,9 +107,9 @@ class _Bounded(Composer):
 
     def count(self, values: int, event: yaml.Event) -> None:
         self.values += values
-        if self.values > MAX_VALUES:
+        if self.values > self.max_values:
             message = (
-                f"the file expands to more than {MAX_VALUES:,} values "
+                f"the file expands to more than {self.max_values:,} values "
                 "(an alias counts the values of its anchor again each time it is used)"
             )
             raise self.error(message, event)
@@ -121,13 +128,13 @@ class _Schema(SafeConstructor, Resolver):
 class _Loader(_Bounded, Reader, Scanner, Parser, _Schema):
     """PyYAML's safe loader in Python, bounded, with the core schema: what words a syntax error."""
 
-    def __init__(self, stream: str, file: str) -> None:
+    def __init__(self, stream: str, file: str, max_values: int) -> None:
         Reader.__init__(self, stream)
         Scanner.__init__(self)
         Parser.__init__(self)
         Composer.__init__(self)
         _Schema.__init__(self)
-        self._bounds(file)
+        self._bounds(file, max_values)
 
 
 if yaml.__with_libyaml__:
@@ -136,11 +143,11 @@ if yaml.__with_libyaml__:
         """The same, its text scanned and parsed by libyaml (nine times as fast: worlds/acme.yaml in 4 ms, not
         37). libyaml words its errors in its own way, so a file it refuses is read again by `_Loader`."""
 
-        def __init__(self, stream: str, file: str) -> None:
+        def __init__(self, stream: str, file: str, max_values: int) -> None:
             CParser.__init__(self, stream)
             Composer.__init__(self)
             _Schema.__init__(self)
-            self._bounds(file)
+            self._bounds(file, max_values)
 
     LOADERS: tuple[type[_Bounded], ...] = (_FastLoader, _Loader)
 else:
@@ -226,25 +233,28 @@ def read_document(path: Path) -> Document:
         raise SpecError("is a directory; expected a YAML file", file=file) from None
     except OSError as exc:
         raise SpecError(f"cannot read the file: {exc.strerror}", file=file) from None
-    if len(raw) > 4 * MAX_CHARS:  # no UTF-8 character takes more than 4 bytes: too long whatever it holds
-        raise SpecError(_too_long(), file=file)
+    if len(raw) > 4 * FILE_CHARS:  # no UTF-8 character takes more than 4 bytes: too long whatever it holds
+        raise SpecError(_too_long(FILE_CHARS), file=file)
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = raw.count(b"\n", 0, exc.start) + 1
         raise SpecError(f"not UTF-8 text (byte 0x{raw[exc.start]:02x})", file=file, line=line) from None
-    return load_yaml(text, file)
+    return load_yaml(text, file, max_chars=FILE_CHARS, max_values=FILE_VALUES)
 
 
-def load_yaml(text: str, file: str) -> Document:
-    """Parses YAML text whose top level is a mapping; syntax errors and duplicate keys are SpecErrors."""
-    if len(text) > MAX_CHARS:
-        raise SpecError(_too_long(), file=file, line=text.count("\n", 0, MAX_CHARS) + 1)
+def load_yaml(text: str, file: str, max_chars: int | None = None, max_values: int | None = None) -> Document:
+    """Parses YAML text whose top level is a mapping; syntax errors and duplicate keys are SpecErrors. The
+    bounds are a text's (`MAX_CHARS`, `MAX_VALUES`) unless given."""
+    max_chars = MAX_CHARS if max_chars is None else max_chars
+    max_values = MAX_VALUES if max_values is None else max_values
+    if len(text) > max_chars:
+        raise SpecError(_too_long(max_chars), file=file, line=text.count("\n", 0, max_chars) + 1)
     lines: dict[PathKey, int] = {}
     # PyYAML refuses them before parsing, where no line or field is known: read as U+FFFD, then reported.
     lone = [found.start() for found in _SURROGATE.finditer(text)]
     try:
-        data = _parse(_SURROGATE.sub("\ufffd", text) if lone else text, file, lines, lone)
+        data = _parse(_SURROGATE.sub("\ufffd", text) if lone else text, file, lines, lone, max_values)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         raise SpecError(_syntax_message(exc), file=file, line=mark.line + 1 if mark else None) from None
@@ -258,25 +268,27 @@ def load_yaml(text: str, file: str) -> Document:
     return Document(data=data, lines=lines, file=file)
 
 
-def _parse(text: str, file: str, lines: dict[PathKey, int], lone: list[int]) -> Any:
+def _parse(text: str, file: str, lines: dict[PathKey, int], lone: list[int], max_values: int) -> Any:
     """The data of `text`; `lone` are where the original text had lone surrogates (U+FFFD in `text`). Read by
     libyaml when it is there, straight from its events when the text is plain; a file it refuses is read again
     in Python, whose error is the one raised."""
     if yaml.__with_libyaml__ and not lone and not Reader.NON_PRINTABLE.search(text):
         try:
-            return _Plain(text).read(lines)
+            return _Plain(text, max_values).read(lines)
         except (_NotPlain, yaml.YAMLError):
             lines.clear()
     for loader_class in LOADERS[:-1]:
         try:
-            return _parse_with(loader_class, text, file, lines, lone)
+            return _parse_with(loader_class, text, file, lines, lone, max_values)
         except yaml.YAMLError:
             lines.clear()
-    return _parse_with(LOADERS[-1], text, file, lines, lone)
+    return _parse_with(LOADERS[-1], text, file, lines, lone, max_values)
 
 
-def _parse_with(loader_class: type[_Bounded], text: str, file: str, lines: dict[PathKey, int], lone: list[int]) -> Any:
-    loader: Any = loader_class(text, file)  # type: ignore[call-arg]  # each loader takes the text and file
+def _parse_with(
+    loader_class: type[_Bounded], text: str, file: str, lines: dict[PathKey, int], lone: list[int], max_values: int
+) -> Any:
+    loader: Any = loader_class(text, file, max_values)  # type: ignore[call-arg]  # each loader takes these
     try:
         node = loader.get_single_node()
         if node is None:
@@ -305,9 +317,10 @@ if yaml.__with_libyaml__:
         `_Builder` make of it, without a node per value. Anything else raises `_NotPlain` and is read node by
         node, whose errors are the ones users read."""
 
-        def __init__(self, text: str) -> None:
+        def __init__(self, text: str, max_values: int) -> None:
             CParser.__init__(self, text)
             _Schema.__init__(self)
+            self.max_values = max_values
 
         def read(self, lines: dict[PathKey, int]) -> Any:
             try:
@@ -337,7 +350,7 @@ if yaml.__with_libyaml__:
                 if kind is yaml.AliasEvent or event.anchor is not None or event.tag not in (None, "!"):
                     raise _NotPlain
                 values += 1  # as `_Loader` counts: every key, item and value
-                if values > MAX_VALUES:
+                if values > self.max_values:
                     raise _NotPlain
                 top = stack[-1]
                 into, path, key = top
@@ -391,8 +404,8 @@ if yaml.__with_libyaml__:
 _KEY = object()  # a mapping waiting for its next key
 
 
-def _too_long() -> str:
-    return f"the file is longer than {MAX_CHARS:,} characters; split it, or use generate: for bulk records"
+def _too_long(max_chars: int) -> str:
+    return f"the file is longer than {max_chars:,} characters; split it, or use generate: for bulk records"
 
 
 def _syntax_message(exc: yaml.MarkedYAMLError) -> str:
