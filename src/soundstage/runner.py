@@ -21,7 +21,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
@@ -206,7 +206,7 @@ class TrialPlan:
 class TrialPool(Protocol):
     """Where a run's trials run."""
 
-    def run(self, plan: TrialPlan, images: list[WorldImage], trials: int, folder: Path) -> Iterator[TrialResult]:
+    def run(self, plan: TrialPlan, images: list[WorldImage], trials: int, folder: Path) -> Generator[TrialResult, None, None]:
         """Runs trials 1 to `trials` of each image, each into `folder/<scene>/<trial>/`, and yields each as it
         ends. Closing the iteration early (an error, Ctrl-C) ends every trial still running."""
         ...
@@ -215,7 +215,7 @@ class TrialPool(Protocol):
 class ThreadedTrials:
     """Trials in threads of this process, against one server that serves the whole run."""
 
-    def run(self, plan: TrialPlan, images: list[WorldImage], trials: int, folder: Path) -> Iterator[TrialResult]:
+    def run(self, plan: TrialPlan, images: list[WorldImage], trials: int, folder: Path) -> Generator[TrialResult, None, None]:
         hub = Hub(idle_ttl=None, finished_ttl=None)  # each trial drops its own world, however slow its agent
         server = Server(hub, tls_everywhere=plan.tls, proxy_port=0 if plan.intercept else None).start()
         try:
