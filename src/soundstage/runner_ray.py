@@ -15,6 +15,7 @@ import logging
 import os
 import secrets
 import shutil
+import socket
 import tempfile
 from collections.abc import Generator
 from dataclasses import dataclass, replace
@@ -25,7 +26,7 @@ import ray
 from ray.exceptions import RayActorError, RayError, RayTaskError
 from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
-from .errors import InfrastructureError, SoundstageError
+from .errors import InfrastructureError, SoundstageError, UsageError
 from .runner import TrialPlan, TrialResult, _dump, _TrialRunner
 from .server import Hub, Server
 from .stage import ImageCache, WorldImage
@@ -34,6 +35,8 @@ from .stage import ImageCache, WorldImage
 RETRIES = 3
 # A stage runs every trial its node is given at once (the caller gives each node one a CPU).
 STAGE_CONCURRENCY = 1000
+# Seconds a cluster's address may take to answer before the run gives up on it.
+REACH_TIMEOUT = 10.0
 # Where, in a shared run folder, trials are written before they are moved into place.
 STAGING = ".staging"
 
@@ -68,13 +71,16 @@ class RayTrials:
     same path, so nodes write trial folders there instead of sending them back."""
 
     def __init__(self, address: str | None = None, shared_out: bool = False) -> None:
+        """Raises UsageError for an address of no such form, InfrastructureError for one that does not answer."""
+        if address is not None and address != "auto":
+            _reachable(address)
         self.address = address
         self.shared_out = shared_out
 
     def run(
         self, plan: TrialPlan, images: list[WorldImage], trials: int, folder: Path
     ) -> Generator[TrialResult, None, None]:
-        here = Path.cwd()
+        here = Path.cwd().resolve()
         started = not ray.is_initialized()
         if started:
             _connect(self.address, here, folder)
@@ -130,9 +136,9 @@ class RayTrials:
 
 def _connect(address: str | None, here: Path, out: Path) -> None:
     """Connects to the cluster (or starts a local one), shipping the working folder but the run folders."""
-    runs = out.parent.resolve()  # the run folder's, `--out`; the run folder itself when that is the working folder
-    shipped = runs if runs != here else out.resolve()
-    excludes = ["/" + shipped.relative_to(here).as_posix()] if shipped.is_relative_to(here) else []
+    runs = out.parent.resolve()  # `--out`; the run folder itself when `--out` is the working folder
+    left_out = runs if runs != here else out.resolve()
+    excludes = ["/" + left_out.relative_to(here).as_posix()] if left_out.is_relative_to(here) else []
     try:
         ray.init(
             address=address,
@@ -142,6 +148,17 @@ def _connect(address: str | None, here: Path, out: Path) -> None:
         )
     except (ConnectionError, RuntimeError, ValueError) as exc:
         raise InfrastructureError(f"cannot reach the Ray cluster at {address or 'ray.init()'}: {exc}") from None
+
+
+def _reachable(address: str) -> None:
+    """Raises InfrastructureError unless the cluster's port answers: Ray itself keeps trying for minutes."""
+    host, _, port = address.removeprefix("ray://").rpartition(":")
+    try:
+        socket.create_connection((host, int(port)), timeout=REACH_TIMEOUT).close()
+    except ValueError:
+        raise UsageError(f"--ray-address takes auto, HOST:PORT or ray://HOST:PORT, not {address!r}") from None
+    except OSError as exc:
+        raise InfrastructureError(f"cannot reach the Ray cluster at {address}: {exc.strerror or exc}") from None
 
 
 def _nodes() -> dict[str, int]:
