@@ -15,6 +15,7 @@ import pytest
 ray = pytest.importorskip("ray", reason="Ray is not installed (pip install 'soundstage[ray]'): run --ray is untested")
 from ray.cluster_utils import Cluster  # noqa: E402
 
+from soundstage.errors import InfrastructureError  # noqa: E402
 from soundstage.runner import run_scenes  # noqa: E402
 from soundstage.runner_ray import RayTrials  # noqa: E402
 from soundstage.store import open_store  # noqa: E402
@@ -60,11 +61,12 @@ def files(run: dict[str, Any]) -> list[tuple[str, list[str], Any]]:
 
 
 def test_a_run_on_ray_has_the_trials_folders_and_store_rows_of_a_local_run(cluster: Cluster, tmp_path: Path) -> None:
-    for agent, exit_code in ((PASSING, 0), (FAILING, 1)):
+    # The failing agent's run writes its trial folders on storage the nodes share (here, this machine's disk).
+    for agent, exit_code, shared in ((PASSING, 0, []), (FAILING, 1, ["--ray-shared-out"])):
         local = run_scenes([SCENE], agent, trials=4, parallel=2, out=tmp_path / "local").to_dict()
         db = f"sqlite:///{tmp_path / 'ray.db'}"
         shown = subprocess.run(
-            [sys.executable, "-m", "soundstage", "run", SCENE, "--agent", agent, "--trials", "4"]
+            [sys.executable, "-m", "soundstage", "run", SCENE, "--agent", agent, "--trials", "4", *shared]
             + ["--out", str(tmp_path / "ray"), "--db", db, "--ray", "--ray-address", cluster.address, "--json"],
             capture_output=True,
             text=True,
@@ -76,6 +78,7 @@ def test_a_run_on_ray_has_the_trials_folders_and_store_rows_of_a_local_run(clust
         assert same(run["results"]) == same(local["results"])
         assert [result["attempts"] for result in run["results"]] == [1, 1, 1, 1]
         assert files(run) == files(local)
+        assert sorted(path.name for path in Path(run["folder"]).iterdir()) == ["csv-export", "run.json"]
         assert [json.loads((Path(r["folder"]) / "result.json").read_text()) for r in run["results"]] == run["results"]
         assert run["figures"] == local["figures"]
         assert stored(db, run["run_id"]) == [
@@ -125,3 +128,8 @@ def test_a_worker_killed_mid_trial_has_its_trial_run_again_and_counted_once(clus
         assert [a for a in ray.util.list_named_actors(all_namespaces=True) if a["namespace"].startswith("soundstage-")] == []
     finally:
         ray.shutdown()
+
+
+def test_an_agent_that_cannot_start_ends_the_run_as_it_does_locally(cluster: Cluster, tmp_path: Path) -> None:
+    with pytest.raises(InfrastructureError, match="the agent command 'no-such-agent' could not be started"):
+        run_scenes([SCENE], "no-such-agent", out=tmp_path / "runs", where=RayTrials(cluster.address))
