@@ -86,52 +86,60 @@ class RayTrials:
             _connect(self.address, here, folder)
         else:  # a cluster the caller connected to: nothing shipped, so every path is absolute
             plan = replace(plan, cwd=(plan.cwd or here).resolve())
-        names = {name for image in images for name in image.agent.get("pass_env", [])} | set(plan.given.pass_env)
-        job = _Job(
-            plan=plan,
-            scenes=[(_portable(image.source, here if started else None), image.source) for image in images],
-            staging=str((folder / STAGING).resolve()) if self.shared_out else None,
-            namespace=f"soundstage-{folder.name}-{secrets.token_hex(4)}",
-            env={name: os.environ[name] for name in sorted(names) if name in os.environ},
-        )
-        attempts = _Attempts.options(  # type: ignore[attr-defined]
-            num_cpus=0,
-            scheduling_strategy=NodeAffinitySchedulingStrategy(ray.get_runtime_context().get_node_id(), soft=True),
-        ).remote()
-        todo = [(index, number) for index in range(len(images)) for number in range(1, trials + 1)]
-        parallel = plan.parallel or max(1, sum(_nodes().values()))
-        running: dict[Any, tuple[int, int, str]] = {}  # each task: its trial and the node it was sent to
-        busy: dict[str, int] = {}  # each node: the trials sent to it that have not ended
         try:
-            while todo or running:
-                nodes = _nodes()
-                while todo and len(running) < parallel:
-                    free = [node for node, cpus in nodes.items() if busy.get(node, 0) < cpus]
-                    if not free:
-                        break
-                    node = min(free, key=lambda node: busy.get(node, 0) / nodes[node])
-                    index, number = todo.pop(0)
-                    # Soft: a task run again after its node died goes to another.
-                    task = _trial.options(scheduling_strategy=NodeAffinitySchedulingStrategy(node, soft=True))
-                    running[task.remote(job, attempts, index, number)] = (index, number, node)
-                    busy[node] = busy.get(node, 0) + 1
-                if not running:
-                    raise InfrastructureError("the Ray cluster has no live node with a CPU to run a trial on")
-                done, _ = ray.wait(list(running), num_returns=1)
-                for ref in done:
-                    index, number, node = running.pop(ref)
-                    busy[node] -= 1
-                    ended = _answer(ref, images[index].name, number)
-                    yield _place(ended, folder / images[index].name / str(number))
+            names = {name for image in images for name in image.agent.get("pass_env", [])} | set(plan.given.pass_env)
+            job = _Job(
+                plan=plan,
+                scenes=[(_portable(image.source, here if started else None), image.source) for image in images],
+                staging=str((folder / STAGING).resolve()) if self.shared_out else None,
+                namespace=f"soundstage-{folder.name}-{secrets.token_hex(4)}",
+                env={name: os.environ[name] for name in sorted(names) if name in os.environ},
+            )
+            yield from _dispatch(job, images, trials, folder)
         finally:
-            for ref in running:  # stopped early: the trials still running end with their stages below
-                ray.cancel(ref, force=True)
-            _close_stages(job.namespace)
-            ray.kill(attempts)
             if self.shared_out:
                 shutil.rmtree(folder / STAGING, ignore_errors=True)
             if started:
                 ray.shutdown()
+
+
+def _dispatch(job: _Job, images: list[WorldImage], trials: int, folder: Path) -> Generator[TrialResult, None, None]:
+    """Sends each trial to the node with the fewest trials for its CPUs, `--parallel` at most at once, and
+    yields each as it ends, placed in the run folder; ends the run's stages however it ends."""
+    attempts = _Attempts.options(  # type: ignore[attr-defined]
+        num_cpus=0,
+        scheduling_strategy=NodeAffinitySchedulingStrategy(ray.get_runtime_context().get_node_id(), soft=True),
+    ).remote()
+    todo = [(index, number) for index in range(len(images)) for number in range(1, trials + 1)]
+    parallel = job.plan.parallel or max(1, sum(_nodes().values()))
+    running: dict[Any, tuple[int, int, str]] = {}  # each task: its trial and the node it was sent to
+    busy: dict[str, int] = {}  # each node: the trials sent to it that have not ended
+    try:
+        while todo or running:
+            nodes = _nodes()
+            while todo and len(running) < parallel:
+                free = [node for node, cpus in nodes.items() if busy.get(node, 0) < cpus]
+                if not free:
+                    break
+                node = min(free, key=lambda node: busy.get(node, 0) / nodes[node])
+                index, number = todo.pop(0)
+                # Soft: a task run again after its node died goes to another.
+                task = _trial.options(scheduling_strategy=NodeAffinitySchedulingStrategy(node, soft=True))
+                running[task.remote(job, attempts, index, number)] = (index, number, node)
+                busy[node] = busy.get(node, 0) + 1
+            if not running:
+                raise InfrastructureError("the Ray cluster has no live node with a CPU to run a trial on")
+            done, _ = ray.wait(list(running), num_returns=1)
+            for ref in done:
+                index, number, node = running.pop(ref)
+                busy[node] -= 1
+                ended = _answer(ref, images[index].name, number)
+                yield _place(ended, folder / images[index].name / str(number))
+    finally:
+        for ref in running:  # stopped early: the trials still running end with their stages below
+            ray.cancel(ref, force=True)
+        _close_stages(job.namespace)
+        ray.kill(attempts)
 
 
 def _connect(address: str | None, here: Path, out: Path) -> None:
@@ -214,7 +222,7 @@ def _close_stages(namespace: str) -> None:
             try:
                 stage = ray.get_actor(actor["name"], namespace=namespace)
                 ray.get(stage.close.remote())
-            except RayError:  # its node died with it, or it did
+            except (RayError, ValueError):  # it died, or its node did (ValueError: its name is gone already)
                 continue
             ray.kill(stage)
 
