@@ -1,11 +1,13 @@
 """`run --ray`: the trials of a run on a Ray cluster of two nodes on this machine, started by these tests,
-have the outcomes, trial numbers, folders and store rows of a local run, also when a worker dies mid-run."""
+have the outcomes, trial numbers, folders and store rows of a local run, also when a stage's worker process
+or a whole node dies mid-trial."""
 
 from __future__ import annotations
 
 import json
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -14,6 +16,7 @@ import pytest
 
 ray = pytest.importorskip("ray", reason="Ray is not installed (pip install 'soundstage[ray]'): run --ray is untested")
 from ray.cluster_utils import Cluster  # noqa: E402
+from tests.processes import wait_until  # noqa: E402
 
 from soundstage.errors import InfrastructureError  # noqa: E402
 from soundstage.runner import run_scenes  # noqa: E402
@@ -25,6 +28,7 @@ SCENE = "seeds/csv-export.yaml"
 PASSING = f"{sys.executable} examples/agents/csv_export.py"
 FAILING = f"{sys.executable} examples/agents/careless_support.py"
 KILLER = f"{sys.executable} tests/cluster/kill_stage.py"
+HOLDER = f"{sys.executable} tests/cluster/hold_stage.py"
 # What a trial's result says that does not depend on where or when it ran.
 SAME = ("scene", "trial", "outcome", "failed_checks", "exit_code", "killed", "timed_out", "finish_reason", "counts")
 
@@ -133,3 +137,44 @@ def test_a_worker_killed_mid_trial_has_its_trial_run_again_and_counted_once(clus
 def test_an_agent_that_cannot_start_ends_the_run_as_it_does_locally(cluster: Cluster, tmp_path: Path) -> None:
     with pytest.raises(InfrastructureError, match="the agent command 'no-such-agent' could not be started"):
         run_scenes([SCENE], "no-such-agent", out=tmp_path / "runs", where=RayTrials(cluster.address))
+
+
+def parent(pid: int) -> int:
+    stat = Path(f"/proc/{pid}/stat").read_text()
+    return int(stat[stat.rindex(")") + 2 :].split()[1])
+
+
+def test_a_node_that_dies_mid_trial_has_its_trial_run_again_on_another(tmp_path: Path) -> None:
+    """A cluster of its own: a head that runs no trial, and two nodes, one of which is taken down under the
+    first trial (its stage's process is a worker of that node's raylet)."""
+    cluster = Cluster(initialize_head=True, head_node_args={"num_cpus": 0, "include_dashboard": False})
+    nodes = [cluster.add_node(num_cpus=1) for _ in range(2)]
+    marker = tmp_path / "held"
+    taken_down = []
+
+    def take_down() -> None:
+        assert wait_until(lambda: marker.is_file() and marker.read_text() != "", 300)
+        raylet = parent(int(marker.read_text()))
+        [node] = [node for node in nodes if node.all_processes["raylet"][0].process.pid == raylet]
+        cluster.remove_node(node)
+        taken_down.append(node)
+
+    watcher = threading.Thread(target=take_down)
+    watcher.start()
+    try:
+        run = run_scenes(
+            [SCENE],
+            HOLDER,
+            trials=4,
+            out=tmp_path / "runs",
+            env={"HOLD_MARKER": str(marker)},
+            where=RayTrials(cluster.address),
+        )
+    finally:
+        watcher.join()
+        cluster.shutdown()
+
+    assert len(taken_down) == 1
+    assert run.exit_code == 0
+    assert [(r.trial, r.outcome) for r in run.results] == [(n, "passed") for n in (1, 2, 3, 4)]
+    assert sorted(r.attempts for r in run.results) == [1, 1, 1, 2]
