@@ -19,7 +19,7 @@ from ray.cluster_utils import Cluster  # noqa: E402
 from tests.processes import wait_until  # noqa: E402
 
 from soundstage.errors import InfrastructureError  # noqa: E402
-from soundstage.runner import run_scenes  # noqa: E402
+from soundstage.runner import RunResult, run_scenes  # noqa: E402
 from soundstage.runner_ray import RayTrials  # noqa: E402
 from soundstage.store import open_store  # noqa: E402
 
@@ -27,8 +27,7 @@ ROOT = Path(__file__).parents[1]
 SCENE = "seeds/csv-export.yaml"
 PASSING = f"{sys.executable} examples/agents/csv_export.py"
 FAILING = f"{sys.executable} examples/agents/careless_support.py"
-KILLER = f"{sys.executable} tests/cluster/kill_stage.py"
-HOLDER = f"{sys.executable} tests/cluster/hold_stage.py"
+FIRST_TRIAL = f"{sys.executable} tests/cluster/first_trial.py"  # then `kill` or `hold`
 # What a trial's result says that does not depend on where or when it ran.
 SAME = ("scene", "trial", "outcome", "failed_checks", "exit_code", "killed", "timed_out", "finish_reason", "counts")
 
@@ -100,20 +99,25 @@ def stored(db: str, run_id: str) -> list[tuple[str, int, str, int, str]]:
     return [(r["scene"], r["trial"], r["outcome"], r["attempts"], r["folder"]) for r in run["results"]]
 
 
+def first_trial_run(what: str, marker: Path, cluster: Cluster, tmp_path: Path, **options: Any) -> RunResult:
+    """Four trials of the agent that, in the first trial, kills its stage's process or holds its trial."""
+    return run_scenes(
+        [SCENE],
+        f"{FIRST_TRIAL} {what}",
+        trials=4,
+        out=tmp_path / "runs",
+        env={"MARKER": str(marker)},
+        where=RayTrials(cluster.address),
+        **options,
+    )
+
+
 def test_a_worker_killed_mid_trial_has_its_trial_run_again_and_counted_once(cluster: Cluster, tmp_path: Path) -> None:
     marker = tmp_path / "killed"
     db = f"sqlite:///{tmp_path / 'ray.db'}"
     store = open_store(db)
 
-    run = run_scenes(
-        [SCENE],
-        KILLER,
-        trials=4,
-        out=tmp_path / "runs",
-        env={"KILL_MARKER": str(marker)},
-        store=lambda: store,
-        where=RayTrials(cluster.address),
-    )
+    run = first_trial_run("kill", marker, cluster, tmp_path, store=lambda: store)
 
     assert marker.read_text().isdigit()  # the first trial started killed its stage's process
     assert run.exit_code == 0
@@ -162,14 +166,7 @@ def test_a_node_that_dies_mid_trial_has_its_trial_run_again_on_another(tmp_path:
     watcher = threading.Thread(target=take_down)
     watcher.start()
     try:
-        run = run_scenes(
-            [SCENE],
-            HOLDER,
-            trials=4,
-            out=tmp_path / "runs",
-            env={"HOLD_MARKER": str(marker)},
-            where=RayTrials(cluster.address),
-        )
+        run = first_trial_run("hold", marker, cluster, tmp_path)
     finally:
         watcher.join()
         cluster.shutdown()
