@@ -81,6 +81,7 @@ def trial(number: int, outcome: str = "passed", scene: str = "hello") -> dict[st
         "counts": {"calls": 3, "events": 7, "errors": 1, "unimplemented": 0, "after_finish": 0},
         "failed_checks": [] if outcome == "passed" else ["said_hello"],
         "folder": f"runs/20260101-000000/{scene}/{number}",
+        "attempts": 1,
     }
 
 

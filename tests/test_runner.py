@@ -95,6 +95,7 @@ def test_a_passing_trial_writes_the_whole_folder(out: Path, hello: str) -> None:
         "counts": {"calls": 2, "events": 5, "errors": 0, "unimplemented": 0, "after_finish": 0},
         "failed_checks": [],
         "folder": str(trial),
+        "attempts": 1,
     }
     assert [(e["seq"], e["kind"]) for e in events] == [
         (1, "start"),

@@ -21,12 +21,12 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any, Protocol
 
 from .checks import CheckResult, score
 from .checks.evaluate import INITIAL_FILE, WRITES_FILE
@@ -37,7 +37,7 @@ from .figures import Trial, outcome, run_figures
 from .server import Hub, Server
 from .server.runs import counts
 from .spec.suites import expand_suites
-from .stage import WorldImage
+from .stage import ImageCache, WorldImage
 from .spec.fields import env_name
 from .world import World
 
@@ -73,6 +73,7 @@ class TrialResult:
     counts: dict[str, int]
     failed_checks: list[str]
     folder: str
+    attempts: int = 1  # more when the trial was run again after the machine running it died (runner_ray.py)
     checks: list[CheckResult] = field(default_factory=list, repr=False)  # in checks.json, not in result.json
 
     def to_dict(self) -> dict[str, Any]:
@@ -128,7 +129,7 @@ def run_scenes(
     scenes: list[str],
     agent: str,
     trials: int = 1,
-    parallel: int = 1,
+    parallel: int | None = None,
     out: Path = Path("runs"),
     strict: bool = False,
     timeout: float = 300.0,
@@ -140,6 +141,7 @@ def run_scenes(
     pass_env: list[str] | None = None,
     env: dict[str, str] | None = None,
     intercept: bool = False,
+    where: TrialPool | None = None,
 ) -> RunResult:
     """Runs `agent` `trials` times against each scene (a suite stands for its scenes); writes `out/<run-id>/`. The server listens on http
     and https (`tls`: every service's URL is https). Opens the results store with `store` once the scenes
@@ -148,49 +150,87 @@ def run_scenes(
     `on_start` is given the run folder before the first trial starts, `on_progress` each trial as it ends.
     `pass_env` names variables of this process's environment the agent gets too, `env` variables with their
     values (`AgentEnv`). With `intercept`, the server also listens as the interception proxy and the agent's
-    environment sends its HTTP through it, so clients left at the vendors' own hosts reach the world."""
-    argv = _command(agent)
-    given = AgentEnv.of(pass_env, env)
+    environment sends its HTTP through it, so clients left at the vendors' own hosts reach the world.
+    `where` runs the trials, `parallel` at once: in threads of this process (`ThreadedTrials`, one trial at
+    a time unless `parallel` says more) unless given another pool (runner_ray.py: a Ray cluster)."""
+    plan = TrialPlan(agent, _command(agent), timeout, cwd, AgentEnv.of(pass_env, env), tls, intercept, parallel)
     scenes = expand_suites(scenes)
     if not scenes:
         raise UsageError("give at least one scene")
-    if trials < 1 or parallel < 1 or timeout <= 0:
+    if trials < 1 or (parallel is not None and parallel < 1) or timeout <= 0:
         raise UsageError("--trials and --parallel must be at least 1, and --timeout more than 0")
-    hub = Hub(idle_ttl=None, finished_ttl=None)  # each trial drops its own world, however slow its agent
-    images = [hub.images.load(scene=scene) for scene in scenes]
+    cache = ImageCache()
+    images = [cache.load(scene=scene) for scene in scenes]
     names = [image.name for image in images]
     for name in names:
         if names.count(name) > 1:
             raise UsageError(f"two of the scenes given are named {name!r}; a run needs distinct scene names")
     results = store() if store is not None else None
-    server = Server(hub, tls_everywhere=tls, proxy_port=0 if intercept else None).start()
-    try:
-        folder = _new_run_folder(out)
-        run = RunResult(folder.name, folder, agent, [image.source for image in images], trials, strict)
-        if results is not None:
-            results.start_run(run.to_dict(), datetime.now(UTC))
-        runner = _TrialRunner(hub, server.url, agent, argv, folder, timeout, cwd, given)
-        if on_start is not None:
-            on_start(folder)
-        with ThreadPoolExecutor(max_workers=parallel) as pool:
-            futures = [pool.submit(runner.run, image, n) for image in images for n in range(1, trials + 1)]
-            try:
-                for future in as_completed(futures):
-                    if results is not None:  # as each trial ends: a run stopped later keeps it
-                        results.write_trial(run.run_id, future.result().to_dict())
-                    if on_progress is not None:
-                        on_progress(future.result())
-            except BaseException:  # an agent that cannot start, or Ctrl-C: end every trial now
-                pool.shutdown(wait=False, cancel_futures=True)
-                runner.kill_all()
-                raise
-            run.results = [future.result() for future in futures]
-    finally:
-        server.stop()
+    folder = _new_run_folder(out)
+    run = RunResult(folder.name, folder, agent, [image.source for image in images], trials, strict)
+    if results is not None:
+        results.start_run(run.to_dict(), datetime.now(UTC))
+    if on_start is not None:
+        on_start(folder)
+    ended: dict[tuple[str, int], TrialResult] = {}
+    with contextlib.closing((where or ThreadedTrials()).run(plan, images, trials, folder)) as finishing:
+        for result in finishing:  # closed on an error here too: every trial still running ends
+            if results is not None:  # as each trial ends: a run stopped later keeps it
+                results.write_trial(run.run_id, result.to_dict())
+            if on_progress is not None:
+                on_progress(result)
+            ended[result.scene, result.trial] = result
+    run.results = [ended[name, n] for name in names for n in range(1, trials + 1)]
     (folder / "run.json").write_text(json.dumps(run.to_dict(), indent=2) + "\n", encoding="utf-8")
     if results is not None:
         results.finish_run(run.run_id, run.exit_code, datetime.now(UTC))
     return run
+
+
+@dataclass(frozen=True)
+class TrialPlan:
+    """How a run's trials go: the agent's command line (and its words), its time limit, working folder and
+    environment, how the server listens (https for every service, the interception proxy), and how many
+    trials run at once (None: the pool decides)."""
+
+    agent: str
+    argv: list[str]
+    timeout: float
+    cwd: Path | None
+    given: AgentEnv
+    tls: bool
+    intercept: bool
+    parallel: int | None
+
+
+class TrialPool(Protocol):
+    """Where a run's trials run."""
+
+    def run(self, plan: TrialPlan, images: list[WorldImage], trials: int, folder: Path) -> Generator[TrialResult, None, None]:
+        """Runs trials 1 to `trials` of each image, each into `folder/<scene>/<trial>/`, and yields each as it
+        ends. Closing the iteration early (an error, Ctrl-C) ends every trial still running."""
+        ...
+
+
+class ThreadedTrials:
+    """Trials in threads of this process, against one server that serves the whole run."""
+
+    def run(self, plan: TrialPlan, images: list[WorldImage], trials: int, folder: Path) -> Generator[TrialResult, None, None]:
+        hub = Hub(idle_ttl=None, finished_ttl=None)  # each trial drops its own world, however slow its agent
+        server = Server(hub, tls_everywhere=plan.tls, proxy_port=0 if plan.intercept else None).start()
+        try:
+            runner = _TrialRunner(hub, server.url, plan.agent, plan.argv, folder, plan.timeout, plan.cwd, plan.given)
+            with ThreadPoolExecutor(max_workers=plan.parallel or 1) as pool:
+                futures = [pool.submit(runner.run, image, n) for image in images for n in range(1, trials + 1)]
+                try:
+                    for future in as_completed(futures):
+                        yield future.result()
+                except BaseException:  # an agent that cannot start, or Ctrl-C: end every trial now
+                    pool.shutdown(wait=False, cancel_futures=True)
+                    runner.kill_all()
+                    raise
+        finally:
+            server.stop()
 
 
 def latest_run(out: Path = Path("runs")) -> Path:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shlex
+import subprocess
 import sys
 from pathlib import Path
 
@@ -211,6 +212,27 @@ def test_bad_options_are_usage_errors(bench, cli) -> None:
     assert cli("run", "hello.yaml").exit_code == 2  # no --agent
     assert cli("run", "hello.yaml", "--agent", bench.hello(), "--trials", "0").exit_code == 2
     assert cli("run", "hello.yaml", "--agent", "python 'unclosed").exit_code == 2
+    assert cli("run", "hello.yaml", "--agent", bench.hello(), "--ray-address", "auto").exit_code == 2  # no --ray
+    assert cli("run", "hello.yaml", "--agent", bench.hello(), "--ray-shared-out").exit_code == 2
+
+
+def test_help_says_how_to_run_on_a_ray_cluster(cli) -> None:
+    shown = cli("run", "--help").stdout
+
+    assert "--ray " in shown and "--ray-address ADDRESS" in shown and "--ray-shared-out" in shown
+    assert "soundstage[ray]" in shown
+
+
+def test_a_run_without_ray_never_imports_it(bench) -> None:
+    probe = (
+        "import sys\n"
+        "from soundstage.cli import main\n"
+        f"try:\n    main(['run', 'hello.yaml', '--agent', {bench.hello()!r}])\nexcept SystemExit as exc:\n"
+        "    print(exc.code, sorted(m for m in sys.modules if m.split('.')[0] == 'ray' or m.endswith('runner_ray')))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=bench.root)
+
+    assert done.stdout.splitlines()[-1] == "0 []"
 
 
 def test_progress_counts_trials_done_and_passing(bench, capsys) -> None:

@@ -105,6 +105,7 @@ def test_a_store_of_revision_0001_is_upgraded_in_place(store_url: str, tmp_path:
         ("passed", [("said_hello", True), ("said_hello", True)]),
         ("failed", [("said_hello", True), ("posted", False)]),
     ]
+    assert [r["attempts"] for r in run["results"]] == [1, 1]  # stored before there were attempts: each ran once
     # The figures of a run stored before there were any are written when the store is opened.
     assert [(f["scene"], f["passed"], f["pass_at"], f["pass_hat"]) for f in run["figures"]] == [
         ("hello", 1, {"1": 0.5, "2": 1.0}, {"1": 0.5, "2": 0.0})

@@ -95,6 +95,17 @@ def test_rewriting_a_trial_replaces_its_checks(store: Store) -> None:
     assert [(r["outcome"], [c["id"] for c in r["checks"]]) for r in run["results"]] == [("passed", ["said_hello"])]
 
 
+def test_a_trial_keeps_its_attempts_and_one_written_before_there_were_any_ran_once(store: Store) -> None:
+    store.start_run(RUN, STARTED)
+    store.write_trial(RUN["run_id"], {**trial(1), "attempts": 2}, [check("said_hello", True)])
+    store.write_trial(RUN["run_id"], {k: v for k, v in trial(2).items() if k != "attempts"}, [check("said_hello", True)])
+
+    run = store.run(RUN["run_id"])
+
+    assert run is not None
+    assert [(r["trial"], r["attempts"]) for r in run["results"]] == [(1, 2), (2, 1)]
+
+
 def test_rewriting_a_run_replaces_its_rows_and_leaves_other_runs_alone(store: Store) -> None:
     other = {**RUN, "run_id": "20260101-000000-2"}
     for run in (RUN, other):

@@ -14,7 +14,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..errors import UsageError
-from ..runner import RunResult, TrialResult, how_the_agent_ended, run_scenes
+from ..runner import RunResult, TrialPool, TrialResult, how_the_agent_ended, run_scenes
 from ..spec.suites import expand_suites
 from .history import DbOption, opened
 from .output import (
@@ -39,7 +39,15 @@ def run(
         str, typer.Option("--agent", help="The agent's command line (run without a shell).", show_default=False)
     ],
     trials: Annotated[int, typer.Option("--trials", min=1, help="Trials per scene.")] = 1,
-    parallel: Annotated[int, typer.Option("--parallel", min=1, help="Trials run at once.")] = 1,
+    parallel: Annotated[
+        int | None,
+        typer.Option(
+            "--parallel",
+            min=1,
+            help="Trials run at once [default: 1; with --ray, one for each CPU of the cluster].",
+            show_default=False,
+        ),
+    ] = None,
     out: Annotated[Path, typer.Option("--out", help="Where run folders are written.")] = Path("runs"),
     strict: Annotated[
         bool, typer.Option("--strict", help="Exit 4 when the agent called an unimplemented endpoint.")
@@ -67,11 +75,37 @@ def run(
             "--env", metavar="NAME=VALUE", help="Give the agent this variable; repeatable.", show_default=False
         ),
     ] = None,
+    ray: Annotated[
+        bool,
+        typer.Option(
+            "--ray",
+            help="Run the trials on a Ray cluster: the one at --ray-address, else the one ray.init() finds "
+            "(RAY_ADDRESS, a cluster started on this machine) or starts here (docs/ray.md). Needs soundstage[ray].",
+        ),
+    ] = False,
+    ray_address: Annotated[
+        str | None,
+        typer.Option(
+            "--ray-address",
+            metavar="ADDRESS",
+            help="With --ray: the cluster's address: auto, host:port or ray://host:port.",
+            show_default=False,
+        ),
+    ] = None,
+    ray_shared_out: Annotated[
+        bool,
+        typer.Option(
+            "--ray-shared-out",
+            help="With --ray: --out is on storage every node reaches at the same path; nodes write trial folders there.",
+        ),
+    ] = False,
     db: DbOption = None,
     json_output: JsonOption = False,
 ) -> None:
     """Run the agent against each scene, TRIALS times; write the trial folders and the results store; print a summary."""
     values = dict(_assignment(item) for item in env or [])
+    if (ray_shared_out or ray_address is not None) and not ray:
+        raise UsageError("--ray-address and --ray-shared-out go with --ray")
     scenes = expand_suites(scenes)  # the progress bar counts a suite's scenes
     with _progress(len(scenes) * trials, live=sys.stderr.isatty()) as progress:
         result = run_scenes(
@@ -89,6 +123,7 @@ def run(
             pass_env=pass_env,
             env=values,
             intercept=intercept,
+            where=_ray_trials(ray_address, ray_shared_out) if ray else None,
         )
     if json_output:
         emit(result.to_dict())
@@ -103,6 +138,15 @@ def _assignment(item: str) -> tuple[str, str]:
     if not equals:
         raise UsageError(f"--env takes NAME=VALUE, not {item.partition(' ')[0][:40]!r}")
     return name, value
+
+
+def _ray_trials(address: str | None, shared_out: bool) -> TrialPool:
+    """The Ray cluster's pool. Ray is imported here, by a run that asks for it, and only then."""
+    try:
+        from ..runner_ray import RayTrials
+    except ImportError as exc:
+        raise UsageError(f"--ray needs Ray: pip install 'soundstage[ray]' ({exc})") from None
+    return RayTrials(address, shared_out)
 
 
 def _started(folder: Path) -> None:

@@ -154,6 +154,7 @@ def _trial(row: Any) -> dict[str, Any]:
         "simulated_seconds": row["simulated_seconds"],
         "counts": {name: row[name] for name in ("calls", "events", "errors", "unimplemented", "after_finish")},
         "folder": row["folder"],
+        "attempts": row["attempts"],
     }
 
 

@@ -60,6 +60,8 @@ trials = Table(
     Column("unimplemented", Integer, nullable=False),
     Column("after_finish", Integer, nullable=False),
     Column("folder", Text, nullable=False),
+    # More than 1: run again after the machine running it died (run --ray).
+    Column("attempts", Integer, nullable=False, server_default="1"),
     ForeignKeyConstraint(["run_id"], ["runs.id"], name="trials_run", ondelete="CASCADE"),
 )
 

@@ -82,6 +82,7 @@ def write_trial(
                 unimplemented=counts["unimplemented"],
                 after_finish=counts["after_finish"],
                 folder=str(trial["folder"]),
+                attempts=trial.get("attempts", 1),  # a trial folder written before there were attempts ran once
             )
         )
         _write_checks(connection, run_id, 0, trial["scene"], trial["trial"], results)
