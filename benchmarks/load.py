@@ -1,0 +1,312 @@
+"""Calls under load: soundstage beside a bare Starlette endpoint returning the same bytes, in one run.
+
+    python benchmarks/load.py [--seconds 5] [--connections 32]
+
+Needs `wrk` (https://github.com/wg/wrk) on PATH: `apt-get install wrk` on Debian and Ubuntu, `brew install wrk`
+on macOS. A load generator of its own keeps many connections busy, so the figures are the servers' and not
+one blocking client's.
+
+Both servers run in processes of their own on the same uvicorn settings as `soundstage serve` (one event loop
+serving a plain port and a TLS port with soundstage's own certificate, Nagle off): `soundstage serve` itself,
+and a Starlette app with one route per call that reads the request's body and answers the status, headers
+and body soundstage answered that call, captured from soundstage just before the call's rounds. For each
+call, rounds alternate between the two (bare first), three of each; the table shows the medians of requests
+per second and of the 99th percentile latency, and their ratios against the goals (soundstage at 0.7 of the
+bare endpoint's rate or better, and a p99 within 3 times the bare endpoint's).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import re
+import shutil
+import ssl
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode, urlsplit
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "src"))
+
+from soundstage.server.serve import bind, free_port  # noqa: E402
+
+RATE_GOAL = 0.7  # soundstage's requests/s over the bare endpoint's, at least
+P99_GOAL = 3.0  # soundstage's p99 over the bare endpoint's, at most
+UVICORN = dict(log_level="warning", access_log=False, lifespan="off", date_header=False, server_header=False)
+ADMIN = "loadbench-admin"
+# The agent's token in every service of the acme world, as a scene gives them.
+SCENE = """name: loadbench
+world: acme
+task: Answer calls under load.
+agent: {slack_user: $bot, github_user: $bot_gh, pagerduty_user: $bot_pd, datadog_user: $bot_dd}
+"""
+INSTALL = (
+    "benchmarks/load.py needs the load generator wrk on PATH: `apt-get install wrk` (Debian, Ubuntu) or "
+    "`brew install wrk` (macOS); see https://github.com/wg/wrk"
+)
+
+
+@dataclass
+class Call:
+    name: str
+    method: str
+    url: str  # on soundstage
+    headers: dict[str, str]
+    body: bytes = b""
+    captured: dict[str, Any] = field(default_factory=dict)  # status, headers, body (latin-1) soundstage answered
+
+
+@dataclass
+class Round:
+    rate: float  # requests per second
+    p99_ms: float
+    requests: int
+
+
+def calls(world: dict[str, Any]) -> list[Call]:
+    """The calls of the issue's table, with the agent's own credentials and the world's own ids."""
+    env = world["env"]
+    agent = {"user-agent": "soundstage-load/1"}  # GitHub refuses a call without one, as github.com does
+    slack = {**agent, "authorization": f"Bearer {env['SLACK_BOT_TOKEN']}"}
+    form = {**slack, "content-type": "application/x-www-form-urlencoded"}
+    github = {**agent, "authorization": f"token {env['GITHUB_TOKEN']}", "accept": "application/vnd.github+json"}
+    datadog = {**agent, "dd-api-key": env["DD_API_KEY"], "dd-application-key": env["DD_APP_KEY"]}
+    pagerduty = {
+        **agent,
+        "authorization": f"Token token={env['PAGERDUTY_TOKEN']}",
+        "from": env["PAGERDUTY_FROM"],
+        "accept": "application/vnd.pagerduty+json;version=2",
+    }
+    general = _slack_channel(env, "general")
+    now = int(datetime.fromisoformat(world["now"].replace("Z", "+00:00")).timestamp())
+    query = urlencode({"from": now - 3600, "to": now, "query": "avg:orders.latency.p99{service:orders}"})
+    text = urlencode({"channel": general, "text": "Deploy of orders 1.4.1 is done; latency is back to normal."})
+    return [
+        Call("slack chat.postMessage", "POST", env["SLACK_API_URL"] + "chat.postMessage", form, text.encode()),
+        Call("slack conversations.history", "GET", env["SLACK_API_URL"] + f"conversations.history?channel={general}",
+             slack),
+        Call("github GET contents", "GET", env["GITHUB_API_URL"] + "/repos/acme/orders/contents/README.md", github),
+        Call("github GET pulls", "GET", env["GITHUB_API_URL"] + "/repos/acme/orders/pulls", github),
+        Call("datadog GET /api/v1/query (1 h)", "GET", env["DATADOG_API_URL"] + f"/api/v1/query?{query}", datadog),
+        Call("pagerduty GET /incidents (https)", "GET", env["PAGERDUTY_API_URL"] + "/incidents", pagerduty),
+    ]
+
+
+def _slack_channel(env: dict[str, str], name: str) -> str:
+    request = urllib.request.Request(
+        env["SLACK_API_URL"] + "conversations.list", headers={"authorization": f"Bearer {env['SLACK_BOT_TOKEN']}"}
+    )
+    with urllib.request.urlopen(request) as answer:
+        return next(c["id"] for c in json.load(answer)["channels"] if c["name"] == name)
+
+
+def capture(call: Call, context: ssl.SSLContext) -> None:
+    """What soundstage answers `call` now: the bare endpoint answers exactly that."""
+    request = urllib.request.Request(call.url, data=call.body or None, headers=call.headers, method=call.method)
+    with urllib.request.urlopen(request, context=context) as answer:
+        body = answer.read()
+        if answer.status != 200:
+            raise RuntimeError(f"{call.name} answered {answer.status}: {body[:300]!r}")
+        call.captured = {"status": answer.status, "headers": list(answer.headers.items()), "body": body.decode("latin-1")}
+
+
+# -- the bare endpoint (a child process) ----------------------------------------------------------------
+
+
+def serve_bare(spec: dict[str, Any]) -> None:
+    """Serves each captured answer at its call's path, on a plain port and a TLS port, in one event loop."""
+    import uvicorn
+    from starlette.applications import Starlette
+    from starlette.requests import Request
+    from starlette.responses import Response
+    from starlette.routing import Route
+
+    def endpoint(answer: dict[str, Any]) -> Any:
+        body = answer["body"].encode("latin-1")
+        # Everything soundstage sent but what the server itself adds: the length, and `connection: close`
+        # (an answer to the capturing client's own request, not to a load generator's).
+        headers = {k.lower(): v for k, v in answer["headers"] if k.lower() not in ("content-length", "connection")}
+
+        async def reply(request: Request) -> Response:
+            await request.body()
+            return Response(body, answer["status"], headers)
+
+        return reply
+
+    app = Starlette(routes=[Route(r["path"], endpoint(r["answer"]), methods=[r["method"]]) for r in spec["routes"]])
+    servers = [
+        (uvicorn.Server(uvicorn.Config(app, **UVICORN)), bind("127.0.0.1", spec["port"])),  # type: ignore[arg-type]
+        (uvicorn.Server(uvicorn.Config(app, ssl_certfile=spec["certificate"], **UVICORN)),  # type: ignore[arg-type]
+         bind("127.0.0.1", spec["tls_port"])),
+    ]
+
+    async def both() -> None:
+        await asyncio.gather(*(server.serve(sockets=[sock]) for server, sock in servers))
+
+    asyncio.run(both())
+
+
+# -- driving them ---------------------------------------------------------------------------------------
+
+
+def wrk(url: str, call: Call, seconds: int, connections: int, folder: Path) -> Round:
+    script = folder / "call.lua"
+    lines = [f"wrk.method = {_lua(call.method)}", f"wrk.body = {_lua(call.body.decode())}"]
+    lines += [f"wrk.headers[ {_lua(k)} ] = {_lua(v)}" for k, v in call.headers.items()]
+    script.write_text("\n".join(lines) + "\n")
+    argv = ["wrk", "-t1", f"-c{connections}", f"-d{seconds}s", "--latency", "-s", str(script), url]
+    out = subprocess.run(argv, check=True, capture_output=True, text=True).stdout
+    rate = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))  # type: ignore[union-attr]
+    p99 = re.search(r"^\s+99%\s+([\d.]+)(us|ms|s)\s*$", out, re.M)
+    requests = int(re.search(r"(\d+) requests in", out).group(1))  # type: ignore[union-attr]
+    bad = sum(int(n) for n in re.findall(r"Non-2xx or 3xx responses: (\d+)", out))
+    bad += sum(int(n) for n in re.findall(r"(?:connect|read|write|timeout) (\d+)", out))
+    if p99 is None or bad:
+        raise RuntimeError(f"{call.name} at {url}: errors under load, or no latency distribution:\n{out}")
+    p99_ms = float(p99.group(1)) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[p99.group(2)]
+    return Round(rate, p99_ms, requests)
+
+
+def _lua(text: str) -> str:
+    return "[==[" + text + "]==]"
+
+
+def _on(url: str, port: int, tls_port: int) -> str:
+    """`url` (soundstage's) on the bare endpoint's ports."""
+    parts = urlsplit(url)
+    target = tls_port if parts.scheme == "https" else port
+    return parts._replace(netloc=f"127.0.0.1:{target}").geturl()
+
+
+def _wait(url: str, context: ssl.SSLContext | None = None, timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            urllib.request.urlopen(url, context=context, timeout=2).close()
+            return
+        except urllib.error.HTTPError:
+            return  # it answers
+        except OSError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.1)
+
+
+def _admin(base: str, method: str, path: str, body: dict[str, Any] | None = None) -> Any:
+    request = urllib.request.Request(
+        base + path, data=json.dumps(body).encode() if body is not None else None, method=method,
+        headers={"authorization": f"Bearer {ADMIN}", "content-type": "application/json"},
+    )
+    with urllib.request.urlopen(request) as answer:
+        return json.load(answer)
+
+
+@dataclass
+class Row:
+    name: str
+    stack: list[Round]
+    bare: list[Round]
+
+    @property
+    def rate(self) -> float:
+        return statistics.median(r.rate for r in self.stack) / statistics.median(r.rate for r in self.bare)
+
+    @property
+    def p99(self) -> tuple[float, float]:
+        return statistics.median(r.p99_ms for r in self.stack), statistics.median(r.p99_ms for r in self.bare)
+
+
+def run(seconds: int, connections: int, rounds: int = 3) -> tuple[list[Row], dict[str, Any]]:
+    """Drives every call against both servers; answers the rows and what soundstage's world logged."""
+    if shutil.which("wrk") is None:
+        raise SystemExit(INSTALL)
+    home = Path(tempfile.mkdtemp(prefix="soundstage-load-"))
+    port, tls_port, bare_port, bare_tls = (free_port() for _ in range(4))
+    env = {**os.environ, "SOUNDSTAGE_HOME": str(home), "SOUNDSTAGE_ADMIN_TOKEN": ADMIN}
+    stack = subprocess.Popen(
+        [sys.executable, "-m", "soundstage", "serve", "--port", str(port), "--tls-port", str(tls_port)],
+        env=env, stdout=subprocess.DEVNULL, stderr=open(home / "serve.log", "w"), cwd=ROOT,
+    )
+    bare: subprocess.Popen[bytes] | None = None
+    try:
+        base = f"http://127.0.0.1:{port}"
+        _wait(base + "/healthz")
+        context = ssl.create_default_context(cafile=str(home / "tls" / "ca.pem"))
+        world = _admin(base, "POST", "/v1/worlds", {"scene_yaml": SCENE})
+        todo = calls(world)
+        for call in todo:
+            capture(call, context)
+        spec = {
+            "port": bare_port, "tls_port": bare_tls, "certificate": str(home / "tls" / "server.pem"),
+            "routes": [{"method": c.method, "path": urlsplit(c.url).path, "answer": c.captured} for c in todo],
+        }
+        (home / "bare.json").write_text(json.dumps(spec))
+        bare = subprocess.Popen([sys.executable, __file__, "--bare", str(home / "bare.json")], cwd=ROOT)
+        _wait(f"http://127.0.0.1:{bare_port}/healthz")
+        rows = []
+        for call in todo:
+            capture(call, context)  # the body as it is now (the log and the channel have grown meanwhile)
+            targets = {"stack": call.url, "bare": _on(call.url, bare_port, bare_tls)}
+            for url in targets.values():  # warm both up: connections, caches, lazy indexes
+                wrk(url, call, 1, connections, home)
+            measured: dict[str, list[Round]] = {"stack": [], "bare": []}
+            for _ in range(rounds):
+                for which in ("bare", "stack"):
+                    measured[which].append(wrk(targets[which], call, seconds, connections, home))
+            rows.append(Row(call.name, measured["stack"], measured["bare"]))
+        logged = _admin(base, "GET", f"/v1/worlds/{world['id']}")
+        return rows, {"last_seq": logged["last_seq"]}
+    finally:
+        for child in (bare, stack):
+            if child is not None:
+                child.terminate()
+                child.wait()
+        shutil.rmtree(home, ignore_errors=True)
+
+
+def report(rows: list[Row]) -> list[str]:
+    lines = [f"    {'call':<34} {'soundstage/s':>12} {'bare/s':>9} {'ratio':>6}   {'p99 ms':>7} {'bare p99':>8} "
+             f"{'x':>5}   goal (rate >= {RATE_GOAL}, p99 <= {P99_GOAL:g}x)"]
+    for row in rows:
+        stack_rate = statistics.median(r.rate for r in row.stack)
+        bare_rate = statistics.median(r.rate for r in row.bare)
+        p99, bare_p99 = row.p99
+        misses = []
+        if row.rate < RATE_GOAL:
+            misses.append(f"rate short by {RATE_GOAL - row.rate:.2f}")
+        if p99 > P99_GOAL * bare_p99:
+            misses.append(f"p99 over by {p99 / bare_p99 - P99_GOAL:.1f}x")
+        lines.append(
+            f"    {row.name:<34} {stack_rate:>12,.0f} {bare_rate:>9,.0f} {row.rate:>6.2f}   {p99:>7.1f} {bare_p99:>8.1f} "
+            f"{p99 / bare_p99:>5.1f}   {'ok' if not misses else 'MISSES: ' + ', '.join(misses)}"
+        )
+    return lines
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=int, default=5, help="length of each round")
+    parser.add_argument("--connections", type=int, default=32, help="connections wrk keeps open")
+    parser.add_argument("--bare", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.bare:
+        serve_bare(json.loads(Path(args.bare).read_text()))
+        return
+    rows, logged = run(args.seconds, args.connections)
+    print("\n".join(report(rows)))
+    print(f"    soundstage's world logged {logged['last_seq']:,} events")
+
+
+if __name__ == "__main__":
+    main()
