@@ -88,13 +88,13 @@ def calls(world: dict[str, Any]) -> list[Call]:
         "from": env["PAGERDUTY_FROM"],
         "accept": "application/vnd.pagerduty+json;version=2",
     }
-    general = _slack_channel(env, "general")
+    general, support = _slack_channel(env, "general"), _slack_channel(env, "support")
     now = int(datetime.fromisoformat(world["now"].replace("Z", "+00:00")).timestamp())
     query = urlencode({"from": now - 3600, "to": now, "query": "avg:orders.latency.p99{service:orders}"})
     text = urlencode({"channel": general, "text": "Deploy of orders 1.4.1 is done; latency is back to normal."})
     return [
         Call("slack chat.postMessage", "POST", env["SLACK_API_URL"] + "chat.postMessage", form, text.encode()),
-        Call("slack conversations.history", "GET", env["SLACK_API_URL"] + f"conversations.history?channel={general}",
+        Call("slack conversations.history", "GET", env["SLACK_API_URL"] + f"conversations.history?channel={support}",
              slack),
         Call("github GET contents", "GET", env["GITHUB_API_URL"] + "/repos/acme/orders/contents/README.md", github),
         Call("github GET pulls", "GET", env["GITHUB_API_URL"] + "/repos/acme/orders/pulls", github),
@@ -104,6 +104,8 @@ def calls(world: dict[str, Any]) -> list[Call]:
 
 
 def _slack_channel(env: dict[str, str], name: str) -> str:
+    """The id of channel `name` (chat.postMessage posts in #general; conversations.history reads #support,
+    whose messages stay as the scene made them, so its answer is the same size in every round)."""
     request = urllib.request.Request(
         env["SLACK_API_URL"] + "conversations.list", headers={"authorization": f"Bearer {env['SLACK_BOT_TOKEN']}"}
     )
@@ -165,7 +167,7 @@ def wrk(url: str, call: Call, seconds: int, connections: int, folder: Path) -> R
     lines = [f"wrk.method = {_lua(call.method)}", f"wrk.body = {_lua(call.body.decode())}"]
     lines += [f"wrk.headers[ {_lua(k)} ] = {_lua(v)}" for k, v in call.headers.items()]
     script.write_text("\n".join(lines) + "\n")
-    argv = ["wrk", "-t1", f"-c{connections}", f"-d{seconds}s", "--latency", "-s", str(script), url]
+    argv = ["wrk", "-t1", f"-c{connections}", f"-d{seconds}s", "--timeout", "30s", "--latency", "-s", str(script), url]
     out = subprocess.run(argv, check=True, capture_output=True, text=True).stdout
     rate = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))  # type: ignore[union-attr]
     p99 = re.search(r"^\s+99%\s+([\d.]+)(us|ms|s)\s*$", out, re.M)

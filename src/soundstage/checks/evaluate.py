@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
+from .. import collector
 from ..errors import NotFound, SpecError, UsageError
 from ..events import EventLog, FinishEvent
 from ..grading.attempt import Attempt, SceneFile
@@ -29,7 +30,8 @@ from .results import CheckResult, Evaluation
 def evaluate(checks: list[Check], attempt: Attempt, pass_ids: list[str] | None = None) -> Evaluation:
     """Every check's result; the attempt passes when every check in `pass_ids` (default: all) passed."""
     check_pass_list(pass_ids, checks)
-    return Evaluation.score([run_check(c, attempt) for c in checks], pass_ids)
+    with collector.held():  # the log and the state are not garbage: no collection walks them meanwhile
+        return Evaluation.score([run_check(c, attempt) for c in checks], pass_ids)
 
 
 def run_check(check: Check, attempt: Attempt) -> CheckResult:

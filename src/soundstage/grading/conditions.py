@@ -51,9 +51,17 @@ def closest(
 ) -> T:
     """The item meeting the most conditions, after `rank` (higher first) when given; the latest among equals
     (the agent's records come after the starters'), or the earliest with `earliest`. `items` is not empty."""
-
-    def score(k: int) -> tuple[Any, int, int]:
+    # One pass in the order ties are settled, keeping the first best: each item's conditions are tested
+    # once, and not at all when its rank is already below the best's.
+    best, best_key = 0, None
+    for k in range(len(items)) if earliest else range(len(items) - 1, -1, -1):
         item = items[k]
-        return (rank(item) if rank is not None else 0, sum(c.holds(item) for c in conditions), -k if earliest else k)
-
-    return items[max(range(len(items)), key=score)]
+        first = rank(item) if rank is not None else 0
+        if best_key is not None and first < best_key[0]:
+            continue
+        key = (first, sum(1 for c in conditions if c.holds(item)))
+        if best_key is None or key > best_key:
+            best, best_key = k, key
+            if rank is None and key[1] == len(conditions):
+                break
+    return items[best]

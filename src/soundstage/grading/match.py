@@ -13,7 +13,7 @@ def get_path(value: Any, path: str) -> list[Any]:
     for part in path.split("."):
         step: list[Any] = []
         for current in found:
-            if isinstance(current, Mapping):
+            if type(current) is dict or isinstance(current, Mapping):  # dict first: the ABC's check is slow
                 if part in current:
                     step.append(current[part])
             elif isinstance(current, list):

@@ -85,7 +85,7 @@ def record(args: RecordArgs, attempt: Attempt) -> Outcome:
     if not attempt.explains:
         return Outcome(False, f"a {what}", f"none of {count(len(records), 'record')} did")
     # Most of `where` first, then the field test.
-    near = closest(records, where + field, rank=lambda r: sum(c.holds(r) for c in where))
+    near = closest(records, field, rank=lambda r: sum(c.holds(r) for c in where))
     actual = f"none of {count(len(records), 'record')} did; closest: {record_name(near)}, where {listing(misses(near, where + field))}"
     return Outcome(False, f"a {what}", actual, attempt.record_evidence(args.collection, near))
 

@@ -17,6 +17,7 @@ from typing import Any
 
 import uvicorn
 
+from .. import collector
 from ..errors import InfrastructureError
 from .app import create_app
 from .hub import Hub, ProxyPort, TLSPort
@@ -188,11 +189,16 @@ class Server:
             self.hub.expire()
 
     def run(self) -> None:
-        """In the foreground, until interrupted."""
+        """In the foreground, until interrupted. The process is the server's: it keeps the garbage
+        collector's pauses short as the worlds' logs grow (collector.py)."""
+        with collector.serving():
+            self._loop()
+
+    def _loop(self) -> None:
         asyncio.run(self.serve())
 
     def start(self, timeout: float = 10.0) -> Server:
-        self._thread = threading.Thread(target=self.run, name="soundstage-server", daemon=True)
+        self._thread = threading.Thread(target=self._loop, name="soundstage-server", daemon=True)
         self._thread.start()
         deadline = time.monotonic() + timeout
         while not all(s.started for s in self._servers):

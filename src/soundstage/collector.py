@@ -1,0 +1,60 @@
+"""Short garbage-collection pauses over large event logs.
+
+Every full collection walks every container object alive, and a busy world's log holds a dozen of them per
+call (the event, its response): over tens of thousands of calls a full collection stalls every call for
+hundreds of milliseconds, and checks over a long log spend most of their time in collections that find
+nothing. Nearly all of it lives as long as its world, so it is moved out of the collector's sight
+(`gc.freeze`); reference counting still frees frozen objects, and only a cycle among them that became
+garbage waits until they are handed back (`gc.unfreeze`).
+
+`serving()`: a server's process, from start to stop, freezes the survivors of each full collection, so
+the next one walks only what was made since; when a world is dropped (`release`) everything is handed back
+and the next full collection walks it all once, reclaiming the world.
+`held()`: during a computation over a log (evaluating checks), what existed before it is frozen.
+"""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+_state = {"serving": False, "held": 0}
+
+
+def _collected(phase: str, info: dict[str, Any]) -> None:
+    if phase == "stop" and info["generation"] == 2:
+        gc.freeze()
+
+
+@contextmanager
+def serving() -> Iterator[None]:
+    gc.collect()
+    gc.freeze()  # the code, the scene images: alive until the process ends
+    gc.callbacks.append(_collected)
+    _state["serving"] = True
+    try:
+        yield
+    finally:
+        _state["serving"] = False
+        gc.callbacks.remove(_collected)
+        gc.unfreeze()
+
+
+def release() -> None:
+    """A world was dropped: what it leaves in cycles is collected by the next full collection."""
+    if _state["serving"] and not _state["held"]:
+        gc.unfreeze()
+
+
+@contextmanager
+def held() -> Iterator[None]:
+    gc.freeze()
+    _state["held"] += 1
+    try:
+        yield
+    finally:
+        _state["held"] -= 1
+        if not _state["held"] and not _state["serving"]:
+            gc.unfreeze()
