@@ -23,8 +23,10 @@ def test_held_freezes_what_exists_until_the_outermost_hold_ends() -> None:
 
 
 def test_serving_freezes_the_survivors_of_each_full_collection() -> None:
+    thresholds = gc.get_threshold()
     with collector.serving():
         assert collector._collected in gc.callbacks
+        assert gc.get_threshold()[0] == collector.YOUNG
         gc.unfreeze()
         survivor = [[]]  # a container made after the start, alive through the next full collection
         gc.collect()
@@ -34,6 +36,7 @@ def test_serving_freezes_the_survivors_of_each_full_collection() -> None:
         assert gc.get_freeze_count() == 0
         assert any(o is survivor for o in gc.get_objects())
     assert collector._collected not in gc.callbacks
+    assert gc.get_threshold() == thresholds
     assert gc.get_freeze_count() == 0
 
 

@@ -9,7 +9,9 @@ garbage waits until they are handed back (`gc.unfreeze`).
 
 `serving()`: a server's process, from start to stop, freezes the survivors of each full collection, so
 the next one walks only what was made since; when a world is dropped (`release`) everything is handed back
-and the next full collection walks it all once, reclaiming the world.
+and the next full collection walks it all once, reclaiming the world. It also collects the youngest
+generation every `YOUNG` allocations rather than every 700: most of a call's objects die with the call, by
+reference counting, and fewer young collections walk the survivors fewer times.
 `held()`: during a computation over a log (evaluating checks), what existed before it is frozen.
 """
 
@@ -20,6 +22,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+YOUNG = 5000
 _state = {"serving": False, "held": 0}
 
 
@@ -33,11 +36,14 @@ def serving() -> Iterator[None]:
     gc.collect()
     gc.freeze()  # the code, the scene images: alive until the process ends
     gc.callbacks.append(_collected)
+    thresholds = gc.get_threshold()
+    gc.set_threshold(YOUNG, *thresholds[1:])
     _state["serving"] = True
     try:
         yield
     finally:
         _state["serving"] = False
+        gc.set_threshold(*thresholds)
         gc.callbacks.remove(_collected)
         gc.unfreeze()
 

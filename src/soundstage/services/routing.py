@@ -6,6 +6,8 @@ parameters (GitHub's `{path}` of contents, `{ref}` of git refs) also matches pat
 that parameter then spans the rest, slashes included (`contents/src/app.py`, `git/ref/heads/feature/x`).
 Exact-length templates win, so `commits/{ref}/check-runs` is not swallowed by `commits/{ref}`. A tail
 named `path` may also be empty (a repository's root).
+
+An agent calls the same few paths again and again: the last `CACHED` distinct lookups are kept.
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ from collections.abc import Iterable
 from urllib.parse import unquote
 
 Template = tuple[str, tuple[str | None, ...], tuple[str, ...]]  # name, literal or None per segment, params
+Found = tuple[str, dict[str, str]]
+CACHED = 4096
 
 
 def _segments(path: str) -> list[str]:
@@ -45,9 +49,20 @@ class Router:
                 self._tails.setdefault(method, []).append(template)
         for bucket in [*self._exact.values(), *self._tails.values()]:
             bucket.sort(key=_specificity)
+        self._found: dict[tuple[str, str], Found | None] = {}
 
-    def match(self, method: str, path: str) -> tuple[str, dict[str, str]] | None:
-        """The operation name and its parameters for a request, or None."""
+    def match(self, method: str, path: str) -> Found | None:
+        """The operation name and its parameters for a request (a dict of the caller's own), or None."""
+        key = (method, path)
+        try:
+            found = self._found[key]
+        except KeyError:
+            if len(self._found) >= CACHED:
+                self._found.clear()
+            found = self._found[key] = self._match(method, path)
+        return None if found is None else (found[0], dict(found[1]))
+
+    def _match(self, method: str, path: str) -> Found | None:
         segments = _segments(path)
         for template in self._exact.get((method, len(segments)), ()):
             params = _bind(template, segments)
