@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from soundstage.services import routing
 from soundstage.services.routing import Router
 
@@ -33,14 +35,21 @@ def test_a_tail_parameter_spans_the_rest_and_exact_lengths_win() -> None:
         "GET /repos/{owner}/{repo}/contents/{path}",
         {"owner": "acme", "repo": "orders", "path": ""},
     )
-    assert ROUTER.match("GET", "/repos/a/b/commits/main/check-runs")[0] == "GET /repos/{owner}/{repo}/commits/{ref}/check-runs"  # type: ignore[index]
-    assert ROUTER.match("GET", "/repos/a/b/commits/feature/x")[1]["ref"] == "feature/x"  # type: ignore[index]
+    assert ROUTER.match("GET", "/repos/a/b/commits/main/check-runs") == (
+        "GET /repos/{owner}/{repo}/commits/{ref}/check-runs",
+        {"owner": "a", "repo": "b", "ref": "main"},
+    )
+    assert ROUTER.match("GET", "/repos/a/b/commits/feature/x") == (
+        "GET /repos/{owner}/{repo}/commits/{ref}",
+        {"owner": "a", "repo": "b", "ref": "feature/x"},
+    )
 
 
-def test_a_kept_lookup_answers_the_same_with_parameters_of_its_own(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_a_kept_lookup_answers_the_same_with_parameters_of_its_own(monkeypatch: pytest.MonkeyPatch) -> None:
     router = Router(["GET /repos/{owner}/{repo}"])
     first = router.match("GET", "/repos/acme/orders")
-    first[1]["owner"] = "changed by a handler"  # type: ignore[index]
+    assert first is not None
+    first[1]["owner"] = "changed by a handler"
     assert router.match("GET", "/repos/acme/orders") == ("GET /repos/{owner}/{repo}", {"owner": "acme", "repo": "orders"})
     monkeypatch.setattr(routing, "CACHED", 2)
     for n in range(5):  # past the bound the kept lookups start again
