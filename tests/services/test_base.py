@@ -4,13 +4,22 @@ that cannot be parsed, however deep, and whatever is accepted can be serialised 
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import parse_qsl
 
 import orjson
 import pytest
 
 from soundstage.events import CallEvent
 from soundstage.services import SERVICES
-from soundstage.services.base import MAX_JSON_DEPTH, BodyError, ServiceRequest, TooDeep, loads_json, parse_body
+from soundstage.services.base import (
+    MAX_JSON_DEPTH,
+    BodyError,
+    ServiceRequest,
+    TooDeep,
+    loads_json,
+    parse_body,
+    parse_query,
+)
 
 
 def nested(depth: int, inner: str = "1") -> str:
@@ -93,3 +102,26 @@ def test_a_vendor_operation_soundstage_lacks_is_never_taken_for_another(service:
     assert rest.router.match(method, path) is not None  # a template of an implemented operation would take it
     request = ServiceRequest(method, path, {}, {}, b"")
     assert rest.operation(request) is None  # handle() routes the same way: the vendor's 404, unimplemented
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        "",
+        "channel=C1&text=Deploy+of+orders+1.4.1+is+done%3B+ok.",
+        "a=1&a=2&a=3&b",
+        "=x&&c=%zz&d=%E2%82%AC+&e=%FF",
+        "a=b=c;d=e&statuses%5B%5D=x&statuses[]=y",
+        "plus+name=x&empty=&&",
+    ],
+)
+def test_parse_query_reads_what_parse_qsl_reads(raw: str) -> None:
+    expected: dict[str, Any] = {}
+    for name, value in parse_qsl(raw, keep_blank_values=True):
+        if name not in expected:
+            expected[name] = value
+        elif isinstance(expected[name], list):
+            expected[name].append(value)
+        else:
+            expected[name] = [expected[name], value]
+    assert parse_query(raw) == expected
