@@ -26,7 +26,7 @@ def test_serving_freezes_the_survivors_of_each_full_collection() -> None:
     thresholds = gc.get_threshold()
     with collector.serving():
         assert collector._collected in gc.callbacks
-        assert gc.get_threshold()[0] == collector.YOUNG
+        assert gc.get_threshold() == collector.THRESHOLDS
         gc.unfreeze()
         survivor = [[]]  # a container made after the start, alive through the next full collection
         gc.collect()

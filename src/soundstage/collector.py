@@ -9,9 +9,11 @@ garbage waits until they are handed back (`gc.unfreeze`).
 
 `serving()`: a server's process, from start to stop, freezes the survivors of each full collection, so
 the next one walks only what was made since; when a world is dropped (`release`) everything is handed back
-and the next full collection walks it all once, reclaiming the world. It also collects the youngest
-generation every `YOUNG` allocations rather than every 700: most of a call's objects die with the call, by
-reference counting, and fewer young collections walk the survivors fewer times.
+and the next full collection walks it all once, reclaiming the world. Its thresholds (`THRESHOLDS`): the
+youngest generation is collected every 2,000 allocations rather than 700 (most of a call's objects die with
+the call, by reference counting, and fewer young collections walk the survivors fewer times), and a full
+collection is considered every 2 collections of the middle one rather than 10, as each walks only what was
+made since the last: more of them, each short.
 `held()`: during a computation over a log (evaluating checks), what existed before it is frozen.
 """
 
@@ -22,7 +24,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-YOUNG = 5000
+THRESHOLDS = (2000, 10, 2)
 _state = {"serving": False, "held": 0}
 
 
@@ -37,7 +39,7 @@ def serving() -> Iterator[None]:
     gc.freeze()  # the code, the scene images: alive until the process ends
     gc.callbacks.append(_collected)
     thresholds = gc.get_threshold()
-    gc.set_threshold(YOUNG, *thresholds[1:])
+    gc.set_threshold(*THRESHOLDS)
     _state["serving"] = True
     try:
         yield
