@@ -167,19 +167,20 @@ def world_build() -> dict[str, float]:
     return results
 
 
-def check_evaluation(events: int) -> tuple[int, float]:
+def check_evaluation(events: int) -> tuple[int, float, float]:
     """Fills a world of the csv-export scene with real calls until its log holds `events` entries, then times
-    the evaluation of the scene's checks."""
+    the evaluation of the scene's checks: wall seconds, and the process's CPU seconds (what other processes on
+    a shared machine do not inflate)."""
     hub = Hub()
     world = hub.add(hub.images.load(scene=str(ROOT / "seeds" / "csv-export.yaml")))
     with collector.serving():  # filled as a server fills it: without ever longer collections
         _fill(world, events)
     world.finish("done")
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     evaluation = evaluate(world.checks, Attempt.from_world(world), world.pass_ids)
-    elapsed = time.perf_counter() - started
+    elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu
     assert len(evaluation.checks) == len(world.checks)
-    return world.log.last_seq, elapsed
+    return world.log.last_seq, elapsed, cpu
 
 
 def _fill(world: Any, events: int) -> None:
@@ -261,10 +262,10 @@ def main() -> None:
     for scene, ms in world_build().items():
         print(f"(c) live world from cached image, {scene}: {ms:.3f} ms (budget < 2 ms) {'ok' if ms < 2 else 'OVER BUDGET'}")
     for size in (int(n) for n in args.events.split(",")):
-        n, seconds = check_evaluation(size)
+        n, seconds, cpu = check_evaluation(size)
         budget = 0.3 * n / 100_000  # the aim, linear in the log
-        print(f"(d) checks of csv-export over {n:,} events: {seconds:.3f} s ({seconds / n * 1e6:.2f} µs an event; "
-              f"aim {budget:.1f} s) {'ok' if seconds < budget else 'OVER THE AIM'}")
+        print(f"(d) checks of csv-export over {n:,} events: {seconds:.3f} s, {cpu:.3f} s of CPU ({seconds / n * 1e6:.2f} µs "
+              f"an event; aim {budget:.1f} s) {'ok' if seconds < budget else 'OVER THE AIM'}")
     worlds, mib = many_worlds()
     print(f"(e) {worlds:,} live worlds in one process: peak resident {mib:,.0f} MiB, the whole benchmark included "
           f"(budget < 1024 MiB) {'ok' if mib < 1024 else 'OVER BUDGET'}")
