@@ -28,6 +28,7 @@ from .tls import local_ca
 
 
 SWEEP_SECONDS = 30.0
+BACKLOG = 2048  # uvicorn's own
 
 
 def free_port(host: str = "127.0.0.1") -> int:
@@ -44,6 +45,9 @@ def bind(host: str, port: int) -> socket.socket:
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind((host, port))
+        # Listening from now on: a client told the address (it is printed next) is queued, not refused, until
+        # the server's loop starts accepting.
+        sock.listen(BACKLOG)
     except OSError as exc:
         sock.close()
         raise InfrastructureError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
