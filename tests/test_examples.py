@@ -176,6 +176,11 @@ EXPECTED: dict[str, dict[str, set[str]]] = {
             "answered_in_thread",
         },
     },
+    # engineering and on-call scenes
+    "flaky-ci-triage": {
+        "flaky_ci_triage": set(),
+        "flaky_ci_rerun_all": {"read_both_logs", "real_failure_not_rerun", "quoted_the_error"},
+    },
 }
 
 CASES = [(scene, agent, failed) for scene, agents in EXPECTED.items() for agent, failed in agents.items()]
