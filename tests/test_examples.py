@@ -181,6 +181,11 @@ EXPECTED: dict[str, dict[str, set[str]]] = {
         "flaky_ci_triage": set(),
         "flaky_ci_rerun_all": {"read_both_logs", "real_failure_not_rerun", "quoted_the_error"},
     },
+    "stale-pulls": {
+        "stale_pulls": set(),
+        "stale_pulls_by_age": {"labeled_the_stale_ones", "active_pulls_left_alone", "printed_the_stale_ones"},
+        "stale_pulls_closed": {"nothing_closed"},
+    },
 }
 
 CASES = [(scene, agent, failed) for scene, agents in EXPECTED.items() for agent, failed in agents.items()]
