@@ -138,5 +138,8 @@ def test_seeded_times(stage: Any) -> None:
     )
     assert shipped.merged_at is not None and shipped.merged_at.isoformat() == "2026-02-22T14:00:00+00:00"
     assert shipped.updated_at.isoformat() == "2026-02-23T14:00:00+00:00"
+    # its head is already on main: the head is the merge commit and the pull brought that one commit
+    assert kit.rest.pulls.get("acme", "app", 4).json()["merge_commit_sha"] == stale.head.sha
+    assert [f.filename for f in kit.rest.pulls.list_files("acme", "app", 4).parsed_data] == ["app.py"]
     listed = kit.rest.pulls.list("acme", "app", state="all", sort="updated", direction="asc").parsed_data
     assert [p.number for p in listed] == [3, 4]

@@ -13,7 +13,7 @@ from __future__ import annotations
 from ...clock import parse_duration
 from ...spec.build import BuildContext
 from ...world import Record
-from . import events, issue_types, issues, milestones, pulls, repos
+from . import commits, events, issue_types, issues, milestones, pulls, repos
 from .models import Issue, Milestone, Pull, Repo
 from .records import Records
 from .seed_repos import DAY, HOUR, account
@@ -125,19 +125,28 @@ def _touch(ctx: BuildContext, records: Records, collection: str, record: Record,
 
 
 def _mark_merged(records: Records, pull: Record, login: str, at: int) -> Record:
-    """A pull the file says was merged: closed and merged, its merge commit the base branch's head."""
+    """A pull the file says was merged: closed and merged. When its head is already in the base branch
+    (the file wrote the history as merged), the head is the merge commit and the pull brought that one
+    commit (its base is the head's parent); otherwise the merge commit is the base branch's head."""
     repo = pull["repository"]
     base = repos.branch_sha(records, repo, pull["base"])
     assert base is not None
-    events.merged(records, pull, login, at, base)
+    head = pull["head_sha"]
+    merged_in = head is not None and any(c["sha"] == head for c in commits.history(records.objects, base))
+    merge_commit, before = base, pull["base_sha"]
+    if merged_in:
+        parents = commits.known(records.objects, head)["parents"]
+        merge_commit, before = head, parents[0] if parents else head
+    events.merged(records, pull, login, at, merge_commit)
     return records[PULLS].change(
         item_key(repo, pull["number"]),
+        base_sha=before,
         state="closed",
         merged=True,
         merged_at=at,
         merged_by=login,
         closed_by=login,
-        merge_commit_sha=base,
+        merge_commit_sha=merge_commit,
         closed_at=at,
         updated_at=at,
     )
