@@ -212,6 +212,11 @@ EXPECTED: dict[str, dict[str, set[str]]] = {
             "printed_the_plan",
         },
     },
+    "dependency-bumps": {
+        "dependency_bumps": set(),
+        "dependency_bumps_merge_all": {"red_bump_not_merged", "changes_requested_with_the_error", "printed_the_merged_one"},
+        "dependency_bumps_hammer": {"waited_out_the_rate_limits"},
+    },
 }
 
 CASES = [(scene, agent, failed) for scene, agents in EXPECTED.items() for agent, failed in agents.items()]

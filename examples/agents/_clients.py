@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 
+import httpx
 import pagerduty
 from github import Auth, Github
 
@@ -16,6 +17,22 @@ def github_client() -> Github:
         base_url=os.environ["GITHUB_API_URL"],
         seconds_between_requests=0,
         seconds_between_writes=0,
+    )
+
+
+def github_http() -> httpx.Client:
+    """Plain HTTP to the world's GitHub, for agents that handle its answers themselves (rate limits,
+    redirects): the token, the API version and a User-Agent on every call."""
+    return httpx.Client(
+        base_url=os.environ["GITHUB_API_URL"],
+        headers={
+            "Authorization": f"Bearer {os.environ['GITHUB_TOKEN']}",
+            "Accept": "application/vnd.github+json",
+            "X-GitHub-Api-Version": "2022-11-28",
+            "User-Agent": "stagebot-example",
+        },
+        follow_redirects=True,
+        timeout=30,
     )
 
 
