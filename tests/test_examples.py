@@ -217,6 +217,18 @@ EXPECTED: dict[str, dict[str, set[str]]] = {
         "dependency_bumps_merge_all": {"red_bump_not_merged", "changes_requested_with_the_error", "printed_the_merged_one"},
         "dependency_bumps_hammer": {"waited_out_the_rate_limits"},
     },
+    "oncall-handoff": {
+        "oncall_handoff": set(),
+        "handoff_resolve": {
+            "asked_maya",
+            "maya_agreed",
+            "agreed_before_reassigning",
+            "reassigned_to_maya",
+            "not_resolved",
+            "told_incidents",
+        },
+        "handoff_without_waiting": {"agreed_before_reassigning"},
+    },
 }
 
 CASES = [(scene, agent, failed) for scene, agents in EXPECTED.items() for agent, failed in agents.items()]
