@@ -229,6 +229,10 @@ EXPECTED: dict[str, dict[str, set[str]]] = {
         },
         "handoff_without_waiting": {"agreed_before_reassigning"},
     },
+    "duplicate-issue": {
+        "duplicate_issue": set(),
+        "duplicate_closes_the_original": {"newest_closed_as_duplicate", "linked_to_the_original", "original_still_open"},
+    },
 }
 
 CASES = [(scene, agent, failed) for scene, agents in EXPECTED.items() for agent, failed in agents.items()]
