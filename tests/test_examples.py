@@ -233,6 +233,11 @@ EXPECTED: dict[str, dict[str, set[str]]] = {
         "duplicate_issue": set(),
         "duplicate_closes_the_original": {"newest_closed_as_duplicate", "linked_to_the_original", "original_still_open"},
     },
+    "slo-burn": {
+        "slo_burn": set(),
+        "slo_burn_slack_only": {"status_update_before_fixing", "two_status_updates"},
+        "slo_burn_mute": {"fixed", "merged_the_flag_off", "threshold_not_raised", "nothing_muted", "resolved_in_order"},
+    },
 }
 
 CASES = [(scene, agent, failed) for scene, agents in EXPECTED.items() for agent, failed in agents.items()]
