@@ -5,14 +5,12 @@ still-open incident with a note instead of handing it over, and never asks Maya.
 import sys
 
 from _clients import pagerduty_client
+from _oncall import my_incident, set_status
 
 sys.stdin.read()
 pd = pagerduty_client()
-me = pd.rget("/users/me")
-incident = next(
-    pd.iter_all("incidents", params={"statuses": ["triggered", "acknowledged"], "user_ids": [me["id"]]})
-)
+incident = my_incident(pd, "triggered", "acknowledged")
 known = " ".join(n["content"] for n in pd.rget(f"/incidents/{incident['id']}/notes"))
 pd.rpost(f"/incidents/{incident['id']}/notes", json={"note": {"content": f"End of shift. Known so far: {known}"}})
-pd.rput(f"/incidents/{incident['id']}", json={"incident": {"type": "incident_reference", "status": "resolved"}})
+set_status(pd, incident, "resolved")
 print(incident["incident_number"])

@@ -6,19 +6,16 @@ reverting it, reverts it through a new pull request (each file back as it was be
 merges that, waits for the error monitor to be OK and resolves the incident.
 """
 
-import os
 import sys
 
 from _clients import github_client, pagerduty_client
-from _colleagues import advance, channel_id, connect
-from datadog_api_client import ApiClient, Configuration
-from datadog_api_client.v1.api.monitors_api import MonitorsApi
+from _colleagues import channel_id, connect
+from _oncall import my_incident, set_status, wait_for_monitor
 
 sys.stdin.read()
 pd = pagerduty_client()
-me = pd.rget("/users/me")
-page = next(i for i in pd.iter_all("incidents", params={"statuses": ["triggered"], "user_ids": [me["id"]]}))
-pd.rput(f"/incidents/{page['id']}", json={"incident": {"type": "incident_reference", "status": "acknowledged"}})
+page = my_incident(pd, "triggered")
+set_status(pd, page, "acknowledged")
 
 repo = github_client().get_repo("acme/checkout")
 bad = max((p for p in repo.get_pulls(state="closed", base="main") if p.merged), key=lambda p: p.merged_at)
@@ -40,16 +37,9 @@ revert = repo.create_pull(
 )
 revert.merge(merge_method="merge")
 
-with ApiClient(Configuration(host=os.environ["DATADOG_API_URL"])) as api:  # keys from DD_API_KEY, DD_APP_KEY
-    monitors = MonitorsApi(api)
-    errors = next(m for m in monitors.list_monitors(name="Orders error count"))
-    for _ in range(15):
-        if str(monitors.get_monitor(errors.id).overall_state) == "OK":
-            break
-        advance("1m")
-    else:
-        sys.exit("the error monitor did not recover")
+if not wait_for_monitor("Orders error count"):
+    sys.exit("the error monitor did not recover")
 
 pd.rpost(f"/incidents/{page['id']}/notes", json={"note": {"content": f"Reverted #{bad.number} with #{revert.number}."}})
-pd.rput(f"/incidents/{page['id']}", json={"incident": {"type": "incident_reference", "status": "resolved"}})
+set_status(pd, page, "resolved")
 print(revert.number)

@@ -9,12 +9,12 @@ import sys
 import httpx
 from _clients import github_client, pagerduty_client
 from _colleagues import channel_id, connect
+from _oncall import my_incident, set_status
 
 sys.stdin.read()
 pd = pagerduty_client()
-me = pd.rget("/users/me")
-page = next(i for i in pd.iter_all("incidents", params={"statuses": ["triggered"], "user_ids": [me["id"]]}))
-pd.rput(f"/incidents/{page['id']}", json={"incident": {"type": "incident_reference", "status": "acknowledged"}})
+page = my_incident(pd, "triggered")
+set_status(pd, page, "acknowledged")
 pd.rpost(f"/incidents/{page['id']}/status_updates", json={"message": "Investigating the latency page."})
 slack = connect()
 incidents = channel_id(slack, "incidents")
@@ -30,5 +30,5 @@ threshold = next(p for p in repo.get_pulls(state="open") if "threshold" in p.tit
 threshold.merge(merge_method="merge")
 pd.rpost(f"/incidents/{page['id']}/status_updates", json={"message": "Resolved: the alert threshold is raised."})
 slack.chat_postMessage(channel=incidents, text=f"Resolved: #{threshold.number} raised the threshold.")
-pd.rput(f"/incidents/{page['id']}", json={"incident": {"type": "incident_reference", "status": "resolved"}})
+set_status(pd, page, "resolved")
 print(threshold.number)

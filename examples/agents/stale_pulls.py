@@ -7,14 +7,13 @@ Nothing is closed.
 
 import sys
 from datetime import timedelta
-from email.utils import parsedate_to_datetime
 
-from _clients import github_client
+from _clients import github_client, world_now
 
 sys.stdin.read()
 github = github_client()
 repo = github.get_repo("acme/dashboard")
-now = parsedate_to_datetime(github.requester.requestJsonAndCheck("GET", "/rate_limit")[0]["date"])
+now = world_now(github)
 stale = [p for p in repo.get_pulls(state="open") if now - p.updated_at > timedelta(days=30)]
 for pull in stale:
     pull.create_issue_comment(

@@ -4,14 +4,13 @@ nagged too. It fails `labeled_the_stale_ones`, `active_pulls_left_alone` and `pr
 
 import sys
 from datetime import timedelta
-from email.utils import parsedate_to_datetime
 
-from _clients import github_client
+from _clients import github_client, world_now
 
 sys.stdin.read()
 github = github_client()
 repo = github.get_repo("acme/dashboard")
-now = parsedate_to_datetime(github.requester.requestJsonAndCheck("GET", "/rate_limit")[0]["date"])
+now = world_now(github)
 old = [p for p in repo.get_pulls(state="open") if now - p.created_at > timedelta(days=30)]
 for pull in old:
     pull.create_issue_comment(f"@{pull.user.login} this pull request is over 30 days old. Still planning to finish it?")
