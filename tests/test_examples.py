@@ -238,6 +238,10 @@ EXPECTED: dict[str, dict[str, set[str]]] = {
         "slo_burn_slack_only": {"status_update_before_fixing", "two_status_updates"},
         "slo_burn_mute": {"fixed", "merged_the_flag_off", "threshold_not_raised", "nothing_muted", "resolved_in_order"},
     },
+    "rate-limited-page": {
+        "rate_limited_page": set(),
+        "rate_limited_page_client": {"waited_out_the_rate_limit"},
+    },
 }
 
 CASES = [(scene, agent, failed) for scene, agents in EXPECTED.items() for agent, failed in agents.items()]
