@@ -13,13 +13,16 @@ from _colleagues import advance
 from github import Auth, Github
 
 
-def github_client() -> Github:
-    """PyGithub at the world's GitHub; no pause between calls (its default spacing is for the real API)."""
+def github_client(*, retry: bool = True) -> Github:
+    """PyGithub at the world's GitHub; no pause between calls (its default spacing is for the real API).
+    `retry=False` turns off PyGithub's own retries, which sleep out rate limits in real time: an agent
+    that waits in simulated time handles the 403 or 429 itself."""
     return Github(
         auth=Auth.Token(os.environ["GITHUB_TOKEN"]),
         base_url=os.environ["GITHUB_API_URL"],
         seconds_between_requests=0,
         seconds_between_writes=0,
+        **({} if retry else {"retry": None}),
     )
 
 

@@ -13,8 +13,11 @@ import json
 import os
 import re
 import urllib.request
+from collections.abc import Callable
 
 from slack_sdk import WebClient
+from slack_sdk.errors import SlackApiError
+from slack_sdk.web import SlackResponse
 
 ATTEMPTS = 12  # polls before giving up on an answer
 STEP = "15s"  # simulated time moved on between two polls
@@ -34,6 +37,21 @@ def advance(duration: str) -> None:
     )
     with urllib.request.urlopen(request, timeout=30) as response:
         response.read()
+
+
+def patiently(method: Callable[..., SlackResponse], **args: object) -> SlackResponse:
+    """A Slack call (`client.chat_postMessage`, `client.conversations_history`...), retried the way Slack
+    asks: a 429 after its Retry-After (moving the clock on by it), an internal error at once. Gives up after
+    ATTEMPTS tries."""
+    for _ in range(ATTEMPTS):
+        try:
+            return method(**args)
+        except SlackApiError as error:
+            if error.response.status_code == 429:
+                advance(f"{error.response.headers['retry-after']}s")
+            elif error.response["error"] != "internal_error":
+                raise
+    raise SystemExit("Slack kept refusing")
 
 
 def channel_id(client: WebClient, name: str) -> str:
@@ -64,26 +82,57 @@ def text_of(message: dict) -> str:
     return html.unescape(message.get("text", ""))  # Slack escapes <, > and & in message text
 
 
-def ask(client: WebClient, user: str, question: str) -> str | None:
-    """Asks `user` in a DM and waits for their answer; None when none came."""
-    dm = client.conversations_open(users=user)["channel"]["id"]
-    asked = client.chat_postMessage(channel=dm, text=question)["ts"]
-    return wait_for_answer(client, dm, asked, user)
+def ask(client: WebClient, user: str, question: str, *, rounds: int = 1) -> str | None:
+    """Asks `user` in a DM and waits for their answer: `rounds` rounds of polling (as ask_all does), for
+    someone who answers late; None when no answer came."""
+    return ask_all(client, {user: user}, question, rounds=rounds).get(user)
+
+
+def ask_all(
+    client: WebClient, people: dict[str, str], question: str, *, rounds: int, enough: int | None = None
+) -> dict[str, str]:
+    """Asks each of `people` (a name: their user id) the same question in a DM, all at once, then waits for
+    them together: rounds of polling everyone still silent (wait_for_answer), the clock moved on 2 minutes
+    between two, until `enough` of them (default: all) have answered. Their answers by name; whoever
+    stayed silent is missing."""
+    asked = {}
+    for name, user in people.items():
+        dm = client.conversations_open(users=user)["channel"]["id"]
+        asked[name] = (user, dm, client.chat_postMessage(channel=dm, text=question)["ts"])
+    answers: dict[str, str] = {}
+    for done in range(rounds):
+        if done:
+            advance("2m")
+        for name, (user, dm, ts) in asked.items():
+            if name not in answers and (answer := wait_for_answer(client, dm, ts, user)) is not None:
+                answers[name] = answer
+        if len(answers) >= (len(people) if enough is None else enough):
+            break
+    return answers
+
+
+def message_with(client: WebClient, channel: str, words: str) -> dict:
+    """The latest message of `channel` whose text contains `words` (its recent history)."""
+    for message in patiently(client.conversations_history, channel=channel, limit=100)["messages"]:
+        if words in text_of(message):
+            return message
+    raise SystemExit(f"no message with {words!r}")
 
 
 def wait_for_answer(client: WebClient, channel: str, asked: str, user: str) -> str | None:
     """The text of what `user` wrote after message `asked` in `channel`: in the channel itself (a DM) or in
-    the thread of `asked`. Polls, moving the clock on between polls, at most ATTEMPTS times."""
+    the thread of `asked`. Polls, moving the clock on between polls, at most ATTEMPTS times; a poll that is
+    rate limited waits its Retry-After."""
     for _ in range(ATTEMPTS):
         found = [
             m
-            for m in client.conversations_history(channel=channel, oldest=asked, limit=50)["messages"]
+            for m in patiently(client.conversations_history, channel=channel, oldest=asked, limit=50)["messages"]
             if m.get("user") == user
         ]
         if not found:
             found = [
                 m
-                for m in client.conversations_replies(channel=channel, ts=asked, limit=50)["messages"]
+                for m in patiently(client.conversations_replies, channel=channel, ts=asked, limit=50)["messages"]
                 if m.get("user") == user and float(m["ts"]) > float(asked)
             ]
         if found:

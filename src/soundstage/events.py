@@ -29,7 +29,7 @@ def event_kind(cls: type[E]) -> type[E]:
 
 
 class Event(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     seq: int
     kind: str

@@ -9,9 +9,10 @@ is only ever sent to OpenRouter.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
-import httpx
+if TYPE_CHECKING:
+    import httpx
 
 OPENROUTER_URL = "https://openrouter.ai/api/v1"
 TIMEOUT = 120.0  # seconds for one model call
@@ -95,6 +96,8 @@ class Endpoint:
         headers = {"Authorization": f"Bearer {self.key}"} if self.key else {}
         body: dict[str, Any] = {"model": model, "temperature": temperature, "messages": messages}
         url = f"{self.url}/chat/completions"
+        import httpx  # only here: a tenth of a second that runs without a model call would pay
+
         try:
             if client is not None:
                 response = client.post(url, json=body, headers=headers, timeout=timeout)

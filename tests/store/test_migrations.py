@@ -5,15 +5,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.config import Config
 from alembic.migration import MigrationContext
+from alembic.script import ScriptDirectory
 from sqlalchemy import Engine, create_engine, text
 from sqlalchemy.engine import make_url
 
 from soundstage.store import DRIVERS, open_store
-from soundstage.store.migrations import SCRIPTS
+from soundstage.store import migrations
+from soundstage.store.migrations import HEAD, SCRIPTS
 from soundstage.store.schema import metadata
 from tests.stores import FINISHED, STARTED, check
 
@@ -26,6 +29,30 @@ def test_the_migrated_tables_are_the_schemas(store_url: str) -> None:
         differences = compare_metadata(MigrationContext.configure(connection), metadata)
 
     assert differences == []
+    store.close()
+
+
+def test_head_is_alembics_head() -> None:
+    config = Config()
+    config.set_main_option("script_location", str(SCRIPTS))
+
+    assert ScriptDirectory.from_config(config).get_heads() == [HEAD]
+
+
+def test_a_store_at_head_is_opened_without_alembic(store_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    made = open_store(store_url)
+    assert made is not None
+    made.close()
+
+    def refused(connection: object) -> None:
+        raise AssertionError("a store at HEAD needs no migration")
+
+    monkeypatch.setattr(migrations, "_upgrade", refused)
+    store = open_store(store_url)
+
+    assert store is not None
+    with store.engine.connect() as connection:
+        assert migrations.revision(connection) == HEAD
     store.close()
 
 

@@ -39,7 +39,7 @@ class Args(BaseModel):
     """Base of every check's argument model: unknown keys are errors, types are strict (`merged: "yes"` is
     not a boolean), values never change after parsing."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, arbitrary_types_allowed=True, strict=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, arbitrary_types_allowed=True, strict=True, defer_build=True)
     refers: ClassVar[str | None] = None  # the whole model names something (a decision)
 
     def references(self, path: Path = ()) -> Iterator[Reference]:

@@ -27,7 +27,6 @@ from functools import cached_property
 from typing import Any
 
 import h11
-import trustme
 
 from ..clock import iso
 from ..events import CallEvent
@@ -74,6 +73,8 @@ class Proxy:
     @cached_property
     def tls(self) -> ssl.SSLContext:
         """One certificate for every vendor host, from the local CA."""
+        import trustme  # only here: see tls._create
+
         ca = trustme.CA.from_pem(self.ca.ca.read_bytes(), (self.ca.folder / "ca.key").read_bytes())
         context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
         hosts = [*VENDOR_HOSTS, *(f"*.{domain}" for domain in WILDCARDS)]

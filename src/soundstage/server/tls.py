@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import certifi
-import trustme
 
 from ..errors import InfrastructureError
 
@@ -64,6 +63,8 @@ def local_ca(folder: Path | None = None) -> LocalCA:
 
 
 def _create(found: LocalCA) -> None:
+    import trustme  # only here: made once, the CA is read from its files, without trustme's tenth of a second
+
     try:
         found.folder.mkdir(parents=True, exist_ok=True)
         key_file = found.folder / "ca.key"

@@ -12,7 +12,7 @@ from .loader import describe
 
 
 class Spec(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
+    model_config = ConfigDict(extra="forbid", strict=True, defer_build=True)
 
 
 def _checked(parse: Callable[[str], Any], expected: str) -> BeforeValidator:
