@@ -38,6 +38,8 @@ def test_only_these_operations_are_missing_from_the_descriptions() -> None:
         "files.completeUploadExternal",  # Slack's newer upload flow, after the description froze
         "files.getUploadURLExternal",
         "search.all",  # Slack serves it; its description never had it
+        # Where a job's log redirect leads: on GitHub a signed link to its log storage, not the API
+        "GET /repos/{owner}/{repo}/actions/jobs/{job_id}/logs/download",
         "GET /repos/{owner}/{repo}/git/refs",  # GitHub serves it, but describes only matching-refs
         "POST /graphql",  # GitHub's GraphQL API, described by its schema, not the REST description
         # Datadog's legacy monitor mute, which soundstage maps onto downtimes (the API describes neither)

@@ -141,3 +141,132 @@ def test_releases(acme: GitHubWorld) -> None:
     assert acme.py().get_repo("acme/orders").get_latest_release().tag_name == "v1.4.0"  # not the prerelease
     none = acme.raw("GET", "/repos/acme/orders-web/releases/latest")
     assert (none.status_code, none.json()["message"]) == (404, "Not Found")
+
+
+RUNS = """
+name: ci-runs
+task: t
+clock: {start: "2026-03-02T14:00:00Z", tick: 5s}
+agent: {github_user: $bot_gh}
+seed:
+  github:
+    users:
+      - {ref: bot_gh, login: stagebot}
+      - {ref: maya_gh, login: maya, email: maya@acme.test}
+    repos:
+      - full_name: acme/app
+        files: {app.py: "x = 1\\n"}
+        commits:
+          - {ref: flaky_commit, message: Retry the payment client, author: $maya_gh, files: {app.py: "x = 2\\n"}}
+          - {ref: broken_commit, message: Rename totals, parent: $flaky_commit, files: {app.py: "x = 3\\n"}}
+        branches: {main: $flaky_commit, retry: $flaky_commit, rename: $broken_commit}
+        runs:
+          - ref: flaky_run
+            branch: retry
+            event: pull_request
+            job: test
+            conclusion: failure
+            log: |
+              ##[group]Run pytest
+              tests/test_payments.py::test_charge FAILED
+              E   ConnectionResetError: [Errno 104] Connection reset by peer
+              ##[error]Process completed with exit code 1.
+            flaky: {passes_on_attempt: 2, log: "tests passed\\n"}
+          - ref: broken_run
+            branch: rename
+            workflow: Tests
+            job: test
+            conclusion: failure
+            ago: 30m
+            log: |
+              E   AttributeError: module 'app' has no attribute 'order_total'
+"""
+
+
+@pytest.fixture
+def runs(stage: Any) -> GitHubWorld:
+    return GitHubWorld(stage.world(RUNS))
+
+
+def test_seeded_runs_fail_with_their_logs(runs: GitHubWorld) -> None:
+    kit = runs.kit()
+    listed = kit.rest.actions.list_workflow_runs_for_repo("acme", "app").parsed_data.workflow_runs
+    assert [(r.name, r.head_branch, r.event, r.conclusion, r.run_number) for r in listed] == [
+        ("Tests", "rename", "push", "failure", 3),  # 30 minutes before the start: the last to run
+        ("CI", "retry", "pull_request", "failure", 2),
+        ("CI", "main", "push", "success", 1),  # the head no listed run ran on gets the default run
+    ]
+    assert listed[0].path == ".github/workflows/tests.yml" and listed[0].id == int(runs.live.world.refs["broken_run"])
+    flaky = int(runs.live.world.refs["flaky_run"])
+    jobs = kit.rest.actions.list_jobs_for_workflow_run("acme", "app", flaky).parsed_data
+    assert jobs.total_count == 1
+    job = jobs.jobs[0]
+    assert (job.name, job.conclusion, job.run_attempt, job.workflow_name, job.head_branch) == (
+        "test",
+        "failure",
+        1,
+        "CI",
+        "retry",
+    )
+    assert [(s.name, s.conclusion) for s in job.steps or []] == [
+        ("Set up job", "success"),
+        ("Run test", "failure"),
+        ("Complete job", "success"),
+    ]
+    assert kit.rest.actions.get_job_for_workflow_run("acme", "app", job.id).parsed_data.id == job.id
+    check = kit.rest.checks.list_for_ref("acme", "app", "retry").parsed_data.check_runs[0]
+    assert (check.id, check.name, check.conclusion) == (job.id, "test", "failure")  # a job is its check run
+    redirect = runs.raw("GET", f"/repos/acme/app/actions/jobs/{job.id}/logs")
+    location = f"{runs.url}/repos/acme/app/actions/jobs/{job.id}/logs/download"
+    assert (redirect.status_code, redirect.headers["Location"], redirect.content) == (302, location, b"")
+    log = runs.live.http.get(location, headers={"User-Agent": "curl"})  # as a signed link, it needs no token
+    assert log.headers["Content-Type"] == "text/plain; charset=utf-8"
+    assert log.text.splitlines() == [
+        "2026-03-02T12:01:00.0000000Z ##[group]Run pytest",
+        "2026-03-02T12:01:00.1000000Z tests/test_payments.py::test_charge FAILED",
+        "2026-03-02T12:01:00.2000000Z E   ConnectionResetError: [Errno 104] Connection reset by peer",
+        "2026-03-02T12:01:00.3000000Z ##[error]Process completed with exit code 1.",
+    ]
+    followed = kit.rest.actions.download_job_logs_for_workflow_run("acme", "app", job.id)
+    assert "ConnectionResetError" in followed.text
+    py_job = runs.py().get_repo("acme/app").get_workflow_run(flaky).jobs()[0]
+    assert py_job.logs_url() == location
+    default = kit.rest.actions.list_jobs_for_workflow_run("acme", "app", listed[2].id).parsed_data.jobs[0]
+    assert runs.raw("GET", f"/repos/acme/app/actions/jobs/{default.id}/logs/download").text.endswith(
+        "Job build completed with conclusion success.\n"
+    )
+
+
+def test_a_flaky_run_passes_when_run_again_and_a_real_failure_does_not(runs: GitHubWorld) -> None:
+    kit = runs.kit()
+    flaky, broken = (int(runs.live.world.refs[r]) for r in ("flaky_run", "broken_run"))
+    assert runs.raw("POST", f"/repos/acme/app/actions/runs/{flaky}/rerun-failed-jobs").status_code == 201
+    assert runs.py().get_repo("acme/app").get_workflow_run(broken).rerun_failed_jobs()
+    queued = kit.rest.actions.get_workflow_run("acme", "app", flaky).parsed_data
+    assert (queued.status, queued.run_attempt) == ("queued", 2)
+    pending = kit.rest.actions.list_jobs_for_workflow_run("acme", "app", flaky).parsed_data.jobs[0]
+    assert (pending.status, pending.conclusion, pending.run_attempt) == ("queued", None, 2)
+    assert runs.raw("GET", f"/repos/acme/app/actions/jobs/{pending.id}/logs").status_code == 404  # none yet
+    runs.live.advance("2m")
+    done = kit.rest.actions.get_workflow_run("acme", "app", flaky).parsed_data
+    assert (done.status, done.conclusion) == ("completed", "success")
+    again = kit.rest.actions.get_workflow_run("acme", "app", broken).parsed_data
+    assert (again.conclusion, again.run_attempt) == ("failure", 2)
+    every = kit.rest.actions.list_jobs_for_workflow_run("acme", "app", flaky, filter_="all").parsed_data.jobs
+    assert [(j.run_attempt, j.conclusion) for j in every] == [(1, "failure"), (2, "success")]
+    first = kit.rest.actions.list_jobs_for_workflow_run_attempt("acme", "app", flaky, 1).parsed_data.jobs
+    assert [j.id for j in first] == [every[0].id]
+    passed = runs.raw("GET", f"/repos/acme/app/actions/jobs/{every[1].id}/logs/download").text
+    assert passed.endswith(" tests passed\n")
+    broken_job = kit.rest.actions.list_jobs_for_workflow_run("acme", "app", broken).parsed_data.jobs[0]
+    assert "AttributeError" in runs.raw("GET", f"/repos/acme/app/actions/jobs/{broken_job.id}/logs/download").text
+    latest = kit.rest.checks.list_for_ref("acme", "app", "retry", check_name="test").parsed_data.check_runs
+    assert [(c.conclusion, c.id) for c in latest] == [("success", every[1].id)]
+    every_check = kit.rest.checks.list_for_ref("acme", "app", "retry", check_name="test", filter_="all").parsed_data
+    assert every_check.total_count == 2
+    old = runs.raw("POST", f"/repos/acme/app/actions/jobs/{every[0].id}/rerun")
+    assert (old.status_code, old.json()["message"]) == (403, "This job cannot be re-run")
+    assert runs.raw("POST", f"/repos/acme/app/actions/jobs/{every[1].id}/rerun").status_code == 201
+    assert runs.raw("GET", f"/repos/acme/app/actions/runs/{flaky}/attempts/4/jobs").status_code == 404
+    bad = runs.raw("GET", f"/repos/acme/app/actions/runs/{flaky}/jobs", params={"filter": "newest"})
+    assert bad.status_code == 422

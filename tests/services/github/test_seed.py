@@ -173,3 +173,52 @@ def test_scene_seed_adds_repos_to_the_world(tmp_path):
     with pytest.raises(SpecError) as caught:
         build_image(*read_scene(scene))
     assert caught.value.message == "repo acme/a is defined twice"
+
+
+DIVERGED = """
+users: [{ref: me, login: me, name: Me, email: me@acme.test}]
+repos:
+  - full_name: acme/orders
+    files: {a.txt: "a\\n"}
+    commits:
+      - {ref: base, message: Base, files: {a.txt: "b\\n"}}
+      - {ref: on_main, message: Main moves on, files: {a.txt: "main\\n"}}
+      - {ref: on_feature, message: Feature, parent: $base, files: {a.txt: "feature\\n", f.txt: "f\\n"}}
+      - {ref: feature_two, message: Feature again, files: {f.txt: "ff\\n"}}
+    branches: {main: $on_main, feature: $feature_two}
+"""
+
+
+def test_a_commit_with_a_parent_leaves_the_line_of_history():
+    image = build(DIVERGED)
+    commits = image.collections[COMMITS]
+    refs = image.refs
+    assert commits.get(refs["on_feature"])["parents"] == [refs["base"]]
+    assert commits.get(refs["feature_two"])["parents"] == [refs["on_feature"]]  # the next one follows it
+    assert commits.get(refs["on_main"])["parents"] == [refs["base"]]
+    heads = {r["ref"]: r["sha"] for r in image.collections[REFS]}
+    assert (heads["refs/heads/main"], heads["refs/heads/feature"]) == (refs["on_main"], refs["feature_two"])
+
+
+@pytest.mark.parametrize(
+    ("parent", "message"),
+    [
+        ("$later", "unknown ref $later"),  # a commit after this one is not written yet
+        ("$elsewhere", "is not a commit of acme/orders written before this one"),
+        ("$nope", "unknown ref $nope"),
+    ],
+)
+def test_a_parent_must_be_an_earlier_commit_of_the_repo(parent, message):
+    problem = failure(
+        f"""
+        repos:
+          - {{full_name: acme/other, files: {{x: "1"}}, commits: [{{ref: elsewhere, message: m, files: {{x: "2"}}}}]}}
+          - full_name: acme/orders
+            files: {{a.txt: "a\\\\n"}}
+            commits:
+              - {{message: m, parent: {parent}, files: {{a.txt: "b\\\\n"}}}}
+              - {{ref: later, message: n, files: {{a.txt: "c\\\\n"}}}}
+        """
+    )
+    assert message in problem.message
+    assert problem.field == "seed.github.repos[1].commits[0].parent"

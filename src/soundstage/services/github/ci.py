@@ -1,7 +1,8 @@
 """Workflow runs, their check runs, commit statuses and releases, without HTTP.
 
-Every run is the repo's `CI` workflow (`.github/workflows/ci.yml`) with one `build` check run. A rerun
-queues a new attempt; `finish_run` completes it.
+Every run is one workflow (`CI`, `.github/workflows/ci.yml`, unless the world file names another) with one
+job, whose check run carries its log. A rerun queues a new attempt with new check runs (GitHub's job ids);
+`finish_run` completes it: as the first attempt ended, or passing from the attempt a flaky run passes on.
 """
 
 from __future__ import annotations
@@ -13,40 +14,56 @@ from . import commits, repos
 from .records import Records
 from .store import CHECK_RUNS, RELEASES, STATUSES, TAGS, WORKFLOW_RUNS
 
+RUN_TAKES = 90_000_000  # a job's run time, in microseconds
+
 
 def add_run(
-    records: Records, repo: str, branch: str, sha: str, actor: str, at: int, conclusion: str = "success"
+    records: Records,
+    repo: str,
+    branch: str,
+    sha: str,
+    actor: str,
+    at: int,
+    conclusion: str = "success",
+    **fields: Any,
 ) -> Record:
-    """A completed `CI` workflow run on a push to `branch`, with its one `build` check run."""
+    """A completed workflow run (`workflow`, default `CI`) on a push to `branch` (or `event`), with its one
+    job's check run (`job`, default `build`) and its `log`; `passes_on_attempt` and `passing_log` make the
+    failure flaky: that attempt and later ones pass."""
     ident, node = records.new_id("WorkflowRun")
     commit = commits.commit(records.objects, sha)
+    workflow = fields.get("workflow") or "CI"
     run = {
         "id": ident,
         "node_id": node,
         "repository": repo,
-        "name": "CI",
-        "path": ".github/workflows/ci.yml",
-        "workflow_id": 160_000_000 + sum(map(ord, repo)),
+        "name": workflow,
+        "path": f".github/workflows/{workflow.lower().replace(' ', '-')}.yml",
+        "workflow_id": 160_000_000 + sum(map(ord, repo if workflow == "CI" else repo + workflow)),
         "check_suite_id": 30_000_000_000 + ident % 1_000_000_000,
         "head_branch": branch,
         "head_sha": sha,
         "display_title": commit["message"].split("\n")[0] if commit else branch,
         "run_number": records.ids.next(f"github:run_number:{repo}"),
         "run_attempt": 1,
-        "event": "push",
+        "event": fields.get("event") or "push",
         "status": "completed",
         "conclusion": conclusion,
+        "first_conclusion": conclusion,
+        "passes_on_attempt": fields.get("passes_on_attempt"),
+        "passing_log": fields.get("passing_log"),
         "actor": actor,
         "created_at": at,
-        "updated_at": at + 90_000_000,
+        "updated_at": at + RUN_TAKES,
         "run_started_at": at,
     }
     records[WORKFLOW_RUNS].add(str(ident), run)
-    _add_check_run(records, run, at)
+    _add_check_run(records, run, fields.get("job") or "build", at, fields.get("log"))
     return run
 
 
-def _add_check_run(records: Records, run: Record, at: int) -> Record:
+def _add_check_run(records: Records, run: Record, name: str, at: int, log: str | None) -> Record:
+    """The check run of a run's job in its current attempt (GitHub's job id is its check run's id)."""
     ident, node = records.new_id("CheckRun")
     done = run["status"] == "completed"
     record = {
@@ -54,21 +71,49 @@ def _add_check_run(records: Records, run: Record, at: int) -> Record:
         "node_id": node,
         "repository": run["repository"],
         "run_id": run["id"],
+        "run_attempt": run["run_attempt"],
         "check_suite_id": run["check_suite_id"],
         "head_sha": run["head_sha"],
-        "name": "build",
+        "name": name,
         "status": run["status"],
         "conclusion": run["conclusion"],
         "external_id": str(run["id"]),
         "started_at": at,
-        "completed_at": at + 90_000_000 if done else None,
+        "completed_at": at + RUN_TAKES if done else None,
         "output": {"title": None, "summary": None, "text": None},
+        "log": log if log is not None or not done else _ended(name, run["conclusion"]),
     }
     return records[CHECK_RUNS].add(str(ident), record)
 
 
-def rerun(records: Records, run: Record, at: int) -> Record:
-    """A new attempt of a run: queued now; its check run starts again."""
+def _ended(job: str, conclusion: str) -> str:
+    """The log of a job the world file gave none: one line saying how it ended."""
+    return f"Job {job} completed with conclusion {conclusion}.\n"
+
+
+def jobs(records: Records, run: Record, attempt: int | None = None) -> list[Record]:
+    """The jobs (check runs) of one attempt of a run (default: the latest), in the order they were made."""
+    wanted = run["run_attempt"] if attempt is None else attempt
+    return sorted(
+        (c for c in records[CHECK_RUNS].by("run_id", run["id"]) if c["run_attempt"] == wanted), key=lambda c: c["id"]
+    )
+
+
+def all_jobs(records: Records, run: Record) -> list[Record]:
+    """The jobs of every attempt of a run, oldest attempt first."""
+    return sorted(records[CHECK_RUNS].by("run_id", run["id"]), key=lambda c: (c["run_attempt"], c["id"]))
+
+
+def latest(records: Records, checks: list[Record]) -> list[Record]:
+    """Of some check runs, those of their run's latest attempt (GitHub's `filter=latest`)."""
+    runs = {c["run_id"]: records[WORKFLOW_RUNS].get(str(c["run_id"])) for c in checks}
+    return [c for c in checks if c["run_attempt"] == (runs[c["run_id"]] or {}).get("run_attempt")]
+
+
+def rerun(records: Records, run: Record, at: int, only: set[int] | None = None) -> Record:
+    """A new attempt of a run, queued now: its jobs start again, or with `only` (the job ids to run again)
+    the others are carried into the attempt as they ended, as GitHub carries them."""
+    before = jobs(records, run)
     run = records[WORKFLOW_RUNS].change(
         str(run["id"]),
         run_attempt=run["run_attempt"] + 1,
@@ -77,16 +122,41 @@ def rerun(records: Records, run: Record, at: int) -> Record:
         updated_at=at,
         run_started_at=at,
     )
-    for check in records[CHECK_RUNS].by("run_id", run["id"]):
-        records[CHECK_RUNS].change(str(check["id"]), status="queued", conclusion=None, started_at=at, completed_at=None)
+    for job in before:
+        again = only is None or job["id"] in only
+        ident, node = records.new_id("CheckRun")
+        carried = {"started_at": job["started_at"], "completed_at": job["completed_at"]}
+        fresh = {"status": "queued", "conclusion": None, "started_at": at, "completed_at": None, "log": None}
+        records[CHECK_RUNS].add(
+            str(ident), {**job, "id": ident, "node_id": node, "run_attempt": run["run_attempt"], **(fresh if again else carried)}
+        )
     return run
 
 
-def finish_run(records: Records, run_id: int, conclusion: str, at: int) -> None:
-    """Completes a run and its check runs."""
-    records[WORKFLOW_RUNS].change(str(run_id), status="completed", conclusion=conclusion, updated_at=at)
-    for check in records[CHECK_RUNS].by("run_id", run_id):
-        records[CHECK_RUNS].change(str(check["id"]), status="completed", conclusion=conclusion, completed_at=at)
+def finish_run(records: Records, run_id: int, at: int) -> None:
+    """Completes the latest attempt of a run: each job run again ends as it first did (the code did not
+    change), or passes from the attempt a flaky run passes on; the run concludes as its worst job."""
+    run = records[WORKFLOW_RUNS].get(str(run_id))
+    assert run is not None
+    passes = run["passes_on_attempt"] is not None and run["run_attempt"] >= run["passes_on_attempt"]
+    ended = []
+    for job in jobs(records, run):
+        if job["status"] == "completed":
+            ended.append(job["conclusion"])
+            continue
+        conclusion = "success" if passes else run["first_conclusion"]
+        first = jobs(records, run, 1)
+        log = run["passing_log"] if passes else next((j["log"] for j in first if j["name"] == job["name"]), None)
+        records[CHECK_RUNS].change(
+            str(job["id"]),
+            status="completed",
+            conclusion=conclusion,
+            completed_at=at,
+            log=log if log is not None else _ended(job["name"], conclusion),
+        )
+        ended.append(conclusion)
+    worst = next((c for c in ended if c != "success"), "success")
+    records[WORKFLOW_RUNS].change(str(run_id), status="completed", conclusion=worst, updated_at=at)
 
 
 def add_status(

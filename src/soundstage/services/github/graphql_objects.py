@@ -13,7 +13,7 @@ from functools import cached_property
 from typing import Any
 
 from ...world import Record
-from . import commits, issues, milestones, pulls, repos
+from . import ci, commits, issues, milestones, pulls, repos
 from .records import Records
 from .store import CHECK_RUNS, ISSUES, PULLS, REPOS, STATUSES, USERS, WORKFLOW_RUNS
 from .views import HTML, association, maybe_stamp, stamp
@@ -188,7 +188,7 @@ class Commit:
         latest: dict[str, Record] = {}
         for status in records[STATUSES].by("sha", sha):
             latest[status["context"]] = status
-        runs = records[CHECK_RUNS].by("head_sha", sha)
+        runs = ci.latest(records, records[CHECK_RUNS].by("head_sha", sha))  # not earlier attempts
         if not latest and not runs:
             return None
         contexts = [_status_context(s) for s in latest.values()] + [_check_run(records, r) for r in runs]

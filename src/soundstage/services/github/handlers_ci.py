@@ -1,7 +1,8 @@
 """Releases, workflow runs, check runs, commit statuses and deployments: one function per operation.
 
-A rerun queues a new attempt that completes two simulated minutes later with the run's earlier
-conclusion (the code did not change). A deployment to `production` deploys its ref: the repo's
+A rerun (of a run, of its failed jobs, of one job) queues a new attempt that completes two simulated
+minutes later as `ci.finish_run` decides: as the first attempt ended (the code did not change), or passing
+from the attempt a flaky run passes on. A job's log is a redirect to its plain text, as on GitHub. A deployment to `production` deploys its ref: the repo's
 `production` commit moves there, which is what faults watch.
 """
 
@@ -20,6 +21,8 @@ from .records import Records
 from .store import CHECK_RUNS, DEPLOYMENT_STATUSES, DEPLOYMENTS, RELEASES, STATUSES, TAGS, WORKFLOW_RUNS
 
 RERUN_TAKES = 120 * US
+LOG_DOWNLOAD = "download"  # the last step of the path a job's log redirect leads to
+_FAILED = ("failure", "cancelled", "timed_out")
 _RUN_STATUSES = ("queued", "in_progress", "completed", "waiting", "requested", "pending")
 _CONCLUSIONS = ("success", "failure", "neutral", "cancelled", "skipped", "timed_out", "action_required", "stale")
 _COMMIT_STATES = ("error", "failure", "pending", "success")
@@ -138,19 +141,92 @@ def get_run(call: Call) -> Any:
 
 @ops("POST /repos/{owner}/{repo}/actions/runs/{run_id}/rerun")
 def rerun(call: Call) -> Any:
+    return _rerun(call, _run_of(call), None)
+
+
+@ops("POST /repos/{owner}/{repo}/actions/runs/{run_id}/rerun-failed-jobs")
+def rerun_failed_jobs(call: Call) -> Any:
     run = _run_of(call)
+    return _rerun(call, run, {j["id"] for j in ci.jobs(call.records, run) if j["conclusion"] in _FAILED})
+
+
+@ops("POST /repos/{owner}/{repo}/actions/jobs/{job_id}/rerun")
+def rerun_job(call: Call) -> Any:
+    job = _job_of(call)
+    run = call.world[WORKFLOW_RUNS].get(str(job["run_id"]))
+    assert run is not None
+    if job["run_attempt"] != run["run_attempt"]:  # a job of an earlier attempt is not the run's any more
+        raise GitHubError(403, "This job cannot be re-run", documentation_url=f"{DOCS}/actions/workflow-runs#re-run-a-job-from-a-workflow-run")
+    return _rerun(call, run, {job["id"]})
+
+
+def _rerun(call: Call, run: Record, only: set[int] | None) -> Reply:
+    """A new attempt of `run`, finishing `RERUN_TAKES` later (`ci.finish_run` decides how)."""
     if run["status"] != "completed":
         raise GitHubError(
             403, "This workflow is already running", documentation_url=f"{DOCS}/actions/workflow-runs#re-run-a-workflow"
         )
-    conclusion, run_id = run["conclusion"], run["id"]
-    ci.rerun(call.records, run, call.now())
+    for name in ("enable_debug_logging", "enable_debugger"):
+        call.boolean(name)
+    run_id = run["id"]
+    ci.rerun(call.records, run, call.now(), only)
 
     def finish(world: World) -> None:
-        ci.finish_run(Records.live(world), run_id, conclusion, world.now())
+        ci.finish_run(Records.live(world), run_id, world.now())
 
     call.world.schedule(call.now() + RERUN_TAKES, finish)
     return Reply(201, {})
+
+
+# -- jobs and their logs -----------------------------------------------------------------------------
+
+
+def _job_of(call: Call) -> Record:
+    return call.by_id(call.repo(), CHECK_RUNS, "job_id", f"{DOCS}/actions/workflow-jobs#get-a-job-for-a-workflow-run")
+
+
+@ops("GET /repos/{owner}/{repo}/actions/runs/{run_id}/jobs")
+def list_jobs(call: Call) -> Any:
+    run = _run_of(call)
+    which = call.one_of("filter", ("latest", "all"), "latest", resource="WorkflowJob")
+    found = ci.jobs(call.records, run) if which == "latest" else ci.all_jobs(call.records, run)
+    return _wrapped(call, found, "jobs", lambda j: views_ci.job(call.base, call.records, j))
+
+
+@ops("GET /repos/{owner}/{repo}/actions/runs/{run_id}/attempts/{attempt_number}/jobs")
+def list_attempt_jobs(call: Call) -> Any:
+    run = _run_of(call)
+    raw = call.params["attempt_number"]
+    if not (raw.isascii() and raw.isdigit()) or not 1 <= int(raw) <= run["run_attempt"]:
+        raise not_found(f"{DOCS}/actions/workflow-jobs#list-jobs-for-a-workflow-run-attempt")
+    found = ci.jobs(call.records, run, int(raw))
+    return _wrapped(call, found, "jobs", lambda j: views_ci.job(call.base, call.records, j))
+
+
+@ops("GET /repos/{owner}/{repo}/actions/jobs/{job_id}")
+def get_job(call: Call) -> Any:
+    return views_ci.job(call.base, call.records, _job_of(call))
+
+
+@ops("GET /repos/{owner}/{repo}/actions/jobs/{job_id}/logs")
+def job_logs(call: Call) -> Any:
+    """GitHub answers a redirect to a download of the log as plain text; a job still running has none yet."""
+    repo = call.repo()
+    job = _job_of(call)
+    if job["log"] is None:
+        raise not_found(f"{DOCS}/actions/workflow-jobs#download-job-logs-for-a-workflow-run")
+    location = f"{call.base}/repos/{repo['full_name']}/actions/jobs/{job['id']}/logs/{LOG_DOWNLOAD}"
+    return Reply(302, None, headers={"Location": location})
+
+
+@ops("GET /repos/{owner}/{repo}/actions/jobs/{job_id}/logs/" + LOG_DOWNLOAD)
+def download_job_log(call: Call) -> Any:
+    """Where a job's log redirect leads (on GitHub, a signed link to its log storage): the log's lines,
+    each stamped with its time as GitHub's runner writes them."""
+    job = _job_of(call)
+    if job["log"] is None:
+        raise not_found(f"{DOCS}/actions/workflow-jobs#download-job-logs-for-a-workflow-run")
+    return Reply(200, views_ci.log_text(job), headers={"Content-Type": "text/plain; charset=utf-8"})
 
 
 @ops("GET /repos/{owner}/{repo}/commits/{ref}/check-runs")
@@ -158,6 +234,7 @@ def list_check_runs(call: Call) -> Any:
     repo = call.repo()
     sha = call.ref_sha(repo)
     name, status = call.param("check_name"), call.param("status")
+    which = call.one_of("filter", ("latest", "all"), "latest", resource="CheckRun")
     checks = [
         c
         for c in call.world[CHECK_RUNS].by("head_sha", sha)
@@ -165,6 +242,8 @@ def list_check_runs(call: Call) -> Any:
         and (name is None or c["name"] == name)
         and (status is None or c["status"] == status)
     ]
+    if which == "latest":
+        checks = ci.latest(call.records, checks)
     newest = sorted(checks, key=lambda r: (r["started_at"], r["id"]), reverse=True)
     return _wrapped(call, newest, "check_runs", lambda c: views_ci.check_run(call.base, call.records, c))
 

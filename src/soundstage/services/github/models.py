@@ -28,6 +28,7 @@ class Commit(Spec):
     author: str | None = None  # a user ref or login; default: the repo owner
     files: dict[str, str | None] = {}  # path -> new text, or null to delete
     ago: str | None = None  # how long before the clock start it was made
+    parent: str | None = None  # a commit of the repo written earlier (ref or sha); default: the previous one
 
 
 class Label(Spec):
@@ -56,6 +57,9 @@ class Issue(Spec):
     user: str | None = None
     milestone: str | None = None  # a milestone's title or ref
     type: Literal["Task", "Bug", "Feature"] | None = None  # an organization's issue type
+    ago: Duration | None = None  # when it was opened, before the clock start; default: two hours apart
+    updated_ago: Duration | None = None  # when it last changed; default: its last event
+    closed_ago: Duration | None = None  # a closed one: when; default: an hour after it was opened
 
 
 class Pull(Spec):
@@ -68,6 +72,9 @@ class Pull(Spec):
     state: Literal["open", "closed"] = "open"
     merged: bool = False
     milestone: str | None = None  # a milestone's title or ref
+    ago: Duration | None = None  # when it was opened, before the clock start; default: two hours apart
+    updated_ago: Duration | None = None  # when it last changed; default: its last event
+    closed_ago: Duration | None = None  # a closed or merged one: when; default: an hour after it was opened
 
 
 class Repo(Spec):
@@ -88,6 +95,7 @@ class Repo(Spec):
     issues: list[Issue] = []
     pulls: list[Pull] = []
     releases: list[Release] = []
+    runs: list[Run] = []
 
 
 class Release(Spec):
@@ -100,6 +108,25 @@ class Release(Spec):
     prerelease: bool = False
     author: str | None = None  # a user ref or login; default: the repo owner
     ago: Duration | None = None  # how long before the clock start it was published; default: a day apart
+
+
+class Flaky(Spec):
+    passes_on_attempt: Annotated[int, Field(ge=2)]  # the attempt (a rerun's number) from which the job passes
+    log: str | None = None  # the log of a passing attempt; default: one line saying it passed
+
+
+class Run(Spec):
+    ref: str | None = None
+    branch: str  # a branch of the repo
+    commit: str | None = None  # a commit ref or sha; default: the branch's head
+    workflow: str = "CI"  # the workflow's name (its file: .github/workflows/<name lower case>.yml)
+    job: str = "build"  # the run's one job (and check run)
+    event: Literal["push", "pull_request"] = "push"
+    conclusion: Literal["success", "failure", "cancelled", "timed_out"] = "success"
+    log: str | None = None  # the job's log; default: one line saying how it ended
+    actor: str | None = None  # a user ref or login; default: the commit's author
+    ago: Duration | None = None  # when it ran, before the clock start; default: a minute after the commit
+    flaky: Flaky | None = None  # a failure that a rerun turns into a pass
 
 
 class GithubSection(Spec):

@@ -1,6 +1,8 @@
 """Building a repo's `milestones[]`, `issues[]` and `pulls[]` from a world file.
 
-Issues are numbered first (1, 2...), then pulls, in file order; a ref names "owner/repo#N". Labels an
+Issues are numbered first (1, 2...), then pulls, in file order; a ref names "owner/repo#N". Each is opened
+`ago` before the clock start (default: two hours apart, the last two hours before it), closed or merged
+`closed_ago` (default: an hour after opening), and last updated `updated_ago` (default: its last event). Labels an
 issue names that the repo does not define are created (grey, as GitHub does when a label is applied by
 name). Milestones are numbered from 1 in file order, made 30 days before the clock start; an issue or
 pull names its milestone by title or ref.
@@ -11,8 +13,8 @@ from __future__ import annotations
 from ...clock import parse_duration
 from ...spec.build import BuildContext
 from ...world import Record
-from . import events, issue_types, issues, milestones, pulls, repos
-from .models import Milestone, Repo
+from . import commits, events, issue_types, issues, milestones, pulls, repos
+from .models import Issue, Milestone, Pull, Repo
 from .records import Records
 from .seed_repos import DAY, HOUR, account
 from .store import ISSUES, MILESTONES, PULLS, item_key
@@ -27,7 +29,7 @@ def build(repo: Repo, ctx: BuildContext) -> None:
         _build_milestone(ctx, records, name, owner, planned, k)
     count = len(repo.issues) + len(repo.pulls)
     for k, issue in enumerate(repo.issues):
-        at = ctx.start - (count - k) * 2 * HOUR
+        at, closed_at = _times(ctx, issue, ctx.start - (count - k) * 2 * HOUR, issue.state == "closed", "issues", k)
         login = account(ctx, issue.user, owner, "issues", k, "user")["login"]
         assignees = [
             account(ctx, a, owner, "issues", k, "assignees", j)["login"] for j, a in enumerate(issue.assignees)
@@ -47,10 +49,12 @@ def build(repo: Repo, ctx: BuildContext) -> None:
             milestone=milestone, type=issue.type,
         )
         if issue.state == "closed":
-            record = issues.update_item(records, ISSUES, record, login, at + HOUR, state="closed")
+            record = issues.update_item(records, ISSUES, record, login, closed_at, state="closed")
+        _touch(ctx, records, ISSUES, record, issue, "issues", k)
         ctx.define(issue.ref, item_key(name, record["number"]), ISSUES, "issues", k)
     for k, pull in enumerate(repo.pulls):
-        at = ctx.start - (count - len(repo.issues) - k) * 2 * HOUR
+        default = ctx.start - (count - len(repo.issues) - k) * 2 * HOUR
+        at, closed_at = _times(ctx, pull, default, pull.merged or pull.state == "closed", "pulls", k)
         base = pull.base or repo.default_branch
         for field, branch in (("head", pull.head), ("base", base)):
             if repos.branch_sha(records, name, branch) is None:
@@ -65,9 +69,10 @@ def build(repo: Repo, ctx: BuildContext) -> None:
         if milestone is not None:
             record = issues.update_item(records, PULLS, record, login, at, milestone=milestone)
         if pull.merged:
-            _mark_merged(records, record, login, at + HOUR)
+            record = _mark_merged(records, record, login, closed_at)
         elif pull.state == "closed":
-            issues.update_item(records, PULLS, record, login, at + HOUR, state="closed")
+            record = issues.update_item(records, PULLS, record, login, closed_at, state="closed")
+        _touch(ctx, records, PULLS, record, pull, "pulls", k)
         ctx.define(pull.ref, item_key(name, record["number"]), PULLS, "pulls", k)
 
 
@@ -95,20 +100,53 @@ def _milestone_of(ctx: BuildContext, records: Records, repo: str, value: str | N
     return found["number"]
 
 
-def _mark_merged(records: Records, pull: Record, login: str, at: int) -> None:
-    """A pull the file says was merged: closed and merged, its merge commit the base branch's head."""
+def _times(ctx: BuildContext, item: Issue | Pull, default: int, closed: bool, *path: str | int) -> tuple[int, int]:
+    """When an issue or pull was opened and (if it is closed or merged) closed, from its `ago` and
+    `closed_ago`: a close before the opening, or a `closed_ago` on an open one, is an error at its field."""
+    at = ctx.start - parse_duration(item.ago) if item.ago is not None else default
+    if item.closed_ago is None:
+        return at, at + HOUR
+    if not closed:
+        raise ctx.error("an open item has no closed_ago", *path, "closed_ago")
+    closed_at = ctx.start - parse_duration(item.closed_ago)
+    if closed_at < at:
+        raise ctx.error(f"closed {item.closed_ago} ago, before it was opened", *path, "closed_ago")
+    return at, closed_at
+
+
+def _touch(ctx: BuildContext, records: Records, collection: str, record: Record, item: Issue | Pull, *path: str | int) -> None:
+    """Sets `updated_at` from `updated_ago`, which may not come before the item's last event."""
+    if item.updated_ago is None:
+        return
+    at = ctx.start - parse_duration(item.updated_ago)
+    if at < record["updated_at"]:
+        raise ctx.error(f"updated {item.updated_ago} ago, before its last change (opened, closed or merged)", *path, "updated_ago")
+    records[collection].change(item_key(record["repository"], record["number"]), updated_at=at)
+
+
+def _mark_merged(records: Records, pull: Record, login: str, at: int) -> Record:
+    """A pull the file says was merged: closed and merged. When its head is already in the base branch
+    (the file wrote the history as merged), the head is the merge commit and the pull brought that one
+    commit (its base is the head's parent); otherwise the merge commit is the base branch's head."""
     repo = pull["repository"]
     base = repos.branch_sha(records, repo, pull["base"])
     assert base is not None
-    events.merged(records, pull, login, at, base)
-    records[PULLS].change(
+    head = pull["head_sha"]
+    merged_in = head is not None and any(c["sha"] == head for c in commits.history(records.objects, base))
+    merge_commit, before = base, pull["base_sha"]
+    if merged_in:
+        parents = commits.known(records.objects, head)["parents"]
+        merge_commit, before = head, parents[0] if parents else head
+    events.merged(records, pull, login, at, merge_commit)
+    return records[PULLS].change(
         item_key(repo, pull["number"]),
+        base_sha=before,
         state="closed",
         merged=True,
         merged_at=at,
         merged_by=login,
         closed_by=login,
-        merge_commit_sha=base,
+        merge_commit_sha=merge_commit,
         closed_at=at,
         updated_at=at,
     )

@@ -2,8 +2,9 @@
 repo owner that is not a user, each repo's history as real git objects (so commit refs name their
 shas), and the repo records with their branches and labels.
 
-`files` is a repo's first commit, each of `commits[]` goes on top of the previous one; commits without
-`ago` are one hour apart, the last one hour before the clock start.
+`files` is a repo's first commit, each of `commits[]` goes on top of the previous one, or of its `parent`
+(an earlier commit: history diverges there, as a branch does); commits without `ago` are one hour apart,
+the last one hour before the clock start.
 """
 
 from __future__ import annotations
@@ -82,14 +83,21 @@ def _write_history(ctx: BuildContext, repo: Repo, i: int) -> None:
     """The repo's commits as git objects; the head is remembered for `build_repo`."""
     objects = Records.image(ctx).objects
     owner = repo.full_name.split("/")[0]
-    steps: list[tuple[str | None, str, str | None, dict[str, str | None], str | None, tuple[Any, ...]]] = []
+    steps: list[tuple[Any, ...]] = []
     if repo.files:
-        steps.append((None, "Initial commit", None, dict(repo.files), None, ("files",)))
-    steps += [(c.ref, c.message, c.author, c.files, c.ago, ("commits", k)) for k, c in enumerate(repo.commits)]
+        steps.append((None, "Initial commit", None, dict(repo.files), None, None, ("files",)))
+    steps += [
+        (c.ref, c.message, c.author, c.files, c.ago, c.parent, ("commits", k)) for k, c in enumerate(repo.commits)
+    ]
     undated = [k for k, step in enumerate(steps) if step[4] is None]
     hours_before = {k: len(undated) - n for n, k in enumerate(undated)}
     head: str | None = None
-    for k, (ref, message, author, files, ago, path) in enumerate(steps):
+    written: set[str] = set()
+    for k, (ref, message, author, files, ago, parent, path) in enumerate(steps):
+        if parent is not None:  # a branch that leaves the line of history at an earlier commit
+            head = ctx.resolve_kind(parent, COMMITS, "repos", i, *path, "parent")
+            if head not in written:
+                raise ctx.error(f"{parent} is not a commit of {repo.full_name} written before this one", "repos", i, *path, "parent")
         at = ctx.start - (parse_duration(ago) if ago is not None else hours_before[k] * HOUR)
         person = repos.identity(account(ctx, author, owner, "repos", i, *path, "author"), at)
         if head is None and any(text is None for text in files.values()):
@@ -100,6 +108,7 @@ def _write_history(ctx: BuildContext, repo: Repo, i: int) -> None:
             raise ctx.error(f"{blocked} is a file, so it cannot also be a directory", "repos", i, *path, "files")
         record = commits.commit_changes(objects, repo.full_name, [head] if head else [], files, message, person, person)
         head = record["sha"]
+        written.add(head)
         ctx.define(ref, head, COMMITS, "repos", i, *path)
     _heads[ctx][repo.full_name] = head
 

@@ -9,6 +9,7 @@ from typing import Any
 from ...world import Record
 from . import commits, repos
 from .records import Records, node_id
+from .store import WORKFLOW_RUNS
 from .views import HTML, maybe_stamp, minimal_repository, stamp, user_by_login
 
 
@@ -220,6 +221,64 @@ def check_run(base: str, records: Records, record: Record) -> dict[str, Any]:
         "app": _app(base),
         "pull_requests": [],
     }
+
+
+def job(base: str, records: Records, record: Record) -> dict[str, Any]:
+    """A check run as the workflow job it is (GitHub gives both the same id): its steps are setting up,
+    running the job, and completing."""
+    repo = record["repository"]
+    run = records[WORKFLOW_RUNS].get(str(record["run_id"]))
+    assert run is not None
+    done = record["status"] == "completed"
+    started, ended = record["started_at"], record["completed_at"]
+    steps = [("Set up job", "success"), (f"Run {record['name']}", record["conclusion"]), ("Complete job", "success")]
+    return {
+        "id": record["id"],
+        "run_id": record["run_id"],
+        "workflow_name": run["name"],
+        "head_branch": run["head_branch"],
+        "run_url": f"{base}/repos/{repo}/actions/runs/{record['run_id']}",
+        "run_attempt": record["run_attempt"],
+        "node_id": record["node_id"],
+        "head_sha": record["head_sha"],
+        "url": f"{base}/repos/{repo}/actions/jobs/{record['id']}",
+        "html_url": f"{HTML}/{repo}/actions/runs/{record['run_id']}/job/{record['id']}",
+        "status": record["status"],
+        "conclusion": record["conclusion"],
+        "created_at": stamp(started),
+        "started_at": stamp(started),
+        "completed_at": maybe_stamp(ended),
+        "name": record["name"],
+        "steps": [
+            {
+                "name": name,
+                "status": record["status"] if done else "queued",
+                "conclusion": conclusion if done else None,
+                "number": number,
+                "started_at": stamp(started) if done else None,
+                "completed_at": maybe_stamp(ended),
+            }
+            for number, (name, conclusion) in enumerate(steps, 1)
+        ],
+        "check_run_url": f"{base}/repos/{repo}/check-runs/{record['id']}",
+        "labels": ["ubuntu-latest"],
+        "runner_id": 1 if done else None,
+        "runner_name": "GitHub Actions 1" if done else None,
+        "runner_group_id": 2 if done else None,
+        "runner_group_name": "GitHub Actions" if done else None,
+    }
+
+
+def log_text(record: Record) -> str:
+    """A job's log as GitHub's runner writes it: each line stamped with its time, 7 digits of fraction,
+    a tenth of a second apart from the job's start."""
+    lines = record["log"].splitlines()
+    return "".join(f"{_log_stamp(record['started_at'] + k * 100_000)} {line}\n" for k, line in enumerate(lines))
+
+
+def _log_stamp(at: int) -> str:
+    seconds, micros = divmod(at, 1_000_000)
+    return f"{stamp(seconds * 1_000_000)[:-1]}.{micros:06d}0Z"
 
 
 def status(base: str, records: Records, record: Record, simple: bool = False) -> dict[str, Any]:
