@@ -399,9 +399,12 @@ def test_every_scene_and_agent_is_covered() -> None:
     found = {path.stem for path in AGENTS.glob("*.py") if not path.name.startswith("_")} - {"llm_agent"}
     assert found == {agent for agents in EXPECTED.values() for agent in agents}
     for scene, agents in EXPECTED.items():
+        spec = read_scene(SEEDS / f"{scene}.yaml")[0]
         assert any(not failed for failed in agents.values()), f"{scene} has no passing agent"
-        if read_scene(SEEDS / f"{scene}.yaml")[0].people:  # a people scene shows a failure too
+        if spec.people:  # a people scene shows a failure too
             assert any(failed for failed in agents.values()), f"{scene} has no failing agent"
+        # `soundstage list --tag` and the suites find every shipped scene by its tags.
+        assert spec.tags and spec.difficulty, f"{scene} has no tags or no difficulty"
 
 
 @pytest.mark.parametrize(("scene", "agent", "failed"), CASES, ids=[f"{s}:{a}" for s, a, _ in CASES])
