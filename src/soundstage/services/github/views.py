@@ -58,6 +58,15 @@ _REPO_URLS = {
 }
 
 
+# Rendered simple-users and list repositories by the records they show, bounded (emptied when full). Records
+# are never changed in place (a change stores a new dict, world.py), so the same record objects render the
+# same object; each entry holds its records, so their ids stay theirs while the entry lives. Views are
+# shared between answers and never changed after rendering.
+_RENDERED_MAX = 4096
+_USERS: dict[tuple[str, int], tuple[Record, dict[str, Any]]] = {}
+_REPOS: dict[tuple[str, int, int, int], tuple[Record, Record, dict[str, Any]]] = {}
+
+
 def stamp(us: int) -> str:
     """A GitHub timestamp: whole seconds, `Z`."""
     return iso(us // US * US)
@@ -65,6 +74,16 @@ def stamp(us: int) -> str:
 
 def user(base: str, record: Record) -> dict[str, Any]:
     """A simple-user."""
+    key = (base, id(record))
+    found = _USERS.get(key)
+    if found is None:
+        if len(_USERS) >= _RENDERED_MAX:
+            _USERS.clear()
+        found = _USERS[key] = (record, _user(base, record))
+    return found[1]
+
+
+def _user(base: str, record: Record) -> dict[str, Any]:
     login = record["login"]
     url = f"{base}/users/{login}"
     return {
@@ -245,7 +264,17 @@ def minimal_repository(base: str, records: Records, name: str) -> dict[str, Any]
     """The repository object that pull request branches, workflow runs and statuses embed."""
     repo = repos.repo(records, name)
     assert repo is not None
-    return repository_of(base, records, repo, full=False)
+    owner = repos.user(records, repo["owner"])
+    if owner is None:
+        raise KeyError(f"no owner {repo['owner']}")
+    open_issues = issues.open_items(records, name)
+    key = (base, id(repo), id(owner), open_issues)
+    found = _REPOS.get(key)
+    if found is None:
+        if len(_REPOS) >= _RENDERED_MAX:
+            _REPOS.clear()
+        found = _REPOS[key] = (repo, owner, repository(base, repo, owner, False, open_issues))
+    return found[2]
 
 
 # -- what the views of issues, pulls and CI share -----------------------------------------------------

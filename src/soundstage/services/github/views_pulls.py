@@ -12,16 +12,16 @@ from .views import HTML, association, maybe_stamp, reactions, stamp, user_by_log
 from .views_issues import labels, milestone_of
 
 
-def _branch_end(base: str, records: Records, repo: str, branch: str, sha: str | None) -> dict[str, Any]:
+def _branch_ends(base: str, records: Records, record: Record, head_sha: str | None, base_sha: str | None) -> Any:
+    """`head` and `base`: both branches of the pull's own repository, whose objects they share."""
+    repo = record["repository"]
     owner = repos.user(records, repo.split("/")[0])
     assert owner is not None
-    return {
-        "label": f"{owner['login']}:{branch}",
-        "ref": branch,
-        "sha": sha or "",
-        "user": views.user(base, owner),
-        "repo": views.minimal_repository(base, records, repo),
-    }
+    shown = {"user": views.user(base, owner), "repo": views.minimal_repository(base, records, repo)}
+    return tuple(
+        {"label": f"{owner['login']}:{branch}", "ref": branch, "sha": sha or "", **shown}
+        for branch, sha in ((record["head"], head_sha), (record["base"], base_sha))
+    )
 
 
 def pull(base: str, records: Records, record: Record, full: bool = True) -> dict[str, Any]:
@@ -34,6 +34,7 @@ def pull(base: str, records: Records, record: Record, full: bool = True) -> dict
     base_sha = pulls.base_sha(records, record)
     assignees = [u for u in (user_by_login(base, records, login) for login in record["assignees"]) if u]
     statuses = f"{base}/repos/{repo}/statuses/{head_sha}"
+    head, base_end = _branch_ends(base, records, record, head_sha, base_sha)
     body: dict[str, Any] = {
         "url": url,
         "id": record["id"],
@@ -65,8 +66,8 @@ def pull(base: str, records: Records, record: Record, full: bool = True) -> dict
         "review_comment_url": f"{base}/repos/{repo}/pulls/comments{{/number}}",
         "comments_url": f"{issue_url}/comments",
         "statuses_url": statuses,
-        "head": _branch_end(base, records, repo, record["head"], head_sha),
-        "base": _branch_end(base, records, repo, record["base"], base_sha),
+        "head": head,
+        "base": base_end,
         "_links": {
             "self": {"href": url},
             "html": {"href": html},
