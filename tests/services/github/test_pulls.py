@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from soundstage.services.github.store import COMMITS, ISSUES, PULLS, REFS, REPOS, REVIEW_COMMENTS
+from soundstage.services.github.store import COMMITS, ISSUES, LABELS, PULLS, REFS, REPOS, REVIEW_COMMENTS, USERS, label_key
 
 from .conftest import GitHubWorld
 
@@ -49,6 +49,39 @@ def test_list_and_filter(acme: GitHubWorld) -> None:
     assert listed(state="closed") == []
     first = kit.rest.pulls.list("acme", "orders").parsed_data[1]
     assert (first.head.ref, first.head.label, first.base.ref) == ("fix-totals-cache", "acme:fix-totals-cache", "main")
+
+
+def test_listing_shows_every_change_to_what_it_embeds(acme: GitHubWorld) -> None:
+    """A listing reuses what it rendered while nothing it shows has changed: each change below, to the pull or
+    to a record it embeds, shows in the very next listing."""
+    world = acme.live.world
+
+    def pull_4() -> dict[str, Any]:
+        answer = acme.raw("GET", "/repos/acme/orders/pulls")
+        assert answer.status_code == 200
+        return next(p for p in answer.json() if p["number"] == 4)
+
+    first = pull_4()
+    assert pull_4() == first
+    assert acme.raw("POST", "/repos/acme/orders/labels", json={"name": "cache", "color": "ededed"}).status_code == 201
+    assert acme.raw("POST", "/repos/acme/orders/issues/4/labels", json={"labels": ["cache"]}).status_code == 200
+    assert [(x["name"], x["description"]) for x in pull_4()["labels"]] == [("cache", None)]
+    world[LABELS].change(label_key("acme/orders", "cache"), description="Caches and their keys", color="0e8a16")
+    assert [(x["name"], x["description"], x["color"]) for x in pull_4()["labels"]] == [
+        ("cache", "Caches and their keys", "0e8a16")
+    ]
+    world[REPOS].change("acme/orders", description="Orders, totals and their cache")
+    shown = pull_4()
+    assert shown["head"]["repo"]["description"] == shown["base"]["repo"]["description"] == "Orders, totals and their cache"
+    count = shown["base"]["repo"]["open_issues_count"]
+    assert acme.raw("PATCH", "/repos/acme/orders/issues/1", json={"state": "closed"}).status_code == 200
+    assert pull_4()["base"]["repo"]["open_issues_count"] == count - 1
+    world[USERS].change("maya", type="Organization")
+    assert pull_4()["user"]["type"] == "Organization"
+    assert acme.raw("POST", "/repos/acme/orders/issues/4/assignees", json={"assignees": ["maya"]}).status_code == 201
+    assert [u["login"] for u in pull_4()["assignees"]] == ["maya"]
+    assert acme.raw("PATCH", "/repos/acme/orders/pulls/4", json={"title": "Key the cache by order"}).status_code == 200
+    assert pull_4()["title"] == "Key the cache by order"
 
 
 def test_get_pull(acme: GitHubWorld) -> None:

@@ -13,7 +13,7 @@ import re
 from typing import Any
 
 from ...world import Record
-from . import events, milestones, reactions, repos
+from . import events, listing, milestones, reactions, repos
 from .records import Records, node_id
 from .store import COMMENTS, ISSUES, LABELS, PULLS, item_key, label_key
 
@@ -31,10 +31,9 @@ def item(records: Records, repo: str, number: int) -> tuple[str, Record] | None:
 
 
 def open_items(records: Records, repo: str) -> int:
-    """Open issues and pull requests of `repo`: GitHub's `open_issues_count`."""
-    return sum(
-        1 for kind in (ISSUES, PULLS) for record in records[kind].by("repository", repo) if record["state"] == "open"
-    )
+    """Open issues and pull requests of `repo`: GitHub's `open_issues_count`, counted off the listings' index
+    (every list repository object carries it, so it must not cost a scan of the repository's items)."""
+    return sum(len(records[kind].derived(listing.ByCreation).get((repo, "open"))) for kind in (ISSUES, PULLS))
 
 
 def sort_value(records: Records, record: Record, sort: str) -> int:
