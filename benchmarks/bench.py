@@ -17,6 +17,10 @@ Needs the load generator `wrk` for (a); benchmarks/load.py says how to install i
 (e) 1,000 live worlds of the csv-export scene held at once in a fresh process. Budget: under 1 GiB resident.
 (f) the command line's start: `soundstage --help` beside `python -c pass` and an import of typer (what any
     typer command pays), medians of 5 runs each. Budget: `soundstage --help` under 0.3 s.
+(g) reads as the world grows, and loading a world of 100,000 messages given as records (benchmarks/reads.py).
+(h) Datadog metric queries over 1 h, 1 d and 30 d of 1 and 20 series, and monitor evaluation under Slack
+    traffic (benchmarks/datadog.py).
+(g) and (h) run as their own scripts, after the rest; `--skip-scripts` leaves them out.
 """
 
 from __future__ import annotations
@@ -245,6 +249,7 @@ def main() -> None:
     parser.add_argument("--calls", type=int, default=3000, help="calls per in-process round of (a)")
     parser.add_argument("--posts", type=int, default=60_000, help="calls into one world for (b)")
     parser.add_argument("--events", default="100000,1000000", help="event log sizes for (d), comma-separated")
+    parser.add_argument("--skip-scripts", action="store_true", help="leave out (g) reads.py and (h) datadog.py")
     parser.add_argument("--gc-child", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--serving", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--worlds-child", type=int, help=argparse.SUPPRESS)
@@ -283,6 +288,10 @@ def main() -> None:
     shown = ", ".join(f"{name} {seconds:.3f} s" for name, seconds in start.items())
     help_s = start["soundstage --help"]
     print(f"(f) command line start: {shown} (budget: --help < 0.3 s) {'ok' if help_s < 0.3 else 'OVER BUDGET'}")
+    if not args.skip_scripts:
+        for part, script in (("g", "reads.py"), ("h", "datadog.py")):
+            print(f"({part}) benchmarks/{script}:", flush=True)
+            subprocess.run([sys.executable, str(ROOT / "benchmarks" / script)], check=True)
 
 
 if __name__ == "__main__":

@@ -50,6 +50,7 @@ class Reply:
     error: bool = False
     unimplemented: bool = False
     trace_body: Any = None
+    encoded: bytes | None = None  # the body as it is sent, when the service had to encode it already
 
 
 @dataclass

@@ -126,7 +126,7 @@ class GitHubService(RestService):
         cached = wire.cache_headers(reply, anonymous)
         unchanged = wire.not_modified(request, reply, cached)
         if unchanged:
-            reply.status, reply.body = 304, None
+            reply.status, reply.body, reply.encoded = 304, None, None
         reply.headers = {
             # Neither a 304 nor `GET /rate_limit` counts against the primary limit.
             **rate_headers(world, not unchanged and reply.operation != "GET /rate_limit", anonymous),

@@ -75,8 +75,7 @@ def version(request: ServiceRequest) -> str:
     return request.headers.get("x-github-api-version") or DEFAULT_VERSION
 
 
-def etag(body: Any) -> str:
-    content = body.encode() if isinstance(body, str) else orjson.dumps(body)
+def etag(content: bytes) -> str:
     return f'W/"{hashlib.sha256(content).hexdigest()}"'
 
 
@@ -92,11 +91,14 @@ def _last_modified(body: Any) -> int | None:
 
 def cache_headers(reply: Reply, anonymous: bool = False) -> dict[str, str]:
     """`Cache-Control` (`public` for an answer to anyone), `Vary`, `ETag` and (where it applies)
-    `Last-Modified` of a successful answer."""
+    `Last-Modified` of a successful answer. The tag is a hash of the bytes sent, which the reply keeps
+    (`encoded`), so they are encoded once."""
     if reply.status >= 300 or reply.body is None:
         return {}
     control = CACHE_CONTROL.replace("private", "public") if anonymous else CACHE_CONTROL
-    headers = {"Cache-Control": control, "Vary": VARY, "ETag": etag(reply.body)}
+    body = reply.body
+    reply.encoded = body.encode() if isinstance(body, str) else body if isinstance(body, bytes) else orjson.dumps(body)
+    headers = {"Cache-Control": control, "Vary": VARY, "ETag": etag(reply.encoded)}
     modified = _last_modified(reply.body)
     if modified is not None:
         headers["Last-Modified"] = http_date(modified * US)
