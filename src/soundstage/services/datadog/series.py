@@ -217,15 +217,9 @@ def stats(record: Record, start: int, end: int, seed: str, samples: int, divisor
     first, last = -(-_first(record, start) // step) * step, end // step * step
     if last < first:
         return None
-    found = Stats()
     if (last - first) // step < samples:
-        points = values_in(record, first, last, seed)
-        if divisor != 1:
-            points = [value / divisor for value in points]
-        for value in points:  # in time order, one at a time, as every aggregation here adds them
-            found.total += value
-        found.count, found.low, found.high = len(points), min(points), max(points)
-        return found
+        return _summary(values_in(record, first, last, seed), divisor)
+    found = Stats()
     stretches = _stretches(record["overrides"], first, last, step)
     normal = sum((high - low) // step + 1 for low, high, override in stretches if override is None)
     for low, high, override in stretches:
@@ -246,6 +240,44 @@ def stats(record: Record, start: int, end: int, seed: str, samples: int, divisor
         found.high = max(found.high, max(sampled) / divisor)
     return found
 
+
+def _summary(points: list[float], divisor: float) -> Stats:
+    """Every one of `points` (divided by `divisor`), summarised."""
+    if divisor != 1:
+        points = [value / divisor for value in points]
+    found = Stats()
+    for value in points:  # in time order, one at a time, as every aggregation here adds them
+        found.total += value
+    found.count, found.low, found.high = len(points), min(points), max(points)
+    return found
+
+
+def _bucketed(
+    record: Record, start: int, end: int, interval: int, seed: str, divisor: float, method: str
+) -> dict[int, float]:
+    """`stats(...).value(method)` of the series for every `interval`-second bucket of `[start, end]` holding
+    points, by bucket start, when no bucket holds more points than `stats` computes exactly: the series'
+    values over the whole range are computed in one pass (each point's value does not depend on the range
+    asked), and a bucket of one point is its value as `Stats` would give it, without building one."""
+    step, wide = record["interval"] * US, interval * US
+    first, last = -(-_first(record, start) // step) * step, end // step * step
+    if last < first:
+        return {}
+    by_bucket: dict[int, list[float]] = {}
+    for at, value in zip(range(first, last + step, step), values_in(record, first, last, seed), strict=True):
+        by_bucket.setdefault(at // wide * wide, []).append(value)
+    return {
+        bucket: _one(points[0] / divisor, method) if len(points) == 1 else _summary(points, divisor).value(method)
+        for bucket, points in by_bucket.items()
+    }
+
+
+def _one(value: float, method: str) -> float:
+    """`Stats.value(method)` of one point: a total starts at 0.0 (so -0.0 counts as 0.0), an average divides
+    it by 1."""
+    if method in ("max", "min"):
+        return value
+    return 1.0 if method == "count" else 0.0 + value
 
 def _stretches(
     overrides: list[dict[str, Any]], first: int, last: int, step: int
@@ -280,12 +312,21 @@ def rollup(
     method; sum for counts, avg otherwise), then the buckets aggregated across series."""
     step = interval * US
     space = AGGREGATE[query.space]
+    methods = [query.rollup or ("sum" if r["type"] == "count" and not query.as_rate else "avg") for r in records]
+    divisors = [r["interval"] if query.as_rate and r["type"] == "count" else 1 for r in records]
+    # Buckets of a few points each (a short range): every series' points in one pass, not one pass a bucket.
+    whole = [
+        _bucketed(r, start, end, interval, seed, d, m) if interval // r["interval"] < samples else None
+        for r, d, m in zip(records, divisors, methods, strict=True)
+    ]
     found: list[Point] = []
     for bucket in buckets(start, end, interval):
         values = []
-        for record in records:
-            method = query.rollup or ("sum" if record["type"] == "count" and not query.as_rate else "avg")
-            divisor = record["interval"] if query.as_rate and record["type"] == "count" else 1
+        for record, method, divisor, known in zip(records, methods, divisors, whole, strict=True):
+            if known is not None:
+                if bucket in known:
+                    values.append(known[bucket])
+                continue
             summary = stats(record, max(bucket, start), min(bucket + step - 1, end), seed, samples, divisor)
             if summary is not None:
                 values.append(summary.value(method))
