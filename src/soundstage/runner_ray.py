@@ -106,9 +106,10 @@ class RayTrials:
 def _dispatch(job: _Job, images: list[WorldImage], trials: int, folder: Path) -> Generator[TrialResult, None, None]:
     """Sends each trial to the node with the fewest trials for its CPUs, `--parallel` at most at once, and
     yields each as it ends, placed in the run folder; ends the run's stages however it ends."""
+    # The count lives on the caller's node, held there (not soft): a node that dies takes only its trials.
     attempts = _Attempts.options(  # type: ignore[attr-defined]
         num_cpus=0,
-        scheduling_strategy=NodeAffinitySchedulingStrategy(ray.get_runtime_context().get_node_id(), soft=True),
+        scheduling_strategy=NodeAffinitySchedulingStrategy(ray.get_runtime_context().get_node_id(), soft=False),
     ).remote()
     todo = [(index, number) for index in range(len(images)) for number in range(1, trials + 1)]
     parallel = job.plan.parallel or max(1, sum(_nodes().values()))
