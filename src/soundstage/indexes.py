@@ -11,6 +11,7 @@ group's list only when a write first changes that group, so copying a world stay
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from bisect import bisect_left, insort
 from collections.abc import Hashable, Iterable, Mapping
 from typing import Any, TypeVar
@@ -19,7 +20,7 @@ Record = Mapping[str, Any]
 G = TypeVar("G", bound="GroupIndex")
 
 
-class GroupIndex:
+class GroupIndex(ABC):
     __slots__ = ("lists", "_own")
 
     def __init__(self, lists: dict[Hashable, list[Any]] | None = None) -> None:
@@ -27,9 +28,9 @@ class GroupIndex:
         self._own: set[Hashable] = set()  # groups whose list is this index's alone, to change in place
 
     @staticmethod
+    @abstractmethod
     def entries(record_id: str, record: Record) -> Iterable[tuple[Hashable, Any]]:
         """(group, entry) for each group the record is in."""
-        raise NotImplementedError
 
     @staticmethod
     def order(entry: Any) -> Any:
