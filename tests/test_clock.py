@@ -1,3 +1,5 @@
+import time
+
 import pytest
 
 from soundstage.clock import US, Clock, format_duration, http_date, iso, parse_duration, parse_rate, parse_time
@@ -32,6 +34,13 @@ def test_times():
     assert http_date(START) == "Mon, 02 Mar 2026 14:00:00 GMT"
     with pytest.raises(ValueError):
         parse_time("yesterday")
+
+
+def test_times_read_as_strftime_does_over_centuries():
+    for seconds in [*range(-86400 * 3, 86400 * 3, 3599), *range(0, 2**34, 7_654_321), 951_782_400, 4_107_542_399]:
+        stamp = time.gmtime(seconds)
+        assert iso(seconds * US) == time.strftime("%Y-%m-%dT%H:%M:%SZ", stamp)
+        assert http_date(seconds * US + 999_999) == time.strftime("%a, %d %b %Y %H:%M:%S GMT", stamp)
 
 
 def test_fixed_clock_ticks_and_advances():

@@ -113,6 +113,7 @@ def test_a_vendor_operation_soundstage_lacks_is_never_taken_for_another(service:
         "=x&&c=%zz&d=%E2%82%AC+&e=%FF",
         "a=b=c;d=e&statuses%5B%5D=x&statuses[]=y",
         "plus+name=x&empty=&&",
+        "half=%E2%82&lead=%E2abc&cut=%F0%9F%98&caf%C3%A9=caf\u00e9%20%E9&lone=%ED%A0%80",  # bad UTF-8, non-ASCII
     ],
 )
 def test_parse_query_reads_what_parse_qsl_reads(raw: str) -> None:

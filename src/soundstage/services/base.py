@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from importlib import import_module
 from pkgutil import iter_modules
 from typing import Any, Callable, Mapping, Protocol
-from urllib.parse import unquote
+from urllib.parse import unquote, unquote_to_bytes
 
 from ..spec.build import BuildContext
 from ..spec.fields import Spec
@@ -128,15 +128,24 @@ def parse_query(raw: str) -> dict[str, Any]:
             continue
         name, _, value = pair.partition("=")
         if "+" in name or "%" in name:
-            name = unquote(name.replace("+", " "), errors="replace")
+            name = _unquote(name)
         if "+" in value or "%" in value:
-            value = unquote(value.replace("+", " "), errors="replace")
+            value = _unquote(value)
         if name in result:
             previous = result[name]
             result[name] = previous + [value] if isinstance(previous, list) else [previous, value]
         else:
             result[name] = value
     return result
+
+
+def _unquote(part: str) -> str:
+    """`unquote(part.replace("+", " "), errors="replace")`. An ASCII part is decoded in one go, which gives the
+    same text: no ASCII byte can continue a UTF-8 sequence, so replacement marks fall where `unquote` puts them."""
+    part = part.replace("+", " ")
+    if part.isascii():
+        return unquote_to_bytes(part).decode("utf-8", "replace")
+    return unquote(part, errors="replace")
 
 
 class BodyError(ValueError):
