@@ -23,3 +23,60 @@ def test_log_seq_is_gapless_and_mirrored(tmp_path):
 def test_unknown_kind_is_refused():
     with pytest.raises(ValueError, match="unknown event kind 'nope'"):
         parse_event({"seq": 1, "kind": "nope", "t": "x"})
+
+
+CALL = {
+    "t": "2026-03-02T14:00:05Z",
+    "service": "slack",
+    "method": "POST",
+    "path": "/api/chat.postMessage",
+    "operation": "chat.postMessage",
+    "query": {"pretty": "1"},
+    "body": {"channel": "C1", "text": "hi"},
+    "body_cut": None,
+    "status": 200,
+    "response": {"ok": True, "ts": "1.000100"},
+    "error": False,
+    "unimplemented": False,
+    "actor": "U1",
+    "injected": {"fault": "slow", "kind": "delay"},
+}
+WRITE = {"t": "2026-03-02T14:00:05Z", "collection": "slack.messages", "op": "changed", "id": "1.0", "fields": ["text"]}
+
+
+@pytest.mark.parametrize(
+    ("model", "fields"),
+    [
+        (CallEvent, CALL),
+        (CallEvent, {k: CALL[k] for k in ("t", "service", "method", "path", "status")}),  # defaults
+        (WriteEvent, {**WRITE, "by": 2}),
+        (WriteEvent, {k: v for k, v in WRITE.items() if k != "fields"}),
+        (StartEvent, {"t": "2026-03-02T14:00:00Z", "scene": "s"}),
+    ],
+)
+def test_an_event_built_without_validation_is_the_validated_one(model, fields):
+    validated, built = EventLog(), EventLog()
+    for log, emit in ((validated, validated.emit), (built, built.emit_built)):
+        emit(StartEvent, t="2026-03-02T14:00:00Z", scene="s")
+        emit(model, **fields)
+    expected, got = validated.events[-1], built.events[-1]
+    assert type(got) is model and got == expected
+    assert got.model_dump_json() == expected.model_dump_json()
+    assert list(got.__dict__) == list(expected.__dict__)
+    assert [type(v) for v in got.__dict__.values()] == [type(v) for v in expected.__dict__.values()]
+    assert got.model_fields_set == expected.model_fields_set
+    assert model.model_validate(got.model_dump()) == got
+    for name, info in model.model_fields.items():  # a default list or dict is the event's own
+        if name not in fields and isinstance(info.default, (list, dict)):
+            assert getattr(got, name) == info.default and getattr(got, name) is not info.default
+    with pytest.raises(ValueError):  # frozen, as a validated event
+        got.seq = 9  # type: ignore[misc]
+
+
+def test_an_event_built_with_an_unknown_or_a_missing_field_is_refused_as_emit_refuses_it():
+    log = EventLog()
+    with pytest.raises(ValueError, match="nope"):
+        log.emit_built(CallEvent, **CALL, nope=1)
+    with pytest.raises(ValueError, match="status"):
+        log.emit_built(CallEvent, **{k: v for k, v in CALL.items() if k != "status"})
+    assert not log.events

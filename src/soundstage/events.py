@@ -8,6 +8,8 @@ written in the first event (`start`) of every log.
 from __future__ import annotations
 
 import json
+from copy import deepcopy
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, Callable, Iterable, Iterator, TypeVar
 
@@ -115,6 +117,52 @@ def parse_event(data: dict[str, Any]) -> Event:
     return model.model_validate(data)
 
 
+_REQUIRED = object()
+
+
+@dataclass(frozen=True)
+class _Template:
+    """An event model's fields in their order, each with its default (`_REQUIRED` when it has none)."""
+
+    defaults: dict[str, Any]
+    required: frozenset[str]  # but `seq`
+    mutable: tuple[str, ...]  # the fields whose default is a list or a dict, which each event gets a copy of
+
+
+_TEMPLATES: dict[type[Event], _Template] = {}
+
+
+def _template(model: type[Event]) -> _Template:
+    found = _TEMPLATES.get(model)
+    if found is None:
+        defaults = {n: _REQUIRED if f.is_required() else f.default for n, f in model.model_fields.items()}
+        found = _TEMPLATES[model] = _Template(
+            defaults,
+            frozenset(n for n, default in defaults.items() if default is _REQUIRED and n != "seq"),
+            tuple(n for n, default in defaults.items() if isinstance(default, (list, dict))),
+        )
+    return found
+
+
+def _built(model: type[E], seq: int, fields: dict[str, Any]) -> E:
+    """The event `model(seq=seq, **fields)` is, from fields of the right types: the same values in the same
+    order, a copy of a default list or dict, the same fields counted as set."""
+    template = _template(model)
+    values = {**template.defaults, "seq": seq, **fields}
+    if len(values) != len(template.defaults) or not fields.keys() >= template.required:
+        return model(seq=seq, **fields)  # an unknown or a missing field: pydantic's own error
+    for name in template.mutable:
+        if name not in fields:
+            values[name] = deepcopy(template.defaults[name])
+    event = model.__new__(model)
+    setattr_ = object.__setattr__  # as pydantic's `model_construct` does, past the frozen model's own
+    setattr_(event, "__dict__", values)
+    setattr_(event, "__pydantic_fields_set__", {"seq", *fields})
+    setattr_(event, "__pydantic_extra__", None)
+    setattr_(event, "__pydantic_private__", None)
+    return event
+
+
 class EventLog:
     """The append-only log of one live world, optionally mirrored line by line to a JSONL file."""
 
@@ -135,7 +183,14 @@ class EventLog:
 
     def emit(self, model: type[E], **fields: Any) -> E:
         """Appends a new event of kind `model` with the next `seq`."""
-        event = model(seq=len(self.events) + 1, **fields)
+        return self._append(model(seq=len(self.events) + 1, **fields))
+
+    def emit_built(self, model: type[E], **fields: Any) -> E:
+        """`emit` for an event whose fields the engine itself made, each of its field's type (an agent call and
+        its writes, on every call): the same event, made without validating every field again."""
+        return self._append(_built(model, len(self.events) + 1, fields))
+
+    def _append(self, event: E) -> E:
         self.events.append(event)
         if self._sink is not None:
             self._sink.write(event.model_dump_json() + "\n")

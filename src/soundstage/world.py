@@ -342,7 +342,7 @@ class World:
             self._pending.append((name, op, record_id, fields))
             return
         fields = _changed_fields(old, new) if op == "changed" else []
-        self.log.emit(WriteEvent, t=iso(self.clock.now()), collection=name, op=op, id=record_id, fields=fields)
+        self.log.emit_built(WriteEvent, t=iso(self.clock.now()), collection=name, op=op, id=record_id, fields=fields)
 
     def begin_call(self) -> int:
         """Starts an agent call: runs due events, opens the undo journal, answers the call's time."""
@@ -362,9 +362,10 @@ class World:
         """Records the call, then the writes it made, then moves the clock on by one tick."""
         pending, self._undo, self._pending = self._pending, None, []  # the journal closes, whatever follows
         self.clock.tick()
-        event = self.log.emit(CallEvent, t=iso(at), **call)
+        t = iso(at)
+        event = self.log.emit_built(CallEvent, t=t, **call)
         for name, op, record_id, fields in pending:
-            self.log.emit(WriteEvent, t=iso(at), collection=name, op=op, id=record_id, fields=fields, by=event.seq)
+            self.log.emit_built(WriteEvent, t=t, collection=name, op=op, id=record_id, fields=fields, by=event.seq)
         wrote = bool(pending)
         if wrote:
             self.notify()
