@@ -83,3 +83,13 @@ def test_rates():
         parse_rate("5/0s")
     with pytest.raises(ValueError):
         parse_rate("0/1m")
+
+
+def test_times_remembered_read_as_the_first_time():
+    # iso remembers the times it formatted: asked again, after others pushed them out too, the same text
+    moments = [START + n * 1_234_567 for n in range(5000)]
+    for _ in range(2):
+        for us in moments:
+            seconds, fraction = divmod(us, US)
+            expected = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(seconds))
+            assert iso(us) == (f"{expected}.{fraction:06d}Z" if fraction else f"{expected}Z")

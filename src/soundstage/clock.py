@@ -70,6 +70,8 @@ def parse_time(text: str | datetime) -> int:
     return (delta.days * 86400 + delta.seconds) * US + delta.microseconds
 
 
+# An answer shows the times of the records it renders, the same ones call after call: remembered.
+@lru_cache(maxsize=4096)
 def iso(us: int) -> str:
     """Epoch microseconds as ISO-8601 UTC with `Z`, the fraction only when there is one."""
     seconds, fraction = divmod(us, US)

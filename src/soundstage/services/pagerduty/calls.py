@@ -57,9 +57,12 @@ def requester(call: Call) -> Record:
 
 def listed(call: Call, name: str) -> list[str]:
     """A set-style filter: `name[]` given any number of times (or plain `name`), without empty values."""
+    query = call.request.query
+    if not query:
+        return []
     values: list[str] = []
     for key in (f"{name}[]", name):
-        value = call.query.get(key)
+        value = query.get(key)
         if value is not None:
             values += value if isinstance(value, list) else [value]
     return [v for v in values if v != ""]

@@ -29,12 +29,13 @@ def identity(
     web_path: str | None = None,
 ) -> dict[str, Any]:
     """The five fields every object starts with; `kind` is its `type` (`incident`, `user`...)."""
+    # `self_url` and `html_url` spelled out: an answer holds a few of these per object it lists.
     return {
         "id": record_id,
         "type": kind,
         "summary": summary,
-        "self": self_url(call, path, record_id),
-        "html_url": html_url(web_path or path, record_id),
+        "self": f"{call.request.base_url}/{path}/{record_id}",
+        "html_url": f"{WEB}/{web_path or path}/{record_id}",
     }
 
 

@@ -49,18 +49,29 @@ def _named(call: Call, collection: str, record_id: str) -> str:
 
 
 Reference = Callable[[Call, str], dict[str, Any]]
+View = Callable[[Call, Record], dict[str, Any]]
 
 
-def _whole(
-    call: Call, collection: str, ref: Reference, view: Callable[[Call, Record], dict[str, Any]]
-) -> Callable[[str], dict[str, Any]]:
-    """Renders an id as the whole object (a reference when the record is gone)."""
-
-    def render(record_id: str) -> dict[str, Any]:
+def _related(call: Call, record_id: str, whole: bool, collection: str, ref: Reference, view: View) -> dict[str, Any]:
+    """A related object: whole when `include[]` asks for it (a reference when the record is gone), else a
+    reference."""
+    if whole:
         record = call.world[collection].get(record_id)
-        return view(call, record) if record is not None else ref(call, record_id)
+        if record is not None:
+            return view(call, record)
+    return ref(call, record_id)
 
-    return render
+
+def _user(call: Call, record: Record) -> dict[str, Any]:
+    return user_view(call, record, [])
+
+
+def _service(call: Call, record: Record) -> dict[str, Any]:
+    return service_view(call, record, [])
+
+
+def _policy(call: Call, record: Record) -> dict[str, Any]:
+    return policy_view(call, record, [])
 
 
 # -- references --------------------------------------------------------------------------------------
@@ -102,23 +113,16 @@ def incident(
     alerts = call.world[ALERTS].by("incident", record["id"])
     triggered = sum(1 for a in alerts if a["status"] == "triggered")
     first = call.world[LOG_ENTRIES].get(record["first_trigger_log_entry"] or "")
-    whole_user = _whole(call, USERS, user_ref, lambda c, r: user_view(c, r, []))
-    whole_service = _whole(call, SERVICES, service_ref, lambda c, r: service_view(c, r, []))
-
-    def pick(
-        names: tuple[str, ...], whole: Callable[[str], dict[str, Any]], ref: Reference
-    ) -> Callable[[str], dict[str, Any]]:
-        return whole if any(n in include for n in names) else lambda record_id: ref(call, record_id)
-
-    assignee = pick(("users", "assignees"), whole_user, user_ref)
-    acknowledger = pick(("users", "acknowledgers"), whole_user, user_ref)
-    service = pick(("services",), whole_service, service_ref)
-    whole_policy = _whole(call, ESCALATION_POLICIES, policy_ref, lambda c, r: policy_view(c, r, []))
-    policy = pick(("escalation_policies",), whole_policy, policy_ref)
-    team = pick(("teams",), _whole(call, TEAMS, team_ref, team_view), team_ref)
+    users = "users" in include
+    whole_assignees, whole_acknowledgers = users or "assignees" in include, users or "acknowledgers" in include
+    whole_services = "services" in include
+    whole_policy, whole_teams = "escalation_policies" in include, "teams" in include
     agent = record["last_status_change_by"]
     if "agents" in include:
-        changed_by = (whole_service if agent["type"] == "service_reference" else whole_user)(agent["id"])
+        if agent["type"] == "service_reference":
+            changed_by = _related(call, agent["id"], True, SERVICES, service_ref, _service)
+        else:
+            changed_by = _related(call, agent["id"], True, USERS, user_ref, _user)
     else:
         changed_by = agent_ref(call, agent)
     trigger: dict[str, Any] | None = None
@@ -134,8 +138,11 @@ def incident(
         "updated_at": iso(record["updated_at"]),
         "status": record["status"],
         "incident_key": record["incident_key"],
-        "service": service(record["service"]),
-        "assignments": [{"at": iso(a["at"]), "assignee": assignee(a["assignee"])} for a in record["assignments"]],
+        "service": _related(call, record["service"], whole_services, SERVICES, service_ref, _service),
+        "assignments": [
+            {"at": iso(a["at"]), "assignee": _related(call, a["assignee"], whole_assignees, USERS, user_ref, _user)}
+            for a in record["assignments"]
+        ],
         "assigned_via": record["assigned_via"],
         "last_status_change_at": iso(record["last_status_change_at"]),
         "last_status_change_by": changed_by,
@@ -144,16 +151,18 @@ def incident(
         "alert_counts": {"all": len(alerts), "triggered": triggered, "resolved": len(alerts) - triggered},
         "is_mergeable": True,
         "incident_type": {"name": "incident_default"},
-        "escalation_policy": policy(record["escalation_policy"]),
-        "teams": [team(t) for t in record["teams"]],
+        "escalation_policy": _related(
+            call, record["escalation_policy"], whole_policy, ESCALATION_POLICIES, policy_ref, _policy
+        ),
+        "teams": [_related(call, t, whole_teams, TEAMS, team_ref, team_view) for t in record["teams"]],
         "pending_actions": [{"type": p["type"], "at": iso(p["at"])} for p in record["pending_actions"]],
         "acknowledgements": [
             {
                 "at": iso(a["at"]),
                 "acknowledger": (
-                    service(a["acknowledger"])
+                    _related(call, a["acknowledger"], whole_services, SERVICES, service_ref, _service)
                     if a.get("acknowledger_type") == "service_reference"  # through the Events API
-                    else acknowledger(a["acknowledger"])
+                    else _related(call, a["acknowledger"], whole_acknowledgers, USERS, user_ref, _user)
                 ),
             }
             for a in record["acknowledgements"]
