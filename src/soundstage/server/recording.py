@@ -46,6 +46,7 @@ TRACE_BODY_LIMIT = 256 * 1024
 TRACE_EXCERPT = 4096
 
 JSON_TYPE = "application/json; charset=utf-8"
+_JSON_TYPE_HEADER = (b"content-type", JSON_TYPE.encode("latin-1"))
 # The ASGI scope extension of a call the interception proxy (proxy.py) took at the vendor's own host.
 VENDOR_HOST = "soundstage.vendor_host"
 # GitHub Enterprise Server's paths at the root of its host: REST under /api/v3/, GraphQL at /api/graphql.
@@ -263,11 +264,17 @@ async def _read(
 
 
 async def _send(send: Send, reply: Reply, content: bytes, date: str | None) -> None:
-    headers = {k.lower(): v for k, v in reply.headers.items()}
-    headers.setdefault("content-type", JSON_TYPE)
-    if date is not None:
-        headers["date"] = date
-    headers["content-length"] = str(len(content))
-    raw = [(k.encode("latin-1"), v.encode("latin-1", "replace")) for k, v in headers.items()]
+    if reply.headers:
+        headers = {k.lower(): v for k, v in reply.headers.items()}
+        headers.setdefault("content-type", JSON_TYPE)
+        if date is not None:
+            headers["date"] = date
+        headers["content-length"] = str(len(content))
+        raw = [(k.encode("latin-1"), v.encode("latin-1", "replace")) for k, v in headers.items()]
+    else:  # most answers: the same headers in the same order, without building them by name
+        raw = [_JSON_TYPE_HEADER]
+        if date is not None:
+            raw.append((b"date", date.encode("latin-1", "replace")))
+        raw.append((b"content-length", b"%d" % len(content)))
     await send({"type": "http.response.start", "status": reply.status, "headers": raw})
     await send({"type": "http.response.body", "body": content})

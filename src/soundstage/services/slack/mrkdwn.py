@@ -24,6 +24,8 @@ _LONE_AMPERSAND = re.compile(r"&(?!(?:amp|lt|gt);)")
 _ENTITIES = (("&lt;", "<"), ("&gt;", ">"), ("&amp;", "&"))
 _BROADCASTS = {"here", "channel", "everyone"}
 _BLOCK_ID_ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+_BLOCK_ID_LENGTH = 5
+_BLOCK_ID_SPAN = len(_BLOCK_ID_ALPHABET) ** _BLOCK_ID_LENGTH
 
 
 def _escape_plain(text: str) -> str:
@@ -32,6 +34,8 @@ def _escape_plain(text: str) -> str:
 
 def escape(text: str) -> str:
     """`text` as Slack stores it: control characters outside its markup turned into entities."""
+    if "<" not in text and ">" not in text and "&" not in text:  # most text: nothing to escape
+        return text
     parts, position = [], 0
     for found in _MARKUP.finditer(text):
         parts += [_escape_plain(text[position : found.start()]), found.group()]
@@ -69,6 +73,8 @@ def _element(markup: str) -> dict[str, Any]:
 
 def elements(stored: str) -> list[dict[str, Any]]:
     """The elements of a rich_text section for stored (escaped) text."""
+    if "<" not in stored and "&" not in stored:  # most text: no markup, no entity
+        return [{"type": "text", "text": stored}] if stored else []
     found: list[dict[str, Any]] = []
     position = 0
     for match in _MARKUP.finditer(stored):
@@ -83,9 +89,10 @@ def elements(stored: str) -> list[dict[str, Any]]:
 
 def block_id(ids: IdSource) -> str:
     """A block's `block_id` as Slack makes one when a block has none: a few letters and digits, from the seed."""
-    number = int.from_bytes(ids.digest("slack:block_id"), "big")
+    # Only the lowest base-62 digits are used: the rest of the 256-bit number need not be divided.
+    number = int.from_bytes(ids.digest("slack:block_id"), "big") % _BLOCK_ID_SPAN
     chars = []
-    for _ in range(5):
+    for _ in range(_BLOCK_ID_LENGTH):
         number, rest = divmod(number, len(_BLOCK_ID_ALPHABET))
         chars.append(_BLOCK_ID_ALPHABET[rest])
     return "".join(chars)
