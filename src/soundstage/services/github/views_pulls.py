@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...world import Record
-from . import issues, pulls, repos, views
+from . import issues, pulls, repos, views, wire
 from . import reactions as reactions_of
 from .records import Records
 from .store import LABELS, REFS, USERS
@@ -49,7 +49,7 @@ class Simples:
         if rendered is None:
             if len(_SIMPLE) >= _RENDERED_MAX:
                 _SIMPLE.clear()
-            rendered = _SIMPLE[key] = (record, _render(base, records, record, None, ends))
+            rendered = _SIMPLE[key] = (record, wire.share(_render(base, records, record, None, ends)))
         return rendered[1]
 
     def ends(self, repo: str) -> dict[str, Any]:

@@ -75,8 +75,48 @@ def version(request: ServiceRequest) -> str:
     return request.headers.get("x-github-api-version") or DEFAULT_VERSION
 
 
+# Views that caches hand to every answer showing the same records and that nobody changes (`share`), by id,
+# and lists of them answered, encoded and tagged once, by the ids of their items. Each entry holds what it is
+# keyed by, so the ids stay theirs; both are bounded (emptied when full), the lists by the bytes they keep.
+_SHARED_MAX = 8192
+_SHARED: dict[int, Any] = {}
+_LISTS_MAX_BYTES = 32 << 20
+_LISTS: dict[tuple[int, ...], tuple[tuple[Any, ...], bytes, str]] = {}
+_listed_bytes = 0
+
+
+def share(view: Any) -> Any:
+    """Marks a cached view as shared between answers and never changed: a list of such views is encoded
+    and tagged once however often it is answered."""
+    if len(_SHARED) >= _SHARED_MAX:
+        _SHARED.clear()
+    _SHARED[id(view)] = view
+    return view
+
+
 def etag(content: bytes) -> str:
     return f'W/"{hashlib.sha256(content).hexdigest()}"'
+
+
+def _encoded(body: Any) -> tuple[bytes, str]:
+    """The bytes of a JSON body and its tag; for a list of shared views, those of the last time it was answered."""
+    global _listed_bytes
+    if type(body) is not list or not body:
+        content = body.encode() if isinstance(body, str) else body if isinstance(body, bytes) else orjson.dumps(body)
+        return content, etag(content)
+    key = tuple(map(id, body))
+    found = _LISTS.get(key)
+    if found is not None:  # the very objects answered then, which no one changes
+        return found[1], found[2]
+    content = orjson.dumps(body)
+    tag = etag(content)
+    if all(_SHARED.get(i) is item for i, item in zip(key, body)):
+        if _listed_bytes + len(content) > _LISTS_MAX_BYTES:
+            _LISTS.clear()
+            _listed_bytes = 0
+        _LISTS[key] = (tuple(body), content, tag)
+        _listed_bytes += len(content)
+    return content, tag
 
 
 def _last_modified(body: Any) -> int | None:
@@ -96,9 +136,8 @@ def cache_headers(reply: Reply, anonymous: bool = False) -> dict[str, str]:
     if reply.status >= 300 or reply.body is None:
         return {}
     control = CACHE_CONTROL.replace("private", "public") if anonymous else CACHE_CONTROL
-    body = reply.body
-    reply.encoded = body.encode() if isinstance(body, str) else body if isinstance(body, bytes) else orjson.dumps(body)
-    headers = {"Cache-Control": control, "Vary": VARY, "ETag": etag(reply.encoded)}
+    reply.encoded, tag = _encoded(reply.body)
+    headers = {"Cache-Control": control, "Vary": VARY, "ETag": tag}
     modified = _last_modified(reply.body)
     if modified is not None:
         headers["Last-Modified"] = http_date(modified * US)
