@@ -1,5 +1,5 @@
 """What GitHub keeps rendered (pull-request-simples by the versions of what they show, shared users and
-repositories, the bytes and ETag of a list of them) must answer exactly what rendering from scratch
+repositories, file contents, the bytes and ETag of such answers) must answer exactly what rendering from scratch
 answers: after a push moves a branch, issues are opened and closed, reviewers are requested, labels, users
 and milestones change, pulls close, a call is undone, and in a world copied from the same image that
 wrote nothing meanwhile."""
@@ -15,7 +15,7 @@ from soundstage.server import Hub
 from soundstage.server.recording import record
 from soundstage.services import SERVICES
 from soundstage.services.base import ServiceRequest
-from soundstage.services.github import views, views_pulls, wire
+from soundstage.services.github import views, views_git, views_pulls, wire
 from soundstage.services.github.store import LABELS, PULLS, REFS, USERS, label_key
 from soundstage.world import World
 
@@ -67,14 +67,14 @@ def _call(world: World, method: str, path: str, query: dict[str, str] | None = N
 def _reads(world: World) -> list[Any]:
     return [_call(world, "GET", f"{REPO}/pulls", ask) for ask in LISTS] + [
         _call(world, "GET", f"{REPO}/pulls/{n}") for n in (3, 4)
-    ]
+    ] + [_call(world, "GET", f"{REPO}/contents/{path}", ask) for path in ("README.md", "a.txt") for ask in ({}, {"ref": "feature"})]
 
 
 def _same_as_fresh(world: World, monkeypatch: pytest.MonkeyPatch) -> None:
     """The answers read with every cache as it is are those read with every cache empty."""
     cached = _reads(world)
     with monkeypatch.context() as empty:
-        for module, name in ((views, "_USERS"), (views, "_REPOS"), (views_pulls, "_SIMPLE"), (wire, "_SHARED"), (wire, "_LISTS")):
+        for module, name in ((views, "_USERS"), (views, "_REPOS"), (views_pulls, "_SIMPLE"), (views_git, "_FILES"), (wire, "_SHARED"), (wire, "_ENCODED")):
             empty.setattr(module, name, {})
         fresh = _reads(world)
     assert cached == fresh
@@ -94,6 +94,8 @@ def test_cached_renders_are_fresh_renders_after_every_change(
     sha = written.refs["two"]
     first, again = _call(written, "GET", f"{REPO}/pulls"), _call(written, "GET", f"{REPO}/pulls")
     assert first[0] is again[0]  # the same unchanged page: encoded once
+    readme = [_call(written, "GET", f"{REPO}/contents/README.md") for _ in range(2)]
+    assert readme[0][0] is readme[1][0]
     changes = [
         lambda: _call(written, "PATCH", f"{REPO}/git/refs/heads/feature", body={"sha": sha}),  # a push
         lambda: _call(written, "POST", f"{REPO}/issues", body={"title": "Checkout is slow"}),
@@ -106,6 +108,7 @@ def test_cached_renders_are_fresh_renders_after_every_change(
         lambda: _call(written, "POST", f"{REPO}/issues", body={"title": "Ship v1", "milestone": 1}),  # its counts
         lambda: _call(written, "PATCH", f"{REPO}/pulls/4", body={"state": "closed"}),
         lambda: _call(written, "PATCH", f"{REPO}/git/refs/heads/other", body={"sha": sha}),  # 4 is closed now
+        lambda: _call(written, "PUT", f"{REPO}/contents/a.txt", body={"message": "B", "content": "Yg==", "sha": _blob(written)}),
         lambda: _undone(written),
     ]
     before = _reads(untouched)
@@ -115,6 +118,10 @@ def test_cached_renders_are_fresh_renders_after_every_change(
     _same_as_fresh(written, monkeypatch)
     assert _reads(untouched) == before  # its answers owe nothing to the other world's writes
     _same_as_fresh(untouched, monkeypatch)
+
+
+def _blob(world: World) -> str:
+    return json.loads(_call(world, "GET", f"{REPO}/contents/a.txt")[0])["sha"]
 
 
 def _undone(world: World) -> None:

@@ -76,13 +76,14 @@ def version(request: ServiceRequest) -> str:
 
 
 # Views that caches hand to every answer showing the same records and that nobody changes (`share`), by id,
-# and lists of them answered, encoded and tagged once, by the ids of their items. Each entry holds what it is
-# keyed by, so the ids stay theirs; both are bounded (emptied when full), the lists by the bytes they keep.
+# and answers made of them (one such view, or a list of them), encoded and tagged once: by the view's id or
+# the tuple of the items' ids. Each entry holds what it is keyed by, so the ids stay theirs; both are bounded
+# (emptied when full), the answers by the bytes they keep.
 _SHARED_MAX = 8192
 _SHARED: dict[int, Any] = {}
-_LISTS_MAX_BYTES = 32 << 20
-_LISTS: dict[tuple[int, ...], tuple[tuple[Any, ...], bytes, str]] = {}
-_listed_bytes = 0
+_ENCODED_MAX_BYTES = 32 << 20
+_ENCODED: dict[int | tuple[int, ...], tuple[Any, bytes, str]] = {}
+_encoded_bytes = 0
 
 
 def share(view: Any) -> Any:
@@ -99,23 +100,21 @@ def etag(content: bytes) -> str:
 
 
 def _encoded(body: Any) -> tuple[bytes, str]:
-    """The bytes of a JSON body and its tag; for a list of shared views, those of the last time it was answered."""
-    global _listed_bytes
-    if type(body) is not list or not body:
-        content = body.encode() if isinstance(body, str) else body if isinstance(body, bytes) else orjson.dumps(body)
-        return content, etag(content)
-    key = tuple(map(id, body))
-    found = _LISTS.get(key)
-    if found is not None:  # the very objects answered then, which no one changes
+    """The bytes of a JSON body and its tag; for a shared view or a list of them, those of the first time."""
+    global _encoded_bytes
+    many = type(body) is list and bool(body)
+    key: int | tuple[int, ...] = tuple(map(id, body)) if many else id(body)
+    found = _ENCODED.get(key)
+    if found is not None:  # the very objects answered then (the entry holds them), which no one changes
         return found[1], found[2]
-    content = orjson.dumps(body)
+    content = body.encode() if isinstance(body, str) else body if isinstance(body, bytes) else orjson.dumps(body)
     tag = etag(content)
-    if all(_SHARED.get(i) is item for i, item in zip(key, body)):
-        if _listed_bytes + len(content) > _LISTS_MAX_BYTES:
-            _LISTS.clear()
-            _listed_bytes = 0
-        _LISTS[key] = (tuple(body), content, tag)
-        _listed_bytes += len(content)
+    if all(_SHARED.get(id(item)) is item for item in body) if many else _SHARED.get(id(body)) is body:
+        if _encoded_bytes + len(content) > _ENCODED_MAX_BYTES:
+            _ENCODED.clear()
+            _encoded_bytes = 0
+        _ENCODED[key] = (tuple(body) if many else body, content, tag)
+        _encoded_bytes += len(content)
     return content, tag
 
 
