@@ -377,6 +377,8 @@ class Call(RestCall):
 
 
 def _positive(value: Any, default: int) -> int:
+    if value is None:  # not asked: most calls, spared the exception
+        return default
     try:
         number = int(value)
     except (TypeError, ValueError):

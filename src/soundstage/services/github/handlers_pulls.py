@@ -43,7 +43,7 @@ def list_pulls(call: Call) -> Any:
     if head_branch is None and base is None:
         ordered = listing.sorted_items(call.records, (PULLS,), repo["full_name"], state, by, reverse)
         if ordered is not None:
-            return paginate(call, ordered, lambda r: _view(call, r, full=False))
+            return paginate(call, ordered, views_pulls.Simples(call.base, call.records))
     chosen = [
         r
         for r in call.world[PULLS].by("repository", repo["full_name"])
@@ -52,7 +52,7 @@ def list_pulls(call: Call) -> Any:
         and (base is None or r["base"] == base)
     ]
     chosen.sort(key=lambda r: (issues.sort_value(call.records, r, by), r["number"]), reverse=reverse)
-    return paginate(call, chosen, lambda r: _view(call, r, full=False))
+    return paginate(call, chosen, views_pulls.Simples(call.base, call.records))
 
 
 @ops("POST /repos/{owner}/{repo}/pulls")

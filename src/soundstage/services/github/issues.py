@@ -33,7 +33,10 @@ def item(records: Records, repo: str, number: int) -> tuple[str, Record] | None:
 def open_items(records: Records, repo: str) -> int:
     """Open issues and pull requests of `repo`: GitHub's `open_issues_count`, counted off the listings' index
     (every list repository object carries it, so it must not cost a scan of the repository's items)."""
-    return sum(len(records[kind].derived(listing.ByCreation).get((repo, "open"))) for kind in (ISSUES, PULLS))
+    group = (repo, "open")
+    return len(records[ISSUES].derived(listing.ByCreation).get(group)) + len(
+        records[PULLS].derived(listing.ByCreation).get(group)
+    )
 
 
 def sort_value(records: Records, record: Record, sort: str) -> int:

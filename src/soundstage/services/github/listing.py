@@ -52,16 +52,20 @@ def sorted_items(
     order = _ORDERS.get(sort)
     if order is None:
         return None
-    return _Merged(records, [records[kind].derived(order).get((repo, state)) for kind in kinds], descending)
+    return _Merged(records, [(kind, records[kind].derived(order).get((repo, state))) for kind in kinds], descending)
 
 
 class _Merged(Sequence[Record]):
-    """Sorted lists of entries read as one sorted sequence of records; a slice costs its end, not the whole."""
+    """Sorted lists of entries (each of one collection) read as one sorted sequence of records; a slice costs
+    its end, not the whole."""
 
-    def __init__(self, records: Records, lists: list[list[Any]], descending: bool) -> None:
+    def __init__(self, records: Records, lists: list[tuple[str, list[Any]]], descending: bool) -> None:
         self.records = records
-        self.lists = [entries for entries in lists if entries]
+        self.lists = [entries for _, entries in lists if entries]
         self.descending = descending
+        # With one list, its collection holds every record: a slice is read by position, no merge.
+        kinds = [kind for kind, entries in lists if entries]
+        self._one = records[kinds[0]] if len(kinds) == 1 else None
 
     def __len__(self) -> int:
         return sum(len(entries) for entries in self.lists)
@@ -73,7 +77,10 @@ class _Merged(Sequence[Record]):
 
     def _record(self, entry: Any) -> Record:
         key = entry[2]
-        found = self.records[ISSUES].get(key) or self.records[PULLS].get(key)
+        if self._one is not None:
+            found = self._one.get(key)
+        else:
+            found = self.records[ISSUES].get(key) or self.records[PULLS].get(key)
         assert found is not None
         return found
 
@@ -86,6 +93,10 @@ class _Merged(Sequence[Record]):
     def __getitem__(self, at: int | slice) -> Record | list[Record]:
         if isinstance(at, slice):
             start, stop, step = at.indices(len(self))
+            if self._one is not None:
+                entries, last = self.lists[0], len(self.lists[0]) - 1
+                chosen = [entries[last - i] for i in range(start, stop, step)] if self.descending else entries[at]
+                return [self._record(entry) for entry in chosen]
             return [self._record(e) for e in islice(self._entries(), start, stop, step)]
         if not 0 <= at < len(self):
             raise IndexError(at)

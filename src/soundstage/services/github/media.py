@@ -43,9 +43,24 @@ BODY_OPERATIONS = frozenset(
 )
 
 
+# What each `Accept` asks for, read once (a client sends the same few over and over); bounded, emptied when full.
+_READ_MAX = 256
+_READ: dict[str, tuple[str, str] | None] = {}
+
+
 def requested(request: ServiceRequest) -> tuple[str, str] | None:
     """The first GitHub media type `Accept` names with a parameter: (the type as sent, its parameter)."""
-    for part in request.headers.get("accept", "").split(","):
+    accept = request.headers.get("accept", "")
+    if accept in _READ:
+        return _READ[accept]
+    if len(_READ) >= _READ_MAX:
+        _READ.clear()
+    found = _READ[accept] = _requested(accept)
+    return found
+
+
+def _requested(accept: str) -> tuple[str, str] | None:
+    for part in accept.split(","):
         kind = part.split(";")[0].strip().lower()
         found = _VND.match(kind)
         if found and found["param"]:

@@ -12,7 +12,7 @@ from typing import Any
 
 from ...clock import US, iso
 from ...world import Record
-from . import issues, repos
+from . import issues, repos, wire
 from . import reactions as reactions_of
 from .licenses import license_simple
 from .records import Records
@@ -61,7 +61,7 @@ _REPO_URLS = {
 # Rendered simple-users and list repositories by the records they show, bounded (emptied when full). Records
 # are never changed in place (a change stores a new dict, world.py), so the same record objects render the
 # same object; each entry holds its records, so their ids stay theirs while the entry lives. Views are
-# shared between answers and never changed after rendering.
+# shared between answers and never changed after rendering (`wire.share`: a list of them is encoded once).
 _RENDERED_MAX = 4096
 _USERS: dict[tuple[str, int], tuple[Record, dict[str, Any]]] = {}
 _REPOS: dict[tuple[str, int, int, int], tuple[Record, Record, dict[str, Any]]] = {}
@@ -79,7 +79,7 @@ def user(base: str, record: Record) -> dict[str, Any]:
     if found is None:
         if len(_USERS) >= _RENDERED_MAX:
             _USERS.clear()
-        found = _USERS[key] = (record, _user(base, record))
+        found = _USERS[key] = (record, wire.share(_user(base, record)))
     return found[1]
 
 

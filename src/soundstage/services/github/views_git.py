@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ...world import Record
-from . import commits, repos
+from . import commits, repos, wire
 from .records import Records, node_id
 from .views import HTML, stamp, user
 
@@ -145,12 +145,29 @@ def encode(text: str) -> str:
     return "".join(raw[i : i + 60] + "\n" for i in range(0, len(raw), 60))
 
 
+# Rendered file contents by what they show (the blob is its sha), up to `_FILE_CACHED` characters of text
+# each; bounded (emptied when full). Shared between answers and never changed (`wire.share`).
+_FILES_MAX = 256
+_FILE_CACHED = 64 << 10
+_FILES: dict[tuple[str, str, str, str, str], dict[str, Any]] = {}
+
+
 def content_file(base: str, repo: str, ref: str, path: str, entry: Record, text: str) -> dict[str, Any]:
-    return {
+    """A file's content object (`entry`: its tree entry, `text`: its blob's text)."""
+    key = (base, repo, ref, path, entry["sha"])
+    found = _FILES.get(key)
+    if found is not None:
+        return found
+    found = {
         **content_entry(base, repo, ref, path, entry, len(text.encode())),
         "content": encode(text),
         "encoding": "base64",
     }
+    if len(text) <= _FILE_CACHED:
+        if len(_FILES) >= _FILES_MAX:
+            _FILES.clear()
+        _FILES[key] = wire.share(found)
+    return found
 
 
 def git_ref(base: str, repo: str, ref: Record) -> dict[str, Any]:

@@ -5,24 +5,67 @@ from __future__ import annotations
 from typing import Any
 
 from ...world import Record
-from . import issues, pulls, repos, views
+from . import issues, pulls, repos, views, wire
 from . import reactions as reactions_of
 from .records import Records
+from .store import LABELS, REFS, USERS
+from .versions import version
 from .views import HTML, association, maybe_stamp, reactions, stamp, user_by_login
-from .views_issues import label, milestone_of
+from .views_issues import labels, milestone_of
 
 
-# Rendered pull-request-simples by everything they show, bounded (emptied when full). Records are never
-# changed in place (world.py), and the users and repository embedded are `views`' shared renders of their
-# records, so the same pull record, shas, labels and embedded objects render the same answer. Each entry
-# holds the records it was made of (the embedded views are in the answer), so their ids stay theirs.
+# Rendered pull-request-simples, bounded (emptied when full). Records are never changed in place (world.py),
+# and a simple shows its pull record, the refs of its branches while open, users, labels, and the repository
+# and its owner as `views` renders them (shared objects): so it is kept by the pull record, the versions of
+# the refs, users and labels (`versions`) and the repository object embedded. Each entry holds its pull record
+# and tokens, and the embedded objects are in the answer, so their ids stay theirs. A pull with a milestone
+# is rendered every time: the milestone's issue counts change with other items.
 _RENDERED_MAX = 4096
-_SIMPLE: dict[tuple[Any, ...], tuple[tuple[Record, ...], dict[str, Any]]] = {}
+_SIMPLE: dict[tuple[Any, ...], tuple[Record, dict[str, Any]]] = {}
+
+
+class Simples:
+    """Renders the pull-request-simples of one answer; what they share (the versions of the records they show,
+    each repository's objects) is looked up once for the whole answer."""
+
+    __slots__ = ("base", "records", "refs", "users", "labels", "_ends")
+
+    def __init__(self, base: str, records: Records) -> None:
+        self.base, self.records = base, records
+        self.refs = version(records, REFS)
+        self.users = version(records, USERS)
+        self.labels = version(records, LABELS)
+        self._ends: dict[str, dict[str, Any]] = {}
+
+    def __call__(self, record: Record) -> dict[str, Any]:
+        base, records = self.base, self.records
+        ends = self.ends(record["repository"])
+        milestone = milestone_of(base, records, record)
+        if milestone is not None:
+            return _render(base, records, record, milestone, ends)
+        refs = self.refs if record["state"] == "open" else None  # a closed pull keeps the shas it had
+        key = (base, id(record), refs, self.users, self.labels, id(ends["repo"]))
+        rendered = _SIMPLE.get(key)
+        if rendered is None:
+            if len(_SIMPLE) >= _RENDERED_MAX:
+                _SIMPLE.clear()
+            rendered = _SIMPLE[key] = (record, wire.share(_render(base, records, record, None, ends)))
+        return rendered[1]
+
+    def ends(self, repo: str) -> dict[str, Any]:
+        """The user and repository objects both branches of `repo`'s pulls embed."""
+        found = self._ends.get(repo)
+        if found is None:
+            owner = repos.user(self.records, repo.split("/")[0])
+            assert owner is not None
+            repository = views.minimal_repository(self.base, self.records, repo)
+            found = self._ends[repo] = {"user": views.user(self.base, owner), "repo": repository}
+        return found
 
 
 def pull(base: str, records: Records, record: Record, full: bool = True) -> dict[str, Any]:
     """A pull-request (`full`, as `GET .../pulls/{n}` gives it) or a pull-request-simple (lists)."""
-    simple = _simple(base, records, record)
+    simple = Simples(base, records)(record)
     if not full:
         return simple
     repo, number = record["repository"], record["number"]
@@ -45,47 +88,13 @@ def pull(base: str, records: Records, record: Record, full: bool = True) -> dict
     }
 
 
-def _simple(base: str, records: Records, record: Record) -> dict[str, Any]:
-    repo = record["repository"]
+def _render(
+    base: str, records: Records, record: Record, milestone: dict[str, Any] | None, ends: dict[str, Any]
+) -> dict[str, Any]:
+    """A pull-request-simple; `ends`: the user and repository of both branches."""
     head_sha = pulls.head_sha(records, record)
     base_sha = pulls.base_sha(records, record)
-    author = user_by_login(base, records, record["user"])
     assignees = [u for u in (user_by_login(base, records, login) for login in record["assignees"]) if u]
-    reviewers = requested_reviewers(base, records, record)
-    found = [label for label in (issues.label(records, repo, name) for name in record["labels"]) if label]
-    milestone = milestone_of(base, records, record)
-    owner = repos.user(records, repo.split("/")[0])
-    assert owner is not None
-    ends = {"user": views.user(base, owner), "repo": views.minimal_repository(base, records, repo)}
-    if milestone is not None:  # its issue counts change with other items: rendered every time
-        return _render(base, records, record, head_sha, base_sha, author, assignees, reviewers, found, milestone, ends)
-    key = (
-        base, id(record), head_sha, base_sha, id(author), *map(id, assignees), None, *map(id, reviewers), None,
-        *map(id, found), id(ends["user"]), id(ends["repo"]),
-    )
-    rendered = _SIMPLE.get(key)
-    if rendered is None:
-        if len(_SIMPLE) >= _RENDERED_MAX:
-            _SIMPLE.clear()
-        body = _render(base, records, record, head_sha, base_sha, author, assignees, reviewers, found, None, ends)
-        rendered = _SIMPLE[key] = ((record, *found), body)
-    return rendered[1]
-
-
-def _render(
-    base: str,
-    records: Records,
-    record: Record,
-    head_sha: str | None,
-    base_sha: str | None,
-    author: dict[str, Any] | None,
-    assignees: list[dict[str, Any]],
-    reviewers: list[dict[str, Any]],
-    found_labels: list[Record],
-    milestone: dict[str, Any] | None,
-    ends: dict[str, Any],
-) -> dict[str, Any]:
-    """A pull-request-simple from the objects it embeds; `ends`: the user and repository of both branches."""
     repo, number = record["repository"], record["number"]
     url = f"{base}/repos/{repo}/pulls/{number}"
     issue_url = f"{base}/repos/{repo}/issues/{number}"
@@ -104,7 +113,7 @@ def _render(
         "state": record["state"],
         "locked": record["locked"],
         "title": record["title"],
-        "user": author,
+        "user": user_by_login(base, records, record["user"]),
         "body": record["body"],
         "created_at": stamp(record["created_at"]),
         "updated_at": stamp(record["updated_at"]),
@@ -113,9 +122,9 @@ def _render(
         "merge_commit_sha": record["merge_commit_sha"],
         "assignee": assignees[0] if assignees else None,
         "assignees": assignees,
-        "requested_reviewers": reviewers,
+        "requested_reviewers": requested_reviewers(base, records, record),
         "requested_teams": [],  # the world has no teams
-        "labels": [label(base, found) for found in found_labels],
+        "labels": labels(base, records, repo, record["labels"]),
         "milestone": milestone,
         "draft": record["draft"],
         "commits_url": f"{url}/commits",

@@ -75,8 +75,47 @@ def version(request: ServiceRequest) -> str:
     return request.headers.get("x-github-api-version") or DEFAULT_VERSION
 
 
+# Views that caches hand to every answer showing the same records and that nobody changes (`share`), by id,
+# and answers made of them (one such view, or a list of them), encoded and tagged once: by the view's id or
+# the tuple of the items' ids. Each entry holds what it is keyed by, so the ids stay theirs; both are bounded
+# (emptied when full), the answers by the bytes they keep.
+_SHARED_MAX = 8192
+_SHARED: dict[int, Any] = {}
+_ENCODED_MAX_BYTES = 32 << 20
+_ENCODED: dict[int | tuple[int, ...], tuple[Any, bytes, str]] = {}
+_encoded_bytes = 0
+
+
+def share(view: Any) -> Any:
+    """Marks a cached view as shared between answers and never changed: a list of such views is encoded
+    and tagged once however often it is answered."""
+    if len(_SHARED) >= _SHARED_MAX:
+        _SHARED.clear()
+    _SHARED[id(view)] = view
+    return view
+
+
 def etag(content: bytes) -> str:
     return f'W/"{hashlib.sha256(content).hexdigest()}"'
+
+
+def _encoded(body: Any) -> tuple[bytes, str]:
+    """The bytes of a JSON body and its tag; for a shared view or a list of them, those of the first time."""
+    global _encoded_bytes
+    many = type(body) is list and bool(body)
+    key: int | tuple[int, ...] = tuple(map(id, body)) if many else id(body)
+    found = _ENCODED.get(key)
+    if found is not None:  # the very objects answered then (the entry holds them), which no one changes
+        return found[1], found[2]
+    content = body.encode() if isinstance(body, str) else body if isinstance(body, bytes) else orjson.dumps(body)
+    tag = etag(content)
+    if all(_SHARED.get(id(item)) is item for item in body) if many else _SHARED.get(id(body)) is body:
+        if _encoded_bytes + len(content) > _ENCODED_MAX_BYTES:
+            _ENCODED.clear()
+            _encoded_bytes = 0
+        _ENCODED[key] = (tuple(body) if many else body, content, tag)
+        _encoded_bytes += len(content)
+    return content, tag
 
 
 def _last_modified(body: Any) -> int | None:
@@ -96,9 +135,8 @@ def cache_headers(reply: Reply, anonymous: bool = False) -> dict[str, str]:
     if reply.status >= 300 or reply.body is None:
         return {}
     control = CACHE_CONTROL.replace("private", "public") if anonymous else CACHE_CONTROL
-    body = reply.body
-    reply.encoded = body.encode() if isinstance(body, str) else body if isinstance(body, bytes) else orjson.dumps(body)
-    headers = {"Cache-Control": control, "Vary": VARY, "ETag": etag(reply.encoded)}
+    reply.encoded, tag = _encoded(reply.body)
+    headers = {"Cache-Control": control, "Vary": VARY, "ETag": tag}
     modified = _last_modified(reply.body)
     if modified is not None:
         headers["Last-Modified"] = http_date(modified * US)
