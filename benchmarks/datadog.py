@@ -5,7 +5,8 @@
 (a) `GET /api/v1/query` and `POST /api/v2/query/timeseries` over the last hour, day and 30 days, for 1
     series and for 20 (`by {host}`), each series with a base, a daily swing, noise and an override. Each
     figure is the median of `--runs` requests through the service (routing, keys, recording), each over a
-    range a minute apart so that no two ask for the same points; "cold" is the first request of a fresh
+    range a minute apart so that no answer is remembered (the buckets of normal values an earlier range
+    shares are, as when an agent asks for the last hour again); "cold" is the first request of a fresh
     process, before anything computed is cached.
 (b) `chat.postMessage` driven in-process through the ASGI app in a world that also holds `--monitors`
     metric monitors over those series (the clock ticks 5 s a call, so monitors are evaluated every 12

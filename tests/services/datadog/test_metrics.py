@@ -9,6 +9,7 @@ import pytest
 
 from soundstage.clock import US
 from soundstage.services.datadog import series
+from soundstage.services.datadog.remembered import Computed
 from soundstage.services.datadog.series import value_at
 from soundstage.services.datadog.store import SERIES
 
@@ -258,3 +259,41 @@ def test_a_bucket_keeps_an_overrides_peak_however_wide(dd: DatadogWorld) -> None
     (web2,) = _query(dd, "max:orders.latency.p99{host:web-2}.rollup(max)", START - 30 * 86400, START).json()["series"]
     assert web2["interval"] == 14400  # 30 days at 4 hours
     assert web2["pointlist"][-1][1] == 5000.0  # one minute at 5000 among 240 in the bucket, never sampled away
+
+
+def test_a_remembered_answer_follows_every_write_to_the_series(dd: DatadogWorld) -> None:
+    """An answer asked again is the one remembered until the series change: after a fault's override, a
+    submitted point, a new series and a call whose writes were undone it is each series' points as
+    `value_at` gives them, and what the same request answers with nothing remembered."""
+    world, query, start, end = dd.live.world, "avg:orders.latency.p99{*} by {host}", START - 900, START - 60
+    remembered = world[SERIES].derived(Computed)
+
+    def asked() -> list[Any]:
+        first = _query(dd, query, start, end).json()["series"]
+        assert remembered.answers  # the next request answers from the memo
+        assert _query(dd, query, start, end).json()["series"] == first
+        for found in first:  # one series a host: its points as they are defined
+            record = next(r for r in world[SERIES].by("metric", "orders.latency.p99") if found["tag_set"][0] in r["tags"])
+            expected = [[at * 1000.0, value_at(record, at * US, world.ids.seed)] for at in range(start, end + 1, 60)]
+            assert found["pointlist"] == expected
+        remembered.answers.clear()
+        remembered.scopes.clear()
+        assert _query(dd, query, start, end).json()["series"] == first  # computed again from nothing
+        return [s["tag_set"] for s in first]
+
+    assert asked() == [["host:web-1"], ["host:web-2"]]
+    series.set_override(world, "orders.latency.p99", ["host:web-1"], 1500, since=(START - 300) * US)
+    assert asked() == [["host:web-1"], ["host:web-2"]]
+    point = {"metric": "orders.latency.p99", "tags": ["service:orders", "env:prod", "host:web-2"],
+             "points": [{"timestamp": START - 600, "value": 2500}]}
+    assert dd.raw("POST", "/api/v2/series", json={"series": [point]}).status_code == 202
+    assert asked() == [["host:web-1"], ["host:web-2"]]
+    series.set_override(world, "orders.latency.p99", ["host:web-3"], 900, since=(START - 120) * US)
+    assert asked() == [["host:web-1"], ["host:web-2"], ["host:web-3"]]
+    before = _query(dd, query, start, end).json()
+    at = world.begin_call()
+    series.end_override(world, "orders.latency.p99", ["host:web-1"], at=(START - 240) * US)
+    world.rollback()
+    world.end_call(at, service="datadog", method="POST", path="/x", status=500)
+    assert _query(dd, query, start, end).json() == before
+    assert asked() == [["host:web-1"], ["host:web-2"], ["host:web-3"]]

@@ -10,6 +10,8 @@ from . import metrics, plans
 from .calls import Call, invalid, is_epoch_seconds, ops
 from .errors import DatadogError
 from .queries import QueryError, parse_metric_queries
+from .remembered import Computed
+from .store import SERIES
 
 
 @ops("GET /api/v1/validate")
@@ -33,9 +35,19 @@ def query_metrics(call: Call) -> dict[str, Any]:
     except QueryError as exc:
         raise DatadogError(400, f"Error parsing query: unable to parse {text}: {exc}") from exc
     until = min(end * US, call.now())
-    series: list[dict[str, Any]] = []
-    for plan in plans.plan(call.world, queries, start * US, until):
-        series.extend(_series(call, plan, start * US, until))
+    # The points are remembered by what they were asked with until the series next change (`remembered`);
+    # an answer shares its remembered point lists with every other answer of the same query (never written).
+    computed = call.world[SERIES].derived(Computed)
+    asked = (text, start, until)
+    found = computed.answers.get(asked)
+    if found is None:
+        found = [  # a bucket starts on a whole second: `at / 1000` is its milliseconds exactly, as a float
+            (plan, group, [[at / 1000, value] for at, value in points])
+            for plan in plans.plan(call.world, queries, start * US, until)
+            for group, points in plan.points(call.world, start * US, until).items()
+        ]
+        computed.answer(asked, found, sum(len(pointlist) for _, _, pointlist in found))
+    series = [_series(call, plan, group, pointlist) for plan, group, pointlist in found]
     group_by = sorted({key for q in queries for key in q.by})
     return {
         "status": "ok",
@@ -52,29 +64,26 @@ def query_metrics(call: Call) -> dict[str, Any]:
     }
 
 
-def _series(call: Call, plan: plans.Plan, start: int, end: int) -> list[dict[str, Any]]:
+def _series(call: Call, plan: plans.Plan, group: tuple[str, ...], pointlist: list[list[float]]) -> dict[str, Any]:
     query, interval = plan.query, plan.interval
-    found = []
-    for group, points in plan.points(call.world, start, end).items():
-        scope = ",".join(sorted({*query.scope, *group})) or "*"
-        expression = f"{query.space}:{query.metric}{{{scope}}}"
-        item: dict[str, Any] = {
-            "metric": query.metric,
-            "display_name": query.metric,
-            "expression": expression,
-            "scope": scope,
-            "tag_set": list(group),
-            "pointlist": [[float(at // 1000), value] for at, value in points],
-            "start": points[0][0] // 1000,
-            "end": points[-1][0] // 1000 + interval * 1000 - 1,
-            "interval": interval,
-            "length": len(points),
-            "aggr": query.space,
-            "query_index": plan.index,
-            "attributes": {},
-        }
-        unit_name = metrics.unit(call.world, query.metric)
-        if unit_name:
-            item["unit"] = [metrics.unit_object(unit_name), None]  # numerator and denominator, as Datadog sends them
-        found.append(item)
-    return found
+    scope = ",".join(sorted({*query.scope, *group})) or "*"
+    expression = f"{query.space}:{query.metric}{{{scope}}}"
+    item: dict[str, Any] = {
+        "metric": query.metric,
+        "display_name": query.metric,
+        "expression": expression,
+        "scope": scope,
+        "tag_set": list(group),
+        "pointlist": pointlist,
+        "start": int(pointlist[0][0]),
+        "end": int(pointlist[-1][0]) + interval * 1000 - 1,
+        "interval": interval,
+        "length": len(pointlist),
+        "aggr": query.space,
+        "query_index": plan.index,
+        "attributes": {},
+    }
+    unit_name = metrics.unit(call.world, query.metric)
+    if unit_name:
+        item["unit"] = [metrics.unit_object(unit_name), None]  # numerator and denominator, as Datadog sends them
+    return item

@@ -22,6 +22,7 @@ MAX_INTERVAL = 2**31 - 1  # seconds: a rollup interval's bucket ends still fit D
 MAX_WINDOW = 31 * 86400 * US  # metric monitors evaluate at most a month back
 _WINDOW_UNITS = {"m": 60 * US, "h": 3600 * US, "d": 86400 * US}
 COMPARATORS = (">=", "<=", ">", "<")
+REMEMBERED_TEXT = 4096  # the longest request text whose parsed queries are remembered
 _METRIC = re.compile(r"[A-Za-z][A-Za-z0-9_.]*")
 _TAG = re.compile(r"!?[^\s{},!]+")
 _ROLLUP = re.compile(r"\.rollup\(\s*(avg|max|min|sum|count)\s*(?:,\s*(\d+)\s*)?\)")
@@ -82,6 +83,11 @@ class MonitorQuery:
 
 def parse_metric_queries(text: str) -> list[MetricQuery]:
     """Comma-separated metric queries (commas inside `{}` and `()` belong to the query)."""
+    return list(_parsed(text) if len(text) <= REMEMBERED_TEXT else _parsed.__wrapped__(text))
+
+
+@lru_cache(maxsize=1024)  # agents and dashboards ask the same queries again and again
+def _parsed(text: str) -> tuple[MetricQuery, ...]:
     parts, depth, current = [], 0, ""
     for char in text:
         depth += char in "{(" and 1 or char in "})" and -1 or 0
@@ -91,7 +97,7 @@ def parse_metric_queries(text: str) -> list[MetricQuery]:
         else:
             current += char
     parts.append(current)
-    return [parse_metric_query(part) for part in parts]
+    return tuple(parse_metric_query(part) for part in parts)
 
 
 def parse_metric_query(text: str) -> MetricQuery:

@@ -17,13 +17,14 @@ from __future__ import annotations
 import bisect
 import hashlib
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from itertools import pairwise
 from typing import Any
 
 from ...clock import US
 from ...world import Collection, Record, World
 from .queries import MetricQuery
+from .remembered import Computed
 from .store import SERIES
 
 Point = tuple[int, float]  # (epoch microseconds, value)
@@ -51,7 +52,7 @@ REMEMBERED = 65_536
 
 
 class _Remembered(dict[tuple[Any, ...], dict[int, float]]):
-    """Normal values by series shape, then point time; `count` of them in all."""
+    """Values by what they depend on (a series' shape), then point time; `count` of them in all."""
 
     count = 0
 
@@ -63,8 +64,11 @@ class _Remembered(dict[tuple[Any, ...], dict[int, float]]):
 
 
 _remembered = _Remembered()
+# Rolled-up buckets of normal values lately computed, by the shapes of the series aggregated and how, then
+# bucket start: at most `REMEMBERED`, as normal values are.
+_rolled = _Remembered()
 
-AGGREGATE: dict[str, Callable[[list[float]], float]] = {
+AGGREGATE: dict[str, Callable[[Sequence[float]], float]] = {
     "avg": lambda values: sum(values) / len(values),
     "max": max,
     "min": min,
@@ -78,8 +82,7 @@ def _normals(record: Record, times: Iterable[int], seed: str) -> list[float]:
     decimals. The noise is a value in [-1, 1) fixed by the world's seed, the series and the point time (a
     hash of them): its key starts alike for every point of a series, so that part is hashed once and copied."""
     base, daily, noise, tags = record["base"], record["daily"], record["noise"], ",".join(record["tags"])
-    shape = (seed, record["metric"], tags, base, daily, noise)
-    known = _remembered.setdefault(shape, {})
+    known = _remembered.setdefault(_shape(record, seed), {})
     times = list(times)
     missing = [at for at in times if at not in known]
     if missing:
@@ -98,6 +101,11 @@ def _normals(record: Record, times: Iterable[int], seed: str) -> list[float]:
             known[at] = round(value, 4)
         _remembered.grew(len(missing))
     return [known[at] for at in times]
+
+
+def _shape(record: Record, seed: str) -> tuple[Any, ...]:
+    """What a series' normal values depend on."""
+    return (seed, record["metric"], ",".join(record["tags"]), record["base"], record["daily"], record["noise"])
 
 
 def _submitted(record: Record, low: int, high: int) -> list[list[float]]:
@@ -128,7 +136,10 @@ def values_in(record: Record, first: int, last: int, seed: str) -> list[float]:
     if first == last:  # a bucket of one point, as most are over an hour or two
         return [value_at(record, first, seed)]
     step = record["interval"] * US
-    submitted = {int(at): float(value) for at, value in _submitted(record, first, last)}
+    found_submitted = _submitted(record, first, last)
+    if not found_submitted and not _overridden(record["overrides"], first, last):
+        return _normals(record, range(first, last + step, step), seed)  # the usual range: normal values only
+    submitted = {int(at): float(value) for at, value in found_submitted}
     stretches = _stretches(record["overrides"], first, last, step)
     normal = [
         at for low, high, override in stretches if override is None
@@ -144,14 +155,26 @@ def values_in(record: Record, first: int, last: int, seed: str) -> list[float]:
     return found
 
 
+def _overridden(overrides: list[dict[str, Any]], first: int, last: int) -> bool:
+    """Whether an override covers part of `[first, last]` (perhaps none of its points: then the slower way
+    finds the same values)."""
+    return any(o["from"] <= last and (o["to"] is None or o["to"] > first) for o in overrides)
+
+
 def matching(series: Collection, query: MetricQuery) -> dict[tuple[str, ...], list[Record]]:
-    """The query's series by `by` group (one group `()` without `by`), in insertion order."""
-    groups: dict[tuple[str, ...], list[Record]] = {}
-    for record in series.by("metric", query.metric):
-        if query.matches(record["tags"]):
-            group = query.group(record["tags"])
-            if group is not None:
-                groups.setdefault(group, []).append(record)
+    """The query's series by `by` group (one group `()` without `by`), in insertion order (read only: it is
+    remembered until the series next change)."""
+    computed = series.derived(Computed)
+    key = (query.metric, query.scope, query.by)
+    groups: dict[tuple[str, ...], list[Record]] | None = computed.scopes.get(key)
+    if groups is None:
+        groups = {}
+        for record in series.by("metric", query.metric):
+            if query.matches(record["tags"]):
+                group = query.group(record["tags"])
+                if group is not None:
+                    groups.setdefault(group, []).append(record)
+        computed.scope(key, groups)
     return groups
 
 
@@ -314,6 +337,8 @@ def rollup(
     space = AGGREGATE[query.space]
     methods = [query.rollup or ("sum" if r["type"] == "count" and not query.as_rate else "avg") for r in records]
     divisors = [r["interval"] if query.as_rate and r["type"] == "count" else 1 for r in records]
+    if samples > 1 and all(r["interval"] == interval for r in records):
+        return _pointwise(query, records, start, end, interval, seed, methods, divisors)
     # Buckets of a few points each (a short range): every series' points in one pass, not one pass a bucket.
     whole = [
         _bucketed(r, start, end, interval, seed, d, m) if interval // r["interval"] < samples else None
@@ -333,6 +358,80 @@ def rollup(
         if values:
             found.append((bucket, round(space(values), 4)))
     return found
+
+
+def _pointwise(
+    query: MetricQuery,
+    records: list[Record],
+    start: int,
+    end: int,
+    interval: int,
+    seed: str,
+    methods: list[str],
+    divisors: list[float],
+) -> list[Point]:
+    """`rollup` when every bucket holds one point of each series (the series' own interval, as a range of an
+    hour or two asks): each point is its bucket's value, as `_one` gives it, and the buckets are aggregated
+    across series in one pass (remembered where every point is a normal value). Every series' points end at
+    the same bucket, so the columns line up from the end; a series that began later only lacks the first."""
+    step = interval * US
+    first, last = -(-start // step) * step, end // step * step
+    if first <= last and all(_normal_over(r, first, last) for r in records):
+        return _remembered_points(query, records, range(first, last + step, step), seed, methods, divisors)
+    columns = []
+    for record, method, divisor in zip(records, methods, divisors, strict=True):
+        begins = -(-_first(record, start) // step) * step
+        values = values_in(record, begins, last, seed) if begins <= last else []
+        columns.append(_each(values, method, divisor))
+    longest = max(map(len, columns), default=0)
+    if all(len(values) == longest for values in columns):
+        rows: Iterable[Any] = zip(*columns)
+    else:
+        rows = ([c[at - longest + len(c)] for c in columns if at >= longest - len(c)] for at in range(longest))
+    space = AGGREGATE[query.space]
+    times = range(last - (longest - 1) * step, last + step, step)
+    return [(at, round(space(values), 4)) for at, values in zip(times, rows)]
+
+
+def _normal_over(record: Record, first: int, last: int) -> bool:
+    """Whether every point of the series from `first` to `last` is a normal value (it has them all)."""
+    since = record.get("since")
+    return (
+        (since is None or since <= first)
+        and not _submitted(record, first, last)
+        and not _overridden(record["overrides"], first, last)
+    )
+
+
+def _remembered_points(
+    query: MetricQuery, records: list[Record], times: range, seed: str, methods: list[str], divisors: list[float]
+) -> list[Point]:
+    """`_pointwise` of series holding only normal values at `times`: a bucket's value depends only on the
+    series' shapes and how they are aggregated, so it is remembered (`_rolled`) and only the buckets not yet
+    asked about (the newest minute of a last hour asked again) are computed."""
+    shape = (query.space, times.step, *[(_shape(r, seed), m, d) for r, m, d in zip(records, methods, divisors)])
+    known = _rolled.setdefault(shape, {})
+    missing = [at for at in times if at not in known]
+    if missing:
+        columns = [
+            _each(_normals(record, missing, seed), method, divisor)
+            for record, method, divisor in zip(records, methods, divisors, strict=True)
+        ]
+        space = AGGREGATE[query.space]
+        for at, values in zip(missing, zip(*columns)):
+            known[at] = round(space(values), 4)
+        _rolled.grew(len(missing))
+    return [(at, known[at]) for at in times]
+
+
+def _each(values: list[float], method: str, divisor: float) -> list[float]:
+    """`_one` of every point divided by `divisor` (a float even when the divisor is 1 and a value a whole
+    number): each point's value as the only point of its bucket."""
+    if method == "count":
+        return [1.0] * len(values)
+    if method in ("max", "min"):
+        return [value / divisor for value in values]
+    return [0.0 + value / divisor for value in values]  # a total starts at 0.0, so -0.0 counts as 0.0
 
 
 def window_value(
