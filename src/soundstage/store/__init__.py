@@ -56,12 +56,14 @@ class Store:
         self._engine = engine
         self._connection = connection
         self._lock = threading.Lock()  # one sqlite3 transaction at a time
+        self._making = threading.Lock()  # one engine, whichever thread reads first
 
     @property
     def engine(self) -> Engine:
-        if self._engine is None:
-            self._engine = _engine(_parse(self.url)[0])
-        return self._engine
+        with self._making:
+            if self._engine is None:
+                self._engine = _engine(_parse(self.url)[0])
+            return self._engine
 
     def start_run(self, run: dict[str, Any], started: datetime) -> None:
         self._write(writing.start_run, run, started)
