@@ -5,6 +5,8 @@ reaches it and applies its migrations, so an unreachable store is known before a
     schema.py      the tables
     migrations.py  Alembic, driven from Python; the revisions are in revisions/versions/
     writing.py     runs, trials, checks, evaluations and figures, each write replacing what it writes
+    sqlite.py      writing a SQLite store at the newest schema with the stdlib's sqlite3
+    engine.py      writing through SQLAlchemy: PostgreSQL, and a store being migrated
     reading.py     the list of runs and one run
 """
 
