@@ -235,6 +235,20 @@ def test_a_run_without_ray_never_imports_it(bench) -> None:
     assert done.stdout.splitlines()[-1] == "0 []"
 
 
+def test_a_run_writing_an_existing_sqlite_store_never_imports_sqlalchemy(bench) -> None:
+    probe = (
+        "import sys\n"
+        "from soundstage.cli import main\n"
+        f"try:\n    main(['run', 'hello.yaml', '--agent', {bench.hello()!r}])\nexcept SystemExit as exc:\n"
+        "    print(exc.code, sorted({m.split('.')[0] for m in sys.modules} & {'sqlalchemy', 'alembic'}))\n"
+    )
+    runs = [subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=bench.root)]
+    runs.append(subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=bench.root))
+
+    # The first run makes the store (Alembic, on SQLAlchemy); the second writes it with the stdlib's sqlite3.
+    assert [done.stdout.splitlines()[-1] for done in runs] == ["0 ['alembic', 'sqlalchemy']", "0 []"]
+
+
 def test_progress_counts_trials_done_and_passing(bench, capsys) -> None:
     trials = bench.run(bench.hello(), trials=2).results + bench.run(bench.agent("exit", "2")).results
     with _progress(3, live=True) as progress:

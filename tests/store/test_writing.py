@@ -255,3 +255,58 @@ def test_rewriting_a_run_drops_its_evaluations(store: Store) -> None:
     run = store.run(RUN["run_id"], None)
     assert run is not None
     assert ([e["number"] for e in run["evaluations"]], run["figures"], run["results"]) == ([0], [], [])
+
+
+def test_the_columns_encoded_by_type_are_the_schemas() -> None:
+    from sqlalchemy import JSON, Boolean, DateTime
+
+    from soundstage.store.schema import metadata
+    from soundstage.store.writing import BOOLEAN_COLUMNS, JSON_COLUMNS, TIME_COLUMNS
+
+    for typed, kind in ((JSON_COLUMNS, JSON), (TIME_COLUMNS, DateTime), (BOOLEAN_COLUMNS, Boolean)):
+        in_schema = {
+            table.name: {column.name for column in table.columns if isinstance(column.type, kind)}
+            for table in metadata.tables.values()
+        }
+        assert typed == {name: columns for name, columns in in_schema.items() if columns}
+
+
+def _write_everything(store: Store) -> None:
+    """Every write, with each kind of value: a check undecided, one scored and invalid, an ungraded scene
+    (its figures' JSON columns hold null), a run rewritten, a trial rewritten, an evaluation."""
+    store.start_run(RUN, STARTED)
+    store.start_run(RUN, STARTED)
+    scored = {**check("style", True, required=False), "score": 0.75, "invalid": True}
+    store.write_trial(RUN["run_id"], trial(1), [check("said_hello", True), check("tone", None), scored])
+    store.write_trial(RUN["run_id"], trial(2, "failed"), [check("said_hello", False)])
+    store.write_trial(RUN["run_id"], trial(2, "failed"), [check("said_hello", False), check("tone", True)])
+    store.write_trial(RUN["run_id"], {**trial(1, "ungraded", scene="free"), "wall_seconds": 2}, [])
+    store.finish_run(RUN["run_id"], 1, FINISHED)
+    scored_again = [{"scene": "hello", "trial": 2, "checks": [check("said_hello", True)]}]
+    assert store.add_evaluation(RUN["run_id"], scored_again, "file", "bye.yaml", FINISHED) == 1
+
+
+def test_sqlite3_stores_the_rows_sqlalchemy_stores(tmp_path: Path) -> None:
+    import sqlite3
+
+    from sqlalchemy import create_engine
+
+    rows = {}
+    for way in ("sqlite3", "sqlalchemy"):
+        url = f"sqlite:///{tmp_path / way / 'soundstage.db'}"
+        opened = open_store(url)  # migrated; written through sqlite3 from then on
+        assert opened is not None
+        if way == "sqlalchemy":
+            opened.close()
+            opened = Store(url, url, engine=create_engine(url))
+        _write_everything(opened)
+        opened.close()
+        with sqlite3.connect(tmp_path / way / "soundstage.db") as connection:
+            rows[way] = {
+                table: [tuple((type(value), value) for value in row) for row in connection.execute(f"SELECT * FROM {table}")]
+                for table in ("runs", "trials", "evaluations", "checks", "figures")
+            }
+
+    assert rows["sqlite3"] == rows["sqlalchemy"]
+    assert ((str, "null"), (str, "null")) in [row[9:11] for row in rows["sqlite3"]["figures"]]  # the ungraded scene
+    assert rows["sqlite3"]["runs"][0][7] == (str, "2026-01-01 00:00:00.000000")

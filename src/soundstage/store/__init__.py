@@ -5,28 +5,40 @@ reaches it and applies its migrations, so an unreachable store is known before a
     schema.py      the tables
     migrations.py  Alembic, driven from Python; the revisions are in revisions/versions/
     writing.py     runs, trials, checks, evaluations and figures, each write replacing what it writes
+    sqlite.py      writing a SQLite store at the newest schema with the stdlib's sqlite3
+    engine.py      writing through SQLAlchemy: PostgreSQL, and a store being migrated
     reading.py     the list of runs and one run
 """
 
 from __future__ import annotations
 
+import re
+import sqlite3
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
-from typing import Any
-
-from sqlalchemy import Engine, create_engine, event
-from sqlalchemy.engine import URL, make_url
-from sqlalchemy.exc import ArgumentError, SQLAlchemyError
+from typing import TYPE_CHECKING, Any
 
 from ..errors import InfrastructureError, UsageError
-from . import reading, writing
-from .migrations import migrate
+from . import sqlite, writing
+from .migrations import HEAD
+from .writing import Transaction
+
+if TYPE_CHECKING:
+    from sqlalchemy import Engine
+    from sqlalchemy.engine import URL
+    from sqlalchemy.exc import SQLAlchemyError
 
 DB_FILE = "soundstage.db"
 # PostgreSQL through psycopg 3 (SQLAlchemy's plain `postgresql://` would mean psycopg2).
 DRIVERS = {"postgresql": "postgresql+psycopg", "postgres": "postgresql+psycopg", "sqlite": "sqlite"}
 # How long reaching a PostgreSQL server may take before `run` gives up, in seconds.
 CONNECT_TIMEOUT = 10
+# A SQLite URL whose file name SQLAlchemy would read as written (no escapes, query or drive letter): the stdlib's
+# sqlite3 opens it, and the URL is shown as given, as SQLAlchemy would render it.
+PLAIN_SQLITE = re.compile(r"sqlite:///([A-Za-z0-9_./ -]+)")
 
 
 def store_url(db: str | None, out: Path) -> str:
@@ -35,20 +47,34 @@ def store_url(db: str | None, out: Path) -> str:
 
 
 class Store:
-    """An open, migrated store. Every method raises InfrastructureError when the store cannot be reached."""
+    """An open, migrated store. Every method raises InfrastructureError when the store cannot be reached.
 
-    def __init__(self, engine: Engine, shown: str) -> None:
-        self.engine = engine
+    A SQLite file is written through the stdlib's sqlite3 (`connection`); SQLAlchemy's engine is made when
+    first needed: to read (`runs`, `run`), or to write a PostgreSQL store."""
+
+    def __init__(self, url: str, shown: str, engine: Engine | None = None, connection: sqlite3.Connection | None = None) -> None:
+        self.url = url
         self.shown = shown  # the URL without its password, for messages
+        self._engine = engine
+        self._connection = connection
+        self._lock = threading.Lock()  # one sqlite3 transaction at a time
+        self._making = threading.Lock()  # one engine, whichever thread reads first
+
+    @property
+    def engine(self) -> Engine:
+        with self._making:
+            if self._engine is None:
+                self._engine = _engine(_parse(self.url)[0])
+            return self._engine
 
     def start_run(self, run: dict[str, Any], started: datetime) -> None:
-        self._do(writing.start_run, run, started)
+        self._write(writing.start_run, run, started)
 
     def write_trial(self, run_id: str, trial: dict[str, Any], results: list[dict[str, Any]] | None = None) -> None:
-        self._do(writing.write_trial, run_id, trial, results)
+        self._write(writing.write_trial, run_id, trial, results)
 
     def finish_run(self, run_id: str, exit_code: int, finished: datetime) -> None:
-        self._do(writing.finish_run, run_id, exit_code, finished)
+        self._write(writing.finish_run, run_id, exit_code, finished)
 
     def add_evaluation(
         self,
@@ -60,23 +86,57 @@ class Store:
     ) -> int:
         """A stored run scored again (`checks_from`: `scene`, or `file` for `checks_file`'s checks): the check
         results of each trial in `scored`, `{scene, trial, checks}`. Returns the evaluation's number."""
-        number = self._do(writing.add_evaluation, run_id, scored, checks_from, checks_file, created)
+        number = self._write(writing.add_evaluation, run_id, scored, checks_from, checks_file, created)
         return int(number)
 
     def runs(self) -> list[dict[str, Any]]:
-        return self._do(reading.list_runs)  # type: ignore[no-any-return]
+        from . import reading
+
+        return self._read(reading.list_runs)  # type: ignore[no-any-return]
 
     def run(self, run_id: str, evaluation: int | None = 0) -> dict[str, Any] | None:
         """A run under one of its evaluations (None: the newest; 0, the run's own grading, by default)."""
-        return self._do(reading.get_run, run_id, evaluation)  # type: ignore[no-any-return]
+        from . import reading
+
+        return self._read(reading.get_run, run_id, evaluation)  # type: ignore[no-any-return]
 
     def run_ids(self) -> list[str]:
-        return self._do(reading.run_ids)  # type: ignore[no-any-return]
+        from . import reading
+
+        return self._read(reading.run_ids)  # type: ignore[no-any-return]
 
     def close(self) -> None:
-        self.engine.dispose()
+        if self._connection is not None:
+            self._connection.close()
+        if self._engine is not None:
+            self._engine.dispose()
 
-    def _do(self, action: Any, *args: Any) -> Any:
+    def _write(self, action: Callable[..., Any], *args: Any) -> Any:
+        with self._transaction() as tx:
+            return action(tx, *args)
+
+    @contextmanager
+    def _transaction(self) -> Iterator[Transaction]:
+        if self._connection is not None:
+            try:
+                with sqlite.transaction(self._connection, self._lock) as tx:
+                    yield tx
+            except sqlite3.Error as exc:
+                raise InfrastructureError(f"the results store {self.shown} failed: {_reason(exc)}") from None
+            return
+        from sqlalchemy.exc import SQLAlchemyError
+
+        from .engine import EngineTransaction
+
+        try:
+            with self.engine.begin() as connection:
+                yield EngineTransaction(connection)
+        except SQLAlchemyError as exc:
+            raise InfrastructureError(f"the results store {self.shown} failed: {_reason(exc)}") from None
+
+    def _read(self, action: Callable[..., Any], *args: Any) -> Any:
+        from sqlalchemy.exc import SQLAlchemyError
+
         try:
             return action(self.engine, *args)
         except SQLAlchemyError as exc:
@@ -87,6 +147,43 @@ def open_store(url: str, create: bool = True) -> Store | None:
     """Reaches the store at `url` and brings its tables up to date. With `create` false, a SQLite file that
     does not exist is not made: None. Raises UsageError for a URL it cannot use, InfrastructureError when the
     store cannot be reached or migrated."""
+    plain = PLAIN_SQLITE.fullmatch(url)
+    if plain is None:
+        return _open_migrated(url, create)
+    path = Path(plain[1])
+    if not path.exists():
+        if not create:
+            return None
+        _make_folder(path, url)
+    try:
+        connection = sqlite.connect(path)
+        try:
+            current = sqlite.revision(connection) == HEAD
+            if current:
+                with sqlite.transaction(connection, threading.Lock()) as tx:
+                    writing.fill_figures(tx)
+        except sqlite3.Error:
+            connection.close()
+            raise
+    except sqlite3.Error as exc:
+        raise InfrastructureError(f"cannot reach the results store {url}: {_reason(exc)}") from None
+    if current:
+        return Store(url, url, connection=connection)
+    # A new store, or one an earlier soundstage made: Alembic brings it to HEAD, and sqlite3 writes it from then on.
+    connection.close()
+    migrated = _open_migrated(url, create)
+    assert migrated is not None  # the file exists now
+    migrated.close()
+    return Store(url, url, connection=sqlite.connect(path))
+
+
+def _open_migrated(url: str, create: bool) -> Store | None:
+    """`open_store` through SQLAlchemy: PostgreSQL, a SQLite store to migrate, or a SQLite URL sqlite3 is not
+    given (escapes, a query)."""
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from .migrations import migrate
+
     parsed, shown = _parse(url)
     if parsed.get_backend_name() == "sqlite":
         path = Path(parsed.database or "")
@@ -95,24 +192,38 @@ def open_store(url: str, create: bool = True) -> Store | None:
         if not path.exists():
             if not create:
                 return None
-            try:
-                path.parent.mkdir(parents=True, exist_ok=True)
-            except OSError as exc:
-                raise InfrastructureError(f"cannot reach the results store {shown}: {exc.strerror}") from None
-        engine = create_engine(parsed)
-        event.listen(engine, "connect", _sqlite_pragmas)
-    else:
-        engine = create_engine(parsed, connect_args={"connect_timeout": CONNECT_TIMEOUT})
+            _make_folder(path, shown)
+    engine = _engine(parsed)
     try:
         migrate(engine)
     except SQLAlchemyError as exc:
         engine.dispose()
         raise InfrastructureError(f"cannot reach the results store {shown}: {_reason(exc)}") from None
-    return Store(engine, shown)
+    return Store(url, shown, engine=engine)
+
+
+def _make_folder(path: Path, shown: str) -> None:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise InfrastructureError(f"cannot reach the results store {shown}: {exc.strerror}") from None
+
+
+def _engine(parsed: URL) -> Engine:
+    from sqlalchemy import create_engine, event
+
+    if parsed.get_backend_name() == "sqlite":
+        engine = create_engine(parsed)
+        event.listen(engine, "connect", sqlite.pragmas)
+        return engine
+    return create_engine(parsed, connect_args={"connect_timeout": CONNECT_TIMEOUT})
 
 
 def _parse(url: str) -> tuple[URL, str]:
     """The URL with its driver, and as given without its password."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
     try:
         parsed = make_url(url)
     except ArgumentError:
@@ -126,18 +237,7 @@ def _parse(url: str) -> tuple[URL, str]:
     return parsed, shown
 
 
-def _sqlite_pragmas(connection: Any, _record: Any) -> None:
-    """Foreign keys on; and a write-ahead log synced at its checkpoints, not at every commit: a trial's write
-    costs a fraction of the fsyncs of the rollback journal (benchmarks/store.py), readers do not wait for
-    writers, and a crash of soundstage never loses a commit (a crash of the machine may lose the last ones)."""
-    cursor = connection.cursor()
-    cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA synchronous=NORMAL")
-    cursor.close()
-
-
-def _reason(exc: SQLAlchemyError) -> str:
+def _reason(exc: SQLAlchemyError | sqlite3.Error) -> str:
     """The driver's own message, first line: SQLAlchemy's adds the statement and a link."""
     original = getattr(exc, "orig", None)
     text = str(original if original is not None else exc).strip()

@@ -1,15 +1,18 @@
 """Bringing a store's tables to the newest schema: Alembic, driven from Python (no alembic.ini).
 
 Alembic (and Mako under it) is loaded only when a store is behind `HEAD`: that is a third of a second of
-CPU, which a run against an up-to-date store, every run but a store's first, would otherwise pay."""
+CPU, which a run against an up-to-date store, every run but a store's first, would otherwise pay. SQLAlchemy
+itself is loaded by `migrate`, not by `HEAD`: a SQLite store at `HEAD` is written without it (sqlite.py)."""
 
 from __future__ import annotations
 
 from pathlib import Path
-
-from sqlalchemy import Connection, Engine, inspect, text
+from typing import TYPE_CHECKING
 
 from .writing import fill_figures
+
+if TYPE_CHECKING:
+    from sqlalchemy import Connection, Engine
 
 SCRIPTS = Path(__file__).with_name("revisions")
 # The newest revision, read from the files' names: the revisions are numbered in order, each file named after
@@ -23,14 +26,18 @@ def migrate(engine: Engine) -> None:
     half-applied migration; SQLite's DDL is transactional as well through the driver's own transaction).
     Figures are computed by figures.py, which a revision does not import: the figures of runs stored before
     the store had them are written here, once."""
+    from .engine import EngineTransaction
+
     with engine.begin() as connection:
         if revision(connection) != HEAD:
             _upgrade(connection)
-        fill_figures(connection)
+        fill_figures(EngineTransaction(connection))
 
 
 def revision(connection: Connection) -> str | None:
     """The store's revision, read from Alembic's own table; None for a store without one (a new store)."""
+    from sqlalchemy import inspect, text
+
     if not inspect(connection).has_table("alembic_version"):
         return None
     found = connection.execute(text("SELECT version_num FROM alembic_version")).scalars().all()

@@ -6,11 +6,13 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Connection, Engine, case, func, select
+from sqlalchemy import Engine, case, func, select
 
 from ..checks.results import CheckResult
-from ..figures import Trial, outcome
-from .schema import checks, evaluations, figures, runs, trials
+from ..figures import outcome
+from .engine import EngineTransaction
+from .schema import evaluations, figures, runs, trials
+from .writing import check_result, trials_with_checks
 
 # What a run lists of each scene's figures (its own grading's).
 BRIEF = ("scene", "status", "trials", "passed", "pass_at_1", "pass_at_k", "pass_hat_k")
@@ -75,10 +77,10 @@ def get_run(engine: Engine, run_id: str, evaluation: int | None = 0) -> dict[str
         ]
         number = evaluation if evaluation is not None else max((e["number"] for e in made), default=0)
         found = []
-        for trial, results in _trials(connection, run_id, number):
-            found.append({**_trial(trial), "checks": [_check(check) for check in results]})
+        for trial, results in trials_with_checks(EngineTransaction(connection), run_id, number):
+            found.append({**_trial(trial), "checks": [check_result(check) for check in results]})
             if number != 0:
-                found[-1]["outcome"] = outcome([_result(check) for check in results])
+                found[-1]["outcome"] = outcome([CheckResult(**check_result(check)) for check in results])
         scenes = [
             _figures(scene)
             for scene in connection.execute(
@@ -88,33 +90,6 @@ def get_run(engine: Engine, run_id: str, evaluation: int | None = 0) -> dict[str
             ).mappings()
         ]
     return {**_run(row), "evaluation": number, "evaluations": made, "figures": scenes, "results": found}
-
-
-def evaluated_trials(connection: Connection, run_id: str, evaluation: int) -> list[Trial]:
-    """A run's trials as the figures need them, under an evaluation: the trial's own outcome under 0, else
-    the one its check results there give."""
-    found = []
-    for trial, rows in _trials(connection, run_id, evaluation):
-        results = [_result(row) for row in rows]
-        graded = trial["outcome"] if evaluation == 0 else outcome(results)
-        found.append(Trial(trial["scene"], trial["number"], graded, trial["folder"], results))
-    return found
-
-
-def _trials(connection: Connection, run_id: str, evaluation: int) -> list[tuple[Any, list[Any]]]:
-    """A run's trial rows, by scene and number, each with its check rows under an evaluation."""
-    trial_rows = connection.execute(
-        select(trials).where(trials.c.run_id == run_id).order_by(trials.c.scene, trials.c.number)
-    ).mappings()
-    check_rows = connection.execute(
-        select(checks)
-        .where(checks.c.run_id == run_id, checks.c.evaluation == evaluation)
-        .order_by(checks.c.scene, checks.c.trial, checks.c.position)
-    ).mappings()
-    by_trial: dict[tuple[str, int], list[Any]] = {}
-    for check in check_rows:
-        by_trial.setdefault((check["scene"], check["trial"]), []).append(check)
-    return [(trial, by_trial.get((trial["scene"], trial["number"]), [])) for trial in trial_rows]
 
 
 def run_ids(engine: Engine) -> list[str]:
@@ -156,26 +131,6 @@ def _trial(row: Any) -> dict[str, Any]:
         "folder": row["folder"],
         "attempts": row["attempts"],
     }
-
-
-def _check(row: Any) -> dict[str, Any]:
-    return {
-        "id": row["check_id"],
-        "kind": row["kind"],
-        "required": row["required"],
-        "passed": row["passed"],
-        "invalid": row["invalid"],
-        "score": row["score"],
-        "expected": row["expected"],
-        "actual": row["actual"],
-        "explanation": row["explanation"],
-        "evidence": list(row["evidence"]),
-        "source": row["source"],
-    }
-
-
-def _result(row: Any) -> CheckResult:
-    return CheckResult(**_check(row))
 
 
 def _evaluation(row: Any) -> dict[str, Any]:
