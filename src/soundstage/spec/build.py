@@ -16,7 +16,7 @@ from pydantic import BaseModel, ValidationError
 from ..errors import SpecError
 from ..ids import IdSource
 from ..world import Collection
-from .loader import dotted
+from .loader import Document, dotted
 from .refs import RefError, ref_name, resolve_refs
 
 Path = tuple[str | int, ...]
@@ -24,7 +24,7 @@ M = TypeVar("M", bound=BaseModel)
 
 
 class BuildContext:
-    def __init__(self, ids: IdSource, start: int, seed: str, lines: dict[str, dict[Path, int]] | None = None) -> None:
+    def __init__(self, ids: IdSource, start: int, seed: str, documents: dict[str, Document] | None = None) -> None:
         self.ids = ids
         self.start = start  # clock start, epoch microseconds
         self.refs: dict[str, str] = {}  # ref name -> id
@@ -33,7 +33,7 @@ class BuildContext:
         self.settings: dict[str, Any] = {}  # per-service facts other parts need (e.g. slack team id)
         self.file = ""  # the file being built from, for errors
         self.here: Path = ()  # path of the section being built within that file
-        self._lines = lines or {}
+        self._documents = documents or {}  # by file: where errors find their lines
         self.faker = Faker()
         self.faker.seed_instance(seed)
         self.random = random.Random(seed)
@@ -50,13 +50,8 @@ class BuildContext:
         return collection
 
     def line(self, *path: str | int) -> int | None:
-        lines = self._lines.get(self.file, {})
-        full = self.here + path
-        while full:
-            if full in lines:
-                return lines[full]
-            full = full[:-1]
-        return lines.get((), None)
+        document = self._documents.get(self.file)
+        return document.line(self.here + path) if document is not None else None
 
     def error(self, message: str, *path: str | int) -> SpecError:
         return SpecError(message, file=self.file, line=self.line(*path), field=dotted(self.here + path))

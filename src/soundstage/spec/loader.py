@@ -19,8 +19,8 @@ Every value is text that can be written out again: a lone UTF-16 surrogate (half
 from __future__ import annotations
 
 import re
+from sys import intern
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from types import UnionType
 from typing import Annotated, Any, TypeVar, Union, get_args, get_origin
@@ -167,19 +167,35 @@ for _tag, _pattern, _first in (
 _Schema.add_constructor("tag:yaml.org,2002:int", lambda loader, node: int(loader.construct_scalar(node)))
 
 
-@dataclass
 class Document:
-    """A parsed YAML file: `data` (always a mapping), the line of each path into it, and the file name."""
+    """A parsed YAML file: `data` (always a mapping), the line of each path into it, and the file name.
 
-    data: dict[str, Any]
-    lines: dict[PathKey, int]
-    file: str
+    A text read straight from libyaml's events (`_Plain`) keeps its text instead of its lines, and finds them
+    again the first time they are asked for (an error to report, a check library's definitions): a big world's
+    table of lines took more memory than its data, and few loads ever read it."""
+
+    def __init__(
+        self, data: dict[str, Any], lines: dict[PathKey, int] | None, file: str, text: str = ""
+    ) -> None:
+        self.data = data
+        self.file = file
+        self._lines = lines
+        self._text = text  # plain text to read the lines from, while `_lines` is None
+
+    @property
+    def lines(self) -> dict[PathKey, int]:
+        if self._lines is None:
+            lines: dict[PathKey, int] = {}
+            _Plain(self._text, FILE_VALUES).read(lines)  # it read as plain once, within its bounds: it does again
+            self._lines, self._text = lines, ""
+        return self._lines
 
     def line(self, path: PathKey) -> int | None:
         """The line of `path`, or of its nearest ancestor that has one."""
-        while path not in self.lines and path:
+        lines = self.lines
+        while path not in lines and path:
             path = path[:-1]
-        return self.lines.get(path)
+        return lines.get(path)
 
 
 class SpecErrors(SpecError):
@@ -250,11 +266,10 @@ def load_yaml(text: str, file: str, max_chars: int | None = None, max_values: in
     max_values = MAX_VALUES if max_values is None else max_values
     if len(text) > max_chars:
         raise SpecError(_too_long(max_chars), file=file, line=text.count("\n", 0, max_chars) + 1)
-    lines: dict[PathKey, int] = {}
     # PyYAML refuses them before parsing, where no line or field is known: read as U+FFFD, then reported.
     lone = [found.start() for found in _SURROGATE.finditer(text)]
     try:
-        data = _parse(_SURROGATE.sub("\ufffd", text) if lone else text, file, lines, lone, max_values)
+        data, lines = _parse(_SURROGATE.sub("\ufffd", text) if lone else text, file, lone, max_values)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         raise SpecError(_syntax_message(exc), file=file, line=mark.line + 1 if mark else None) from None
@@ -263,31 +278,35 @@ def load_yaml(text: str, file: str, max_chars: int | None = None, max_values: in
         raise SpecError(f"invalid YAML: {exc.reason} (found #x{exc.character:04x})", file=file, line=line) from None
     except RecursionError:
         raise SpecError("invalid YAML: nested too deeply", file=file) from None
+    document = Document(data, lines, file, text if lines is None else "")
     if not isinstance(data, dict):
-        raise SpecError(f"expected a mapping at the top level, found {describe(data)}", file=file, line=lines[()])
-    return Document(data=data, lines=lines, file=file)
+        message = f"expected a mapping at the top level, found {describe(data)}"
+        raise SpecError(message, file=file, line=document.lines[()])
+    return document
 
 
-def _parse(text: str, file: str, lines: dict[PathKey, int], lone: list[int], max_values: int) -> Any:
-    """The data of `text`; `lone` are where the original text had lone surrogates (U+FFFD in `text`). Read by
-    libyaml when it is there, straight from its events when the text is plain; a file it refuses is read again
-    in Python, whose error is the one raised."""
+def _parse(text: str, file: str, lone: list[int], max_values: int) -> tuple[Any, dict[PathKey, int] | None]:
+    """The data of `text` and its lines; `lone` are where the original text had lone surrogates (U+FFFD in
+    `text`). Read by libyaml when it is there, straight from its events when the text is plain (its lines left
+    for `Document` to find when asked: None); a file it refuses is read again in Python, whose error is the one
+    raised."""
     if yaml.__with_libyaml__ and not lone and not Reader.NON_PRINTABLE.search(text):
         try:
-            return _Plain(text, max_values).read(lines)
+            return _Plain(text, max_values).read(None), None
         except (_NotPlain, yaml.YAMLError):
-            lines.clear()
+            pass
     for loader_class in LOADERS[:-1]:
         try:
-            return _parse_with(loader_class, text, file, lines, lone, max_values)
+            return _parse_with(loader_class, text, file, lone, max_values)
         except yaml.YAMLError:
-            lines.clear()
-    return _parse_with(LOADERS[-1], text, file, lines, lone, max_values)
+            pass
+    return _parse_with(LOADERS[-1], text, file, lone, max_values)
 
 
 def _parse_with(
-    loader_class: type[_Bounded], text: str, file: str, lines: dict[PathKey, int], lone: list[int], max_values: int
-) -> Any:
+    loader_class: type[_Bounded], text: str, file: str, lone: list[int], max_values: int
+) -> tuple[Any, dict[PathKey, int]]:
+    lines: dict[PathKey, int] = {}
     loader: Any = loader_class(text, file, max_values)  # type: ignore[call-arg]  # each loader takes these
     try:
         node = loader.get_single_node()
@@ -298,7 +317,7 @@ def _parse_with(
         loader.dispose()
     if lone:  # outside every key and value: in a comment
         raise SpecError(_LONE, file=file, line=text.count("\n", 0, lone[0]) + 1)
-    return data
+    return data, lines
 
 
 class _NotPlain(Exception):
@@ -322,23 +341,27 @@ if yaml.__with_libyaml__:
             _Schema.__init__(self)
             self.max_values = max_values
 
-        def read(self, lines: dict[PathKey, int]) -> Any:
+        def read(self, lines: dict[PathKey, int] | None) -> Any:
+            """The text's data; with `lines`, the line of each path into it recorded there."""
             try:
                 return self._read(lines)
             finally:
                 self.dispose()
 
-        def _read(self, lines: dict[PathKey, int]) -> Any:
+        def _read(self, lines: dict[PathKey, int] | None) -> Any:
             get = self.get_event
             get()  # the stream's start
             if not self.check_event(yaml.DocumentStartEvent):
                 raise _NotPlain  # an empty file
             get()
             root: list[Any] = []
-            # The lists and mappings open around the next value: [the value, its path, for a mapping the key read
-            # and waiting for its value (`_KEY` while the next event is a key)]; the root's holder at the bottom.
+            # The lists and mappings open around the next value: [the value, its path (with `lines` only), for a
+            # mapping the key read and waiting for its value (`_KEY` while the next event is a key)]; the root's
+            # holder at the bottom.
             stack: list[list[Any]] = [[root, (), None]]
             values = 0
+            here: PathKey | None = None
+            scalar = self._scalar
             while True:
                 event: Any = get()
                 kind = type(event)
@@ -357,18 +380,20 @@ if yaml.__with_libyaml__:
                 if key is _KEY:
                     if kind is not yaml.ScalarEvent:
                         raise _NotPlain
-                    key = top[2] = self._scalar(event)
+                    key = scalar(event)
+                    if type(key) is str:  # the same keys over and over in a list of records: one string each
+                        key = intern(key)
+                    top[2] = key
                     if key in into:
                         raise _NotPlain
-                    lines[path + (key,)] = event.start_mark.line + 1
+                    if lines is not None:
+                        lines[path + (key,)] = event.start_mark.line + 1
                     continue
-                if len(stack) == 1:
-                    here: PathKey = ()
-                else:
-                    here = path + ((len(into),) if key is None else (key,))
-                lines.setdefault(here, event.start_mark.line + 1)
+                if lines is not None:
+                    here = () if len(stack) == 1 else path + ((len(into),) if key is None else (key,))
+                    lines.setdefault(here, event.start_mark.line + 1)
                 if kind is yaml.ScalarEvent:
-                    value: Any = self._scalar(event)
+                    value: Any = scalar(event)
                 elif len(stack) > MAX_DEPTH:
                     raise _NotPlain
                 else:
@@ -388,10 +413,16 @@ if yaml.__with_libyaml__:
             return root[0]
 
         def _scalar(self, event: Any) -> Any:
+            """A scalar's value, its tag resolved as `_Schema.resolve` does (inlined: it runs once per value)."""
             value = event.value
-            tag = self.resolve(ScalarNode, value, event.implicit)
+            tag = _STR
+            if event.implicit[0]:
+                for candidate, pattern in _Schema.yaml_implicit_resolvers.get(value[:1], ()):
+                    if pattern.match(value):
+                        tag = candidate
+                        break
             if tag == _STR:
-                if _SURROGATE.search(value):
+                if event.style == '"' and _SURROGATE.search(value):  # only an escape can make one here
                     raise _NotPlain
                 return value
             if tag == _INT:

@@ -137,10 +137,10 @@ def build_image(scene: Scene, scene_doc: Document) -> WorldImage:
     clock = scene.clock or (world.clock if world else None) or ClockSpec(start=DEFAULT_START)
     start = wall_us() // 1_000_000 * 1_000_000 if clock.start == "now" else parse_time(clock.start)
     seed = world.name if world else scene.name
-    lines = {scene_doc.file: scene_doc.lines}
+    documents = {scene_doc.file: scene_doc}
     if world_doc is not None:
-        lines[world_doc.file] = world_doc.lines
-    ctx = BuildContext(IdSource(seed), start, seed, lines)
+        documents[world_doc.file] = world_doc
+    ctx = BuildContext(IdSource(seed), start, seed, documents)
     errors: list[SpecError] = []
 
     sections: list[tuple[str, tuple[str | int, ...], Any]] = []
@@ -217,7 +217,7 @@ def build_image(scene: Scene, scene_doc: Document) -> WorldImage:
         cast=cast,
         faults=faults,
         api_faults=rules,
-        files=[f for f in lines if not f.startswith("<")] + parsed.files,
+        files=[f for f in documents if not f.startswith("<")] + parsed.files,
     )
 
 

@@ -23,12 +23,14 @@ from .timestamps import make_ts, seconds, ts_us
 MINUTE = 60 * US
 _TS = re.compile(r"\d{10}\.\d{6}")
 
-# Ids given out by `assign` for `build` to use, per build and per record: (file, section path, list, index).
-_assigned: WeakKeyDictionary[BuildContext, dict[tuple[Any, ...], str]] = WeakKeyDictionary()
+# Ids given out by `assign` for `build` to use, per build and per list of records (file, section path, list):
+# the id of each record by its index (a list, not a key per record: a world may give 100,000 messages).
+_assigned: WeakKeyDictionary[BuildContext, dict[tuple[Any, ...], list[str]]] = WeakKeyDictionary()
 
 
-def _key(ctx: BuildContext, kind: str, index: int) -> tuple[Any, ...]:
-    return (ctx.file, ctx.here, kind, index)
+def _ids(ctx: BuildContext, kind: str, count: int = 0) -> list[str]:
+    """The ids of the records of the section's list `kind`; `assign` makes room for `count` of them."""
+    return _assigned.setdefault(ctx, {}).setdefault((ctx.file, ctx.here, kind), [""] * count)
 
 
 def _team_settings(ctx: BuildContext, team_id: str, name: str, domain: str | None) -> None:
@@ -41,7 +43,6 @@ def _team_settings(ctx: BuildContext, team_id: str, name: str, domain: str | Non
 
 def assign(section: Any, ctx: BuildContext) -> None:
     slack = ctx.parsed(SlackSection, section)
-    ids = _assigned.setdefault(ctx, {})
     if slack.team is not None:
         if "slack" in ctx.settings:
             raise ctx.error("the Slack team is already defined (a world has one team)", "team")
@@ -57,20 +58,22 @@ def assign(section: Any, ctx: BuildContext) -> None:
         ("bookmarks", "Bk", BOOKMARKS, slack.bookmarks),
     ]
     for kind, prefix, collection, records in lists:
+        given = _ids(ctx, kind, len(records))
         for i, record in enumerate(records):
-            ids[_key(ctx, kind, i)] = record.id or ctx.ids.slack(prefix)
-            ctx.define(record.ref, ids[_key(ctx, kind, i)], collection, kind, i)
+            given[i] = record.id or ctx.ids.slack(prefix)
+            ctx.define(record.ref, given[i], collection, kind, i)
     # Messages with their own `ts` first, so that no `ts` made for another message can be the same.
+    stamps = _ids(ctx, "messages", len(slack.messages))
     for i, message in enumerate(slack.messages):
         if message.ts is not None:
-            ids[_key(ctx, "messages", i)] = _given_ts(ctx, message, i)
+            stamps[i] = _given_ts(ctx, message, i)
     undated = [i for i, m in enumerate(slack.messages) if m.ago is None and m.ts is None]
     at = {i: ctx.start - (len(undated) - k) * MINUTE for k, i in enumerate(undated)}
     for i, message in enumerate(slack.messages):
         if message.ts is None:
             when = at[i] if message.ago is None else ctx.start - parse_duration(message.ago)
-            ids[_key(ctx, "messages", i)] = make_ts(ctx.ids, when)
-        ctx.define(message.ref, ids[_key(ctx, "messages", i)], MESSAGES, "messages", i)
+            stamps[i] = make_ts(ctx.ids, when)
+        ctx.define(message.ref, stamps[i], MESSAGES, "messages", i)
 
 
 def _given_ts(ctx: BuildContext, message: Any, i: int) -> str:
@@ -93,26 +96,26 @@ def _given_ts(ctx: BuildContext, message: Any, i: int) -> str:
 
 def build(section: Any, ctx: BuildContext) -> None:
     slack = ctx.parsed(SlackSection, section)
-    ids = _assigned.setdefault(ctx, {})
     if "slack" not in ctx.settings:
         _team_settings(ctx, ctx.ids.slack("T"), "Soundstage", None)
     team_id = ctx.settings["slack"]["team_id"]
     start = seconds(ctx.start)
     seed_directory.build_team(ctx, team_id, start)
     for i, user in enumerate(slack.users):
-        seed_directory.build_user(ctx, ids[_key(ctx, "users", i)], user, i, team_id, start)
+        seed_directory.build_user(ctx, _ids(ctx, "users")[i], user, i, team_id, start)
     for i, channel in enumerate(slack.channels):
-        seed_directory.build_channel(ctx, ids[_key(ctx, "channels", i)], channel, i, team_id, start)
+        seed_directory.build_channel(ctx, _ids(ctx, "channels")[i], channel, i, team_id, start)
     for i, dm in enumerate(slack.dms):
-        seed_directory.build_dm(ctx, ids[_key(ctx, "dms", i)], dm, i, team_id, start)
+        seed_directory.build_dm(ctx, _ids(ctx, "dms")[i], dm, i, team_id, start)
     for i, group_dm in enumerate(slack.group_dms):
-        seed_directory.build_group_dm(ctx, ids[_key(ctx, "group_dms", i)], group_dm, i, team_id, start)
+        seed_directory.build_group_dm(ctx, _ids(ctx, "group_dms")[i], group_dm, i, team_id, start)
+    stamps = _ids(ctx, "messages")
     for i, message in enumerate(slack.messages):
-        seed_messages.build_message(ctx, ids[_key(ctx, "messages", i)], message, i, team_id)
+        seed_messages.build_message(ctx, stamps[i], message, i, team_id)
     for i, message in enumerate(slack.messages):
-        seed_messages.link_message(ctx, ids[_key(ctx, "messages", i)], message, i)
+        seed_messages.link_message(ctx, stamps[i], message, i)
     seed_messages.finish_messages(ctx)
     for i, group in enumerate(slack.usergroups):
-        seed_directory.build_usergroup(ctx, ids[_key(ctx, "usergroups", i)], group, i, team_id, start)
+        seed_directory.build_usergroup(ctx, _ids(ctx, "usergroups")[i], group, i, team_id, start)
     for i, bookmark in enumerate(slack.bookmarks):
-        seed_directory.build_bookmark(ctx, ids[_key(ctx, "bookmarks", i)], bookmark, i, team_id, start)
+        seed_directory.build_bookmark(ctx, _ids(ctx, "bookmarks")[i], bookmark, i, team_id, start)
