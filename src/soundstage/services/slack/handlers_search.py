@@ -72,8 +72,8 @@ def _one_word(
     """The `messages` of a search of one word (and `in:`), read from the word's lists without testing a
     message; None when they cannot tell (`words.one_word`)."""
     inside: Iterable[str] = visible
-    if named:
-        inside = set(named) & visible.keys() if len(set(named)) == 1 else ()  # several `in:` must all hold
+    if named:  # several `in:` must all hold
+        inside = {c for c in named if c in visible} if len(set(named)) == 1 else set()
     read = words.one_word(call.world, word, inside, by_time, ascending, (page - 1) * count, count)
     if read is None:
         return None

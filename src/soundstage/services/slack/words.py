@@ -16,7 +16,7 @@ from bisect import bisect_left, insort
 from collections import Counter
 from collections.abc import Hashable, Iterable, Iterator, Mapping
 from itertools import islice
-from typing import Any
+from typing import Any, cast
 
 from ...indexes import GroupIndex
 from ...world import Record, World
@@ -139,7 +139,8 @@ class Postings(GroupIndex):
     @classmethod
     def build(cls, records: Mapping[str, Record]) -> Postings:
         index = super().build(records)
-        for word, _, n in index.lists:  # type: ignore[misc]
+        for group in index.lists:
+            word, _, n = cast("tuple[str, str, int]", group)
             index.most[word] = max(n, index.most.get(word, 0))
         return index
 
@@ -148,7 +149,7 @@ class Postings(GroupIndex):
         return Postings(dict(self.lists), dict(self.most))
 
     def _insert(self, group: Hashable, entry: Any) -> None:
-        word, _, n = group  # type: ignore[misc]
+        word, _, n = cast("tuple[str, str, int]", group)
         if n > self.most.get(word, 0):
             self.most[word] = n
         super()._insert(group, entry)
