@@ -3,9 +3,10 @@ search reads only the messages that hold its words (in the conversations it name
 message of the world.
 
 A word is a run of word characters of the text as search reads it (entities unescaped, lower case). A
-search term matches where it starts a word, so a message can match a term only if one of its words starts
-with the term's leading word characters: those messages are the candidates, and the query itself then
-decides on each, so results are exactly those of reading every message.
+search term matches where it starts a word, so each run of word characters in the term (each word of a
+phrase) starts a word of a message it matches: the messages with such words for every run are the
+candidates, and the query itself then decides on each, so results are exactly those of reading every
+message.
 """
 
 from __future__ import annotations
@@ -100,21 +101,42 @@ class Searchable(GroupIndex):
 
 def candidates(world: World, terms: list[str], channels: list[str | None]) -> set[str] | None:
     """The ts of the messages that may hold every one of `terms` (lower case) and be in every one of
-    `channels`; None when neither a term that starts with a word character nor a channel narrows it."""
+    `channels`; None when neither a term with a word character nor a channel narrows it."""
+    # Each run of word characters in a term starts a word where the term matches (a phrase's words too).
+    starts = list(dict.fromkeys(run for term in terms for run in _WORD.findall(term)))
+    named = set(channels)
+    if starts and len(named) == 1 and None not in named:  # one conversation: read only its part of each list
+        return _in_conversation(world, starts, str(next(iter(named))))
     found: set[str] | None = None
     for channel in channels:
         inside = set(world[MESSAGES].derived(Searchable).get(channel)) if channel is not None else set()
         found = inside if found is None else found & inside
     index = world[MESSAGES].derived(Words)
-    for term in terms:
-        start = _WORD.match(term)
-        if start is None or found == set():
-            continue
+    for start in starts:
+        if found == set():
+            break
         holding: set[str] = set()
-        for ordered in index.starting(start.group()):
+        for ordered in index.starting(start):
             holding.update(ordered)
         found = holding if found is None else found & holding
     return found
+
+
+def _in_conversation(world: World, starts: list[str], conversation: str) -> set[str]:
+    """The ts of the messages of one conversation holding a word starting with each of `starts`."""
+    vocabulary = world[MESSAGES].derived(Words)
+    postings = world[MESSAGES].derived(Postings)
+    found: set[str] | None = None
+    for start in starts:
+        holding: set[str] = set()
+        for word in vocabulary.words_starting(start):
+            for lists in postings.levels(word, (conversation,)).values():
+                for entries in lists:
+                    holding.update(entries)
+        found = holding if found is None else found & holding
+        if not found:
+            break
+    return found or set()
 
 
 class Postings(GroupIndex):
