@@ -14,7 +14,8 @@ youngest generation is collected every 2,000 allocations rather than 700 (most o
 the call, by reference counting, and fewer young collections walk the survivors fewer times), and a full
 collection is considered every 2 collections of the middle one rather than 10, as each walks only what was
 made since the last: more of them, each short.
-`held()`: during a computation over a log (evaluating checks), what existed before it is frozen.
+`held()`: during a computation over a log (evaluating checks), what existed before it is frozen, and the
+survivors of each full collection while it runs.
 """
 
 from __future__ import annotations
@@ -60,9 +61,16 @@ def release() -> None:
 def held() -> Iterator[None]:
     gc.freeze()
     _state["held"] += 1
+    # As when serving, the survivors of each full collection are frozen too: the indexes a computation
+    # builds over a long log hold a reference to every event, which a full collection would visit each time.
+    watching = _state["held"] == 1 and not _state["serving"]
+    if watching:
+        gc.callbacks.append(_collected)
     try:
         yield
     finally:
         _state["held"] -= 1
+        if watching:
+            gc.callbacks.remove(_collected)
         if not _state["held"] and not _state["serving"]:
             gc.unfreeze()

@@ -154,14 +154,26 @@ class Attempt:
 
     # -- the log ---------------------------------------------------------------------------------------
 
-    @cached_property
+    @property
     def calls(self) -> list[CallEvent]:
         """The trace: the agent's own calls, oldest first."""
-        return [e for e in self.events if isinstance(e, CallEvent)]
+        return self._calls_and_writes[0]
+
+    @property
+    def writes(self) -> list[WriteEvent]:
+        return self._calls_and_writes[1]
 
     @cached_property
-    def writes(self) -> list[WriteEvent]:
-        return [e for e in self.events if isinstance(e, WriteEvent)]
+    def _calls_and_writes(self) -> tuple[list[CallEvent], list[WriteEvent]]:
+        """One pass over a long log for both: each pass reads every event from memory again."""
+        calls: list[CallEvent] = []
+        writes: list[WriteEvent] = []
+        for event in self.events:
+            if isinstance(event, CallEvent):
+                calls.append(event)
+            elif isinstance(event, WriteEvent):
+                writes.append(event)
+        return calls, writes
 
     @cached_property
     def by_kind(self) -> dict[str, list[Event]]:
@@ -232,21 +244,38 @@ class Attempt:
             index.setdefault(write.collection, []).append(write)
         return index
 
-    @cached_property
+    @property
     def writes_by_record(self) -> dict[str, dict[str, list[WriteEvent]]]:
-        index: dict[str, dict[str, list[WriteEvent]]] = {}
-        for write in self.writes:
-            index.setdefault(write.collection, {}).setdefault(write.id, []).append(write)
-        return index
+        return self._writes_by_record[0]
 
-    @cached_property
+    @property
     def agent_writes(self) -> dict[str, dict[str, list[WriteEvent]]]:
         """The writes the agent's calls caused (`by` set), by collection and record."""
-        index: dict[str, dict[str, list[WriteEvent]]] = {}
+        return self._writes_by_record[1]
+
+    @cached_property
+    def _writes_by_record(self) -> tuple[dict[str, dict[str, list[WriteEvent]]], dict[str, dict[str, list[WriteEvent]]]]:
+        """Every write, and the agent's, by collection and record: one pass over a long log for both."""
+        every: dict[str, dict[str, list[WriteEvent]]] = {}
+        agents: dict[str, dict[str, list[WriteEvent]]] = {}
         for write in self.writes:
+            collection, key = write.collection, write.id
+            records = every.get(collection)
+            if records is None:
+                records = every[collection] = {}
+            found = records.get(key)
+            if found is None:
+                found = records[key] = []
+            found.append(write)
             if write.by is not None:
-                index.setdefault(write.collection, {}).setdefault(write.id, []).append(write)
-        return index
+                records = agents.get(collection)
+                if records is None:
+                    records = agents[collection] = {}
+                found = records.get(key)
+                if found is None:
+                    found = records[key] = []
+                found.append(write)
+        return every, agents
 
     # -- the final state -------------------------------------------------------------------------------
 

@@ -51,17 +51,29 @@ def closest(
 ) -> T:
     """The item meeting the most conditions, after `rank` (higher first) when given; the latest among equals
     (the agent's records come after the starters'), or the earliest with `earliest`. `items` is not empty."""
-    # One pass in the order ties are settled, keeping the first best: each item's conditions are tested
-    # once, and not at all when its rank is already below the best's.
-    best, best_key = 0, None
-    for k in range(len(items)) if earliest else range(len(items) - 1, -1, -1):
-        item = items[k]
-        first = rank(item) if rank is not None else 0
-        if best_key is not None and first < best_key[0]:
-            continue
-        key = (first, sum(1 for c in conditions if c.holds(item)))
-        if best_key is None or key > best_key:
-            best, best_key = k, key
-            if rank is None and key[1] == len(conditions):
+    # In the order ties are settled, keeping the first best: ranks first, then the conditions of the items of
+    # the highest rank only, each tested only until the item has failed too many of them to beat the best.
+    order: Sequence[int] = range(len(items)) if earliest else range(len(items) - 1, -1, -1)
+    if rank is not None:
+        ranks = [rank(item) for item in items]
+        top = max(ranks)
+        order = [k for k in order if ranks[k] == top]
+    best, most = order[0], -1
+    for k in order:
+        held = _held(items[k], conditions, len(conditions) - most - 1)
+        if held is not None and held > most:
+            best, most = k, held
+            if held == len(conditions):
                 break
     return items[best]
+
+
+def _held(item: T, conditions: Sequence[Condition[T]], allowed: int) -> int | None:
+    """How many conditions `item` meets, or None once it has failed more than `allowed` of them."""
+    failed = 0
+    for condition in conditions:
+        if not condition.holds(item):
+            failed += 1
+            if failed > allowed:
+                return None
+    return len(conditions) - failed

@@ -67,6 +67,8 @@ class ValueTest:
         return all(self._holds(op, arg, values, case, gathered) for op, arg in ops.items())
 
     def holds_for(self, record: Any, path: str, case: Case) -> bool:
+        if type(record) is dict and "." not in path:  # one field of a record: what `get_path` finds, sooner
+            return self.holds([record[path]] if path in record else [], case)
         parent, dot, _ = path.rpartition(".")
         gathered = bool(dot) and any(isinstance(v, list) for v in get_path(record, parent))
         return self.holds(get_path(record, path), case, gathered)

@@ -3,6 +3,7 @@ only). A world has no files or posts, so search.all finds messages only."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from . import search, store, views, words
@@ -41,6 +42,11 @@ def _messages(call: Call) -> tuple[str, dict[str, Any]]:
     world = call.world
     query = search.parse(world, call.user, text)
     visible = {c["id"]: c for c in world[store.CHANNELS] if store.can_see(c, call.me)}
+    word = query.word()
+    if word is not None:
+        answer = _one_word(call, word, query.channels, visible, by_time, ascending, count, page)
+        if answer is not None:
+            return text, answer
     held = words.candidates(world, query.include, query.channels)
     scored = []
     for message in world[store.MESSAGES] if held is None else store.messages_at(world, held):
@@ -57,3 +63,25 @@ def _messages(call: Call) -> tuple[str, dict[str, Any]]:
     chosen = scored[(page - 1) * count : page * count]
     matches = [views.search_match(world, s, m, c, call.me) for s, m, c in chosen]
     return text, {**numbered_paging(len(scored), count, page), "matches": matches}
+
+
+def _one_word(
+    call: Call, word: str, named: list[str | None], visible: dict[str, Any], by_time: bool, ascending: bool,
+    count: int, page: int,
+) -> dict[str, Any] | None:
+    """The `messages` of a search of one word (and `in:`), read from the word's lists without testing a
+    message; None when they cannot tell (`words.one_word`)."""
+    inside: Iterable[str] = visible
+    if named:  # several `in:` must all hold
+        inside = {c for c in named if c in visible} if len(set(named)) == 1 else set()
+    read = words.one_word(call.world, word, inside, by_time, ascending, (page - 1) * count, count)
+    if read is None:
+        return None
+    total, chosen = read
+    found = call.world[store.MESSAGES]
+    matches = []
+    for score, ts in chosen:
+        message = found.get(ts)
+        assert message is not None  # the lists follow every write
+        matches.append(views.search_match(call.world, score, message, visible[message["channel"]], call.me))
+    return {**numbered_paging(total, count, page), "matches": matches}

@@ -22,6 +22,7 @@ from .timestamps import ts_us
 
 _TOKEN = re.compile(r'(-?)(?:(\w+):("[^"]*"|\S+)|"([^"]*)"|(\S+))')
 _MENTION = re.compile(r"^<[#@]([A-Z0-9]+)(?:\|[^>]*)?>$")
+_WORD = re.compile(r"\w+")
 _MODIFIERS = {"in", "from", "before", "after", "on", "during", "has", "is"}
 
 
@@ -31,6 +32,15 @@ class Query:
     exclude: list[str] = field(default_factory=list)
     filters: list[Callable[[Record], bool]] = field(default_factory=list)
     channels: list[str | None] = field(default_factory=list)  # what each `in:` names (None: nothing there)
+    other_modifiers: bool = False  # any modifier but `in:` (`-in:` too)
+
+    def word(self) -> str | None:
+        """The query's one word when it is all there is besides `in:` (a word or a quoted run of word
+        characters): how often a message holds it is all a match and its score depend on."""
+        if len(self.include) != 1 or self.exclude or self.other_modifiers:
+            return None
+        term = self.include[0]
+        return term if _WORD.fullmatch(term) else None
 
     def matches(self, record: Record) -> int:
         """How often the wanted words occur (the score); 0 when the message does not match."""
@@ -64,6 +74,8 @@ def parse(world: World, viewer: Record, text: str) -> Query:
         if name and name.lower() in _MODIFIERS:
             if name.lower() == "in" and not negate:
                 query.channels.append(_channel(world, viewer, value.strip('"')))
+            else:
+                query.other_modifiers = True
             check = _modifier(world, viewer, name.lower(), value.strip('"'), offset)
             if check is not None:
                 query.filters.append(_negated(check) if negate else check)
