@@ -1,6 +1,6 @@
 """Calls under load: soundstage beside a bare Starlette endpoint returning the same bytes, in one run.
 
-    python benchmarks/load.py [--seconds 5] [--connections 32]
+    python benchmarks/load.py [--seconds 5] [--connections 32] [--only TEXT]
 
 Needs `wrk` (https://github.com/wg/wrk) on PATH: `apt-get install wrk` on Debian and Ubuntu, `brew install wrk`
 on macOS. A load generator of its own keeps many connections busy, so the figures are the servers' and not
@@ -229,8 +229,9 @@ class Row:
         return statistics.median(r.p99_ms for r in self.stack), statistics.median(r.p99_ms for r in self.bare)
 
 
-def run(seconds: int, connections: int, rounds: int = 3) -> tuple[list[Row], dict[str, Any]]:
-    """Drives every call against both servers; answers the rows and what soundstage's world logged."""
+def run(seconds: int, connections: int, rounds: int = 3, only: str = "") -> tuple[list[Row], dict[str, Any]]:
+    """Drives every call whose name holds `only` against both servers; answers the rows and what soundstage's
+    world logged."""
     if shutil.which("wrk") is None:
         raise SystemExit(INSTALL)
     home = Path(tempfile.mkdtemp(prefix="soundstage-load-"))
@@ -246,7 +247,9 @@ def run(seconds: int, connections: int, rounds: int = 3) -> tuple[list[Row], dic
         _wait(base + "/healthz")
         context = ssl.create_default_context(cafile=str(home / "tls" / "ca.pem"))
         world = _admin(base, "POST", "/v1/worlds", {"scene_yaml": SCENE})
-        todo = calls(world)
+        todo = [call for call in calls(world) if only.lower() in call.name.lower()]
+        if not todo:
+            raise SystemExit(f"no call's name holds {only!r}: " + ", ".join(c.name for c in calls(world)))
         for call in todo:
             capture(call, context)
         spec = {
@@ -300,12 +303,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=int, default=5, help="length of each round")
     parser.add_argument("--connections", type=int, default=32, help="connections wrk keeps open")
+    parser.add_argument("--only", default="", help="only the calls whose name holds this text, e.g. pulls")
     parser.add_argument("--bare", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.bare:
         serve_bare(json.loads(Path(args.bare).read_text()))
         return
-    rows, logged = run(args.seconds, args.connections)
+    rows, logged = run(args.seconds, args.connections, only=args.only)
     print("\n".join(report(rows)))
     print(f"    soundstage's world logged {logged['last_seq']:,} events")
 
