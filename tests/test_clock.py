@@ -93,3 +93,12 @@ def test_times_remembered_read_as_the_first_time():
             seconds, fraction = divmod(us, US)
             expected = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(seconds))
             assert iso(us) == (f"{expected}.{fraction:06d}Z" if fraction else f"{expected}Z")
+
+
+def test_times_second_by_second_across_minutes_days_and_years_read_as_strftime_does():
+    # each minute's text is remembered: the seconds after it, and the minutes around it, still read right
+    for start in (START // US - 130, parse_time("2026-12-31T23:58:00Z") // US, parse_time("2028-02-28T23:59:00Z") // US, -70):
+        for seconds in range(start, start + 200):
+            stamp = time.gmtime(seconds)
+            assert iso(seconds * US) == time.strftime("%Y-%m-%dT%H:%M:%SZ", stamp)
+            assert http_date(seconds * US) == time.strftime("%a, %d %b %Y %H:%M:%S GMT", stamp)

@@ -80,3 +80,16 @@ def test_an_event_built_with_an_unknown_or_a_missing_field_is_refused_as_emit_re
     with pytest.raises(ValueError, match="status"):
         log.emit_built(CallEvent, **{k: v for k, v in CALL.items() if k != "status"})
     assert not log.events
+
+
+def test_events_built_from_the_same_field_names_share_their_set_and_are_copied_apart():
+    log = EventLog()
+    first = log.emit_built(WriteEvent, **WRITE)
+    second = log.emit_built(WriteEvent, **{**WRITE, "id": "2.0"})
+    reordered = log.emit_built(WriteEvent, **dict(reversed(list(WRITE.items()))))
+    assert first.model_fields_set is second.model_fields_set  # one object for the collector, not one per event
+    assert reordered.model_fields_set == first.model_fields_set
+    assert list(reordered.__dict__) == list(first.__dict__)
+    copied = first.model_copy(update={"by": 7})
+    assert copied.model_fields_set == {*first.model_fields_set, "by"}
+    assert "by" not in second.model_fields_set and "by" not in first.model_fields_set

@@ -84,28 +84,26 @@ def http_date(us: int) -> str:
     return _http_seconds(us // US)
 
 
-# Every call formats its time twice, a tick (seconds) after the last call's: the date part is remembered per
-# day, the time of day is plain arithmetic.
+# Every call formats its time twice, a tick (seconds) after the last call's: the text up to the minute is
+# remembered, the seconds are appended.
 def _iso_seconds(seconds: int) -> str:
-    day, rest = divmod(seconds, 86400)
-    hours, rest = divmod(rest, 3600)
-    return f"{_iso_day(day)}T{hours:02d}:{rest // 60:02d}:{rest % 60:02d}"
+    minute, second = divmod(seconds, 60)
+    return f"{_iso_minute(minute)}:{second:02d}"
 
 
 def _http_seconds(seconds: int) -> str:
-    day, rest = divmod(seconds, 86400)
-    hours, rest = divmod(rest, 3600)
-    return f"{_http_day(day)} {hours:02d}:{rest // 60:02d}:{rest % 60:02d} GMT"
+    minute, second = divmod(seconds, 60)
+    return f"{_http_minute(minute)}:{second:02d} GMT"
 
 
 @lru_cache(maxsize=1024)
-def _iso_day(day: int) -> str:
-    return time.strftime("%Y-%m-%d", time.gmtime(day * 86400))
+def _iso_minute(minute: int) -> str:
+    return time.strftime("%Y-%m-%dT%H:%M", time.gmtime(minute * 60))
 
 
 @lru_cache(maxsize=1024)
-def _http_day(day: int) -> str:
-    return time.strftime("%a, %d %b %Y", time.gmtime(day * 86400))
+def _http_minute(minute: int) -> str:
+    return time.strftime("%a, %d %b %Y %H:%M", time.gmtime(minute * 60))
 
 
 # The machine's clock in nanoseconds, looked up on each read so that a test can put a clock of its own in

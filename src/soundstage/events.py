@@ -121,43 +121,49 @@ _REQUIRED = object()
 
 
 @dataclass(frozen=True)
-class _Template:
-    """An event model's fields in their order, each with its default (`_REQUIRED` when it has none)."""
+class _Shape:
+    """What every event of one model made from the same field names shares: the model's fields in their order,
+    each with its default (`_REQUIRED` when it has none); the fields whose default is a list or a dict and are
+    not given, which each event gets a copy of; and the names of the fields counted as set. That set is one
+    object for all these events: it is read, never changed (pydantic changes only a copy's, in `model_copy`),
+    and each set fewer is an object fewer for the garbage collector to walk as the log grows."""
 
     defaults: dict[str, Any]
-    required: frozenset[str]  # but `seq`
-    mutable: tuple[str, ...]  # the fields whose default is a list or a dict, which each event gets a copy of
+    copied: tuple[str, ...]
+    fields_set: set[str]
 
 
-_TEMPLATES: dict[type[Event], _Template] = {}
+# By the model and the names of the fields given, in their order; None for names that make no event (an
+# unknown or a missing field). Only the engine's own code makes these names, so there are few of them.
+_SHAPES: dict[tuple[Any, ...], _Shape | None] = {}
 
 
-def _template(model: type[Event]) -> _Template:
-    found = _TEMPLATES.get(model)
-    if found is None:
-        defaults = {n: _REQUIRED if f.is_required() else f.default for n, f in model.model_fields.items()}
-        found = _TEMPLATES[model] = _Template(
-            defaults,
-            frozenset(n for n, default in defaults.items() if default is _REQUIRED and n != "seq"),
-            tuple(n for n, default in defaults.items() if isinstance(default, (list, dict))),
-        )
-    return found
+def _shape(model: type[Event], given: tuple[str, ...]) -> _Shape | None:
+    defaults = {n: _REQUIRED if f.is_required() else f.default for n, f in model.model_fields.items()}
+    required = {n for n, default in defaults.items() if default is _REQUIRED and n != "seq"}
+    if not set(given) <= defaults.keys() - {"seq"} or not required <= set(given):
+        return None
+    copied = tuple(n for n, default in defaults.items() if isinstance(default, (list, dict)) and n not in given)
+    return _Shape(defaults, copied, {"seq", *given})
 
 
 def _built(model: type[E], seq: int, fields: dict[str, Any]) -> E:
     """The event `model(seq=seq, **fields)` is, from fields of the right types: the same values in the same
     order, a copy of a default list or dict, the same fields counted as set."""
-    template = _template(model)
-    values = {**template.defaults, "seq": seq, **fields}
-    if len(values) != len(template.defaults) or not fields.keys() >= template.required:
+    key = (model, *fields)
+    try:
+        shape = _SHAPES[key]
+    except KeyError:
+        shape = _SHAPES[key] = _shape(model, tuple(fields))
+    if shape is None:
         return model(seq=seq, **fields)  # an unknown or a missing field: pydantic's own error
-    for name in template.mutable:
-        if name not in fields:
-            values[name] = deepcopy(template.defaults[name])
+    values = {**shape.defaults, "seq": seq, **fields}
+    for name in shape.copied:
+        values[name] = deepcopy(values[name])
     event = model.__new__(model)
     setattr_ = object.__setattr__  # as pydantic's `model_construct` does, past the frozen model's own
     setattr_(event, "__dict__", values)
-    setattr_(event, "__pydantic_fields_set__", {"seq", *fields})
+    setattr_(event, "__pydantic_fields_set__", shape.fields_set)
     setattr_(event, "__pydantic_extra__", None)
     setattr_(event, "__pydantic_private__", None)
     return event

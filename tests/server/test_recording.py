@@ -3,12 +3,14 @@ encoded) is undone, answered with the vendor's 500, and still logged."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
+from urllib.parse import urlencode
 
 import httpx
 import pytest
 
-from soundstage.server import recording
+from soundstage.server import Hub, create_app, recording
 from soundstage.services import SERVICES
 from soundstage.services.datadog.calls import ops
 from soundstage.services.datadog.store import EVENTS
@@ -132,3 +134,72 @@ def test_a_slack_token_in_a_cut_body_stays_out_of_the_log(stage, monkeypatch):
     (call,) = live.trace()
     assert call["body_cut"] == len(body)
     assert token not in call["body"] and call["body"].startswith("token=[token]&channel=")
+
+
+def _receiving(messages: list[dict[str, Any]]) -> Any:
+    """An ASGI `receive` handing out `messages`, then disconnects."""
+    queue = list(messages)
+
+    async def receive() -> dict[str, Any]:
+        return queue.pop(0) if queue else {"type": "http.disconnect"}
+
+    return receive
+
+
+def _pieces(body: bytes, cuts: list[int]) -> list[dict[str, Any]]:
+    ends = [*cuts, len(body)]
+    starts = [0, *cuts]
+    return [
+        {"type": "http.request", "body": body[a:b], "more_body": i < len(cuts)} for i, (a, b) in enumerate(zip(starts, ends))
+    ]
+
+
+BODY = b"channel=C1&text=Deploy+of+orders+1.4.1+is+done"
+
+
+@pytest.mark.parametrize("limit", [0, 1, 10, len(BODY) - 1, len(BODY), len(BODY) + 1, 1000])
+@pytest.mark.parametrize("cuts", [[], [1], [10, 10, 11], list(range(1, len(BODY))), [len(BODY)]])
+def test_a_body_read_from_one_message_or_many_is_the_whole_body_up_to_the_limit(limit, cuts):
+    body, size = asyncio.run(recording._body(_receiving(_pieces(BODY, cuts)), limit))
+    assert (body, size) == (BODY[: limit + 1], len(BODY))
+
+
+def test_a_body_ends_where_the_client_disconnects():
+    cut_short = _pieces(BODY, [5, 12])[:2]  # more was promised, then the client went away
+    assert asyncio.run(recording._body(_receiving(cut_short), 1000)) == (BODY[:12], 12)
+    assert asyncio.run(recording._body(_receiving([]), 1000)) == (b"", 0)
+    no_body = [{"type": "http.request"}]  # `body` and `more_body` may be left out
+    assert asyncio.run(recording._body(_receiving(no_body), 1000)) == (b"", 0)
+
+
+def _served(cuts: Any) -> tuple[list[Any], list[str]]:
+    """What a live world of a Slack scene answers two chat.postMessage calls with a body cut at `cuts(body)`
+    into messages, and its events."""
+    from tests.server.test_control import SCENE as SLACK_SCENE
+
+    hub = Hub()
+    app = create_app(hub)
+    world = hub.add(hub.images.load(scene_yaml=SLACK_SCENE))
+    token = next(t for t, p in world.tokens.items() if p.token_type == "bot")
+    body = urlencode({"channel": world.refs["general"], "text": "Deploy & <cache> done, 100% :tada:"}).encode()
+    scope = {
+        "type": "http", "method": "POST", "scheme": "http", "path": f"/w/{world.id}/slack/api/chat.postMessage",
+        "query_string": b"", "root_path": "", "server": ("127.0.0.1", 8750),
+        "headers": [(b"content-type", b"application/x-www-form-urlencoded"), (b"authorization", f"Bearer {token}".encode())],
+    }
+    sent: list[Any] = []
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    for _ in range(2):
+        asyncio.run(app(dict(scope), _receiving(_pieces(body, cuts(body))), send))
+    return sent, [e.model_dump_json() for e in world.log]
+
+
+def test_a_call_sent_in_many_messages_is_served_and_logged_as_one_sent_whole():
+    whole = _served(lambda body: [])
+    assert [m.get("status") for m in whole[0]] == [200, None, 200, None]
+    assert b'"ok":true' in whole[0][3]["body"] and len(whole[1]) == 5  # start, and a call and its write twice
+    assert _served(lambda body: list(range(1, len(body), 7))) == whole
+    assert _served(lambda body: [len(body)]) == whole  # and an empty last message

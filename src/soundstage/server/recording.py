@@ -158,7 +158,7 @@ def record(
             method=call.method,
             path=call.path,
             operation=reply.operation,
-            query={k: v for k, v in call.query.items() if k not in SECRET_PARAMS},
+            query={k: v for k, v in call.query.items() if k not in SECRET_PARAMS} if call.query else {},
             body=body,
             body_cut=cut,
             status=reply.status,
@@ -233,18 +233,7 @@ async def _read(
 ) -> tuple[ServiceRequest, int]:
     """The request, with at most `limit` + 1 bytes of its body, and the body's whole size. Past the limit
     the rest is read and dropped, so a client still sending gets the answer rather than a reset."""
-    chunks: list[bytes] = []
-    size = 0
-    while True:
-        message = await receive()
-        if message["type"] != "http.request":
-            break
-        chunk = message.get("body", b"")
-        if size <= limit:
-            chunks.append(chunk[: limit + 1 - size])
-        size += len(chunk)
-        if not message.get("more_body", False):
-            break
+    body, size = await _body(receive, limit)
     headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
     host = headers.get("host") or "{}:{}".format(*scope.get("server") or ("127.0.0.1", 80))
     prefix = f"/w/{world_id}/{name}" if world_id else f"/{name}"
@@ -257,10 +246,29 @@ async def _read(
         path=path,
         query=parse_query(scope.get("query_string", b"").decode("latin-1")),
         headers=headers,
-        body=b"".join(chunks),
+        body=body,
         base_url=f"{scope.get('scheme', 'http')}://{host}{scope.get('root_path', '')}{prefix}",
     )
     return call, size
+
+
+async def _body(receive: Receive, limit: int) -> tuple[bytes, int]:
+    """At most `limit` + 1 bytes of the request's body, and its whole size."""
+    message = await receive()
+    if message["type"] == "http.request" and not message.get("more_body", False):
+        body = message.get("body", b"")  # most calls: the whole body in one message, kept as it came
+        return body[: limit + 1], len(body)
+    chunks: list[bytes] = []
+    size = 0
+    while message["type"] == "http.request":
+        chunk = message.get("body", b"")
+        if size <= limit:
+            chunks.append(chunk[: limit + 1 - size])
+        size += len(chunk)
+        if not message.get("more_body", False):
+            break
+        message = await receive()
+    return b"".join(chunks), size
 
 
 async def _send(send: Send, reply: Reply, content: bytes, date: str | None) -> None:

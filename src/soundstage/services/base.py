@@ -143,6 +143,8 @@ def _unquote(part: str) -> str:
     """`unquote(part.replace("+", " "), errors="replace")`. An ASCII part is decoded in one go, which gives the
     same text: no ASCII byte can continue a UTF-8 sequence, so replacement marks fall where `unquote` puts them."""
     part = part.replace("+", " ")
+    if "%" not in part:  # what either decoder gives back unchanged (a `+` alone, most often: a space)
+        return part
     if part.isascii():
         return unquote_to_bytes(part).decode("utf-8", "replace")
     return unquote(part, errors="replace")

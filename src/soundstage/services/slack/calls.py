@@ -17,7 +17,9 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from email.parser import BytesParser
 from email.policy import HTTP
-from typing import Any, Callable
+from functools import lru_cache
+from types import MappingProxyType
+from typing import Any, Callable, Mapping
 
 from ...world import Record, World
 from ..base import Operations, ServiceRequest, loads_json, parse_query
@@ -42,14 +44,22 @@ _MAX_BLOCKS = 50
 # -- a request's arguments ---------------------------------------------------------------------------
 
 
-def _content_type(request: ServiceRequest) -> tuple[str, dict[str, str]]:
-    kind, _, rest = request.headers.get("content-type", "").partition(";")
+def _content_type(request: ServiceRequest) -> tuple[str, Mapping[str, str]]:
+    return parse_content_type(request.headers.get("content-type", ""))
+
+
+# A client sends the same few Content-Type headers call after call: each is read once.
+@lru_cache(maxsize=256)
+def parse_content_type(header: str) -> tuple[str, Mapping[str, str]]:
+    """A Content-Type header's media type (lower case) and its parameters by lower-case name (shared: read
+    them, never change them)."""
+    kind, _, rest = header.partition(";")
     params = {}
     for part in rest.split(";"):
         name, _, value = part.partition("=")
         if name.strip():
             params[name.strip().lower()] = value.strip().strip('"')
-    return kind.strip().lower(), params
+    return kind.strip().lower(), MappingProxyType(params)
 
 
 def _multipart(body: bytes, header: str, boundary: str) -> dict[str, Any]:
@@ -127,6 +137,17 @@ def uploaded(request: ServiceRequest) -> bytes:
     raise SlackError("invalid_form_data", "an upload holds exactly one file")
 
 
+# Calls name the same few arguments again and again: each name is judged once.
+@lru_cache(maxsize=1024)
+def _arg_name_problem(name: str) -> tuple[str, str] | None:
+    """Slack's error code and message for an argument name it refuses, or None."""
+    if name.endswith("[]"):
+        return "invalid_array_arg", f"{name} is an array; pass a comma-separated string"
+    if not _ARG_NAME.fullmatch(name):
+        return "invalid_arg_name", f"invalid argument name {name[:40]!r}"
+    return None
+
+
 class Args:
     """The merged arguments of one call (without `token`) and the warnings Slack would add."""
 
@@ -142,10 +163,9 @@ class Args:
         values = {**request.query, **body_values(request, warnings)}
         values.pop("token", None)
         for name in values:
-            if name.endswith("[]"):
-                raise SlackError("invalid_array_arg", f"{name} is an array; pass a comma-separated string")
-            if not _ARG_NAME.fullmatch(name):
-                raise SlackError("invalid_arg_name", f"invalid argument name {name[:40]!r}")
+            problem = _arg_name_problem(name)
+            if problem is not None:
+                raise SlackError(*problem)
         return cls(values, warnings)
 
     def string(self, name: str) -> str | None:

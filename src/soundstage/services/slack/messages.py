@@ -33,8 +33,25 @@ def _bot_profile(bot: Record, team_id: str) -> dict[str, Any]:
     }
 
 
-def bot_fields(author: Record, team_id: str) -> dict[str, Any]:
-    """What a bot's message says of the bot: its ids and `bot_profile` (nothing for a person)."""
+def bot_fields(author: Record, team_id: str) -> Mapping[str, Any]:
+    """What a bot's message says of the bot: its ids and `bot_profile` (nothing for a person). Shared by every
+    message of the same author record: read it, never change it."""
+    made = _BOT_FIELDS.get(id(author))
+    if made is None or made[0] is not author or made[1] != team_id:
+        if len(_BOT_FIELDS) >= 1024:
+            _BOT_FIELDS.clear()
+        made = _BOT_FIELDS[id(author)] = (author, team_id, _bot_fields(author, team_id))
+    return made[2]
+
+
+# A bot posts message after message with the same fields, which depend only on its user record (never changed
+# in place: a change stores a new one) and the team: made once per record, by its identity (the entry holds
+# the record, so no other object takes its id meanwhile). Its messages share one `bot_profile`, an object
+# fewer for the garbage collector to walk with each message.
+_BOT_FIELDS: dict[int, tuple[Record, str, Mapping[str, Any]]] = {}
+
+
+def _bot_fields(author: Record, team_id: str) -> Mapping[str, Any]:
     if "bot_id" not in author["profile"]:
         return {}
     return {

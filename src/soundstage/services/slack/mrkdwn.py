@@ -26,6 +26,9 @@ _BROADCASTS = {"here", "channel", "everyone"}
 _BLOCK_ID_ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 _BLOCK_ID_LENGTH = 5
 _BLOCK_ID_SPAN = len(_BLOCK_ID_ALPHABET) ** _BLOCK_ID_LENGTH
+# Every two base-62 digits, lowest first, spelled: a block id is two of them and one digit more.
+_PAIR_SPAN = len(_BLOCK_ID_ALPHABET) ** 2
+_PAIRS = [low + high for high in _BLOCK_ID_ALPHABET for low in _BLOCK_ID_ALPHABET]
 
 
 def _escape_plain(text: str) -> str:
@@ -89,13 +92,12 @@ def elements(stored: str) -> list[dict[str, Any]]:
 
 def block_id(ids: IdSource) -> str:
     """A block's `block_id` as Slack makes one when a block has none: a few letters and digits, from the seed."""
-    # Only the lowest base-62 digits are used: the rest of the 256-bit number need not be divided.
+    # The lowest base-62 digits of the 256-bit number, lowest first: the rest of it need not be divided, and
+    # the digits are spelled two at a time.
     number = int.from_bytes(ids.digest("slack:block_id"), "big") % _BLOCK_ID_SPAN
-    chars = []
-    for _ in range(_BLOCK_ID_LENGTH):
-        number, rest = divmod(number, len(_BLOCK_ID_ALPHABET))
-        chars.append(_BLOCK_ID_ALPHABET[rest])
-    return "".join(chars)
+    rest, first = divmod(number, _PAIR_SPAN)
+    last, second = divmod(rest, _PAIR_SPAN)
+    return _PAIRS[first] + _PAIRS[second] + _BLOCK_ID_ALPHABET[last]
 
 
 def rich_text(stored: str, ids: IdSource) -> dict[str, Any]:

@@ -3,6 +3,7 @@ wraps the result in Slack's envelope (HTTP 200 and `ok`, or 429 with an integer 
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from ...world import Principal, World
@@ -169,8 +170,13 @@ class SlackService:
 
 def _world_base(world: World, request: ServiceRequest) -> str:
     """The service base under `/w/<world>/`, however the request came in (a URL found without a token)."""
-    root = request.base_url.removesuffix("/slack").removesuffix(f"/w/{world.id}")
-    return f"{root}/w/{world.id}/slack"
+    return _base_under(request.base_url, world.id)
+
+
+@lru_cache(maxsize=256)  # the same for every call of an agent
+def _base_under(base_url: str, world_id: str) -> str:
+    root = base_url.removesuffix("/slack").removesuffix(f"/w/{world_id}")
+    return f"{root}/w/{world_id}/slack"
 
 
 def _upload(world: World, principal: Principal | None, request: ServiceRequest) -> Reply:
