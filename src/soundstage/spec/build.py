@@ -23,6 +23,10 @@ if TYPE_CHECKING:  # Faker loads when a world generates data (`generate:`), not 
     from faker import Faker
 
 Path = tuple[str | int, ...]
+# Faker's providers of every value the services' `generate:` draw (names, companies, words, user names, IP
+# addresses). A Faker of all its providers draws the same values from the same seed, but loading all of them
+# took longer than the messages of a world's `generate:` (tests/spec/test_build.py compares the two).
+FAKER_PROVIDERS = ("faker.providers.person", "faker.providers.company", "faker.providers.lorem", "faker.providers.internet")
 M = TypeVar("M", bound=BaseModel)
 
 
@@ -46,7 +50,7 @@ class BuildContext:
         Faker and making one is a large part of a build that generates nothing."""
         from faker import Faker
 
-        faker = Faker()
+        faker = Faker(providers=list(FAKER_PROVIDERS))
         faker.seed_instance(self._seed)
         return faker
 
