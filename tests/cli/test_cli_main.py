@@ -47,10 +47,11 @@ def test_the_command_line_loads_a_command_only_when_it_runs() -> None:
         "from soundstage.cli import main\n"
         "try:\n    main(['--help'])\nexcept SystemExit:\n    pass\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in "
-        "('pydantic', 'starlette', 'uvicorn', 'httpx', 'faker', 'graphql', 'yaml', 'markdown_it') or m.startswith('soundstage.')), file=sys.stderr)\n"
+        "('pydantic', 'rich', 'starlette', 'uvicorn', 'httpx', 'faker', 'graphql', 'yaml', 'markdown_it') "
+        "or m.startswith('soundstage.')), file=sys.stderr)\n"
     )
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
-    # The engine, the server and their libraries wait for a command that needs them.
+    # The engine, the server, their libraries and rich (the commands' tables) wait for a command that needs them.
     assert done.stderr.strip() == "['soundstage.cli', 'soundstage.cli.config', 'soundstage.cli.output', 'soundstage.errors']"
     from soundstage.cli import COMMANDS
 

@@ -223,30 +223,33 @@ def test_help_says_how_to_run_on_a_ray_cluster(cli) -> None:
     assert "soundstage[ray]" in shown
 
 
-def test_a_run_without_ray_never_imports_it(bench) -> None:
+def imported_by_a_run(bench, picked: str) -> str:
+    """`soundstage run hello.yaml` in a fresh process: its exit code and the modules it imported that the
+    expression `picked` (on a module's name `m`) picks, as the process printed them."""
     probe = (
         "import sys\n"
         "from soundstage.cli import main\n"
         f"try:\n    main(['run', 'hello.yaml', '--agent', {bench.hello()!r}])\nexcept SystemExit as exc:\n"
-        "    print(exc.code, sorted(m for m in sys.modules if m.split('.')[0] == 'ray' or m.endswith('runner_ray')))\n"
+        f"    print(exc.code, sorted(m for m in sys.modules if {picked}))\n"
     )
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=bench.root)
+    return done.stdout.splitlines()[-1]
 
-    assert done.stdout.splitlines()[-1] == "0 []"
+
+def test_a_run_without_ray_never_imports_it(bench) -> None:
+    assert imported_by_a_run(bench, "m.split('.')[0] == 'ray' or m.endswith('runner_ray')") == "0 []"
 
 
 def test_a_run_writing_an_existing_sqlite_store_never_imports_sqlalchemy(bench) -> None:
-    probe = (
-        "import sys\n"
-        "from soundstage.cli import main\n"
-        f"try:\n    main(['run', 'hello.yaml', '--agent', {bench.hello()!r}])\nexcept SystemExit as exc:\n"
-        "    print(exc.code, sorted({m.split('.')[0] for m in sys.modules} & {'sqlalchemy', 'alembic'}))\n"
-    )
-    runs = [subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=bench.root)]
-    runs.append(subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=bench.root))
+    runs = [imported_by_a_run(bench, "m in ('sqlalchemy', 'alembic')") for _ in range(2)]
 
     # The first run makes the store (Alembic, on SQLAlchemy); the second writes it with the stdlib's sqlite3.
-    assert [done.stdout.splitlines()[-1] for done in runs] == ["0 ['alembic', 'sqlalchemy']", "0 []"]
+    assert runs == ["0 ['alembic', 'sqlalchemy']", "0 []"]
+
+
+def test_a_run_of_a_world_that_generates_nothing_never_imports_faker(bench) -> None:
+    # hello.yaml has no `generate:`: Faker is for the noise a world generates.
+    assert imported_by_a_run(bench, "m.split('.')[0] == 'faker'") == "0 []"
 
 
 def test_progress_counts_trials_done_and_passing(bench, capsys) -> None:

@@ -9,7 +9,8 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .output import JsonOption, emit, handles_errors, next_step, say, stdout
+from . import output
+from .output import JsonOption, emit, handles_errors, next_step, say
 
 if TYPE_CHECKING:  # the project file's model loads when a command runs, not with `soundstage --help`
     from .. import project
@@ -66,7 +67,7 @@ def config(json_output: JsonOption = False) -> None:
     for setting in settings:
         value = setting["value"]
         table.add_row(Text(setting["name"]), Text("" if value is None else str(value)), setting["source"])
-    stdout.print(table)
+    output.stdout.print(table)
     next_step("soundstage run SCENE" if found and found.settings.run.agent else "soundstage run SCENE --agent CMD")
 
 

@@ -13,10 +13,9 @@ import os
 import shlex
 import sys
 from collections.abc import Callable, Sequence
-from typing import Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
-from rich.console import Console
 
 from ..errors import SoundstageError, SpecError
 
@@ -27,9 +26,27 @@ JsonOption = Annotated[
     typer.Option("--json", envvar="SOUNDSTAGE_JSON", help="Print one JSON document on stdout and nothing else there."),
 ]
 
-# Bound to sys.stdout / sys.stderr when printing, so a test runner's captured streams are used.
-stdout = Console(highlight=False, soft_wrap=True)
-stderr = Console(stderr=True, highlight=False, soft_wrap=True)
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    stdout: Console
+    stderr: Console
+
+
+@functools.cache
+def _console(name: str) -> Console:
+    """`stdout` or `stderr`, made when first used: rich is imported by the commands that print with it, not by
+    `soundstage --help`. Bound to sys.stdout / sys.stderr when printing, so a test runner's captured streams are
+    used."""
+    from rich.console import Console
+
+    return Console(stderr=name == "stderr", highlight=False, soft_wrap=True)
+
+
+def __getattr__(name: str) -> Any:
+    if name in ("stdout", "stderr"):
+        return _console(name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def json_requested(args: list[str]) -> bool:
@@ -45,7 +62,7 @@ def emit(data: Any) -> None:
 
 def say(text: str = "") -> None:
     """A plain line on stdout (no rich markup, so paths and check ids print as they are)."""
-    stdout.print(text, markup=False)
+    _console("stdout").print(text, markup=False)
 
 
 def next_step(command: str) -> None:
@@ -71,8 +88,8 @@ def report(kind: str, message: str, exit_code: int, json_mode: bool, hint: str, 
         emit({"error": error})
         return
     for line in [str(e) for e in errors] or [message]:
-        stderr.print(f"error: {line}", markup=False)
-    stderr.print(f"next: {hint}", markup=False)
+        _console("stderr").print(f"error: {line}", markup=False)
+    _console("stderr").print(f"next: {hint}", markup=False)
 
 
 def report_soundstage_error(exc: SoundstageError, json_mode: bool, command: str) -> None:

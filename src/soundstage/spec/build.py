@@ -8,9 +8,9 @@ across services too.
 from __future__ import annotations
 
 import random
-from typing import Any, TypeVar
+from functools import cached_property
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from faker import Faker
 from pydantic import BaseModel, ValidationError
 
 from ..errors import SpecError
@@ -19,7 +19,14 @@ from ..world import Collection
 from .loader import Document, dotted
 from .refs import RefError, ref_name, resolve_refs
 
+if TYPE_CHECKING:  # Faker loads when a world generates data (`generate:`), not with every build
+    from faker import Faker
+
 Path = tuple[str | int, ...]
+# Faker's providers of every value the services' `generate:` draw (names, companies, words, user names, IP
+# addresses). A Faker of all its providers draws the same values from the same seed, but loading all of them
+# took longer than the messages of a world's `generate:` (tests/spec/test_build.py compares the two).
+FAKER_PROVIDERS = ("faker.providers.person", "faker.providers.company", "faker.providers.lorem", "faker.providers.internet")
 M = TypeVar("M", bound=BaseModel)
 
 
@@ -34,9 +41,18 @@ class BuildContext:
         self.file = ""  # the file being built from, for errors
         self.here: Path = ()  # path of the section being built within that file
         self._documents = documents or {}  # by file: where errors find their lines
-        self.faker = Faker()
-        self.faker.seed_instance(seed)
+        self._seed = seed
         self.random = random.Random(seed)
+
+    @cached_property
+    def faker(self) -> Faker:
+        """Realistic fake values for `generate:`, seeded with the build's seed. Made when first used: importing
+        Faker and making one is a large part of a build that generates nothing."""
+        from faker import Faker
+
+        faker = Faker(providers=list(FAKER_PROVIDERS))
+        faker.seed_instance(self._seed)
+        return faker
 
     def at(self, file: str, here: Path) -> BuildContext:
         """Points errors at `here` (e.g. `("seed", "slack")`) in `file`."""

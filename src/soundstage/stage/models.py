@@ -9,6 +9,7 @@ and what was found; `loader.validate_model` adds file, line and field.
 from __future__ import annotations
 
 import difflib
+import functools
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -141,8 +142,18 @@ class Scene(Spec):
         return self
 
 
+@functools.cache
+def _sections_built() -> None:
+    """Builds each service section's validator on its own, once. Scenes and world files both hold every
+    section, and pydantic builds a deferred model's validator where it is first used: inside each of them,
+    twice, unless the section's own is built already, which both then use."""
+    for service in SERVICES.values():
+        service.section.model_rebuild()
+
+
 def read_world(path: Path) -> tuple[WorldDefinition, Document]:
     document = read_document(path)
+    _sections_built()
     return validate_model(WorldDefinition, document), document
 
 
@@ -159,6 +170,7 @@ def read_scene_text(text: str, file: str = "<scene_yaml>") -> tuple[Scene, Docum
 def _checked_scene(document: Document) -> Scene:
     """The scene, once every operation its `rate_limits` name is one the service implements (or `*`): a
     misspelt name would otherwise limit nothing, silently."""
+    _sections_built()
     scene = validate_model(Scene, document)
     errors: list[SpecError] = []
     for service, limits in scene.rate_limits.items():

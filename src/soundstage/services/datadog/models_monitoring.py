@@ -113,7 +113,7 @@ class Monitor(Spec):
     message: str = ""
     tags: list[Tag] = []
     priority: int | None = Field(default=None, ge=1, le=5)
-    options: MonitorOptions = MonitorOptions()
+    options: MonitorOptions = Field(default_factory=MonitorOptions)
     overall_state: MonitorState | None = None  # the state at the clock start; default: evaluated
     ago: Duration = "30d"  # created this long before the clock start
 
@@ -170,7 +170,7 @@ class Downtime(Spec):
     ref: str | None = None
     scope: str = "*"
     monitor_identifier: MonitorIdentifier
-    schedule: Schedule = Schedule()
+    schedule: Schedule = Field(default_factory=Schedule)
     message: str | None = None
     mute_first_recovery_notification: bool = False
     notify_end_states: list[Literal["alert", "no data", "warn"]] = ["alert", "no data", "warn"]

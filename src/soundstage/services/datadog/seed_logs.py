@@ -5,15 +5,16 @@ realistic lines (access logs, app messages and failures with the attributes Data
 from __future__ import annotations
 
 import random
-from typing import Any
-
-from faker import Faker
+from typing import TYPE_CHECKING, Any
 
 from ...clock import parse_duration
 from ...spec.build import BuildContext
 from . import logs
 from .models_records import GenerateLogs
 from .store import LOGS
+
+if TYPE_CHECKING:  # loaded by the build context when a world generates logs
+    from faker import Faker
 
 _PATHS = ("/api/orders", "/api/orders/{n}", "/api/cart", "/api/users/{n}", "/api/payments", "/healthz", "/api/search")
 _INFO = (

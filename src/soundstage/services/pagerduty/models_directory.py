@@ -117,7 +117,7 @@ class Service(Spec):
     acknowledgement_timeout: int | None = Field(default=None, ge=0)  # seconds; null = none
     auto_resolve_timeout: int | None = Field(default=None, ge=0)  # seconds; null = none
     teams: list[str] = []
-    incident_urgency_rule: UrgencyRule = UrgencyRule()
+    incident_urgency_rule: UrgencyRule = Field(default_factory=UrgencyRule)
     support_hours: SupportHours | None = None  # needed by, and only by, a use_support_hours urgency rule
     # The routing key of its Events API v2 integration (32 letters and digits); default: one from the seed.
     integration_key: str | None = Field(default=None, pattern=r"^[0-9A-Za-z]{32}$")
