@@ -5,21 +5,38 @@ from __future__ import annotations
 import gc
 from pathlib import Path
 
+import pytest
+
 from soundstage import collector
 from soundstage.server import Hub
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def test_held_freezes_what_exists_until_the_outermost_hold_ends() -> None:
-    assert gc.get_freeze_count() == 0
+def test_held_keeps_the_collector_off_until_the_outermost_hold_ends() -> None:
+    assert gc.isenabled()
     with collector.held():
-        frozen = gc.get_freeze_count()
-        assert frozen > 0
+        assert not gc.isenabled()
         with collector.held():
             pass
-        assert gc.get_freeze_count() >= frozen  # the inner hold gave nothing back
-    assert gc.get_freeze_count() == 0
+        assert not gc.isenabled()  # the inner hold did not turn it back on
+    assert gc.isenabled()
+
+
+def test_held_turns_the_collector_back_on_after_an_error() -> None:
+    with pytest.raises(ValueError), collector.held():
+        raise ValueError("a check's bug")
+    assert gc.isenabled()
+
+
+def test_held_leaves_a_collector_found_off_off() -> None:
+    gc.disable()
+    try:
+        with collector.held():
+            pass
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
 
 
 def test_serving_freezes_the_survivors_of_each_full_collection() -> None:
@@ -50,6 +67,9 @@ def test_a_world_dropped_from_a_serving_hub_is_given_back_to_the_collector() -> 
 
 
 def test_release_outside_a_server_gives_nothing_back() -> None:
-    with collector.held():
+    gc.freeze()
+    try:
         collector.release()
         assert gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()

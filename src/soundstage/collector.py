@@ -14,8 +14,10 @@ youngest generation is collected every 2,000 allocations rather than 700 (most o
 the call, by reference counting, and fewer young collections walk the survivors fewer times), and a full
 collection is considered every 2 collections of the middle one rather than 10, as each walks only what was
 made since the last: more of them, each short.
-`held()`: during a computation over a log (evaluating checks), what existed before it is frozen, and the
-survivors of each full collection while it runs.
+`held()`: during a computation over a log (evaluating checks) the collector does not run at all. Such a
+computation makes indexes that hold a reference to every event, and few cycles: a collection would walk those
+indexes again and again to find nothing (the log and the state are alive anyway). Its cycles, if any, are
+collected by the first full collection after it; the collector is turned back on as it was found.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from contextlib import contextmanager
 from typing import Any
 
 THRESHOLDS = (2000, 10, 2)
-_state = {"serving": False, "held": 0}
+_state = {"serving": False, "held": 0, "paused": False}  # paused: held() turned the collector off
 
 
 def _collected(phase: str, info: dict[str, Any]) -> None:
@@ -53,24 +55,31 @@ def serving() -> Iterator[None]:
 
 def release() -> None:
     """A world was dropped: what it leaves in cycles is collected by the next full collection."""
-    if _state["serving"] and not _state["held"]:
+    if _state["serving"]:
         gc.unfreeze()
 
 
 @contextmanager
 def held() -> Iterator[None]:
-    gc.freeze()
+    if not _state["held"]:  # the outermost hold, of any thread: the innermost ones find it off already
+        _state["paused"] = gc.isenabled()
+        gc.disable()
     _state["held"] += 1
-    # As when serving, the survivors of each full collection are frozen too: the indexes a computation
-    # builds over a long log hold a reference to every event, which a full collection would visit each time.
-    watching = _state["held"] == 1 and not _state["serving"]
-    if watching:
-        gc.callbacks.append(_collected)
     try:
         yield
     finally:
         _state["held"] -= 1
-        if watching:
-            gc.callbacks.remove(_collected)
-        if not _state["held"] and not _state["serving"]:
-            gc.unfreeze()
+        if not _state["held"]:
+            _settle()
+            if _state["paused"]:
+                gc.enable()
+
+
+def _settle() -> None:
+    """What a computation made and kept (its indexes) is moved out of the youngest generation without being
+    walked, or the first collection after it would walk all of it: frozen while serving, as the survivors of a
+    full collection are; else into the oldest generation (freezing merges every generation and starts the
+    count of new objects again, unfreezing hands them all to the oldest)."""
+    gc.freeze()
+    if not _state["serving"]:
+        gc.unfreeze()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import pytest
@@ -10,7 +11,9 @@ import pytest
 from soundstage.checks import Attempt, CallPattern, evaluate, parse_checks
 from soundstage.clock import Clock, parse_time
 from soundstage.errors import NotFound, UsageError
-from soundstage.events import EventLog
+from soundstage.events import CallEvent, ClockEvent, Event, EventLog, StartEvent, WriteEvent
+from soundstage.grading.attempt import write_evidence
+from soundstage.grading.outcome import EVIDENCE_LIMIT
 from soundstage.ids import IdSource
 from soundstage.services.slack.store import MESSAGES
 from soundstage.world import Collection, Principal, World
@@ -215,3 +218,61 @@ def test_an_event_log_written_by_the_world_reads_back(tmp_path):
     world.log.mirror_to(tmp_path / "events.jsonl")
     world.log.close()
     assert EventLog.read(tmp_path / "events.jsonl").events == Attempt.from_world(world).events
+
+
+T = "2026-03-02T14:00:00Z"
+
+
+def _order(index):
+    """A nested index with its order made visible: == on dicts alone ignores it."""
+    if isinstance(index, dict):
+        return [(key, _order(value)) for key, value in index.items()]
+    return [event.seq for event in index]
+
+
+def test_the_log_indexes_made_in_one_pass_agree_with_one_pass_each():
+    rng = random.Random(14)
+    events: list[Event] = [StartEvent(seq=1, t=T, scene="s")]
+    for seq in range(2, 600):
+        roll = rng.random()
+        if roll < 0.5:
+            events.append(
+                CallEvent(
+                    seq=seq, t=T, service=rng.choice(["slack", "github"]), method=rng.choice(["GET", "get", "POST"]),
+                    path=rng.choice(["/a", "/b", "/c/1"]), status=rng.choice([200, 200, 404, 500]),
+                    error=rng.random() < 0.1,
+                )
+            )
+        elif roll < 0.9:
+            events.append(
+                WriteEvent(
+                    seq=seq, t=T, collection=rng.choice(["x", "y"]), op=rng.choice(["added", "changed"]),
+                    id=rng.choice("pqrs"), by=rng.choice([None, seq - 1]),
+                )
+            )
+        else:
+            events.append(ClockEvent(seq=seq, t=T, advanced="1m"))
+    attempt = Attempt(events)
+    calls = [e for e in events if isinstance(e, CallEvent)]
+    writes = [e for e in events if isinstance(e, WriteEvent)]
+    signatures: dict = {}
+    every: dict = {}
+    agents: dict = {}
+    for call in calls:
+        signatures.setdefault((call.service, call.method.upper()), {}).setdefault(call.path, []).append(call)
+    for write in writes:
+        every.setdefault(write.collection, {}).setdefault(write.id, []).append(write)
+        if write.by is not None:
+            agents.setdefault(write.collection, {}).setdefault(write.id, []).append(write)
+    assert attempt.calls == calls and attempt.writes == writes
+    assert _order(attempt.signatures) == _order(signatures)
+    assert attempt.failed_calls == [c for c in calls if c.error or c.status >= 400]
+    assert _order(attempt.writes_by_record) == _order(every)
+    assert _order(attempt.agent_writes) == _order(agents)
+
+
+def test_write_evidence_keeps_the_earliest_seqs_a_result_keeps():
+    writes = [WriteEvent(seq=seq, t=T, collection="x", op="changed", id="p", by=seq - 1) for seq in range(900, 2, -3)]
+    every = sorted({w.seq for w in writes} | {w.by for w in writes if w.by is not None})
+    assert len(every) > EVIDENCE_LIMIT
+    assert write_evidence(writes) == every[:EVIDENCE_LIMIT]

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from soundstage.checks import Attempt, CheckSpecError
+from soundstage.grading.conditions import closest, matching
+from soundstage.grading.words import show
+from soundstage.predicates.records import RecordArgs, record
 
 
 def state(result, office, name, **args):
@@ -474,3 +479,21 @@ def test_diff_fields_sees_only_the_paths_given(result, office):
 def test_diff_each_has_no_changes_or_fields(result, office):
     with pytest.raises(CheckSpecError, match="each compares the elements of a list field"):
         state(result, office, "diff", collection="x", each="labels", fields=["a"])
+
+
+def test_record_closest_agrees_with_ranking_every_record_by_where():
+    """The closest record is sought among those meeting all of `where` when there are any: the same one
+    ranking every record by how much of `where` it meets finds."""
+    rng = random.Random(14)
+    args = RecordArgs(collection="x", where={"a": 1, "b": 1}, field="tags", contains="t")
+    where, field = args.conditions()
+    for _ in range(200):
+        records = [
+            {"id": f"r{n}", "a": rng.randint(0, 2), "b": rng.randint(0, 2), "tags": rng.sample(["t", "u", "v"], 1)}
+            for n in range(rng.randint(1, 10))
+        ]
+        if matching(records, where + field):
+            continue
+        near = closest(records, field, rank=lambda r: sum(c.holds(r) for c in where))
+        outcome = record(args, Attempt([], state={"x": records}))
+        assert f"closest: id {show(near['id'], 60)}," in outcome.actual

@@ -162,7 +162,8 @@ def _called(attempt: Attempt, pattern: CallPattern) -> Outcome:
     expected = f"at least one call matching {pattern}"
     calls = attempt.calls_matching(pattern)
     if calls:
-        return Outcome(True, expected, f"{_matched(calls)} ({seqs(c.seq for c in calls)})", [c.seq for c in calls])
+        numbers = [c.seq for c in calls]
+        return Outcome(True, expected, f"{_matched(calls)} ({seqs(numbers)})", numbers)
     actual, evidence = miss(attempt, pattern)
     return Outcome(False, expected, actual, evidence)
 
@@ -178,8 +179,9 @@ def _not_called(attempt: Attempt, patterns: list[CallPattern]) -> Outcome:
 def _times(attempt: Attempt, pattern: CallPattern, times: Times, conditions: dict[str, InputTest]) -> Outcome:
     calls = _meeting(attempt.calls_matching(pattern), conditions)
     expected = f"{times} matching {pattern}" + (f" whose {_conditions(conditions)}" if conditions else "")
-    actual = _matched(calls) + (f" ({seqs(c.seq for c in calls)})" if calls else "")
-    return Outcome(times.holds(len(calls)), expected, actual, [c.seq for c in calls])
+    numbers = [c.seq for c in calls]
+    actual = _matched(calls) + (f" ({seqs(numbers)})" if calls else "")
+    return Outcome(times.holds(len(calls)), expected, actual, numbers)
 
 
 def _end(attempt: Attempt, pattern: CallPattern, which: str) -> Outcome:
@@ -225,12 +227,8 @@ def _with(attempt: Attempt, args: TraceArgs) -> Outcome:
     tests = [_input_condition(path, condition) for path, condition in conditions.items()]
     meeting = matching(candidates, tests)
     if meeting:
-        return Outcome(
-            True,
-            expected,
-            f"{count(len(meeting), 'call')} did ({seqs(c.seq for c in meeting)})",
-            [c.seq for c in meeting],
-        )
+        numbers = [c.seq for c in meeting]
+        return Outcome(True, expected, f"{count(len(meeting), 'call')} did ({seqs(numbers)})", numbers)
     if not candidates:
         return Outcome(False, expected, "the agent made no calls" if not attempt.calls else f"no call{scope} was made")
     near = closest(candidates, tests, earliest=True)

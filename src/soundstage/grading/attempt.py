@@ -7,6 +7,7 @@ records by field, record ids) are built on first use and kept, so no check resca
 
 from __future__ import annotations
 
+import heapq
 import json
 import re
 from functools import cached_property
@@ -157,23 +158,15 @@ class Attempt:
     @property
     def calls(self) -> list[CallEvent]:
         """The trace: the agent's own calls, oldest first."""
-        return self._calls_and_writes[0]
+        return self._log.calls
 
     @property
     def writes(self) -> list[WriteEvent]:
-        return self._calls_and_writes[1]
+        return self._log.writes
 
     @cached_property
-    def _calls_and_writes(self) -> tuple[list[CallEvent], list[WriteEvent]]:
-        """One pass over a long log for both: each pass reads every event from memory again."""
-        calls: list[CallEvent] = []
-        writes: list[WriteEvent] = []
-        for event in self.events:
-            if isinstance(event, CallEvent):
-                calls.append(event)
-            elif isinstance(event, WriteEvent):
-                writes.append(event)
-        return calls, writes
+    def _log(self) -> _LogIndex:
+        return _LogIndex(self.events)
 
     @cached_property
     def by_kind(self) -> dict[str, list[Event]]:
@@ -194,14 +187,11 @@ class Attempt:
     def finish(self) -> FinishEvent | None:
         return next((e for e in reversed(self.events) if isinstance(e, FinishEvent)), None)
 
-    @cached_property
+    @property
     def signatures(self) -> dict[tuple[str, str], dict[str, list[CallEvent]]]:
         """Calls by (service, METHOD), then by path: a pattern picks its service and method first, then finds
         a literal path by lookup, so it is tested once per distinct call, not once per call."""
-        index: dict[tuple[str, str], dict[str, list[CallEvent]]] = {}
-        for call in self.calls:
-            index.setdefault((call.service, call.method.upper()), {}).setdefault(call.path, []).append(call)
-        return index
+        return self._log.signatures
 
     def calls_matching(self, pattern: CallPattern) -> list[CallEvent]:
         """The calls a pattern matches, oldest first (cached per pattern)."""
@@ -219,10 +209,10 @@ class Attempt:
             self._matching[pattern.text] = found
         return found
 
-    @cached_property
+    @property
     def failed_calls(self) -> list[CallEvent]:
         """Calls that got an error: HTTP status 400 or more, or Slack's `ok: false` (recorded as `error`)."""
-        return [c for c in self.calls if c.error or c.status >= 400]
+        return self._log.failed
 
     @cached_property
     def call_shapes(self) -> dict[tuple[str, str], CallEvent]:
@@ -246,36 +236,12 @@ class Attempt:
 
     @property
     def writes_by_record(self) -> dict[str, dict[str, list[WriteEvent]]]:
-        return self._writes_by_record[0]
+        return self._log.every
 
     @property
     def agent_writes(self) -> dict[str, dict[str, list[WriteEvent]]]:
         """The writes the agent's calls caused (`by` set), by collection and record."""
-        return self._writes_by_record[1]
-
-    @cached_property
-    def _writes_by_record(self) -> tuple[dict[str, dict[str, list[WriteEvent]]], dict[str, dict[str, list[WriteEvent]]]]:
-        """Every write, and the agent's, by collection and record: one pass over a long log for both."""
-        every: dict[str, dict[str, list[WriteEvent]]] = {}
-        agents: dict[str, dict[str, list[WriteEvent]]] = {}
-        for write in self.writes:
-            collection, key = write.collection, write.id
-            records = every.get(collection)
-            if records is None:
-                records = every[collection] = {}
-            found = records.get(key)
-            if found is None:
-                found = records[key] = []
-            found.append(write)
-            if write.by is not None:
-                records = agents.get(collection)
-                if records is None:
-                    records = agents[collection] = {}
-                found = records.get(key)
-                if found is None:
-                    found = records[key] = []
-                found.append(write)
-        return every, agents
+        return self._log.agents
 
     # -- the final state -------------------------------------------------------------------------------
 
@@ -350,14 +316,68 @@ class Attempt:
         return f"{value} (${name})" if name else str(value)
 
 
+class _LogIndex:
+    """What checks look up in the log, made in one pass: an event is read from memory once for all of them.
+    Over a long log reading the events is most of the cost (each lies apart from the others in memory), not
+    the work done on each; every index keeps the log's order.
+
+    `calls`, `writes`; `signatures`: calls by (service, METHOD), then by path; `failed`: the calls that got
+    an error; `every` and `agents`: every write, and those the agent's calls caused, by collection and record.
+    """
+
+    def __init__(self, events: Iterable[Event]) -> None:
+        self.calls: list[CallEvent] = []
+        self.writes: list[WriteEvent] = []
+        self.signatures: dict[tuple[str, str], dict[str, list[CallEvent]]] = {}
+        self.failed: list[CallEvent] = []
+        self.every: dict[str, dict[str, list[WriteEvent]]] = {}
+        self.agents: dict[str, dict[str, list[WriteEvent]]] = {}
+        sorts: dict[type, int] = {}  # an event's class: 1 a call, 2 a write, 0 neither (`isinstance`, once a class)
+        methods: dict[tuple[str, str], dict[str, list[CallEvent]]] = {}  # (service, method as sent): its paths
+        # All inline: over a long log a function call per event costs about as much as the indexing.
+        for event in events:
+            sort = sorts.get(type(event))
+            if sort is None:
+                sort = sorts[type(event)] = 1 if isinstance(event, CallEvent) else 2 if isinstance(event, WriteEvent) else 0
+            if sort == 1:
+                call: CallEvent = event  # type: ignore[assignment]  # sorted above: cheaper than a cast
+                self.calls.append(call)
+                sent = (call.service, call.method)
+                paths = methods.get(sent)
+                if paths is None:
+                    paths = methods[sent] = self.signatures.setdefault((sent[0], sent[1].upper()), {})
+                path = call.path
+                found = paths.get(path)
+                if found is None:
+                    found = paths[path] = []
+                found.append(call)
+                if call.error or call.status >= 400:
+                    self.failed.append(call)
+            elif sort == 2:
+                write: WriteEvent = event  # type: ignore[assignment]
+                self.writes.append(write)
+                collection, key = write.collection, write.id
+                for index in (self.every, self.agents) if write.by is not None else (self.every,):
+                    records = index.get(collection)
+                    if records is None:
+                        records = index[collection] = {}
+                    kept = records.get(key)
+                    if kept is None:
+                        kept = records[key] = []
+                    kept.append(write)
+
+
 def write_evidence(writes: Iterable[WriteEvent]) -> list[int]:
-    """The seqs of writes and of the agent calls that caused them."""
-    seqs = set()
+    """The seqs of writes and of the agent calls that caused them: the earliest `EVIDENCE_LIMIT`, as a result
+    keeps no more (a record a long log changed over and over has tens of thousands)."""
+    seqs: set[int] = set()
+    add = seqs.add
     for write in writes:
-        seqs.add(write.seq)
-        if write.by is not None:
-            seqs.add(write.by)
-    return sorted(seqs)
+        add(write.seq)
+        by = write.by
+        if by is not None:
+            add(by)
+    return heapq.nsmallest(EVIDENCE_LIMIT, seqs)
 
 
 def _seq(event: Event) -> int:

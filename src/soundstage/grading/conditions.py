@@ -25,7 +25,12 @@ def wants(conditions: Sequence[Condition[Any]]) -> str:
 
 def matching(items: Sequence[T], conditions: Sequence[Condition[T]]) -> list[T]:
     """The items that meet every condition, in their order."""
-    return [item for item in items if all(c.holds(item) for c in conditions)]
+    # One condition at a time over what the ones before left: each item meets the same tests as with `all`.
+    found = list(items)
+    for condition in conditions:
+        holds = condition.holds
+        found = [item for item in found if holds(item)]
+    return found
 
 
 def misses(item: T, conditions: Sequence[Condition[T]]) -> list[str]:
@@ -58,22 +63,17 @@ def closest(
         ranks = [rank(item) for item in items]
         top = max(ranks)
         order = [k for k in order if ranks[k] == top]
+    tests = [c.holds for c in conditions]
     best, most = order[0], -1
     for k in order:
-        held = _held(items[k], conditions, len(conditions) - most - 1)
-        if held is not None and held > most:
-            best, most = k, held
-            if held == len(conditions):
+        item, failed, allowed = items[k], 0, len(tests) - most - 1
+        for holds in tests:
+            if not holds(item):
+                failed += 1
+                if failed > allowed:  # it can no longer beat the best
+                    break
+        else:
+            best, most = k, len(tests) - failed
+            if failed == 0:
                 break
     return items[best]
-
-
-def _held(item: T, conditions: Sequence[Condition[T]], allowed: int) -> int | None:
-    """How many conditions `item` meets, or None once it has failed more than `allowed` of them."""
-    failed = 0
-    for condition in conditions:
-        if not condition.holds(item):
-            failed += 1
-            if failed > allowed:
-                return None
-    return len(conditions) - failed

@@ -68,7 +68,8 @@ class RecordArgs(Args):
 def record(args: RecordArgs, attempt: Attempt) -> Outcome:
     records = attempt.records(args.collection)
     where, field = args.conditions()
-    matched = matching(records, where + field)
+    meeting = matching(records, where)  # kept: when none has the field too, the closest is among them
+    matched = matching(meeting, field)
     what = f"record in {args.collection}{where_text(args.where)}{args.field_text()}{Case(args.ignore_case).note()}"
     if matched:
         found = f"{count(len(matched), 'record')} did: {some(matched, len(matched), record_name)}"
@@ -84,8 +85,8 @@ def record(args: RecordArgs, attempt: Attempt) -> Outcome:
         return Outcome(False, f"a {what}", f"{args.collection} has no records")
     if not attempt.explains:
         return Outcome(False, f"a {what}", f"none of {count(len(records), 'record')} did")
-    # Most of `where` first, then the field test.
-    near = closest(records, field, rank=lambda r: sum(c.holds(r) for c in where))
+    # Most of `where` first, then the field test: the records meeting all of `where` rank first, if any.
+    near = closest(meeting, field) if meeting else closest(records, field, rank=lambda r: sum(c.holds(r) for c in where))
     actual = f"none of {count(len(records), 'record')} did; closest: {record_name(near)}, where {listing(misses(near, where + field))}"
     return Outcome(False, f"a {what}", actual, attempt.record_evidence(args.collection, near))
 
@@ -378,5 +379,9 @@ def writes(args: WritesArgs, attempt: Attempt) -> Outcome:
 
 def _written(item: tuple[str, str, list[Any]]) -> str:
     name, key, ws = item
-    ops = list(dict.fromkeys(w.op for w in ws))
-    return f"{name} {key} {listing(ops)} (seq {listing([str(w.seq) for w in ws])})"
+    ops: dict[str, None] = {}
+    seqs: list[str] = []
+    for w in ws:  # one pass: a record a long log changed over and over has tens of thousands of writes
+        ops[w.op] = None
+        seqs.append(str(w.seq))
+    return f"{name} {key} {listing(list(ops))} (seq {listing(seqs)})"
