@@ -1,8 +1,8 @@
-"""What GitHub keeps rendered (pull-request-simples by the versions of what they show, shared users and
-repositories, file contents, the bytes and ETag of such answers) must answer exactly what rendering from scratch
-answers: after a push moves a branch, issues are opened and closed, reviewers are requested, labels, users
-and milestones change, pulls close, a call is undone, and in a world copied from the same image that
-wrote nothing meanwhile."""
+"""What GitHub keeps rendered (pages of the pulls list and pull-request-simples by the versions of what they
+show, shared users and repositories, file contents, the bytes and ETag of such answers) must answer exactly
+what rendering from scratch answers: after a push moves a branch, issues are opened and closed, reviewers are
+requested, labels, users, milestones and the repository change, pulls are commented on and close, a call is
+undone, and in a world copied from the same image that wrote nothing meanwhile (under its own URL)."""
 
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ from soundstage.server import Hub
 from soundstage.server.recording import record
 from soundstage.services import SERVICES
 from soundstage.services.base import ServiceRequest
-from soundstage.services.github import views, views_git, views_pulls, wire
-from soundstage.services.github.store import LABELS, PULLS, REFS, USERS, label_key
+from soundstage.services.github import handlers_pulls, milestones, views, views_git, views_pulls, wire
+from soundstage.services.github.store import LABELS, MILESTONES, PULLS, REFS, REPOS, USERS, label_key
 from soundstage.world import World
 
 SCENE = """
@@ -48,35 +48,61 @@ seed:
           - {title: Fix totals, head: feature}
           - {title: Other change, head: other, user: $maya_gh}
           - {title: Old change, head: other, state: closed}
+      - full_name: acme/web
+        default_branch: main
+        files: {README.md: "# web\\n"}
+        commits:
+          - {ref: page, message: Page, files: {index.html: "<p>\\n"}}
+        branches: {page: $page}
+        pulls:
+          - {title: Add a page, head: page}
 """
-LISTS = [{}, {"state": "all"}, {"direction": "asc", "per_page": "1"}, {"state": "all", "page": "2", "per_page": "2"}]
+LISTS = [
+    {},
+    {"state": "all"},
+    {"direction": "asc", "per_page": "1"},
+    {"state": "all", "page": "2", "per_page": "2"},
+    {"sort": "popularity", "direction": "desc"},
+]
 REPO = "/repos/acme/orders"
+ROOTS = ("http://127.0.0.1:8750/w/{world}/github", "https://127.0.0.1:8443/w/{world}/github")  # plain and TLS ports
 
 
-def _call(world: World, method: str, path: str, query: dict[str, str] | None = None, body: Any = None) -> Any:
-    """The answer's status, bytes and ETag."""
+def _call(
+    world: World, method: str, path: str, query: dict[str, str] | None = None, body: Any = None, root: str = ROOTS[0]
+) -> Any:
+    """The answer's bytes and ETag, asked under API root `root` (`{world}`: the world's id)."""
     principal = next(p for p in world.tokens.values() if p.service == "github" and p.token_type == "user")
     headers = {"user-agent": "test", "content-type": "application/json"}
     content = json.dumps(body).encode() if body is not None else b""
-    request = ServiceRequest(method, path, query or {}, headers, content, "http://127.0.0.1:8750/w/x/github")
+    request = ServiceRequest(method, path, query or {}, headers, content, root.format(world=world.id))
     reply, encoded, _, _ = record(world, SERVICES["github"], principal, request)
     assert reply.status < 300, encoded
     return encoded, reply.headers.get("ETag")
 
 
+def _asks() -> list[tuple[str, dict[str, str], str]]:
+    """The reads compared: pulls lists of both repos (under both roots), two pulls, and files at two refs."""
+    lists = [(f"{repo}/pulls", ask, root) for root in ROOTS for repo in (REPO, "/repos/acme/web") for ask in LISTS]
+    files = [(f"{REPO}/contents/{path}", ask) for path in ("README.md", "a.txt") for ask in ({}, {"ref": "feature"})]
+    return lists + [(f"{REPO}/pulls/{n}", {}, ROOTS[0]) for n in (3, 4)] + [(*file, ROOTS[0]) for file in files]
+
+
 def _reads(world: World) -> list[Any]:
-    return [_call(world, "GET", f"{REPO}/pulls", ask) for ask in LISTS] + [
-        _call(world, "GET", f"{REPO}/pulls/{n}") for n in (3, 4)
-    ] + [_call(world, "GET", f"{REPO}/contents/{path}", ask) for path in ("README.md", "a.txt") for ask in ({}, {"ref": "feature"})]
+    return [_call(world, "GET", path, ask, root=root) for path, ask, root in _asks()]
 
 
 def _same_as_fresh(world: World, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The answers read with every cache as it is are those read with every cache empty."""
+    """The answers read with every cache as it is are those read each with every cache empty (so that no read
+    answers what another one kept)."""
     cached = _reads(world)
-    with monkeypatch.context() as empty:
-        for module, name in ((views, "_USERS"), (views, "_REPOS"), (views_pulls, "_SIMPLE"), (views_git, "_FILES"), (wire, "_SHARED"), (wire, "_ENCODED")):
-            empty.setattr(module, name, {})
-        fresh = _reads(world)
+    fresh = []
+    for path, ask, root in _asks():
+        with monkeypatch.context() as empty:
+            for module, name in ((views, "_USERS"), (views, "_REPOS"), (views_pulls, "_SIMPLE"), (views_git, "_FILES"), (wire, "_SHARED"), (wire, "_ENCODED")):
+                empty.setattr(module, name, {})
+            empty.setattr(handlers_pulls._PAGES, "kept", {})
+            fresh.append(_call(world, "GET", path, ask, root=root))
     assert cached == fresh
 
 
@@ -93,7 +119,7 @@ def test_cached_renders_are_fresh_renders_after_every_change(
     written, untouched = worlds
     sha = written.refs["two"]
     first, again = _call(written, "GET", f"{REPO}/pulls"), _call(written, "GET", f"{REPO}/pulls")
-    assert first[0] is again[0]  # the same unchanged page: encoded once
+    assert first[0] is again[0]  # the same unchanged page: kept, and encoded once
     readme = [_call(written, "GET", f"{REPO}/contents/README.md") for _ in range(2)]
     assert readme[0][0] is readme[1][0]
     changes = [
@@ -104,8 +130,11 @@ def test_cached_renders_are_fresh_renders_after_every_change(
         lambda: _call(written, "POST", f"{REPO}/issues/4/labels", body={"labels": ["bug"]}),
         lambda: written[LABELS].change(label_key("acme/orders", "bug"), color="0e8a16"),
         lambda: written[USERS].change("maya", name="Maya C.", type="Organization"),
-        lambda: _call(written, "PATCH", f"{REPO}/pulls/3", body={"milestone": 1}),
+        lambda: _call(written, "PATCH", f"{REPO}/issues/3", body={"milestone": 1}),  # a pull's, as GitHub sets it
         lambda: _call(written, "POST", f"{REPO}/issues", body={"title": "Ship v1", "milestone": 1}),  # its counts
+        lambda: written[MILESTONES].change(milestones.key("acme/orders", 1), title="v1.0"),
+        lambda: written[REPOS].change("acme/orders", description="Orders and their totals"),
+        lambda: _call(written, "POST", f"{REPO}/issues/3/comments", body={"body": "Looks good"}),  # popularity
         lambda: _call(written, "PATCH", f"{REPO}/pulls/4", body={"state": "closed"}),
         lambda: _call(written, "PATCH", f"{REPO}/git/refs/heads/other", body={"sha": sha}),  # 4 is closed now
         lambda: _call(written, "PUT", f"{REPO}/contents/a.txt", body={"message": "B", "content": "Yg==", "sha": _blob(written)}),

@@ -27,6 +27,7 @@ from .store import HEADS, PULLS, REFS, REPOS, USERS, ref_key
 
 UPLOAD, RECEIVE = "git-upload-pack", "git-receive-pack"
 _PATH = re.compile(r"/(?P<owner>[^/]+)/(?P<repo>[^/]+?)(?:\.git)?/(?P<tail>info/refs|git-upload-pack|git-receive-pack)")
+_TAILS = ("/info/refs", "/" + UPLOAD, "/" + RECEIVE)
 _AGENT = "agent=git/github-soundstage"
 _UPLOAD_CAPS = (
     "multi_ack_detailed side-band-64k ofs-delta shallow no-progress include-tag "
@@ -39,7 +40,8 @@ _REFNAME = re.compile(r"refs/(?:[^/\x00-\x20\x7f~^:?*\[\\]+/)*[^/\x00-\x20\x7f~^
 
 def git_path(path: str) -> bool:
     """Whether `path` is one of git's smart HTTP paths (rather than a REST one)."""
-    return _PATH.fullmatch(path) is not None
+    # Asked of every call: the ending rules out a REST path before the pattern is tried.
+    return path.endswith(_TAILS) and _PATH.fullmatch(path) is not None
 
 
 def _service(request: ServiceRequest) -> str | None:

@@ -10,10 +10,12 @@ from __future__ import annotations
 from typing import Any
 
 from ...world import Record
+from ..base import Reply
 from . import commits, diffs, issues, listing, media, pulls, repos, views_git, views_pulls
 from .calls import Call, created, no_content, ops, paginate
 from .errors import GitHubError, failed, not_found, type_error
-from .store import PULLS, REVIEW_COMMENTS, REVIEWS, item_key
+from .pages import Pages
+from .store import COMMENTS, ISSUES, LABELS, MILESTONES, PULLS, REFS, REPOS, REVIEW_COMMENTS, REVIEWS, USERS, item_key
 
 DOCS = "https://docs.github.com/rest/pulls"
 _EVENTS = {"APPROVE": "APPROVED", "REQUEST_CHANGES": "CHANGES_REQUESTED", "COMMENT": "COMMENTED"}
@@ -29,9 +31,19 @@ def _view(call: Call, record: Record, full: bool = True) -> dict[str, Any]:
     return views_pulls.pull(call.base, call.records, record, full)
 
 
+# What a page of the pulls list reads: the pulls, the issues and milestones of their milestones' counts and
+# of the repository's open count, the refs of open pulls' branches, users, labels, the repository, and the
+# comments the `popularity` sort counts.
+_PAGES = Pages((PULLS, ISSUES, MILESTONES, REFS, USERS, LABELS, REPOS, COMMENTS))
+
+
 @ops("GET /repos/{owner}/{repo}/pulls")
 def list_pulls(call: Call) -> Any:
-    repo = call.repo()
+    repo = call.repo()  # first: a repo the caller may not see is 404, whatever was kept
+    return _PAGES.answer(call, lambda: _list_pulls(call, repo))
+
+
+def _list_pulls(call: Call, repo: Record) -> Reply:
     state = call.one_of("state", ("open", "closed", "all"), "open", "PullRequest")
     sort = call.one_of("sort", ("created", "updated", "popularity", "long-running"), "created", "PullRequest")
     direction = call.one_of("direction", ("asc", "desc"), "desc" if sort == "created" else "asc", "PullRequest")

@@ -30,12 +30,15 @@ def over_limit(world: World, operation: str, user: Record | None) -> GitHubError
     """GitHub's refusal when this call is over a limit the scene turned on (a refused call takes no place
     in a per-operation window). A call with no credential (`user` None) is counted apart and not refused
     by the primary limit: GitHub words that refusal with the caller's IP address, which a world has not."""
-    if setting(world, "github") is True:
+    given = setting(world, "github")
+    if given is True:
         if user is None:
             return None
         used, _ = rate_used(world)
         if used >= LIMIT:
             return primary_refusal(user)
+        return None
+    if not given:  # most scenes: no limit on, nothing to count
         return None
     rule = rule_for(rules(world, "github", dict), operation)  # `true` is the primary limit alone, above
     if rule is None:

@@ -137,8 +137,9 @@ class GitHubService(RestService):
             **wire.CONSTANT,
             **reply.headers,
         }
-        if wire.version(request) in VERSIONS:
-            reply.headers["X-GitHub-Api-Version-Selected"] = wire.version(request)
+        selected = wire.version(request)
+        if selected in VERSIONS:
+            reply.headers["X-GitHub-Api-Version-Selected"] = selected
         reply.headers.setdefault("X-GitHub-Media-Type", media.media_header(request))
         return reply
 

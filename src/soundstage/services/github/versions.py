@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ...world import Record
+from ...world import Record, World
 from .records import Records
 
 
@@ -34,3 +34,8 @@ class Version:
 def version(records: Records, name: str) -> object:
     """The token of collection `name`'s contents as they are now."""
     return records[name].derived(Version).token
+
+
+def tokens(world: World, names: tuple[str, ...]) -> tuple[object, ...]:
+    """The tokens of collections `names` of a live world as they are now, in that order."""
+    return tuple([world[name].derived(Version).token for name in names])

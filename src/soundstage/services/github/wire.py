@@ -67,7 +67,7 @@ ACCEPTED_SCOPES = {
 
 def request_id(world: World) -> str:
     """The next `X-GitHub-Request-Id` of a world, shaped like GitHub's: `EB88:1556:436041:46EAA0:64785E28`."""
-    digits = world.ids.digest("github:request").hex().upper()
+    digits = world.ids.digest("github:request")[:14].hex().upper()
     return f"{digits[:4]}:{digits[4:8]}:{digits[8:14]}:{digits[14:20]}:{digits[20:28]}"
 
 
@@ -76,8 +76,8 @@ def version(request: ServiceRequest) -> str:
 
 
 # Views that caches hand to every answer showing the same records and that nobody changes (`share`), by id,
-# and answers made of them (one such view, or a list of them), encoded and tagged once: by the view's id or
-# the tuple of the items' ids. Each entry holds what it is keyed by, so the ids stay theirs; both are bounded
+# and answers made of them (one such view or list of views, or a new list of them), encoded and tagged once:
+# by the shared object's id or the tuple of the items' ids. Each entry holds what it is keyed by, so the ids stay theirs; both are bounded
 # (emptied when full), the answers by the bytes they keep.
 _SHARED_MAX = 8192
 _SHARED: dict[int, Any] = {}
@@ -87,8 +87,8 @@ _encoded_bytes = 0
 
 
 def share(view: Any) -> Any:
-    """Marks a cached view as shared between answers and never changed: a list of such views is encoded
-    and tagged once however often it is answered."""
+    """Marks a cached view (or a cached list of them) as shared between answers and never changed: it, or a
+    list of such views, is encoded and tagged once however often it is answered."""
     if len(_SHARED) >= _SHARED_MAX:
         _SHARED.clear()
     _SHARED[id(view)] = view
@@ -100,21 +100,30 @@ def etag(content: bytes) -> str:
 
 
 def _encoded(body: Any) -> tuple[bytes, str]:
-    """The bytes of a JSON body and its tag; for a shared view or a list of them, those of the first time."""
+    """The bytes of a JSON body and its tag; for a shared view, a shared list or a list of shared views,
+    those of the first time."""
     global _encoded_bytes
+    # The very objects answered then (the entry holds them, so no other object has their ids), which no one
+    # changes: first the body itself (a shared view or list), then a new list of shared views.
+    found = _ENCODED.get(id(body))
     many = type(body) is list and bool(body)
-    key: int | tuple[int, ...] = tuple(map(id, body)) if many else id(body)
-    found = _ENCODED.get(key)
-    if found is not None:  # the very objects answered then (the entry holds them), which no one changes
+    key: int | tuple[int, ...] = id(body)
+    if found is None and many:
+        key = tuple(map(id, body))
+        found = _ENCODED.get(key)
+    if found is not None:
         return found[1], found[2]
     content = body.encode() if isinstance(body, str) else body if isinstance(body, bytes) else orjson.dumps(body)
     tag = etag(content)
-    if all(_SHARED.get(id(item)) is item for item in body) if many else _SHARED.get(id(body)) is body:
-        if _encoded_bytes + len(content) > _ENCODED_MAX_BYTES:
-            _ENCODED.clear()
-            _encoded_bytes = 0
-        _ENCODED[key] = (tuple(body) if many else body, content, tag)
-        _encoded_bytes += len(content)
+    if _SHARED.get(id(body)) is body:
+        key = id(body)
+    elif not (many and all(_SHARED.get(id(item)) is item for item in body)):
+        return content, tag
+    if _encoded_bytes + len(content) > _ENCODED_MAX_BYTES:
+        _ENCODED.clear()
+        _encoded_bytes = 0
+    _ENCODED[key] = (body if type(key) is int else tuple(body), content, tag)
+    _encoded_bytes += len(content)
     return content, tag
 
 
