@@ -51,7 +51,7 @@ WINDOW_EVALUATIONS = 2_000
 REMEMBERED = 65_536
 
 
-class _Remembered(dict[tuple[Any, ...], dict[int, float]]):
+class _Remembered(dict[tuple[Any, ...], dict[int, Any]]):
     """Values by what they depend on (a series' shape), then point time; `count` of them in all."""
 
     count = 0
@@ -117,8 +117,9 @@ def _computed(record: Record, times: Iterable[int], seed: str) -> list[float]:
 
 
 def _shape(record: Record, seed: str) -> tuple[Any, ...]:
-    """What a series' normal values depend on."""
-    return (seed, record["metric"], ",".join(record["tags"]), record["base"], record["daily"], record["noise"])
+    """What a series' normal values depend on: the base as written, as a flat series shows it (0 and -0.0, 400
+    and 400.0 are equal keys but not the same values)."""
+    return (seed, record["metric"], ",".join(record["tags"]), repr(record["base"]), record["daily"], record["noise"])
 
 
 def _submitted(record: Record, low: int, high: int) -> list[list[float]]:
