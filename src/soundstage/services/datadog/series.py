@@ -82,11 +82,11 @@ AGGREGATE: dict[str, Callable[[Sequence[float]], float]] = {
 
 def _normals(record: Record, times: Iterable[int], seed: str, remember: bool = True) -> list[float]:
     """The series' normal values at `times` (`_computed`), remembered by series shape and point time unless
-    `remember` is False (a batch of buckets whose summaries are remembered instead)."""
+    `remember` is False (a batch of buckets whose values are remembered instead)."""
+    times = list(times)
     if not remember:
         return _computed(record, times, seed)
     known = _remembered.setdefault(_shape(record, seed), {})
-    times = list(times)
     missing = [at for at in times if at not in known]
     if missing:
         known.update(zip(missing, _computed(record, missing, seed)))
@@ -94,26 +94,26 @@ def _normals(record: Record, times: Iterable[int], seed: str, remember: bool = T
     return [known[at] for at in times]
 
 
-def _computed(record: Record, times: Iterable[int], seed: str) -> list[float]:
+def _computed(record: Record, times: list[int], seed: str) -> list[float]:
     """The series' normal values at `times`: base + daily swing + noise, floored at 0 when the base is, to 4
     decimals. The noise is a value in [-1, 1) fixed by the world's seed, the series and the point time (a
-    hash of them): its key starts alike for every point of a series, so that part is hashed once and copied."""
+    hash of them): its key starts alike for every point of a series, so that part is hashed once and copied.
+    Each term is added to every point in turn (the same sums, in the same order, as point by point)."""
     base, daily, noise, tags = record["base"], record["daily"], record["noise"], ",".join(record["tags"])
-    key = hashlib.blake2b(f"{seed}\x00{record['metric']}\x00{tags}\x00".encode(), digest_size=8)
-    copy, number, cos, turn = key.copy, int.from_bytes, math.cos, 2 * math.pi
-    found = []
-    for at in times:
-        value = base
-        if daily:
-            value += daily * cos(turn * ((at - _PEAK) % _DAY) / _DAY)
-        if noise:
+    cos, turn = math.cos, 2 * math.pi
+    values = [base + daily * cos(turn * ((at - _PEAK) % _DAY) / _DAY) for at in times] if daily else [base] * len(times)
+    if noise:
+        copy = hashlib.blake2b(f"{seed}\x00{record['metric']}\x00{tags}\x00".encode(), digest_size=8).copy
+        digests = []
+        for at in times:
             hashed = copy()
             hashed.update(b"%d" % (at // US))
-            value += noise * (number(hashed.digest(), "big") / 2**63 - 1)
-        if base >= 0 and value < 0:
-            value = 0.0
-        found.append(round(value, 4))
-    return found
+            digests.append(hashed.digest())
+        number = int.from_bytes
+        values = [value + noise * (number(digest, "big") / 2**63 - 1) for value, digest in zip(values, digests)]
+    if base >= 0:
+        values = [0.0 if value < 0 else value for value in values]
+    return [round(value, 4) for value in values]
 
 
 def _shape(record: Record, seed: str) -> tuple[Any, ...]:
