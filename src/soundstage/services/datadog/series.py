@@ -365,7 +365,7 @@ def rollup(
         for r, d, m in zip(records, divisors, methods, strict=True)
     ]
     times: Iterable[int] = columns[0] if columns else ()
-    if all(column.keys() == columns[0].keys() for column in columns):  # as most groups are: one row a bucket
+    if all(column.keys() == columns[0].keys() for column in columns[1:]):  # as most groups: one row a bucket
         rows: Iterable[Any] = zip(*(column.values() for column in columns))
     else:
         times = [bucket for bucket in buckets(start, end, interval) if any(bucket in c for c in columns)]
