@@ -127,8 +127,8 @@ class Evaluations:
         self.count = 0
         normals = series._normals
 
-        def counted(record: Any, times: Any, seed: str) -> list[float]:
-            found = normals(record, times, seed)
+        def counted(record: Any, times: Any, seed: str, remember: bool = True) -> list[float]:
+            found = normals(record, times, seed, remember)
             self.count += len(found)
             return found
 

@@ -197,3 +197,97 @@ def test_no_normal_range_while_an_override_or_a_submitted_point_is_in_the_window
     # A sum over a window that is not a whole number of intervals counts a varying number of points.
     assert series.normal_range([record], NOW - 90 * US, NOW, "avg", "sum") is None
     assert series.normal_range([record], NOW - 30 * US, NOW, "avg", "avg") is None  # may hold no point
+
+
+def _stats_by_bucket(query: Any, records: list[dict[str, Any]], start: int, end: int, interval: int, samples: int) -> list[tuple[int, float]]:
+    """Each bucket of each series summarised on its own by `stats` (exactly, or sampled past `samples` points,
+    as a bucket is defined to be), then aggregated across series."""
+    expected = []
+    for bucket in series.buckets(start, end, interval):
+        values = []
+        for record in records:
+            divisor = record["interval"] if query.as_rate and record["type"] == "count" else 1
+            by = query.rollup or ("sum" if record["type"] == "count" and not query.as_rate else "avg")
+            summary = series.stats(record, max(bucket, start), min(bucket + interval * US - 1, end), SEED, samples, divisor)
+            if summary is not None:
+                values.append(summary.value(by))
+        if values:
+            expected.append((bucket, round(series.AGGREGATE[query.space](values), 4)))
+    return expected
+
+
+def test_days_and_months_rolled_up_are_their_buckets_summarised() -> None:
+    """Ranges of a day or a month, at the intervals Datadog picks and coarser: every bucket's value, whether
+    remembered from an earlier range (the same range again, one a minute later, another world of the same
+    series) or computed, is its points aggregated (sampled past `samples`, as `stats` does), with overrides,
+    submitted points and late starts in the range, flat series at whole and fractional bases, every
+    aggregator, rollup method, counts as rates."""
+    rng = random.Random(17)
+    for case in range(60):
+        records = [_series(rng, i) for i in range(rng.randrange(1, 4))]
+        for record in records:
+            if rng.random() < 0.2:  # flat: whole numbers at a whole base, floats at a fractional one
+                record.update(noise=0, daily=0, base=rng.choice([3, 2.5]))
+        query = _random_query(rng)
+        span = rng.choice([DAY, 30 * DAY])
+        end = NOW - rng.randrange(DAY)
+        start = end - span + rng.randrange(3600) * US
+        interval = rng.choice([series.default_interval(end - start, records), 3600, 7200, 14400])
+        samples = rng.choice([1, 10, 16, series.EXACT_POINTS])
+        expected = _stats_by_bucket(query, records, start, end, interval, samples)
+        for again in range(2):
+            found = series.rollup(query, records, start, end, interval, SEED, samples=samples)
+            assert repr(found) == repr(expected), (case, again, query.text, start, end, interval, samples)
+        later = (start + 60 * US, end + 60 * US)
+        found = series.rollup(query, records, *later, interval, SEED, samples=samples)
+        assert repr(found) == repr(_stats_by_bucket(query, records, *later, interval, samples)), case
+
+
+def test_a_day_rolled_up_exactly_is_its_points_aggregated() -> None:
+    rng = random.Random(18)
+    for case in range(25):
+        records = [_series(rng, i) for i in range(rng.randrange(1, 3))]
+        for record in records:
+            if not (record["noise"] or record["daily"]):  # a flat whole base keeps whole numbers, not modelled here
+                record["base"] += 0.5
+        query = _random_query(rng)
+        end = NOW - rng.randrange(DAY)
+        start = end - DAY + rng.randrange(3600) * US
+        interval = rng.choice([300, 600, 3600])
+        expected = _rolled_up(query, records, start, end, interval)
+        for again in range(2):  # computed, then remembered
+            found = series.rollup(query, records, start, end, interval, SEED, samples=10**9)
+            assert repr(found) == repr(expected), (case, again, query.text, start, end, interval)
+
+
+def test_a_sampled_bucket_is_its_points_spread_evenly() -> None:
+    """`stats` past `samples` points of normal values: `samples` points, the first and last of the range and
+    the others evenly between, stand for all of them."""
+    rng = random.Random(19)
+    for case in range(40):
+        record = _series(rng, 0, submitted=False)
+        record["overrides"] = []
+        step = record["interval"] * US
+        start = NOW - rng.randrange(30 * DAY)
+        end = start + rng.randrange(200, 2000) * step
+        samples = rng.choice([1, 2, 10, 60])
+        divisor = rng.choice([1, record["interval"]])
+        times = _times(record, start, end)
+        taken = [times[i * (len(times) - 1) // max(samples - 1, 1)] for i in range(samples)]
+        values = [_point(record, at) for at in taken]
+        summary = series.stats(record, start, end, SEED, samples, divisor)
+        assert summary is not None
+        assert (summary.count, summary.low, summary.high) == (len(times), min(values) / divisor, max(values) / divisor)
+        assert summary.total == 0.0 + sum(values) / divisor * len(times) / samples, case
+
+
+def test_flat_series_at_equal_bases_of_other_types_keep_their_own_values() -> None:
+    """Normal values are remembered by series shape across worlds: a flat series at 400 shows whole numbers,
+    one at 400.0 floats, one at -0.0 negative zeros, whichever was asked first."""
+    query = parse_metric_query("max:m{*}.rollup(max)")
+    for base in (400, 400.0, -0.0, 0):
+        record = series.new_series("1", "m", ["host:a"], base=base)
+        # A point its own bucket divides by 1 (a float); five points a bucket keep the values' type.
+        for interval, shown in ((60, base / 1), (300, base)):
+            points = series.rollup(query, [record], NOW - DAY, NOW - 1, interval, SEED, series.EXACT_POINTS)
+            assert {repr(value) for _, value in points} == {repr(shown)}, (base, interval)

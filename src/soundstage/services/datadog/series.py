@@ -18,7 +18,7 @@ import bisect
 import hashlib
 import math
 from collections.abc import Callable, Iterable, Sequence
-from itertools import pairwise
+from itertools import pairwise, repeat
 from typing import Any
 
 from ...clock import US
@@ -51,7 +51,7 @@ WINDOW_EVALUATIONS = 2_000
 REMEMBERED = 65_536
 
 
-class _Remembered(dict[tuple[Any, ...], dict[int, float]]):
+class _Remembered(dict[tuple[Any, ...], dict[int, Any]]):
     """Values by what they depend on (a series' shape), then point time; `count` of them in all."""
 
     count = 0
@@ -67,6 +67,9 @@ _remembered = _Remembered()
 # Rolled-up buckets of normal values lately computed, by the shapes of the series aggregated and how, then
 # bucket start: at most `REMEMBERED`, as normal values are.
 _rolled = _Remembered()
+# Values of whole buckets of normal values lately rolled up, by series shape and how they were rolled up, then
+# bucket start: at most `REMEMBERED`, as normal values are.
+_summaries = _Remembered()
 
 AGGREGATE: dict[str, Callable[[Sequence[float]], float]] = {
     "avg": lambda values: sum(values) / len(values),
@@ -77,35 +80,46 @@ AGGREGATE: dict[str, Callable[[Sequence[float]], float]] = {
 }
 
 
-def _normals(record: Record, times: Iterable[int], seed: str) -> list[float]:
-    """The series' normal values at `times`: base + daily swing + noise, floored at 0 when the base is, to 4
-    decimals. The noise is a value in [-1, 1) fixed by the world's seed, the series and the point time (a
-    hash of them): its key starts alike for every point of a series, so that part is hashed once and copied."""
-    base, daily, noise, tags = record["base"], record["daily"], record["noise"], ",".join(record["tags"])
-    known = _remembered.setdefault(_shape(record, seed), {})
+def _normals(record: Record, times: Iterable[int], seed: str, remember: bool = True) -> list[float]:
+    """The series' normal values at `times` (`_computed`), remembered by series shape and point time unless
+    `remember` is False (a batch of buckets whose values are remembered instead)."""
     times = list(times)
+    if not remember:
+        return _computed(record, times, seed)
+    known = _remembered.setdefault(_shape(record, seed), {})
     missing = [at for at in times if at not in known]
     if missing:
-        key = hashlib.blake2b(f"{seed}\x00{record['metric']}\x00{tags}\x00".encode(), digest_size=8)
-        copy, number, cos, turn = key.copy, int.from_bytes, math.cos, 2 * math.pi
-        for at in missing:
-            value = base
-            if daily:
-                value += daily * cos(turn * ((at - _PEAK) % _DAY) / _DAY)
-            if noise:
-                hashed = copy()
-                hashed.update(b"%d" % (at // US))
-                value += noise * (number(hashed.digest(), "big") / 2**63 - 1)
-            if base >= 0 and value < 0:
-                value = 0.0
-            known[at] = round(value, 4)
+        known.update(zip(missing, _computed(record, missing, seed)))
         _remembered.grew(len(missing))
     return [known[at] for at in times]
 
 
+def _computed(record: Record, times: list[int], seed: str) -> list[float]:
+    """The series' normal values at `times`: base + daily swing + noise, floored at 0 when the base is, to 4
+    decimals. The noise is a value in [-1, 1) fixed by the world's seed, the series and the point time (a
+    hash of them): its key starts alike for every point of a series, so that part is hashed once and copied.
+    Each term is added to every point in turn (the same sums, in the same order, as point by point)."""
+    base, daily, noise, tags = record["base"], record["daily"], record["noise"], ",".join(record["tags"])
+    cos, turn = math.cos, 2 * math.pi
+    values = [base + daily * cos(turn * ((at - _PEAK) % _DAY) / _DAY) for at in times] if daily else [base] * len(times)
+    if noise:
+        copy = hashlib.blake2b(f"{seed}\x00{record['metric']}\x00{tags}\x00".encode(), digest_size=8).copy
+        digests = []
+        for at in times:
+            hashed = copy()
+            hashed.update(b"%d" % (at // US))
+            digests.append(hashed.digest())
+        number = int.from_bytes
+        values = [value + noise * (number(digest, "big") / 2**63 - 1) for value, digest in zip(values, digests)]
+    if base >= 0:
+        values = [0.0 if value < 0 else value for value in values]
+    return [round(value, 4) for value in values]
+
+
 def _shape(record: Record, seed: str) -> tuple[Any, ...]:
-    """What a series' normal values depend on."""
-    return (seed, record["metric"], ",".join(record["tags"]), record["base"], record["daily"], record["noise"])
+    """What a series' normal values depend on: the base as written, as a flat series shows it (0 and -0.0, 400
+    and 400.0 are equal keys but not the same values)."""
+    return (seed, record["metric"], ",".join(record["tags"]), repr(record["base"]), record["daily"], record["noise"])
 
 
 def _submitted(record: Record, low: int, high: int) -> list[list[float]]:
@@ -222,6 +236,13 @@ class Stats:
         self.low = min(self.low, value)
         self.high = max(self.high, value)
 
+    def add_sampled(self, sampled: list[float], count: int, divisor: float) -> None:
+        """`count` points (each divided by `divisor`) of which `sampled` were computed."""
+        self.count += count
+        self.total += sum(sampled) / divisor * count / len(sampled)
+        self.low = min(self.low, min(sampled) / divisor)
+        self.high = max(self.high, max(sampled) / divisor)
+
     def value(self, method: str) -> float:
         """The points aggregated by `method` (avg, max, min, sum, count), as `AGGREGATE` would."""
         if method == "avg":
@@ -256,12 +277,13 @@ def stats(record: Record, start: int, end: int, seed: str, samples: int, divisor
             found.add(override / divisor, count)
             continue
         taken = min(count, max(1, samples * count // normal))  # shared by the stretches as their lengths are
-        sampled = _normals(record, [low + (i * (count - 1) // max(taken - 1, 1)) * step for i in range(taken)], seed)
-        found.count += count
-        found.total += sum(sampled) / divisor * count / taken
-        found.low = min(found.low, min(sampled) / divisor)
-        found.high = max(found.high, max(sampled) / divisor)
+        found.add_sampled(_normals(record, _spread(low, count, taken, step), seed), count, divisor)
     return found
+
+
+def _spread(low: int, count: int, taken: int, step: int) -> list[int]:
+    """`taken` of the `count` points from `low` (`step` apart), spread evenly, the first and the last kept."""
+    return [low + (i * (count - 1) // max(taken - 1, 1)) * step for i in range(taken)]
 
 
 def _summary(points: list[float], divisor: float) -> Stats:
@@ -333,30 +355,135 @@ def rollup(
 ) -> list[Point]:
     """One group's points: each series rolled up into `interval`-second buckets (by the query's rollup
     method; sum for counts, avg otherwise), then the buckets aggregated across series."""
-    step = interval * US
     space = AGGREGATE[query.space]
     methods = [query.rollup or ("sum" if r["type"] == "count" and not query.as_rate else "avg") for r in records]
     divisors = [r["interval"] if query.as_rate and r["type"] == "count" else 1 for r in records]
     if samples > 1 and all(r["interval"] == interval for r in records):
         return _pointwise(query, records, start, end, interval, seed, methods, divisors)
-    # Buckets of a few points each (a short range): every series' points in one pass, not one pass a bucket.
-    whole = [
-        _bucketed(r, start, end, interval, seed, d, m) if interval // r["interval"] < samples else None
+    columns = [
+        _rolled_series(r, start, end, interval, seed, samples, d, m)
         for r, d, m in zip(records, divisors, methods, strict=True)
     ]
-    found: list[Point] = []
+    times: Iterable[int] = columns[0] if columns else ()
+    if all(column.keys() == columns[0].keys() for column in columns[1:]):  # as most groups: one row a bucket
+        rows: Iterable[Any] = zip(*(column.values() for column in columns))
+    else:
+        times = [bucket for bucket in buckets(start, end, interval) if any(bucket in c for c in columns)]
+        rows = ([c[bucket] for c in columns if bucket in c] for bucket in times)
+    return list(zip(times, map(round, map(space, rows), repeat(4))))
+
+
+def _rolled_series(
+    record: Record, start: int, end: int, interval: int, seed: str, samples: int, divisor: float, method: str
+) -> dict[int, float]:
+    """`stats(...).value(method)` of the series for every `interval`-second bucket of `[start, end]` holding
+    points, by bucket start. A bucket wholly in the range whose points are all normal values (a float each)
+    depends only on the series' shape and how it is rolled up: its value is remembered (`_summaries`), and
+    those not yet known are computed together. The other buckets as before: in one pass over each run of
+    them when no bucket holds more points than `stats` computes exactly (`_bucketed`), else one by one."""
+    step, wide = record["interval"] * US, interval * US
+    exact = interval // record["interval"] < samples
+    whole = _normal_buckets(record, start, end, wide)
+    known: dict[int, float | None] = {}
+    if whole:
+        most = (wide - 1) // step + 1  # points a bucket holds at most: past `samples`, some are sampled
+        shape = (_shape(record, seed), step, wide, divisor, method, min(samples, most))
+        known = _summaries.setdefault(shape, {})
+        missing = [bucket for bucket in whole if bucket not in known]
+        if missing:
+            known.update(zip(missing, _summarised(record, missing, wide, seed, samples, divisor, method)))
+            _summaries.grew(len(missing))
+    found: dict[int, float] = {}
+    run: list[int] = []  # consecutive buckets not remembered, computed as before
     for bucket in buckets(start, end, interval):
-        values = []
-        for record, method, divisor, known in zip(records, methods, divisors, whole, strict=True):
-            if known is not None:
-                if bucket in known:
-                    values.append(known[bucket])
-                continue
-            summary = stats(record, max(bucket, start), min(bucket + step - 1, end), seed, samples, divisor)
-            if summary is not None:
-                values.append(summary.value(method))
-        if values:
-            found.append((bucket, round(space(values), 4)))
+        if bucket in whole:
+            if run:
+                found.update(_unremembered(record, run, start, end, interval, seed, samples, divisor, method, exact))
+                run = []
+            value = known[bucket]
+            if value is not None:
+                found[bucket] = value
+        else:
+            run.append(bucket)
+    if run:
+        found.update(_unremembered(record, run, start, end, interval, seed, samples, divisor, method, exact))
+    return found
+
+
+def _normal_buckets(record: Record, start: int, end: int, wide: int) -> range | set[int]:
+    """The starts of the `wide`-µs buckets wholly in `[start, end]` where the series has only normal values,
+    each a float (a series' normal values are whole numbers only when it is flat at a whole base): no
+    override or submitted point touches them, and it had points from their start on."""
+    if not (record["daily"] or record["noise"] or isinstance(record["base"], float)):
+        return range(0)
+    since = record.get("since")
+    low = -(-max(start, since if since is not None else start) // wide) * wide
+    whole = range(low, (end + 1 - wide) // wide * wide + 1, wide)
+    if not whole:
+        return whole
+    high = whole[-1] + wide - 1
+    touched = {int(at) // wide * wide for at, _ in _submitted(record, low, high)}
+    for override in record["overrides"]:
+        first, last = max(override["from"], low), high if override["to"] is None else min(override["to"] - 1, high)
+        if first <= last:
+            touched.update(range(first // wide * wide, last // wide * wide + 1, wide))
+    return whole if not touched else {bucket for bucket in whole if bucket not in touched}
+
+
+def _summarised(
+    record: Record, bucket_starts: list[int], wide: int, seed: str, samples: int, divisor: float, method: str
+) -> list[float | None]:
+    """`stats(...).value(method)` of whole buckets of normal values (None for one holding no point), their
+    points computed in one batch: every point of a bucket holding at most `samples`, else `samples` of them
+    spread evenly, as `stats` takes them."""
+    step = record["interval"] * US
+    times: list[int] = []
+    sizes = []
+    for bucket in bucket_starts:
+        first = -(-bucket // step) * step
+        count = (bucket + wide - 1) // step - first // step + 1
+        taken = min(count, samples)
+        times.extend(range(first, first + count * step, step) if taken == count else _spread(first, count, taken, step))
+        sizes.append((count, taken))
+    values = _normals(record, times, seed, remember=False)
+    found: list[float | None] = []
+    at = 0
+    for count, taken in sizes:
+        if count <= 0:
+            found.append(None)
+            continue
+        part = values[at : at + taken]
+        at += taken
+        if taken == count:
+            summary = _summary(part, divisor)
+        else:
+            summary = Stats()
+            summary.add_sampled(part, count, divisor)
+        found.append(summary.value(method))
+    return found
+
+
+def _unremembered(
+    record: Record,
+    run: list[int],
+    start: int,
+    end: int,
+    interval: int,
+    seed: str,
+    samples: int,
+    divisor: float,
+    method: str,
+    exact: bool,
+) -> dict[int, float]:
+    """`_rolled_series` of the consecutive buckets `run`, computed from the series as they are."""
+    wide = interval * US
+    if exact:
+        return _bucketed(record, max(run[0], start), min(run[-1] + wide - 1, end), interval, seed, divisor, method)
+    found = {}
+    for bucket in run:
+        summary = stats(record, max(bucket, start), min(bucket + wide - 1, end), seed, samples, divisor)
+        if summary is not None:
+            found[bucket] = summary.value(method)
     return found
 
 
