@@ -8,8 +8,9 @@
 (b) GitHub `GET /repos/{owner}/{repo}/issues` (first page, a later page, sorted by update) and
     `GET /search/issues` in a repo of 1k and 10k issues.
 (c) copying a world image of 100k messages into a live world (what every trial pays).
-(d) loading a world file that gives 100k messages as records, in a process of its own: wall seconds,
-    resident memory grown, and (in another process, as tracing slows it) the peak of Python's allocations.
+(d) loading a world file that gives 100k messages as records, in a process of its own: wall and CPU seconds
+    (CPU time is what to compare on a shared machine), resident memory grown, and (in another process, as
+    tracing slows it) the peak of Python's allocations and what the image still holds once built.
 
 Each world is a seed scene's (csv-export for Slack, issue-triage for GitHub), its image filled with generated records before it is copied into a
 live world, so the records are the image's (as a world file's are) and the reads run on a fresh copy.
@@ -18,6 +19,7 @@ live world, so the records are the image's (as a world file's are) and the reads
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import random
 import resource
@@ -246,18 +248,21 @@ def world_file(count: int, folder: Path) -> Path:
 
 
 def _load_child(scene: str, traced: bool) -> None:
-    """In a process of its own: loads the scene's image, prints the seconds it took and the memory it grew
-    by (resident MiB), or with `traced` the peak of what Python allocated meanwhile (MiB, tracemalloc: slower,
-    so timed apart)."""
+    """In a process of its own: loads the scene's image, prints the seconds it took (wall and CPU) and the
+    memory it grew by (resident MiB), or with `traced` the peak of what Python allocated meanwhile and what it
+    still holds once the image is built and garbage collected (MiB, tracemalloc: slower, so timed apart)."""
     if traced:
         tracemalloc.start()
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     image = build_image(*read_scene(Path(scene)))
-    elapsed = time.perf_counter() - started
+    elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu
     grown = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) / 1024
     peak = tracemalloc.get_traced_memory()[1] / 2**20 if traced else 0.0
-    print(json.dumps({"seconds": elapsed, "mib": grown, "peak": peak, "messages": len(image.collections[MESSAGES])}))
+    gc.collect()
+    held = tracemalloc.get_traced_memory()[0] / 2**20 if traced else 0.0
+    count = len(image.collections[MESSAGES])
+    print(json.dumps({"seconds": elapsed, "cpu": cpu, "mib": grown, "peak": peak, "held": held, "messages": count}))
 
 
 def load_world(count: int) -> dict[str, float]:
@@ -272,8 +277,10 @@ def load_world(count: int) -> dict[str, float]:
             results.append(json.loads(child.stdout))
         return {
             "seconds": results[0]["seconds"],
+            "CPU seconds": results[0]["cpu"],
             "resident MiB grown": results[0]["mib"],
             "allocated MiB at the peak (tracemalloc)": results[1]["peak"],
+            "MiB the image holds (tracemalloc)": results[1]["held"],
             "file MiB": size / 2**20,
         }
 
@@ -303,7 +310,13 @@ def main() -> None:
     if args.load:
         loaded = load_world(args.load)
         print(f"Loading a world file of {args.load:,} messages as records ({loaded['file MiB']:.1f} MiB of YAML)")
-        for name in ("seconds", "resident MiB grown", "allocated MiB at the peak (tracemalloc)"):
+        for name in (
+            "seconds",
+            "CPU seconds",
+            "resident MiB grown",
+            "allocated MiB at the peak (tracemalloc)",
+            "MiB the image holds (tracemalloc)",
+        ):
             print(f"  {name:<40} {loaded[name]:9.1f}")
 
 

@@ -75,3 +75,10 @@ def test_a_world_past_the_bounds_is_refused_as_before() -> None:
     many = "a:\n" + "".join(f"  - {i}\n" for i in range(loader.MAX_VALUES))
     with pytest.raises(loader.SpecError, match="more than 50,000 values"):
         loader.load_yaml(many, "w.yaml")
+
+
+def test_a_ref_written_many_times_is_one_string() -> None:
+    data, _ = _plain("a: [{user: $maya, text: hi}, {user: $maya, text: hi}]\nb: \"$maya\"\n")
+    first, second = data["a"]
+    assert first["user"] is second["user"] is data["b"] == "$maya"
+    assert first["user"] == _by_nodes("a: $maya\n")[0]["a"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from pathlib import Path
 
 import pytest
@@ -114,3 +115,13 @@ def test_validate_file_reports_errors(tmp_path):
     bad.write_text(INLINE.replace("name: maya}", "name: maya, emial: x}"))
     errors = validate_file(bad)
     assert [(e.line, e.field) for e in errors] == [(9, "seed.slack.users[1].emial")]
+
+
+def test_building_leaves_the_garbage_collector_as_it_was():
+    """An image is built with what exists frozen out of the collector's sight (`collector.held`); its watch
+    on full collections ends with the build, whether the build succeeds or fails."""
+    callbacks, enabled = list(gc.callbacks), gc.isenabled()
+    build_image(*read_scene_text(INLINE))
+    with pytest.raises(SpecError):
+        build_image(*read_scene_text(INLINE.replace("$maya]", "$nobody]")))
+    assert (gc.callbacks, gc.isenabled()) == (callbacks, enabled)

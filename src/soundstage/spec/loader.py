@@ -424,7 +424,8 @@ if yaml.__with_libyaml__:
             if tag == _STR:
                 if event.style == '"' and _SURROGATE.search(value):  # only an escape can make one here
                     raise _NotPlain
-                return value
+                # A ref (`$maya`) is written over and over in a big world's records: one string each.
+                return intern(value) if value[:1] == "$" else value
             if tag == _INT:
                 return int(value)
             if tag not in _SCALAR_TAGS:

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import json
 import textwrap
 
 import pytest
 
 from soundstage.errors import SpecError
-from soundstage.services.slack import store
+from soundstage.services.slack import messages as slack_messages
+from soundstage.services.slack import seed_messages, store
+from soundstage.services.slack.timestamps import ts_us
 from soundstage.stage.image import build_image
 from soundstage.stage.models import read_scene, read_scene_text
+from soundstage.world import Collection
 
 from .conftest import START
 
@@ -417,3 +421,91 @@ def test_generate_errors(options, problem):
 def test_generate_only_messages():
     error = failure(USERS + GENERATE, "  generate:\n    slack.users: {count: 3}\n")
     assert "only slack.messages can" in error.message
+
+
+# -- building many messages: who posts where is found once per pair, the order kept when it is already right --
+
+MANY = (
+    USERS
+    + """
+channels:
+  - {ref: c, name: c, members: [$maya, $laura, $bot]}
+  - {ref: e, name: e, members: [$maya, $laura], former_members: [$bot]}
+messages:
+  - {ref: a, channel: $c, user: $maya, text: "a <@U1> & b", pinned: true}
+  - {channel: $c, user: $laura, text: r1, thread_ts: $a, reactions: {eyes: [$maya]}}
+  - {ref: b, channel: $e, user: $bot, text: "from a bot", ago: 3h}
+  - {channel: $laura, user: $maya, text: "a DM"}
+  - {channel: $maya, user: $laura, text: "the same DM"}
+  - {channel: $c, user: $maya, text: r2, thread_ts: $a}
+  - {channel: $e, user: $laura, text: "given", ts: "1772450000.123456"}
+  - {channel: $laura, user: $maya, text: "the DM again", reactions: {tada: [$laura, $maya]}}
+  - {channel: $c, user: $laura, text: r3, thread_ts: $a}
+"""
+)
+IN_ORDER = (
+    USERS
+    + """
+channels: [{ref: c, name: c, members: [$maya, $laura]}]
+messages:
+"""
+    + "".join(
+        f"  - {{ref: m{i}, channel: $c, user: ${'maya' if i % 3 else 'laura'}, text: 'm {i}'"
+        + (f", thread_ts: $m{i - 2}}}\n" if i % 4 == 3 else "}\n")
+        for i in range(40)
+    )
+)
+
+
+def _finish_by_sorting(ctx) -> None:
+    """How messages were finished before: always sorted into a new collection, each thread's parent a new dict."""
+    ordered = sorted(ctx.collection(store.MESSAGES), key=lambda m: ts_us(m["ts"]))
+    replies: dict = {}
+    for record in ordered:
+        if record.get("parent_user_id"):
+            replies.setdefault(record["thread_ts"], []).append(record)
+    by_ts = {m["ts"]: m for m in ordered}
+    for parent_ts, thread in replies.items():
+        by_ts[parent_ts] = {**by_ts[parent_ts], **slack_messages.thread_summary(parent_ts, thread)}
+    ctx.collections[store.MESSAGES] = Collection(store.MESSAGES, by_ts)
+
+
+def _everything(image) -> str:
+    collections = {name: list(c) for name, c in sorted(image.collections.items())}
+    return json.dumps([collections, image.refs, image.ids._counters], sort_keys=False)
+
+
+GENERATED = "  generate:\n    slack.messages: {channel: $c, count: 30}\n"
+
+
+@pytest.mark.parametrize(
+    ("slack", "extra"),
+    [(MANY, ""), (MANY, GENERATED), (IN_ORDER, ""), (IN_ORDER, GENERATED)],
+    ids=["out of order, DMs, bots", "out of order, generated", "in file order", "in order, generated"],
+)
+def test_messages_build_as_each_one_alone_did(monkeypatch, slack, extra):
+    """The same records, ids and order as when every message resolved its author and conversation itself
+    and the messages were always sorted anew (generated messages come before the file's: sorted too)."""
+    built = _everything(build(slack, extra))
+    alone = seed_messages.build_message
+
+    def each_alone(ctx, ts, message, i, team_id, posters):
+        alone(ctx, ts, message, i, team_id, {})
+
+    monkeypatch.setattr(seed_messages, "build_message", each_alone)
+    monkeypatch.setattr(seed_messages, "finish_messages", _finish_by_sorting)
+    assert built == _everything(build(slack, extra))
+
+
+def test_a_pair_found_valid_does_not_hide_a_later_problem():
+    error = failure(
+        USERS
+        + """
+channels: [{ref: c, name: c, members: [$maya]}]
+messages:
+  - {channel: $c, user: $maya, text: one}
+  - {channel: $c, user: $maya, text: two}
+  - {channel: $c, user: $laura, text: three}
+"""
+    )
+    assert error.field == "seed.slack.messages[2].user" and "not a member" in error.message

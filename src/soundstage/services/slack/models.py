@@ -94,7 +94,8 @@ class Message(Spec):
     user: str
     text: str
     thread_ts: str | None = None  # the thread's parent message (a ref)
-    reactions: dict[str, list[str]] = {}
+    # A factory, not `{}`: pydantic deep-copies a mutable default for every message of a big world.
+    reactions: dict[str, list[str]] = Field(default_factory=dict)
     ago: Duration | None = None  # posted this long before the clock start
     ts: str | None = None  # or its exact `ts` (before the clock start), sub-second part and all
     pinned: bool = False

@@ -110,8 +110,9 @@ def build(section: Any, ctx: BuildContext) -> None:
     for i, group_dm in enumerate(slack.group_dms):
         seed_directory.build_group_dm(ctx, _ids(ctx, "group_dms")[i], group_dm, i, team_id, start)
     stamps = _ids(ctx, "messages")
+    posters: seed_messages.Posters = {}
     for i, message in enumerate(slack.messages):
-        seed_messages.build_message(ctx, stamps[i], message, i, team_id)
+        seed_messages.build_message(ctx, stamps[i], message, i, team_id, posters)
     for i, message in enumerate(slack.messages):
         seed_messages.link_message(ctx, stamps[i], message, i)
     seed_messages.finish_messages(ctx)

@@ -37,7 +37,13 @@ def _conversation_of(ctx: BuildContext, message: Any, user_id: str, i: int) -> s
     return dm_id
 
 
-def build_message(ctx: BuildContext, ts: str, message: Any, i: int, team_id: str) -> None:
+# Who posts where, by the `user` and `channel` a message gives, found valid for an earlier message of the same
+# section: a big world names the same few pairs a hundred thousand times.
+Posters = dict[tuple[str, str], tuple[Record, str]]
+
+
+def _poster(ctx: BuildContext, message: Any, i: int) -> tuple[Record, str]:
+    """A message's author and conversation, once the author may post there."""
     user_id = resolve_user(ctx, message.user, "messages", i, "user")
     channel_id = _conversation_of(ctx, message, user_id, i)
     channel = ctx.collection(CHANNELS).get(channel_id)
@@ -48,6 +54,16 @@ def build_message(ctx: BuildContext, ts: str, message: Any, i: int, team_id: str
             i,
             "user",
         )
+    return ctx.collection(USERS).get(user_id), channel_id
+
+
+def build_message(ctx: BuildContext, ts: str, message: Any, i: int, team_id: str, posters: Posters) -> None:
+    """Adds a message of the section; `posters` remembers the pairs of author and conversation found valid."""
+    pair = (message.user, message.channel)
+    found = posters.get(pair)
+    if found is None:
+        found = posters[pair] = _poster(ctx, message, i)
+    author, channel_id = found
     if ts in ctx.collection(MESSAGES):
         raise ctx.error(f"another message has the ts {ts}", "messages", i, "ts")
     by_name: dict[str, list[str]] = {}
@@ -55,13 +71,12 @@ def build_message(ctx: BuildContext, ts: str, message: Any, i: int, team_id: str
         if not EMOJI.fullmatch(name):
             raise ctx.error(f"invalid emoji name {name!r} (lower case, without colons)", "messages", i, "reactions")
         by_name[name] = [resolve_user(ctx, u, "messages", i, "reactions", name, j) for j, u in enumerate(reactors)]
-    author = ctx.collection(USERS).get(user_id)
     record = messages.record(ts, channel_id, author, message.text, team_id, ctx.ids)
     if by_name:
         record["reactions"] = reactions.field(by_name)
     if message.pinned:
         record["pinned_to"] = [channel_id]
-        ctx.collection(PINS).add(pins.pin_id(channel_id, ts), pins.record(channel_id, ts, seconds(ts_us(ts)), user_id))
+        ctx.collection(PINS).add(pins.pin_id(channel_id, ts), pins.record(channel_id, ts, seconds(ts_us(ts)), author["id"]))
     ctx.collection(MESSAGES).add(ts, record)
 
 
@@ -86,15 +101,20 @@ def link_message(ctx: BuildContext, ts: str, message: Any, i: int) -> None:
 
 def finish_messages(ctx: BuildContext) -> None:
     """Sorts the messages by `ts` (insertion order is time order) and sums up every thread."""
-    ordered = sorted(ctx.collection(MESSAGES), key=lambda m: ts_us(m["ts"]))
+    collection = ctx.collection(MESSAGES)
+    times = [ts_us(m["ts"]) for m in collection]
+    if any(later < earlier for earlier, later in zip(times, times[1:])):
+        order = sorted(range(len(times)), key=times.__getitem__)
+        records = list(collection)
+        collection = ctx.collections[MESSAGES] = Collection(MESSAGES, {records[k]["ts"]: records[k] for k in order})
+    # Already in order (messages given in file order, as most are), the collection is kept: a new one would hold
+    # a second map of every message meanwhile.
     replies: dict[str, list[Record]] = {}
-    for record in ordered:
+    for record in collection:
         if record.get("parent_user_id"):
             replies.setdefault(record["thread_ts"], []).append(record)
-    by_ts = {m["ts"]: m for m in ordered}
     for parent_ts, thread in replies.items():
-        by_ts[parent_ts] = {**by_ts[parent_ts], **messages.thread_summary(parent_ts, thread)}
-    ctx.collections[MESSAGES] = Collection(MESSAGES, by_ts)
+        collection.change(parent_ts, **messages.thread_summary(parent_ts, thread))
 
 
 # -- generate ----------------------------------------------------------------------------------------
