@@ -39,14 +39,14 @@ def test_held_leaves_a_collector_found_off_off() -> None:
         gc.enable()
 
 
-def test_serving_freezes_the_survivors_of_each_full_collection() -> None:
+def test_serving_freezes_the_survivors_of_every_collection() -> None:
     thresholds = gc.get_threshold()
     with collector.serving():
         assert collector._collected in gc.callbacks
         assert gc.get_threshold() == collector.THRESHOLDS
         gc.unfreeze()
-        survivor = [[]]  # a container made after the start, alive through the next full collection
-        gc.collect()
+        survivor = [[]]  # a container made after the start, alive through the next collection
+        gc.collect(0)  # the youngest generation's, as most are
         assert gc.get_freeze_count() > 0
         assert not any(o is survivor for o in gc.get_objects())  # out of the collector's sight
         collector.release()
@@ -55,6 +55,21 @@ def test_serving_freezes_the_survivors_of_each_full_collection() -> None:
     assert collector._collected not in gc.callbacks
     assert gc.get_threshold() == thresholds
     assert gc.get_freeze_count() == 0
+
+
+def test_after_a_release_only_a_full_collection_freezes_again() -> None:
+    with collector.serving():
+        collector.release()
+        dropped = [[]]  # what a dropped world left: walked by the next full collection before it is frozen
+        gc.collect(0)
+        gc.collect(1)
+        assert gc.get_freeze_count() == 0
+        assert any(o is dropped for o in gc.get_objects())
+        gc.collect()
+        assert gc.get_freeze_count() > 0
+        survivor = [[]]
+        gc.collect(0)  # settled: young collections freeze their survivors again
+        assert not any(o is survivor for o in gc.get_objects())
 
 
 def test_a_world_dropped_from_a_serving_hub_is_given_back_to_the_collector() -> None:
