@@ -40,6 +40,9 @@ def test_sdk_edit_metadata_shows_in_queries(dd: DatadogWorld) -> None:
     from datadog_api_client.v1.api.metrics_api import MetricsApi
     from datadog_api_client.v1.model.metric_metadata import MetricMetadata
 
+    asked = {"from": START - 120, "to": START, "query": "sum:orders.requests{*}"}
+    unset = dd.raw("GET", "/api/v1/query", params=asked).json()["series"]
+    assert [("unit" in s, s["length"]) for s in unset] == [(False, 3)]
     with dd.client() as client:
         api = MetricsApi(client)
         edited = parsed(
@@ -56,10 +59,10 @@ def test_sdk_edit_metadata_shows_in_queries(dd: DatadogWorld) -> None:
         assert parsed(api.get_metric_metadata("orders.requests")).to_dict() == edited.to_dict()
         again = parsed(api.update_metric_metadata("orders.requests", MetricMetadata(short_name="reqs")))
         assert (again.description, again.short_name) == ("Order requests", "reqs")
-    series = dd.raw(
-        "GET", "/api/v1/query", params={"from": START - 120, "to": START, "query": "sum:orders.requests{*}"}
-    ).json()["series"]
+    # The same query asked again (its series unchanged) shows the unit edited since.
+    series = dd.raw("GET", "/api/v1/query", params=asked).json()["series"]
     assert series[0]["unit"][0]["name"] == "request"
+    assert {k: v for k, v in series[0].items() if k != "unit"} == unset[0]
 
 
 def test_edit_metadata_errors(dd: DatadogWorld) -> None:

@@ -11,7 +11,7 @@ from .calls import Call, invalid, is_epoch_seconds, ops
 from .errors import DatadogError
 from .queries import QueryError, parse_metric_queries
 from .remembered import Computed
-from .store import SERIES
+from .store import METRICS, SERIES
 
 
 @ops("GET /api/v1/validate")
@@ -35,19 +35,22 @@ def query_metrics(call: Call) -> dict[str, Any]:
     except QueryError as exc:
         raise DatadogError(400, f"Error parsing query: unable to parse {text}: {exc}") from exc
     until = min(end * US, call.now())
-    # The points are remembered by what they were asked with until the series next change (`remembered`);
-    # an answer shares its remembered point lists with every other answer of the same query (never written).
+    # The rendered series are remembered by what they were asked with until the series next change
+    # (`remembered`), with the metadata of their metrics they were rendered with (a unit edited since makes
+    # them afresh); an answer shares them with every other answer of the same query (never written).
     computed = call.world[SERIES].derived(Computed)
     asked = (text, start, until)
     found = computed.answers.get(asked)
-    if found is None:
-        found = [  # a bucket starts on a whole second: `at / 1000` is its milliseconds exactly, as a float
-            (plan, group, [[at / 1000, value] for at, value in points])
+    if found is None or not _current(call, found[1]):
+        edited = tuple((q.metric, call.world[METRICS].get(q.metric)) for q in queries)
+        series = [
+            # A bucket starts on a whole second: `at / 1000` is its milliseconds exactly, as a float.
+            _series(call, plan, group, [[at / 1000, value] for at, value in points])
             for plan in plans.plan(call.world, queries, start * US, until)
             for group, points in plan.points(call.world, start * US, until).items()
         ]
-        computed.answer(asked, found, sum(len(pointlist) for _, _, pointlist in found))
-    series = [_series(call, plan, group, pointlist) for plan, group, pointlist in found]
+        found = (series, edited)
+        computed.answer(asked, found, sum(item["length"] for item in series))
     group_by = sorted({key for q in queries for key in q.by})
     return {
         "status": "ok",
@@ -56,12 +59,18 @@ def query_metrics(call: Call) -> dict[str, Any]:
         "query": text,
         "from_date": start * 1000,
         "to_date": end * 1000,
-        "series": series,
+        "series": found[0],
         "values": [],
         "times": [],
         "message": "",
         "group_by": group_by,
     }
+
+
+def _current(call: Call, edited: tuple[tuple[str, Any], ...]) -> bool:
+    """Whether each metric's edited metadata is still the record the series were rendered with."""
+    edits = call.world[METRICS]
+    return all(edits.get(metric) is record for metric, record in edited)
 
 
 def _series(call: Call, plan: plans.Plan, group: tuple[str, ...], pointlist: list[list[float]]) -> dict[str, Any]:

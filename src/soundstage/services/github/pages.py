@@ -17,7 +17,7 @@ from typing import Any
 from ..base import Reply
 from . import wire
 from .calls import Call
-from .versions import tokens
+from ..versions import tokens
 
 _MAX = 1024
 

@@ -16,6 +16,7 @@ from typing import Any
 from ...clock import US
 from ...world import Record
 from ..base import Reply
+from . import kept
 from . import views_incidents as views
 from .calls import (
     Call,
@@ -89,6 +90,8 @@ def list_incidents(call: Call) -> dict[str, Any]:
     for field, descending in reversed(order):
         records.sort(key=partial(_sort_key, field=field), reverse=descending)
     include = listed(call, "include")
+    if not include:  # the default objects, the same call after call: kept (`kept`)
+        return paginate(call, "incidents", records, kept.incidents(call))
     return paginate(call, "incidents", records, lambda r: views.incident(call, r, "body" in include, include))
 
 

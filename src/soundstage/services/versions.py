@@ -1,0 +1,36 @@
+"""Versions of a collection's contents, for caches of what is rendered from them: `Version` is a derived
+index (`Collection.derived`) holding a token that every write replaces (an undone one too), and that is the
+same object in every world copied from one image until that world writes the collection. A render kept by
+the tokens of what it reads is current exactly while they are the ones answered: one lookup, however many
+records it read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from ..world import Record, World
+
+
+class Version:
+    """The token of one collection's contents."""
+
+    __slots__ = ("token",)
+
+    def __init__(self, token: object | None = None) -> None:
+        self.token = token if token is not None else object()
+
+    @classmethod
+    def build(cls, records: Mapping[str, Record]) -> Version:
+        return cls()
+
+    def copy(self) -> Version:
+        return Version(self.token)  # the copy holds the same records until it writes
+
+    def update(self, record_id: str, old: Record | None, new: Record | None) -> None:
+        self.token = object()
+
+
+def tokens(world: World, names: tuple[str, ...]) -> tuple[object, ...]:
+    """The tokens of collections `names` of a live world as they are now, in that order."""
+    return tuple([world[name].derived(Version).token for name in names])
