@@ -15,9 +15,9 @@ from collections.abc import Callable
 from typing import Any
 
 from ..base import Reply
+from ..versions import tokens
 from . import wire
 from .calls import Call
-from ..versions import tokens
 
 _MAX = 1024
 
