@@ -11,7 +11,7 @@ import pytest
 from soundstage.checks import Attempt, CallPattern, evaluate, parse_checks
 from soundstage.clock import Clock, parse_time
 from soundstage.errors import NotFound, UsageError
-from soundstage.events import CallEvent, ClockEvent, Event, EventLog, StartEvent, WriteEvent
+from soundstage.events import EVENT_KINDS, CallEvent, ClockEvent, Event, EventLog, StartEvent, WriteEvent
 from soundstage.grading.attempt import write_evidence
 from soundstage.grading.outcome import EVIDENCE_LIMIT
 from soundstage.ids import IdSource
@@ -230,7 +230,8 @@ def _order(index):
     return [event.seq for event in index]
 
 
-def test_the_log_indexes_made_in_one_pass_agree_with_one_pass_each():
+@pytest.mark.parametrize("agents_only", [False, True])
+def test_the_log_indexes_made_in_one_pass_agree_with_one_pass_each(agents_only):
     rng = random.Random(14)
     events: list[Event] = [StartEvent(seq=1, t=T, scene="s")]
     for seq in range(2, 600):
@@ -247,7 +248,7 @@ def test_the_log_indexes_made_in_one_pass_agree_with_one_pass_each():
             events.append(
                 WriteEvent(
                     seq=seq, t=T, collection=rng.choice(["x", "y"]), op=rng.choice(["added", "changed"]),
-                    id=rng.choice("pqrs"), by=rng.choice([None, seq - 1]),
+                    id=rng.choice("pqrs"), by=seq - 1 if agents_only else rng.choice([None, seq - 1]),
                 )
             )
         else:
@@ -276,3 +277,105 @@ def test_write_evidence_keeps_the_earliest_seqs_a_result_keeps():
     every = sorted({w.seq for w in writes} | {w.by for w in writes if w.by is not None})
     assert len(every) > EVIDENCE_LIMIT
     assert write_evidence(writes) == every[:EVIDENCE_LIMIT]
+
+
+def world_like_log(rng: random.Random, late_by: int | None = None) -> list[Event]:
+    """Calls each followed by the writes it caused, then now and then writes of the world's own, as a world logs
+    them: the first call writes q only, the others p (mostly) or q. `late_by`: a last write of p says that call
+    caused it, as no world logs."""
+    events: list[Event] = [StartEvent(seq=1, t=T, scene="s")]
+
+    def add(model: type[Event], **fields) -> int:
+        events.append(model(seq=len(events) + 1, t=T, **fields))
+        return len(events)
+
+    first = add(CallEvent, service="slack", method="POST", path="/a", status=200)
+    add(WriteEvent, collection="x", op="changed", id="q", by=first)
+    while len(events) < 900:
+        call = add(CallEvent, service="slack", method="POST", path="/a", status=200)
+        for _ in range(rng.randrange(3)):
+            add(WriteEvent, collection="x", op="changed", id=rng.choice("ppq"), by=call)
+        for _ in range(rng.choice([0, 0, 1])):
+            add(WriteEvent, collection=rng.choice("xy"), op="changed", id=rng.choice("pq"))
+    if late_by is not None:
+        add(WriteEvent, collection="x", op="changed", id="p", by=late_by)
+    return events
+
+
+@pytest.mark.parametrize("late_by", [None, 2])
+def test_evidence_of_writes_is_the_earliest_seqs_whatever_order_the_log_is_in(late_by):
+    attempt = Attempt(world_like_log(random.Random(5), late_by))
+    # Only the log as a world writes it lets evidence stop at a record's earliest writes.
+    assert attempt._log.ordered is (late_by is None)
+    for index in (attempt.writes_by_record, attempt.agent_writes):
+        records = index["x"]
+        assert len(records["p"]) > EVIDENCE_LIMIT
+        for writes in records.values():
+            assert attempt.writes_evidence([writes]) == write_evidence(writes)
+        assert attempt.writes_evidence(records.values()) == write_evidence(w for ws in records.values() for w in ws)
+    # The call at seq 2 wrote only q, until the late write of p said it caused that too.
+    assert (2 in attempt.writes_evidence([attempt.writes_by_record["x"]["p"]])) is (late_by == 2)
+
+
+def every_kind_log(log) -> None:
+    """An entry of every kind, between an agent's calls and their writes."""
+    post = log.call("POST", "/api/chat.postMessage", body={"channel": "C1"})
+    log.write(MESSAGES, "added", "C1/1", by=post)
+    log.event(ClockEvent, advanced="5m")
+    log.event(EVENT_KINDS["message"], ts="1.1", channel="C1", user="U1", text="hi", to=["U2"], from_agent=True)
+    log.event(EVENT_KINDS["asked"], person="U2", by="U1", fact="laura.plan", ts="1.1")
+    log.event(EVENT_KINDS["revealed"], person="U2", fact="laura.plan", to="U1", ts="1.2")
+    log.event(EVENT_KINDS["withheld"], person="U2", fact="laura.secret", to="U1", reason="confidential", ts="1.2")
+    log.event(EVENT_KINDS["referred"], person="U2", fact="laura.x", owner="U3", to="U1", ts="1.2")
+    log.event(EVENT_KINDS["told"], person="U2", fact="laura.plan", ts="1.1")
+    log.event(EVENT_KINDS["knows"], person="U2", fact="laura.plan", source="agent", ts="1.1")
+    log.event(EVENT_KINDS["decided"], person="U2", decision="laura.refund", option="yes", by="U1", ts="1.2")
+    log.event(EVENT_KINDS["script"], person="U2", ts="1.3", channel="C1", text="later", trigger="at 10m")
+    log.event(EVENT_KINDS["milestone"], key='{"writes": {"min": 1}}')
+    log.event(EVENT_KINDS["fault_started"], fault="bad_deploy")
+    log.event(EVENT_KINDS["fault_resolved"], fault="bad_deploy")
+    log.write(MESSAGES, "changed", "C1/1", fields=["text"])  # the world's own
+    edit = log.call("POST", "/api/chat.update", status=400, error=True)
+    log.write(MESSAGES, "changed", "C1/1", by=edit, fields=["text"])
+    log.event(EVENT_KINDS["after_finish"], service="slack", method="POST", path="/api/chat.postMessage", status=401)
+    log.finish("Done.")
+
+
+EVERY_KIND_CHECKS = [
+    {"id": "posted", "trace": {"called": "POST /api/chat.postMessage", "times": {"exactly": 1}}},
+    {"id": "clean", "trace": {"no_errors": True, "max_calls": 5}},
+    {"id": "wrote", "state": {"writes": {"collection": MESSAGES, "max": 0}}},
+    {"id": "there", "state": {"record": {"collection": MESSAGES, "where": {"text": "reports"}}}},
+]
+
+
+def test_checks_after_entries_of_every_kind_read_only_calls_and_writes_and_score_the_same_saved(log, tmp_path):
+    every_kind_log(log)
+    assert {e.kind for e in log.events} == set(EVENT_KINDS)
+    state = {MESSAGES: [{"channel": "C1", "ts": "1.1", "text": "Under Reports"}]}
+    attempt = Attempt(log.events, state, keys={MESSAGES: ["C1/1"]})
+    assert [c.seq for c in attempt.calls] == [2, 18]
+    assert [w.seq for w in attempt.writes] == [3, 17, 19]
+    assert _order(attempt.signatures) == [
+        (("slack", "POST"), [("/api/chat.postMessage", [2]), ("/api/chat.update", [18])])
+    ]
+    assert [c.seq for c in attempt.failed_calls] == [18]
+    assert _order(attempt.writes_by_record) == [(MESSAGES, [("C1/1", [3, 17, 19])])]
+    assert _order(attempt.agent_writes) == [(MESSAGES, [("C1/1", [3, 19])])]
+    checks = parse_checks(EVERY_KIND_CHECKS, {})
+    results = evaluate(checks, attempt).checks
+    assert [(r.id, r.passed, r.actual, r.evidence) for r in results] == [
+        ("posted", True, "1 call matched (seq 2)", [2]),
+        ("clean", False, "the agent made 2 calls; 1 call did: POST /api/chat.update got HTTP 400 (seq 18)", [18]),
+        (
+            "wrote",
+            False,
+            "the agent wrote 1 record in slack.messages: slack.messages C1/1 added and changed (seq 3 and 19)",
+            [2, 3, 18, 19],
+        ),
+        ("there", True, '1 record did: ts "1.1", text "Under Reports"', [2, 3, 17, 18, 19]),
+    ]
+    saved = tmp_path / "events.jsonl"
+    saved.write_text("".join(e.model_dump_json() + "\n" for e in log.events))
+    again = Attempt(EventLog.read(saved).events, state, keys={MESSAGES: ["C1/1"]})
+    assert evaluate(checks, again).checks == results

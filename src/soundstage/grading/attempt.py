@@ -95,7 +95,7 @@ class Attempt:
         self._keys = keys
         self._matching: dict[str, list[CallEvent]] = {}
         self._indexes: dict[tuple[str, str], dict[Any, list[Record]]] = {}
-        self._keys_by_identity: dict[str, tuple[dict[int, str], list[tuple[str, Record]]]] = {}
+        self._keys_by_identity: dict[str, tuple[dict[int, str], Sequence[str], Sequence[Record]]] = {}
         self._keys_by_content: dict[str, dict[str, str]] = {}
 
     @classmethod
@@ -257,33 +257,47 @@ class Attempt:
             for record in self.records(collection):
                 value = record.get(field)
                 if isinstance(value, (str, int, float, bool)):
-                    index.setdefault(value, []).append(record)
+                    found = index.get(value)
+                    if found is None:
+                        index[value] = [record]
+                    else:
+                        found.append(record)
             self._indexes[key] = index
         return index
 
     def record_evidence(self, collection: str, record: Record) -> list[int]:
         """The seqs of the writes that produced a record (and of the calls behind them). A record of the final
         state is known by identity; an equal one (from the diff) by its content."""
-        by_identity, pairs = self._record_keys(collection)
+        by_identity, keys, records = self._record_keys(collection)
         key = by_identity.get(id(record))
         if key is None:
             by_content = self._keys_by_content.get(collection)
             if by_content is None:
-                by_content = self._keys_by_content[collection] = {content(r): k for k, r in pairs}
+                by_content = self._keys_by_content[collection] = {content(r): k for k, r in zip(keys, records)}
             key = by_content.get(content(record))
-        return write_evidence(self.writes_by_record.get(collection, {}).get(key, [])) if key else []
+        return self.writes_evidence([self.writes_by_record.get(collection, {}).get(key, [])]) if key else []
+
+    def writes_evidence(self, records: Iterable[Sequence[WriteEvent]]) -> list[int]:
+        """`write_evidence` of the writes of some records, each a list of `writes_by_record` or `agent_writes`:
+        of a record a long log changed over and over only the earliest writes are read."""
+        seqs: set[int] = set()
+        for writes in records:
+            seqs.update(self._log.earliest(writes))
+        return heapq.nsmallest(EVIDENCE_LIMIT, seqs)
 
     def evidence(self, collection: str, records: Sequence[Record]) -> list[int]:
         """The seqs behind several records of a collection (the first `EVIDENCE_LIMIT` of them)."""
         return [seq for record in records[:EVIDENCE_LIMIT] for seq in self.record_evidence(collection, record)]
 
-    def _record_keys(self, collection: str) -> tuple[dict[int, str], list[tuple[str, Record]]]:
-        """The ids of a collection's records where known: by `id()` of the state's records, and as pairs."""
+    def _record_keys(self, collection: str) -> tuple[dict[int, str], Sequence[str], Sequence[Record]]:
+        """The ids of a collection's records where known: by `id()` of the state's records, and the ids with
+        their records, in two sequences side by side."""
         known = self._keys_by_identity.get(collection)
         if known is None:
             records = self.records(collection)
+            keys: Sequence[str]
             if self._keys is not None:
-                pairs = list(zip(self._keys.get(collection, []), records))
+                keys = self._keys.get(collection, [])
             else:
                 # A collection keeps insertion order and a change keeps a record's place, so the records
                 # added during the attempt (and still there) are the last ones, in the order of their writes.
@@ -295,10 +309,12 @@ class Attempt:
                     elif write.op == "removed":
                         live.pop(write.id, None)
                 added = list(live)[-len(records) :] if records else []
-                pairs = list(zip(added, records[len(records) - len(added) :]))
                 # Starter records the attempt changed are named, with their final content, by the diff.
-                pairs += [(c["id"], c["record"]) for c in self.diff.get(collection, {}).get("changed", [])]
-            known = self._keys_by_identity[collection] = ({id(r): k for k, r in pairs}, pairs)
+                changed = self.diff.get(collection, {}).get("changed", [])
+                keys = added + [c["id"] for c in changed]
+                records = [*records[len(records) - len(added) :], *(c["record"] for c in changed)]
+            ids = dict(zip(map(id, records), keys))  # as {id(r): k for ...}, without a Python loop
+            known = self._keys_by_identity[collection] = (ids, keys, records)
         return known
 
     # -- words -----------------------------------------------------------------------------------------
@@ -323,6 +339,8 @@ class _LogIndex:
 
     `calls`, `writes`; `signatures`: calls by (service, METHOD), then by path; `failed`: the calls that got
     an error; `every` and `agents`: every write, and those the agent's calls caused, by collection and record.
+    `ordered`: each write's seq is above the previous write's, and its `by` is the previous write's or lies
+    between that write's seq and its own, as a world logs a call and then its writes (`earliest` relies on it).
     """
 
     def __init__(self, events: Iterable[Event]) -> None:
@@ -331,45 +349,106 @@ class _LogIndex:
         self.signatures: dict[tuple[str, str], dict[str, list[CallEvent]]] = {}
         self.failed: list[CallEvent] = []
         self.every: dict[str, dict[str, list[WriteEvent]]] = {}
-        self.agents: dict[str, dict[str, list[WriteEvent]]] = {}
+        self.ordered = True
+        self._mixed = False  # some write was not caused by an agent call
         sorts: dict[type, int] = {}  # an event's class: 1 a call, 2 a write, 0 neither (`isinstance`, once a class)
         methods: dict[tuple[str, str], dict[str, list[CallEvent]]] = {}  # (service, method as sent): its paths
-        # All inline: over a long log a function call per event costs about as much as the indexing.
+        # A run of calls or writes mostly goes to the same service and method, or collection: those of the one
+        # before are kept, and looked up only when they change.
+        service_last: str | None = None
+        method_last: str | None = None
+        collection_last: str | None = None
+        paths: dict[str, list[CallEvent]] = {}
+        records: dict[str, list[WriteEvent]] = {}
+        by_last: int | None = None
+        seq_last = 0
+        # All inline: over a long log a function call per event costs about as much as the indexing. Fields are
+        # read from the event's `__dict__`: one look-up through pydantic's attribute hook rather than one a field.
         for event in events:
             sort = sorts.get(type(event))
             if sort is None:
                 sort = sorts[type(event)] = 1 if isinstance(event, CallEvent) else 2 if isinstance(event, WriteEvent) else 0
             if sort == 1:
                 call: CallEvent = event  # type: ignore[assignment]  # sorted above: cheaper than a cast
+                fields = call.__dict__
                 self.calls.append(call)
-                sent = (call.service, call.method)
-                paths = methods.get(sent)
-                if paths is None:
-                    paths = methods[sent] = self.signatures.setdefault((sent[0], sent[1].upper()), {})
-                path = call.path
-                found = paths.get(path)
-                if found is None:
-                    found = paths[path] = []
-                found.append(call)
-                if call.error or call.status >= 400:
+                service, method = fields["service"], fields["method"]
+                if method != method_last or service != service_last:
+                    sent = (service, method)
+                    found_paths = methods.get(sent)
+                    if found_paths is None:
+                        found_paths = methods[sent] = self.signatures.setdefault((service, method.upper()), {})
+                    paths, service_last, method_last = found_paths, service, method
+                path = fields["path"]
+                calls = paths.get(path)
+                if calls is None:
+                    paths[path] = [call]
+                else:
+                    calls.append(call)
+                if fields["error"] or fields["status"] >= 400:
                     self.failed.append(call)
             elif sort == 2:
                 write: WriteEvent = event  # type: ignore[assignment]
+                fields = write.__dict__
                 self.writes.append(write)
-                collection, key = write.collection, write.id
-                for index in (self.every, self.agents) if write.by is not None else (self.every,):
-                    records = index.get(collection)
-                    if records is None:
-                        records = index[collection] = {}
-                    kept = records.get(key)
-                    if kept is None:
-                        kept = records[key] = []
+                collection = fields["collection"]
+                if collection != collection_last:
+                    found_records = self.every.get(collection)
+                    if found_records is None:
+                        found_records = self.every[collection] = {}
+                    records, collection_last = found_records, collection
+                key = fields["id"]
+                kept = records.get(key)
+                if kept is None:
+                    records[key] = [write]
+                else:
                     kept.append(write)
+                seq, by = fields["seq"], fields["by"]
+                if by is None:
+                    self._mixed = True
+                elif by != by_last and not seq_last < by < seq:
+                    self.ordered = False
+                if seq <= seq_last:
+                    self.ordered = False
+                by_last, seq_last = by, seq
+
+    @cached_property
+    def agents(self) -> dict[str, dict[str, list[WriteEvent]]]:
+        """Made when a check first reads it: the same as `every` when the agent's calls caused every write."""
+        if not self._mixed:
+            return self.every
+        agents: dict[str, dict[str, list[WriteEvent]]] = {}
+        for write in self.writes:
+            if write.by is not None:
+                agents.setdefault(write.collection, {}).setdefault(write.id, []).append(write)
+        return agents
+
+    def earliest(self, writes: Sequence[WriteEvent]) -> Iterable[int]:
+        """Seqs of a record's writes (a list of `every` or `agents`) and of the calls behind them, among which
+        are the earliest `EVIDENCE_LIMIT` of them all. In an `ordered` log each seq not seen yet is above those
+        seen before, so the first `EVIDENCE_LIMIT` are those: a record changed over and over is not read whole."""
+        if not self.ordered:
+            return _seqs(writes)
+        seqs: set[int] = set()
+        add = seqs.add
+        for write in writes:
+            fields = write.__dict__
+            by = fields["by"]
+            if by is not None:
+                add(by)
+            add(fields["seq"])
+            if len(seqs) >= EVIDENCE_LIMIT:
+                break
+        return seqs
 
 
 def write_evidence(writes: Iterable[WriteEvent]) -> list[int]:
     """The seqs of writes and of the agent calls that caused them: the earliest `EVIDENCE_LIMIT`, as a result
     keeps no more (a record a long log changed over and over has tens of thousands)."""
+    return heapq.nsmallest(EVIDENCE_LIMIT, _seqs(writes))
+
+
+def _seqs(writes: Iterable[WriteEvent]) -> set[int]:
     seqs: set[int] = set()
     add = seqs.add
     for write in writes:
@@ -377,7 +456,7 @@ def write_evidence(writes: Iterable[WriteEvent]) -> list[int]:
         by = write.by
         if by is not None:
             add(by)
-    return heapq.nsmallest(EVIDENCE_LIMIT, seqs)
+    return seqs
 
 
 def _seq(event: Event) -> int:

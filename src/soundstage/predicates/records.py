@@ -92,7 +92,7 @@ def record(args: RecordArgs, attempt: Attempt) -> Outcome:
 
 
 def _where(path: str, test: ValueTest, case: Case) -> Condition[Any]:
-    return Condition(f"{path} {test.text()}", lambda r: test.holds_for(r, path, case), lambda r: _found(r, path))
+    return Condition(f"{path} {test.text()}", test.tester(path, case), lambda r: _found(r, path))
 
 
 def _found(record: Any, path: str) -> str:
@@ -334,7 +334,7 @@ def _evidence(attempt: Attempt, collection: str, entries: list[_Entry]) -> list[
         if entry.source is not None:
             seqs += attempt.record_evidence(collection, entry.source)
         elif entry.key is not None:
-            seqs += write_evidence(writes.get(entry.key, []))
+            seqs += attempt.writes_evidence([writes.get(entry.key, [])])
         elif entry.kind == "removed":
             # A removed record's id is not in the diff: name every removal that still stands.
             seqs += write_evidence(w[-1] for w in writes.values() if w[-1].op == "removed")
@@ -374,7 +374,7 @@ def writes(args: WritesArgs, attempt: Attempt) -> Outcome:
     if n:
         actual += ": " + some(touched, n, _written)
     passed = (args.min is None or n >= args.min) and (args.max is None or n <= args.max)
-    return Outcome(passed, expected, actual, write_evidence(w for _, _, ws in touched[:EVIDENCE_LIMIT] for w in ws))
+    return Outcome(passed, expected, actual, attempt.writes_evidence(ws for _, _, ws in touched[:EVIDENCE_LIMIT]))
 
 
 def _written(item: tuple[str, str, list[Any]]) -> str:
@@ -382,6 +382,7 @@ def _written(item: tuple[str, str, list[Any]]) -> str:
     ops: dict[str, None] = {}
     seqs: list[str] = []
     for w in ws:  # one pass: a record a long log changed over and over has tens of thousands of writes
-        ops[w.op] = None
-        seqs.append(str(w.seq))
+        fields = w.__dict__  # one look-up through pydantic's attribute hook, not one a field
+        ops[fields["op"]] = None
+        seqs.append(str(fields["seq"]))
     return f"{name} {key} {listing(list(ops))} (seq {listing(seqs)})"

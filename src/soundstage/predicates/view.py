@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any, Iterator, Mapping, Sequence
+from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 from ..events import WriteEvent
-from ..grading.attempt import Attempt, Record
+from ..grading.attempt import Attempt, Record, write_evidence
 from ..world import World, diff_snapshots
 
 
@@ -68,6 +68,9 @@ class WorldView(Attempt):
 
     def record_evidence(self, collection: str, record: Record) -> list[int]:
         return []
+
+    def writes_evidence(self, records: Iterable[Sequence[WriteEvent]]) -> list[int]:
+        return write_evidence(w for writes in records for w in writes)  # the log is not indexed: all are read
 
 
 class _FieldIndex(Mapping[Any, list[Record]]):
