@@ -7,22 +7,19 @@ on the image and brought up to date)."""
 
 from __future__ import annotations
 
-import json
 import random
-from typing import Any
 
 import pytest
 
 from soundstage.server import Hub
-from soundstage.server.recording import record
-from soundstage.services import SERVICES
-from soundstage.services.base import ServiceRequest
 from soundstage.services.github import graphql_api, handlers_search, issue_search, issues, pulls
 from soundstage.services.github.calls import search_terms
 from soundstage.services.github.records import Records
 from soundstage.services.github.store import COMMENTS, ISSUES, PULLS, REPOS
 from soundstage.stage import WorldImage
 from soundstage.world import Collection, Record, World
+
+from .conftest import call
 
 SCENE = """
 name: github-issue-search
@@ -92,33 +89,23 @@ def _image() -> WorldImage:
     return image
 
 
-def _call(world: World, method: str, path: str, query: dict[str, str] | None = None, body: Any = None) -> Any:
-    principal = next(p for p in world.tokens.values() if p.service == "github" and p.token_type == "user")
-    headers = {"user-agent": "test", "content-type": "application/json"}
-    content = json.dumps(body).encode() if body is not None else b""
-    request = ServiceRequest(method, path, query or {}, headers, content, "http://127.0.0.1:8750/w/x/github")
-    reply = record(world, SERVICES["github"], principal, request)
-    assert reply[0].status < 300, reply[1]
-    return reply[0].headers.get("Link"), json.loads(reply[1]) if reply[1] else None
-
-
 def _write(world: World) -> None:
     """Edits that add and remove words in titles, bodies and comments, close, reopen, label, and an undone call."""
     repo = "/repos/acme/orders"
-    _call(world, "POST", f"{repo}/issues", body={"title": "Zeppelin login", "body": "brand new words"})
-    _call(world, "PATCH", f"{repo}/issues/1", body={"title": "Renamed: zeppelins", "body": "straße ΟΔΟΣ"})
-    _call(world, "PATCH", f"{repo}/issues/2", body={"body": None, "state": "closed"})
-    _call(world, "PATCH", f"{repo}/issues/5", body={"state": "closed"})
-    _call(world, "PATCH", f"{repo}/issues/5", body={"state": "open"})
-    _call(world, "POST", f"{repo}/issues/6/labels", body={"labels": ["bug", "Docs"]})
-    _call(world, "PATCH", f"{repo}/pulls/5", body={"title": "Blogging zeppelin", "state": "closed"})
-    _, made = _call(world, "POST", f"{repo}/issues/7/comments", body={"body": "Zeppelin sighted"})
-    _call(world, "POST", f"{repo}/issues/8/comments", body={"body": "zeppelin again"})
-    _call(world, "PATCH", f"{repo}/issues/comments/{made['id']}", body={"body": "airship now"})
-    _, other = _call(world, "POST", f"{repo}/issues/10/comments", body={"body": "lonelyword"})
-    _call(world, "DELETE", f"{repo}/issues/comments/{other['id']}")
+    call(world, "POST", f"{repo}/issues", body={"title": "Zeppelin login", "body": "brand new words"})
+    call(world, "PATCH", f"{repo}/issues/1", body={"title": "Renamed: zeppelins", "body": "straße ΟΔΟΣ"})
+    call(world, "PATCH", f"{repo}/issues/2", body={"body": None, "state": "closed"})
+    call(world, "PATCH", f"{repo}/issues/5", body={"state": "closed"})
+    call(world, "PATCH", f"{repo}/issues/5", body={"state": "open"})
+    call(world, "POST", f"{repo}/issues/6/labels", body={"labels": ["bug", "Docs"]})
+    call(world, "PATCH", f"{repo}/pulls/5", body={"title": "Blogging zeppelin", "state": "closed"})
+    _, made = call(world, "POST", f"{repo}/issues/7/comments", body={"body": "Zeppelin sighted"})
+    call(world, "POST", f"{repo}/issues/8/comments", body={"body": "zeppelin again"})
+    call(world, "PATCH", f"{repo}/issues/comments/{made['id']}", body={"body": "airship now"})
+    _, other = call(world, "POST", f"{repo}/issues/10/comments", body={"body": "lonelyword"})
+    call(world, "DELETE", f"{repo}/issues/comments/{other['id']}")
     first = next(c for c in world[COMMENTS] if c["repository"] == "acme/orders")
-    _call(world, "DELETE", f"{repo}/issues/comments/{first['id']}")
+    call(world, "DELETE", f"{repo}/issues/comments/{first['id']}")
     at = world.begin_call()
     records = Records.live(world)
     issue = world[ISSUES].get("acme/orders#11")
@@ -135,10 +122,16 @@ def worlds() -> list[World]:
     hub = Hub()
     untouched, searched_first, written_first = hub.add(image), hub.add(image), hub.add(image)
     for world in (untouched, searched_first):
-        _call(world, "GET", "/search/issues", {"q": "log in:title,body,comments"})
+        call(world, "GET", "/search/issues", {"q": "log in:title,body,comments"})
     _write(searched_first)
     _write(written_first)
     return [untouched, searched_first, written_first]
+
+
+@pytest.fixture(params=[0, 10**9], ids=["sorting the candidates", "picking them out of sorted lists"])
+def few(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each way of ordering what words find, whatever their number."""
+    monkeypatch.setattr(issue_search, "FEW", request.param)
 
 
 def _reference(
@@ -275,7 +268,7 @@ def _repositories(world: World, qualifiers: dict[str, list[str]]) -> list[Record
     return list(world[REPOS]) if names is None else [r for r in (world[REPOS].get(n) for n in names) if r]
 
 
-def test_every_search_finds_what_reading_every_item_finds(worlds: list[World]) -> None:
+def test_every_search_finds_what_reading_every_item_finds(worlds: list[World], few: None) -> None:
     for world in worlds:
         records = Records.live(world)
         for word in WORDS:
@@ -305,7 +298,7 @@ def test_some_searches_find_many_and_some_none(worlds: list[World]) -> None:
     "words",
     [["login\nlog"], ["\n"], ["ok.\nx"], ["log\nlog", "deploy"]],
 )
-def test_words_across_the_newline_that_joins_the_places(worlds: list[World], words: list[str]) -> None:
+def test_words_across_the_newline_that_joins_the_places(worlds: list[World], words: list[str], few: None) -> None:
     for world in worlds:
         records = Records.live(world)
         for where in ([], ["title,body"], ["body,comments"], ["comments"]):
@@ -350,17 +343,19 @@ QUERY = """query($q: String!, $after: String) {
 }"""
 
 
-def test_answers_are_those_of_reading_every_item(worlds: list[World], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_answers_are_those_of_reading_every_item(
+    worlds: list[World], few: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
     searches = [("GET", "/search/issues", ask, None) for ask in PAGES] + [
         ("POST", "/graphql", None, {"query": QUERY, "variables": {"q": q, "after": after}})
         for q in ("log sort:updated-asc", "repo:acme/orders is:issue sort:comments-desc", "deploy is:closed")
         for after in (None, "Y3Vyc29yOjM=")
     ]
     for world in worlds:
-        indexed = [_call(world, method, path, query, body) for method, path, query, body in searches]
+        indexed = [call(world, method, path, query, body) for method, path, query, body in searches]
         with monkeypatch.context() as scan:
             scan.setattr(handlers_search, "matching_issues", _reference)
             scan.setattr(graphql_api, "matching_issues", _reference)
-            scanned = [_call(world, method, path, query, body) for method, path, query, body in searches]
+            scanned = [call(world, method, path, query, body) for method, path, query, body in searches]
         assert indexed == scanned
         assert any(len(page["items"]) == 4 for _, page in indexed[: len(PAGES)])

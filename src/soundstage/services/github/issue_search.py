@@ -10,9 +10,11 @@ found by scanning that string, and the items with those words are the candidates
 word characters is in an item's text exactly when it is inside one of its words, so its candidates are its
 matches; any other (`foo-bar`, a quoted phrase) is then looked for in each candidate's text.
 
-With no word to narrow it, a search reads `listing.FoundByCreation` or `FoundByUpdate`: the items of each
-repository, kind and state in the order a search sorts them, so a query of only `repo:`, `is:` and `state:`
-reads only its page.
+Few candidates (under one in `FEW` of the items the search could find) are sorted; more are picked out of
+`listing.FoundByCreation` or `FoundByUpdate`, each repository's items per kind and state in the order a search
+sorts them, which a search with no word to narrow it reads as they are: one of only `repo:`, `is:` and
+`state:` reads only its page. `Marks` holds the items by label, author and assignee, so a search with no word
+but naming one of those reads only the items having it.
 """
 
 from __future__ import annotations
@@ -31,11 +33,14 @@ from .records import Records
 from .store import COMMENTS, ISSUES, PULLS
 
 PLACES = ("title", "body", "comments")
+FEW = 8  # candidates fewer than one in this many of the items a search could find are sorted, not picked out
 _WORD = re.compile(r"\w+")
 W = TypeVar("W", bound="Words")
 
 
 def _words(text: str | None) -> set[str]:
+    # A place at a time: the same words as lowering the places joined, a newline being no letter (so it
+    # ends a word for the final sigma too).
     return set(_WORD.findall((text or "").lower()))
 
 
@@ -143,6 +148,20 @@ class CommentWords(Words):
         return [((repo, "comments", word), record["issue"]) for word in _words(record["body"])]
 
 
+class Marks(GroupIndex):
+    """The keys of `github.issues` or of `github.pulls` by repository and label (lower case), author or
+    assignee: a search naming one reads only the items that have it."""
+
+    __slots__ = ()
+
+    @staticmethod
+    def entries(record_id: str, record: Record) -> Iterable[tuple[Hashable, Any]]:
+        repo = record["repository"]
+        marks = [("label", n.lower()) for n in record["labels"]] + [("author", record["user"])]
+        marks += [("assignee", login) for login in record["assignees"]]
+        return [((repo, *mark), record_id) for mark in dict.fromkeys(marks)]
+
+
 def matching_issues(
     records: Records,
     repositories: list[Record],
@@ -152,7 +171,8 @@ def matching_issues(
     descending: bool,
 ) -> Sequence[Record]:
     """The issues and pulls of `repositories` (a repository listed twice: its items twice) that a search's
-    words (lower case) and qualifiers select, sorted by `sort` (`created`, `updated` or `comments`) then id."""
+    words (lower case) and qualifiers select, sorted by `sort` (`created`, `updated` or `comments`) then id;
+    where it can, a sequence that reads only the slices asked of it."""
     scope = _Scope.of(qualifiers)
     if scope is None:
         return []
@@ -160,32 +180,26 @@ def matching_issues(
     repos = list(dict.fromkeys(names))
     where = [w.lower() for value in qualifiers.get("in", []) for w in value.split(",")]
     runs = list(dict.fromkeys(run for word in words for run in _WORD.findall(word)))
-    if runs:
-        found = _holding(records, repos, scope.kinds, runs, where)
-        exact = all(_WORD.fullmatch(word) for word in words)
-    elif words or scope.narrows() or sort == "comments":
-        found = [record for repo in repos for kind in scope.kinds for record in records[kind].by("repository", repo)]
-        exact = not words
-    else:
+    if not runs:
+        if words or scope.narrows() or sort == "comments":
+            found = _marked(records, repos, scope)
+            return _sorted(records, scope, names, found, words, where, sort, descending)
         return listing.found_items(records, scope.kinds, names, scope.state, sort, descending)
-    if not scope.takes_all():
-        found = [record for record in found if scope.wants(record)]
-    matched = found if exact else [r for r in found if _issue_text(records, r, words, where)]
-    if len(repos) < len(names):
-        times = Counter(names)
-        matched = [record for record in matched for _ in range(times[record["repository"]])]
-    if sort == "comments":
-        matched.sort(key=lambda r: (issues.sort_value(records, r, sort), r["id"]), reverse=descending)
-    else:  # what `issues.sort_value` answers for these, read without a call for each item
-        matched.sort(key=itemgetter("updated_at" if sort == "updated" else "created_at", "id"), reverse=descending)
-    return matched
+    keys = _holding(records, repos, scope.kinds, runs, where)
+    could = listing.found_items(records, scope.kinds, repos, scope.state, sort, descending)
+    if sort != "comments" and len(keys) * FEW >= len(could):  # picked out of lists in order: no sorting
+        ordered = listing.found_items(records, scope.kinds, names, scope.state, sort, descending, among=keys)
+        if not scope.narrows() and all(_WORD.fullmatch(word) for word in words):
+            return ordered
+        return [r for r in ordered if scope.wants(r) and _issue_text(records, r, words, where)]
+    issues_of, pulls_of = records[ISSUES].get, records[PULLS].get
+    found = [record for record in (issues_of(key) or pulls_of(key) for key in keys) if record is not None]
+    return _sorted(records, scope, names, found, words, where, sort, descending)
 
 
-def _holding(
-    records: Records, repos: list[str], kinds: tuple[str, ...], runs: list[str], where: list[str]
-) -> list[Record]:
-    """The items of `kinds` in `repos` with a word holding each of `runs` in a place searched: every item
-    whose text can hold words with those runs (of any kind or state: comments are on both kinds)."""
+def _holding(records: Records, repos: list[str], kinds: tuple[str, ...], runs: list[str], where: list[str]) -> set[str]:
+    """The keys of the items of `kinds` in `repos` with a word holding each of `runs` in a place searched: every
+    item whose text can hold words with those runs (of any kind or state: comments are on both kinds)."""
     places = [p for p in PLACES if p in where] if where else list(PLACES)
     sources: list[tuple[str, Words]] = [
         (place, records[kind].derived(ItemWords)) for place in places if place != "comments" for kind in kinds
@@ -201,10 +215,52 @@ def _holding(
                     holding.update(keys)
         candidates = holding if candidates is None else candidates & holding
         if not candidates:
-            return []
-    issues_of, pulls_of = records[ISSUES].get, records[PULLS].get
-    found = [issues_of(key) or pulls_of(key) for key in candidates or ()]
-    return [record for record in found if record is not None]
+            break
+    return candidates or set()
+
+
+def _sorted(
+    records: Records,
+    scope: _Scope,
+    names: list[str],
+    found: list[Record],
+    words: list[str],
+    where: list[str],
+    sort: str,
+    descending: bool,
+) -> list[Record]:
+    """The items `found` (each of its repository's once) the scope wants and whose text holds the words, each
+    as often as its repository is named, sorted."""
+    if not scope.takes_all():
+        found = [record for record in found if scope.wants(record)]
+    if not all(_WORD.fullmatch(word) for word in words):  # else every word is in the text of every item found
+        found = [record for record in found if _issue_text(records, record, words, where)]
+    if len(set(names)) < len(names):
+        times = Counter(names)
+        found = [record for record in found for _ in range(times[record["repository"]])]
+    if sort == "comments":
+        found.sort(key=lambda r: (issues.sort_value(records, r, sort), r["id"]), reverse=descending)
+    else:  # what `issues.sort_value` answers for these, read without a call for each item
+        found.sort(key=itemgetter("updated_at" if sort == "updated" else "created_at", "id"), reverse=descending)
+    return found
+
+
+def _marked(records: Records, repos: list[str], scope: _Scope) -> list[Record]:
+    """The items of `scope.kinds` in `repos`; when the search names labels, authors or assignees, only those
+    with the one of them the fewest items have."""
+    marks = [("label", v) for v in scope.labels] + [("author", v) for v in scope.authors]
+    marks += [("assignee", v) for v in scope.assignees]
+    found: list[Record] = []
+    for repo in repos:
+        for kind in scope.kinds:
+            collection = records[kind]
+            if not marks:
+                found += collection.by("repository", repo)
+                continue
+            index = collection.derived(Marks)
+            keys = min((index.get((repo, *mark)) for mark in marks), key=len)
+            found += [record for record in map(collection.get, keys) if record is not None]
+    return found
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ and `FoundByUpdate` hold `(created_at, id, key)` and `(updated_at, id, key)` the
 from __future__ import annotations
 
 import heapq
-from collections.abc import Hashable, Iterable, Iterator, Sequence
+from collections.abc import Container, Hashable, Iterable, Iterator, Sequence
 from itertools import islice
 from typing import Any, overload
 
@@ -75,12 +75,21 @@ def sorted_items(
 
 
 def found_items(
-    records: Records, kinds: tuple[str, ...], repos: list[str], state: str, sort: str, descending: bool
+    records: Records,
+    kinds: tuple[str, ...],
+    repos: list[str],
+    state: str,
+    sort: str,
+    descending: bool,
+    among: Container[str] | None = None,
 ) -> Sequence[Record]:
-    """The issues and/or pulls (`kinds`) of `repos` (a repo named twice: its items twice) in `state`, in a
-    search's order: by `sort` (`created` or `updated`; creation order for any other) then id."""
+    """The issues and/or pulls (`kinds`) of `repos` (a repo named twice: its items twice) in `state`, those
+    keyed `among` only when given, in a search's order: by `sort` (`created` or `updated`; creation order for
+    any other) then id."""
     order = _FOUND_ORDERS.get(sort, FoundByCreation)
     lists = [(kind, records[kind].derived(order).get((repo, state))) for repo in repos for kind in kinds]
+    if among is not None:
+        lists = [(kind, [entry for entry in entries if entry[2] in among]) for kind, entries in lists]
     return _Merged(records, lists, descending)
 
 
