@@ -3,10 +3,16 @@ and raw httpx."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import httpx
 import pytest
+
+from soundstage.server.recording import record
+from soundstage.services import SERVICES
+from soundstage.services.base import ServiceRequest
+from soundstage.world import World
 
 SCENE = """
 name: github-test
@@ -69,6 +75,18 @@ class GitHubWorld:
 
     def state(self, collection: str) -> dict[str, Any]:
         return {k: dict(v) for k, v in self.live.world[collection]._records.items()}
+
+
+def call(world: World, method: str, path: str, query: dict[str, str] | None = None, body: Any = None) -> Any:
+    """A successful call as the agent's user, through the recording layer as the server makes it, without
+    HTTP: its `Link` header and its JSON answer (None for an empty one)."""
+    principal = next(p for p in world.tokens.values() if p.service == "github" and p.token_type == "user")
+    headers = {"user-agent": "test", "content-type": "application/json"}
+    content = json.dumps(body).encode() if body is not None else b""
+    request = ServiceRequest(method, path, query or {}, headers, content, "http://127.0.0.1:8750/w/x/github")
+    reply = record(world, SERVICES["github"], principal, request)
+    assert reply[0].status < 300, reply[1]
+    return reply[0].headers.get("Link"), json.loads(reply[1]) if reply[1] else None
 
 
 @pytest.fixture

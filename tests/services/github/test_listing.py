@@ -4,19 +4,16 @@ and in another world copied from the same image that wrote nothing."""
 
 from __future__ import annotations
 
-import json
-from typing import Any
 
 import pytest
 
 from soundstage.server import Hub
-from soundstage.server.recording import record
-from soundstage.services import SERVICES
-from soundstage.services.base import ServiceRequest
 from soundstage.services.github import issues, listing
 from soundstage.services.github.records import Records
 from soundstage.services.github.store import ISSUES
 from soundstage.world import World
+
+from .conftest import call
 
 _PULLS = "\n".join(
     f"          - {{title: Change {i}, head: {'feature' if i % 2 else 'other'}{', state: closed' if i % 3 == 0 else ''}}}"
@@ -48,25 +45,15 @@ seed:
 """
 
 
-def _call(world: World, method: str, path: str, query: dict[str, str] | None = None, body: Any = None) -> Any:
-    principal = next(p for p in world.tokens.values() if p.service == "github" and p.token_type == "user")
-    headers = {"user-agent": "test", "content-type": "application/json"}
-    content = json.dumps(body).encode() if body is not None else b""
-    request = ServiceRequest(method, path, query or {}, headers, content, "http://127.0.0.1:8750/w/x/github")
-    reply = record(world, SERVICES["github"], principal, request)
-    assert reply[0].status < 300, reply[1]
-    return reply[0].headers.get("Link"), json.loads(reply[1])
-
-
 def _write(world: World) -> None:
     repo = "/repos/acme/orders"
     for i in range(6):
-        _call(world, "POST", f"{repo}/issues", body={"title": f"New {i}"})
-    _call(world, "PATCH", f"{repo}/issues/3", body={"title": "Edited, so updated last"})
-    _call(world, "PATCH", f"{repo}/issues/5", body={"state": "closed"})
-    _call(world, "PATCH", f"{repo}/issues/4", body={"state": "open"})
-    _call(world, "PATCH", f"{repo}/pulls/41", body={"state": "closed"})
-    _call(world, "POST", f"{repo}/issues/7/comments", body={"body": "a comment"})
+        call(world, "POST", f"{repo}/issues", body={"title": f"New {i}"})
+    call(world, "PATCH", f"{repo}/issues/3", body={"title": "Edited, so updated last"})
+    call(world, "PATCH", f"{repo}/issues/5", body={"state": "closed"})
+    call(world, "PATCH", f"{repo}/issues/4", body={"state": "open"})
+    call(world, "PATCH", f"{repo}/pulls/41", body={"state": "closed"})
+    call(world, "POST", f"{repo}/issues/7/comments", body={"body": "a comment"})
     at = world.begin_call()
     records = Records.live(world)
     issues.update_item(records, ISSUES, world[ISSUES].get("acme/orders#9"), "stagebot", world.now(), state="closed")
@@ -100,9 +87,9 @@ def test_listings_are_those_of_sorting_every_item(
     asks = [{k: v for k, v in ask.items() if not (path.endswith("pulls") and k == "sort" and v == "comments")} for ask in ASKS]
     asks += [{"sort": "long-running"}, {"sort": "popularity", "direction": "desc"}] if path.endswith("pulls") else []
     for world in worlds:
-        indexed = [_call(world, "GET", path, ask) for ask in asks]
+        indexed = [call(world, "GET", path, ask) for ask in asks]
         with monkeypatch.context() as scan:
             scan.setattr(listing, "sorted_items", lambda *args: None)
-            scanned = [_call(world, "GET", path, ask) for ask in asks]
+            scanned = [call(world, "GET", path, ask) for ask in asks]
         assert indexed == scanned
         assert any(len(page) == 7 for _, page in indexed)

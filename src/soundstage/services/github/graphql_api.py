@@ -34,13 +34,12 @@ from graphql import (
 )
 
 from ..base import Reply
-from . import issues
 from .calls import Call, search_terms
 from .errors import GitHubError
 from .graphql_mutations import MUTATIONS
 from .graphql_objects import Actor, Comment, Context, Label, Problem, Review, SearchResults, item, repository
 from .graphql_schema import SCHEMA
-from .handlers_search import matching_issues
+from .issue_search import matching_issues
 from .store import COMMENTS, ISSUES, LABELS, PULLS, REPOS, REVIEWS, USERS
 
 _NODES = (USERS, REPOS, ISSUES, PULLS, LABELS, COMMENTS, REVIEWS)  # where `node(id)` looks
@@ -150,12 +149,10 @@ class _Root:
         words, qualifiers = search_terms(query.replace("@me", self.ctx.viewer["login"]))
         names = qualifiers.get("repo")
         found = records[REPOS] if names is None else (records[REPOS].get(n) for n in names)
-        matched = matching_issues(records, [r for r in found if r], words, qualifiers)
         by, _, direction = (qualifiers.get("sort") or ["created-desc"])[-1].partition("-")
         by = by if by in ("created", "updated", "comments") else "created"
-        matched.sort(key=lambda r: (issues.sort_value(records, r, by), r["id"]), reverse=direction != "asc")
-        return SearchResults([item(self.ctx, r) for r in matched], **page)
-
+        matched = matching_issues(records, [r for r in found if r], words, qualifiers, by, direction != "asc")
+        return SearchResults(self.ctx, matched, **page)
 
 
 def _as_node(ctx: Context, collection: str, record: Any) -> Any:
@@ -267,7 +264,9 @@ def _error(error: GraphQLError) -> dict[str, Any]:
     return shown
 
 
-_BAD_VARIABLE = re.compile(r"^Variable '\$(\w+)' (?:has invalid value[^:]*: |of required type '[^']+' )(.*)$", re.DOTALL)
+_BAD_VARIABLE = re.compile(
+    r"^Variable '\$(\w+)' (?:has invalid value[^:]*: |of required type '[^']+' )(.*)$", re.DOTALL
+)
 
 
 def _variable_error(error: GraphQLError, document: DocumentNode, variables: dict[str, Any]) -> dict[str, Any] | None:
@@ -332,7 +331,11 @@ def graphql(call: Call) -> Any:
         return _errors_only([r for r in refused if r])
     answer: dict[str, Any] = {"data": result.data}
     if result.errors:
-        unexpected = [e for e in result.errors if e.original_error is not None and not isinstance(e.original_error, (Problem, GraphQLError))]
+        unexpected = [
+            e
+            for e in result.errors
+            if e.original_error is not None and not isinstance(e.original_error, (Problem, GraphQLError))
+        ]
         if unexpected:
             raise unexpected[0].original_error  # type: ignore[misc]  # a fault of ours: the service's 500
         answer["errors"] = [_error(e) for e in result.errors]

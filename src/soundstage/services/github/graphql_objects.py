@@ -8,6 +8,7 @@ from __future__ import annotations
 import base64
 import binascii
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -64,11 +65,12 @@ def _position(value: str | None) -> int | None:
 
 
 class Connection:
-    """A page of `items` by `first`/`after` or `last`/`before`, as GitHub's connections page."""
+    """A page of `items` by `first`/`after` or `last`/`before`, as GitHub's connections page (only the page
+    is read of `items`, and made into nodes by `_node`)."""
 
     def __init__(
         self,
-        items: list[Any],
+        items: Sequence[Any],
         first: int | None = None,
         after: str | None = None,
         last: int | None = None,
@@ -94,7 +96,7 @@ class Connection:
         if last is not None:
             start = max(start, end - last)
         self.total_count = len(items)
-        self.nodes = items[start:end]
+        self.nodes = [self._node(i) for i in items[start:end]]
         self.edges = [{"cursor": cursor(i), "node": node} for i, node in enumerate(self.nodes, start)]
         self.page_info = {
             "hasNextPage": end < len(items),
@@ -103,9 +105,19 @@ class Connection:
             "endCursor": cursor(end - 1) if end > start else None,
         }
 
+    def _node(self, found: Any) -> Any:
+        return found
+
 
 class SearchResults(Connection):
-    """What `search` finds: its count is `issueCount`."""
+    """What `search` finds, issues and pulls made into objects a page at a time: its count is `issueCount`."""
+
+    def __init__(self, ctx: Context, found: Sequence[Record], **page: Any) -> None:
+        self.ctx = ctx
+        super().__init__(found, **page)
+
+    def _node(self, found: Any) -> Any:
+        return item(self.ctx, found)
 
     @property
     def issue_count(self) -> int:
@@ -447,9 +459,7 @@ def _sorted(ctx: Context, found: list[Record], order: dict[str, str] | None) -> 
     field = (order or {}).get("field", "CREATED_AT")
     sort = {"CREATED_AT": "created", "UPDATED_AT": "updated", "COMMENTS": "comments"}[field]
     ascending = (order or {}).get("direction", "DESC") == "ASC"
-    return sorted(
-        found, key=lambda r: (issues.sort_value(ctx.records, r, sort), r["number"]), reverse=not ascending
-    )
+    return sorted(found, key=lambda r: (issues.sort_value(ctx.records, r, sort), r["number"]), reverse=not ascending)
 
 
 class Repository:
@@ -512,14 +522,20 @@ class Repository:
             raise Problem("NOT_FOUND", f"Could not resolve to an issue or pull request with the number of {number}.")
         return item(self.ctx, found[1])
 
-    def issues(self, states: list[str] | None = None, labels: list[str] | None = None,
-               order_by: dict[str, str] | None = None, filter_by: dict[str, Any] | None = None,
-               **page: Any) -> Connection:
+    def issues(
+        self,
+        states: list[str] | None = None,
+        labels: list[str] | None = None,
+        order_by: dict[str, str] | None = None,
+        filter_by: dict[str, Any] | None = None,
+        **page: Any,
+    ) -> Connection:
         wanted = {s.lower() for s in (states or (filter_by or {}).get("states") or ["OPEN", "CLOSED"])}
         terms = filter_by or {}
         names = {n.lower() for n in (labels or terms.get("labels") or [])}
         found = [
-            r for r in self.ctx.records[ISSUES].by("repository", self.record["full_name"])
+            r
+            for r in self.ctx.records[ISSUES].by("repository", self.record["full_name"])
             if r["state"] in wanted
             and (not terms.get("assignee") or terms["assignee"] in r["assignees"])
             and (not terms.get("createdBy") or terms["createdBy"] == r["user"])
@@ -530,16 +546,25 @@ class Repository:
 
     def _mentions(self, record: Record, login: str) -> bool:
         """Whether `@login` is in the issue's body or one of its comments."""
-        texts = [record["body"] or ""] + [c["body"] for c in issues.comments(self.ctx.records, record["repository"], record["number"])]
+        texts = [record["body"] or ""] + [
+            c["body"] for c in issues.comments(self.ctx.records, record["repository"], record["number"])
+        ]
         return any(re.search(rf"@{re.escape(login)}\b", text, re.IGNORECASE) for text in texts)
 
-    def pull_requests(self, states: list[str] | None = None, labels: list[str] | None = None,
-                      head_ref_name: str | None = None, base_ref_name: str | None = None,
-                      order_by: dict[str, str] | None = None, **page: Any) -> Connection:
+    def pull_requests(
+        self,
+        states: list[str] | None = None,
+        labels: list[str] | None = None,
+        head_ref_name: str | None = None,
+        base_ref_name: str | None = None,
+        order_by: dict[str, str] | None = None,
+        **page: Any,
+    ) -> Connection:
         wanted = set(states or ["OPEN", "CLOSED", "MERGED"])
         names = {n.lower() for n in labels or []}
         found = [
-            r for r in self.ctx.records[PULLS].by("repository", self.record["full_name"])
+            r
+            for r in self.ctx.records[PULLS].by("repository", self.record["full_name"])
             if ("MERGED" if r["merged"] else r["state"].upper()) in wanted
             and head_ref_name in (None, r["head"])
             and base_ref_name in (None, r["base"])
@@ -553,7 +578,8 @@ class Repository:
 
     def labels(self, query: str | None = None, order_by: dict[str, str] | None = None, **page: Any) -> Connection:
         found = [
-            r for r in issues.labels(self.ctx.records, self.record["full_name"])
+            r
+            for r in issues.labels(self.ctx.records, self.record["full_name"])
             if not query or query.lower() in r["name"].lower()
         ]
         found.sort(key=lambda r: r["name"].lower(), reverse=(order_by or {}).get("direction") == "DESC")
@@ -561,7 +587,8 @@ class Repository:
 
     def assignable_users(self, query: str | None = None, **page: Any) -> Connection:
         found = [
-            Actor(self.ctx, r) for r in self.ctx.records[USERS]
+            Actor(self.ctx, r)
+            for r in self.ctx.records[USERS]
             if r["type"] == "User" and (not query or query.lower() in r["login"].lower())
         ]
         return Connection(found, **page)

@@ -8,15 +8,16 @@ A query is free words (each must appear, case-insensitively) and qualifiers: `re
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from ...world import Record
 from ..base import Reply
-from . import commits, issues, repos, views, views_issues
+from . import commits, repos, views, views_issues
 from .calls import SEARCH_DOCS, Call, ops, paginate
 from .errors import GitHubError
-from .records import Records
-from .store import ISSUES, PULLS, REPOS
+from .issue_search import matching_issues
+from .store import REPOS
 
 _LANGUAGES = {
     "python": "py",
@@ -29,7 +30,7 @@ _LANGUAGES = {
 }
 
 
-def _page(call: Call, items: list[Any], view: Any, **extra: Any) -> Reply:
+def _page(call: Call, items: Sequence[Any], view: Any, **extra: Any) -> Reply:
     reply = paginate(call, items, view)
     reply.body = {"total_count": len(items), "incomplete_results": False, **extra, "items": reply.body}
     return reply
@@ -54,69 +55,14 @@ def _repos(call: Call, qualifiers: dict[str, list[str]]) -> list[Record]:
 # -- issues ------------------------------------------------------------------------------------------
 
 
-def _issue_kind(record: Record, qualifiers: dict[str, list[str]]) -> bool:
-    is_pull = "head" in record
-    for value in qualifiers.get("is", []) + qualifiers.get("type", []) + qualifiers.get("state", []):
-        value = value.lower()
-        if value in ("issue", "issues") and is_pull or value in ("pr", "pull-request") and not is_pull:
-            return False
-        if value in ("open", "closed") and record["state"] != value:
-            return False
-        if value == "merged" and not record.get("merged"):
-            return False
-    return True
-
-
-def _issue_fields(record: Record, qualifiers: dict[str, list[str]]) -> bool:
-    labels = {n.lower() for n in record["labels"]}
-    if any(v.lower() not in labels for v in qualifiers.get("label", [])):
-        return False
-    if any(v != record["user"] for v in qualifiers.get("author", [])):
-        return False
-    return all(v in record["assignees"] for v in qualifiers.get("assignee", []))
-
-
-def _issue_text(records: Records, record: Record, words: list[str], where: list[str]) -> bool:
-    if not words:
-        return True
-    places = where or ["title", "body", "comments"]
-    parts = []
-    if "title" in places:
-        parts.append(record["title"])
-    if "body" in places:
-        parts.append(record.get("body") or "")
-    if "comments" in places:
-        parts += [c["body"] for c in issues.comments(records, record["repository"], record["number"])]
-    text = "\n".join(parts).lower()
-    return all(word in text for word in words)
-
-
-def matching_issues(
-    records: Records, repositories: list[Record], words: list[str], qualifiers: dict[str, list[str]]
-) -> list[Record]:
-    """The issues and pulls of `repositories` a search's words and qualifiers select (REST's
-    `/search/issues` and GraphQL's `search(type: ISSUE)`)."""
-    where = [w.lower() for value in qualifiers.get("in", []) for w in value.split(",")]
-    return [
-        record
-        for repo in repositories
-        for name in (ISSUES, PULLS)
-        for record in records[name].by("repository", repo["full_name"])
-        if _issue_kind(record, qualifiers)
-        and _issue_fields(record, qualifiers)
-        and _issue_text(records, record, words, where)
-    ]
-
-
 @ops("GET /search/issues")
 def search_issues(call: Call) -> Any:
     words, qualifiers = call.search_terms()
     sort = call.param("sort")
     order = call.one_of("order", ("asc", "desc"), "desc", "Search")
     records = call.records
-    found = matching_issues(records, _repos(call, qualifiers), words, qualifiers)
     by = sort if sort in ("comments", "created", "updated") else "created"
-    found.sort(key=lambda r: (issues.sort_value(records, r, by), r["id"]), reverse=order == "desc")
+    found = matching_issues(records, _repos(call, qualifiers), words, qualifiers, by, order == "desc")
     return _page(
         call, found, lambda r: {**views_issues.issue(call.base, records, r), "score": 1.0}, search_type="lexical"
     )

@@ -1,16 +1,18 @@
-"""Issues and pull requests of each repository in the order listings sort them: the indexes that let a
-listing read one page without sorting the repository's items.
+"""Issues and pull requests of each repository in the order listings and searches sort them: the indexes
+that let a listing or a search read one page without sorting the repository's items.
 
 `ByCreation` and `ByUpdate` are indexes of `github.issues` and of `github.pulls` (`Collection.derived`):
 per repository and state (`open`, `closed`, and `all`), the items' `(created_at, number, key)` or
 `(updated_at, number, key)`, ascending. Issues and pulls share one number sequence per repo, so these
-orders have no ties, and one listing of both reads the two lists merged.
+orders have no ties, and one listing of both reads the two lists merged. A search breaks ties by id
+rather than number (an issue's id and a pull's id come from different sequences), so `FoundByCreation`
+and `FoundByUpdate` hold `(created_at, id, key)` and `(updated_at, id, key)` the same way.
 """
 
 from __future__ import annotations
 
 import heapq
-from collections.abc import Hashable, Iterable, Iterator, Sequence
+from collections.abc import Container, Hashable, Iterable, Iterator, Sequence
 from itertools import islice
 from typing import Any, overload
 
@@ -20,8 +22,8 @@ from .records import Records
 from .store import ISSUES, PULLS
 
 
-def _entries(record_id: str, record: Record, field: str) -> Iterable[tuple[Hashable, Any]]:
-    entry = (record[field], record["number"], record_id)
+def _entries(record_id: str, record: Record, field: str, tie: str = "number") -> Iterable[tuple[Hashable, Any]]:
+    entry = (record[field], record[tie], record_id)
     return (((record["repository"], record["state"]), entry), ((record["repository"], "all"), entry))
 
 
@@ -41,7 +43,24 @@ class ByUpdate(GroupIndex):
         return _entries(record_id, record, "updated_at")
 
 
+class FoundByCreation(GroupIndex):
+    __slots__ = ()
+
+    @staticmethod
+    def entries(record_id: str, record: Record) -> Iterable[tuple[Hashable, Any]]:
+        return _entries(record_id, record, "created_at", "id")
+
+
+class FoundByUpdate(GroupIndex):
+    __slots__ = ()
+
+    @staticmethod
+    def entries(record_id: str, record: Record) -> Iterable[tuple[Hashable, Any]]:
+        return _entries(record_id, record, "updated_at", "id")
+
+
 _ORDERS: dict[str, type[GroupIndex]] = {"created": ByCreation, "updated": ByUpdate}
+_FOUND_ORDERS: dict[str, type[GroupIndex]] = {"created": FoundByCreation, "updated": FoundByUpdate}
 
 
 def sorted_items(
@@ -53,6 +72,25 @@ def sorted_items(
     if order is None:
         return None
     return _Merged(records, [(kind, records[kind].derived(order).get((repo, state))) for kind in kinds], descending)
+
+
+def found_items(
+    records: Records,
+    kinds: tuple[str, ...],
+    repos: list[str],
+    state: str,
+    sort: str,
+    descending: bool,
+    among: Container[str] | None = None,
+) -> Sequence[Record]:
+    """The issues and/or pulls (`kinds`) of `repos` (a repo named twice: its items twice) in `state`, those
+    keyed `among` only when given, in a search's order: by `sort` (`created` or `updated`; creation order for
+    any other) then id."""
+    order = _FOUND_ORDERS.get(sort, FoundByCreation)
+    lists = [(kind, records[kind].derived(order).get((repo, state))) for repo in repos for kind in kinds]
+    if among is not None:
+        lists = [(kind, [entry for entry in entries if entry[2] in among]) for kind, entries in lists]
+    return _Merged(records, lists, descending)
 
 
 class _Merged(Sequence[Record]):
@@ -69,6 +107,9 @@ class _Merged(Sequence[Record]):
 
     def __len__(self) -> int:
         return sum(len(entries) for entries in self.lists)
+
+    def __iter__(self) -> Iterator[Record]:
+        return (self._record(entry) for entry in self._entries())
 
     def _entries(self) -> Iterator[Any]:
         if self.descending:
