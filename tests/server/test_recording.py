@@ -203,3 +203,34 @@ def test_a_call_sent_in_many_messages_is_served_and_logged_as_one_sent_whole():
     assert b'"ok":true' in whole[0][3]["body"] and len(whole[1]) == 5  # start, and a call and its write twice
     assert _served(lambda body: list(range(1, len(body), 7))) == whole
     assert _served(lambda body: [len(body)]) == whole  # and an empty last message
+
+
+def _headers_sent(reply: Any, content: bytes, date: str | None) -> list[tuple[bytes, bytes]]:
+    sent: list[Any] = []
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    asyncio.run(recording._send(send, reply, content, date))
+    assert sent[1] == {"type": "http.response.body", "body": content}
+    return sent[0]["headers"]
+
+
+def test_headers_are_sent_by_lower_case_name_first_place_last_value_whatever_is_remembered(monkeypatch):
+    from soundstage.services.base import Reply
+
+    monkeypatch.setattr(recording, "_ENCODED_SIZE", 3)  # emptied over and over below
+    reply = Reply(200, {}, headers={"X-Id": "1", "ETag": 'W/"a"', "x-id": "2", "Date": "no", "Note": "café ☕"})
+    expected = [
+        (b"x-id", b"2"),  # where the first was, with the last value
+        (b"etag", b'W/"a"'),
+        (b"date", b"Mon, 02 Mar 2026 14:00:00 GMT"),  # the call's simulated date, where the answer put its own
+        (b"note", "café ?".encode("latin-1")),  # beyond Latin-1: replaced
+        (b"content-type", b"application/json; charset=utf-8"),  # the default, last
+        (b"content-length", b"4"),
+    ]
+    for _ in range(3):  # the same headers from what was remembered, and after it was emptied
+        assert _headers_sent(reply, b"{}\r\n", "Mon, 02 Mar 2026 14:00:00 GMT") == expected
+        assert len(recording._ENCODED) <= 3
+    own_type = Reply(404, None, headers={"Content-Type": "text/plain"})
+    assert _headers_sent(own_type, b"", None) == [(b"content-type", b"text/plain"), (b"content-length", b"0")]

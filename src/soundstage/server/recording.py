@@ -273,12 +273,17 @@ async def _body(receive: Receive, limit: int) -> tuple[bytes, int]:
 
 async def _send(send: Send, reply: Reply, content: bytes, date: str | None) -> None:
     if reply.headers:
-        headers = {k.lower(): v for k, v in reply.headers.items()}
-        headers.setdefault("content-type", JSON_TYPE)
+        # By lower-case name, in the order first given, the last value given winning.
+        pairs: dict[bytes, tuple[bytes, bytes]] = {}
+        for item in reply.headers.items():
+            pair = _ENCODED.get(item) or _encoded(item)
+            pairs[pair[0]] = pair
+        if b"content-type" not in pairs:
+            pairs[b"content-type"] = _JSON_TYPE_HEADER
         if date is not None:
-            headers["date"] = date
-        headers["content-length"] = str(len(content))
-        raw = [(k.encode("latin-1"), v.encode("latin-1", "replace")) for k, v in headers.items()]
+            pairs[b"date"] = (b"date", date.encode("latin-1", "replace"))
+        pairs[b"content-length"] = (b"content-length", b"%d" % len(content))
+        raw = list(pairs.values())
     else:  # most answers: the same headers in the same order, without building them by name
         raw = [_JSON_TYPE_HEADER]
         if date is not None:
@@ -286,3 +291,19 @@ async def _send(send: Send, reply: Reply, content: bytes, date: str | None) -> N
         raw.append((b"content-length", b"%d" % len(content)))
     await send({"type": "http.response.start", "status": reply.status, "headers": raw})
     await send({"type": "http.response.body", "body": content})
+
+
+# Most of a vendor's headers are the same on every answer (GitHub sends two dozen, most of them constant):
+# each (name, value) is encoded once, and looked up after. Emptied when full, so values that change with
+# every answer (ids, tags) cannot grow it without bound.
+_ENCODED: dict[tuple[str, str], tuple[bytes, bytes]] = {}
+_ENCODED_SIZE = 4096
+
+
+def _encoded(item: tuple[str, str]) -> tuple[bytes, bytes]:
+    name, value = item
+    pair = (name.lower().encode("latin-1"), value.encode("latin-1", "replace"))
+    if len(_ENCODED) >= _ENCODED_SIZE:
+        _ENCODED.clear()
+    _ENCODED[item] = pair
+    return pair
