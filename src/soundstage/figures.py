@@ -18,13 +18,13 @@ from math import comb
 from pathlib import Path
 from typing import Any
 
-from pydantic import TypeAdapter, ValidationError
+from pydantic import ConfigDict, TypeAdapter, ValidationError
 
 from .checks.results import CheckResult, Evaluation
 from .errors import UsageError
 from .folders import read_results
 
-_CHECKS = TypeAdapter(list[CheckResult])
+_CHECKS = TypeAdapter(list[CheckResult], config=ConfigDict(defer_build=True))  # built by the first run folder read
 
 
 @dataclass

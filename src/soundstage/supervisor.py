@@ -27,7 +27,6 @@ import select
 import signal
 import subprocess
 import sys
-from typing import Any
 
 PR_SET_PDEATHSIG = 1
 PR_SET_CHILD_SUBREAPER = 36
@@ -96,10 +95,10 @@ class Supervisor:
         signal.signal(signal.SIGTERM, self._end)
         signal.signal(signal.SIGHUP, self._end)
 
-    def _end(self, *_: Any) -> None:
+    def _end(self, *_: object) -> None:
         self.told_to_end = True
 
-    def say(self, **message: Any) -> None:
+    def say(self, **message: object) -> None:
         os.write(self.status_fd, (json.dumps(message) + "\n").encode())
 
     def run(self) -> None:

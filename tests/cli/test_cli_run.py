@@ -252,6 +252,11 @@ def test_a_run_of_a_world_that_generates_nothing_never_imports_faker(bench) -> N
     assert imported_by_a_run(bench, "m.split('.')[0] == 'faker'") == "0 []"
 
 
+def test_a_run_off_a_terminal_never_imports_rich_progress(bench) -> None:
+    # The live progress line is drawn on a terminal only; the summary's table needs the rest of rich.
+    assert imported_by_a_run(bench, "m == 'rich.progress'") == "0 []"
+
+
 def test_progress_counts_trials_done_and_passing(bench, capsys) -> None:
     trials = bench.run(bench.hello(), trials=2).results + bench.run(bench.agent("exit", "2")).results
     with _progress(3, live=True) as progress:

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
-from pydantic import BaseModel, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 
 from .. import collector
 from ..errors import NotFound, SpecError, UsageError
@@ -74,11 +74,14 @@ INITIAL_FILE = "initial.json"
 WRITES_FILE = "writes.jsonl"
 
 T = TypeVar("T")
-_SNAPSHOT: TypeAdapter[Snapshot] = TypeAdapter(Snapshot)
+# Readers of a trial folder, built when first used: a run scores its live worlds and reads no trial folder.
+_SNAPSHOT: TypeAdapter[Snapshot] = TypeAdapter(Snapshot, config=ConfigDict(defer_build=True))
 
 
 class _Written(BaseModel):
     """A line of writes.jsonl."""
+
+    model_config = ConfigDict(defer_build=True)
 
     collection: str
     op: str

@@ -16,7 +16,7 @@ import os
 import re
 from typing import Any, Iterable
 
-from pydantic import BaseModel, Field, PositiveInt, StrictBool, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, PositiveInt, StrictBool, ValidationError
 
 from ..grading.attempt import Attempt
 from ..grading.kinds import Args, check_kind
@@ -69,6 +69,8 @@ class TooLong(Exception):
 
 
 class Verdict(BaseModel):
+    model_config = ConfigDict(defer_build=True)  # built by the first judge check, not by every run
+
     passed: StrictBool
     score: float | None = Field(None, ge=0.0, le=1.0)  # optional: without it the check scores 1 or 0
     reason: str = ""

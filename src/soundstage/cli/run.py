@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.progress import Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 from rich.text import Text
 
@@ -117,7 +116,7 @@ def run(
             strict=strict,
             timeout=timeout,
             tls=tls,
-            on_progress=progress.trial if progress.live else None,
+            on_progress=progress.trial if progress is not None else None,
             on_start=None if json_output else _started,
             store=lambda: opened(db, out),  # reached and migrated before any agent starts
             pass_env=pass_env,
@@ -158,14 +157,13 @@ class _Progress:
     """On a terminal: one line per finished trial, counted (trials finish in any order when run in
     parallel), under a live line of trials done, passing so far and running time."""
 
-    def __init__(self, total: int, live: bool) -> None:
+    def __init__(self, total: int) -> None:
+        from rich.progress import Progress, TextColumn, TimeElapsedColumn  # only a terminal is shown progress
+
         self.total = total
-        self.live = live
         self.done = 0
         self.passing = 0
-        self.bar = Progress(
-            TextColumn("{task.description}"), TimeElapsedColumn(), console=stderr, transient=True, disable=not live
-        )
+        self.bar = Progress(TextColumn("{task.description}"), TimeElapsedColumn(), console=stderr, transient=True)
         self.task = self.bar.add_task(self.status(), total=total)
 
     def status(self) -> str:
@@ -185,8 +183,12 @@ class _Progress:
 
 
 @contextmanager
-def _progress(total: int, live: bool) -> Iterator[_Progress]:
-    progress = _Progress(total, live)
+def _progress(total: int, live: bool) -> Iterator[_Progress | None]:
+    """The progress of `total` trials on a terminal (`live`); None elsewhere."""
+    if not live:
+        yield None
+        return
+    progress = _Progress(total)
     with progress.bar:
         yield progress
 

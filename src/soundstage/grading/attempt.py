@@ -26,8 +26,12 @@ Record = Mapping[str, Any]
 T = TypeVar("T")
 E = TypeVar("E", bound=Event)
 _DIGITS = re.compile(r"\d+")
-_STATE: TypeAdapter[dict[str, list[dict[str, Any]]]] = TypeAdapter(dict[str, list[dict[str, Any]]])
-_DIFF: TypeAdapter[dict[str, dict[str, list[dict[str, Any]]]]] = TypeAdapter(dict[str, dict[str, list[dict[str, Any]]]])
+# Readers of a saved trial, built when first used: a run scores its live worlds and reads no trial folder.
+_READING = ConfigDict(defer_build=True)
+_STATE: TypeAdapter[dict[str, list[dict[str, Any]]]] = TypeAdapter(dict[str, list[dict[str, Any]]], config=_READING)
+_DIFF: TypeAdapter[dict[str, dict[str, list[dict[str, Any]]]]] = TypeAdapter(
+    dict[str, dict[str, list[dict[str, Any]]]], config=_READING
+)
 
 
 class Watching:
@@ -41,7 +45,7 @@ class Watching:
 class SceneFile(BaseModel):
     """`scene.json` of a trial folder: what is needed to score the trial again."""
 
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="ignore", defer_build=True)
 
     name: str
     task: str = ""

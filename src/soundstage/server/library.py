@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Protocol
 
-from pydantic import TypeAdapter, ValidationError
+from pydantic import ConfigDict, TypeAdapter, ValidationError
 
 from ..checks import CheckResult
 from ..errors import NotFound, UsageError
@@ -18,7 +18,7 @@ from ..figures import Trial, compare_trials, run_figures
 from ..folders import read_trial
 from .runs import RunRecord, Runs
 
-_CHECKS = TypeAdapter(list[CheckResult])
+_CHECKS = TypeAdapter(list[CheckResult], config=ConfigDict(defer_build=True))  # built by the first trial read
 
 
 class RunLibrary(Protocol):
