@@ -27,6 +27,8 @@ from typing import Annotated, Any, TypeVar, Union, get_args, get_origin
 
 import yaml
 from pydantic import BaseModel, ValidationError
+from pydantic.dataclasses import is_pydantic_dataclass
+from pydantic.fields import FieldInfo
 from yaml.composer import Composer
 from yaml.constructor import SafeConstructor
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
@@ -545,6 +547,7 @@ _EXPECTED = {
     "bool_parsing": "true or false",
     "dict_type": "a mapping",
     "model_type": "a mapping",
+    "dataclass_type": "a mapping",
     "model_attributes_type": "a mapping",
     "list_type": "a list",
     "tuple_type": "a list",
@@ -570,7 +573,7 @@ def _spec_error(model_cls: type[BaseModel], document: Document, detail: Any) -> 
     path = _data_path(document.data, detail["loc"], keep_last=kind == "missing")
     if kind == "missing":
         message = "required field is missing"
-    elif kind == "extra_forbidden":
+    elif kind in ("extra_forbidden", "unexpected_keyword_argument"):  # the latter from a dataclass
         message = f"unknown field {path[-1]!r}"
         allowed = _fields_at(model_cls, path[:-1])
         if allowed:
@@ -620,9 +623,19 @@ def _fields_at(model_cls: type[BaseModel], path: PathKey) -> list[str]:
         kinds = [inner for kind in kinds for inner in _inner(kind, part)]
     for kind in kinds:
         for option in _options(kind):
-            if isinstance(option, type) and issubclass(option, BaseModel):
-                return sorted(field.alias or name for name, field in option.model_fields.items())
+            fields = _fields_of(option)
+            if fields is not None:
+                return sorted(field.alias or name for name, field in fields.items())
     return []
+
+
+def _fields_of(kind: Any) -> dict[str, FieldInfo] | None:
+    """The fields of a model or of a pydantic dataclass (as `slack.messages` are); None for another type."""
+    if isinstance(kind, type) and issubclass(kind, BaseModel):
+        return kind.model_fields
+    if is_pydantic_dataclass(kind):
+        return kind.__pydantic_fields__
+    return None
 
 
 def _inner(kind: Any, part: Any) -> list[Any]:
@@ -630,8 +643,9 @@ def _inner(kind: Any, part: Any) -> list[Any]:
     found = []
     for option in _options(kind):
         origin = get_origin(option)
-        if isinstance(option, type) and issubclass(option, BaseModel):
-            found += [f.annotation for name, f in option.model_fields.items() if part in (name, f.alias)]
+        fields = _fields_of(option)
+        if fields is not None:
+            found += [f.annotation for name, f in fields.items() if part in (name, f.alias)]
         elif origin in (list, tuple, set, Sequence) and isinstance(part, int):
             found.append(get_args(option)[0])
         elif origin in (dict, Mapping):
