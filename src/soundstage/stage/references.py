@@ -27,10 +27,9 @@ def unresolved(
     """A SpecError for every name that the scene does not declare, in its checks, its faults' conditions and
     its people's conditions and triggers; `ctx` points at the scene file."""
     declared = [fault.id for fault in scene.faults]
-    names = {value: name for name, value in sorted(ctx.refs.items(), reverse=True)}  # an id's first ref
     errors: list[SpecError] = []
     for what, path, value in _references(ctx, checks, scene, faults):
-        problem = _problem(what, value, cast, declared, names)
+        problem = _problem(what, value, cast, declared, ctx.refs)
         if problem is not None:
             errors.append(ctx.error(problem, *path))
     for i, person in enumerate(scene.people):
@@ -72,17 +71,17 @@ def _predicate(ctx: BuildContext, written: dict[str, Any]) -> StatePredicate | N
         return None
 
 
-def _problem(what: str, value: Any, cast: Cast, faults: list[str], names: dict[str, str]) -> str | None:
+def _problem(what: str, value: Any, cast: Cast, faults: list[str], refs: dict[str, str]) -> str | None:
     if what == "fact":
         return None if value in cast.facts else _unknown("fact", value, cast.facts)
     if what == "person":
-        return None if value in cast.by_user else _not_a_person(value, cast, names)
+        return None if value in cast.by_user else _not_a_person(value, cast, refs)
     if what == "fault":
         return None if value in faults else _unknown("fault", value, faults)
     if what == "call":
         return _service(value)
     if what == "decision":
-        return _decision(value, cast, names)
+        return _decision(value, cast, refs)
     raise ValueError(f"a check argument names a {what}, which nothing resolves")
 
 
@@ -94,9 +93,11 @@ def _unknown(what: str, value: Any, known: Iterable[str], whose: str = "the scen
     return f"{what} {value!r} is not one of {whose} {what}s (declared: {declared}){hint}"
 
 
-def _not_a_person(user: Any, cast: Cast, names: dict[str, str]) -> str:
+def _not_a_person(user: Any, cast: Cast, refs: dict[str, str]) -> str:
     people = ", ".join(f"${p.ref}" for p in cast.people) or "none"
-    who = f"${names[user]}" if user in names else str(user)
+    # The id's first ref, looked up only here: a table of every id's would be a big world's refs again.
+    name = min((name for name, value in refs.items() if value == user), default=None)
+    who = f"${name}" if name is not None else str(user)
     return f"{who} is not a person of this scene (people: {people}): only people hear, learn and decide"
 
 
@@ -106,11 +107,11 @@ def _service(pattern: CallPattern) -> str | None:
     return _unknown("service", pattern.service, SERVICES, "soundstage's")
 
 
-def _decision(decided: Any, cast: Cast, names: dict[str, str]) -> str | None:
+def _decision(decided: Any, cast: Cast, refs: dict[str, str]) -> str | None:
     """`{person, decision, option?}` names a decision of that person, and one of its options."""
     person = cast.by_user.get(decided.person)
     if person is None:
-        return _not_a_person(decided.person, cast, names)
+        return _not_a_person(decided.person, cast, refs)
     decisions = {d.key: d for d in person.decisions} | {d.id: d for d in person.decisions}
     decision = decisions.get(decided.decision)
     if decision is None:

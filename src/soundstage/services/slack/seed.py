@@ -72,7 +72,7 @@ def assign(section: Any, ctx: BuildContext) -> None:
     for i, message in enumerate(slack.messages):
         if message.ts is None:
             when = at[i] if message.ago is None else ctx.start - parse_duration(message.ago)
-            stamps[i] = make_ts(ctx.ids, when)
+            stamps[i] = make_ts(seed_messages.ts_ids(ctx, when), when)
         ctx.define(message.ref, stamps[i], MESSAGES, "messages", i)
 
 
@@ -86,7 +86,8 @@ def _given_ts(ctx: BuildContext, message: Any, i: int) -> str:
     if ts_us(ts) >= ctx.start:
         raise ctx.error("a message's ts must be before the clock start", "messages", i, "ts")
     second, _, fraction = ts.partition(".")
-    while ctx.ids.next(f"slack:ts:{second}") * 100 < int(fraction):
+    ids = seed_messages.ts_ids(ctx, ts_us(ts))
+    while ids.next(f"slack:ts:{second}") * 100 < int(fraction):
         pass
     return ts
 

@@ -4,9 +4,12 @@ realistic noise messages (`generate: {slack.messages: ...}`). The messages colle
 
 from __future__ import annotations
 
+from itertools import pairwise
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from ...clock import US, parse_duration
+from ...ids import IdSource
 from ...spec.build import BuildContext
 from ...world import Collection, Record
 from . import channels, messages, pins, reactions
@@ -15,6 +18,22 @@ from .names import EMOJI
 from .seed_directory import DAY, could_post, resolve_channel, resolve_user
 from .store import CHANNELS, MESSAGES, PINS, USERS
 from .timestamps import make_ts, seconds, ts_us
+
+
+# The `ts` counters of the seconds before the clock start, per build: only the build uses them, as a live
+# world's clock never goes back before its start. Kept in the image's ids, a world of 100,000 messages would hold
+# (and copy into every live world) a counter for each.
+_EARLIER: WeakKeyDictionary[BuildContext, IdSource] = WeakKeyDictionary()
+
+
+def ts_ids(ctx: BuildContext, us: int) -> IdSource:
+    """Where the `ts` counter of the second of `us` lives while the image is built."""
+    if us // US >= ctx.start // US:
+        return ctx.ids
+    earlier = _EARLIER.get(ctx)
+    if earlier is None:
+        earlier = _EARLIER[ctx] = IdSource(ctx.ids.seed)
+    return earlier
 
 
 def _conversation_of(ctx: BuildContext, message: Any, user_id: str, i: int) -> str:
@@ -102,11 +121,10 @@ def link_message(ctx: BuildContext, ts: str, message: Any, i: int) -> None:
 def finish_messages(ctx: BuildContext) -> None:
     """Sorts the messages by `ts` (insertion order is time order) and sums up every thread."""
     collection = ctx.collection(MESSAGES)
-    times = [ts_us(m["ts"]) for m in collection]
-    if any(later < earlier for earlier, later in zip(times, times[1:])):
-        order = sorted(range(len(times)), key=times.__getitem__)
-        records = list(collection)
-        collection = ctx.collections[MESSAGES] = Collection(MESSAGES, {records[k]["ts"]: records[k] for k in order})
+    # Compared pair by pair: a list of every message's time would be held at the build's peak of memory.
+    if any(later < earlier for earlier, later in pairwise(ts_us(m["ts"]) for m in collection)):
+        records = sorted(collection, key=lambda m: ts_us(m["ts"]))
+        collection = ctx.collections[MESSAGES] = Collection(MESSAGES, {record["ts"]: record for record in records})
     # Already in order (messages given in file order, as most are), the collection is kept: a new one would hold
     # a second map of every message meanwhile.
     replies: dict[str, list[Record]] = {}
@@ -176,7 +194,8 @@ def generate(collection: str, options: Any, ctx: BuildContext) -> None:
     roots: list[Record] = []
     for offset in offsets:
         author = users_collection.get(ctx.random.choice(authors))
-        ts = make_ts(ctx.ids, ctx.start - offset * US)
+        at = ctx.start - offset * US
+        ts = make_ts(ts_ids(ctx, at), at)
         parent = ctx.random.choice(roots[-10:]) if roots and ctx.random.random() < opts.threads else None
         record = messages.record(
             ts,
