@@ -125,6 +125,44 @@ messages:
     assert image.collections[store.CHANNELS].get(refs["c"])["members"] == [refs["maya"]]
 
 
+def test_messages_given_out_of_order_are_kept_in_ts_order():
+    image = build(
+        USERS
+        + """
+channels: [{ref: c, name: c, members: [$maya]}]
+messages:
+  - {ref: third, channel: $c, user: $maya, text: c, ago: 1m}
+  - {ref: first, channel: $c, user: $maya, text: a, ts: "1772450000.123456"}
+  - {ref: fourth, channel: $c, user: $maya, text: d}
+  - {ref: second, channel: $c, user: $maya, text: b, ago: 2h}
+"""
+    )
+    messages = image.collections[store.MESSAGES]
+    assert messages.ids() == sorted(messages.ids(), key=ts_us)
+    assert messages.ids() == [image.refs[name] for name in ("first", "second", "third", "fourth")]
+
+
+def test_a_live_world_goes_on_counting_the_ts_of_the_start_second():
+    # The counters of earlier seconds stay with the build; the start's second (`ago: 0s`) is the live world's.
+    image = build(
+        USERS
+        + """
+channels: [{ref: c, name: c, members: [$maya]}]
+messages:
+  - {ref: early, channel: $c, user: $maya, text: a, ts: "1772450000.000100"}
+  - {ref: now, channel: $c, user: $maya, text: b, ago: 0s}
+  - {ref: before, channel: $c, user: $maya, text: c}
+"""
+    )
+    start_second = START
+    assert image.refs["now"] == f"{start_second}.000100"
+    counters = image.ids.copy()._counters
+    assert [name for name in counters if name.startswith("slack:ts:")] == [f"slack:ts:{start_second}"]
+    world = image.instantiate("w")
+    posted = slack_messages.post(world, image.refs["c"], image.refs["maya"], "hello")
+    assert posted["ts"] == f"{start_second}.000200"
+
+
 def test_dms_and_group_dms_with_their_ids():
     image = build(
         USERS
