@@ -6,6 +6,8 @@ image is built, so these models only check shapes.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Annotated, Literal
 
 from pydantic import AfterValidator, ConfigDict, Field, Strict, StrictBool, StrictInt, StrictStr
@@ -90,6 +92,9 @@ class Conversation(Spec):
     ago: Duration = "30d"  # opened this long before the clock start
 
 
+_NO_REACTIONS: Mapping[str, list[str]] = MappingProxyType({})
+
+
 # A dataclass with slots, not a `Spec` model: a world may give 100,000 messages, all held while their records
 # are built, and a model's instance dict and set of given fields took four times the memory. Strict field by
 # field, as `Spec` is strict: a strict dataclass would take only its instances, not mappings.
@@ -100,8 +105,10 @@ class Message:
     user: StrictStr
     text: StrictStr
     thread_ts: StrictStr | None = None  # the thread's parent message (a ref)
-    # A factory, not `{}`: pydantic deep-copies a mutable default for every message of a big world.
-    reactions: Annotated[dict[StrictStr, Annotated[list[StrictStr], Strict()]], Strict()] = Field(default_factory=dict)
+    # Without any, one empty mapping shared by all, read only: a big world's messages would each have a dict.
+    reactions: Annotated[Mapping[StrictStr, Annotated[list[StrictStr], Strict()]], Strict()] = Field(
+        default_factory=lambda: _NO_REACTIONS
+    )
     ago: StrictDuration | None = None  # posted this long before the clock start
     ts: StrictStr | None = None  # or its exact `ts` (before the clock start), sub-second part and all
     pinned: StrictBool = False

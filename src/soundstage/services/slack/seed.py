@@ -18,7 +18,7 @@ from ...spec.build import BuildContext
 from . import seed_directory, seed_messages
 from .models import SlackSection
 from .store import BOOKMARKS, CHANNELS, MESSAGES, TEAMS, USERGROUPS, USERS
-from .timestamps import make_ts, seconds, ts_us
+from .timestamps import seconds, ts_us
 
 MINUTE = 60 * US
 _TS = re.compile(r"\d{10}\.\d{6}")
@@ -72,7 +72,7 @@ def assign(section: Any, ctx: BuildContext) -> None:
     for i, message in enumerate(slack.messages):
         if message.ts is None:
             when = at[i] if message.ago is None else ctx.start - parse_duration(message.ago)
-            stamps[i] = make_ts(seed_messages.ts_ids(ctx, when), when)
+            stamps[i] = seed_messages.seed_ts(ctx, when)
         ctx.define(message.ref, stamps[i], MESSAGES, "messages", i)
 
 
@@ -86,8 +86,7 @@ def _given_ts(ctx: BuildContext, message: Any, i: int) -> str:
     if ts_us(ts) >= ctx.start:
         raise ctx.error("a message's ts must be before the clock start", "messages", i, "ts")
     second, _, fraction = ts.partition(".")
-    ids = seed_messages.ts_ids(ctx, ts_us(ts))
-    while ids.next(f"slack:ts:{second}") * 100 < int(fraction):
+    while seed_messages.count_ts(ctx, int(second)) * 100 < int(fraction):
         pass
     return ts
 

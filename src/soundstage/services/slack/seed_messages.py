@@ -9,7 +9,6 @@ from typing import Any
 from weakref import WeakKeyDictionary
 
 from ...clock import US, parse_duration
-from ...ids import IdSource
 from ...spec.build import BuildContext
 from ...world import Collection, Record
 from . import channels, messages, pins, reactions
@@ -17,23 +16,28 @@ from .models import GenerateMessages
 from .names import EMOJI
 from .seed_directory import DAY, could_post, resolve_channel, resolve_user
 from .store import CHANNELS, MESSAGES, PINS, USERS
-from .timestamps import make_ts, seconds, ts_us
+from .timestamps import seconds, spell_ts, ts_us
 
 
 # The `ts` counters of the seconds before the clock start, per build: only the build uses them, as a live
 # world's clock never goes back before its start. Kept in the image's ids, a world of 100,000 messages would hold
-# (and copy into every live world) a counter for each.
-_EARLIER: WeakKeyDictionary[BuildContext, IdSource] = WeakKeyDictionary()
+# (and copy into every live world) a counter for each; kept here, by the second, they cost a third of that.
+_EARLIER: WeakKeyDictionary[BuildContext, dict[int, int]] = WeakKeyDictionary()
 
 
-def ts_ids(ctx: BuildContext, us: int) -> IdSource:
-    """Where the `ts` counter of the second of `us` lives while the image is built."""
-    if us // US >= ctx.start // US:
-        return ctx.ids
-    earlier = _EARLIER.get(ctx)
-    if earlier is None:
-        earlier = _EARLIER[ctx] = IdSource(ctx.ids.seed)
-    return earlier
+def count_ts(ctx: BuildContext, second: int) -> int:
+    """The next count of the messages of `second` (the counter `make_ts` keeps)."""
+    if second >= ctx.start // US:
+        return ctx.ids.next(f"slack:ts:{second}")
+    counters = _EARLIER.setdefault(ctx, {})
+    count = counters[second] = counters.get(second, 0) + 1
+    return count
+
+
+def seed_ts(ctx: BuildContext, us: int) -> str:
+    """A new `ts` at `us` for a message of the world's seed, as `make_ts` makes one."""
+    second = us // US
+    return spell_ts(second, count_ts(ctx, second))
 
 
 def _conversation_of(ctx: BuildContext, message: Any, user_id: str, i: int) -> str:
@@ -194,8 +198,7 @@ def generate(collection: str, options: Any, ctx: BuildContext) -> None:
     roots: list[Record] = []
     for offset in offsets:
         author = users_collection.get(ctx.random.choice(authors))
-        at = ctx.start - offset * US
-        ts = make_ts(ts_ids(ctx, at), at)
+        ts = seed_ts(ctx, ctx.start - offset * US)
         parent = ctx.random.choice(roots[-10:]) if roots and ctx.random.random() < opts.threads else None
         record = messages.record(
             ts,

@@ -23,7 +23,12 @@ def now_ms(world: World) -> int:
 def make_ts(ids: IdSource, us: int) -> str:
     """A new message `ts` at `us`: the second, then a per-second counter times 100 (unique, increasing)."""
     second = us // US
-    return f"{second}.{ids.next(f'slack:ts:{second}') * 100:06d}"
+    return spell_ts(second, ids.next(f"slack:ts:{second}"))
+
+
+def spell_ts(second: int, count: int) -> str:
+    """The `ts` of a second's `count`th message."""
+    return f"{second}.{count * 100:06d}"
 
 
 def ts_us(ts: str) -> int:
