@@ -47,6 +47,15 @@ def test_a_bad_field_deep_inside_is_named_at_its_line(tmp_path: Path) -> None:
     assert errors[1][2].startswith("unknown field 'colour'; expected one of: ago, channel")
 
 
+def test_a_message_that_is_not_a_mapping_is_named_at_its_line(tmp_path: Path) -> None:
+    path, at = _world(tmp_path, {1234: "    - just text", 2345: "    - [channel, user]"})
+    errors = [(e.line, e.field, e.message) for e in validate_file(path)]
+    assert errors == [
+        (at[1234], "slack.messages[1234]", "expected a mapping, found 'just text'"),
+        (at[2345], "slack.messages[2345]", "expected a mapping, found a list of 2 items"),
+    ]
+
+
 def test_a_bad_ref_deep_inside_is_named_at_its_line(tmp_path: Path) -> None:
     path, at = _world(tmp_path, {2718: '    - {channel: $general,\n       user: $nobody, text: "Who?"}'})
     (error,) = validate_file(path)
