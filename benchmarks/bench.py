@@ -34,6 +34,7 @@ import contextlib
 import gc
 import json
 import os
+import resource
 import shlex
 import statistics
 import subprocess
@@ -273,8 +274,6 @@ def own_share(runs: int = 5) -> float:
     """Median CPU seconds of soundstage's own in a csv-export `soundstage run` of this checkout with the example
     agent: the command's CPU and that of every process under it (the agent's supervisor included), less the
     agent process's. As on a user's machine, with bytecode caches, written by a first run that is not counted."""
-    import resource
-
     env = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
     env["PYTHONPATH"] = str(ROOT / "src")
     samples = []

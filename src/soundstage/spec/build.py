@@ -38,6 +38,7 @@ class BuildContext:
         self.ref_kinds: dict[str, str] = {}  # ref name -> collection of the record it names
         self.collections: dict[str, Collection] = {}
         self.settings: dict[str, Any] = {}  # per-service facts other parts need (e.g. slack team id)
+        self.scratch: dict[str, Any] = {}  # what a service keeps while it builds only, never in the image
         self.file = ""  # the file being built from, for errors
         self.here: Path = ()  # path of the section being built within that file
         self._documents = documents or {}  # by file: where errors find their lines

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from itertools import pairwise
 from typing import Any
-from weakref import WeakKeyDictionary
 
 from ...clock import US, parse_duration
 from ...spec.build import BuildContext
@@ -19,17 +18,14 @@ from .store import CHANNELS, MESSAGES, PINS, USERS
 from .timestamps import seconds, spell_ts, ts_us
 
 
-# The `ts` counters of the seconds before the clock start, per build: only the build uses them, as a live
-# world's clock never goes back before its start. Kept in the image's ids, a world of 100,000 messages would hold
-# (and copy into every live world) a counter for each; kept here, by the second, they cost a third of that.
-_EARLIER: WeakKeyDictionary[BuildContext, dict[int, int]] = WeakKeyDictionary()
-
-
 def count_ts(ctx: BuildContext, second: int) -> int:
-    """The next count of the messages of `second` (the counter `make_ts` keeps)."""
+    """The next count of the messages of `second` (the counter `make_ts` keeps). The counters of the seconds
+    before the clock start are the build's scratch: only the build uses them, as a live world's clock never goes
+    back before its start. Kept in the image's ids, a world of 100,000 messages would hold (and copy into every
+    live world) a counter for each; kept by the second, they cost a third of that."""
     if second >= ctx.start // US:
         return ctx.ids.next(f"slack:ts:{second}")
-    counters = _EARLIER.setdefault(ctx, {})
+    counters = ctx.scratch.setdefault("slack:earlier_ts", {})
     count = counters[second] = counters.get(second, 0) + 1
     return count
 
