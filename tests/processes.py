@@ -45,9 +45,21 @@ def agent_processes(pids_file: Path) -> list[list[int | str]]:
     return json.loads(pids_file.read_text()) if pids_file.exists() else []
 
 
-def kill_a_run(scene: Path, agent: str, out: Path, pids_file: Path) -> Path:
-    """Runs `soundstage run SCENE --agent AGENT` in a process of its own, SIGKILLs it once the agent has written
-    `pids_file`, and answers the trial folder it left."""
+def marked(marker: str) -> list[int]:
+    """The processes of this machine whose command line holds `marker` (a sandboxed agent's, seen from outside)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            if entry.name.isdigit() and marker.encode() in (entry / "cmdline").read_bytes():
+                found.append(int(entry.name))
+        except OSError:  # it has just gone
+            continue
+    return found
+
+
+def kill_a_run(scene: Path, agent: str, out: Path, started: Callable[[], bool], sandbox: str = "none") -> Path:
+    """Runs `soundstage run SCENE --agent AGENT` in a process of its own, SIGKILLs it once the agent has
+    `started`, and answers the trial folder it left."""
     run = subprocess.Popen(
         [
             sys.executable,
@@ -61,12 +73,14 @@ def kill_a_run(scene: Path, agent: str, out: Path, pids_file: Path) -> Path:
             str(out),
             "--timeout",
             "600",
+            "--sandbox",
+            sandbox,
         ],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
     try:
-        assert wait_until(pids_file.exists, 120), "the agent never started"
+        assert wait_until(started, 120), "the agent never started"
     finally:
         run.send_signal(signal.SIGKILL)
         run.wait()

@@ -82,6 +82,9 @@ def trial(number: int, outcome: str = "passed", scene: str = "hello") -> dict[st
         "failed_checks": [] if outcome == "passed" else ["said_hello"],
         "folder": f"runs/20260101-000000/{scene}/{number}",
         "attempts": 1,
+        "sandbox": "bwrap",
+        "infrastructure": None,
+        "digests": {"result.json": f"sha256:{number:064x}"},
     }
 
 

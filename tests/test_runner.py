@@ -13,10 +13,12 @@ from typing import Any
 
 import pytest
 from tests.processes import agent_processes, alive, kill_a_run, linux_only, wait_until
+from tests.sandboxes import SANDBOX
 
 from soundstage import runner
 from soundstage.checks import rescore
 from soundstage.checks.evaluate import saved_attempt
+from soundstage.digests import folder_digests
 from soundstage.errors import InfrastructureError, NotFound, UsageError
 from soundstage.runner import RunResult, how_the_agent_ended, interrupted, latest_run, run_scenes, trial_folders
 from soundstage.server.serve import free_port
@@ -64,7 +66,7 @@ def out(tmp_path: Path) -> Path:
 @pytest.fixture
 def hello(tmp_path: Path) -> str:
     """The agent that says hello; it writes the environment and stdin it got to seen.json."""
-    return agent("hello", str(tmp_path / "seen.json"))
+    return agent("hello")
 
 
 # -- a passing trial ---------------------------------------------------------------------------------
@@ -97,6 +99,8 @@ def test_a_passing_trial_writes_the_whole_folder(out: Path, hello: str) -> None:
         "failed_checks": [],
         "folder": str(trial),
         "attempts": 1,
+        "sandbox": SANDBOX,
+        "infrastructure": None,
     }
     assert [(e["seq"], e["kind"]) for e in events] == [
         (1, "start"),
@@ -123,14 +127,16 @@ def test_a_passing_trial_writes_the_whole_folder(out: Path, hello: str) -> None:
         ("posted", True, True, "scene"),
     ]
     assert (trial / "output.txt").read_text() == "said hello\n"
-    assert (trial / "agent.log").read_text() == ""
+    assert json.loads((trial / "agent.log").read_text())["stdin"] == "Say hello in #general."
     scene = read_json(trial / "scene.json")
     assert (scene["name"], scene["source"], scene["task"]) == ("hello", str(SCENE), "Say hello in #general.")
     messages = [m for m in read_json(trial / "state.json")[MESSAGES] if m.get("text") == "hello from the agent"]
     assert len(messages) == 1
     assert [m["text"] for m in read_json(trial / "diff.json")[MESSAGES]["added"]] == ["hello from the agent"]
 
-    assert read_json(run.folder / "run.json") == {**run.to_dict(), "results": [read_json(trial / "result.json")]}
+    recorded = {**read_json(trial / "result.json"), "digests": folder_digests(trial)}
+    assert sorted(recorded["digests"]) == TRIAL_FILES
+    assert read_json(run.folder / "run.json") == {**run.to_dict(), "results": [recorded]}
     assert read_json(run.folder / "run.json")["scenes"] == [str(SCENE)]
 
 
@@ -142,9 +148,9 @@ def test_the_agent_gets_the_task_and_exactly_the_documented_environment(
     monkeypatch.setenv("SOUNDSTAGE_TEST_PRIVATE", "not for the agent")
     monkeypatch.delenv("SOUNDSTAGE_TEST_UNSET", raising=False)
 
-    run_scenes([str(SCENE)], hello, out=out)
+    run = run_scenes([str(SCENE)], hello, out=out)
 
-    seen = read_json(tmp_path / "seen.json")
+    seen = json.loads((only_trial(run) / "agent.log").read_text())
     env = seen["env"]
     assert seen["stdin"] == "Say hello in #general."
     assert env["SOUNDSTAGE_TASK"] == "Say hello in #general."
@@ -165,6 +171,7 @@ def test_the_agent_gets_the_task_and_exactly_the_documented_environment(
     assert "BEGIN CERTIFICATE" in bundle.read_text()
     assert env["CURL_CA_BUNDLE"] == env["GIT_SSL_CAINFO"] == str(bundle)
     assert env["NODE_EXTRA_CA_CERTS"] == str(bundle.with_name("ca.pem"))
+    sandboxed = ["PWD"] if SANDBOX == "bwrap" else []  # the sandbox's fresh working folder, as a shell sets it
     assert sorted(env) == [
         "CURL_CA_BUNDLE",
         "DATADOG_API_URL",
@@ -175,6 +182,7 @@ def test_the_agent_gets_the_task_and_exactly_the_documented_environment(
         "NODE_EXTRA_CA_CERTS",
         "PAGERDUTY_API_URL",
         "PATH",
+        *sandboxed,
         "REQUESTS_CA_BUNDLE",
         "SLACK_API_URL",
         "SLACK_BOT_TOKEN",
@@ -350,7 +358,7 @@ def test_what_the_agent_leaves_running_ends_with_its_trial_even_in_a_session_of_
 ) -> None:
     pids = tmp_path / "pids.json"
     # The agent exits at once; the daemon it started in a new session holds its stdout open.
-    run = run_scenes([str(SCENE)], agent("daemon", str(pids)), out=out, timeout=600)
+    run = run_scenes([str(SCENE)], agent("daemon", str(pids)), out=out, timeout=600, sandbox="none")
 
     agent_process, daemon = agent_processes(pids)
     assert not alive(agent_process) and not alive(daemon)
@@ -369,7 +377,7 @@ def test_what_the_agent_leaves_running_ends_with_its_trial_even_in_a_session_of_
 @linux_only
 def test_at_the_timeout_the_whole_tree_is_killed_and_the_trial_ends(out: Path, tmp_path: Path) -> None:
     pids = tmp_path / "pids.json"
-    run = run_scenes([str(SCENE)], agent("daemon-hang", str(pids)), out=out, timeout=3)
+    run = run_scenes([str(SCENE)], agent("daemon-hang", str(pids)), out=out, timeout=3, sandbox="none")
 
     assert [alive(process) for process in agent_processes(pids)] == [False, False]
     assert not Path(f"{pids}.survived").exists()
@@ -387,7 +395,7 @@ def test_at_the_timeout_the_whole_tree_is_killed_and_the_trial_ends(out: Path, t
 @linux_only
 def test_a_killed_run_takes_the_agent_and_what_it_started_with_it(out: Path, tmp_path: Path) -> None:
     pids = tmp_path / "pids.json"
-    trial = kill_a_run(SCENE, agent("hello-hang", str(pids)), out, pids)
+    trial = kill_a_run(SCENE, agent("hello-hang", str(pids)), out, pids.exists)
 
     processes = agent_processes(pids)
     assert len(processes) == 2
@@ -573,6 +581,7 @@ def test_run_json_holds_each_scenes_figures_and_the_folder_is_given_first(out: P
             "scene": "hello",
             "status": "graded",
             "trials": 2,
+            "invalid": 0,
             "passed": 2,
             "k": 2,
             "pass_at_1": 1.0,

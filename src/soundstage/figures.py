@@ -7,8 +7,10 @@ pass@k = 1 - C(n-c, k) / C(n, k), the chance that k trials drawn from the n hold
 pass^k = C(c, k) / C(n, k), the chance that all k do (as tau-bench reports it). For k = n they are the
 figures of the n trials themselves.
 
-The figures are computed from trials as saved: each trial's `result.json` and `checks.json`. A trial that did
-not pass (failed, invalid) counts as not passing; a check that was not decided counts as not passing.
+The figures are computed from trials as saved: each trial's `result.json` and `checks.json`. An `invalid` trial
+(a check could not be carried out, or soundstage itself failed) says nothing of the agent: it is counted in
+`invalid` and left out of every rate, so n is the number of the scene's other trials (`k`). A failed trial counts
+as not passing; a check that was not decided counts as not passing.
 """
 
 from __future__ import annotations
@@ -39,13 +41,14 @@ class Trial:
 
 
 def scene_figures(scene: str, trials: list[Trial]) -> dict[str, Any]:
-    """One scene's figures over its trials (k: how many there are). A scene without checks is `ungraded`:
-    no pass rates."""
-    k = len(trials)
-    passed = sum(trial.outcome == "passed" for trial in trials)
+    """One scene's figures over its trials (k: how many were not invalid). A scene without checks is
+    `ungraded`: no pass rates."""
+    counted = [trial for trial in trials if trial.outcome != "invalid"]
+    k = len(counted)
+    passed = sum(trial.outcome == "passed" for trial in counted)
     graded = any(trial.checks for trial in trials)
     checks: dict[str, dict[str, Any]] = {}
-    for trial in trials:
+    for trial in counted:
         for check in trial.checks:
             entry = checks.setdefault(check.id, {"required": check.required, "passed": 0, "trials": 0})
             entry["trials"] += 1
@@ -55,7 +58,8 @@ def scene_figures(scene: str, trials: list[Trial]) -> dict[str, Any]:
     return {
         "scene": scene,
         "status": "graded" if graded else "ungraded",
-        "trials": k,
+        "trials": len(trials),
+        "invalid": len(trials) - k,
         "passed": passed if graded else None,
         "k": k,
         "pass_at_1": _rate(passed, k) if graded else None,

@@ -49,9 +49,17 @@ def read_results(run: Path) -> list[tuple[Path, dict[str, Any], list[dict[str, A
 
 def read_run(run: Path) -> dict[str, Any]:
     """A run folder as the results store gives a run: its fields (from `run.json`, or from its trials when
-    the run was stopped before writing one) and `results`, each trial with its `checks`."""
+    the run was stopped before writing one) and `results`, each trial with its `checks` and the `digests`
+    of its files `run.json` recorded (None without)."""
+    summary = read_json(run / "run.json") if (run / "run.json").is_file() else {}
+    recorded = {
+        (r.get("scene"), r.get("trial")): r.get("digests") for r in summary.get("results", []) if isinstance(r, dict)
+    }
     # Each trial's folder as it is now (`result.json` has where it was written: the run may have moved since).
-    results = [{**result, "folder": str(folder), "checks": checks} for folder, result, checks in read_results(run)]
+    results = [
+        {**result, "folder": str(folder), "checks": checks, "digests": recorded.get((result["scene"], result["trial"]))}
+        for folder, result, checks in read_results(run)
+    ]
     return {**_head(run, results), "results": results}
 
 
@@ -66,8 +74,8 @@ def _head(run: Path, results: list[dict[str, Any]]) -> dict[str, Any]:
         "trials": summary.get("trials") or max((result["trial"] for result in results), default=0),
         "strict": summary.get("strict", False),
         "exit_code": summary.get("exit_code"),
-        "started_at": started(run.name),
-        "finished_at": None,
+        "started_at": summary.get("started_at") or started(run.name),
+        "finished_at": summary.get("finished_at"),
         "figures": summary.get("figures"),
     }
 
@@ -149,4 +157,3 @@ class FolderRuns:
     def run(self, run_id: str) -> dict[str, Any] | None:
         folder = self.folders().get(run_id)
         return read_run(folder) if folder is not None else None
-

@@ -23,7 +23,7 @@ import threading
 import time
 from collections.abc import Callable, Generator
 from concurrent.futures import ThreadPoolExecutor, as_completed
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Protocol
@@ -31,14 +31,19 @@ from typing import IO, TYPE_CHECKING, Any, Protocol
 from .checks import CheckResult, score
 from .checks.evaluate import INITIAL_FILE, WRITES_FILE
 from .clock import US
+from .digests import folder_digests
 from .errors import InfrastructureError, NotFound, UsageError
 from .events import CallEvent, Event, FinishEvent, WriteEvent
 from .figures import Trial, outcome, run_figures
+from .guard import undumpable
+from .sandbox import BWRAP, NONE, Cover, bwrap_command, choose, command_words, needed_folders, unstartable
 from .server import Hub, Server
+from .server.hub import TRUST_VARIABLES
 from .server.runs import counts
+from .server.tls import home as tls_home
+from .spec.fields import env_name
 from .spec.suites import expand_suites
 from .stage import ImageCache, WorldImage
-from .spec.fields import env_name
 from .world import World
 
 if TYPE_CHECKING:  # the store (SQLAlchemy, Alembic) is imported only by a run that writes to it
@@ -54,6 +59,9 @@ SUPERVISOR = Path(__file__).with_name("supervisor.py")
 END_GRACE = 10.0
 # What more is read of the agent's stdout once the attempt has ended, should something still be writing to it.
 DRAIN_LIMIT = 1 << 20
+# The pauses, in seconds, before a write to the results store that failed is tried again (SQLite itself waits
+# up to 5 s for a lock at each try): a store locked or unreachable for longer is given up for the run.
+STORE_RETRIES = (0.5, 1.0, 2.0, 4.0)
 
 
 @dataclass
@@ -74,12 +82,21 @@ class TrialResult:
     failed_checks: list[str]
     folder: str
     attempts: int = 1  # more when the trial was run again after the machine running it died (runner_ray.py)
+    sandbox: str = NONE  # what the agent ran in: bwrap | none (sandbox.py)
+    infrastructure: str | None = None  # the failure of soundstage's own that made the trial invalid
     checks: list[CheckResult] = field(default_factory=list, repr=False)  # in checks.json, not in result.json
+    # Each file of the trial folder, by name: its SHA-256 as graded (in run.json and the store, not in result.json).
+    digests: dict[str, str] = field(default_factory=dict, repr=False)
 
     def to_dict(self) -> dict[str, Any]:
+        """As `result.json` has it."""
         data = asdict(self)
-        del data["checks"]
+        del data["checks"], data["digests"]
         return data
+
+    def recorded(self) -> dict[str, Any]:
+        """As `run.json` and the results store have it: with the digests of the files it was graded from."""
+        return {**self.to_dict(), "digests": self.digests}
 
 
 @dataclass
@@ -90,7 +107,12 @@ class RunResult:
     scenes: list[str]
     trials: int
     strict: bool
+    started_at: datetime
+    sandbox: str = NONE  # what this machine gave the agents (a Ray node records its own, in each trial)
     results: list[TrialResult] = field(default_factory=list)
+    finished_at: datetime | None = None
+    # Failures of soundstage's own that did not stop the run: the results store, run.json. One line each.
+    infrastructure: list[str] = field(default_factory=list)
 
     @property
     def unimplemented(self) -> int:
@@ -98,8 +120,9 @@ class RunResult:
 
     @property
     def exit_code(self) -> int:
-        """The exit code (docs/cli.md): 3 when a trial could not be judged, else 4 (strict, unimplemented), else 1 or 0."""
-        if any(result.outcome == "invalid" for result in self.results):
+        """The exit code (docs/cli.md): 3 when a trial could not be judged or the machinery failed, else 4
+        (strict, unimplemented), else 1 or 0."""
+        if self.infrastructure or any(result.outcome == "invalid" for result in self.results):
             return 3
         if self.strict and self.unimplemented:
             return 4
@@ -112,6 +135,7 @@ class RunResult:
         return run_figures(trials)
 
     def to_dict(self) -> dict[str, Any]:
+        """As `run.json` has it."""
         return {
             "run_id": self.run_id,
             "folder": str(self.folder),
@@ -119,9 +143,13 @@ class RunResult:
             "scenes": self.scenes,
             "trials": self.trials,
             "strict": self.strict,
+            "started_at": _stamp(self.started_at),
+            "finished_at": _stamp(self.finished_at),
+            "sandbox": self.sandbox,
             "exit_code": self.exit_code,
+            "infrastructure": self.infrastructure,
             "figures": self.figures,
-            "results": [result.to_dict() for result in self.results],
+            "results": [result.recorded() for result in self.results],
         }
 
 
@@ -142,18 +170,31 @@ def run_scenes(
     env: dict[str, str] | None = None,
     intercept: bool = False,
     where: TrialPool | None = None,
+    sandbox: str = "auto",
+    hide: list[Path] | None = None,
+    on_note: Callable[[str], None] | None = None,
 ) -> RunResult:
     """Runs `agent` `trials` times against each scene (a suite stands for its scenes); writes `out/<run-id>/`. The server listens on http
     and https (`tls`: every service's URL is https). Opens the results store with `store` once the scenes
     load, before any agent starts, and writes the run there too, each trial as it ends. Raises SpecError,
     NotFound or UsageError before anything runs, InfrastructureError when the run cannot be carried out.
-    `on_start` is given the run folder before the first trial starts, `on_progress` each trial as it ends.
+    `on_start` is given the run folder before the first trial starts, `on_progress` each trial as it ends,
+    `on_note` each warning (no sandbox here; the results store failed).
     `pass_env` names variables of this process's environment the agent gets too, `env` variables with their
     values (`AgentEnv`). With `intercept`, the server also listens as the interception proxy and the agent's
     environment sends its HTTP through it, so clients left at the vendors' own hosts reach the world.
     `where` runs the trials, `parallel` at once: in threads of this process (`ThreadedTrials`, one trial at
-    a time unless `parallel` says more) unless given another pool (runner_ray.py: a Ray cluster)."""
-    plan = TrialPlan(agent, _command(agent), timeout, cwd, AgentEnv.of(pass_env, env), tls, intercept, parallel)
+    a time unless `parallel` says more) unless given another pool (runner_ray.py: a Ray cluster).
+    `sandbox` (sandbox.py: auto, required, none) is how the agent is kept from the grader; `hide` names
+    files it must not see besides the run's own (the project file)."""
+    given = AgentEnv.of(pass_env, env)
+    argv = _command(agent)
+    choice = choose(sandbox)
+    undumpable()  # sandbox or not: no agent reads the admin token from this process's memory
+    note = on_note or (lambda _: None)
+    if choice.note is not None and where is None:  # a Ray node says what it had in each trial
+        note(choice.note)
+    arguments = scenes
     scenes = expand_suites(scenes)
     if not scenes:
         raise UsageError("give at least one scene")
@@ -165,33 +206,95 @@ def run_scenes(
     for name in names:
         if names.count(name) > 1:
             raise UsageError(f"two of the scenes given are named {name!r}; a run needs distinct scene names")
-    results = store() if store is not None else None
+    results = _StoreWriter(store() if store is not None else None, note)
     folder = _new_run_folder(out)
-    run = RunResult(folder.name, folder, agent, [image.source for image in images], trials, strict)
-    if results is not None:
-        results.start_run(run.to_dict(), datetime.now(UTC))
+    cover = run_cover(out, folder, results.file, [*(hide or []), *(Path(a) for a in arguments if Path(a).is_file())])
+    plan = TrialPlan(agent, argv, timeout, cwd, given, tls, intercept, parallel, sandbox, cover)
+    run = RunResult(folder.name, folder, agent, [i.source for i in images], trials, strict, _now(), choice.kind)
+    results.write("start_run", run.to_dict(), run.started_at)
     if on_start is not None:
         on_start(folder)
     ended: dict[tuple[str, int], TrialResult] = {}
-    with contextlib.closing((where or ThreadedTrials()).run(plan, images, trials, folder)) as finishing:
-        for result in finishing:  # closed on an error here too: every trial still running ends
-            if results is not None:  # as each trial ends: a run stopped later keeps it
-                results.write_trial(run.run_id, result.to_dict())
-            if on_progress is not None:
-                on_progress(result)
-            ended[result.scene, result.trial] = result
-    run.results = [ended[name, n] for name in names for n in range(1, trials + 1)]
-    (folder / "run.json").write_text(json.dumps(run.to_dict(), indent=2) + "\n", encoding="utf-8")
-    if results is not None:
-        results.finish_run(run.run_id, run.exit_code, datetime.now(UTC))
+    with contextlib.closing(results):
+        with contextlib.closing((where or ThreadedTrials()).run(plan, images, trials, folder)) as finishing:
+            for result in finishing:  # closed on an error here too: every trial still running ends
+                results.write(
+                    "write_trial", run.run_id, result.recorded()
+                )  # as each ends: a run stopped later keeps it
+                if on_progress is not None:
+                    on_progress(result)
+                ended[result.scene, result.trial] = result
+        run.results = [ended[name, n] for name in names for n in range(1, trials + 1)]
+        run.finished_at = _now()
+        results.write("finish_run", run.run_id, run.exit_code, run.finished_at)
+    if results.failure is not None:
+        run.infrastructure.append(results.failure)
+    try:
+        (folder / "run.json").write_text(json.dumps(run.to_dict(), indent=2) + "\n", encoding="utf-8")
+    except OSError as exc:
+        run.infrastructure.append(f"{folder / 'run.json'} could not be written: {exc.strerror or exc}")
     return run
+
+
+def run_cover(out: Path, folder: Path, store_file: Path | None, files: list[Path]) -> Cover:
+    """What no agent of the run may see: the run folders (`out`, and the run's own in case `out` holds
+    what the agent runs), the results store's file, soundstage's home but the CA certificates the agent
+    trusts, and `files` with the folders they lie in (the project file, the suites given)."""
+    home = tls_home()
+    hidden = [out, folder, home, *files, *(file.parent for file in files)]
+    if store_file is not None:
+        sidecars = [store_file.with_name(store_file.name + suffix) for suffix in ("-wal", "-shm", "-journal")]
+        hidden += [store_file.parent, store_file, *sidecars]
+    return Cover(tuple(path.absolute() for path in hidden))
+
+
+class _StoreWriter:
+    """The results store as a run writes it (None: no store). A write that fails is tried again after each of
+    `STORE_RETRIES` (seconds); once one has failed for good, the run writes nothing more to the store and
+    carries on: its `failure` says what failed, and the run's folders hold everything `soundstage load` needs
+    to write it later."""
+
+    def __init__(self, store: Store | None, note: Callable[[str], None]) -> None:
+        self.store = store
+        self.note = note
+        self.failure: str | None = None
+
+    @property
+    def file(self) -> Path | None:
+        return self.store.file if self.store is not None else None
+
+    def write(self, method: str, *args: Any) -> None:
+        if self.store is None or self.failure is not None:
+            return
+        for pause in (*STORE_RETRIES, None):
+            try:
+                getattr(self.store, method)(*args)
+                return
+            except InfrastructureError as exc:
+                if pause is None:
+                    self.failure = f"{exc}; every trial is in its folder: load the run later with `soundstage load`"
+                    self.note(self.failure)
+                    return
+                time.sleep(pause)
+
+    def close(self) -> None:
+        if self.store is not None:
+            self.store.close()
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _stamp(when: datetime | None) -> str | None:
+    return when.isoformat().replace("+00:00", "Z") if when is not None else None
 
 
 @dataclass(frozen=True)
 class TrialPlan:
     """How a run's trials go: the agent's command line (and its words), its time limit, working folder and
-    environment, how the server listens (https for every service, the interception proxy), and how many
-    trials run at once (None: the pool decides)."""
+    environment, how the server listens (https for every service, the interception proxy), how many
+    trials run at once (None: the pool decides), the sandbox asked for and what it must hide."""
 
     agent: str
     argv: list[str]
@@ -201,12 +304,16 @@ class TrialPlan:
     tls: bool
     intercept: bool
     parallel: int | None
+    sandbox: str = NONE
+    cover: Cover = field(default_factory=Cover)
 
 
 class TrialPool(Protocol):
     """Where a run's trials run."""
 
-    def run(self, plan: TrialPlan, images: list[WorldImage], trials: int, folder: Path) -> Generator[TrialResult, None, None]:
+    def run(
+        self, plan: TrialPlan, images: list[WorldImage], trials: int, folder: Path
+    ) -> Generator[TrialResult, None, None]:
         """Runs trials 1 to `trials` of each image, each into `folder/<scene>/<trial>/`, and yields each as it
         ends. Closing the iteration early (an error, Ctrl-C) ends every trial still running."""
         ...
@@ -215,11 +322,13 @@ class TrialPool(Protocol):
 class ThreadedTrials:
     """Trials in threads of this process, against one server that serves the whole run."""
 
-    def run(self, plan: TrialPlan, images: list[WorldImage], trials: int, folder: Path) -> Generator[TrialResult, None, None]:
+    def run(
+        self, plan: TrialPlan, images: list[WorldImage], trials: int, folder: Path
+    ) -> Generator[TrialResult, None, None]:
         hub = Hub(idle_ttl=None, finished_ttl=None)  # each trial drops its own world, however slow its agent
         server = Server(hub, tls_everywhere=plan.tls, proxy_port=0 if plan.intercept else None).start()
         try:
-            runner = _TrialRunner(hub, server.url, plan.agent, plan.argv, folder, plan.timeout, plan.cwd, plan.given)
+            runner = _TrialRunner(hub, server.url, plan, folder)
             with ThreadPoolExecutor(max_workers=plan.parallel or 1) as pool:
                 futures = [pool.submit(runner.run, image, n) for image in images for n in range(1, trials + 1)]
                 try:
@@ -353,30 +462,47 @@ def redact(text: str, secrets: list[tuple[str, str]]) -> str:
     return text
 
 
-class _Trace:
+class _Lines:
+    """A JSON-lines file a trial writes as its world logs: a line that cannot be written (disk full) is not
+    raised into the call that logged the event; the file takes no more lines, and `failure` says why."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.file: IO[str] = path.open("w", encoding="utf-8")
+        self.failure: str | None = None
+        self._lock = threading.Lock()
+
+    def write(self, line: str) -> None:
+        with self._lock:
+            if self.file.closed or self.failure is not None:  # a call still in flight when the trial ended
+                return
+            try:
+                self.file.write(line + "\n")
+                self.file.flush()
+            except OSError as exc:
+                self.failure = f"{self.path} could not be written: {_why(exc)}"
+
+    def close(self) -> None:
+        with self._lock, contextlib.suppress(OSError):  # what could not be flushed is in `failure` already
+            self.file.close()
+
+
+class _Trace(_Lines):
     """Writes each `call` event to `trace.jsonl` as it is logged. `ended` is set when the world finishes
     (and by the runner when the agent exits): the attempt is over."""
 
     def __init__(self, path: Path) -> None:
-        self.file: IO[str] = path.open("w", encoding="utf-8")
+        super().__init__(path)
         self.ended = threading.Event()
-        self._lock = threading.Lock()
 
     def __call__(self, event: Event) -> None:
         if isinstance(event, CallEvent):
-            with self._lock:
-                if not self.file.closed:  # a call still in flight when the trial ended
-                    self.file.write(event.model_dump_json() + "\n")
-                    self.file.flush()
+            self.write(event.model_dump_json())
         elif isinstance(event, FinishEvent):
             self.ended.set()
 
-    def close(self) -> None:
-        with self._lock:
-            self.file.close()
 
-
-class _Journal:
+class _Journal(_Lines):
     """While the trial runs, what scores it should the run be killed before the trial ends (docs/cli.md):
     the state at the start (`initial.json`) and each record as a write left it (`writes.jsonl`, one line a
     write, flushed). Removed once the trial folder is written."""
@@ -385,23 +511,15 @@ class _Journal:
         self.paths = (folder / INITIAL_FILE, folder / WRITES_FILE)
         # Read by soundstage alone: compact, and made by `dumps`, whose C encoder is 4 times as fast as `dump`'s.
         self.paths[0].write_text(json.dumps(world.initial, ensure_ascii=False, default=str), encoding="utf-8")
+        super().__init__(self.paths[1])
         self.world = world
-        self.file: IO[str] = self.paths[1].open("w", encoding="utf-8")
-        self._lock = threading.Lock()
 
     def __call__(self, event: Event) -> None:
         if isinstance(event, WriteEvent):
             # Logged under the world's lock once the write is made: the record is as the write left it.
             record = self.world[event.collection].get(event.id)
             line = {"seq": event.seq, "collection": event.collection, "op": event.op, "id": event.id, "record": record}
-            with self._lock:
-                if not self.file.closed:
-                    self.file.write(json.dumps(line, ensure_ascii=False, default=str) + "\n")
-                    self.file.flush()
-
-    def close(self) -> None:
-        with self._lock:
-            self.file.close()
+            self.write(json.dumps(line, ensure_ascii=False, default=str))
 
     def remove(self) -> None:
         for path in self.paths:
@@ -411,25 +529,12 @@ class _Journal:
 class _TrialRunner:
     """Runs trials of one run; the run's threads share it."""
 
-    def __init__(
-        self,
-        hub: Hub,
-        base_url: str,
-        agent: str,
-        argv: list[str],
-        run_folder: Path,
-        timeout: float,
-        cwd: Path | None,
-        given: AgentEnv,
-    ) -> None:
-        self.given = given
+    def __init__(self, hub: Hub, base_url: str, plan: TrialPlan, run_folder: Path) -> None:
         self.hub = hub
         self.base_url = base_url
-        self.agent = agent
-        self.argv = argv
+        self.plan = plan
         self.run_folder = run_folder
-        self.timeout = timeout
-        self.cwd = cwd
+        self.sandbox = choose(plan.sandbox).kind  # this machine's: a Ray node may differ from the caller's
         self._running: set[_Agent] = set()  # the agents running now
         self._stopping = False
         self._lock = threading.Lock()
@@ -443,18 +548,24 @@ class _TrialRunner:
             agent.stop()
 
     def run(self, image: WorldImage, number: int) -> TrialResult:
+        """Runs one trial into its folder. A failure of soundstage's own while it runs (a file that cannot be
+        written) makes it `invalid`, saying why; the run goes on."""
         folder = self.run_folder / image.name / str(number)
         folder.mkdir(parents=True)
         world = self.hub.add(image)
-        _dump(folder / "scene.json", world.scene_record)  # first: `check` needs it, however the trial ends
-        journal = _Journal(folder, world)
+        try:
+            _dump(folder / "scene.json", world.scene_record)  # first: `check` needs it, however the trial ends
+            journal = _Journal(folder, world)
+        except OSError as exc:
+            self.hub.drop(world.id)
+            return self._invalid(world, folder, number, f"the trial folder {folder} could not be written: {_why(exc)}")
         world.log.listen(journal)
         world.log.mirror_to(folder / "events.jsonl")
         trace = _Trace(folder / "trace.jsonl")
         world.log.listen(trace)
         try:
             started = time.monotonic()
-            ending, timed_out, stdout = self._attempt(world, folder, trace)
+            ending, timed_out, stdout = self._attempt(world, image, folder, trace)
             wall = time.monotonic() - started
             world.finish(stdout, "timeout" if timed_out else "exited")
             result = self._write(world, folder, number, ending, timed_out, wall)
@@ -463,27 +574,68 @@ class _TrialRunner:
             trace.close()
             journal.close()
         journal.remove()
+        failure = result.infrastructure or trace.failure or journal.failure
+        try:
+            result.digests = folder_digests(folder)
+        except OSError as exc:
+            failure = failure or f"{folder} could not be read back: {_why(exc)}"
+        if failure is not None and failure != result.infrastructure:
+            result = replace(result, outcome="invalid", infrastructure=failure, digests=result.digests)
+            with contextlib.suppress(OSError):
+                _dump(folder / "result.json", result.to_dict())
+                result.digests = folder_digests(folder)
         return result
 
-    def _attempt(self, world: World, folder: Path, trace: _Trace) -> tuple[_Ending, bool, str]:
+    def _invalid(self, world: World, folder: Path, number: int, why: str) -> TrialResult:
+        """A trial that could not be carried out: no agent ran (or what it did cannot be trusted)."""
+        return TrialResult(
+            scene=world.scene,
+            trial=number,
+            world=world.id,
+            outcome="invalid",
+            exit_code=0,
+            killed=False,
+            timed_out=False,
+            finish_reason="not_run",
+            wall_seconds=0.0,
+            simulated_seconds=0.0,
+            counts=counts(world),
+            failed_checks=[],
+            folder=str(folder),
+            sandbox=self.sandbox,
+            infrastructure=why,
+        )
+
+    def _attempt(self, world: World, image: WorldImage, folder: Path, trace: _Trace) -> tuple[_Ending, bool, str]:
         """Runs the agent until it exits, finishes the world, or times out, then ends whatever it left
         running; answers how the agent ended, whether it timed out, and its stdout."""
-        env = agent_environment(self.hub, world, self.base_url, self.given)
-        secrets = secrets_of(world, self.given, env)
-        with (folder / "agent.log").open("wb") as log:
-            agent = _Agent(self.agent, self.argv, env, self.cwd, world.task, log, trace.ended)
-        with self._lock:
-            self._running.add(agent)
-            if self._stopping:
-                agent.stop()
-        try:
-            timed_out = not trace.ended.wait(self.timeout)
-            if not timed_out:
-                agent.ended.wait(FINISH_GRACE)  # it finished the world: time to exit by itself
-            ending = agent.end()
-        finally:
+        plan = self.plan
+        env = agent_environment(self.hub, world, self.base_url, plan.given)
+        secrets = secrets_of(world, plan.given, env)
+        with contextlib.ExitStack() as stack:
+            argv = plan.argv
+            if self.sandbox == BWRAP:
+                workdir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="soundstage-agent-")))
+                cover = plan.cover + trial_cover(self.run_folder, folder, image, env)
+                words = command_words(argv, plan.cwd or Path.cwd())
+                reason = unstartable(words[0], env)
+                if reason is not None:
+                    raise InfrastructureError(f"the agent command {plan.agent!r} could not be started: {reason}")
+                argv = bwrap_command(words, workdir, cover, needed_folders(env))
+            with (folder / "agent.log").open("wb") as log:
+                agent = _Agent(plan.agent, argv, env, plan.cwd, world.task, log, trace.ended, self.sandbox == BWRAP)
             with self._lock:
-                self._running.discard(agent)
+                self._running.add(agent)
+                if self._stopping:
+                    agent.stop()
+            try:
+                timed_out = not trace.ended.wait(plan.timeout)
+                if not timed_out:
+                    agent.ended.wait(FINISH_GRACE)  # it finished the world: time to exit by itself
+                ending = agent.end()
+            finally:
+                with self._lock:
+                    self._running.discard(agent)
         if secrets:  # what the agent printed keeps no secret it was given
             log_file = folder / "agent.log"
             log_file.write_text(redact(log_file.read_text("utf-8", "replace"), secrets), encoding="utf-8")
@@ -508,16 +660,36 @@ class _TrialRunner:
             counts=counts(world),
             failed_checks=[check.id for check in evaluation.checks if check.required and check.passed is not True],
             folder=str(folder),
+            sandbox=self.sandbox,
             checks=evaluation.checks,
         )
-        _dump(folder / "checks.json", [check.model_dump(mode="json") for check in evaluation.checks])
-        _dump(folder / "result.json", result.to_dict())
-        # The whole world, most of a trial's bytes: compact, by json's C encoder (indenting is done in Python), in
-        # a quarter of the time and two thirds of the bytes.
-        (folder / "state.json").write_text(json.dumps(world.state(), ensure_ascii=False) + "\n", encoding="utf-8")
-        _dump(folder / "diff.json", world.diff())
-        (folder / "output.txt").write_text(world.output or "", encoding="utf-8")  # what output checks read
+        try:
+            _dump(folder / "checks.json", [check.model_dump(mode="json") for check in evaluation.checks])
+            # The whole world, most of a trial's bytes: compact, by json's C encoder (indenting is done in
+            # Python), in a quarter of the time and two thirds of the bytes.
+            (folder / "state.json").write_text(json.dumps(world.state(), ensure_ascii=False) + "\n", encoding="utf-8")
+            _dump(folder / "diff.json", world.diff())
+            (folder / "output.txt").write_text(world.output or "", encoding="utf-8")  # what output checks read
+        except OSError as exc:
+            why = f"the trial folder {folder} could not be written: {_why(exc)}"
+            result = replace(result, outcome="invalid", infrastructure=why)
+        with contextlib.suppress(OSError):  # last, saying how the trial ended, whatever else could be written
+            _dump(folder / "result.json", result.to_dict())
         return result
+
+
+def trial_cover(run_folder: Path, folder: Path, image: WorldImage, env: dict[str, str]) -> Cover:
+    """What one trial's agent must not see besides the run's cover: the run folder it is written into (a
+    Ray node's own), its trial folder, and the files its scene was built from with their folders; and what
+    it must see under a cover: the CA certificates its environment names."""
+    files = [Path(name) for name in image.files]
+    hidden = (run_folder, folder, *files, *(file.parent for file in files))
+    shown = tuple(Path(env[name]) for name in TRUST_VARIABLES if name in env)
+    return Cover(tuple(path.absolute() for path in hidden), shown)
+
+
+def _why(exc: OSError) -> str:
+    return exc.strerror or str(exc)
 
 
 @dataclass(frozen=True)
@@ -544,6 +716,7 @@ class _Agent:
         task: str,
         log: IO[bytes],
         on_exit: threading.Event,
+        sandboxed: bool = False,
     ) -> None:
         self.command = command
         self.on_exit = on_exit
@@ -555,7 +728,7 @@ class _Agent:
                 stdin.write(task.encode("utf-8"))
                 stdin.seek(0)
                 self.process = subprocess.Popen(
-                    [sys.executable, "-I", "-S", str(SUPERVISOR), str(status_w), str(os.getpid()), "--", *argv],
+                    [*self._supervisor(status_w, sandboxed), "--", *argv],
                     stdin=stdin,
                     stdout=subprocess.PIPE,
                     stderr=log,
@@ -582,6 +755,11 @@ class _Agent:
         self.output = _Output(self.process.stdout)
         self._watcher = threading.Thread(target=self._watch, daemon=True)
         self._watcher.start()
+
+    @staticmethod
+    def _supervisor(status_w: int, sandboxed: bool) -> list[str]:
+        head = [sys.executable, "-I", "-S", str(SUPERVISOR), str(status_w), str(os.getpid())]
+        return [*head, "--sandboxed"] if sandboxed else head
 
     def _not_started(self, reason: str) -> InfrastructureError:
         return InfrastructureError(f"the agent command {self.command!r} could not be started: {reason}")

@@ -26,7 +26,9 @@ import ray
 from ray.exceptions import RayActorError, RayError, RayTaskError
 from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
+from .digests import folder_digests
 from .errors import InfrastructureError, SoundstageError, UsageError
+from .guard import undumpable
 from .runner import TrialPlan, TrialResult, _dump, _TrialRunner
 from .server import Hub, Server
 from .stage import ImageCache, WorldImage
@@ -214,6 +216,7 @@ def _place(ended: _Ended, final: Path) -> TrialResult:
             path.write_bytes(data)
     result = replace(ended.result, folder=str(final), attempts=ended.attempt)
     _dump(final / "result.json", result.to_dict())
+    result.digests = folder_digests(final)  # its result.json is this one
     return result
 
 
@@ -247,6 +250,7 @@ class _Stage:
     `serve` does, and the scenes loaded once."""
 
     def __init__(self, job: _Job) -> None:
+        undumpable()  # this worker holds the server and its admin token, beside the node's agents
         self.job = job
         cache = ImageCache()
         # The trial folder names the scene file as the caller does, wherever the node found it.
@@ -261,9 +265,7 @@ class _Stage:
         plan, image = self.job.plan, self.images[index]
         attempt_folder = self.staging / f"{image.name}-{number}-{attempt}"
         shutil.rmtree(attempt_folder, ignore_errors=True)
-        runner = _TrialRunner(
-            self.hub, self.server.url, plan.agent, plan.argv, attempt_folder, plan.timeout, plan.cwd, plan.given
-        )
+        runner = _TrialRunner(self.hub, self.server.url, plan, attempt_folder)
         result = runner.run(image, number)
         trial = attempt_folder / image.name / str(number)
         if self.job.staging is not None:

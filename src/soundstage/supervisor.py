@@ -1,6 +1,6 @@
 """The agent's supervisor: a small process between the runner and the agent that ends the agent's whole tree.
 
-The runner starts it as a script (`python -I -S supervisor.py STATUS_FD PARENT_PID -- AGENT ARGV...`), never
+The runner starts it as a script (`python -I -S supervisor.py STATUS_FD PARENT_PID [--sandboxed] -- AGENT ARGV...`), never
 imports it: it uses the standard library only, so it starts fast and nothing of the user's environment or of
 soundstage's can change what it does. It answers on the file descriptor STATUS_FD, one JSON object a line:
 `{"started": PID}` or `{"error": REASON}` (the agent command could not be started), then, when it is done,
@@ -14,6 +14,8 @@ way to end an attempt), or when the runner dies. On Linux:
   every one by walking /proc;
 - its parent-death signal is SIGTERM (PR_SET_PDEATHSIG), so when the runner dies, even by SIGKILL, it ends
   the tree; the agent's parent-death signal is SIGKILL, should the supervisor itself be killed.
+`--sandboxed`: the command is bubblewrap running the agent (sandbox.py), which exits with the agent's code, or
+with 128 + N when a signal N killed it; the supervisor says the signal, as it does for an agent it ran itself.
 Elsewhere (macOS) there is neither: it kills the agent's process group, and notices that the runner died by
 its parent changing. A process of the agent's that left the group (`setsid`) is then not found.
 """
@@ -80,11 +82,16 @@ def _kill(pid: int, group: bool = False) -> None:
         pass
 
 
+# The exit codes by which bubblewrap says a signal killed the command it ran: 128 + the signal's number.
+SIGNALLED = range(129, 129 + 64)
+
+
 class Supervisor:
-    def __init__(self, status_fd: int, parent: int, argv: list[str]) -> None:
+    def __init__(self, status_fd: int, parent: int, argv: list[str], sandboxed: bool = False) -> None:
         self.status_fd = status_fd
         self.parent = parent
         self.argv = argv
+        self.sandboxed = sandboxed
         self.agent: int | None = None
         self.status: int | None = None  # the agent's wait status, once reaped
         self.told_to_end = False
@@ -125,10 +132,13 @@ class Supervisor:
         self._end_tree()
         status = self.status if self.status is not None else 0
         killed = running and os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGKILL
+        code = os.waitstatus_to_exitcode(status)
         if os.WIFSIGNALED(status):
             self.say(signal=os.WTERMSIG(status), killed=killed)
+        elif self.sandboxed and code in SIGNALLED:
+            self.say(signal=code - 128, killed=running and code - 128 == signal.SIGKILL)
         else:
-            self.say(exit=os.waitstatus_to_exitcode(status), killed=killed)
+            self.say(exit=code, killed=killed)
 
     def _reap(self, block: bool) -> bool:
         """Reaps children (one at least when `block`); answers False when there is none left."""
@@ -157,9 +167,12 @@ class Supervisor:
 
 
 def main(args: list[str]) -> None:
+    sandboxed = args[2:3] == ["--sandboxed"]
+    if sandboxed:
+        args = args[:2] + args[3:]
     if len(args) < 4 or args[2] != "--":
-        raise SystemExit("usage: supervisor.py STATUS_FD PARENT_PID -- COMMAND [ARG...]")
-    Supervisor(int(args[0]), int(args[1]), args[3:]).run()
+        raise SystemExit("usage: supervisor.py STATUS_FD PARENT_PID [--sandboxed] -- COMMAND [ARG...]")
+    Supervisor(int(args[0]), int(args[1]), args[3:], sandboxed).run()
 
 
 if __name__ == "__main__":

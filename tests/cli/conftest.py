@@ -33,7 +33,7 @@ class Bench:
         return shlex.join([sys.executable, str(STAGE / "agent.py"), *args])
 
     def hello(self) -> str:
-        return self.agent("hello", str(self.root / "seen.json"))
+        return self.agent("hello")
 
     def run(self, command: str, **options: Any) -> RunResult:
         return run_scenes([str(self.scene)], command, out=self.out, **options)

@@ -35,10 +35,13 @@ def test_a_saved_trial_scores_as_it_did(bench, cli, trial: Path) -> None:
 
 
 def test_a_trial_saved_before_scores_existed_is_scored_and_explained(bench, cli, trial: Path) -> None:
-    # checks.json as version 1 wrote it: no score.
+    # checks.json as version 1 wrote it: no score; and run.json as it was then: no digests of the trial's files.
     saved = json.loads((trial / "checks.json").read_text())
     old = [{**{k: v for k, v in r.items() if k != "score"}, "version": 1} for r in saved]
     (trial / "checks.json").write_text(json.dumps(old))
+    run_json = trial.parent.parent / "run.json"
+    run = json.loads(run_json.read_text())
+    run_json.write_text(json.dumps({**run, "results": [{k: v for k, v in r.items() if k != "digests"} for r in run["results"]]}))
 
     checked = cli("check", str(trial), "--json")
     explained = cli("explain", str(trial), "--json")
@@ -60,7 +63,7 @@ def test_json_is_the_same_evaluation_the_run_wrote(bench, cli, trial: Path) -> N
 @linux_only
 def test_a_trial_whose_run_was_killed_is_scored_on_what_it_recorded(bench, cli) -> None:
     pids = bench.root / "pids.json"
-    trial = kill_a_run(bench.scene, bench.agent("hello-hang", str(pids)), bench.out, pids)
+    trial = kill_a_run(bench.scene, bench.agent("hello-hang", str(pids)), bench.out, pids.exists)
     assert not (trial / "result.json").exists()
     bench.write("said.yaml", "- id: said\n  output: {contains: hello}\n")
 
@@ -308,7 +311,7 @@ def test_a_bad_checks_file_for_a_run_folder_names_its_line(bench, cli) -> None:
 def test_a_run_whose_trials_the_store_does_not_hold_is_scored_but_not_stored(bench, cli, monkeypatch) -> None:
     monkeypatch.delenv("SOUNDSTAGE_DB", raising=False)
     pids = bench.root / "pids.json"
-    trial = kill_a_run(bench.scene, bench.agent("hello-hang", str(pids)), bench.out, pids)
+    trial = kill_a_run(bench.scene, bench.agent("hello-hang", str(pids)), bench.out, pids.exists)
     run = trial.parent.parent
 
     result = cli("check", str(run))

@@ -93,7 +93,7 @@ def test_explain_says_nothing_of_an_agent_that_soundstage_killed(bench, cli) -> 
 @linux_only
 def test_explain_says_a_trial_was_interrupted(bench, cli) -> None:
     pids = bench.root / "pids.json"
-    trial = kill_a_run(bench.scene, bench.agent("hello-hang", str(pids)), bench.out, pids)
+    trial = kill_a_run(bench.scene, bench.agent("hello-hang", str(pids)), bench.out, pids.exists)
 
     human = cli("explain")  # the latest run: the one stopped, though it has no run.json
     data = json.loads(cli("explain", str(trial), "--json").stdout)

@@ -150,6 +150,7 @@ def test_show_gives_each_evaluation_and_the_newest_by_default(bench, cli, store_
                 "scene": "hello",
                 "status": "graded",
                 "trials": 3,
+                "invalid": 0,
                 "passed": 3,
                 "pass_at_1": 1.0,
                 "pass_at_k": 1.0,

@@ -34,7 +34,7 @@ def out(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("library")
     shutil.copy(STAGE / "hello.yaml", root / "hello.yaml")
     for mode in ("hello", "exit"):
-        run_scenes([str(root / "hello.yaml")], agent(mode, str(root / "seen.json")), trials=2, out=root / "runs")
+        run_scenes([str(root / "hello.yaml")], agent(mode), trials=2, out=root / "runs")
     return root / "runs"
 
 
@@ -67,7 +67,7 @@ def test_runs_of_soundstage_run_are_listed(served: httpx.Client, out: Path) -> N
         "exit_code": 0,
         "metadata": {},
     }
-    assert entry["agent"] == agent("hello", str(out.parent / "seen.json"))
+    assert entry["agent"] == agent("hello")
     assert [(f["scene"], f["passed"], f["pass_at_1"], f["pass_hat_k"]) for f in entry["scene_figures"]] == [
         ("hello", 2, 1.0, 1.0)
     ]
@@ -143,7 +143,7 @@ def test_runs_from_the_store_and_a_trial_whose_folder_is_gone(store_url: str, tm
     store = open_store(store_url)
     assert store is not None
     made = run_scenes(
-        [str(tmp_path / "hello.yaml")], agent("hello", str(tmp_path / "seen.json")), out=tmp_path / "runs", store=lambda: store
+        [str(tmp_path / "hello.yaml")], agent("hello"), out=tmp_path / "runs", store=lambda: store
     )
     with Server(tls_port=None, libraries=[store]) as server, client(server) as http:
         [listed] = http.get("/v1/runs").json()

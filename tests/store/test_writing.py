@@ -46,6 +46,7 @@ def test_a_written_run_reads_back_field_for_field(store: Store) -> None:
             "scene": "hello",
             "status": "graded",
             "trials": 2,
+            "invalid": 0,
             "passed": 1,
             "k": 2,
             "pass_at_1": 0.5,
@@ -144,7 +145,7 @@ def test_a_trial_without_results_given_takes_its_folders_checks_json(store: Stor
 
 
 def test_the_runner_writes_each_trial_as_it_ends_so_a_stopped_run_keeps_it(store: Store, tmp_path: Path) -> None:
-    agent = f"python3 {STAGE / 'agent.py'} hello {tmp_path / 'seen.json'}"
+    agent = f"python3 {STAGE / 'agent.py'} hello"
 
     def stop(_: TrialResult) -> None:
         raise KeyboardInterrupt  # Ctrl-C once the first trial has ended
@@ -236,6 +237,7 @@ def test_an_evaluation_scores_the_same_trials_again_with_figures_of_its_own(stor
                 "scene": "hello",
                 "status": "graded",
                 "trials": 2,
+                "invalid": 0,
                 "passed": 1,
                 "pass_at_1": 0.5,
                 "pass_at_k": 1.0,

@@ -30,6 +30,7 @@ COMMANDS = {
     "list": ("listing", "list_command"),
     "runs": ("history", "runs"),
     "show": ("history", "show"),
+    "load": ("load", "load"),
     "view": ("view", "view"),
     "config": ("config", "config"),
     "import": ("import_agent_diff", "import_app"),

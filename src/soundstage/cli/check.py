@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import httpx
 import typer
@@ -15,6 +15,7 @@ from yaml.nodes import MappingNode, Node, SequenceNode
 
 from ..checks import CheckSpecError, Evaluation, rescore
 from ..checks.library import read_library_file
+from ..digests import changed_files, files_unchanged, recorded_in_run, tampering_note
 from ..errors import InfrastructureError, NotFound, SpecError, UsageError
 from ..figures import Trial, outcome, run_figures
 from ..runner import interrupted, trial_folders
@@ -30,6 +31,9 @@ from .output import (
     say,
     scene_figures_line,
 )
+
+if TYPE_CHECKING:  # SQLAlchemy and Alembic load when a command opens the store
+    from ..store import Store
 
 DbOption = Annotated[
     str | None,
@@ -76,7 +80,10 @@ def check(
         if folders != [trial]:
             _check_run(trial, folders, extra, db, json_output)
             return
-        evaluation = _rescored(trial, extra).model_dump(mode="json")
+        changed = _changed(trial, recorded_in_run(trial)) if trial.is_dir() else None
+        scored = Evaluation.score([files_unchanged(changed)]) if changed else _rescored(trial, extra)
+        evaluation = scored.model_dump(mode="json")
+        evaluation["changed_since_graded"] = changed
         after = f"soundstage explain {quote(str(trial))}"
         # The run ended before this trial did (it was killed): scored on what was recorded until then.
         evaluation["interrupted"] = trial.is_dir() and interrupted(trial)
@@ -89,6 +96,8 @@ def check(
     else:
         if evaluation.get("interrupted"):
             say("the run ended before this trial did (no result.json): scored on what was recorded until then")
+        if evaluation.get("changed_since_graded"):
+            say(f"{trial}: {tampering_note(evaluation['changed_since_graded'])}; not scored")
         _print(evaluation)
         _say_skipped(extra)
         next_step(after)
@@ -96,22 +105,45 @@ def check(
 
 
 def _check_run(run: Path, folders: list[Path], checks: _ChecksFile | None, db: str | None, json_output: bool) -> None:
-    """Every trial of a run scored again, each scene's figures, and the evaluation written to the store."""
-    scored: list[tuple[Trial, Evaluation]] = []
-    for folder in folders:
-        if not folder.name.isdigit():
-            raise UsageError(f"{folder}: not a trial folder soundstage writes (<scene>/<trial number>)")
-        evaluation = _rescored(folder, checks)
-        trial = Trial(folder.parent.name, int(folder.name), outcome(evaluation.checks), str(folder), evaluation.checks)
-        scored.append((trial, evaluation))
+    """Every trial of a run scored again, each scene's figures, and the evaluation written to the store. A trial
+    whose files changed since it was graded (by the digests the store, else `run.json`, recorded) is not
+    scored: it is `invalid`, saying which files changed."""
+    from ..store import open_store, store_url
+
+    url = store_url(db, run.parent)
+    store = open_store(url, create=False)
+    try:
+        stored = _stored_run(store, run)
+        recorded = {(t["scene"], t["trial"]): t.get("digests") for t in (stored or {}).get("results", [])}
+        scored: list[tuple[Trial, Evaluation, list[str] | None]] = []
+        for folder in folders:
+            if not folder.name.isdigit():
+                raise UsageError(f"{folder}: not a trial folder soundstage writes (<scene>/<trial number>)")
+            digests = recorded.get((folder.parent.name, int(folder.name))) or recorded_in_run(folder)
+            changed = _changed(folder, digests)
+            evaluation = Evaluation.score([files_unchanged(changed)]) if changed else _rescored(folder, checks)
+            graded = outcome(evaluation.checks)
+            scored.append(
+                (
+                    Trial(folder.parent.name, int(folder.name), graded, str(folder), evaluation.checks),
+                    evaluation,
+                    changed,
+                )
+            )
+        written = _store_evaluation(
+            run, store, url, stored, checks, [(trial, evaluation) for trial, evaluation, _ in scored]
+        )
+    finally:
+        if store is not None:
+            store.close()
     document: dict[str, Any] = {
         "folder": str(run),
         "run_id": run.name,
         "checks_file": checks.file if checks is not None else None,
         "skipped_checks": checks.skipped if checks is not None else [],
-        "passed": all(evaluation.passed for _, evaluation in scored),
-        "invalid": any(evaluation.invalid for _, evaluation in scored),
-        "figures": run_figures([trial for trial, _ in scored]),
+        "passed": all(evaluation.passed for _, evaluation, _ in scored),
+        "invalid": any(evaluation.invalid for _, evaluation, _ in scored),
+        "figures": run_figures([trial for trial, _, _ in scored]),
         "trials": [
             {
                 "scene": trial.scene,
@@ -119,11 +151,12 @@ def _check_run(run: Path, folders: list[Path], checks: _ChecksFile | None, db: s
                 "folder": trial.folder,
                 "outcome": trial.outcome,
                 "interrupted": interrupted(Path(trial.folder)),
+                "changed_since_graded": changed,
                 **evaluation.model_dump(mode="json"),
             }
-            for trial, evaluation in scored
+            for trial, evaluation, changed in scored
         ],
-        **_store_evaluation(run, db, checks, scored),
+        **written,
     }
     if json_output:
         emit(document)
@@ -133,43 +166,54 @@ def _check_run(run: Path, folders: list[Path], checks: _ChecksFile | None, db: s
     finish(3 if document["invalid"] else 0 if document["passed"] else 1)
 
 
-def _store_evaluation(
-    run: Path, db: str | None, checks: _ChecksFile | None, scored: list[tuple[Trial, Evaluation]]
-) -> dict[str, Any]:
-    """Writes the run's new evaluation to its store: `--db`, else the run folder's parent's soundstage.db. A
-    run the store does not hold (or no store at all) is no error: the note says the evaluation is not stored."""
-    from ..store import open_store, store_url
+def _stored_run(store: Store | None, run: Path) -> dict[str, Any] | None:
+    """The run folder's run as its store holds it: None when the store does not hold it, or holds another
+    folder's run of the same id (run ids are wall times)."""
+    stored = store.run(run.name) if store is not None else None
+    return stored if stored is not None and Path(stored["folder"]).resolve() == run.resolve() else None
 
-    url = store_url(db, run.parent)
-    store = open_store(url, create=False)
+
+def _changed(trial: Path, digests: dict[str, str] | None) -> list[str] | None:
+    """The trial's files that changed since it was graded; None when no digests were recorded for it."""
+    return changed_files(trial, digests) if digests else None
+
+
+def _store_evaluation(
+    run: Path,
+    store: Store | None,
+    url: str,
+    stored: dict[str, Any] | None,
+    checks: _ChecksFile | None,
+    scored: list[tuple[Trial, Evaluation]],
+) -> dict[str, Any]:
+    """Writes the run's new evaluation to its store (`--db`, else the run folder's parent's soundstage.db),
+    which holds the run as `stored`. A run the store does not hold (or no store at all) is no error: the note
+    says the evaluation is not stored."""
     if store is None:
         return {"store": url, "evaluation": None, "note": f"no results store at {url}: this evaluation is not stored"}
-    try:
-        stored = store.run(run.name)
-        if stored is None:
-            missing = f"the results store {store.shown} has no run {run.name}: this evaluation is not stored"
-            return {"store": store.shown, "evaluation": None, "note": missing}
-        if Path(stored["folder"]).resolve() != run.resolve():  # run ids are wall times: another folder's run
-            other = f"the run {run.name} of the results store {store.shown} is the one in {stored['folder']}: "
+    if stored is None:
+        again = store.run(run.name)
+        if again is not None:  # run ids are wall times: another folder's run
+            other = f"the run {run.name} of the results store {store.shown} is the one in {again['folder']}: "
             return {"store": store.shown, "evaluation": None, "note": other + "this evaluation is not stored"}
-        held = {(trial["scene"], trial["trial"]) for trial in stored["results"]}
-        written = [
-            {"scene": trial.scene, "trial": trial.trial, "checks": [c.model_dump(mode="json") for c in trial.checks]}
-            for trial, _ in scored
-            if (trial.scene, trial.trial) in held
-        ]
-        if not written:
-            missing = f"the results store {store.shown} holds none of these trials (the run ended before they did): "
-            return {"store": store.shown, "evaluation": None, "note": missing + "this evaluation is not stored"}
-        number = store.add_evaluation(
-            run.name,
-            written,
-            "file" if checks is not None else "scene",
-            checks.file if checks is not None else None,
-            datetime.now(UTC),
-        )
-    finally:
-        store.close()
+        missing = f"the results store {store.shown} has no run {run.name}: this evaluation is not stored"
+        return {"store": store.shown, "evaluation": None, "note": missing}
+    held = {(trial["scene"], trial["trial"]) for trial in stored["results"]}
+    written = [
+        {"scene": trial.scene, "trial": trial.trial, "checks": [c.model_dump(mode="json") for c in trial.checks]}
+        for trial, _ in scored
+        if (trial.scene, trial.trial) in held
+    ]
+    if not written:
+        missing = f"the results store {store.shown} holds none of these trials (the run ended before they did): "
+        return {"store": store.shown, "evaluation": None, "note": missing + "this evaluation is not stored"}
+    number = store.add_evaluation(
+        run.name,
+        written,
+        "file" if checks is not None else "scene",
+        checks.file if checks is not None else None,
+        datetime.now(UTC),
+    )
     left = len(scored) - len(written)
     note = f"{left} trial(s) the store does not hold (the run ended before they did) are not in it" if left else None
     return {"store": store.shown, "evaluation": number, "note": note}
@@ -282,7 +326,9 @@ class _ChecksFile:
 
 def _say_skipped(checks: _ChecksFile | None) -> None:
     if checks is not None and checks.skipped:
-        say(f"not scored, needing arguments (use them from a check list, `- use: {{check: name, ...}}`): {', '.join(checks.skipped)}")
+        say(
+            f"not scored, needing arguments (use them from a check list, `- use: {{check: name, ...}}`): {', '.join(checks.skipped)}"
+        )
 
 
 def _print(evaluation: dict[str, Any]) -> None:
@@ -306,6 +352,8 @@ def _print_run(document: dict[str, Any], db: str | None) -> None:
         failing = [c["id"] for c in trial["checks"] if c["required"] and c["passed"] is not True]
         why = f": {', '.join(failing)}" if trial["outcome"] in ("failed", "invalid") and failing else ""
         note = " (the run ended before this trial did: scored on what was recorded)" if trial["interrupted"] else ""
+        if trial["changed_since_graded"]:
+            note = f" ({tampering_note(trial['changed_since_graded'])}: not scored)"
         say(f"{trial['scene']} #{trial['trial']}: {trial['outcome']}{why}{note}")
     for figures in document["figures"]:
         say(scene_figures_line(figures))

@@ -37,6 +37,12 @@ def load_project(named: Path | None) -> dict[str, dict[str, Any]] | None:
     return found.defaults()
 
 
+def project_file() -> Path | None:
+    """The project file in effect, if any."""
+    found: project.Project | None = _loaded["project"]
+    return found.path if found is not None else None
+
+
 def unload_project() -> None:
     """Puts back the variables the project file set: a command run in-process leaves no trace in the next."""
     before: dict[str, str] = _loaded["environ"]

@@ -10,6 +10,7 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
+from ..digests import changed_since_graded, trust_notes
 from ..errors import NotFound
 from .output import (
     JsonOption,
@@ -130,6 +131,10 @@ def show(
     for scene_name, check in failing:
         verdict = "undecided" if check["passed"] is None else "failed"
         say(f"{scene_name} #{check['trial']}: {check['id']} ({check['kind']}) {verdict}: {check['explanation']}")
+    for scene in scenes:
+        for trial in scene["trials"]:
+            for note in trust_notes(trial, run["evaluation"]):
+                say(f"{scene['scene']} #{trial['trial']}: {note}")
     say(f"run folder: {run['folder']}")
     next_step(f"soundstage explain {quote(run['folder'])}" if failing else "soundstage runs" + _db_words(db, out))
 
@@ -163,7 +168,8 @@ def _scenes(run: dict[str, Any]) -> list[dict[str, Any]]:
         scene = scenes.setdefault(
             trial["scene"], {"scene": trial["scene"], "passed": 0, "trials": [], "failing_checks": []}
         )
-        scene["trials"].append({key: value for key, value in trial.items() if key != "checks"})
+        kept = {key: value for key, value in trial.items() if key not in ("checks", "digests")}
+        scene["trials"].append({**kept, "changed_since_graded": changed_since_graded(trial)})
         scene["passed"] += trial["outcome"] == "passed"
         scene["failing_checks"] += [
             {"trial": trial["trial"], **check}

@@ -79,7 +79,9 @@ def finish(code: int) -> None:
         raise typer.Exit(code)
 
 
-def report(kind: str, message: str, exit_code: int, json_mode: bool, hint: str, errors: Sequence[SpecError] = ()) -> None:
+def report(
+    kind: str, message: str, exit_code: int, json_mode: bool, hint: str, errors: Sequence[SpecError] = ()
+) -> None:
     """An error: `{"error": ...}` on stdout in JSON mode, else `error:` lines and a `next:` line on stderr."""
     if json_mode:
         error: dict[str, Any] = {"type": kind, "message": message, "exit_code": exit_code}
@@ -131,11 +133,13 @@ def share(rate: float | None) -> str:
 def scene_figures_line(figures: dict[str, Any]) -> str:
     """A scene's figures (figures.py) on one line: `hello: 2/5 passed, pass@1 40%, pass@5 100%, pass^5 0%`
     (pass@1 alone for one trial), and with more than two trials pass@k and pass^k for every k from 1
-    (`; k=1..5: pass@k 40% 70% ...`)."""
-    k = figures["trials"]
+    (`; k=1..5: pass@k 40% 70% ...`). Invalid trials are left out of k: `2/4 passed (1 invalid, left out)`."""
     if figures["status"] == "ungraded":
-        return f"{figures['scene']}: ungraded ({k} trials)"
-    line = f"{figures['scene']}: {figures['passed']}/{k} passed, pass@1 {share(figures['pass_at_1'])}"
+        return f"{figures['scene']}: ungraded ({figures['trials']} trials)"
+    invalid = figures.get("invalid") or 0  # figures stored before invalid trials were left out have none
+    k = figures["trials"] - invalid
+    left_out = f" ({invalid} invalid, left out)" if invalid else ""
+    line = f"{figures['scene']}: {figures['passed']}/{k} passed{left_out}, pass@1 {share(figures['pass_at_1'])}"
     if k > 1:
         line += f", pass@{k} {share(figures['pass_at_k'])}, pass^{k} {share(figures['pass_hat_k'])}"
     if k > 2:

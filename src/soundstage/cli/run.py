@@ -15,6 +15,7 @@ from rich.text import Text
 from ..errors import UsageError
 from ..runner import RunResult, TrialPool, TrialResult, how_the_agent_ended, run_scenes
 from ..spec.suites import expand_suites
+from .config import project_file
 from .history import DbOption, opened
 from .output import (
     JsonOption,
@@ -33,7 +34,12 @@ from .output import (
 
 @handles_errors("run")
 def run(
-    scenes: Annotated[list[str], typer.Argument(help="Scene files or names (seeds/<name>.yaml), or suites (suites/<name>.yaml).", show_default=False)],
+    scenes: Annotated[
+        list[str],
+        typer.Argument(
+            help="Scene files or names (seeds/<name>.yaml), or suites (suites/<name>.yaml).", show_default=False
+        ),
+    ],
     agent: Annotated[
         str, typer.Option("--agent", help="The agent's command line (run without a shell).", show_default=False)
     ],
@@ -57,7 +63,10 @@ def run(
     tls: Annotated[bool, typer.Option("--tls", help="Give the agent https URLs for every service.")] = False,
     intercept: Annotated[
         bool,
-        typer.Option("--intercept", help="Send the agent's HTTP through soundstage's proxy: the vendors' own hosts reach the world."),
+        typer.Option(
+            "--intercept",
+            help="Send the agent's HTTP through soundstage's proxy: the vendors' own hosts reach the world.",
+        ),
     ] = False,
     pass_env: Annotated[
         list[str] | None,
@@ -98,6 +107,16 @@ def run(
             help="With --ray: --out is on storage every node reaches at the same path; nodes write trial folders there.",
         ),
     ] = False,
+    sandbox: Annotated[
+        str,
+        typer.Option(
+            "--sandbox",
+            metavar="auto|required|none",
+            help="Run the agent in a sandbox that hides the run folders, the store, the scene files and soundstage's "
+            "home (bubblewrap, Linux): auto uses it where it works and warns where it does not; required refuses "
+            "to run without it; none runs the agent as you.",
+        ),
+    ] = "auto",
     db: DbOption = None,
     json_output: JsonOption = False,
 ) -> None:
@@ -123,6 +142,9 @@ def run(
             env=values,
             intercept=intercept,
             where=_ray_trials(ray_address, ray_shared_out) if ray else None,
+            sandbox=sandbox,
+            hide=[project_file()] if project_file() is not None else [],  # type: ignore[list-item]
+            on_note=_warn,
         )
     if json_output:
         emit(result.to_dict())
@@ -146,6 +168,10 @@ def _ray_trials(address: str | None, shared_out: bool) -> TrialPool:
     except ImportError as exc:
         raise UsageError(f"--ray needs Ray: pip install 'soundstage[ray]' ({exc})") from None
     return RayTrials(address, shared_out)
+
+
+def _warn(note: str) -> None:
+    stderr.print(f"warning: {note}", markup=False)
 
 
 def _started(folder: Path) -> None:
@@ -194,15 +220,17 @@ def _progress(total: int, live: bool) -> Iterator[_Progress | None]:
 
 
 def _summary(result: RunResult) -> None:
-    k = result.trials  # every scene has as many trials
+    # Every scene has as many trials; invalid ones are left out of its k.
+    k = result.trials if not any(figures.get("invalid") for figures in result.figures) else "k"
     table = Table("scene", "passed", "pass@1", f"pass@{k}", f"pass^{k}", title=f"run {result.run_id}")
     for figures in result.figures:
         if figures["status"] == "ungraded":
             table.add_row(Text(figures["scene"]), f"ungraded ({figures['trials']} trials)", "-", "-", "-")
             continue
+        invalid = f" ({figures['invalid']} invalid)" if figures["invalid"] else ""
         table.add_row(
             Text(figures["scene"]),
-            f"{figures['passed']}/{figures['trials']}",
+            f"{figures['passed']}/{figures['k']}{invalid}",
             share(figures["pass_at_1"]),
             share(figures["pass_at_k"]),
             share(figures["pass_hat_k"]),
@@ -215,6 +243,11 @@ def _summary(result: RunResult) -> None:
     for trial in result.results:
         if trial.outcome not in ("passed", "ungraded"):
             say(f"{trial.scene} {_failure(trial)}")
+    for trial in result.results:
+        if trial.infrastructure:
+            say(f"{trial.scene} #{trial.trial}: invalid, not the agent's doing: {trial.infrastructure}")
+    for problem in result.infrastructure:
+        say(problem)
     for trial in result.results:  # an agent that crashed, or could not find what it runs, says so in its stderr
         ended = how_the_agent_ended(trial.exit_code, trial.killed)
         if ended:

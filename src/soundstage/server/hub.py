@@ -73,14 +73,15 @@ class ProxyPort:
         }
 
 
+# Python's ssl and requests, curl and git read a bundle (the usual authorities and soundstage's); Node adds the
+# CA alone to its own authorities.
+BUNDLE_VARIABLES = ("SSL_CERT_FILE", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE", "GIT_SSL_CAINFO")
+TRUST_VARIABLES = (*BUNDLE_VARIABLES, "NODE_EXTRA_CA_CERTS")
+
+
 def trust(ca: LocalCA) -> dict[str, str]:
-    """The variables through which the common runtimes trust soundstage's certificate authority: Python's
-    ssl and requests, curl and git read a bundle (the usual authorities and soundstage's), Node the CA alone."""
-    bundle = str(ca.bundle)
-    return {
-        **{name: bundle for name in ("SSL_CERT_FILE", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE", "GIT_SSL_CAINFO")},
-        "NODE_EXTRA_CA_CERTS": str(ca.ca),  # Node adds it to its own authorities
-    }
+    """The variables through which the common runtimes trust soundstage's certificate authority."""
+    return {**{name: str(ca.bundle) for name in BUNDLE_VARIABLES}, "NODE_EXTRA_CA_CERTS": str(ca.ca)}
 
 
 def new_world_id() -> str:

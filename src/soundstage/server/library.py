@@ -13,6 +13,7 @@ from typing import Any, Protocol
 from pydantic import ConfigDict, TypeAdapter, ValidationError
 
 from ..checks import CheckResult
+from ..digests import changed_since_graded, trust_notes
 from ..errors import NotFound, UsageError
 from ..figures import Trial, compare_trials, run_figures
 from ..folders import read_trial
@@ -142,6 +143,7 @@ def stored_describe(run: dict[str, Any]) -> dict[str, Any]:
                 "outcome": t["outcome"],
                 "finish_reason": t.get("finish_reason"),
                 "checks": t["checks"],
+                **_trust(t, run.get("evaluation", 0)),
             }
             for t in run["results"]
         ],
@@ -161,6 +163,7 @@ def stored_trial(run: dict[str, Any], scene: str, number: int) -> dict[str, Any]
         raise NotFound(f"run {run['run_id']} has no trial {number} of scene {scene[:80]!r}")
     folder = Path(trial["folder"]) if trial["folder"] else None
     answer = {key: trial.get(key) for key in ("scene", "trial", "world", "outcome", "finish_reason", "checks")}
+    answer.update(_trust(trial, run.get("evaluation", 0)))
     if folder is None or not (folder / "result.json").is_file():
         return {**answer, "trace": None, "events": None, "diff": None, "output": None, "folder": trial["folder"]}
     saved = read_trial(folder)
@@ -172,6 +175,18 @@ def stored_trial(run: dict[str, Any], scene: str, number: int) -> dict[str, Any]
         "output": saved["output"],
         "folder": trial["folder"],
     }
+
+
+def _trust(trial: dict[str, Any], evaluation: int) -> dict[str, Any]:
+    """How far a stored trial's grade can be trusted: the sandbox its agent had, the failure of soundstage's own
+    that made it invalid, its files changed since it was graded (None: no digests recorded), and these in
+    words (`notes`)."""
+    found = {
+        "sandbox": trial.get("sandbox"),
+        "infrastructure": trial.get("infrastructure"),
+        "changed_since_graded": changed_since_graded(trial),
+    }
+    return {**found, "notes": trust_notes({**trial, **found}, evaluation)}
 
 
 def _figures(run: RunRecord) -> list[dict[str, Any]]:

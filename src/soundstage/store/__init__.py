@@ -61,6 +61,15 @@ class Store:
         self._making = threading.Lock()  # one engine, whichever thread reads first
 
     @property
+    def file(self) -> Path | None:
+        """The SQLite store's file; None for PostgreSQL."""
+        if self.url.startswith("sqlite:"):
+            plain = PLAIN_SQLITE.fullmatch(self.url)
+            database = plain[1] if plain is not None else _parse(self.url)[0].database
+            return Path(database).absolute() if database else None
+        return None
+
+    @property
     def engine(self) -> Engine:
         with self._making:
             if self._engine is None:

@@ -15,7 +15,7 @@ from .schema import evaluations, figures, runs, trials
 from .writing import check_result, trials_with_checks
 
 # What a run lists of each scene's figures (its own grading's).
-BRIEF = ("scene", "status", "trials", "passed", "pass_at_1", "pass_at_k", "pass_hat_k")
+BRIEF = ("scene", "status", "trials", "invalid", "passed", "pass_at_1", "pass_at_k", "pass_hat_k")
 
 
 def list_runs(engine: Engine) -> list[dict[str, Any]]:
@@ -130,6 +130,9 @@ def _trial(row: Any) -> dict[str, Any]:
         "counts": {name: row[name] for name in ("calls", "events", "errors", "unimplemented", "after_finish")},
         "folder": row["folder"],
         "attempts": row["attempts"],
+        "sandbox": row["sandbox"],
+        "infrastructure": row["infrastructure"],
+        "digests": row["digests"],
     }
 
 
@@ -148,8 +151,9 @@ def _figures(row: Any) -> dict[str, Any]:
         "scene": row["scene"],
         "status": row["status"],
         "trials": row["trials"],
+        "invalid": row["invalid"],
         "passed": row["passed"],
-        "k": row["trials"],
+        "k": row["trials"] - row["invalid"],
         "pass_at_1": row["pass_at_1"],
         "pass_at_k": row["pass_at_k"],
         "pass_hat_k": row["pass_hat_k"],

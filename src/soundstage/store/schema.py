@@ -62,6 +62,9 @@ trials = Table(
     Column("folder", Text, nullable=False),
     # More than 1: run again after the machine running it died (run --ray).
     Column("attempts", Integer, nullable=False, server_default="1"),
+    Column("sandbox", String(20), nullable=True),  # bwrap | none; None: stored before trials recorded it
+    Column("infrastructure", Text, nullable=True),  # the failure of soundstage's own that made the trial invalid
+    Column("digests", JSON, nullable=True),  # each file of its folder, as graded: {name: "sha256:..."}
     ForeignKeyConstraint(["run_id"], ["runs.id"], name="trials_run", ondelete="CASCADE"),
 )
 
@@ -119,6 +122,7 @@ figures = Table(
     Column("scene", String(200), primary_key=True),
     Column("status", String(20), nullable=False),  # graded | ungraded
     Column("trials", Integer, nullable=False),
+    Column("invalid", Integer, nullable=False, server_default="0"),  # trials left out of the pass rates
     Column("passed", Integer, nullable=True),  # None, as every figure, for an ungraded scene
     Column("pass_at_1", Float, nullable=True),
     Column("pass_at_k", Float, nullable=True),

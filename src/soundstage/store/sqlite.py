@@ -15,13 +15,16 @@ from typing import Any
 
 from .writing import JSON_COLUMNS, TIME_COLUMNS, decoded
 
+# Seconds a write waits for a lock another process holds before it fails (the run tries again: runner.py).
+BUSY_TIMEOUT = 5.0
+
 
 def connect(path: Path) -> sqlite3.Connection:
     """Foreign keys on; and a write-ahead log synced at its checkpoints, not at every commit: a trial's write
     costs a fraction of the fsyncs of the rollback journal (benchmarks/store.py), readers do not wait for
     writers, and a crash of soundstage never loses a commit (a crash of the machine may lose the last ones).
     Transactions are begun and ended here (`isolation_level=None`), from any thread, one at a time."""
-    connection = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    connection = sqlite3.connect(path, timeout=BUSY_TIMEOUT, isolation_level=None, check_same_thread=False)
     try:
         pragmas(connection)
     except sqlite3.Error:

@@ -21,20 +21,25 @@ from ..figures import Trial, outcome, run_figures
 OWN = "run"
 # The columns of schema.py that are not plain numbers or text, by type and table (tests/store/test_writing.py
 # holds these to the schema): what each way of writing encodes, and reading decodes.
-JSON_COLUMNS = {"runs": {"scenes"}, "checks": {"evidence"}, "figures": {"pass_at", "pass_hat", "checks"}}
+JSON_COLUMNS = {
+    "runs": {"scenes"},
+    "trials": {"digests"},
+    "checks": {"evidence"},
+    "figures": {"pass_at", "pass_hat", "checks"},
+}
 TIME_COLUMNS = {"runs": {"started_at", "finished_at"}, "evaluations": {"created_at"}}
 BOOLEAN_COLUMNS = {"runs": {"strict"}, "trials": {"killed", "timed_out"}, "checks": {"required", "passed", "invalid"}}
 
 TRIAL_COLUMNS = (
     "run_id scene number world outcome exit_code killed timed_out finish_reason wall_seconds simulated_seconds "
-    "calls events errors unimplemented after_finish folder attempts"
+    "calls events errors unimplemented after_finish folder attempts sandbox infrastructure digests"
 ).split()
 CHECK_COLUMNS = (
     "run_id evaluation scene trial position check_id kind required passed invalid score expected actual "
     "explanation evidence source"
 ).split()
 FIGURE_COLUMNS = (
-    "run_id evaluation scene status trials passed pass_at_1 pass_at_k pass_hat_k pass_at pass_hat checks"
+    "run_id evaluation scene status trials invalid passed pass_at_1 pass_at_k pass_hat_k pass_at pass_hat checks"
 ).split()
 
 
@@ -87,8 +92,8 @@ def start_run(tx: Transaction, run: dict[str, Any], started: datetime) -> None:
 
 
 def write_trial(tx: Transaction, run_id: str, trial: dict[str, Any], results: list[dict[str, Any]] | None = None) -> None:
-    """Writes a trial (as `result.json` has it) and its check results: `results`, else the trial folder's
-    `checks.json` (none when the folder has none)."""
+    """Writes a trial (as `result.json` has it, with the `digests` of its files as `run.json` has them) and its
+    check results: `results`, else the trial folder's `checks.json` (none when the folder has none)."""
     if results is None:
         results = _read_checks(Path(trial["folder"]))
     counts = trial["counts"]
@@ -108,6 +113,10 @@ def write_trial(tx: Transaction, run_id: str, trial: dict[str, Any], results: li
         **{name: counts[name] for name in ("calls", "events", "errors", "unimplemented", "after_finish")},
         "folder": str(trial["folder"]),
         "attempts": trial.get("attempts", 1),  # a trial folder written before there were attempts ran once
+        # Unknown for a trial folder written before trials recorded them.
+        "sandbox": trial.get("sandbox"),
+        "infrastructure": trial.get("infrastructure"),
+        "digests": trial.get("digests"),
     }
     tx.execute("trials", insert("trials", TRIAL_COLUMNS), row)
     _write_checks(tx, run_id, 0, trial["scene"], trial["trial"], results)

@@ -169,6 +169,7 @@ async function runView(id) {
     h("h2", {}, f.scene, " ", badge(f.status)),
     h("div", { class: "meta" },
       h("span", {}, "trials ", h("b", {}, f.trials)),
+      f.invalid ? h("span", {}, "invalid, left out ", h("b", {}, f.invalid)) : null,
       h("span", {}, "passed ", h("b", {}, f.passed === null ? "–" : f.passed)),
       h("span", {}, "pass@1 ", h("b", {}, percent(f.pass_at_1))),
       h("span", {}, `pass@${f.k} `, h("b", {}, percent(f.pass_at_k))),
@@ -189,7 +190,9 @@ async function runView(id) {
       h("td", {}, link(trialHref(run.id, t.scene, t.trial), `trial ${t.trial}`)),
       h("td", {}, t.outcome ? badge(t.outcome) : badge("running")),
       h("td", {}, t.finish_reason || ""),
-      h("td", {}, failing.map((c) => h("div", {}, link(trialHref(run.id, t.scene, t.trial, c.evidence[0]), c.id), ": ", c.explanation))),
+      h("td", {}, t.sandbox || "–"),
+      h("td", {}, failing.map((c) => h("div", {}, link(trialHref(run.id, t.scene, t.trial, c.evidence[0]), c.id), ": ", c.explanation)),
+        (t.notes || []).map((note) => h("div", { class: "warning" }, note))),
     );
   });
   show(
@@ -206,7 +209,7 @@ async function runView(id) {
     sceneTables.length ? sceneTables : h("p", { class: "muted" }, "No trial has ended yet."),
     h("h2", {}, "Trials"),
     h("table", { id: "trials" },
-      h("thead", {}, h("tr", {}, ["scene", "trial", "outcome", "ended by", "required checks that did not pass"].map((x) => h("th", {}, x)))),
+      h("thead", {}, h("tr", {}, ["scene", "trial", "outcome", "ended by", "sandbox", "required checks that did not pass"].map((x) => h("th", {}, x)))),
       h("tbody", {}, trials)),
   );
 }
@@ -307,9 +310,11 @@ async function trialView(runId, scene, number, seq) {
     h("div", { class: "meta" },
       h("span", {}, "world ", h("b", {}, trial.world)),
       h("span", {}, "ended by ", h("b", {}, trial.finish_reason || "–")),
+      h("span", {}, "sandbox ", h("b", {}, trial.sandbox || "–")),
       h("span", {}, "calls ", h("b", {}, (trial.trace || []).length)),
       h("span", {}, "events ", h("b", {}, events.length)),
       trial.folder ? h("span", {}, "folder ", h("b", {}, trial.folder)) : null),
+    (trial.notes || []).map((note) => h("p", { class: "warning" }, note)),
     h("div", { class: "layout" },
       h("section", { id: "checks" },
         h("h2", {}, `Checks (${checks.filter((c) => c.passed === true).length} of ${checks.length} passed)`),
