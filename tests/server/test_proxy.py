@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from soundstage.checks import score_custom
-from soundstage.server import Server
+from soundstage.server import Server, proxy
 from soundstage.world import World
 
 from .test_control import SCENE
@@ -148,30 +148,267 @@ def status_line(sock: socket.socket) -> str:
     return sock.recv(4096).decode().split("\r\n")[0]
 
 
-def test_another_host_is_tunnelled_and_logged(server: Server) -> None:
+def agent(options: str) -> str:
+    """The test scene with more of `agent:`."""
+    return SCENE.replace("agent: {slack_user: $bot}", "agent: {slack_user: $bot, " + options + "}")
+
+
+@pytest.fixture
+def hello() -> Iterator[int]:
+    """The port of a local HTTP server that answers hello (HTTP/1.0: it closes after each answer)."""
     outside = ThreadingHTTPServer(("127.0.0.1", 0), _Hello)
     threading.Thread(target=outside.serve_forever, daemon=True).start()
-    world, env = live(server, SCENE)
-    port = outside.server_address[1]
-    with connect(server, f"127.0.0.1:{port}", env["SOUNDSTAGE_TOKEN"]) as sock:
-        assert status_line(sock) == "HTTP/1.1 200 Connection Established"
-        sock.sendall(b"GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-        answer = b""
-        while chunk := sock.recv(4096):  # until the far end closes
-            answer += chunk
-        assert answer.startswith(b"HTTP/1.0 200 OK") and answer.endswith(b"hello")
+    yield outside.server_address[1]
     outside.shutdown()
     outside.server_close()
-    assert calls(world) == [("outside", "CONNECT", f"/127.0.0.1:{port}", 200)]
+
+
+def until_closed(sock: socket.socket) -> bytes:
+    answer = b""
+    while chunk := sock.recv(4096):
+        answer += chunk
+    return answer
+
+
+def test_a_host_the_scene_allows_is_tunnelled_and_logged(server: Server, hello: int) -> None:
+    world, env = live(server, agent(f"allow: ['127.0.0.1:{hello}']"))
+    with connect(server, f"127.0.0.1:{hello}", env["SOUNDSTAGE_TOKEN"]) as sock:
+        assert status_line(sock) == "HTTP/1.1 200 Connection Established"
+        sock.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        sock.shutdown(socket.SHUT_WR)  # the agent's end of sending reaches the host; its answer still comes back
+        answer = until_closed(sock)
+        assert answer.startswith(b"HTTP/1.0 200 OK") and answer.endswith(b"hello")
+    assert calls(world) == [("outside", "CONNECT", f"/127.0.0.1:{hello}", 200)]
     verdict = score_custom(world, [{"id": "stayed_inside", "trace": {"not_called": ["outside:*"]}}])
     assert verdict.passed is False
 
 
 def test_an_offline_scene_refuses_other_hosts(server: Server) -> None:
-    world, env = live(server, SCENE.replace("agent: {slack_user: $bot}", "agent: {slack_user: $bot, network: offline}"))
+    world, env = live(server, agent("network: offline"))
     with connect(server, "api.openai.com:443", env["SOUNDSTAGE_TOKEN"]) as sock:
         assert status_line(sock) == "HTTP/1.1 403 Forbidden: this scene keeps the agent offline"
     assert calls(world) == [("outside", "CONNECT", "/api.openai.com:443", 403)]
+
+
+def test_an_offline_scene_reaches_the_hosts_it_allows_alone(server: Server, hello: int) -> None:
+    world, env = live(server, agent(f"network: offline, allow: ['LocalHost.:{hello}']"))
+    assert world.agent["allow"] == [f"localhost:{hello}"]  # one spelling, as the proxy compares them
+    with connect(server, f"localhost:{hello}", env["SOUNDSTAGE_TOKEN"]) as sock:
+        assert status_line(sock) == "HTTP/1.1 200 Connection Established"
+        sock.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        assert until_closed(sock).endswith(b"hello")
+    for target in (f"127.0.0.1:{hello}", f"localhost:{hello + 1}"):  # an entry names one host and one port
+        with connect(server, target, env["SOUNDSTAGE_TOKEN"]) as sock:
+            assert status_line(sock) == "HTTP/1.1 403 Forbidden: this scene keeps the agent offline"
+    assert calls(world) == [
+        ("outside", "CONNECT", f"/localhost:{hello}", 200),
+        ("outside", "CONNECT", f"/127.0.0.1:{hello}", 403),
+        ("outside", "CONNECT", f"/localhost:{hello + 1}", 403),
+    ]
+
+
+NOT_PUBLIC = "HTTP/1.1 403 Forbidden: not a public address (a scene may allow it: agent.allow)"
+
+
+@pytest.mark.parametrize(
+    "target",
+    [
+        "127.0.0.1:5432",  # the machine's PostgreSQL
+        "control",  # the server's own control API: replaced by its port below
+        "169.254.169.254:80",  # the clouds' metadata service
+        "10.0.0.1:443",
+        "172.16.0.1:443",
+        "192.168.1.1:443",
+        "100.64.0.1:443",  # carrier-grade NAT
+        "0.0.0.0:80",
+        "224.0.0.1:80",  # multicast
+        "240.0.0.1:80",  # reserved
+        "[::1]:5432",
+        "[::]:80",
+        "[fe80::1]:80",
+        "[fc00::1]:443",
+        "[::ffff:127.0.0.1]:5432",  # IPv4 inside IPv6
+        "localhost:5432",  # a name that resolves to loopback
+        "2130706433:5432",  # 127.0.0.1 written as one number, which the resolver reads
+        "127.1:5432",
+        "metadata.google.internal:80",  # refused by name, before any lookup
+        "metadata:80",
+        "instance-data:80",
+        "db.internal:5432",
+    ],
+)
+def test_a_host_off_the_public_internet_is_refused(server: Server, target: str) -> None:
+    target = f"127.0.0.1:{server.port}" if target == "control" else target
+    world, env = live(server, SCENE)
+    with connect(server, target, env["SOUNDSTAGE_TOKEN"]) as sock:
+        assert status_line(sock) == NOT_PUBLIC
+    host, _, port = target.rpartition(":")
+    assert calls(world) == [("outside", "CONNECT", f"/{host.strip('[]')}:{port}", 403)]
+
+
+class Resolver:
+    """The machine's resolver, but for the names given `answers`: each lookup of one takes its next answer
+    (the last one repeats; none is no such name). `lookups` lists the names looked up so."""
+
+    def __init__(self) -> None:
+        self.answers: dict[str, list[list[str]]] = {}
+        self.lookups: list[str] = []
+        self.real = socket.getaddrinfo
+
+    def getaddrinfo(self, host: Any, port: Any, *args: Any, **kwargs: Any) -> Any:
+        if host not in self.answers:
+            return self.real(host, port, *args, **kwargs)
+        self.lookups.append(host)
+        queue = self.answers[host]
+        found = queue.pop(0) if len(queue) > 1 else queue[0]
+        if not found:
+            raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+        return [
+            (socket.AF_INET6 if ":" in a else socket.AF_INET, socket.SOCK_STREAM, 6, "", (a, int(port))) for a in found
+        ]
+
+
+@pytest.fixture
+def resolver(monkeypatch: pytest.MonkeyPatch) -> Resolver:
+    fake = Resolver()
+    monkeypatch.setattr(socket, "getaddrinfo", fake.getaddrinfo)
+    return fake
+
+
+@pytest.mark.parametrize("name", ["localtest.me", "foo.nip.io", "mixed.example"])
+def test_a_name_is_judged_by_every_address_it_resolves_to(server: Server, resolver: Resolver, name: str) -> None:
+    resolver.answers["localtest.me"] = [["127.0.0.1"]]
+    resolver.answers["foo.nip.io"] = [["10.1.2.3"]]
+    resolver.answers["mixed.example"] = [["93.184.215.14", "192.168.0.1"]]  # one public address, one private
+    world, env = live(server, SCENE)
+    with connect(server, f"{name}:443", env["SOUNDSTAGE_TOKEN"]) as sock:
+        assert status_line(sock) == NOT_PUBLIC
+    assert calls(world) == [("outside", "CONNECT", f"/{name}:443", 403)]
+    assert resolver.lookups == [name]
+
+
+def test_the_tunnel_goes_to_the_address_that_was_checked(server: Server, resolver: Resolver, hello: int) -> None:
+    """A name is looked up once: a second lookup could answer another address (DNS rebinding)."""
+    resolver.answers["rebind.example"] = [["127.0.0.1"], ["127.0.0.2"]]  # nothing listens at the second
+    world, env = live(server, agent(f"allow: ['rebind.example:{hello}']"))
+    with connect(server, f"rebind.example:{hello}", env["SOUNDSTAGE_TOKEN"]) as sock:
+        assert status_line(sock) == "HTTP/1.1 200 Connection Established"
+        sock.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        assert until_closed(sock).endswith(b"hello")
+    assert resolver.lookups == ["rebind.example"]
+    assert calls(world) == [("outside", "CONNECT", f"/rebind.example:{hello}", 200)]
+
+
+def test_a_tunnel_that_cannot_be_made_is_logged_as_502(server: Server, resolver: Resolver) -> None:
+    resolver.answers["nowhere.example"] = [[]]  # no such name
+    world, env = live(server, SCENE)
+    answers = []
+    for target in ("nowhere.example:443", "api.example:443 and more", "no-port"):
+        with connect(server, target, env["SOUNDSTAGE_TOKEN"]) as sock:
+            answers.append(status_line(sock))
+    assert calls(world) == [
+        ("outside", "CONNECT", "/nowhere.example:443", 502),
+        ("outside", "CONNECT", "/api.example:443 and more", 400),
+        ("outside", "CONNECT", "/no-port", 400),
+    ]
+    assert answers == [
+        "HTTP/1.1 502 Bad Gateway: the host name could not be resolved",
+        "HTTP/1.1 400 Bad Request: CONNECT needs host:port",
+        "HTTP/1.1 400 Bad Request: CONNECT needs host:port",
+    ]
+
+
+def test_a_host_that_cannot_be_reached_in_time_is_logged_as_502(
+    server: Server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with socket.socket() as unused:  # a port nothing listens on
+        unused.bind(("127.0.0.1", 0))
+        closed = unused.getsockname()[1]
+    world, env = live(server, agent(f"allow: ['127.0.0.1:{closed}', 'localhost:{closed}']"))
+    answers = []
+    with connect(server, f"127.0.0.1:{closed}", env["SOUNDSTAGE_TOKEN"]) as sock:  # refused
+        answers.append(status_line(sock))
+    monkeypatch.setattr(proxy, "CONNECT_TIMEOUT", 0)  # a connection that takes too long
+    with connect(server, f"localhost:{closed}", env["SOUNDSTAGE_TOKEN"]) as sock:
+        answers.append(status_line(sock))
+    monkeypatch.setattr(proxy, "RESOLVE_TIMEOUT", 0)  # a lookup that takes too long
+    with connect(server, f"localhost:{closed}", env["SOUNDSTAGE_TOKEN"]) as sock:
+        answers.append(status_line(sock))
+    assert calls(world) == [
+        ("outside", "CONNECT", f"/127.0.0.1:{closed}", 502),
+        ("outside", "CONNECT", f"/localhost:{closed}", 502),
+        ("outside", "CONNECT", f"/localhost:{closed}", 502),
+    ]
+    assert answers == [
+        "HTTP/1.1 502 Bad Gateway: the host could not be connected",
+        "HTTP/1.1 502 Bad Gateway: the host could not be connected",
+        "HTTP/1.1 502 Bad Gateway: the host name could not be resolved",
+    ]
+
+
+def test_a_client_that_does_not_send_its_request_head_in_time_is_closed(
+    server: Server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(proxy, "HEAD_TIMEOUT", 0.1)
+    port = server.hub.proxy.port  # type: ignore[union-attr]
+    timed_out = b"HTTP/1.1 408 Request Timeout\r\ncontent-length: 0\r\nconnection: close\r\n\r\n"
+    with (
+        socket.create_connection(("127.0.0.1", port), timeout=30) as silent,
+        socket.create_connection(("127.0.0.1", port), timeout=30) as partial,
+    ):
+        partial.sendall(b"CONNECT api.openai.com:443 HTTP/1.1\r\nHost: api.open")
+        assert until_closed(silent) == until_closed(partial) == timed_out
+
+
+def test_connections_still_sending_their_head_are_bounded(server: Server, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past WAITING, the connection that has waited longest is closed: a flood of silent connections keeps
+    no agent out, and holds no more than WAITING sockets."""
+    monkeypatch.setattr(proxy, "WAITING", 2)
+    port = server.hub.proxy.port  # type: ignore[union-attr]
+    world, env = live(server, agent("network: offline"))
+    silent = [socket.create_connection(("127.0.0.1", port), timeout=30) for _ in range(3)]
+    try:
+        assert silent[0].recv(4096) == b""  # the third closed the first
+        with connect(server, "api.openai.com:443", env["SOUNDSTAGE_TOKEN"]) as sock:
+            assert status_line(sock) == "HTTP/1.1 403 Forbidden: this scene keeps the agent offline"
+        assert silent[1].recv(4096) == b""  # the agent's closed the second
+    finally:
+        for sock in silent:
+            sock.close()
+    assert calls(world) == [("outside", "CONNECT", "/api.openai.com:443", 403)]
+
+
+def test_a_worlds_tunnels_are_bounded_and_one_that_ends_frees_its_place(
+    server: Server, hello: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(proxy, "TUNNELS", 1)
+    world, env = live(server, agent(f"allow: ['127.0.0.1:{hello}']"))
+    other, other_env = live(server, agent(f"allow: ['127.0.0.1:{hello}']"))
+    target, token = f"127.0.0.1:{hello}", env["SOUNDSTAGE_TOKEN"]
+    with connect(server, target, token) as first:
+        assert status_line(first) == "HTTP/1.1 200 Connection Established"
+        with connect(server, target, token) as second:
+            assert status_line(second) == "HTTP/1.1 429 Too Many Requests: this world has all the tunnels it may"
+        with connect(server, target, other_env["SOUNDSTAGE_TOKEN"]) as elsewhere:  # each world its own
+            assert status_line(elsewhere) == "HTTP/1.1 200 Connection Established"
+        first.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        assert until_closed(first).endswith(b"hello")  # the host closed: the tunnel has ended
+    with connect(server, target, token) as third:
+        assert status_line(third) == "HTTP/1.1 200 Connection Established"
+    assert calls(world) == [
+        ("outside", "CONNECT", f"/127.0.0.1:{hello}", 200),
+        ("outside", "CONNECT", f"/127.0.0.1:{hello}", 429),
+        ("outside", "CONNECT", f"/127.0.0.1:{hello}", 200),
+    ]
+    assert calls(other) == [("outside", "CONNECT", f"/127.0.0.1:{hello}", 200)]
+
+
+def test_a_tunnel_with_nothing_moving_is_closed(server: Server, hello: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(proxy, "IDLE", 0.1)
+    world, env = live(server, agent(f"allow: ['127.0.0.1:{hello}']"))
+    with connect(server, f"127.0.0.1:{hello}", env["SOUNDSTAGE_TOKEN"]) as sock:
+        assert until_closed(sock) == b"HTTP/1.1 200 Connection Established\r\n\r\n"
+    assert calls(world) == [("outside", "CONNECT", f"/127.0.0.1:{hello}", 200)]
 
 
 @pytest.mark.parametrize("token", [None, "ss-not-a-world", "xoxb-1"])

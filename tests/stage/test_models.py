@@ -156,7 +156,7 @@ def test_unknown_fields_at_every_depth() -> None:
 def test_unknown_fields_in_a_scene() -> None:
     assert scene_errors("name: x\ntask: t\nworld: acme\nagent:\n  slack_user: $bot\n  token: abc\nsteps: []\n") == [
         "scene.yaml:6: agent.token: unknown field 'token'; expected one of: "
-        "datadog_user, github_user, may_advance_clock, network, pagerduty_user, pass_env, slack_user",
+        "allow, datadog_user, github_user, may_advance_clock, network, pagerduty_user, pass_env, slack_user",
         "scene.yaml:7: steps: unknown field 'steps'; expected one of: agent, api_faults, checks, clock, description, "
         "difficulty, faults, name, pass, people, rate_limits, seed, tags, task, world",
     ]
@@ -282,6 +282,25 @@ def test_a_scene_needs_a_world_or_a_seed() -> None:
 def test_bad_environment_variable_names() -> None:
     assert scene_errors("name: x\ntask: t\nworld: acme\nagent: {pass_env: [OK_1, 'A-B']}\n") == [
         "scene.yaml:4: agent.pass_env[1]: expected an environment variable name like OPENROUTER_API_KEY, found 'A-B'"
+    ]
+
+
+def test_the_hosts_a_scene_allows_are_host_and_port_in_one_spelling() -> None:
+    text = (
+        "name: x\ntask: t\nworld: acme\nagent: {allow: ['127.0.0.1:11434', 'Models.Internal.:08000', '[::0001]:80']}\n"
+    )
+    scene, _ = read_scene_text(text, "scene.yaml")
+    assert scene.agent is not None and scene.agent.allow == ["127.0.0.1:11434", "models.internal:8000", "[::1]:80"]
+
+
+def test_bad_hosts_to_allow() -> None:
+    text = "name: x\ntask: t\nworld: acme\nagent:\n  allow:\n    - localhost\n    - 'host:0'\n    - '::1:80'\n    - 'a b:80'\n"
+    expected = "expected host:port like 127.0.0.1:11434, localhost:8080 or [::1]:8080, found"
+    assert scene_errors(text) == [
+        f"scene.yaml:6: agent.allow[0]: {expected} 'localhost'",
+        f"scene.yaml:7: agent.allow[1]: {expected} 'host:0'",
+        f"scene.yaml:8: agent.allow[2]: {expected} '::1:80'",
+        f"scene.yaml:9: agent.allow[3]: {expected} 'a b:80'",
     ]
 
 

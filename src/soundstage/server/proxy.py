@@ -9,10 +9,16 @@ a live world gets 407 and goes nowhere, so the proxy is no open relay.
   the HTTP requests inside and hands each to the app as a call of `/<service>/<path>`, where the recording
   layer finds the world by the request's token, as for soundstage's own unprefixed URLs.
 - Any other host: tunnelled through untouched (the agent reaches its model provider), or refused with 403
-  when the scene says `agent: {network: offline}`; either way logged in the world as a call of the service
-  `outside` (`CONNECT /<host>:<port>`, status 200 or 403), which trace checks match as `outside:*`.
+  when the scene says `agent: {network: offline}`, or when the host is not on the public internet (loopback,
+  private, link-local such as the clouds' metadata service, ...: judged by the address its name resolves to,
+  and the tunnel goes to that very address), unless the scene names it in `agent.allow`. Each is logged once
+  in the world as a call of the service `outside` (`CONNECT /<host>:<port>`) with the status the agent got:
+  200 once the host is connected, 403 refused, 502 not reachable, 429 past the world's tunnels, 400 not
+  host:port. Trace checks match them as `outside:*`.
 
-Every piece of work is bounded: a request head of at most 64 KiB, a body of at most the hub's limit.
+Every piece of work is bounded: a request head of at most 64 KiB within HEAD_TIMEOUT, at most WAITING
+connections still sending theirs, TUNNELS tunnels a world, a body of at most the hub's limit, and every wait
+on the network by a timeout.
 """
 
 from __future__ import annotations
@@ -21,8 +27,11 @@ import asyncio
 import base64
 import binascii
 import contextlib
+import ipaddress
 import logging
+import socket
 import ssl
+from collections import Counter
 from functools import cached_property
 from typing import Any
 
@@ -30,6 +39,7 @@ import h11
 
 from ..clock import iso
 from ..events import CallEvent
+from ..spec.fields import host_port
 from ..world import World
 from .hub import Hub
 from .recording import VENDOR_HOST
@@ -50,8 +60,22 @@ VENDOR_HOSTS = {
 }
 WILDCARDS = {"slack.com": "slack"}  # any host under it: `files.slack.com`, a workspace's own host
 HEAD_LIMIT = 64 * 1024
-# How long a tunnel may sit idle, and how long a client may take to send a request, in seconds.
+# In seconds, read at each use (tests make them small): how long a client may take to send its request head,
+# a host name's lookup, the connection to the host, and a tunnel or a vendor connection with nothing moving.
+HEAD_TIMEOUT = 10.0
+RESOLVE_TIMEOUT = 5.0
+CONNECT_TIMEOUT = 10.0
 IDLE = 300.0
+# Connections still sending their request head, before any credential is seen: past it, the one that has
+# waited longest is closed (a client sends its head at once, so only the stalled ones go).
+WAITING = 256
+# Tunnels to the outside one world may have open at once: past it, CONNECT answers 429.
+TUNNELS = 64
+# Names that stand for the machine itself or a cloud's metadata service, refused before any lookup.
+PRIVATE_NAMES = frozenset(
+    {"localhost", "metadata", "metadata.google.internal", "metadata.goog", "instance-data"}  # GCP's, AWS's
+)
+PRIVATE_DOMAINS = (".localhost", ".internal")  # RFC 6761's loopback names; ICANN's names for private networks
 
 
 def vendor(host: str) -> str | None:
@@ -69,6 +93,8 @@ class Proxy:
         self.app = app
         self.hub = hub
         self.ca = ca
+        self.waiting: dict[asyncio.StreamWriter, None] = {}  # connections still sending their head, oldest first
+        self.tunnels: Counter[str] = Counter()  # open tunnels to the outside, by world id
 
     @cached_property
     def tls(self) -> ssl.SSLContext:
@@ -97,9 +123,11 @@ class Proxy:
 
     async def _connection(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:
-            head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), IDLE)
+            head = await self._head(reader, writer)
         except asyncio.LimitOverrunError:
             return await _answer(writer, 431, "Request Header Fields Too Large")
+        except asyncio.TimeoutError:
+            return await _answer(writer, 408, "Request Timeout")
         lines = head.decode("latin-1").split("\r\n")
         method, _, rest = lines[0].partition(" ")
         target = rest.rpartition(" ")[0]
@@ -117,13 +145,43 @@ class Proxy:
         if service is not None and port == "443":
             writer.write(b"HTTP/1.1 200 Connection Established\r\n\r\n")
             await writer.drain()
-            await writer.start_tls(self.tls)
+            await writer.start_tls(self.tls, ssl_handshake_timeout=HEAD_TIMEOUT)
             return await self._requests(reader, writer, service, host, world)
-        offline = world.agent.get("network") == "offline"
-        _outside(world, host, port, allowed=not offline)
-        if offline:
-            return await _answer(writer, 403, "Forbidden: this scene keeps the agent offline")
-        await _tunnel(reader, writer, host, port)
+        await self._outside(reader, writer, world, target)
+
+    async def _head(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> bytes:
+        """The request head, within HEAD_TIMEOUT, the connection being one of at most WAITING meanwhile."""
+        while len(self.waiting) >= WAITING:
+            oldest = next(iter(self.waiting))
+            del self.waiting[oldest]
+            oldest.transport.abort()
+        self.waiting[writer] = None
+        try:
+            return await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), HEAD_TIMEOUT)
+        finally:
+            self.waiting.pop(writer, None)
+
+    async def _outside(
+        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, world: World, target: str
+    ) -> None:
+        """A tunnel to a host of the outside world, or its refusal, logged once with the status the agent got."""
+        if self.tunnels[world.id] >= TUNNELS:
+            _log_outside(world, target, 429)
+            return await _answer(writer, 429, "Too Many Requests: this world has all the tunnels it may")
+        self.tunnels[world.id] += 1  # before any wait, so that no burst of CONNECTs gets past the bound
+        try:
+            status, reason, remote = 502, "Bad Gateway", None  # logged so if anything unforeseen fails
+            try:
+                status, reason, remote = await _reach(world, target)
+            finally:
+                _log_outside(world, target, status)
+            if remote is None:
+                return await _answer(writer, status, reason)
+            await _relay(reader, writer, *remote)
+        finally:
+            self.tunnels[world.id] -= 1
+            if not self.tunnels[world.id]:
+                del self.tunnels[world.id]
 
     def _world(self, credential: str) -> World | None:
         """The live world whose token the proxy credential (`Basic`, any user name) carries."""
@@ -225,8 +283,71 @@ async def _next(connection: h11.Connection, reader: asyncio.StreamReader, kinds:
             return None
 
 
-def _outside(world: World, host: str, port: str, allowed: bool) -> None:
-    """Logs a connection to the outside world as a call of the service `outside`."""
+def public(address: str) -> bool:
+    """Whether an address is on the public internet: not loopback, private (10/8, 172.16/12, 192.168/16,
+    fc00::/7), shared (100.64/10), link-local (169.254/16 with the clouds' metadata service, fe80::/10),
+    unspecified, multicast, documentation or reserved."""
+    ip = ipaddress.ip_address(address)
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped  # ::ffff:127.0.0.1 reaches 127.0.0.1
+    return ip.is_global and not ip.is_multicast and not ip.is_reserved
+
+
+def _private_name(host: str) -> bool:
+    return host in PRIVATE_NAMES or host.endswith(PRIVATE_DOMAINS)
+
+
+async def _reach(
+    world: World, target: str
+) -> tuple[int, str, tuple[asyncio.StreamReader, asyncio.StreamWriter] | None]:
+    """The status and reason to answer a CONNECT to `target` with, and the connection to the host when it is 200.
+
+    A host the scene names in `agent.allow` is reached whatever it is; otherwise an offline scene reaches
+    nothing, and an online one only the public internet, judged by every address the name stands for."""
+    try:
+        wanted = host_port(target)
+    except ValueError:
+        return 400, "Bad Request: CONNECT needs host:port", None
+    named = wanted in world.agent.get("allow", ())
+    if not named and world.agent.get("network") == "offline":
+        return 403, "Forbidden: this scene keeps the agent offline", None
+    host, _, port = wanted.rpartition(":")
+    host = host.strip("[]")
+    refused = 403, "Forbidden: not a public address (a scene may allow it: agent.allow)", None
+    if not named and _private_name(host):
+        return refused
+    try:
+        loop = asyncio.get_running_loop()
+        found = await asyncio.wait_for(loop.getaddrinfo(host, int(port), type=socket.SOCK_STREAM), RESOLVE_TIMEOUT)
+    except (OSError, asyncio.TimeoutError):
+        return 502, "Bad Gateway: the host name could not be resolved", None
+    addresses = list(dict.fromkeys(str(info[4][0]) for info in found))
+    if not named and not all(public(address) for address in addresses):
+        return refused
+    try:
+        # The very addresses just checked: a second lookup could answer otherwise (DNS rebinding).
+        remote = await asyncio.wait_for(_open(addresses, int(port)), CONNECT_TIMEOUT)
+    except (OSError, asyncio.TimeoutError):
+        return 502, "Bad Gateway: the host could not be connected", None
+    return 200, "Connection Established", remote
+
+
+async def _open(addresses: list[str], port: int) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    """A connection to the first of `addresses` that answers (each an address, so nothing is looked up)."""
+    failure = OSError(f"no address to connect to on port {port}")
+    for address in addresses:
+        try:
+            return await asyncio.open_connection(address, port)
+        except OSError as exc:
+            failure = exc
+    raise failure
+
+
+def _log_outside(world: World, target: str, status: int) -> None:
+    """Logs a CONNECT to the outside world as a call of the service `outside`."""
+    host, _, port = target.rpartition(":")
+    # An IPv6 address without its brackets; a target that is not host:port as it came, bounded all the same.
+    path = f"/{host.strip('[]')[:253]}:{port[:5]}" if port.isdigit() else f"/{target[:260]}"
     with world.lock:
         if world.finished:
             return
@@ -235,30 +356,54 @@ def _outside(world: World, host: str, port: str, allowed: bool) -> None:
             t=iso(world.now()),
             service="outside",
             method="CONNECT",
-            path=f"/{host[:253]}:{port[:5]}",
+            path=path,
             operation="outside",
-            status=200 if allowed else 403,
-            error=not allowed,
+            status=status,
+            error=status != 200,
         )
 
 
-async def _tunnel(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, host: str, port: str) -> None:
-    try:
-        remote_reader, remote_writer = await asyncio.wait_for(asyncio.open_connection(host, int(port)), 30)
-    except (OSError, ValueError, asyncio.TimeoutError):
-        return await _answer(writer, 502, "Bad Gateway")
-    writer.write(b"HTTP/1.1 200 Connection Established\r\n\r\n")
-    await writer.drain()
+async def _relay(
+    reader: asyncio.StreamReader,
+    writer: asyncio.StreamWriter,
+    remote_reader: asyncio.StreamReader,
+    remote_writer: asyncio.StreamWriter,
+) -> None:
+    """Bytes both ways until the host closes or breaks, or nothing has moved either way for IDLE seconds.
+    The agent's end of sending is passed on (half-close), so the host's answer still comes back."""
+    loop = asyncio.get_running_loop()
+    last = loop.time()
 
     async def pipe(source: asyncio.StreamReader, sink: asyncio.StreamWriter) -> None:
-        with contextlib.suppress(ConnectionError, asyncio.TimeoutError):
-            while data := await asyncio.wait_for(source.read(65536), IDLE):
-                sink.write(data)
-                await sink.drain()
-        with contextlib.suppress(Exception):
-            sink.close()
+        nonlocal last
+        while (left := last + IDLE - loop.time()) > 0:
+            try:
+                data = await asyncio.wait_for(source.read(65536), left)
+            except asyncio.TimeoutError:
+                continue  # the other way may have moved meanwhile
+            if not data:
+                return
+            last = loop.time()
+            sink.write(data)
+            await asyncio.wait_for(sink.drain(), IDLE)
 
-    await asyncio.gather(pipe(reader, remote_writer), pipe(remote_reader, writer))
+    async def upward() -> None:
+        with contextlib.suppress(ConnectionError, asyncio.TimeoutError):
+            await pipe(reader, remote_writer)
+            remote_writer.write_eof()
+            return
+        remote_writer.close()  # the agent broke off, or the host stopped reading: the host's way ends too
+
+    try:
+        writer.write(b"HTTP/1.1 200 Connection Established\r\n\r\n")
+        await writer.drain()
+        agent = asyncio.ensure_future(upward())
+        try:
+            await pipe(remote_reader, writer)  # the tunnel lasts while the host has something to say
+        finally:
+            agent.cancel()
+    finally:
+        remote_writer.close()
 
 
 async def _answer(writer: asyncio.StreamWriter, status: int, reason: str, headers: dict[str, str] | None = None) -> None:

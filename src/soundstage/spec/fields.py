@@ -1,7 +1,10 @@
-"""Field types the file models share: strict models that forbid unknown keys, times, durations, rates."""
+"""Field types the file models share: strict models that forbid unknown keys, times, durations, rates,
+host:port."""
 
 from __future__ import annotations
 
+import contextlib
+import ipaddress
 import re
 from typing import Annotated, Any, Callable
 
@@ -59,3 +62,23 @@ def env_name(name: str) -> str:
     if name == "SOUNDSTAGE_ADMIN_TOKEN":  # with it, the agent could read its own grades
         raise ValueError("the admin token is never the agent's: SOUNDSTAGE_ADMIN_TOKEN cannot be passed to it")
     return name
+
+
+_HOST_NAME = re.compile(r"(?=.{1,253}$)[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?(\.[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?)*")
+
+
+def host_port(text: str) -> str:
+    """`host:port` in one spelling (a name in lower case, an IPv6 address in brackets and compressed), so a
+    scene's `agent.allow` and a proxy's CONNECT target compare as text; ValueError saying what was expected."""
+    host, _, port = text.rpartition(":")
+    if port.isascii() and port.isdigit() and 1 <= int(port) <= 65535:
+        if host.startswith("[") and host.endswith("]"):
+            with contextlib.suppress(ValueError):
+                return f"[{ipaddress.IPv6Address(host[1:-1]).compressed}]:{int(port)}"
+        else:
+            with contextlib.suppress(ValueError):
+                return f"{ipaddress.IPv4Address(host)}:{int(port)}"
+            name = host.lower().removesuffix(".")
+            if _HOST_NAME.fullmatch(name):
+                return f"{name}:{int(port)}"
+    raise ValueError(f"expected host:port like 127.0.0.1:11434, localhost:8080 or [::1]:8080, found {describe(text)}")

@@ -184,6 +184,7 @@ def _build(scene: Scene, scene_doc: Document) -> WorldImage:
         "pass_env": list(scene.agent.pass_env) if scene.agent else [],
         "may_advance_clock": scene.agent.may_advance_clock if scene.agent else True,
         "network": scene.agent.network if scene.agent else "online",
+        "allow": list(scene.agent.allow) if scene.agent else [],
     }
     for service in SERVICES.values():
         value = getattr(scene.agent, service.agent_user, None) if scene.agent else None

@@ -20,7 +20,7 @@ from ..faults.api_models import ApiFault
 from ..faults.models import Fault
 from ..people.models import Person
 from ..services import SERVICES
-from ..spec.fields import Duration, Rate, Spec, Time, env_name
+from ..spec.fields import Duration, Rate, Spec, Time, env_name, host_port
 from ..spec.loader import Document, SpecErrors, describe, dotted, load_yaml, read_document, validate_model
 
 
@@ -75,6 +75,8 @@ class _AgentOptions(Spec):
     may_advance_clock: bool = True  # whether the agent's own token may move the simulated clock
     # Through the interception proxy: `offline` refuses every host but the vendors' (logged all the same).
     network: Literal["online", "offline"] = "online"
+    # `host:port`s the proxy lets the agent reach all the same: a local model server, a host of an offline scene.
+    allow: list[Annotated[str, AfterValidator(host_port)]] = []
 
 
 AgentSpec = create_model(  # type: ignore[call-overload]
