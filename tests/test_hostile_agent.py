@@ -43,7 +43,9 @@ def soundstage(*args: str, home: Path, **env: str) -> subprocess.CompletedProces
 
 def hostile_run(tmp_path: Path, scenes: list[Path], sandbox: str) -> tuple[subprocess.CompletedProcess[str], Path]:
     home, out = tmp_path / "home", tmp_path / "runs"
-    told = {"HOSTILE_RUNS": str(out), "HOSTILE_HOME": str(home), "HOSTILE_SCENE": str(scenes[0])}
+    # In the sandbox it never sees the honest trial end: it waits 5 s, then tries all the same.
+    wait = "5" if sandbox != "none" else "120"
+    told = {"HOSTILE_RUNS": str(out), "HOSTILE_HOME": str(home), "HOSTILE_SCENE": str(scenes[0]), "HOSTILE_WAIT": wait}
     words = [f"--env={name}={value}" for name, value in told.items()]
     agent = shlex.join([sys.executable, str(HOSTILE)])
     ran = soundstage(
@@ -75,7 +77,7 @@ def test_in_the_sandbox_a_hostile_agent_changes_no_grade_aborts_no_run_and_finds
     assert (found["events"], found["results"]) == (0, 0)
     assert found["key"].startswith("FileNotFoundError") and found["scene"].startswith("FileNotFoundError")
     assert found["processes"] == {}  # not one process of soundstage's in sight, let alone its memory
-    assert found["proxy"] == "HTTP/1.1 403 Forbidden"
+    assert found["proxy"] == "HTTP/1.1 403 Forbidden: not a public address (a scene may allow it: agent.allow)"
 
     shown = json.loads(soundstage("show", run.name, "--out", str(run.parent), "--json", home=home).stdout)
     assert outcomes(shown) == {"hello": "passed", "hostile": "failed"}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import re
@@ -615,3 +616,52 @@ def test_a_scene_without_checks_is_ungraded_and_does_not_fail_the_run(out: Path,
         ("hello", "graded", 1.0),
     ]
     assert mixed.exit_code == 0
+
+
+# -- failures of soundstage's own --------------------------------------------------------------------
+
+
+def test_a_trial_folder_that_cannot_be_written_makes_that_trial_invalid_and_the_run_goes_on(
+    out: Path, hello: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    written = runner._dump
+    failed: list[Path] = []
+
+    def full_disk_once(path: Path, data: Any) -> None:
+        if path.name == "checks.json" and not failed:
+            failed.append(path)
+            raise OSError(errno.ENOSPC, "No space left on device")
+        written(path, data)
+
+    monkeypatch.setattr(runner, "_dump", full_disk_once)
+    run = run_scenes([str(SCENE)], hello, trials=2, out=out)
+
+    first, second = run.results
+    assert (first.outcome, first.infrastructure) == (
+        "invalid",
+        f"the trial folder {failed[0].parent} could not be written: No space left on device",
+    )
+    assert first.failed_checks == []  # its checks passed: the agent did nothing wrong
+    assert read_json(Path(first.folder) / "result.json")["outcome"] == "invalid"
+    assert (second.outcome, second.infrastructure) == ("passed", None)
+    assert run.exit_code == 3
+    [figures] = read_json(run.folder / "run.json")["figures"]
+    assert (figures["trials"], figures["invalid"], figures["k"], figures["passed"], figures["pass_at_1"]) == (
+        2,
+        1,
+        1,
+        1,
+        1.0,
+    )
+
+
+@linux_only
+def test_the_run_process_is_not_dumpable_once_it_has_run_an_agent(out: Path) -> None:
+    code = (
+        "import ctypes, sys\n"
+        "from soundstage.runner import run_scenes\n"
+        f"run_scenes([{str(SCENE)!r}], {agent('exit', '0')!r}, out=__import__('pathlib').Path({str(out)!r}))\n"
+        "print(ctypes.CDLL(None).prctl(3, 0, 0, 0, 0))\n"  # PR_GET_DUMPABLE
+    )
+    answered = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
+    assert answered.stdout.splitlines()[-1] == "0"  # no process of the user's reads its memory or environment
