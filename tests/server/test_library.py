@@ -138,6 +138,20 @@ def test_a_run_of_several_scenes_needs_the_scene_of_a_trial(tmp_path: Path) -> N
         assert (trial["outcome"], trial["trace"], trial["events"], trial["output"]) == ("failed", [], [], "")
 
 
+def test_a_trial_whose_files_were_cut_short_is_served_without_their_last_lines_and_says_so(tmp_path: Path) -> None:
+    folder = write_run(tmp_path / "20261201-093000", {"greet": [{"said": True}]})
+    (folder / "greet" / "1" / "events.jsonl").write_text('{"seq": 1, "kind": "start"}\n{"seq": 2, "kind": "ca')
+    (folder / "greet" / "1" / "trace.jsonl").write_text('{"seq": 2, "kind": "ca')
+    with Server(tls_port=None, libraries=[FolderRuns(extra=[folder])]) as server, client(server) as http:
+        trial = http.get("/v1/runs/20261201-093000/trials/1").json()
+    cut = "its last line is cut short (the run was stopped while writing it) and is left out"
+    assert (trial["events"], trial["trace"], trial["notes"]) == (
+        [{"seq": 1, "kind": "start"}],
+        [],
+        [f"trace.jsonl: {cut}", f"events.jsonl: {cut}"],
+    )
+
+
 def test_runs_from_the_store_and_a_trial_whose_folder_is_gone(store_url: str, tmp_path: Path) -> None:
     shutil.copy(STAGE / "hello.yaml", tmp_path / "hello.yaml")
     store = open_store(store_url)
@@ -155,8 +169,9 @@ def test_runs_from_the_store_and_a_trial_whose_folder_is_gone(store_url: str, tm
         assert len(trial["trace"]) == 2
         shutil.rmtree(made.folder)  # a shared store: the folders are on another machine
         trial = http.get(f"/v1/runs/{made.run_id}/trials/1").json()
-        assert (trial["outcome"], trial["trace"], trial["events"], trial["diff"], trial["output"]) == (
+        assert (trial["outcome"], trial["trace"], trial["events"], trial["diff"], trial["output"], trial["notes"]) == (
             "passed",
+            None,
             None,
             None,
             None,

@@ -76,10 +76,12 @@ def check(
         if folders != [trial]:
             _check_run(trial, folders, extra, db, json_output)
             return
-        evaluation = _rescored(trial, extra).model_dump(mode="json")
+        rescored = _rescored(trial, extra)
+        evaluation = rescored.model_dump(mode="json")
         after = f"soundstage explain {quote(str(trial))}"
         # The run ended before this trial did (it was killed): scored on what was recorded until then.
         evaluation["interrupted"] = trial.is_dir() and interrupted(trial)
+        evaluation["notes"] = rescored.notes  # what the trial's files lacked: a last line cut short
     else:
         raise UsageError("give either a trial folder, a run folder or --world URL")
     if extra is not None and extra.skipped:
@@ -89,6 +91,8 @@ def check(
     else:
         if evaluation.get("interrupted"):
             say("the run ended before this trial did (no result.json): scored on what was recorded until then")
+        for note in evaluation.get("notes", []):
+            say(note)
         _print(evaluation)
         _say_skipped(extra)
         next_step(after)
@@ -119,6 +123,7 @@ def _check_run(run: Path, folders: list[Path], checks: _ChecksFile | None, db: s
                 "folder": trial.folder,
                 "outcome": trial.outcome,
                 "interrupted": interrupted(Path(trial.folder)),
+                "notes": evaluation.notes,
                 **evaluation.model_dump(mode="json"),
             }
             for trial, evaluation in scored
@@ -307,6 +312,8 @@ def _print_run(document: dict[str, Any], db: str | None) -> None:
         why = f": {', '.join(failing)}" if trial["outcome"] in ("failed", "invalid") and failing else ""
         note = " (the run ended before this trial did: scored on what was recorded)" if trial["interrupted"] else ""
         say(f"{trial['scene']} #{trial['trial']}: {trial['outcome']}{why}{note}")
+        for line in trial["notes"]:
+            say(f"  {line}")
     for figures in document["figures"]:
         say(scene_figures_line(figures))
         rates = checks_line(figures)

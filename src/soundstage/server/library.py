@@ -155,14 +155,16 @@ def stored_describe(run: dict[str, Any]) -> dict[str, Any]:
 
 def stored_trial(run: dict[str, Any], scene: str, number: int) -> dict[str, Any]:
     """A trial of a run of `soundstage run`: its entry of `results` with what its folder holds (trace, events,
-    diff, output); those are null when the folder cannot be read here (a shared store, another machine)."""
+    diff, output, and notes on what reading them left out); those are null when the folder cannot be read here
+    (a shared store, another machine)."""
     trial = next((t for t in run["results"] if t["scene"] == scene and t["trial"] == number), None)
     if trial is None:
         raise NotFound(f"run {run['run_id']} has no trial {number} of scene {scene[:80]!r}")
     folder = Path(trial["folder"]) if trial["folder"] else None
     answer = {key: trial.get(key) for key in ("scene", "trial", "world", "outcome", "finish_reason", "checks")}
     if folder is None or not (folder / "result.json").is_file():
-        return {**answer, "trace": None, "events": None, "diff": None, "output": None, "folder": trial["folder"]}
+        empty = {"trace": None, "events": None, "diff": None, "output": None, "notes": None}
+        return {**answer, **empty, "folder": trial["folder"]}
     saved = read_trial(folder)
     return {
         **answer,
@@ -170,6 +172,7 @@ def stored_trial(run: dict[str, Any], scene: str, number: int) -> dict[str, Any]
         "events": saved["events"],
         "diff": saved["diff"],
         "output": saved["output"],
+        "notes": saved["notes"],
         "folder": trial["folder"],
     }
 

@@ -318,6 +318,7 @@ async function trialView(runId, scene, number, seq) {
         h("pre", { id: "output" }, trial.output === null ? "(not available)" : trial.output || "(none)")),
       h("section", {},
         h("h2", {}, "Timeline"),
+        (trial.notes || []).map((note) => h("p", { class: "muted" }, note)),
         trial.events === null
           ? h("p", { class: "muted" }, "The trial's folder cannot be read here: only its checks are in the store.")
           : h("div", { class: "card timeline", id: "timeline" }, timeline))),
