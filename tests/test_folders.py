@@ -56,9 +56,20 @@ def test_a_trials_record_leaves_out_a_line_cut_short(tmp_path: Path) -> None:
     assert (record["events"], record["trace"], record["diff"], record["output"]) == (
         [{"seq": 1, "kind": "start"}], [], {}, "done"
     )
+    assert record["notes"] == [
+        "events.jsonl: its last line is cut short (the run was stopped while writing it) and is left out"
+    ]
     assert [c["id"] for c in record["checks"]] == ["said"]
     with pytest.raises(NotFound, match="no result.json"):
         read_trial(trial.parent)
+
+
+def test_a_trials_record_with_a_line_that_is_no_json_before_its_last_is_an_error_naming_it(tmp_path: Path) -> None:
+    trial = write_run(tmp_path / "run", {"greet": [{"said": True}]}) / "greet" / "1"
+    (trial / "trace.jsonl").write_text('{"seq": 2, "kind": \n{"seq": 3, "kind": "call"}\n')
+    with pytest.raises(UsageError) as caught:
+        read_trial(trial)
+    assert str(caught.value) == f"{trial / 'trace.jsonl'}:1: not JSON: Expecting value: line 2 column 1 (char 20)"
 
 
 def test_a_folder_of_runs(tmp_path: Path) -> None:

@@ -37,7 +37,12 @@ def scenes(tmp_path: Path) -> list[Path]:
 def soundstage(*args: str, home: Path, **env: str) -> subprocess.CompletedProcess[str]:
     environ = {**os.environ, "SOUNDSTAGE_HOME": str(home), **env}
     return subprocess.run(
-        [sys.executable, "-m", "soundstage", *args], capture_output=True, text=True, env=environ, timeout=300
+        [sys.executable, "-m", "soundstage", *args],
+        capture_output=True,
+        text=True,
+        env=environ,
+        timeout=300,
+        check=False,
     )
 
 

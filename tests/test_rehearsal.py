@@ -236,6 +236,15 @@ def test_a_saved_trial_is_reviewed_as_a_live_world_is_explained(tmp_path: Path) 
     ]
     with pytest.raises(NotFound):
         review(tmp_path / "nothing-here")
+    events = Path(trial) / "events.jsonl"
+    whole = events.read_text()
+    events.write_text(whole + whole.splitlines()[1][:30])  # what a run stopped while writing a line leaves
+    cut = review(trial)
+    assert cut.explain().splitlines() == [
+        TOO_EARLY[0],
+        "  events.jsonl: its last line is cut short (the run was stopped while writing it) and is left out",
+        *TOO_EARLY[1:],
+    ]
 
 
 def test_the_async_stage_rehearses_as_the_stage_does() -> None:

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.disks import FullDisk
 from tests.processes import agent_processes, alive, kill_a_run, linux_only, wait_until
 from tests.sandboxes import SANDBOX
 
@@ -631,7 +632,7 @@ def test_a_trial_folder_that_cannot_be_written_makes_that_trial_invalid_and_the_
         if path.name == "checks.json" and not failed:
             failed.append(path)
             raise OSError(errno.ENOSPC, "No space left on device")
-        written(path, data)
+        return written(path, data)
 
     monkeypatch.setattr(runner, "_dump", full_disk_once)
     run = run_scenes([str(SCENE)], hello, trials=2, out=out)
@@ -653,6 +654,31 @@ def test_a_trial_folder_that_cannot_be_written_makes_that_trial_invalid_and_the_
         1,
         1.0,
     )
+
+
+def test_a_log_that_cannot_be_written_makes_that_trial_invalid_and_the_run_says_why(
+    out: Path, hello: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    FullDisk(monkeypatch, Path("hello", "1", "events.jsonl"), room=400)  # the start event, and not much more
+
+    run = run_scenes([str(SCENE)], hello, trials=2, out=out)
+
+    first, second = run.results
+    folder = Path(first.folder)
+    assert (first.outcome, first.infrastructure) == (
+        "invalid",
+        f"events.jsonl could not be written: No space left on device (in {folder})",
+    )
+    assert (second.outcome, second.infrastructure) == ("passed", None)
+    assert run.exit_code == 3
+    written = (folder / "events.jsonl").read_text()
+    assert written.endswith("\n") and [json.loads(line)["seq"] for line in written.splitlines()] == [1]
+    # The call the log broke on was answered; the one after it got Slack's 503, and changed nothing.
+    calls = read_lines(folder / "trace.jsonl")
+    assert [(c["path"], c["status"]) for c in calls] == [("/api/conversations.list", 200), ("/api/chat.postMessage", 503)]
+    assert calls[1]["response"] == {"ok": False, "error": "service_unavailable"}
+    assert [m for m in read_json(folder / "state.json")[MESSAGES] if m.get("text") == "hello from the agent"] == []
+    assert first.digests["events.jsonl"] == folder_digests(folder)["events.jsonl"]
 
 
 @linux_only

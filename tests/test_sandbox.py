@@ -140,9 +140,7 @@ def test_a_run_that_requires_a_sandbox_where_there_is_none_starts_nothing(
     assert not (tmp_path / "runs").exists()
 
     run = run_scenes([str(SCENE)], _agent("hello"), out=tmp_path / "runs", on_note=notes.append)
-    assert notes == [
-        "the agent runs without a sandbox: bwrap is not installed: install bubblewrap (docs/security.md)"
-    ]
+    assert notes == ["the agent runs without a sandbox: bwrap is not installed: install bubblewrap (docs/security.md)"]
     assert (run.sandbox, run.results[0].sandbox, run.results[0].outcome) == ("none", "none", "passed")
 
 

@@ -1,9 +1,9 @@
 """Digests of a trial folder's files (docs/cli.md, "Tampering"): what a trial was graded from, so that a reader
 can tell which of its files changed since.
 
-The run records each file's SHA-256 when it has written the trial folder (in `run.json` and the results
-store, never in the folder itself); `soundstage check RUN`, `show` and the viewer compare them with the files
-as they are now.
+The run records each file's SHA-256 as it writes it (the logs line by line), so that a file changed even while
+the trial ran is told apart; they go to `run.json` and the results store, never to the folder itself.
+`soundstage check RUN`, `show`, `load` and the viewer compare them with the files as they are now.
 """
 
 from __future__ import annotations
@@ -26,6 +26,10 @@ def folder_digests(folder: Path) -> dict[str, str]:
         if path.is_file():
             found[path.name] = file_digest(path)
     return found
+
+
+def bytes_digest(data: bytes) -> str:
+    return "sha256:" + hashlib.sha256(data).hexdigest()
 
 
 def file_digest(path: Path) -> str:
@@ -68,10 +72,11 @@ def recorded_in_run(trial: Path) -> dict[str, str] | None:
 
 
 def changed_since_graded(trial: dict[str, Any]) -> list[str] | None:
-    """The files of a stored trial (`folder`, `digests`) that changed since it was graded; None when its
-    digests were not recorded (a run before they were, or one stopped before the trial ended)."""
+    """The files of a stored trial (`folder`, `digests`) that changed since it was graded; None when that
+    cannot be told: its digests were not recorded (a run before they were, or one stopped before the trial
+    ended), or its folder is not here (a shared store read on another machine)."""
     digests = trial.get("digests")
-    if not digests or not trial.get("folder"):
+    if not digests or not trial.get("folder") or not Path(trial["folder"]).is_dir():
         return None
     return changed_files(Path(trial["folder"]), digests)
 

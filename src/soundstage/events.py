@@ -3,17 +3,24 @@
 Each kind of event is a pydantic model registered with `@event_kind`; a saved log (`events.jsonl`) is
 read back into the same models, so a finished trial can be scored again. `EVENT_SCHEMA_VERSION` is
 written in the first event (`start`) of every log.
+
+A log mirrored to a file that can no longer be written (a full disk) is `broken`: it keeps every event in
+memory but writes no more of them, and the file ends on its last whole line. A saved file whose last line
+was cut short (the run was stopped while writing it) is read without that line, and says so (`JsonLines`).
 """
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import json
+import os
 from copy import deepcopy
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any, Callable, Iterable, Iterator, TypeVar
+from typing import Any, Callable, Iterable, Iterator, TypeVar
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, ValidationError
 
 EVENT_SCHEMA_VERSION = 1
 
@@ -170,11 +177,20 @@ def _built(model: type[E], seq: int, fields: dict[str, Any]) -> E:
 
 
 class EventLog:
-    """The append-only log of one live world, optionally mirrored line by line to a JSONL file."""
+    """The append-only log of one live world, optionally mirrored line by line to a JSONL file.
+
+    Appending never fails on a file: when the mirror file or a listener's file cannot be written (a full
+    disk), the log is `broken` (why, in a line) and writes nothing more, and no call fails half-way; the
+    world then serves no more calls (docs/security.md)."""
 
     def __init__(self, events: Iterable[Event] = ()) -> None:
         self.events: list[Event] = list(events)
-        self._sink: IO[str] | None = None
+        self.broken: str | None = None  # why the log's files can no longer be written, once they cannot
+        self.cut_short: str | None = None  # read from a file whose last line was cut short: the note saying so
+        self._sink: int | None = None  # the mirror file's descriptor: each line goes in one unbuffered write
+        self._sink_name = ""
+        self._whole = 0  # the mirror file's size after its last whole line
+        self._hash = hashlib.sha256()  # of the lines mirrored whole
         self._listeners: list[Callable[[Event], None]] = []
 
     def __len__(self) -> int:
@@ -199,11 +215,41 @@ class EventLog:
     def _append(self, event: E) -> E:
         self.events.append(event)
         if self._sink is not None:
-            self._sink.write(event.model_dump_json() + "\n")
-            self._sink.flush()
+            self._write(self._sink, event)
         for listener in self._listeners:
-            listener(event)
+            try:
+                listener(event)
+            except OSError as exc:  # the runner's listeners write trace.jsonl and the journal, named in `filename`
+                self._break(str(exc.filename or "a file copied from the event log"), exc)
         return event
+
+    def _write(self, sink: int, event: Event) -> None:
+        line = (event.model_dump_json() + "\n").encode()
+        try:
+            written = os.write(sink, line)
+            while written < len(line):  # a short write: the disk is filling up, the next one says why
+                written += os.write(sink, line[written:])
+        except OSError as exc:
+            self._break(self._sink_name, exc)
+        else:
+            self._whole += len(line)
+            self._hash.update(line)
+
+    def _break(self, what: str, exc: OSError) -> None:
+        """Stops mirroring for good, the file cut back to its last whole line; the first reason stays."""
+        if self.broken is None:
+            self.broken = f"{what} could not be written: {exc.strerror or exc}"
+        sink, self._sink = self._sink, None
+        if sink is not None:
+            with contextlib.suppress(OSError):  # a file that cannot be cut back ends torn: readers leave that line out
+                os.ftruncate(sink, self._whole)
+            with contextlib.suppress(OSError):
+                os.close(sink)
+
+    @property
+    def digest(self) -> str:
+        """The SHA-256 of the mirror file as written: its whole lines."""
+        return "sha256:" + self._hash.hexdigest()
 
     def listen(self, listener: Callable[[Event], None]) -> None:
         self._listeners.append(listener)
@@ -218,21 +264,87 @@ class EventLog:
     def mirror_to(self, path: Path) -> None:
         """Writes what is logged so far to `path` and every later event as it comes."""
         self.close()
-        path.parent.mkdir(parents=True, exist_ok=True)
-        self._sink = path.open("w", encoding="utf-8")
+        self._sink_name, self._whole, self._hash = path.name, 0, hashlib.sha256()
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self._sink = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666)
+        except OSError as exc:
+            self._break(path.name, exc)
+            return
         for event in self.events:
-            self._sink.write(event.model_dump_json() + "\n")
-        self._sink.flush()
+            if self._sink is None:  # it broke on the way
+                break
+            self._write(self._sink, event)
 
     def close(self) -> None:
         if self._sink is not None:
-            self._sink.close()
-            self._sink = None
+            sink, self._sink = self._sink, None
+            os.close(sink)
 
     @classmethod
     def read(cls, path: Path) -> EventLog:
-        with path.open(encoding="utf-8") as lines:
-            return cls(parse_event(json.loads(line)) for line in lines if line.strip())
+        """A saved log. A last line cut short is left out, `cut_short` saying so; any other line that is not an
+        event raises ValueError naming the file and the line."""
+        lines = JsonLines(path)
+        events = []
+        for number, data in lines:
+            try:
+                events.append(parse_event(data))
+            except ValidationError as exc:
+                problem = exc.errors()[0]
+                where = ".".join(str(part) for part in problem["loc"])
+                raise ValueError(f"{path}:{number}: not an event of the log: {where}: {problem['msg']}") from None
+            except ValueError as exc:  # an unknown kind
+                raise ValueError(f"{path}:{number}: not an event of the log: {exc}") from None
+        log = cls(events)
+        log.cut_short = lines.cut_short
+        return log
+
+
+CUT_SHORT = "its last line is cut short (the run was stopped while writing it) and is left out"
+
+
+class JsonLines:
+    """A JSON-lines file soundstage wrote (`events.jsonl`, `trace.jsonl`), read line by line as (line number,
+    value). Each line is written whole, so only a run stopped while writing one (killed, its disk full) leaves
+    a last line cut short, with no line end: that line is left out and `cut_short` says so once the reading
+    is done. Any other line that is not JSON raises ValueError naming the file and the line."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.cut_short: str | None = None
+
+    def __iter__(self) -> Iterator[tuple[int, Any]]:
+        with self.path.open("rb") as lines:
+            for number, line in enumerate(lines, 1):
+                if not line.strip():
+                    continue
+                try:
+                    value = json.loads(line)
+                except ValueError as exc:
+                    if line.endswith(b"\n"):
+                        raise ValueError(f"{self.path}:{number}: not JSON: {exc}") from None
+                    self.cut_short = f"{self.path.name}: {CUT_SHORT}"
+                    return
+                yield number, value
+
+
+def cut_short(path: Path) -> str | None:
+    """What `JsonLines` says of a file whose last line is cut short, found from the file's end alone (a log may
+    be long); None for a file that ends on a whole line."""
+    with path.open("rb") as file:
+        start = end = file.seek(0, os.SEEK_END)
+        last = b""
+        while start and b"\n" not in last:  # back to the last line's start, a block at a time
+            start = max(start - 65536, 0)
+            file.seek(start)
+            last = file.read(end - start)
+    last = last.rpartition(b"\n")[2]
+    try:
+        json.loads(last) if last.strip() else None
+    except ValueError:
+        return f"{path.name}: {CUT_SHORT}"
+    return None
 
 
 # -- what passed between the agent and the people (docs/people.md) -------------------------------------

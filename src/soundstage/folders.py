@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import NotFound, UsageError
+from .events import JsonLines
 
 # A run folder's name is when it started, in the machine's local time: `YYYYMMDD-HHMMSS[-N]`.
 _STAMP = re.compile(r"^(\d{8}-\d{6})(?:-\d+)?$")
@@ -103,31 +104,32 @@ def run_folders(out: Path) -> list[Path]:
 
 def read_trial(folder: Path) -> dict[str, Any]:
     """A trial folder's whole record: `result.json` with `checks`, `trace` (the calls), `events` (every event
-    of the log), `diff` and `output`. Missing files read as empty."""
+    of the log), `diff`, `output`, and `notes` saying what was left out (a last line cut short). Missing
+    files read as empty."""
     if not (folder / "result.json").is_file():
         raise NotFound(f"{folder}: not a trial folder that ended (no result.json)")
     result = read_json(folder / "result.json")
+    trace, events = JsonLines(folder / "trace.jsonl"), JsonLines(folder / "events.jsonl")
     return {
         **result,
         "checks": read_json(folder / "checks.json") if (folder / "checks.json").is_file() else [],
-        "trace": _lines(folder / "trace.jsonl"),
-        "events": _lines(folder / "events.jsonl"),
+        "trace": _lines(trace),
+        "events": _lines(events),
         "diff": read_json(folder / "diff.json") if (folder / "diff.json").is_file() else {},
         "output": (folder / "output.txt").read_text(encoding="utf-8") if (folder / "output.txt").is_file() else "",
+        "notes": [lines.cut_short for lines in (trace, events) if lines.cut_short],
     }
 
 
-def _lines(path: Path) -> list[Any]:
-    """A JSON-lines file; a line cut short (the run was killed while writing it) is left out."""
-    if not path.is_file():
+def _lines(lines: JsonLines) -> list[Any]:
+    """Every value of a JSON-lines file (none when there is no file); a line that is not JSON, but for a
+    last one cut short, is a usage error naming the file and the line."""
+    if not lines.path.is_file():
         return []
-    found = []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        try:
-            found.append(json.loads(line))
-        except ValueError:
-            continue
-    return found
+    try:
+        return [value for _, value in lines]
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
 
 
 class FolderRuns:

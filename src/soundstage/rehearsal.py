@@ -67,9 +67,10 @@ class Result:
         return [check.id for check in self.checks if check.passed is not True]
 
     def explain(self) -> str:
-        """The outcome, then each check that did not pass with what it expected, what it found, why, and the
-        log entries behind it: what `soundstage explain` prints for a trial."""
-        lines = [f"{self.scene}: {self.outcome}"]
+        """The outcome (and, for a saved trial, what its files lacked: a last line cut short), then each check
+        that did not pass with what it expected, what it found, why, and the log entries behind it: what
+        `soundstage explain` prints for a trial."""
+        lines = [f"{self.scene}: {self.outcome}", *(f"  {note}" for note in self.evaluation.notes)]
         if self.outcome == "passed":
             lines.append("  every required check passed")
         if self.outcome == "ungraded":

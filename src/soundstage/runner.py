@@ -11,6 +11,7 @@ the run in the results store; none of it enters a world.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
 import selectors
@@ -31,7 +32,7 @@ from typing import IO, TYPE_CHECKING, Any, Protocol
 from .checks import CheckResult, score
 from .checks.evaluate import INITIAL_FILE, WRITES_FILE
 from .clock import US
-from .digests import folder_digests
+from .digests import bytes_digest, file_digest
 from .errors import InfrastructureError, NotFound, UsageError
 from .events import CallEvent, Event, FinishEvent, WriteEvent
 from .figures import Trial, outcome, run_figures
@@ -463,27 +464,37 @@ def redact(text: str, secrets: list[tuple[str, str]]) -> str:
 
 
 class _Lines:
-    """A JSON-lines file a trial writes as its world logs: a line that cannot be written (disk full) is not
-    raised into the call that logged the event; the file takes no more lines, and `failure` says why."""
+    """A JSON-lines file a trial writes as its world logs, and the digest of what it wrote. A line that cannot
+    be written (disk full) breaks the world's log (events.py), and the file takes no more lines."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        self.file: IO[str] = path.open("w", encoding="utf-8")
-        self.failure: str | None = None
+        self.file: IO[bytes] = path.open("wb")
+        self.failed = False
+        self._hash = hashlib.sha256()
         self._lock = threading.Lock()
 
+    @property
+    def digest(self) -> str:
+        """Of the lines written whole."""
+        return "sha256:" + self._hash.hexdigest()
+
     def write(self, line: str) -> None:
+        """Raises OSError, naming the file, when the line cannot be written: the world's log breaks on it."""
+        data = (line + "\n").encode()
         with self._lock:
-            if self.file.closed or self.failure is not None:  # a call still in flight when the trial ended
+            if self.file.closed or self.failed:  # a call still in flight when the trial ended
                 return
             try:
-                self.file.write(line + "\n")
+                self.file.write(data)
                 self.file.flush()
             except OSError as exc:
-                self.failure = f"{self.path} could not be written: {_why(exc)}"
+                self.failed = True
+                raise OSError(exc.errno, exc.strerror, self.path.name) from None
+            self._hash.update(data)
 
     def close(self) -> None:
-        with self._lock, contextlib.suppress(OSError):  # what could not be flushed is in `failure` already
+        with self._lock, contextlib.suppress(OSError):  # what could not be flushed has broken the log already
             self.file.close()
 
 
@@ -550,18 +561,17 @@ class _TrialRunner:
     def run(self, image: WorldImage, number: int) -> TrialResult:
         """Runs one trial into its folder. A failure of soundstage's own while it runs (a file that cannot be
         written) makes it `invalid`, saying why; the run goes on."""
-        folder = self.run_folder / image.name / str(number)
-        folder.mkdir(parents=True)
+        folder = _TrialFolder(self.run_folder / image.name / str(number))
         world = self.hub.add(image)
         try:
-            _dump(folder / "scene.json", world.scene_record)  # first: `check` needs it, however the trial ends
-            journal = _Journal(folder, world)
+            folder.dump("scene.json", world.scene_record)  # first: `check` needs it, however the trial ends
+            journal = _Journal(folder.path, world)
         except OSError as exc:
             self.hub.drop(world.id)
-            return self._invalid(world, folder, number, f"the trial folder {folder} could not be written: {_why(exc)}")
+            return self._invalid(world, folder.path, number, folder.unwritable(exc))
         world.log.listen(journal)
-        world.log.mirror_to(folder / "events.jsonl")
-        trace = _Trace(folder / "trace.jsonl")
+        world.log.mirror_to(folder.path / "events.jsonl")
+        trace = _Trace(folder.path / "trace.jsonl")
         world.log.listen(trace)
         try:
             started = time.monotonic()
@@ -574,16 +584,9 @@ class _TrialRunner:
             trace.close()
             journal.close()
         journal.remove()
-        failure = result.infrastructure or trace.failure or journal.failure
-        try:
-            result.digests = folder_digests(folder)
-        except OSError as exc:
-            failure = failure or f"{folder} could not be read back: {_why(exc)}"
-        if failure is not None and failure != result.infrastructure:
-            result = replace(result, outcome="invalid", infrastructure=failure, digests=result.digests)
-            with contextlib.suppress(OSError):
-                _dump(folder / "result.json", result.to_dict())
-                result.digests = folder_digests(folder)
+        # What was written, as it was written: a file changed since (by an agent without a sandbox) is told apart.
+        folder.digests.update({"events.jsonl": world.log.digest, "trace.jsonl": trace.digest})
+        result.digests = dict(sorted(folder.digests.items()))
         return result
 
     def _invalid(self, world: World, folder: Path, number: int, why: str) -> TrialResult:
@@ -606,7 +609,9 @@ class _TrialRunner:
             infrastructure=why,
         )
 
-    def _attempt(self, world: World, image: WorldImage, folder: Path, trace: _Trace) -> tuple[_Ending, bool, str]:
+    def _attempt(
+        self, world: World, image: WorldImage, folder: _TrialFolder, trace: _Trace
+    ) -> tuple[_Ending, bool, str]:
         """Runs the agent until it exits, finishes the world, or times out, then ends whatever it left
         running; answers how the agent ended, whether it timed out, and its stdout."""
         plan = self.plan
@@ -616,13 +621,13 @@ class _TrialRunner:
             argv = plan.argv
             if self.sandbox == BWRAP:
                 workdir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="soundstage-agent-")))
-                cover = plan.cover + trial_cover(self.run_folder, folder, image, env)
+                cover = plan.cover + trial_cover(self.run_folder, folder.path, image, env)
                 words = command_words(argv, plan.cwd or Path.cwd())
                 reason = unstartable(words[0], env)
                 if reason is not None:
                     raise InfrastructureError(f"the agent command {plan.agent!r} could not be started: {reason}")
                 argv = bwrap_command(words, workdir, cover, needed_folders(env))
-            with (folder / "agent.log").open("wb") as log:
+            with (folder.path / "agent.log").open("wb") as log:
                 agent = _Agent(plan.agent, argv, env, plan.cwd, world.task, log, trace.ended, self.sandbox == BWRAP)
             with self._lock:
                 self._running.add(agent)
@@ -636,14 +641,18 @@ class _TrialRunner:
             finally:
                 with self._lock:
                     self._running.discard(agent)
+        log_file = folder.path / "agent.log"
         if secrets:  # what the agent printed keeps no secret it was given
-            log_file = folder / "agent.log"
-            log_file.write_text(redact(log_file.read_text("utf-8", "replace"), secrets), encoding="utf-8")
+            folder.text("agent.log", redact(log_file.read_text("utf-8", "replace"), secrets))
+        else:
+            folder.digests["agent.log"] = file_digest(log_file)
         return ending, timed_out, redact(agent.output.rest(), secrets)
 
     def _write(
-        self, world: World, folder: Path, number: int, ending: _Ending, timed_out: bool, wall: float
+        self, world: World, folder: _TrialFolder, number: int, ending: _Ending, timed_out: bool, wall: float
     ) -> TrialResult:
+        """Scores the world and writes the trial folder, `result.json` last. A file soundstage could not write, its
+        event log's or one of these, makes the trial `invalid`, saying which and why."""
         evaluation = score(world)
         finish = next(event for event in world.log.events if isinstance(event, FinishEvent))
         result = TrialResult(
@@ -659,23 +668,46 @@ class _TrialRunner:
             simulated_seconds=(world.now() - world.clock.start) / US,
             counts=counts(world),
             failed_checks=[check.id for check in evaluation.checks if check.required and check.passed is not True],
-            folder=str(folder),
+            folder=str(folder.path),
             sandbox=self.sandbox,
             checks=evaluation.checks,
         )
+        failure = f"{world.log.broken} (in {folder.path})" if world.log.broken else None
         try:
-            _dump(folder / "checks.json", [check.model_dump(mode="json") for check in evaluation.checks])
+            folder.dump("checks.json", [check.model_dump(mode="json") for check in evaluation.checks])
             # The whole world, most of a trial's bytes: compact, by json's C encoder (indenting is done in
             # Python), in a quarter of the time and two thirds of the bytes.
-            (folder / "state.json").write_text(json.dumps(world.state(), ensure_ascii=False) + "\n", encoding="utf-8")
-            _dump(folder / "diff.json", world.diff())
-            (folder / "output.txt").write_text(world.output or "", encoding="utf-8")  # what output checks read
+            folder.text("state.json", json.dumps(world.state(), ensure_ascii=False) + "\n")
+            folder.dump("diff.json", world.diff())
+            folder.text("output.txt", world.output or "")  # what output checks read
         except OSError as exc:
-            why = f"the trial folder {folder} could not be written: {_why(exc)}"
-            result = replace(result, outcome="invalid", infrastructure=why)
+            failure = failure or folder.unwritable(exc)
+        if failure is not None:
+            result = replace(result, outcome="invalid", infrastructure=failure)
         with contextlib.suppress(OSError):  # last, saying how the trial ended, whatever else could be written
-            _dump(folder / "result.json", result.to_dict())
+            folder.dump("result.json", result.to_dict())
         return result
+
+
+class _TrialFolder:
+    """A trial's folder as the runner writes it: each file written whole, and its digest kept as written, so
+    that what changes it later is told apart (digests.py)."""
+
+    def __init__(self, path: Path) -> None:
+        path.mkdir(parents=True)
+        self.path = path
+        self.digests: dict[str, str] = {}
+
+    def dump(self, name: str, data: Any) -> None:
+        self.digests[name] = _dump(self.path / name, data)
+
+    def text(self, name: str, text: str) -> None:
+        data = text.encode()
+        (self.path / name).write_bytes(data)
+        self.digests[name] = bytes_digest(data)
+
+    def unwritable(self, exc: OSError) -> str:
+        return f"the trial folder {self.path} could not be written: {_why(exc)}"
 
 
 def trial_cover(run_folder: Path, folder: Path, image: WorldImage, env: dict[str, str]) -> Cover:
@@ -865,5 +897,8 @@ def _kill_group(pgid: int) -> None:
         pass  # nothing left in the group
 
 
-def _dump(path: Path, data: Any) -> None:
-    path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+def _dump(path: Path, data: Any) -> str:
+    """Writes `data` as indented JSON; answers the digest of what was written."""
+    written = (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode()
+    path.write_bytes(written)
+    return bytes_digest(written)

@@ -26,7 +26,6 @@ import ray
 from ray.exceptions import RayActorError, RayError, RayTaskError
 from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
-from .digests import folder_digests
 from .errors import InfrastructureError, SoundstageError, UsageError
 from .guard import undumpable
 from .runner import TrialPlan, TrialResult, _dump, _TrialRunner
@@ -215,8 +214,7 @@ def _place(ended: _Ended, final: Path) -> TrialResult:
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_bytes(data)
     result = replace(ended.result, folder=str(final), attempts=ended.attempt)
-    _dump(final / "result.json", result.to_dict())
-    result.digests = folder_digests(final)  # its result.json is this one
+    result.digests = {**result.digests, "result.json": _dump(final / "result.json", result.to_dict())}
     return result
 
 

@@ -39,9 +39,7 @@ def test_a_trial_saved_before_scores_existed_is_scored_and_explained(bench, cli,
     saved = json.loads((trial / "checks.json").read_text())
     old = [{**{k: v for k, v in r.items() if k != "score"}, "version": 1} for r in saved]
     (trial / "checks.json").write_text(json.dumps(old))
-    run_json = trial.parent.parent / "run.json"
-    run = json.loads(run_json.read_text())
-    run_json.write_text(json.dumps({**run, "results": [{k: v for k, v in r.items() if k != "digests"} for r in run["results"]]}))
+    bench.forget_digests(trial)
 
     checked = cli("check", str(trial), "--json")
     explained = cli("explain", str(trial), "--json")
@@ -85,6 +83,44 @@ def test_a_trial_whose_run_was_killed_is_scored_on_what_it_recorded(bench, cli) 
 
 def test_json_says_a_trial_that_ended_was_not_interrupted(bench, cli, trial: Path) -> None:
     assert json.loads(cli("check", str(trial), "--json").stdout)["interrupted"] is False
+
+
+CUT_SHORT = "events.jsonl: its last line is cut short (the run was stopped while writing it) and is left out"
+
+
+def test_a_log_cut_short_is_scored_without_its_last_line_and_says_so(bench, cli, trial: Path) -> None:
+    events = trial / "events.jsonl"
+    whole = events.read_text()
+    events.write_text(whole + whole.splitlines()[1][:30])  # what a run stopped while writing a line leaves
+    bench.forget_digests(trial)
+
+    human = cli("check", str(trial))
+    data = json.loads(cli("check", str(trial), "--json").stdout)
+    run = cli("check", str(trial.parent.parent))
+
+    assert human.exit_code == 0, human.output
+    lines = human.stdout.splitlines()
+    assert lines[0] == CUT_SHORT
+    assert lines[1].startswith("pass  said_hello (state:slack.message): Passed: expected ")
+    assert lines[3:] == ["passed: 2 of 2 checks passed", f"next: soundstage explain {trial}"]
+    assert (data["passed"], data["notes"]) == (True, [CUT_SHORT])
+    assert run.exit_code == 0, run.output
+    assert run.stdout.splitlines()[:2] == ["hello #1: passed", f"  {CUT_SHORT}"]
+
+
+def test_a_line_of_the_log_that_is_no_json_is_an_error_naming_it(bench, cli, trial: Path) -> None:
+    events = trial / "events.jsonl"
+    lines = events.read_text().splitlines(keepends=True)
+    events.write_text("".join([lines[0], '{"seq": 2, "kind": \n', *lines[2:]]))
+    bench.forget_digests(trial)
+
+    result = cli("check", str(trial))
+
+    assert result.exit_code == 2
+    assert result.stderr.splitlines() == [
+        f"error: {events}:2: not JSON: Expecting value: line 2 column 1 (char 20)",
+        "next: soundstage check --help",
+    ]
 
 
 def test_other_checks_from_a_file(bench, cli, trial: Path) -> None:

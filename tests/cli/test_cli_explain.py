@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shlex
+from pathlib import Path
 
 from tests.processes import kill_a_run, linux_only
 
@@ -46,6 +47,32 @@ def test_evidence_lines_name_the_call_and_the_slack_error(bench, cli) -> None:
     ]
     [explained] = data["trials"]
     assert (explained["scene"], explained["trial"], explained["outcome"]) == ("hello", 1, "failed")
+    assert [(c["id"], [e["seq"] for e in c["entries"]]) for c in explained["failed"]] == [("clean", [2])]
+
+
+CUT_SHORT = "events.jsonl: its last line is cut short (the run was stopped while writing it) and is left out"
+
+
+def test_a_log_cut_short_is_explained_without_its_last_line_and_says_so(bench, cli) -> None:
+    trial = bench.run(bench.agent("lost")).results[0].folder
+    bench.write("clean.yaml", "- id: clean\n  trace: {no_errors: true}\n")  # its evidence: the failed call, #2
+    rescored = json.loads(cli("check", trial, "--checks", "clean.yaml", "--json").stdout)["checks"]
+    bench.write(f"{trial}/checks.json", json.dumps(rescored))
+    events = Path(trial) / "events.jsonl"
+    whole = events.read_text()
+    events.write_text(whole + whole.splitlines()[1][:30])  # what a run stopped while writing a line leaves
+
+    human = cli("explain", trial)
+    data = json.loads(cli("explain", trial, "--json").stdout)
+
+    assert human.exit_code == 0, human.output
+    assert human.stdout.splitlines()[:3] == [
+        f"hello #1: failed  [{trial}]",
+        f"  {CUT_SHORT}",
+        "  clean (trace): failed",
+    ]
+    [explained] = data["trials"]
+    assert explained["notes"] == [CUT_SHORT]
     assert [(c["id"], [e["seq"] for e in c["entries"]]) for c in explained["failed"]] == [("clean", [2])]
 
 
@@ -121,6 +148,7 @@ def test_explain_says_a_trial_was_interrupted(bench, cli) -> None:
             "finished": False,
             "agent": None,
             "agent_log": str(trial / "agent.log"),
+            "notes": [],
             "failed": [],
         }
     ]
@@ -149,4 +177,3 @@ def test_a_damaged_trial_folder_exits_2(bench, cli) -> None:
     assert result.stderr.splitlines()[0] == (
         f"error: {trial}/checks.json: not what soundstage writes there (Input should be a valid array)"
     )
-

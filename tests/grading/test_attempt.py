@@ -94,8 +94,37 @@ def test_load_errors_say_which_file(tmp_path, office):
     with pytest.raises(UsageError, match=r"scene.json: name: Field required"):
         Attempt.load(folder)
     (folder / "events.jsonl").write_text('{"seq": 1, "kind": "dream", "t": "x"}\n')
-    with pytest.raises(UsageError, match=r"events.jsonl: not a valid event log: unknown event kind 'dream'"):
+    with pytest.raises(UsageError) as caught:
         Attempt.load(folder)
+    assert str(caught.value) == f"{folder / 'events.jsonl'}:1: not an event of the log: unknown event kind 'dream'"
+
+
+def test_a_log_cut_short_is_read_without_its_last_line_and_says_so(tmp_path, office):
+    folder = write_trial(tmp_path / "1", office)
+    whole = (folder / "events.jsonl").read_text()
+    (folder / "events.jsonl").write_text(whole + whole.splitlines()[1][:40])  # the run stopped mid-line
+    attempt = Attempt.load(folder)
+    assert attempt.events == office.events
+    assert attempt.notes == [
+        "events.jsonl: its last line is cut short (the run was stopped while writing it) and is left out"
+    ]
+    assert Attempt.load(write_trial(tmp_path / "2", office)).notes == []
+
+
+def test_a_line_that_is_no_json_before_the_last_one_is_an_error_naming_it(tmp_path, office):
+    folder = write_trial(tmp_path / "1", office)
+    lines = (folder / "events.jsonl").read_text().splitlines(keepends=True)
+    broken = '{"seq": 3, "kind": \n'
+    (folder / "events.jsonl").write_text("".join([*lines[:2], broken, *lines[3:]]))
+    with pytest.raises(UsageError) as caught:
+        Attempt.load(folder)
+    assert str(caught.value) == f"{folder / 'events.jsonl'}:3: not JSON: Expecting value: line 2 column 1 (char 20)"
+    (folder / "events.jsonl").write_text("".join([*lines, broken]))  # last, but whole: not cut short
+    with pytest.raises(UsageError) as caught:
+        Attempt.load(folder)
+    assert str(caught.value) == (
+        f"{folder / 'events.jsonl'}:{len(lines) + 1}: not JSON: Expecting value: line 2 column 1 (char 20)"
+    )
 
 
 def world_with_a_reply() -> World:

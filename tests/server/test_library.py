@@ -12,6 +12,7 @@ from pathlib import Path
 import httpx
 import pytest
 from tests.runs import write_run
+from tests.sandboxes import SANDBOX
 
 from soundstage.folders import FolderRuns
 from soundstage.runner import run_scenes
@@ -22,6 +23,9 @@ from .test_control import SCENE
 from .test_runs import finish, say_hello
 
 STAGE = Path(__file__).parents[1] / "cli" / "stage"
+
+
+NO_SANDBOX = "the agent ran without a sandbox: it could read and change files of this run"
 
 
 def agent(mode: str, *args: str) -> str:
@@ -138,16 +142,33 @@ def test_a_run_of_several_scenes_needs_the_scene_of_a_trial(tmp_path: Path) -> N
         assert (trial["outcome"], trial["trace"], trial["events"], trial["output"]) == ("failed", [], [], "")
 
 
+def test_a_trial_whose_files_were_cut_short_is_served_without_their_last_lines_and_says_so(tmp_path: Path) -> None:
+    folder = write_run(tmp_path / "20261201-093000", {"greet": [{"said": True}]})
+    (folder / "greet" / "1" / "events.jsonl").write_text('{"seq": 1, "kind": "start"}\n{"seq": 2, "kind": "ca')
+    (folder / "greet" / "1" / "trace.jsonl").write_text('{"seq": 2, "kind": "ca')
+    with Server(tls_port=None, libraries=[FolderRuns(extra=[folder])]) as server, client(server) as http:
+        trial = http.get("/v1/runs/20261201-093000/trials/1").json()
+    cut = "its last line is cut short (the run was stopped while writing it) and is left out"
+    assert (trial["events"], trial["trace"], trial["notes"]) == (
+        [{"seq": 1, "kind": "start"}],
+        [],
+        [f"trace.jsonl: {cut}", f"events.jsonl: {cut}"],
+    )
+
+
 def test_runs_from_the_store_and_a_trial_whose_folder_is_gone(store_url: str, tmp_path: Path) -> None:
     shutil.copy(STAGE / "hello.yaml", tmp_path / "hello.yaml")
     store = open_store(store_url)
     assert store is not None
-    made = run_scenes(
-        [str(tmp_path / "hello.yaml")], agent("hello"), out=tmp_path / "runs", store=lambda: store
-    )
+    made = run_scenes([str(tmp_path / "hello.yaml")], agent("hello"), out=tmp_path / "runs", store=lambda: store)
     with Server(tls_port=None, libraries=[store]) as server, client(server) as http:
         [listed] = http.get("/v1/runs").json()
-        assert (listed["id"], listed["source"], listed["exit_code"], listed["scenes"]) == (made.run_id, "cli", 0, ["hello"])
+        assert (listed["id"], listed["source"], listed["exit_code"], listed["scenes"]) == (
+            made.run_id,
+            "cli",
+            0,
+            ["hello"],
+        )
         assert [(f["scene"], f["passed"], f["pass_at_1"]) for f in listed["scene_figures"]] == [("hello", 1, 1.0)]
         described = http.get(f"/v1/runs/{made.run_id}").json()
         assert [e["number"] for e in described["evaluations"]] == [0]
@@ -162,6 +183,8 @@ def test_runs_from_the_store_and_a_trial_whose_folder_is_gone(store_url: str, tm
             None,
             None,
         )
+        # Nothing to say of a trial whose files cannot be read here but what the store has: its sandbox.
+        assert (trial["changed_since_graded"], trial["notes"]) == (None, [] if SANDBOX == "bwrap" else [NO_SANDBOX])
         assert [c["id"] for c in trial["checks"]] == ["said_hello", "posted"]
     store.close()
 
@@ -177,3 +200,22 @@ def test_a_run_over_http_written_to_the_store_is_listed_once(tmp_path: Path) -> 
         listed = http.get("/v1/runs").json()
         assert [(r["id"], r["source"], r["status"]) for r in listed] == [(run["id"], "http", "done")]
     store.close()
+
+
+def test_what_a_reader_should_know_of_a_trial_is_in_the_run_and_the_trial(tmp_path: Path) -> None:
+    shutil.copy(STAGE / "hello.yaml", tmp_path / "hello.yaml")
+    made = run_scenes([str(tmp_path / "hello.yaml")], agent("hello"), trials=2, out=tmp_path / "runs", sandbox="none")
+    changed = made.folder / "hello" / "2" / "events.jsonl"
+    changed.write_text(changed.read_text() + '{"seq": 99, "kind": "finish", "t": "2026-03-02T14:00:00Z"}\n')
+
+    with Server(tls_port=None, libraries=[FolderRuns(tmp_path / "runs")]) as server, client(server) as http:
+        run = http.get(f"/v1/runs/{made.run_id}").json()
+        trial = http.get(f"/v1/runs/{made.run_id}/trials/2").json()
+
+    no_sandbox = NO_SANDBOX
+    assert [(t["sandbox"], t["infrastructure"], t["changed_since_graded"], t["notes"]) for t in run["results"]] == [
+        ("none", None, [], [no_sandbox]),
+        ("none", None, ["events.jsonl"], [no_sandbox, "changed since it was graded: events.jsonl"]),
+    ]
+    assert (trial["sandbox"], trial["changed_since_graded"]) == ("none", ["events.jsonl"])
+    assert trial["notes"] == [no_sandbox, "changed since it was graded: events.jsonl"]

@@ -1,14 +1,21 @@
 """The recording layer: a call that fails on the server's side (a handler bug, or an answer that cannot be
-encoded) is undone, answered with the vendor's 500, and still logged."""
+encoded) is undone, answered with the vendor's 500, and still logged; once the log cannot be written, every
+call gets the vendor's 503 and changes nothing."""
 
 from __future__ import annotations
 
 import asyncio
+import json
+import subprocess
+import sys
 from typing import Any
 from urllib.parse import urlencode
 
 import httpx
 import pytest
+from tests.disks import FullDisk
+from tests.server.test_control import SCENE as CONTROL_SCENE
+from tests.server.test_isolation import EVERY_SERVICE, WRITES, service_headers
 
 from soundstage.server import Hub, create_app, recording
 from soundstage.services import SERVICES
@@ -234,3 +241,134 @@ def test_headers_are_sent_by_lower_case_name_first_place_last_value_whatever_is_
         assert len(recording._ENCODED) <= 3
     own_type = Reply(404, None, headers={"Content-Type": "text/plain"})
     assert _headers_sent(own_type, b"", None) == [(b"content-type", b"text/plain"), (b"content-length", b"0")]
+
+
+# Each vendor's answer once the world's log cannot be written (docs/security.md): its 503 in its envelope.
+UNAVAILABLE = {
+    "slack": {"ok": False, "error": "service_unavailable"},
+    "github": {"message": "Service Unavailable", "documentation_url": "https://docs.github.com/rest", "status": "503"},
+    "datadog": {"errors": ["Service Unavailable"]},
+    "pagerduty": {"error": {"message": "Internal Error", "code": 2000}},
+}
+READS = {
+    "slack": ("POST", "/api/auth.test", {}),
+    "github": ("GET", "/user", {}),
+    "datadog": ("GET", "/api/v1/validate", {}),
+    "pagerduty": ("GET", "/users", {}),
+}
+
+
+def test_a_log_that_cannot_be_written_stops_the_world_cleanly(stage, tmp_path, monkeypatch):
+    live = stage.world(EVERY_SERVICE)
+    world, path = live.world, tmp_path / "events.jsonl"
+    disk = FullDisk(monkeypatch, path)
+    world.log.mirror_to(path)
+    written = path.read_bytes()
+    disk.room = 100  # less than the next call's line: that write is cut short, the next finds no space
+    headers = service_headers(live)
+
+    # The call whose logging fails is answered by its handler, its writes made and logged in memory.
+    said = stage.http.post(
+        f"{live.urls['slack']}/api/chat.postMessage",
+        data={"channel": world.refs["general"], "text": "deployed"},
+        headers=headers["slack"],
+    )
+    assert (said.status_code, said.json()["ok"], said.json()["message"]["text"]) == (200, True, "deployed")
+    assert world.log.broken == "events.jsonl could not be written: No space left on device"
+    assert [e.kind for e in world.log.events[-2:]] == ["call", "write"]
+    assert path.read_bytes() == written  # whole lines only, every one an event of the log
+    assert [json.loads(line) for line in written.splitlines()] == [
+        e.model_dump(mode="json") for e in world.log.events[: len(written.splitlines())]
+    ]
+
+    # Every later call, to any service, gets the vendor's 503 and changes nothing.
+    state, seq = world.state(), world.log.last_seq
+    answers = []
+    for name in UNAVAILABLE:
+        for method, call_path, kwargs in (WRITES[name], READS[name]):
+            url = live.urls[name] + call_path
+            client = stage.https if url.startswith("https") else stage.http
+            response = client.request(method, url, headers=headers[name], **kwargs)
+            answers.append((name, call_path, response.status_code, response.json()))
+    assert answers == [
+        (name, call[1], 503, UNAVAILABLE[name]) for name in UNAVAILABLE for call in (WRITES[name], READS[name])
+    ]
+    assert world.state() == state
+    refused = world.log.events[seq:]
+    assert [(e.kind, e.service, e.path, e.status, e.error) for e in refused] == [  # logged, in memory
+        ("call", name, call[1], 503, True) for name in UNAVAILABLE for call in (WRITES[name], READS[name])
+    ]
+    assert path.read_bytes() == written
+
+    # The control API: the clock no longer moves; the agent's finish still ends the attempt.
+    agent = {"Authorization": f"Bearer {live.env['SOUNDSTAGE_TOKEN']}"}
+    now = world.now()
+    moved = stage.http.post(f"{live.control}/clock", json={"advance": "5m"}, headers=agent)
+    assert (moved.status_code, moved.json()) == (
+        503,
+        {
+            "error": {
+                "code": "unavailable",
+                "message": f"world {live.id} serves no more calls: events.jsonl could not be written: "
+                "No space left on device",
+            }
+        },
+    )
+    assert world.now() == now
+    finished = stage.http.post(f"{live.control}/finish", json={"output": "done"}, headers=agent)
+    assert (finished.status_code, finished.json()["finished"]) == (200, True)
+    assert (world.finished, world.output, world.log.events[-1].kind) == (True, "done", "finish")
+    assert path.read_bytes() == written
+
+
+# A server whose world's log meets a real limit of the kernel's (RLIMIT_FSIZE: past it a write is cut short at
+# the limit, the next fails with EFBIG), called as an agent calls it; it prints what the agent and the disk saw.
+FILE_SIZE_LIMIT = """
+import json, resource, signal, sys
+from pathlib import Path
+import httpx
+from soundstage.server import Server
+
+path, scene = Path(sys.argv[1]), sys.argv[2]
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # else the process is killed rather than told
+with Server(tls_port=None) as server:
+    http = httpx.Client(base_url=server.url, headers={"authorization": f"Bearer {server.admin_token}"})
+    made = http.post("/v1/worlds", json={"scene_yaml": scene}).json()
+    world = server.hub.worlds[made["id"]]
+    world.log.mirror_to(path)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (path.stat().st_size + 2000, resource.RLIM_INFINITY))
+    statuses = []
+    for n in range(12):
+        said = http.post(
+            f"{made['urls']['slack']}/api/chat.postMessage",
+            data={"channel": world.refs["general"], "text": f"post {n}"},
+            headers={"authorization": f"Bearer {made['env']['SLACK_BOT_TOKEN']}"},
+        )
+        statuses.append(said.status_code)
+    posted = [m for m in world.state()["slack.messages"] if m["text"].startswith("post ")]
+    print(json.dumps({"statuses": statuses, "posted": len(posted), "broken": getattr(world.log, "broken", None)}))
+"""
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="RLIMIT_FSIZE as Linux applies it")
+def test_a_log_that_meets_a_real_file_size_limit_stops_the_world_cleanly(tmp_path):
+    path = tmp_path / "events.jsonl"
+    done = subprocess.run(
+        [sys.executable, "-c", FILE_SIZE_LIMIT, str(path), CONTROL_SCENE],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    seen = json.loads(done.stdout)
+    served = seen["statuses"].count(200)
+    assert 0 < served < 12
+    assert seen == {
+        "statuses": [200] * served + [503] * (12 - served),  # never a 500
+        "posted": served,  # the refused calls wrote nothing
+        "broken": "events.jsonl could not be written: File too large",
+    }
+    text = path.read_text()
+    kinds = [json.loads(line)["kind"] for line in text.splitlines()]  # every line an event
+    assert text.endswith("\n") and kinds[0] == "start"

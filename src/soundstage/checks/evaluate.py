@@ -17,8 +17,8 @@ from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 
 from .. import collector
 from ..errors import NotFound, SpecError, UsageError
-from ..events import EventLog, FinishEvent
-from ..grading.attempt import Attempt, SceneFile
+from ..events import FinishEvent
+from ..grading.attempt import Attempt, SceneFile, read_log
 from ..grading.outcome import EVIDENCE_LIMIT, Outcome, explain, scored
 from ..world import Snapshot, World, diff_snapshots
 from .milestones import state_predicates
@@ -106,13 +106,17 @@ def saved_attempt(trial_dir: Path) -> tuple[Attempt, list[Check] | None]:
 
 
 def rescore(trial_dir: Path, raw_checks: list[dict[str, Any]] | None = None) -> Evaluation:
-    """A saved trial scored again: by its scene's checks, or by `raw_checks` (`source: custom`)."""
+    """A saved trial scored again: by its scene's checks, or by `raw_checks` (`source: custom`). Its `notes`
+    say what the trial's files lacked (a last line cut short)."""
     attempt, checks = saved_attempt(trial_dir)
     if raw_checks is not None:
-        return evaluate(parse_checks_with_library(raw_checks, attempt.refs, scene_file=_scene_file(trial_dir)), attempt)
-    return evaluate(
-        checks if checks is not None else parse_checks(attempt.checks, attempt.refs), attempt, attempt.pass_ids
-    )
+        scene_file = _scene_file(trial_dir)
+        evaluation = evaluate(parse_checks_with_library(raw_checks, attempt.refs, scene_file=scene_file), attempt)
+    else:
+        parsed = checks if checks is not None else parse_checks(attempt.checks, attempt.refs)
+        evaluation = evaluate(parsed, attempt, attempt.pass_ids)
+    evaluation.notes = attempt.notes
+    return evaluation
 
 
 def _scene_file(trial_dir: Path) -> Path | None:
@@ -144,15 +148,12 @@ def _interrupted_attempt(folder: Path) -> Attempt:
     events_file = folder / "events.jsonl"
     if not events_file.exists():
         raise NotFound(f"the trial folder {folder} has no events.jsonl")
-    try:
-        events = EventLog.read(events_file).events
-    except ValueError as exc:
-        raise UsageError(f"{events_file}: not a valid event log: {exc}") from exc
+    log = read_log(events_file)
     scene = _read(folder / "scene.json", TypeAdapter(SceneFile).validate_json)
-    finish = next((event for event in reversed(events) if isinstance(event, FinishEvent)), None)
+    finish = next((event for event in reversed(log.events) if isinstance(event, FinishEvent)), None)
     names = sorted(state)
     return Attempt(
-        events,
+        log.events,
         state={name: list(state[name].values()) for name in names},
         diff=diff_snapshots(initial, state),
         output=finish.output if finish is not None else None,
@@ -163,6 +164,7 @@ def _interrupted_attempt(folder: Path) -> Attempt:
         pass_ids=scene.pass_ids,
         keys={name: list(state[name]) for name in names},
         agent=scene.agent.get("slack_user"),
+        notes=[log.cut_short] if log.cut_short else [],
     )
 
 

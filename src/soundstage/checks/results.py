@@ -48,6 +48,9 @@ class Evaluation(BaseModel):
     invalid: bool
     checks: list[CheckResult]
     version: int = RESULT_VERSION
+    # What the saved trial scored again lacked (`rescore`: a last line cut short), for whoever shows the
+    # evaluation to say; not part of the results saved or answered over HTTP.
+    notes: list[str] = Field(default_factory=list, exclude=True)
 
     @classmethod
     def score(cls, results: list[CheckResult], pass_ids: list[str] | None = None) -> Evaluation:

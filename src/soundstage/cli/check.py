@@ -81,12 +81,13 @@ def check(
             _check_run(trial, folders, extra, db, json_output)
             return
         changed = _changed(trial, recorded_in_run(trial)) if trial.is_dir() else None
-        scored = Evaluation.score([files_unchanged(changed)]) if changed else _rescored(trial, extra)
-        evaluation = scored.model_dump(mode="json")
+        rescored = Evaluation.score([files_unchanged(changed)]) if changed else _rescored(trial, extra)
+        evaluation = rescored.model_dump(mode="json")
         evaluation["changed_since_graded"] = changed
         after = f"soundstage explain {quote(str(trial))}"
         # The run ended before this trial did (it was killed): scored on what was recorded until then.
         evaluation["interrupted"] = trial.is_dir() and interrupted(trial)
+        evaluation["notes"] = rescored.notes  # what the trial's files lacked: a last line cut short
     else:
         raise UsageError("give either a trial folder, a run folder or --world URL")
     if extra is not None and extra.skipped:
@@ -98,6 +99,8 @@ def check(
             say("the run ended before this trial did (no result.json): scored on what was recorded until then")
         if evaluation.get("changed_since_graded"):
             say(f"{trial}: {tampering_note(evaluation['changed_since_graded'])}; not scored")
+        for note in evaluation.get("notes", []):
+            say(note)
         _print(evaluation)
         _say_skipped(extra)
         next_step(after)
@@ -152,6 +155,7 @@ def _check_run(run: Path, folders: list[Path], checks: _ChecksFile | None, db: s
                 "outcome": trial.outcome,
                 "interrupted": interrupted(Path(trial.folder)),
                 "changed_since_graded": changed,
+                "notes": evaluation.notes,
                 **evaluation.model_dump(mode="json"),
             }
             for trial, evaluation, changed in scored
@@ -355,6 +359,8 @@ def _print_run(document: dict[str, Any], db: str | None) -> None:
         if trial["changed_since_graded"]:
             note = f" ({tampering_note(trial['changed_since_graded'])}: not scored)"
         say(f"{trial['scene']} #{trial['trial']}: {trial['outcome']}{why}{note}")
+        for line in trial["notes"]:
+            say(f"  {line}")
     for figures in document["figures"]:
         say(scene_figures_line(figures))
         rates = checks_line(figures)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import deque
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -11,10 +13,11 @@ from pydantic import TypeAdapter, ValidationError
 from ..checks import CheckResult
 from ..checks.explaining import check_lines
 from ..errors import UsageError
+from ..events import JsonLines, cut_short
 from ..runner import how_the_agent_ended, interrupted, latest_run, trial_folders
 from .output import JsonOption, emit, handles_errors, next_step, quote, say
 
-_OBJECT = TypeAdapter(dict[str, Any])  # result.json, run.json, a line of events.jsonl
+_OBJECT = TypeAdapter(dict[str, Any])  # result.json, run.json
 _CHECKS = TypeAdapter(list[CheckResult])  # checks.json
 
 
@@ -62,6 +65,7 @@ def _explain(folder: Path) -> dict[str, Any]:
         "finished": True,
         "agent": _agent(result),
         "agent_log": str(folder / "agent.log"),
+        "notes": _notes(folder / "events.jsonl"),
         "failed": [
             {**check.model_dump(mode="json"), "entries": [events[seq] for seq in check.evidence if seq in events]}
             for check in failed
@@ -89,21 +93,9 @@ def _interrupted(folder: Path) -> dict[str, Any]:
         "finished": _has_finish(folder / "events.jsonl"),
         "agent": None,
         "agent_log": str(folder / "agent.log"),
+        "notes": _notes(folder / "events.jsonl"),
         "failed": [],
     }
-
-
-def _has_finish(path: Path) -> bool:
-    """Whether the log has its `finish` event (the last one, when there is one)."""
-    last = b""
-    with path.open("rb") as lines:
-        for line in lines:
-            if line.strip():
-                last = line
-    try:
-        return bool(last) and _OBJECT.validate_json(last).get("kind") == "finish"
-    except ValidationError:
-        return False
 
 
 def _read_json(path: Path, shape: TypeAdapter[Any]) -> Any:
@@ -120,15 +112,34 @@ def _events(path: Path, seqs: set[int]) -> dict[int, dict[str, Any]]:
     found: dict[int, dict[str, Any]] = {}
     if not seqs or not path.is_file():
         return found
-    with path.open(encoding="utf-8") as lines:
-        for number, line in enumerate(lines, 1):
-            try:
-                event = _OBJECT.validate_json(line) if line.strip() else {}
-            except ValidationError:
-                raise UsageError(f"{path}:{number}: not an event of the log") from None
-            if event.get("seq") in seqs:
-                found[event["seq"]] = event
+    for event in _each(path):
+        if event.get("seq") in seqs:
+            found[event["seq"]] = event
     return found
+
+
+def _has_finish(path: Path) -> bool:
+    """Whether the log has its `finish` event (the last one, when there is one)."""
+    last = deque(_each(path), maxlen=1)
+    return bool(last) and last[0].get("kind") == "finish"
+
+
+def _each(path: Path) -> Iterator[dict[str, Any]]:
+    """Each event of a log, but for a last line cut short; a line that is none is a usage error naming the
+    file and the line."""
+    try:
+        for number, event in JsonLines(path):
+            if not isinstance(event, dict):
+                raise UsageError(f"{path}:{number}: not an event of the log")
+            yield event
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def _notes(path: Path) -> list[str]:
+    """What the trial's log lacks: a last line cut short (the run was stopped while writing it)."""
+    note = cut_short(path) if path.is_file() else None
+    return [note] if note else []
 
 
 def _run_record(folder: Path) -> dict[str, Any] | None:
@@ -142,6 +153,8 @@ def _run_record(folder: Path) -> dict[str, Any] | None:
 def _print(trial: dict[str, Any]) -> None:
     note = " (the agent timed out)" if trial["timed_out"] else ""
     say(f"{trial['scene']} #{trial['trial']}: {trial['outcome']}{note}  [{trial['folder']}]")
+    for line in trial["notes"]:
+        say(f"  {line}")
     if trial["interrupted"]:
         missing = "no result.json" if trial["finished"] else "no result.json, no finish event in events.jsonl"
         say(f"  the run ended before this trial did ({missing}); its checks were never run")

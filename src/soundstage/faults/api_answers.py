@@ -10,35 +10,20 @@ from typing import TYPE_CHECKING, Any
 
 from ..clock import US, parse_rate
 from ..services.base import Reply, Service, ServiceRequest
+from ..services.datadog import errors as datadog_errors
 from ..services.datadog import limits as datadog_limits
-from ..services.datadog.errors import DatadogError
+from ..services.github import errors as github_errors
 from ..services.github import limits as github_limits
 from ..services.github import media, wire
 from ..services.github.errors import GitHubError
 from ..services.github.store import USERS
+from ..services.pagerduty import errors as pagerduty_errors
 from ..services.pagerduty import limits as pagerduty_limits
-from ..services.pagerduty.errors import PagerDutyError
 from ..world import Principal, World
 
 if TYPE_CHECKING:
     from .api import ApiFaultRule
 
-# What GitHub and Datadog say with each server error (GitHub's envelope, Datadog's `errors` list).
-GITHUB_SERVER_ERRORS = {
-    500: "Server Error",
-    502: "Server Error",
-    503: "Service Unavailable",
-    504: (
-        "We couldn't respond to your request in time. Sorry about that. Please try resubmitting your request "
-        "and contact us if the problem persists."
-    ),
-}
-DATADOG_SERVER_ERRORS = {
-    500: "Internal Server Error",
-    502: "Bad Gateway",
-    503: "Service Unavailable",
-    504: "Gateway Timeout",
-}
 DEFAULT_STATUS = {"slack": 200, "github": 502, "datadog": 500, "pagerduty": 500}
 
 
@@ -73,10 +58,10 @@ def server_error(
     if fault.service == "slack":
         return _reply(service, call, status, {"ok": False, "error": fault.error or "internal_error"}, {})
     if fault.service == "github":
-        return _github(world, service, call, GitHubError(status, GITHUB_SERVER_ERRORS[status]))
+        return _github(world, service, call, github_errors.server_error(status))
     if fault.service == "datadog":
-        return _rest(service, call, DatadogError(status, DATADOG_SERVER_ERRORS[status]))
-    return _rest(service, call, PagerDutyError(500, 2000, "Internal Error"))
+        return _rest(service, call, datadog_errors.server_error(status))
+    return _rest(service, call, pagerduty_errors.server_error(500))
 
 
 def _reply(service: Service, call: ServiceRequest, status: int, body: Any, headers: dict[str, str]) -> Reply:

@@ -81,6 +81,7 @@ class Attempt:
         secrets: Iterable[str] = (),
         agent: str | None = None,
         watched: Iterable[str] | None = None,
+        notes: Iterable[str] = (),
     ) -> None:
         self.events = list(events)
         self.state = state or {}
@@ -95,6 +96,7 @@ class Attempt:
         self.secrets = frozenset(secrets)  # tokens of the world, never shown to a judge model
         self.agent = agent
         self.watched = frozenset(watched) if watched is not None else None
+        self.notes = list(notes)  # what reading a saved trial's files left out (a last line cut short)
         # Record ids parallel to `state`; without them (a saved trial) they are worked out from the log.
         self._keys = keys
         self._matching: dict[str, list[CallEvent]] = {}
@@ -131,14 +133,11 @@ class Attempt:
         if not folder.is_dir():
             raise NotFound(f"no trial folder at {folder}")
         events_file = _required(folder / "events.jsonl")
-        try:
-            events = EventLog.read(events_file).events
-        except ValueError as exc:
-            raise UsageError(f"{events_file}: not a valid event log: {exc}") from exc
+        log = read_log(events_file)
         scene = _read_json(folder / "scene.json", TypeAdapter(SceneFile))
         output_file = folder / "output.txt"
         attempt = cls(
-            events,
+            log.events,
             state=_read_json(folder / "state.json", _STATE),
             diff=_read_json(folder / "diff.json", _DIFF),
             output=output_file.read_text(encoding="utf-8") if output_file.exists() else None,
@@ -148,6 +147,7 @@ class Attempt:
             checks=scene.checks,
             pass_ids=scene.pass_ids,
             agent=scene.agent.get("slack_user"),
+            notes=[log.cut_short] if log.cut_short else [],
         )
         return attempt
 
@@ -471,6 +471,14 @@ def content(record: Record) -> str:
     """A record as JSON: how an equal record (from the diff) is recognised. Keys keep their order: the
     diff copies state records and JSON files keep order, so no sorting is needed."""
     return json.dumps(record, default=str)
+
+
+def read_log(path: Path) -> EventLog:
+    """A saved trial's event log; a line that is no event is a usage error naming the file and the line."""
+    try:
+        return EventLog.read(path)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
 
 
 def _required(path: Path) -> Path:

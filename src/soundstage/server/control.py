@@ -268,6 +268,8 @@ async def clock(request: Request) -> Any:
         )
     if world.finished:
         raise ControlError(409, "already_finished", f"world {world.id} has finished; its clock no longer moves")
+    if world.log.broken is not None:  # what falls due could not be written down: it does not happen
+        raise ControlError(503, "unavailable", f"world {world.id} serves no more calls: {world.log.broken}")
     advance = body.get("advance")
     if advance is None:
         raise ControlError(400, "invalid_request", 'give "advance", a duration such as "5m"')
@@ -299,6 +301,8 @@ async def finish(request: Request) -> Any:
     if not isinstance(output, str):
         raise ControlError(400, "invalid_request", '"output" must be a string')
     world = _world(request)
+    # Even a world whose log can no longer be written finishes (in memory): the attempt is over all the same,
+    # and whoever runs the trial learns it as usual, and then why the trial cannot be judged.
     if not world.finish(output):
         raise ControlError(409, "already_finished", f"world {world.id} has already finished")
     _hub(request).touch(world)  # a finished world lives `finished_ttl` from now
@@ -412,7 +416,7 @@ def _own_trial(request: Request, run: RunRecord, number: int, scene: str | None)
     trial = next((t for t in run.trials if t.number == number and scene in (None, run.scene)), None)
     if trial is None:
         raise NotFound(f"run {run.id} has no trial {number} (its trials are 1 to {len(run.trials)} of {run.scene})")
-    answer = {"scene": run.scene, **trial.brief()}
+    answer = {"scene": run.scene, **trial.brief(), "notes": []}  # read from no file: nothing left out
     if trial.outcome is None:  # still running: the world as it is now; output and checks come with the end
         world = _hub(request).get(trial.world_id)
         answer.update(

@@ -157,7 +157,8 @@ def stored_describe(run: dict[str, Any]) -> dict[str, Any]:
 
 def stored_trial(run: dict[str, Any], scene: str, number: int) -> dict[str, Any]:
     """A trial of a run of `soundstage run`: its entry of `results` with what its folder holds (trace, events,
-    diff, output); those are null when the folder cannot be read here (a shared store, another machine)."""
+    diff, output; null when the folder cannot be read here: a shared store, another machine), and `notes`: what
+    a reader should know before trusting its grade, and what reading its files left out."""
     trial = next((t for t in run["results"] if t["scene"] == scene and t["trial"] == number), None)
     if trial is None:
         raise NotFound(f"run {run['run_id']} has no trial {number} of scene {scene[:80]!r}")
@@ -173,6 +174,7 @@ def stored_trial(run: dict[str, Any], scene: str, number: int) -> dict[str, Any]
         "events": saved["events"],
         "diff": saved["diff"],
         "output": saved["output"],
+        "notes": [*answer["notes"], *saved["notes"]],  # and what reading its files left out
         "folder": trial["folder"],
     }
 

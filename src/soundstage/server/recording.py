@@ -12,7 +12,8 @@ time, outside the lock); the trace marks such a call `injected`.
 
 It is total: a call that carries a credential of the world it addresses is logged exactly once whatever
 fails (a handler, the vendor's error builder, a body too big or too deep to keep), and the world's undo
-journal always closes. A call that carries none never reaches the world: the vendor's authentication
+journal always closes. Once the world's log cannot be written (`EventLog.broken`: a full disk), every call
+gets the vendor's 503 (`Service.unavailable`) and changes nothing. A call that carries none never reaches the world: the vendor's authentication
 error, nothing logged, the clock unmoved; except one with no credential at all under the world's own URL
 (`/w/<id>/...`, the id being a secret of the world's agent) that the service serves to anyone
 (`Service.anonymous`: GitHub's reads of public repos), which is logged as the world's with no actor.
@@ -134,21 +135,29 @@ def record(
                 status=reply.status,
             )
             return reply, content, http_date(world.now()), 0
-        at = world.begin_call()
         whole = size == len(call.body)
         injected = None
-        try:
-            # The scene's api faults come first: a refused call never reaches its handler.
-            injected = api_faults.decide(world, service, principal, call) if whole else None
-            if injected is not None and injected.reply is not None:
-                reply = injected.reply
-            else:
-                reply = service.handle(world, principal, call) if whole else service.too_large(call)
-            content = encode(reply)  # before the call is logged: a body that cannot be sent is a failure too
-        except Exception as exc:  # a handler bug: undo its writes, answer as the vendor does on a server fault
-            world.rollback()
-            log.exception("%s %s %s failed in world %s", service.name, call.method, call.path[:200], world.id)
-            reply, content, whole = _safely(partial(_internal_error, service, exc), service, call)
+        if world.log.broken is not None:
+            # What happens can no longer be written down, so nothing more happens: no due event, no fault, no
+            # handler, but the vendor's 503, logged as any call (in memory: the log's file stays as it broke).
+            # The call whose logging broke the log was answered by its handler: its writes are made and logged.
+            at = world.now()
+            reply, content, built = _safely(service.unavailable, service, call)
+            whole = whole and built
+        else:
+            at = world.begin_call()
+            try:
+                # The scene's api faults come first: a refused call never reaches its handler.
+                injected = api_faults.decide(world, service, principal, call) if whole else None
+                if injected is not None and injected.reply is not None:
+                    reply = injected.reply
+                else:
+                    reply = service.handle(world, principal, call) if whole else service.too_large(call)
+                content = encode(reply)  # before the call is logged: a body that cannot be sent is a failure too
+            except Exception as exc:  # a handler bug: undo its writes, answer as the vendor does on a server fault
+                world.rollback()
+                log.exception("%s %s %s failed in world %s", service.name, call.method, call.path[:200], world.id)
+                reply, content, whole = _safely(partial(_internal_error, service, exc), service, call)
         body, cut = _trace_body(service, call, reply, size, parsed=whole)
         if injected is not None and injected.delay:  # a slow answer: the agent's next call comes later
             world.clock.advance(injected.delay)

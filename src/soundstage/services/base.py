@@ -106,6 +106,10 @@ class Service(Protocol):
     def too_large(self, request: ServiceRequest) -> Reply:
         """The vendor's answer to a request body over the server's limit (only part of it was read)."""
 
+    def unavailable(self, request: ServiceRequest) -> Reply:
+        """The vendor's 503 to a call the world no longer serves (its event log cannot be written): the handler
+        never runs."""
+
     def generate(self, collection: str, options: dict[str, Any], ctx: BuildContext) -> None:
         """`generate:` in a world file: adds realistic noise records to `collection`."""
 

@@ -3,7 +3,7 @@ registry as `"METHOD /path/{param}"`, routed by a `Router`, and one way of answe
 
 A service subclasses `RestService`, names its registry and its vendor error class, and says how its
 vendor words an error (`envelope`), a path it does not serve (`unknown_path`), a failure on its side
-(`failure`), and how a call is run once routed (`run`: credentials first, then the body, then the
+(`failure`), a body too large (`oversized`), an outage (`outage`), and how a call is run once routed (`run`: credentials first, then the body, then the
 handler). The dispatch here records the operation and the parsed body on every reply and turns the
 vendor error a handler raises into the vendor's answer.
 """
@@ -103,6 +103,10 @@ class RestService(ABC):
         """The vendor's 413, for a request body over the server's limit."""
 
     @abstractmethod
+    def outage(self) -> Exception:
+        """The vendor's 503, when it serves nothing at all."""
+
+    @abstractmethod
     def run(
         self, world: World, principal: Principal | None, request: ServiceRequest, name: str, params: dict[str, str]
     ) -> Any:
@@ -145,3 +149,6 @@ class RestService(ABC):
 
     def too_large(self, request: ServiceRequest) -> Reply:
         return self.error_reply(self.oversized(), operation=self.operation(request))
+
+    def unavailable(self, request: ServiceRequest) -> Reply:
+        return self.error_reply(self.outage(), operation=self.operation(request), trace_body=trace_body(request))

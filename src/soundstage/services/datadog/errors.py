@@ -18,6 +18,20 @@ class DatadogError(Exception):
         self.headers = headers or {}
 
 
+# What Datadog says with each error on its side.
+SERVER_ERRORS = {
+    500: "Internal Server Error",
+    502: "Bad Gateway",
+    503: "Service Unavailable",
+    504: "Gateway Timeout",
+}
+
+
+def server_error(status: int) -> DatadogError:
+    """Datadog's answer to a failure on its side: 500, 502, 503 or 504."""
+    return DatadogError(status, SERVER_ERRORS[status])
+
+
 def envelope(error: DatadogError) -> dict[str, Any]:
     return {"errors": error.messages}
 

@@ -12,7 +12,7 @@ from ..limits import with_headers
 from ..rest import RestService, trace_body
 from . import evaluation, limits, seed_logs, seed_monitoring, seed_records
 from .calls import Call, ops
-from .errors import DatadogError, envelope, forbidden, not_found
+from .errors import DatadogError, envelope, forbidden, not_found, server_error
 from .models import DatadogSection
 
 API_KEY = "api_key"  # token types of the two keys
@@ -44,10 +44,13 @@ class DatadogService(RestService):
         return not_found()
 
     def failure(self) -> DatadogError:
-        return DatadogError(500, "Internal Server Error")
+        return server_error(500)
 
     def oversized(self) -> DatadogError:
         return DatadogError(413, "Payload too large")
+
+    def outage(self) -> DatadogError:
+        return server_error(503)
 
     def token(self, request: ServiceRequest) -> str | None:
         return _key(request, "dd-api-key", "api_key")

@@ -8,6 +8,16 @@ from __future__ import annotations
 from typing import Any
 
 DOCS = "https://docs.github.com/rest"
+# What GitHub says with each error on its side.
+SERVER_ERRORS = {
+    500: "Server Error",
+    502: "Server Error",
+    503: "Service Unavailable",
+    504: (
+        "We couldn't respond to your request in time. Sorry about that. Please try resubmitting your request "
+        "and contact us if the problem persists."
+    ),
+}
 
 
 class GitHubError(Exception):
@@ -36,6 +46,11 @@ def envelope(error: GitHubError) -> dict[str, Any]:
     body["documentation_url"] = error.documentation_url
     body["status"] = str(error.status)
     return body
+
+
+def server_error(status: int) -> GitHubError:
+    """GitHub's answer to a failure on its side: 500, 502, 503 or 504."""
+    return GitHubError(status, SERVER_ERRORS[status])
 
 
 def not_found(documentation_url: str = DOCS) -> GitHubError:

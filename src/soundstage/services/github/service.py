@@ -14,7 +14,7 @@ from ..base import BodyError, Credential, Reply, ServiceRequest, import_registra
 from ..rest import RestService, trace_body
 from . import git_http, media, seed, wire
 from .calls import TAILS, Call, ops
-from .errors import GitHubError, envelope, not_found
+from .errors import GitHubError, envelope, not_found, server_error
 from .git_http import git_path
 from .handlers_graphql import GRAPHQL, operation_name
 from .limits import over_limit, rate_headers
@@ -93,16 +93,24 @@ class GitHubService(RestService):
         return not_found()
 
     def failure(self) -> GitHubError:
-        return GitHubError(500, "Server Error")
+        return server_error(500)
 
     def oversized(self) -> GitHubError:
         return GitHubError(413, "Payload Too Large")
+
+    def outage(self) -> GitHubError:
+        return server_error(503)
 
     def token(self, request: ServiceRequest) -> str | None:
         return token_of(request)
 
     def internal_error(self, request: ServiceRequest, exc: BaseException) -> Reply:
         return super().internal_error(as_json(request), exc)
+
+    def unavailable(self, request: ServiceRequest) -> Reply:
+        reply = super().unavailable(as_json(request))
+        reply.headers = {**wire.CONSTANT, "X-GitHub-Media-Type": media.media_header(request), **reply.headers}
+        return reply
 
     def unauthorized(self, request: ServiceRequest) -> Reply:
         if git_path(request.path):

@@ -44,6 +44,12 @@ def envelope(error: PagerDutyError) -> dict[str, Any]:
     return {"error": body}
 
 
+def server_error(status: int) -> PagerDutyError:
+    """PagerDuty's answer to a failure on its side, whatever its status: its classic code list has one code
+    for them all (2000, `Internal Error`)."""
+    return PagerDutyError(status, 2000, "Internal Error")
+
+
 def invalid(*errors: str) -> PagerDutyError:
     """400 `Invalid Input Provided` (code 2001), with what was wrong."""
     return PagerDutyError(400, 2001, "Invalid Input Provided", list(errors))

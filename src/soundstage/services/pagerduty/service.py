@@ -12,7 +12,7 @@ from ..limits import with_headers
 from ..rest import RestService, trace_body
 from . import handlers_events, limits, seed_directory, seed_incidents
 from .calls import Call, ops
-from .errors import PagerDutyError, envelope, invalid, not_found
+from .errors import PagerDutyError, envelope, invalid, not_found, server_error
 from .models import PagerdutySection
 from .store import USERS
 from .timers import attach as attach_timers
@@ -53,10 +53,13 @@ class PagerDutyService(RestService):
         return not_found()
 
     def failure(self) -> PagerDutyError:
-        return PagerDutyError(500, 2000, "Internal Error")
+        return server_error(500)
 
     def oversized(self) -> PagerDutyError:
         return PagerDutyError(413, 2001, "Request Entity Too Large")
+
+    def outage(self) -> PagerDutyError:
+        return server_error(503)
 
     def token(self, request: ServiceRequest) -> str | None:
         """The REST API's token; for an Events API event, its routing key."""

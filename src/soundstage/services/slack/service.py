@@ -95,6 +95,16 @@ class SlackService:
         # Slack documents no body limit; its front end answers 413, and the body says why in Slack's words.
         return Reply(413, error_body(SlackError("request_too_large")), operation=_method(request), error=True)
 
+    def unavailable(self, request: ServiceRequest) -> Reply:
+        # `service_unavailable` is among the errors Slack documents for every method.
+        return Reply(
+            503,
+            error_body(SlackError("service_unavailable")),
+            operation=_method(request),
+            error=True,
+            trace_body=_trace_body(request),
+        )
+
     def operation(self, request: ServiceRequest) -> str | None:
         """The method a call names, as the trace records it (None outside `/api/`)."""
         return _method(request)
