@@ -18,6 +18,7 @@ ray = pytest.importorskip("ray", reason="Ray is not installed (pip install 'soun
 from ray.cluster_utils import Cluster  # noqa: E402
 from tests.processes import wait_until  # noqa: E402
 
+from soundstage.digests import folder_digests  # noqa: E402
 from soundstage.errors import InfrastructureError  # noqa: E402
 from soundstage.runner import RunResult, run_scenes  # noqa: E402
 from soundstage.runner_ray import RayTrials  # noqa: E402
@@ -29,7 +30,9 @@ PASSING = f"{sys.executable} examples/agents/csv_export.py"
 FAILING = f"{sys.executable} examples/agents/careless_support.py"
 FIRST_TRIAL = f"{sys.executable} tests/cluster/first_trial.py"  # then `kill` or `hold`
 # What a trial's result says that does not depend on where or when it ran.
-SAME = ("scene", "trial", "outcome", "failed_checks", "exit_code", "killed", "timed_out", "finish_reason", "counts")
+SAME = (
+    "scene", "trial", "outcome", "failed_checks", "exit_code", "killed", "timed_out", "finish_reason", "counts", "sandbox",
+)  # fmt: skip
 
 
 @pytest.fixture(scope="module")
@@ -82,7 +85,10 @@ def test_a_run_on_ray_has_the_trials_folders_and_store_rows_of_a_local_run(clust
         assert [result["attempts"] for result in run["results"]] == [1, 1, 1, 1]
         assert files(run) == files(local)
         assert sorted(path.name for path in Path(run["folder"]).iterdir()) == ["csv-export", "run.json"]
-        assert [json.loads((Path(r["folder"]) / "result.json").read_text()) for r in run["results"]] == run["results"]
+        # result.json as the run recorded it, and the digests it recorded of the folder as it was sent back.
+        recorded = [{key: value for key, value in r.items() if key != "digests"} for r in run["results"]]
+        assert [json.loads((Path(r["folder"]) / "result.json").read_text()) for r in run["results"]] == recorded
+        assert [r["digests"] for r in run["results"]] == [folder_digests(Path(r["folder"])) for r in run["results"]]
         assert run["figures"] == local["figures"]
         assert stored(db, run["run_id"]) == [
             (r["scene"], r["trial"], r["outcome"], r["attempts"], r["folder"]) for r in run["results"]
@@ -100,7 +106,8 @@ def stored(db: str, run_id: str) -> list[tuple[str, int, str, int, str]]:
 
 
 def first_trial_run(what: str, marker: Path, cluster: Cluster, tmp_path: Path, **options: Any) -> RunResult:
-    """Four trials of the agent that, in the first trial, kills its stage's process or holds its trial."""
+    """Four trials of the agent that, in the first trial, kills its stage's process or holds its trial. It stands
+    for a machine that dies: out of a sandbox, where it can see the stage and write its marker."""
     return run_scenes(
         [SCENE],
         f"{FIRST_TRIAL} {what}",
@@ -108,6 +115,7 @@ def first_trial_run(what: str, marker: Path, cluster: Cluster, tmp_path: Path, *
         out=tmp_path / "runs",
         env={"MARKER": str(marker)},
         where=RayTrials(cluster.address),
+        sandbox="none",
         **options,
     )
 

@@ -209,7 +209,8 @@ def run_scenes(
             raise UsageError(f"two of the scenes given are named {name!r}; a run needs distinct scene names")
     results = _StoreWriter(store() if store is not None else None, note)
     folder = _new_run_folder(out)
-    cover = run_cover(out, folder, results.file, [*(hide or []), *(Path(a) for a in arguments if Path(a).is_file())])
+    suites = [Path(argument) for argument in arguments if Path(argument).is_file()]
+    cover = run_cover(out, folder, results.file, suites, hide or [])
     plan = TrialPlan(agent, argv, timeout, cwd, given, tls, intercept, parallel, sandbox, cover)
     run = RunResult(folder.name, folder, agent, [i.source for i in images], trials, strict, _now(), choice.kind)
     results.write("start_run", run.to_dict(), run.started_at)
@@ -237,12 +238,11 @@ def run_scenes(
     return run
 
 
-def run_cover(out: Path, folder: Path, store_file: Path | None, files: list[Path]) -> Cover:
-    """What no agent of the run may see: the run folders (`out`, and the run's own in case `out` holds
-    what the agent runs), the results store's file, soundstage's home but the CA certificates the agent
-    trusts, and `files` with the folders they lie in (the project file, the suites given)."""
-    home = tls_home()
-    hidden = [out, folder, home, *files, *(file.parent for file in files)]
+def run_cover(out: Path, folder: Path, store_file: Path | None, files: list[Path], alone: list[Path]) -> Cover:
+    """What no agent of the run may see: the run folders (`out`, and the run's own in case `out` holds what
+    the agent runs), the results store's file, soundstage's home but the CA certificates the agent trusts,
+    `files` with the folders they lie in (the suites given), and the `alone` files (the project file)."""
+    hidden = [out, folder, tls_home(), *files, *(file.parent for file in files), *alone]
     if store_file is not None:
         sidecars = [store_file.with_name(store_file.name + suffix) for suffix in ("-wal", "-shm", "-journal")]
         hidden += [store_file.parent, store_file, *sidecars]
