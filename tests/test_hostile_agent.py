@@ -143,8 +143,12 @@ def test_a_store_locked_by_the_agent_costs_the_run_its_store_not_a_trial_its_gra
     assert [(result.scene, result.outcome) for result in run.results] == [("hello", "passed"), ("hostile", "failed")]
     assert run.exit_code == 3  # the machinery failed: the store
     [failure] = run.infrastructure
-    assert failure.startswith(f"the results store sqlite:///{out}/soundstage.db failed: database is locked")
-    assert failure.endswith("load the run later with `soundstage load`") and notes == [failure]
+    locked = f"the results store sqlite:///{out}/soundstage.db failed: database is locked"
+    assert (
+        failure
+        == f"{locked}; every trial is in its folder: write the run to the store with `soundstage load {run.folder}`"
+    )
+    assert notes == [f"{locked}; the run goes on, its trials written to their folders only"]
     written = json.loads((run.folder / "run.json").read_text())
     assert (written["exit_code"], written["infrastructure"]) == (3, [failure])
     assert [r["outcome"] for r in written["results"]] == ["passed", "failed"]

@@ -45,10 +45,12 @@ from .server.tls import home as tls_home
 from .spec.fields import env_name
 from .spec.suites import expand_suites
 from .stage import ImageCache, WorldImage
+from .store import DB_FILE
 from .world import World
 
-if TYPE_CHECKING:  # the store (SQLAlchemy, Alembic) is imported only by a run that writes to it
+if TYPE_CHECKING:  # SQLAlchemy and Alembic are imported only by a run that writes to the store
     from .store import Store
+
 
 # Of the user's environment, only these reach the agent (plus the scene's `agent.pass_env`, and `--pass-env`).
 KEPT_ENV = ("PATH", "HOME", "LANG")
@@ -230,7 +232,10 @@ def run_scenes(
         run.finished_at = _now()
         results.write("finish_run", run.run_id, run.exit_code, run.finished_at)
     if results.failure is not None:
-        run.infrastructure.append(results.failure)
+        again = f"soundstage load {shlex.quote(str(folder))}" + results.load_options(out)
+        run.infrastructure.append(
+            f"{results.failure}; every trial is in its folder: write the run to the store with `{again}`"
+        )
     try:
         (folder / "run.json").write_text(json.dumps(run.to_dict(), indent=2) + "\n", encoding="utf-8")
     except OSError as exc:
@@ -264,6 +269,12 @@ class _StoreWriter:
     def file(self) -> Path | None:
         return self.store.file if self.store is not None else None
 
+    def load_options(self, out: Path) -> str:
+        """What `soundstage load` needs besides the run folder to reach this store: nothing for the default one."""
+        if self.store is None or self.file == (out / DB_FILE).absolute():
+            return ""
+        return f" --db {shlex.quote(self.store.shown)}"
+
     def write(self, method: str, *args: Any) -> None:
         if self.store is None or self.failure is not None:
             return
@@ -273,8 +284,8 @@ class _StoreWriter:
                 return
             except InfrastructureError as exc:
                 if pause is None:
-                    self.failure = f"{exc}; every trial is in its folder: load the run later with `soundstage load`"
-                    self.note(self.failure)
+                    self.failure = str(exc)
+                    self.note(f"{exc}; the run goes on, its trials written to their folders only")
                     return
                 time.sleep(pause)
 
