@@ -115,6 +115,7 @@ def files_unchanged(changed: list[str]) -> CheckResult:
         kind="integrity",
         required=True,
         passed=None,
+        score=None,
         expected="the trial's files as they were when it was graded",
         actual=tampering_note(changed),
         explanation=f"Not scored: its files {tampering_note(changed)}; their lines cannot be trusted.",

@@ -82,7 +82,8 @@ class Store:
     def write_trial(self, run_id: str, trial: dict[str, Any], results: list[dict[str, Any]] | None = None) -> None:
         self._write(writing.write_trial, run_id, trial, results)
 
-    def finish_run(self, run_id: str, exit_code: int, finished: datetime) -> None:
+    def finish_run(self, run_id: str, exit_code: int | None, finished: datetime | None) -> None:
+        """The run's end (both None for a run that was killed: `soundstage load`), and its figures."""
         self._write(writing.finish_run, run_id, exit_code, finished)
 
     def add_evaluation(

@@ -122,7 +122,7 @@ def write_trial(tx: Transaction, run_id: str, trial: dict[str, Any], results: li
     _write_checks(tx, run_id, 0, trial["scene"], trial["trial"], results)
 
 
-def finish_run(tx: Transaction, run_id: str, exit_code: int, finished: datetime) -> None:
+def finish_run(tx: Transaction, run_id: str, exit_code: int | None, finished: datetime | None) -> None:
     """Marks the run finished and writes its figures (evaluation 0) from the trials written."""
     tx.execute(
         "runs",
