@@ -74,5 +74,5 @@ def test_a_store_holding_another_folders_run_of_that_id_is_left_alone(bench, cli
     refused = cli("load", str(elsewhere), "--db", store_url)
 
     assert refused.exit_code == 2
-    assert refused.stderr.splitlines()[0].startswith(f"error: the results store ")
+    assert refused.stderr.splitlines()[0].startswith("error: the results store ")
     assert refused.stderr.splitlines()[0].endswith(f" holds a run {run.name} of another folder, runs/{run.name}")
