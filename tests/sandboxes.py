@@ -13,6 +13,8 @@ from soundstage.sandbox import BWRAP, choose
 # What `--sandbox auto` gives an agent here: bwrap where bubblewrap works, none elsewhere.
 SANDBOX = choose("auto").kind
 _WHY = choose("auto").note
+# What `soundstage run` says of it on stderr, once the run has started: nothing where there is a sandbox.
+WARNING = [] if _WHY is None else [f"warning: {_WHY}"]
 
 
 def needs_bwrap(test: object) -> object:

@@ -192,11 +192,9 @@ def run_scenes(
     files it must not see besides the run's own (the project file)."""
     given = AgentEnv.of(pass_env, env)
     argv = _command(agent)
-    choice = choose(sandbox)
+    choice = choose(sandbox)  # `required` where there is none: refused before anything is made
     undumpable()  # sandbox or not: no agent reads the admin token from this process's memory
     note = on_note or (lambda _: None)
-    if choice.note is not None and where is None:  # a Ray node says what it had in each trial
-        note(choice.note)
     arguments = scenes
     scenes = expand_suites(scenes)
     if not scenes:
@@ -216,6 +214,8 @@ def run_scenes(
     plan = TrialPlan(agent, argv, timeout, cwd, given, tls, intercept, parallel, sandbox, cover)
     run = RunResult(folder.name, folder, agent, [i.source for i in images], trials, strict, _now(), choice.kind)
     results.write("start_run", run.to_dict(), run.started_at)
+    if choice.note is not None and where is None:  # said once the run starts; a Ray node says it in each trial
+        note(choice.note)
     if on_start is not None:
         on_start(folder)
     ended: dict[tuple[str, int], TrialResult] = {}

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.sandboxes import WARNING
+
 from soundstage.cli.run import _progress
 
 
@@ -31,7 +33,7 @@ def test_a_passing_run_exits_0_with_a_summary(bench, cli) -> None:
         f"next: soundstage run hello.yaml --agent {shlex.quote(bench.hello())} --trials 5",
     ]
     # The run folder first, so a trial can be followed; live progress only when stderr is a terminal.
-    assert result.stderr == f"run folder: runs/{folder.name}\n"
+    assert result.stderr.splitlines() == [*WARNING, f"run folder: runs/{folder.name}"]
     assert bench.json(folder / "hello" / "1" / "result.json")["outcome"] == "passed"
 
 
@@ -78,6 +80,7 @@ def test_an_agent_that_cannot_start_exits_3(bench, cli) -> None:
 
     assert result.exit_code == 3
     assert result.stderr.splitlines() == [
+        *WARNING,
         f"run folder: runs/{run_folder(bench).name}",
         "error: the agent command './no-such-agent' could not be started: No such file or directory",
         "next: soundstage run --help",

@@ -144,7 +144,7 @@ def run(
             where=_ray_trials(ray_address, ray_shared_out) if ray else None,
             sandbox=sandbox,
             hide=[project_file()] if project_file() is not None else [],  # type: ignore[list-item]
-            on_note=_warn,
+            on_note=None if json_output else _warn,  # with --json, run.json's `sandbox` and `infrastructure` say it
         )
     if json_output:
         emit(result.to_dict())
