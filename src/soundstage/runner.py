@@ -222,9 +222,8 @@ def run_scenes(
     with contextlib.closing(results):
         with contextlib.closing((where or ThreadedTrials()).run(plan, images, trials, folder)) as finishing:
             for result in finishing:  # closed on an error here too: every trial still running ends
-                results.write(
-                    "write_trial", run.run_id, result.recorded()
-                )  # as each ends: a run stopped later keeps it
+                # Written as each trial ends: a run stopped later keeps it.
+                results.write("write_trial", run.run_id, result.recorded())
                 if on_progress is not None:
                     on_progress(result)
                 ended[result.scene, result.trial] = result
