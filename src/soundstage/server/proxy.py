@@ -12,7 +12,8 @@ a live world gets 407 and goes nowhere, so the proxy is no open relay.
   when the scene says `agent: {network: offline}`; either way logged in the world as a call of the service
   `outside` (`CONNECT /<host>:<port>`, status 200 or 403), which trace checks match as `outside:*`.
 
-Every piece of work is bounded: a request head of at most 64 KiB, a body of at most the hub's limit.
+Every piece of work is bounded: a request head of at most 100 fields and 64 KiB, counted before it is
+parsed (heads.py), a body of at most the hub's limit.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ import h11
 from ..clock import iso
 from ..events import CallEvent
 from ..world import World
+from .heads import HEAD_LIMIT, REFUSAL, Head
 from .hub import Hub
 from .recording import VENDOR_HOST
 from .tls import LocalCA
@@ -49,7 +51,6 @@ VENDOR_HOSTS = {
     **{f"api.{site}": "datadog" for site in DATADOG_SITES},
 }
 WILDCARDS = {"slack.com": "slack"}  # any host under it: `files.slack.com`, a workspace's own host
-HEAD_LIMIT = 64 * 1024
 # How long a tunnel may sit idle, and how long a client may take to send a request, in seconds.
 IDLE = 300.0
 
@@ -100,6 +101,8 @@ class Proxy:
             head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), IDLE)
         except asyncio.LimitOverrunError:
             return await _answer(writer, 431, "Request Header Fields Too Large")
+        if not Head().fits(head):
+            return await _answer(writer, 431, "Request Header Fields Too Large")
         lines = head.decode("latin-1").split("\r\n")
         method, _, rest = lines[0].partition(" ")
         target = rest.rpartition(" ")[0]
@@ -143,8 +146,12 @@ class Proxy:
         (as under its `/w/<id>` prefix: a request whose token is not the world's reaches nothing)."""
         connection = h11.Connection(h11.SERVER, max_incomplete_event_size=HEAD_LIMIT)
         while True:
-            request = await _next(connection, reader, (h11.Request,))
+            head = Head()  # counted from what h11 holds unread (a pipelined request's start), then read by read
+            head.fits(connection.trailing_data[0])
+            request = await _next(connection, reader, (h11.Request,), head)
             if request is None:
+                if not head.fits(b""):
+                    writer.write(REFUSAL)
                 return
             if connection.they_are_waiting_for_100_continue:  # curl's big bodies: go on
                 writer.write(connection.send(h11.InformationalResponse(status_code=100, headers=[])))
@@ -211,12 +218,17 @@ class Proxy:
         return answer["status"], headers, bytes(answer["body"])
 
 
-async def _next(connection: h11.Connection, reader: asyncio.StreamReader, kinds: tuple[type, ...]) -> Any:
-    """The next event of `kinds` from the client; None when the connection ends."""
+async def _next(
+    connection: h11.Connection, reader: asyncio.StreamReader, kinds: tuple[type, ...], head: Head | None = None
+) -> Any:
+    """The next event of `kinds` from the client; None when the connection ends, or the request `head` being
+    received goes past its bounds."""
     while True:
         event = connection.next_event()
         if event is h11.NEED_DATA:
             data = await asyncio.wait_for(reader.read(65536), IDLE)
+            if head is not None and not head.fits(data):
+                return None
             connection.receive_data(data)
             continue
         if isinstance(event, kinds):
