@@ -7,7 +7,8 @@ all) into a world of the merge-right-pr scene, and handed to the GitHub service 
 (routing, credentials, the log), in two shapes of the same number of objects: one commit of that many files
 (in directories of 100), and a history of commits each adding a file to one of 50 directories (a commit, a
 root tree, a directory's tree and a blob each: its trees grow with the history, so what the pack inflates to
-grows faster than its objects). A push over the limits (`--over`) is answered without reading its pack.
+grows faster than its objects: the time a push takes follows what it inflates to). A push over the limits
+(`--over` objects) is answered without reading its pack.
 Needs `git` on PATH.
 """
 
@@ -41,8 +42,9 @@ ENV = {
 }
 
 
-def history(objects: int, shape: str) -> tuple[str, bytes, int]:
-    """(tip, the pack `git push` would send for it, its objects) of a new history of about `objects` objects."""
+def history(objects: int, shape: str) -> tuple[str, bytes, int, int]:
+    """(tip, the pack `git push` would send for it, its objects, the bytes they inflate to) of a new history
+    of about `objects` objects."""
     stamp = 1772463600  # 2026-03-02T15:00:00Z
     lines = []
     if shape == "files":  # one commit: its files, their directories' trees, the root tree and the commit
@@ -62,7 +64,8 @@ def history(objects: int, shape: str) -> tuple[str, bytes, int]:
         tip = subprocess.run(["git", "rev-parse", "main"], **run).stdout.decode().strip()  # type: ignore[call-overload]
         pack = subprocess.run(["git", "pack-objects", "--stdout", "--revs", "-q"], input=b"main\n", **run).stdout  # type: ignore[call-overload]
         count = int(subprocess.run(["git", "rev-list", "--objects", "--count", "main"], **run).stdout)  # type: ignore[call-overload]
-    return tip, pack, count
+        sizes = subprocess.run(["git", "cat-file", "--batch-all-objects", "--batch-check=%(objectsize)"], **run)  # type: ignore[call-overload]
+    return tip, pack, count, sum(map(int, sizes.stdout.split()))
 
 
 def push(tip: str, pack: bytes) -> tuple[float, bytes]:
@@ -86,12 +89,13 @@ def main() -> None:
     args = parser.parse_args()
     for shape in ("files", "commits"):
         for objects in (int(n) for n in args.objects.split(",")):
-            tip, pack, count = history(objects, shape)
+            tip, pack, count, inflated = history(objects, shape)
             seconds, content = push(tip, pack)
             stored = b"ok refs/heads/many" in content
-            print(f"{shape:7s} {count:6,d} objects, pack {len(pack) / 2**20:5.2f} MiB: {seconds:6.2f} s CPU"
-                  f" ({seconds / count * 1e6:5.1f} us an object){'' if stored else ' REFUSED'}")
-    tip, pack, count = history(args.over, "files")
+            print(f"{shape:7s} {count:6,d} objects, pack {len(pack) / 2**20:5.2f} MiB inflating to"
+                  f" {inflated / 2**20:6.2f} MiB: {seconds:6.2f} s CPU ({seconds / count * 1e6:5.1f} us an object,"
+                  f" {seconds / inflated * 2**20:5.2f} s a MiB inflated){'' if stored else ' REFUSED'}")
+    tip, pack, count, _ = history(args.over, "files")
     seconds, content = push(tip, pack)
     said = content.partition(b"fatal: ")[2].partition(b"\n")[0].decode() or "nothing: not refused"
     print(f"over    {count:6,d} objects, pack {len(pack) / 2**20:5.2f} MiB: {seconds:6.3f} s CPU, said {said}")
