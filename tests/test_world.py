@@ -99,3 +99,53 @@ def test_diff_snapshots_skips_identical_records():
     record = {"id": "a"}
     assert diff_snapshots({"x": {"a": record}}, {"x": {"a": record}}) == {}
     assert diff_snapshots({"x": {"a": record}}, {"x": {}})["x"]["removed"] == [{"id": "a"}]
+
+
+def test_a_recurring_action_skips_only_the_runs_it_says_change_nothing():
+    """`every` against an action scheduling itself again each minute: the runs that act, at the same times and in
+    the same order among other due events of the same time (scheduled before, during and after its runs)."""
+
+    def drive(recurring: bool) -> tuple[list[tuple[str, int]], int]:
+        world = make_world()
+        seen: list[tuple[str, int]] = []
+        state = {"next": 0, "dirty": False, "runs": 0}
+
+        def tick(world: World, until: int = 0) -> int:
+            state["runs"] += 1
+            now = world.now()
+            if now >= state["next"] or state["dirty"]:  # acts; else it would change nothing
+                seen.append(("tick", now))
+                state["next"], state["dirty"] = now + (7 if len(seen) % 2 else 25) * 60 * US, False
+            return state["next"]
+
+        def other(name: str, then: int | None = None):
+            def run(world: World) -> None:
+                seen.append((name, world.now()))
+                state["dirty"] = name.startswith("write")
+                if then is not None:
+                    world.schedule(world.now() + then, other(name + "+", None))
+            return run
+
+        def again(world: World) -> None:
+            tick(world)
+            world.schedule(world.now() + 60 * US, again)
+
+        if recurring:
+            world.every(START + 60 * US, 60 * US, tick)
+        else:
+            world.schedule(START + 60 * US, again)
+        world.schedule(START + 180 * US, other("a", 60 * US))  # a whole minute, scheduling the next one
+        world.schedule(START + 30 * 60 * US, other("write-b", 30 * US))
+        world.schedule(START + 30 * 60 * US, other("c"))
+        world.schedule(START + 95 * 60 * US + 10 * US, other("write-d", 50 * US))
+        world.advance(3600 * US)
+        world.schedule(world.now() + 60 * US, other("write-e"))  # as a call would, between clock moves
+        world.advance(90 * US)
+        world.schedule(world.now() + 30 * US, other("f", 30 * US))
+        world.advance(7 * 86400 * US)
+        return seen, state["runs"]
+
+    (seen, runs), (expected, every_minute) = drive(recurring=True), drive(recurring=False)
+    assert seen == expected
+    # Run: the 636 runs that act and 5 others (just after other due events), where every minute is 10,141.
+    assert (len(seen), runs, every_minute) == (646, 641, 10_141)

@@ -247,6 +247,7 @@ class World:
         self.lock = threading.RLock()
         self._due: list[_Due] = []
         self._due_order = 0
+        self._running_to = clock.now()  # the time `run_due` runs to (see `every`)
         self._undo: list[tuple[str, str, Record | None]] | None = None
         self._pending: list[tuple[str, str, str, list[str]]] = []
         self._watchers: list[Callable[[World], None]] = []
@@ -291,17 +292,38 @@ class World:
         self._due_order += 1
         heapq.heappush(self._due, _Due(at, self._due_order, action))
 
+    def every(self, first: int, period: int, action: Callable[[World, int], int]) -> None:
+        """Runs `action(world, until)` at `first` and then `period` after each run, as an action that schedules
+        itself again would, but leaves out the runs that `action` says change nothing. `until` is the time due
+        events are being run to; `action` answers the time before which running it again changes nothing
+        unless something else happens first. The next run is then the first of its times at or after the
+        earliest of that time, the next other due event and the end of this run of due events (after which
+        calls may write): so a 7-day clock move costs the runs that can change something, and every run keeps
+        the place among other due events of the same time that the action scheduling itself gives it."""
+
+        def run(world: World) -> None:
+            quiet = action(world, world._running_to)
+            now = world.clock.now()
+            bound = min(quiet, world._due[0].at if world._due else quiet, world._running_to + 1)
+            world.schedule(now + max(1, -(-(bound - now) // period)) * period, run)
+
+        self.schedule(first, run)
+
     def run_due(self) -> None:
         """Runs every due action in time order, each at its own time."""
         now = self.clock.now()
-        while self._due and self._due[0].at <= now:
-            due = heapq.heappop(self._due)
-            saved = self.clock._now
-            self.clock._now = max(due.at, self.clock.start)
-            try:
-                due.action(self)
-            finally:
-                self.clock._now = max(saved, self.clock._now)
+        outer, self._running_to = self._running_to, now
+        try:
+            while self._due and self._due[0].at <= now:
+                due = heapq.heappop(self._due)
+                saved = self.clock._now
+                self.clock._now = max(due.at, self.clock.start)
+                try:
+                    due.action(self)
+                finally:
+                    self.clock._now = max(saved, self.clock._now)
+        finally:
+            self._running_to = outer
         self.notify()
 
     def advance(self, us: int) -> None:

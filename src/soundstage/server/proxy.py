@@ -16,9 +16,9 @@ a live world gets 407 and goes nowhere, so the proxy is no open relay.
   200 once the host is connected, 403 refused, 502 not reachable, 429 past the world's tunnels, 400 not
   host:port. Trace checks match them as `outside:*`.
 
-Every piece of work is bounded: a request head of at most 64 KiB within HEAD_TIMEOUT, at most WAITING
-connections still sending theirs, TUNNELS tunnels a world, a body of at most the hub's limit, and every wait
-on the network by a timeout.
+Every piece of work is bounded: a request head of at most 100 fields and 64 KiB, counted before it is
+parsed (heads.py), within HEAD_TIMEOUT; at most WAITING connections still sending theirs, TUNNELS tunnels a
+world, a body of at most the hub's limit, and every wait on the network by a timeout.
 """
 
 from __future__ import annotations
@@ -41,6 +41,7 @@ from ..clock import iso
 from ..events import CallEvent
 from ..spec.fields import host_port
 from ..world import World
+from .heads import HEAD_LIMIT, REFUSAL, Head
 from .hub import Hub
 from .recording import VENDOR_HOST
 from .tls import LocalCA
@@ -59,7 +60,6 @@ VENDOR_HOSTS = {
     **{f"api.{site}": "datadog" for site in DATADOG_SITES},
 }
 WILDCARDS = {"slack.com": "slack"}  # any host under it: `files.slack.com`, a workspace's own host
-HEAD_LIMIT = 64 * 1024
 # In seconds, read at each use (tests make them small): how long a client may take to send its request head,
 # a host name's lookup, the connection to the host, and a tunnel or a vendor connection with nothing moving.
 HEAD_TIMEOUT = 10.0
@@ -111,7 +111,7 @@ class Proxy:
     async def serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:
             await self._connection(reader, writer)
-        except (ConnectionError, asyncio.IncompleteReadError, asyncio.TimeoutError, ssl.SSLError, h11.ProtocolError):
+        except (TimeoutError, ConnectionError, asyncio.IncompleteReadError, ssl.SSLError, h11.ProtocolError):
             pass  # the client went away or spoke something else: nothing to answer
         except Exception:
             log.exception("the interception proxy failed on a connection")
@@ -126,8 +126,10 @@ class Proxy:
             head = await self._head(reader, writer)
         except asyncio.LimitOverrunError:
             return await _answer(writer, 431, "Request Header Fields Too Large")
-        except asyncio.TimeoutError:
+        except TimeoutError:
             return await _answer(writer, 408, "Request Timeout")
+        if not Head().fits(head):
+            return await _answer(writer, 431, "Request Header Fields Too Large")
         lines = head.decode("latin-1").split("\r\n")
         method, _, rest = lines[0].partition(" ")
         target = rest.rpartition(" ")[0]
@@ -201,8 +203,12 @@ class Proxy:
         (as under its `/w/<id>` prefix: a request whose token is not the world's reaches nothing)."""
         connection = h11.Connection(h11.SERVER, max_incomplete_event_size=HEAD_LIMIT)
         while True:
-            request = await _next(connection, reader, (h11.Request,))
+            head = Head()  # counted from what h11 holds unread (a pipelined request's start), then read by read
+            head.fits(connection.trailing_data[0])
+            request = await _next(connection, reader, (h11.Request,), head)
             if request is None:
+                if not head.fits(b""):
+                    writer.write(REFUSAL)
                 return
             if connection.they_are_waiting_for_100_continue:  # curl's big bodies: go on
                 writer.write(connection.send(h11.InformationalResponse(status_code=100, headers=[])))
@@ -269,12 +275,17 @@ class Proxy:
         return answer["status"], headers, bytes(answer["body"])
 
 
-async def _next(connection: h11.Connection, reader: asyncio.StreamReader, kinds: tuple[type, ...]) -> Any:
-    """The next event of `kinds` from the client; None when the connection ends."""
+async def _next(
+    connection: h11.Connection, reader: asyncio.StreamReader, kinds: tuple[type, ...], head: Head | None = None
+) -> Any:
+    """The next event of `kinds` from the client; None when the connection ends, or the request `head` being
+    received goes past its bounds."""
     while True:
         event = connection.next_event()
         if event is h11.NEED_DATA:
             data = await asyncio.wait_for(reader.read(65536), IDLE)
+            if head is not None and not head.fits(data):
+                return None
             connection.receive_data(data)
             continue
         if isinstance(event, kinds):
@@ -319,7 +330,7 @@ async def _reach(
     try:
         loop = asyncio.get_running_loop()
         found = await asyncio.wait_for(loop.getaddrinfo(host, int(port), type=socket.SOCK_STREAM), RESOLVE_TIMEOUT)
-    except (OSError, asyncio.TimeoutError):
+    except (TimeoutError, OSError):
         return 502, "Bad Gateway: the host name could not be resolved", None
     addresses = list(dict.fromkeys(str(info[4][0]) for info in found))
     if not named and not all(public(address) for address in addresses):
@@ -327,7 +338,7 @@ async def _reach(
     try:
         # The very addresses just checked: a second lookup could answer otherwise (DNS rebinding).
         remote = await asyncio.wait_for(_open(addresses, int(port)), CONNECT_TIMEOUT)
-    except (OSError, asyncio.TimeoutError):
+    except (TimeoutError, OSError):
         return 502, "Bad Gateway: the host could not be connected", None
     return 200, "Connection Established", remote
 
@@ -379,7 +390,7 @@ async def _relay(
         while (left := last + IDLE - loop.time()) > 0:
             try:
                 data = await asyncio.wait_for(source.read(65536), left)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 continue  # the other way may have moved meanwhile
             if not data:
                 return

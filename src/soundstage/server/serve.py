@@ -20,9 +20,10 @@ import uvicorn
 from .. import collector
 from ..errors import InfrastructureError
 from .app import create_app
+from .heads import HEAD_LIMIT, H11Heads
 from .hub import Hub, ProxyPort, TLSPort
 from .library import RunLibrary
-from .proxy import HEAD_LIMIT, Proxy
+from .proxy import Proxy
 from .runs import ResultsSink
 from .tls import local_ca
 
@@ -140,6 +141,8 @@ class Server:
             lifespan="off",
             date_header=False,
             server_header=False,  # the services send a simulated Date of their own
+            http=H11Heads,  # h11, its request heads bounded (heads.py)
+            h11_max_incomplete_event_size=HEAD_LIMIT,  # a head coming in pieces is bounded alike
         )
         if log_config is not None:
             common.update(log_config=log_config, log_level=None, access_log=access_log)

@@ -1,5 +1,5 @@
-"""Series values against their definition computed point by point: rolled-up buckets, monitor windows and
-the range of values a monitor's evaluation can be spared for, over seeded random series (bases, daily
+"""Series values against their definition computed point by point: rolled-up buckets, monitor windows (one
+by one and a day of them at once) and the range of values a monitor's evaluation can be spared for, over seeded random series (bases, daily
 swings, noise, overrides, submitted points, late starts), ranges, rollups and aggregators."""
 
 from __future__ import annotations
@@ -163,40 +163,80 @@ def test_a_monitor_window_is_its_points_aggregated() -> None:
 
 @pytest.mark.parametrize("space", ["avg", "sum", "min", "max"])
 @pytest.mark.parametrize("over", ["avg", "sum", "min", "max"])
-def test_a_window_of_normal_points_stays_in_its_normal_range(space: str, over: str) -> None:
+def test_a_window_stays_in_its_range(space: str, over: str) -> None:
     rng = random.Random(f"{space}{over}")
-    told = 0
+    told = overridden = 0
     for _ in range(100):
         records = [_series(rng, i, submitted=False) for i in range(rng.randrange(1, 4))]
         end = NOW - rng.randrange(DAY)
         start = end - rng.choice([300, 600, 3600]) * US
-        found = series.normal_range(records, start, end, space, over)
+        found = series.window_range(records, start, end, space, over)
         if found is None:
             continue
         told += 1
+        overridden += any(o["from"] <= end and (o["to"] is None or o["to"] > start) for r in records for o in r["overrides"])
         low, high, edge = found
         assert edge > end
-        for later in range(end, min(edge, end + 3 * 3600 * US), 600 * US):  # until an override enters it
+        for later in range(end, min(edge, end + 3 * 3600 * US), 600 * US):  # until an override starts or ends
             value = series.window_value(records, later - (end - start), later, space, over, SEED)
             assert value is not None and low <= value <= high
-    assert told >= 20  # the cases above do hold windows of normal points only
+    assert told >= 30 and overridden >= 5  # the cases above do hold windows with and without overrides
 
 
-def test_no_normal_range_while_an_override_or_a_submitted_point_is_in_the_window() -> None:
+def test_the_range_of_a_window() -> None:
     record = series.new_series("1", "m", ["host:a"], base=100, noise=5)
     window = (NOW - 600 * US, NOW)
-    assert series.normal_range([record], *window, "avg", "avg") == (pytest.approx(95 - 1e-4), pytest.approx(105 + 1e-4), 2**63)
+    assert series.window_range([record], *window, "avg", "avg") == (pytest.approx(95 - 1e-4), pytest.approx(105 + 1e-4), 2**63)
     covered = {**record, "overrides": [{"from": NOW - 60 * US, "to": None, "value": 1}]}
     ahead = {**record, "overrides": [{"from": NOW + 120 * US, "to": None, "value": 1}]}
+    ending = {**record, "overrides": [{"from": NOW - DAY, "to": NOW + 90 * US, "value": 3100}]}
     past = {**record, "overrides": [{"from": NOW - DAY, "to": NOW - 600 * US, "value": 1}]}
     submitted = {**record, "points": [[NOW - 60 * US, 1.0]]}
-    assert series.normal_range([covered], *window, "avg", "avg") is None
-    assert series.normal_range([ahead], *window, "avg", "avg")[2] == NOW + 120 * US  # type: ignore[index]
-    assert series.normal_range([past], *window, "avg", "avg") is not None
-    assert series.normal_range([submitted], *window, "avg", "avg") is None
+    # An override in the window adds its value to the range, and the range holds until an override starts or
+    # ends (at the first point it changes).
+    assert series.window_range([covered], *window, "avg", "avg") == (pytest.approx(1), pytest.approx(105 + 1e-4), 2**63)
+    assert series.window_range([ahead], *window, "avg", "avg")[2] == NOW + 120 * US  # type: ignore[index]
+    assert series.window_range([ending], *window, "avg", "avg") == (pytest.approx(3100), pytest.approx(3100), NOW + 120 * US)
+    assert series.window_range([past], *window, "avg", "avg") == series.window_range([record], *window, "avg", "avg")
+    assert series.window_range([submitted], *window, "avg", "avg") is None
+    # Series with a point at every timestamp: their average at each lies between their lows' and highs' averages.
+    assert series.window_range([record, ending], *window, "avg", "avg")[:2] == (  # type: ignore[index]
+        pytest.approx((95 - 1e-4 + 3100) / 2), pytest.approx((105 + 1e-4 + 3100) / 2)
+    )
+    assert series.window_range([record, ending], *window, "min", "avg")[:2] == (  # type: ignore[index]
+        pytest.approx(95 - 1e-4), pytest.approx(105 + 1e-4)
+    )
     # A sum over a window that is not a whole number of intervals counts a varying number of points.
-    assert series.normal_range([record], NOW - 90 * US, NOW, "avg", "sum") is None
-    assert series.normal_range([record], NOW - 30 * US, NOW, "avg", "avg") is None  # may hold no point
+    assert series.window_range([record], NOW - 90 * US, NOW, "avg", "sum") is None
+    assert series.window_range([record], NOW - 30 * US, NOW, "avg", "avg") is None  # may hold no point
+
+
+def test_windows_computed_in_one_pass_are_each_windows_value() -> None:
+    rng = random.Random(17)
+    told = 0
+    for case in range(120):
+        records = [_series(rng, i, submitted=rng.random() < 0.3) for i in range(rng.randrange(1, 4))]
+        space, over = rng.choice(["avg", "sum", "min", "max"]), rng.choice(["avg", "sum", "min", "max"])
+        length = rng.choice([60, 90, 300, 600, 3600]) * US
+        after = NOW - rng.randrange(DAY)
+        until = after + rng.randrange(6 * 3600 * US)
+        found = series.window_values(records, length, after, until, space, over, SEED)
+        if found is None:
+            continue
+        told += 1
+        ends, values = found
+        assert list(ends) == sorted(set(ends)) and all(after < end <= until for end in ends), case
+        for end, value in zip(ends, values, strict=True):
+            assert repr(value) == repr(series.window_value(records, end - length, end, space, over, SEED)), case
+        # Between two ends a window holds the same points as at the first of them.
+        for _ in range(5):
+            end = rng.randrange(after, until + 1)
+            before = [value for at, value in zip(ends, values) if at <= end]
+            expected = before[-1] if before else series.window_value(records, after - length, after, space, over, SEED)
+            assert repr(series.window_value(records, end - length, end, space, over, SEED)) == repr(expected), case
+    assert told >= 100
+    many = [series.new_series(str(i), "m", [f"host:{i}"], interval=20) for i in range(12)]
+    assert series.window_values(many, 3600 * US, NOW, NOW + DAY, "avg", "avg", SEED) is None  # each window sampled
 
 
 def _stats_by_bucket(query: Any, records: list[dict[str, Any]], start: int, end: int, interval: int, samples: int) -> list[tuple[int, float]]:

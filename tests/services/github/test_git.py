@@ -28,7 +28,7 @@ def test_tree_order_is_gits():
         {"path": "a", "mode": "040000", "type": "tree", "sha": "4b825dc642cb6eb9a060e54bf8d69288fbee4904"},
         {"path": "a.b", "mode": "100644", "type": "blob", "sha": git.blob_sha("x")},
     ]
-    assert [e["path"] for e in sorted(entries, key=git._tree_key)] == ["a.b", "a", "a0"]
+    assert [e["path"] for e in sorted(entries, key=git.tree_key)] == ["a.b", "a", "a0"]
 
 
 def test_seeded_tree_matches_git_write_tree(gh):

@@ -8,6 +8,7 @@ from __future__ import annotations
 import base64
 import gzip
 import os
+import random
 import shutil
 import subprocess
 from collections.abc import Iterator
@@ -18,8 +19,8 @@ import pytest
 
 from soundstage.checks import score_custom
 from soundstage.server import Server
-from soundstage.services.github import commits, git
-from soundstage.services.github.git_pack import FLUSH, pkt
+from soundstage.services.github import commits, git, git_http, git_objects
+from soundstage.services.github.git_pack import FLUSH, PackObject, pkt, sideband, write_pack
 from soundstage.services.github.records import Records
 from soundstage.services.github.store import REFS
 from soundstage.world import World
@@ -337,6 +338,87 @@ def test_what_the_world_cannot_store_is_refused_whole(gh, clone):
     assert refused in done.stderr
     refs = gh.state(REFS)
     assert refs["acme/orders:refs/tags/v9-light"]["sha"] == refs["acme/orders:refs/heads/main"]["sha"]
+
+
+def _stored(gh) -> list[dict[str, Any]]:
+    return [gh.state(name) for name in ("github.blobs", "github.trees", "github.commits", REFS, "github.repos")]
+
+
+def test_a_push_over_the_limits_is_refused_as_github_refuses_it(gh, clone, monkeypatch):
+    monkeypatch.setattr(git_http, "PUSH_OBJECTS", 4)
+    clone.commit("orders", {"a/1.txt": "1\n", "a/2.txt": "2\n"}, "Five objects: two blobs, two trees, a commit")
+    before = _stored(gh)
+    done = clone.run("push", "origin", "HEAD:refs/heads/big", "HEAD:refs/heads/twin", cwd="orders")
+    assert done.returncode == 1
+    assert "remote: fatal: pack exceeds maximum allowed size (4 objects)" in done.stderr
+    assert "error: remote unpack failed: index-pack abnormal exit" in done.stderr
+    assert " ! [remote rejected] HEAD -> big (failed)\n ! [remote rejected] HEAD -> twin (failed)\n" in done.stderr
+    assert _stored(gh) == before
+    push = [c for c in gh.live.world.log.calls() if c.operation == "git-receive-pack"][-1]
+    assert [c["result"] for c in push.body["commands"]] == ["failed", "failed"] and push.body["objects"] == 0
+
+
+def _push_body(gh, pack: bytes, ref: str = "refs/heads/big") -> bytes:
+    main = gh.state(REFS)["acme/orders:refs/heads/main"]["sha"]
+    return pkt(f"{ZERO} {main} {ref}\0report-status side-band-64k\n") + FLUSH + pack
+
+
+def _refusal(limit: str, ref: str = "refs/heads/big") -> bytes:
+    """GitHub's answer to a pack over its limits, on side-band-64k."""
+    report = pkt("unpack index-pack abnormal exit\n") + pkt(f"ng {ref} failed\n") + FLUSH
+    said = f"fatal: pack exceeds maximum allowed size ({limit})\n".encode()
+    return sideband(2, said) + sideband(1, report) + FLUSH
+
+
+def test_a_pack_over_the_byte_limits_is_refused_before_it_is_read(gh, monkeypatch):
+    auth = {"Authorization": "Basic " + base64.b64encode(f"x:{gh.token}".encode()).decode()}
+    url = gh.url + "/acme/orders.git/git-receive-pack"
+    read = []
+    monkeypatch.setattr(git_http, "read_pack", lambda *args: read.append(args) or [])
+    monkeypatch.setattr(git_http, "PUSH_BYTES", 2 * 2**20)
+    before = _stored(gh)
+    noise = PackObject("blob", random.Random(5).randbytes(2 * 2**20 + 1))  # as big deflated
+    r = gh.live.http.post(url, content=_push_body(gh, write_pack([noise])), headers=auth)
+    assert (r.status_code, r.content, read) == (200, _refusal("2.00 MiB"), [])
+    monkeypatch.undo()
+    monkeypatch.setattr(git_http, "PUSH_INFLATED", 2**20)
+    bomb = PackObject("blob", b"\0" * (2**20 + 1))  # a kilobyte deflated
+    r = gh.live.http.post(url, content=_push_body(gh, write_pack([bomb])), headers=auth)
+    assert (r.status_code, r.content) == (200, _refusal("1.00 MiB inflated"))
+    # A body over the server's limit never reaches the handler whole: refused alike.
+    monkeypatch.setattr(gh.live.stage.server.hub, "max_body", 1000)
+    r = gh.live.http.post(url, content=_push_body(gh, write_pack([noise])), headers=auth)
+    assert (r.status_code, r.content) == (200, _refusal("10.00 MiB"))
+    assert _stored(gh) == before
+
+
+def test_a_long_push_reads_and_writes_each_object_once(gh, clone, monkeypatch):
+    # 40 commits, each adding a file to one directory: the commits share every tree but their newest. Writing
+    # each commit's files and trees again from the whole repository, as each REST commit does, took time
+    # growing with the square of the history.
+    for n in range(40):
+        (clone.home / "orders" / "log").mkdir(exist_ok=True)
+        (clone.home / "orders" / "log" / f"{n}.txt").write_text(f"entry {n}\n")
+        clone("add", "-A", cwd="orders")
+        clone("commit", "-q", "-m", f"Entry {n}", cwd="orders")
+    counted = {"trees read": 0, "blobs written": 0, "trees built": 0}
+    originals = (git_objects._tree_entries, git.write_blob, git.write_tree)
+
+    def counting(name: str, original: Any) -> Any:
+        def counted_call(*args: Any) -> Any:
+            counted[name] += 1
+            return original(*args)
+
+        return counted_call
+
+    monkeypatch.setattr(git_objects, "_tree_entries", counting("trees read", originals[0]))
+    monkeypatch.setattr(git, "write_blob", counting("blobs written", originals[1]))
+    monkeypatch.setattr(git, "write_tree", counting("trees built", originals[2]))
+    done = clone.run("push", "origin", "HEAD:refs/heads/log", cwd="orders")
+    assert done.returncode == 0, done.stderr
+    # 40 new root trees and 40 of log/, each read once; 40 new blobs; no tree built again from files.
+    assert counted == {"trees read": 80, "blobs written": 40, "trees built": 0}
+    assert len(_history(gh.live.world, clone("rev-parse", "HEAD", cwd="orders").strip())) >= 40
 
 
 def test_requests_git_would_never_send_get_gits_errors(gh):

@@ -14,27 +14,37 @@ the time aggregation and compared with the thresholds: Alert past `critical` (st
 Group states carry `last_triggered_ts`, `last_resolved_ts`, `last_nodata_ts` (epoch seconds).
 
 A monitor is evaluated again only when an evaluation could change it (`calm_until`): once its state is what
-its metrics say, it is left alone while neither it nor its metric's series change, no override or submitted
-point is in or enters its window, and no value its series' normal shape can take (base ± daily ± noise)
-would move a group past a threshold. So a quiet world pays for its monitors only when something happens.
+its metrics say, it is left alone while neither it nor its metric's series change and no value its window can
+take would move a group past a threshold: each point is an override's value or one its series' normal shape
+can take (base ± daily ± noise), until an override starts or ends or a submitted point enters the window.
+Where those values reach a threshold, the windows up to the time due events run to (a clock move's end, at
+most `AHEAD` later) are computed in one pass, exactly as each evaluation would, and the monitor is left alone
+until the first whose state differs. The world runs the minute's evaluation only when some monitor may change
+(`World.every`): a clock move costs what it changes, and the log is the one evaluating every minute gives.
 """
 
 from __future__ import annotations
 
+import bisect
 import operator
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from ...clock import US
 from ...world import Collection, Record, World
 from .queries import MonitorQuery, QueryError, parse_monitor_query
-from .series import matching, normal_range, window_value
+from .series import matching, window_range, window_value, window_values
 from .store import MONITORS, SERIES
 
 EVALUATED = ("metric alert", "query alert")
 SEVERITY = {"OK": 0, "No Data": 1, "Warn": 2, "Alert": 3}
 _MINUTE = 60 * US
 _NEVER = 2**63  # a time past any simulated time
+# How far ahead the windows of a monitor that its values' ranges do not prove steady are computed at once: a
+# day, so that one whose ranges hold again soon after (an override that ended) is not computed a week ahead.
+AHEAD = 86400 * US
+_BLOCK = 64  # windows whose values are judged together, by their lowest and highest
 
 
 class Held(dict[str, tuple[str, dict[str, str]]]):
@@ -62,6 +72,31 @@ class _Calm:
 
 class Calm(dict[str, _Calm]):
     """The monitors left alone until something could change them (a world part): monitor id -> `_Calm`."""
+
+
+@dataclass(frozen=True)
+class _Windows:
+    """A group's windows computed ahead (`series.window_values`): their ends and values up to `last`, right
+    while the monitor's query and the group's series are these very ones."""
+
+    query: str
+    series: list[Record]
+    ends: Sequence[int]
+    values: list[float | None]
+    last: int
+
+    def holds(self, query: str, series: list[Record], end: int) -> bool:
+        return (
+            end < self.last
+            and query == self.query
+            and len(series) == len(self.series)
+            and all(map(operator.is_, series, self.series))
+        )
+
+
+class Ahead(dict[tuple[str, str], _Windows]):
+    """The windows computed ahead (a world part): (monitor id, group) -> `_Windows`. A monitor whose state
+    changes at one of them reads on from there, rather than computing the same windows again."""
 
 
 _BREACH = {
@@ -165,58 +200,111 @@ def transition(monitor: Record, found: dict[str, str], now: int) -> dict[str, An
     return fields
 
 
-def calm_until(series: Collection, monitor: Record, now: int) -> int:
+def calm_until(series: Collection, seed: str, monitor: Record, now: int, until: int, ahead: Ahead) -> int:
     """Until when evaluating the monitor changes nothing, given that its state is what an evaluation at `now`
-    found (`now` itself when that cannot be told). Each group's value must come from its series' normal shape
-    only, over a window long enough to hold a point of each, until an override starts in the window; and
-    every value that shape can give (`series.normal_range`) must keep the group's status, threshold by threshold."""
+    found (`now` itself when that cannot be told). A group whose values' range (`series.window_range`) does not
+    keep its status threshold by threshold has its windows computed to `until` (at most `AHEAD` on), or read
+    on in those computed before, to the first whose status differs."""
     query = _query(monitor)
     if query is None:  # never evaluated
         return _NEVER
     options = monitor["options"]
+    thresholds = options.get("thresholds") or {}
     delay = (options.get("evaluation_delay") or 0) * US
     end = now - delay
     before = {name: group["status"] for name, group in monitor["state"]["groups"].items()}
-    until = _NEVER
+    calm = _NEVER
     for group, records in matching(series, query.metric).items():
-        found = normal_range(records, end - query.window, end, query.metric.space, query.time_aggregation)
+        name = ",".join(group) or "*"
+        status = before.get(name)
+        found = window_range(records, end - query.window, end, query.metric.space, query.time_aggregation)
+        if found is not None and _steady(query, thresholds, found[0], found[1], status):
+            calm = min(calm, found[2] + delay)
+            continue
+        if status is None:
+            return now
+        key = (str(monitor["id"]), name)
+        windows = ahead.get(key)
+        if windows is None or not windows.holds(monitor["query"], records, end):
+            last = min(until, now + AHEAD) - delay
+            computed = window_values(records, query.window, end, last, query.metric.space, query.time_aggregation, seed)
+            if computed is None:
+                return now
+            windows = ahead[key] = _Windows(monitor["query"], records, *computed, last)
+        keeps = _keeping(status, query, thresholds, bool(options.get("notify_no_data")))
+        changed = _first_change(windows.values, bisect.bisect_right(windows.ends, end), keeps)
+        calm = min(calm, (windows.last + 1 if changed is None else windows.ends[changed]) + delay)
+    return calm
+
+
+def _first_change(values: list[float | None], start: int, keeps: Callable[[float | None], bool]) -> int | None:
+    """The index of the first of `values` from `start` on that does not keep a status, or None. A status is the
+    same for every value between two that give it (each threshold test is monotonic), so a block of values
+    whose lowest and highest keep it is passed at once."""
+    for low in range(start, len(values), _BLOCK):
+        block = values[low : low + _BLOCK]
+        if None in block or not (keeps(min(block)) and keeps(max(block))):  # type: ignore[type-var]
+            for at in range(low, low + len(block)):
+                if not keeps(values[at]):
+                    return at
+    return None
+
+
+def _keeping(
+    status: str, query: MonitorQuery, thresholds: dict[str, Any], notify_no_data: bool
+) -> Callable[[float | None], bool]:
+    """Whether a window's value keeps `status`. `_status` depends only on where a value lies among the
+    thresholds (each test is a comparison with one), so it is worked out once for each place."""
+    limits: list[float] = sorted({limit for limit in _limits(query, thresholds) if limit is not None})
+    place = bisect.bisect_left if query.comparator in (">", "<=") else bisect.bisect_right
+    known: dict[int | None, bool] = {}
+
+    def keeps(value: float | None) -> bool:
+        at = None if value is None else place(limits, value)
+        found = known.get(at)
         if found is None:
-            return now
-        low, high, edge = found
-        if not _steady(query, options.get("thresholds") or {}, low, high, before.get(",".join(group) or "*")):
-            return now
-        until = min(until, edge + delay)
-    return until
+            found = known[at] = _status(value, status, query.comparator, query.threshold, thresholds, notify_no_data) == status
+        return found
+
+    return keeps
+
+
+def _limits(query: MonitorQuery, thresholds: dict[str, Any]) -> list[float | None]:
+    """Every value `_status` compares a value with (None where a threshold is not given)."""
+    others = [thresholds.get(k) for k in ("warning", "critical_recovery", "warning_recovery")]
+    return [thresholds.get("critical", query.threshold), *others]
 
 
 def _steady(query: MonitorQuery, thresholds: dict[str, Any], low: float, high: float, status: str | None) -> bool:
     """Whether every value in `[low, high]` gives `status`: as each threshold test is monotonic, one that
     gives the same answer at both ends gives it everywhere between."""
-    limits = [thresholds.get(k) for k in ("critical", "warning", "critical_recovery", "warning_recovery")]
-    limits[0] = thresholds.get("critical", query.threshold)
     breach = _BREACH[query.comparator]
-    if any(limit is not None and breach(low, limit) != breach(high, limit) for limit in limits):
+    if any(limit is not None and breach(low, limit) != breach(high, limit) for limit in _limits(query, thresholds)):
         return False
     return status is not None and _status(low, status, query.comparator, query.threshold, thresholds, False) == status
 
 
-def evaluate_all(world: World) -> None:
+def evaluate_all(world: World, until: int) -> int:
+    """Evaluates every monitor that could change at the world's now; answers until when evaluating again changes
+    nothing while no monitor or series changes (`World.every`), looking ahead at most to `until`."""
     monitors = world[MONITORS]
     series, seed, now = world[SERIES], world.ids.seed, world.now()
     forced = world.part(Held)
-    calm = world.part(Calm)
+    calm, ahead = world.part(Calm), world.part(Ahead)
+    quiet = _NEVER
     for monitor in list(monitors):
         monitor_id = str(monitor["id"])
-        if monitor_id in forced:
+        if monitor_id in forced:  # its release is a due event or a call, after which evaluation runs again
             continue
         read = _read(series, monitor)
         known = calm.get(monitor_id)
-        if known is not None and known.holds(monitor, read, now):
-            continue
-        fields = changes(series, seed, monitor, now)
-        if fields:
-            monitor = monitors.change(monitor_id, **fields)
-        calm[monitor_id] = _Calm(monitor, read, calm_until(series, monitor, now))
+        if known is None or not known.holds(monitor, read, now):
+            fields = changes(series, seed, monitor, now)
+            if fields:
+                monitor = monitors.change(monitor_id, **fields)
+            known = calm[monitor_id] = _Calm(monitor, read, calm_until(series, seed, monitor, now, until, ahead))
+        quiet = min(quiet, known.until)
+    return quiet
 
 
 def _read(series: Collection, monitor: Record) -> list[Record]:
@@ -278,10 +366,5 @@ def _hold(world: World, monitor: Record, state: str) -> None:
 
 
 def attach(world: World) -> None:
-    """Evaluates every monitor at each whole simulated minute after the clock start."""
-    world.schedule((world.clock.start // _MINUTE + 1) * _MINUTE, _tick)
-
-
-def _tick(world: World) -> None:
-    evaluate_all(world)
-    world.schedule(world.now() + _MINUTE, _tick)
+    """Evaluates every monitor at each whole simulated minute after the clock start (those that could change)."""
+    world.every((world.clock.start // _MINUTE + 1) * _MINUTE, _MINUTE, evaluate_all)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import bisect
 import hashlib
 import math
+import struct
 from collections.abc import Callable, Iterable, Sequence
 from itertools import pairwise, repeat
 from typing import Any
@@ -82,7 +83,8 @@ AGGREGATE: dict[str, Callable[[Sequence[float]], float]] = {
 
 def _normals(record: Record, times: Iterable[int], seed: str, remember: bool = True) -> list[float]:
     """The series' normal values at `times` (`_computed`), remembered by series shape and point time unless
-    `remember` is False (a batch of buckets whose values are remembered instead)."""
+    `remember` is False (a batch of buckets whose values are remembered instead, or the windows of a monitor
+    over a long clock move, computed once)."""
     times = list(times)
     if not remember:
         return _computed(record, times, seed)
@@ -101,18 +103,24 @@ def _computed(record: Record, times: list[int], seed: str) -> list[float]:
     Each term is added to every point in turn (the same sums, in the same order, as point by point)."""
     base, daily, noise, tags = record["base"], record["daily"], record["noise"], ",".join(record["tags"])
     cos, turn = math.cos, 2 * math.pi
-    values = [base + daily * cos(turn * ((at - _PEAK) % _DAY) / _DAY) for at in times] if daily else [base] * len(times)
+    swung = [base + daily * cos(turn * ((at - _PEAK) % _DAY) / _DAY) for at in times] if daily else None
+    values = swung if swung is not None else [base] * len(times)
     if noise:
         copy = hashlib.blake2b(f"{seed}\x00{record['metric']}\x00{tags}\x00".encode(), digest_size=8).copy
-        digests = []
+        digests: list[bytes] = []
+        keep = digests.append
         for at in times:
             hashed = copy()
             hashed.update(b"%d" % (at // US))
-            digests.append(hashed.digest())
-        number = int.from_bytes
-        values = [value + noise * (number(digest, "big") / 2**63 - 1) for value, digest in zip(values, digests)]
+            keep(hashed.digest())
+        numbers = struct.unpack(f">{len(digests)}Q", b"".join(digests))  # each digest as a big-endian integer
+        values = (
+            [value + noise * (number / 2**63 - 1) for value, number in zip(swung, numbers)]
+            if swung is not None
+            else [base + noise * (number / 2**63 - 1) for number in numbers]  # base + the noise, as above
+        )
     if base >= 0:
-        values = [0.0 if value < 0 else value for value in values]
+        return [0.0 if value < 0 else round(value, 4) for value in values]
     return [round(value, 4) for value in values]
 
 
@@ -144,22 +152,23 @@ def value_at(record: Record, at: int, seed: str) -> float:
     return _normals(record, (at,), seed)[0]
 
 
-def values_in(record: Record, first: int, last: int, seed: str) -> list[float]:
+def values_in(record: Record, first: int, last: int, seed: str, remember: bool = True) -> list[float]:
     """The series' values at its points from `first` to `last` (both on its interval), in time order: the
-    point submitted for each, else the last override covering it, else its normal value."""
+    point submitted for each, else the last override covering it, else its normal value (remembered unless
+    `remember` is False: see `_normals`)."""
     if first == last:  # a bucket of one point, as most are over an hour or two
         return [value_at(record, first, seed)]
     step = record["interval"] * US
     found_submitted = _submitted(record, first, last)
     if not found_submitted and not _overridden(record["overrides"], first, last):
-        return _normals(record, range(first, last + step, step), seed)  # the usual range: normal values only
+        return _normals(record, range(first, last + step, step), seed, remember)  # the usual range: normal values only
     submitted = {int(at): float(value) for at, value in found_submitted}
     stretches = _stretches(record["overrides"], first, last, step)
     normal = [
         at for low, high, override in stretches if override is None
         for at in range(low, high + step, step) if at not in submitted
     ]
-    computed = iter(_normals(record, normal, seed))
+    computed = iter(_normals(record, normal, seed, remember))
     found = []
     for low, high, override in stretches:
         for at in range(low, high + step, step):
@@ -570,14 +579,7 @@ def window_value(
     and the summaries aggregated across series, which is the same for like aggregations of aligned series."""
     counts = [(end // (r["interval"] * US)) - (start // (r["interval"] * US)) for r in records]
     if sum(counts) <= WINDOW_EVALUATIONS:
-        by_time: dict[int, list[float]] = {}
-        for record in records:
-            step = record["interval"] * US
-            first, last = max(start // step * step + step, _first(record, 0)), end // step * step
-            if first <= last:
-                for at, value in zip(range(first, last + step, step), values_in(record, first, last, seed), strict=True):
-                    by_time.setdefault(at, []).append(value)
-        values = [AGGREGATE[space](values) for _, values in sorted(by_time.items())]
+        values = _across(records, start, end, space, seed)[1]
         return AGGREGATE[time_aggregation](values) if values else None
     samples = max(1, WINDOW_EVALUATIONS // len(records))
     summaries = [stats(record, start + 1, end, seed, samples) for record in records]
@@ -585,14 +587,68 @@ def window_value(
     return AGGREGATE[space](found) if found else None
 
 
-def normal_range(
+def _across(
+    records: list[Record], start: int, end: int, space: str, seed: str, remember: bool = True
+) -> tuple[Sequence[int], list[float]]:
+    """The timestamps in `(start, end]` where a series has a point, in time order (a `range` when every series
+    has a point at each), and at each the series' values there aggregated across by `space` (in the order of
+    `records`)."""
+    columns = []
+    for record in records:
+        step = record["interval"] * US
+        first, last = max(start // step * step + step, _first(record, 0)), end // step * step
+        if first <= last:
+            columns.append((range(first, last + step, step), values_in(record, first, last, seed, remember)))
+    space_of = AGGREGATE[space]
+    if columns and all(times == columns[0][0] for times, _ in columns):  # one point of each series a timestamp
+        return columns[0][0], [space_of(values) for values in zip(*(values for _, values in columns))]
+    by_time: dict[int, list[float]] = {}
+    for times, values in columns:
+        for at, value in zip(times, values, strict=True):
+            by_time.setdefault(at, []).append(value)
+    found = sorted(by_time)
+    return found, [space_of(by_time[at]) for at in found]
+
+
+def window_values(
+    records: list[Record], length: int, after: int, until: int, space: str, time_aggregation: str, seed: str
+) -> tuple[Sequence[int], list[float | None]] | None:
+    """`window_value` of every window `(end - length, end]` with `after < end <= until`: the ends where the
+    points a window holds change (a point enters or leaves it; the windows up to the next such end hold the
+    same points, so have the same value), in time order, and each one's value; all points computed in one
+    pass. None when some of these windows would be sampled (`WINDOW_EVALUATIONS`), or a series' first point
+    is off its interval, so that a window's points are not those of the pass."""
+    steps = [r["interval"] * US for r in records]
+    most = sum(-(-length // step) for step in steps)  # points a window of `length` holds at most
+    if most > WINDOW_EVALUATIONS or any(r.get("since") is not None and r["since"] % step for r, step in zip(records, steps)):
+        return None
+    if not any(until // step > after // step or (until - length) // step > (after - length) // step for step in steps):
+        return [], []  # no point enters or leaves a window: nothing to compute
+    times, values = _across(records, after - length, until, space, seed, remember=False)
+    over = AGGREGATE[time_aggregation]
+    if isinstance(times, range) and length % times.step == 0:  # windows end at points, holding `length / step`
+        held, first = length // times.step, bisect.bisect_right(times, after)
+        return times[first:], [over(values[max(at - held + 1, 0) : at + 1]) for at in range(first, len(times))]
+    ends = sorted({at for at in times if after < at <= until} | {at + length for at in times if after < at + length <= until})
+    found: list[float | None] = []
+    low = high = 0  # the window holds times[low:high]
+    for end in ends:
+        while high < len(times) and times[high] <= end:
+            high += 1
+        while low < high and times[low] <= end - length:
+            low += 1
+        found.append(over(values[low:high]) if low < high else None)
+    return ends, found
+
+
+def window_range(
     records: list[Record], start: int, end: int, space: str, time_aggregation: str
 ) -> tuple[float, float, int] | None:
-    """What `window_value` can answer over `(start, end]`, and over every later window of the same length
-    that ends before an override starts: (lowest, highest, the earliest override start after `end`). None
-    when a point of the window is not (or may not stay) its series' normal value: an override or a submitted
-    point in or ahead of the window, a series that began inside it; or when the window may hold no point of
-    a series, or (for `sum`) a varying number of points."""
+    """What `window_value` can answer over `(start, end]`, and over every later window of the same length that
+    ends before the next point where an override starts or ends: (lowest, highest, that point). Each point of
+    a series is an override's value or one its normal shape can take (base ± daily ± noise), and the window
+    moves on with the last one's. None when a submitted point is in or ahead of the window, a series began
+    inside it, the window may hold no point of a series, or (for `sum`) a varying number of points."""
     edge = 2**63
     lows, highs, steps = [], [], set()
     for record in records:
@@ -600,26 +656,35 @@ def normal_range(
         since, points = record.get("since"), record.get("points")
         if end - start < step or (since is not None and since > start) or (points and points[-1][0] > start):
             return None
-        for override in record["overrides"]:
-            if override["to"] is None or override["to"] > start:
-                if override["from"] <= end:
-                    return None
-                edge = min(edge, override["from"])
         swing = abs(record["daily"]) + abs(record["noise"])
         low, high = record["base"] - swing, record["base"] + swing
         if record["base"] >= 0:
             low, high = max(low, 0.0), max(high, 0.0)
-        lows.append(low - 1e-4)  # a point is rounded to 4 decimals
-        highs.append(high + 1e-4)
+        normal = (low - 1e-4, high + 1e-4)  # a point is rounded to 4 decimals
+        first, last = start // step * step + step, end // step * step
+        held = [normal if value is None else (value, value) for _, _, value in _stretches(record["overrides"], first, last, step)]
+        lows.append(min(low for low, _ in held))
+        highs.append(max(high for _, high in held))
+        for override in record["overrides"]:
+            for at in (override["from"], override["to"]):
+                if at is not None and -(-at // step) * step > last:  # the first point it changes
+                    edge = min(edge, -(-at // step) * step)
         steps.add(step)
     if not records:
         return None
-    if space != "sum":
-        low, high = min(lows), max(highs)
-    elif len(steps) == 1:
-        low, high = sum(lows), sum(highs)
-    else:  # some timestamps hold only some of the series
-        low, high = sum(min(v, 0.0) for v in lows), sum(max(v, 0.0) for v in highs)
+    if len(steps) > 1:  # some timestamps hold only some of the series
+        low, high = (
+            (sum(min(v, 0.0) for v in lows), sum(max(v, 0.0) for v in highs))
+            if space == "sum"
+            else (min(lows), max(highs))
+        )
+    else:  # every timestamp holds a point of each series
+        low, high = {
+            "sum": (sum(lows), sum(highs)),
+            "avg": (sum(lows) / len(lows), sum(highs) / len(highs)),
+            "max": (max(lows), max(highs)),
+            "min": (min(lows), min(highs)),
+        }[space]
     if time_aggregation == "sum":
         step = steps.pop()
         if steps or (end - start) % step:

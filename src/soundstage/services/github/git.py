@@ -36,7 +36,7 @@ def blob_sha(text: str) -> str:
     return _hash("blob", text.encode())
 
 
-def _tree_key(entry: Record) -> bytes:
+def tree_key(entry: Record) -> bytes:
     # git sorts entries by name, with a directory compared as if its name ended in "/".
     name = entry["path"].encode()
     return name + b"/" if entry["type"] == "tree" else name
@@ -46,7 +46,7 @@ def tree_payload(entries: list[Record]) -> bytes:
     """A tree object's bytes, as hashed and as a pack carries it."""
     return b"".join(
         f"{int(e['mode'], 8):o} {e['path']}".encode() + b"\0" + bytes.fromhex(e["sha"])
-        for e in sorted(entries, key=_tree_key)
+        for e in sorted(entries, key=tree_key)
     )
 
 
@@ -107,8 +107,14 @@ def write_tree(objects: Objects, files: dict[str, str]) -> str:
     entries += [
         {"path": n, "mode": TREE_MODE, "type": "tree", "sha": write_tree(objects, sub)} for n, sub in below.items()
     ]
-    entries.sort(key=_tree_key)
-    sha = tree_sha(entries)
+    entries.sort(key=tree_key)
+    return write_entries(objects, entries)
+
+
+def write_entries(objects: Objects, entries: list[Record], sha: str | None = None) -> str:
+    """Stores the tree of `entries` (in git's order; what they name stored already), whose sha is `sha` when
+    the caller knows it (a pushed tree read back to its own bytes); answers its sha."""
+    sha = sha or tree_sha(entries)
     if sha not in objects.trees:
         objects.trees.add(sha, {"sha": sha, "tree": entries})
     return sha
@@ -124,7 +130,19 @@ def write_commit(
     committer: Record,
 ) -> Record:
     """Stores a commit of `files` (path -> blob sha); answers its record."""
-    tree = write_tree(objects, files)
+    return write_commit_tree(objects, repo, write_tree(objects, files), parents, message, author, committer)
+
+
+def write_commit_tree(
+    objects: Objects,
+    repo: str,
+    tree: str,
+    parents: list[str],
+    message: str,
+    author: Record,
+    committer: Record,
+) -> Record:
+    """Stores a commit of the stored tree `tree`; answers its record."""
     sha = commit_sha(tree, parents, author, committer, message)
     record = objects.commits.get(sha)
     if record is None:

@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import re
 import zlib
+from functools import partial
 from typing import Any
 
 from ...world import Principal, Record, World
 from ..base import Reply, ServiceRequest
 from . import git_objects, pulls, repos
 from .git_objects import ZERO, Pushed, Unstorable
-from .git_pack import FLUSH, PackError, pkt, read_pack, read_pkts, sideband, write_pack
+from .git_pack import FLUSH, PackError, PackTooLarge, mib, pkt, read_pack, read_pkts, sideband, write_pack
 from .records import Records
 from .store import HEADS, PULLS, REFS, REPOS, USERS, ref_key
 
@@ -33,8 +34,15 @@ _UPLOAD_CAPS = (
     "multi_ack_detailed side-band-64k ofs-delta shallow no-progress include-tag "
     "allow-tip-sha1-in-want allow-reachable-sha1-in-want"
 )
-_RECEIVE_CAPS = "report-status delete-refs ofs-delta"
+_RECEIVE_CAPS = "report-status delete-refs side-band-64k ofs-delta"
 MAX_REQUEST = 64 * 1024 * 1024  # the most a gzipped request body inflates to
+# What one push may bring. GitHub takes 2 GiB and files of up to 100 MB; a world is held in memory, each
+# pushed object a record and a write in its log, so a push here is smaller: a pack of at most the server's
+# body limit (hub.MAX_BODY; a bigger body never reaches the handler whole, and `too_large` refuses it alike),
+# at most `PUSH_OBJECTS` objects, inflating to at most `PUSH_INFLATED` bytes in all.
+PUSH_BYTES = 10 * 1024 * 1024
+PUSH_OBJECTS = 50_000
+PUSH_INFLATED = 64 * 1024 * 1024
 _REFNAME = re.compile(r"refs/(?:[^/\x00-\x20\x7f~^:?*\[\\]+/)*[^/\x00-\x20\x7f~^:?*\[\\]+")
 
 
@@ -162,9 +170,8 @@ def _all_pkts(data: bytes) -> list[bytes | None]:
     lines: list[bytes | None] = []
     at = 0
     while at < len(data):
-        more, used = read_pkts(data[at:])
+        more, at = read_pkts(data, at)
         lines += more
-        at += used
     return lines
 
 
@@ -224,18 +231,24 @@ def _upload(records: Records, repo: Record, body: bytes) -> Reply:
 
 
 def _receive(world: World, records: Records, repo: Record, body: bytes) -> Reply:
-    """A push: the ref updates, then the pack; each ref updated or refused on its own, as git reports."""
+    """A push: the ref updates, then the pack; each ref updated or refused on its own, as git reports. A pack
+    over the push limits is refused whole, as GitHub refuses it: by its size or by the count its header gives,
+    before anything is read from it; by what its objects inflate to, as soon as that passes the limit."""
     try:
-        lines, at = read_pkts(body)
-        commands = [_command(line) for line in lines if line is not None and not line.startswith(b"shallow ")]
+        commands, caps, at = _commands(body)
     except (PackError, UnicodeDecodeError, ValueError) as exc:
         return _text(400, f"protocol error: {exc}\n", RECEIVE)
     trace: dict[str, Any] = {"commands": [{"ref": r, "before": b, "after": a} for b, a, r in commands]}
     objects = records.objects
     try:
-        pack = read_pack(body[at:], lambda sha: git_objects.pack_object(objects, sha)) if body[at:] else []
+        if len(body) - at > PUSH_BYTES:
+            raise PackTooLarge(mib(PUSH_BYTES))
+        bases = partial(git_objects.pack_object, objects)  # a thin pack's, from the world
+        pack = read_pack(body[at:], bases, PUSH_OBJECTS, PUSH_INFLATED) if len(body) > at else []
         pushed = Pushed(objects, pack)
         unpack = "ok"
+    except PackTooLarge as exc:
+        return _too_large(commands, caps, str(exc), trace)
     except PackError as exc:
         pushed, unpack = Pushed(objects, []), str(exc)
     trace["objects"] = len(pushed.pack)
@@ -247,7 +260,50 @@ def _receive(world: World, records: Records, repo: Record, body: bytes) -> Reply
     if any(entry["result"] == "ok" for entry in trace["commands"]):
         world[REPOS].change(repo["full_name"], pushed_at=world.now(), updated_at=world.now())
     report = pkt(f"unpack {unpack}\n") + b"".join(results) + FLUSH
-    return _reply(f"{RECEIVE}-result", report, RECEIVE, trace)
+    return _reply(f"{RECEIVE}-result", _banded(caps, report), RECEIVE, trace)
+
+
+def too_large(request: ServiceRequest) -> Reply | None:
+    """A push whose body is over the server's limit, refused as one over `PUSH_BYTES`; None for any other git
+    request (the 413 of GitHub's front end), or one whose commands cannot be read."""
+    if _service(request) != RECEIVE:
+        return None
+    try:
+        commands, caps, _ = _commands(request.body)
+    except (PackError, UnicodeDecodeError, ValueError):
+        return None
+    trace: dict[str, Any] = {"commands": [{"ref": r, "before": b, "after": a} for b, a, r in commands]}
+    return _too_large(commands, caps, mib(PUSH_BYTES), trace)
+
+
+def _commands(body: bytes) -> tuple[list[tuple[str, str, str]], set[str], int]:
+    """A push's ref updates (`old new ref`), what the client asked for (after the first one's NUL) and where
+    the pack begins."""
+    lines, at = read_pkts(body)
+    commands = [_command(line) for line in lines if line is not None and not line.startswith(b"shallow ")]
+    first = lines[0] if lines else None
+    caps = set(first.partition(b"\0")[2].decode("utf-8", "replace").split()) if first else set()
+    return commands, caps, at
+
+
+def _too_large(commands: list[tuple[str, str, str]], caps: set[str], limit: str, trace: dict[str, Any]) -> Reply:
+    """GitHub's refusal of a pack over its limits, as git shows it: `remote: fatal: pack exceeds maximum allowed
+    size (<limit>)`, `error: remote unpack failed: index-pack abnormal exit`, every ref `(failed)`; nothing is
+    written."""
+    for entry in trace["commands"]:
+        entry["result"] = "failed"
+    trace["objects"] = 0
+    report = pkt("unpack index-pack abnormal exit\n") + b"".join(pkt(f"ng {r} failed\n") for _, _, r in commands) + FLUSH
+    said = f"fatal: pack exceeds maximum allowed size ({limit})\n"
+    return _reply(f"{RECEIVE}-result", _banded(caps, report, said), RECEIVE, trace)
+
+
+def _banded(caps: set[str], report: bytes, said: str = "") -> bytes:
+    """The report, in band 1 when the client asked for side-band-64k, after what the server `said` in band 2
+    (git shows it as `remote: ...`); the report alone otherwise."""
+    if "side-band-64k" not in caps:
+        return report
+    return (sideband(2, said.encode()) if said else b"") + sideband(1, report) + FLUSH
 
 
 def _command(line: bytes) -> tuple[str, str, str]:

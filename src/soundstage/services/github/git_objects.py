@@ -15,14 +15,16 @@ import re
 from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass
+from itertools import pairwise
 
 from ...clock import US
 from ...world import Record
 from . import commits, git
 from .git import FILE_MODE, TREE_MODE, Objects
-from .git_pack import MAX_OBJECTS, PackObject
+from .git_pack import PackObject
 
 ZERO = "0" * 40
+MAX_OBJECTS = 100_000  # the most objects one fetch packs
 MAX_PACK_BYTES = 256 * 1024 * 1024  # the most object bytes one fetch packs
 _PERSON = re.compile(r"(?P<name>[^<>\n]*) <(?P<email>[^<>\n]*)> (?P<at>\d{1,12}) (?P<tz>[+-]\d{4})")
 
@@ -147,12 +149,15 @@ class _Commit:
 
 
 class Pushed:
-    """The objects of a pushed pack over the world's own: read and checked before anything is written."""
+    """The objects of a pushed pack over the world's own: read and checked before anything is written. Each
+    tree is read and checked once, whichever commits share it, so a push costs time linear in its objects."""
 
     def __init__(self, objects: Objects, pack: list[PackObject]) -> None:
         self.objects = objects
         self.pack = {obj.sha: obj for obj in pack}
-        self._files: dict[str, dict[str, str]] = {}
+        self._entries: dict[str, list[Record]] = {}  # a pushed tree's entries, once checked
+        self._filled: dict[str, bool] = {}  # whether a tree holds a file, under it anywhere
+        self._texts: set[str] = set()  # the blobs found to be text
 
     def new_commits(self, tip: str) -> list[str]:
         """The commits from `tip` the world lacks, parents before children; raises `Unstorable` when a
@@ -210,28 +215,31 @@ class Pushed:
             raise Unstorable(f"commit {sha} cannot be stored as it is (a date outside UTC, or its message's ending)")
         return found
 
-    def files(self, tree: str) -> dict[str, str]:
-        """Path -> blob sha of a tree from the pack or the world; only text files and directories."""
+    def check(self, tree: str) -> bool:
+        """Checks a tree of the pack or the world and everything under it (only text files and directories,
+        none empty); answers whether it holds a file."""
+        filled = self._filled.get(tree)
+        if filled is not None:
+            return filled
         if tree in self.objects.trees:
-            return git.flatten(self.objects, tree)
-        if tree in self._files:
-            return self._files[tree]
-        obj = self.pack.get(tree)
-        if obj is None or obj.kind != "tree":
-            raise Unstorable("missing necessary objects")
-        entries = _tree_entries(tree, obj.payload)
-        files: dict[str, str] = {}
-        for entry in entries:
-            if entry["type"] == "tree":
-                below = self.files(entry["sha"])
-                if not below:
-                    raise Unstorable(f"tree {tree} holds an empty directory, which GitHub's API cannot write")
-                files.update({f"{entry['path']}/{path}": sha for path, sha in below.items()})
-            else:
-                self.text(entry["sha"])
-                files[entry["path"]] = entry["sha"]
-        self._files[tree] = files
-        return files
+            entries = git.entries(self.objects, tree)
+            filled = any(e["type"] == "blob" for e in entries) or any(self.check(e["sha"]) for e in entries)
+        else:
+            obj = self.pack.get(tree)
+            if obj is None or obj.kind != "tree":
+                raise Unstorable("missing necessary objects")
+            entries = _tree_entries(tree, obj.payload)
+            for entry in entries:
+                if entry["type"] == "tree":
+                    if not self.check(entry["sha"]):
+                        raise Unstorable(f"tree {tree} holds an empty directory, which GitHub's API cannot write")
+                elif entry["sha"] not in self._texts:
+                    self.text(entry["sha"])
+                    self._texts.add(entry["sha"])
+            self._entries[tree] = entries
+            filled = bool(entries)
+        self._filled[tree] = filled
+        return filled
 
     def text(self, blob: str) -> str:
         """A blob's text, from the world or the pack; only UTF-8 text can be stored."""
@@ -247,18 +255,34 @@ class Pushed:
 
     def store(self, repo: str, commits: list[str]) -> None:
         """Writes commits (parents first), their trees and blobs, as `POST .../git/blobs`, `trees` and
-        `commits` do; nothing when one of them cannot be stored (`Unstorable`)."""
+        `commits` do, in their order: a commit's new blobs as its files come, then its new trees, each after
+        the trees under it; nothing when one of them cannot be stored (`Unstorable`). The world holds every
+        tree under one it holds, so only the trees it lacks are walked."""
         checked = [(sha, self.commit(sha)) for sha in commits]
-        trees = {sha: self.files(found.tree) for sha, found in checked}  # every one checked before any write
+        for _, found in checked:  # every one checked before any write
+            self.check(found.tree)
         for sha, found in checked:
-            files = trees[sha]
-            for blob in files.values():
-                git.write_blob(self.objects, self.text(blob))
-            record = git.write_commit(
-                self.objects, repo, files, found.parents, found.message, found.author, found.committer
+            trees: dict[str, None] = {}
+            self._blobs(found.tree, trees)
+            for tree in trees:
+                git.write_entries(self.objects, self._entries[tree], tree)
+            record = git.write_commit_tree(
+                self.objects, repo, found.tree, found.parents, found.message, found.author, found.committer
             )
-            if record["sha"] != sha:  # checked by `commit` and `files`: a mismatch is a bug, and undone
+            if record["sha"] != sha:  # checked by `commit` and `check`: a mismatch is a bug, and undone
                 raise AssertionError(f"pushed commit {sha} was stored as {record['sha']}")
+
+    def _blobs(self, tree: str, trees: dict[str, None]) -> None:
+        """Writes the blobs under a tree the world lacks, as its files come; adds the trees it lacks to `trees`,
+        each after the trees under it."""
+        if tree in self.objects.trees or tree in trees:
+            return
+        for entry in self._entries[tree]:
+            if entry["type"] == "tree":
+                self._blobs(entry["sha"], trees)
+            elif entry["sha"] not in self.objects.blobs:
+                git.write_blob(self.objects, self.text(entry["sha"]))
+        trees[tree] = None
 
 
 def _person(sha: str, value: str) -> Record:
@@ -273,6 +297,7 @@ def _person(sha: str, value: str) -> Record:
 def _tree_entries(sha: str, payload: bytes) -> list[Record]:
     """A pushed tree's entries; only regular files and directories, written back to the same bytes."""
     entries: list[Record] = []
+    keys: list[bytes] = []  # each name as git orders it: a directory's as if it ended in "/"
     at = 0
     while at < len(payload):
         space = payload.find(b" ", at)
@@ -293,6 +318,9 @@ def _tree_entries(sha: str, payload: bytes) -> list[Record]:
         is_tree = mode == b"40000"
         kind = ("tree", TREE_MODE) if is_tree else ("blob", FILE_MODE)
         entries.append({"path": path, "mode": kind[1], "type": kind[0], "sha": target})
-    if git.tree_payload(entries) != payload:
+        keys.append(name + b"/" if is_tree else name)
+    # Read back as read, each entry gives its own bytes: the tree's are `git.tree_payload`'s when its entries
+    # come in git's order (`git.tree_key`), one name once.
+    if any(before >= after for before, after in pairwise(keys)):
         raise Unstorable(f"tree {sha} is not in git's order")
     return entries

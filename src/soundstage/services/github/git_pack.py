@@ -3,8 +3,9 @@
 A pack written here holds whole objects only (no deltas), which every git reads. A pack read here may
 hold deltas against an object earlier in the pack (`OFS_DELTA`) or named by its id (`REF_DELTA`, whose
 base may also be outside the pack: a thin pack); `read_pack` applies them. Reading is bounded: the
-number of objects, each object's inflated size and the delta chain's depth all have limits, and
-anything malformed is a `PackError`, never a crash.
+number of objects and the bytes they inflate to (the reader's limits, `PackTooLarge` past them), each
+object's inflated size and the delta chain's depth, and anything malformed is a `PackError`, never a
+crash. It takes time linear in the pack and what it inflates to.
 """
 
 from __future__ import annotations
@@ -24,13 +25,21 @@ COMMIT, TREE, BLOB, TAG, OFS_DELTA, REF_DELTA = 1, 2, 3, 4, 6, 7
 KINDS = {COMMIT: "commit", TREE: "tree", BLOB: "blob", TAG: "tag"}
 TYPES = {name: number for number, name in KINDS.items()}
 
-MAX_OBJECTS = 100_000
 MAX_OBJECT_SIZE = 32 * 1024 * 1024
 MAX_DELTA_DEPTH = 64
 
 
 class PackError(ValueError):
     """A pack, delta or pkt-line stream that is malformed or over a limit."""
+
+
+class PackTooLarge(PackError):
+    """A pack over the limits its reader gave: the message says which (`50000 objects`)."""
+
+
+def mib(size: int) -> str:
+    """A size as git writes one in its messages (`10.00 MiB`)."""
+    return f"{size / 2**20:.2f} MiB"
 
 
 # -- pkt-lines ---------------------------------------------------------------------------------------
@@ -43,11 +52,10 @@ def pkt(data: bytes | str) -> bytes:
     return b"%04x" % (len(raw) + 4) + raw
 
 
-def read_pkts(data: bytes) -> tuple[list[bytes | None], int]:
-    """The pkt-lines at the start of `data` up to and including the first flush (None), and where the
-    rest begins; all of `data` when it has no flush."""
+def read_pkts(data: bytes, at: int = 0) -> tuple[list[bytes | None], int]:
+    """The pkt-lines of `data` from `at` up to and including the first flush (None), and where the rest
+    begins; all of `data` when it has no flush."""
     lines: list[bytes | None] = []
-    at = 0
     while at < len(data):
         head = data[at : at + 4]
         try:
@@ -182,11 +190,14 @@ class _Entry:
     base: int | str | None = None  # OFS_DELTA: the base's offset; REF_DELTA: its id
 
 
-def _entries(pack: bytes) -> Iterator[tuple[int, _Entry]]:
-    """(offset, entry) of each object in a pack whose header and trailer were checked."""
+def _entries(pack: bytes, inflated: int) -> Iterator[tuple[int, _Entry]]:
+    """(offset, entry) of each object in a pack whose header and trailer were checked; `PackTooLarge` once the
+    objects announce more than `inflated` bytes in all."""
     count = struct.unpack(">I", pack[8:12])[0]
     end = len(pack) - 20
+    view = memoryview(pack)
     at = 12
+    total = 0
     for _ in range(count):
         start = at
         if at >= end:
@@ -203,6 +214,9 @@ def _entries(pack: bytes) -> Iterator[tuple[int, _Entry]]:
             at += 1
         if size > MAX_OBJECT_SIZE:
             raise PackError("object too large")
+        total += size
+        if total > inflated:
+            raise PackTooLarge(f"{mib(inflated)} inflated")
         entry = _Entry(kind, b"")
         if kind == OFS_DELTA:
             byte = _byte(pack, at)
@@ -220,34 +234,62 @@ def _entries(pack: bytes) -> Iterator[tuple[int, _Entry]]:
             at += 20
         elif kind not in KINDS:
             raise PackError(f"unknown object type {kind}")
-        inflater = zlib.decompressobj()
-        try:
-            entry.data = inflater.decompress(memoryview(pack)[at:end], size + 1)
-        except zlib.error as exc:
-            raise PackError(f"bad compressed data: {exc}") from None
-        if not inflater.eof or len(entry.data) != size:
-            raise PackError("object size does not match its data")
-        at = end - len(inflater.unused_data)
+        entry.data, at = _inflate(view, at, end, size)
         yield start, entry
     if at != end:
         raise PackError("pack has trailing data")
 
 
-def read_pack(pack: bytes, outside: Callable[[str], PackObject | None]) -> list[PackObject]:
+def _inflate(pack: memoryview, at: int, end: int, size: int) -> tuple[bytes, int]:
+    """The `size` bytes deflated at `at`, and where their deflated data ends. zlib keeps a copy of the input
+    it was given past the end of the data: it is given a window about as long as `size` deflated can be
+    (doubled while the data goes on), never the rest of the pack, so reading a pack copies about as much as
+    its objects inflate to, not as much as the pack times its objects."""
+    inflater = zlib.decompressobj()
+    parts: list[bytes] = []
+    got = 0
+    window = size + size // 4 + 64
+    while not inflater.eof:
+        if at >= end:
+            raise PackError("object size does not match its data")
+        given = pack[at : min(end, at + window)]
+        try:
+            part = inflater.decompress(given, size + 1 - got)
+        except zlib.error as exc:
+            raise PackError(f"bad compressed data: {exc}") from None
+        got += len(part)
+        if got > size:
+            raise PackError("object size does not match its data")
+        parts.append(part)
+        at += len(given) - len(inflater.unused_data if inflater.eof else inflater.unconsumed_tail)
+        window *= 2
+    if got != size:
+        raise PackError("object size does not match its data")
+    return b"".join(parts), at
+
+
+def read_pack(
+    pack: bytes, outside: Callable[[str], PackObject | None], objects: int, inflated: int
+) -> list[PackObject]:
     """Every object of a pack, deltas applied, in pack order. `outside(sha)` finds a `REF_DELTA` base the
-    pack does not hold (a thin pack), or None."""
+    pack does not hold (a thin pack), or None. `PackTooLarge` when the pack holds more than `objects` objects
+    (told by its header, before anything is read) or they come to more than `inflated` bytes."""
     if len(pack) < 32 or pack[:4] != b"PACK" or struct.unpack(">I", pack[4:8])[0] not in (2, 3):
         raise PackError("not a version 2 pack")
+    if struct.unpack(">I", pack[8:12])[0] > objects:
+        raise PackTooLarge(f"{objects} objects")
     if hashlib.sha1(pack[:-20]).digest() != pack[-20:]:
         raise PackError("pack checksum does not match")
-    if struct.unpack(">I", pack[8:12])[0] > MAX_OBJECTS:
-        raise PackError("too many objects in the pack")
-    entries = dict(_entries(pack))
+    entries = dict(_entries(pack, inflated))
+    left = inflated - sum(len(entry.data) for entry in entries.values())  # what deltas may still make
     resolved: dict[int, PackObject] = {}
     by_sha: dict[str, PackObject] = {}
+    after: dict[int, list[int]] = {}  # an object's offset -> the deltas against it waiting for it
+    named: dict[str, list[int]] = {}  # an object's id -> the REF_DELTAs against it waiting for it
 
     def resolve(offset: int, depth: int) -> PackObject | None:
-        """The object at `offset`; None while it is a delta against an object not known yet."""
+        """The object at `offset`; None while it is a delta against an object not known yet (then it waits)."""
+        nonlocal left
         if offset in resolved:
             return resolved[offset]
         if depth > MAX_DELTA_DEPTH:
@@ -258,22 +300,31 @@ def read_pack(pack: bytes, outside: Callable[[str], PackObject | None]) -> list[
         if entry.kind in KINDS:
             obj = PackObject(KINDS[entry.kind], entry.data)
         else:
-            base = resolve(entry.base, depth + 1) if isinstance(entry.base, int) else _named(str(entry.base))
+            if isinstance(entry.base, int):
+                base = resolve(entry.base, depth + 1)
+                waits = after.setdefault(entry.base, [])
+            else:
+                base = by_sha.get(str(entry.base)) or outside(str(entry.base))
+                waits = named.setdefault(str(entry.base), [])
             if base is None:
+                waits.append(offset)
                 return None
             obj = PackObject(base.kind, apply_delta(base.payload, entry.data))
+            left -= len(obj.payload)
+            if left < 0:
+                raise PackTooLarge(f"{mib(inflated)} inflated")
         resolved[offset] = obj
         by_sha[obj.sha] = obj
         return obj
 
-    def _named(sha: str) -> PackObject | None:
-        return by_sha.get(sha) or outside(sha)
-
-    # A REF_DELTA's base may come later in the pack: resolve in rounds until a round adds nothing.
-    waiting = list(entries)
-    while waiting:
-        left = [offset for offset in waiting if resolve(offset, 0) is None]
-        if len(left) == len(waiting):
-            raise PackError("a delta base is missing")
-        waiting = left
+    # A REF_DELTA's base may come later in the pack: what waits for an object is resolved once it is.
+    for first in entries:
+        todo = [first]
+        while todo:
+            offset = todo.pop()
+            obj = resolve(offset, 0)
+            if obj is not None:
+                todo += after.pop(offset, []) + named.pop(obj.sha, [])
+    if len(resolved) != len(entries):
+        raise PackError("a delta base is missing")
     return [resolved[offset] for offset in entries]

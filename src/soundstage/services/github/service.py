@@ -101,6 +101,10 @@ class GitHubService(RestService):
     def outage(self) -> GitHubError:
         return server_error(503)
 
+    def too_large(self, request: ServiceRequest) -> Reply:
+        refused = git_http.too_large(request) if git_path(request.path) else None  # a push: git's own refusal
+        return refused or super().too_large(request)
+
     def token(self, request: ServiceRequest) -> str | None:
         return token_of(request)
 
