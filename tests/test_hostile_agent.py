@@ -48,9 +48,16 @@ def soundstage(*args: str, home: Path, **env: str) -> subprocess.CompletedProces
 
 def hostile_run(tmp_path: Path, scenes: list[Path], sandbox: str) -> tuple[subprocess.CompletedProcess[str], Path]:
     home, out = tmp_path / "home", tmp_path / "runs"
-    # In the sandbox it never sees the honest trial end: it waits 5 s, then tries all the same.
-    wait = "5" if sandbox != "none" else "120"
-    told = {"HOSTILE_RUNS": str(out), "HOSTILE_HOME": str(home), "HOSTILE_SCENE": str(scenes[0]), "HOSTILE_WAIT": wait}
+    # In the sandbox it never sees the honest trial end: it waits 5 s, then tries all the same. Out of it, it
+    # waits for that trial's grade, to change it (locking the store would only cost the run its store: below).
+    sandboxed = sandbox != "none"
+    told = {
+        "HOSTILE_RUNS": str(out),
+        "HOSTILE_HOME": str(home),
+        "HOSTILE_SCENE": str(scenes[0]),
+        "HOSTILE_WAIT": "5" if sandboxed else "120",
+        "HOSTILE_LOCK": "2" if sandboxed else "0",
+    }
     words = [f"--env={name}={value}" for name, value in told.items()]
     agent = shlex.join([sys.executable, str(HOSTILE)])
     ran = soundstage(
@@ -78,7 +85,7 @@ def test_in_the_sandbox_a_hostile_agent_changes_no_grade_aborts_no_run_and_finds
 
     assert ran.returncode == 1, ran.stderr  # as the honest outcomes say: hello passed, the hostile scene failed
     found = report(run)
-    assert found["store"] == "OperationalError: unable to open database file"
+    assert found["lock"] == found["store"] == "OperationalError: unable to open database file"
     assert (found["events"], found["results"]) == (0, 0)
     assert found["key"].startswith("FileNotFoundError") and found["scene"].startswith("FileNotFoundError")
     assert found["processes"] == {}  # not one process of soundstage's in sight, let alone its memory
@@ -136,7 +143,7 @@ def test_a_store_locked_by_the_agent_costs_the_run_its_store_not_a_trial_its_gra
         out=out,
         store=lambda: opened(None, out),
         sandbox="none",
-        env={**told, "HOSTILE_LOCK": "3", "HOSTILE_ATTEMPTS": "", "HOSTILE_HONEST_DELAY": "1"},
+        env={**told, "HOSTILE_LOCK": "3", "HOSTILE_ATTEMPTS": "lock", "HOSTILE_HONEST_DELAY": "1"},
         on_note=notes.append,
     )
 

@@ -85,8 +85,10 @@ def test_the_sandbox_covers_what_is_hidden_and_shows_what_the_agent_needs(tmp_pa
         BWRAP,
         *fresh,
         *namespaces,
-        # Under /tmp (as pytest's folders are), the agent's own folder is mounted again in the fresh /tmp.
+        # Under /tmp (as pytest's folders are), what the agent runs from is mounted again in the fresh /tmp.
+        *["--ro-bind", str(home), str(home)],
         *["--ro-bind", str(project / "agents"), str(project / "agents")],
+        *["--ro-bind", str(project / "venv" / "bin"), str(project / "venv" / "bin")],
         *["--tmpfs", str(home / ".soundstage")],
         *["--tmpfs", str(project / "runs")],
         *["--tmpfs", str(project / "seeds")],

@@ -102,8 +102,8 @@ def bwrap_command(argv: list[str], workdir: Path, cover: Cover, needed: Iterable
     sandbox, in `workdir`. Each path of `cover.hidden` that exists is covered: a folder by an empty one, a
     file by an empty file; but a folder holding one of the `needed` folders (the Python and tools the agent
     runs, its home) or the folder of a file the command names is not covered whole: only the files `cover`
-    names in it are. The command's folders under `/tmp` are mounted again in the fresh one, then the covers,
-    then the `cover.shown` files and the files the command names over whatever covered them."""
+    names in it are. Those of these folders that lie under `/tmp` are mounted again in the fresh one, then the
+    covers, then the `cover.shown` files and the files the command names over whatever covered them."""
     bwrap = shutil.which("bwrap") or "bwrap"
     command = _command_files(argv)
     folders = list(dict.fromkeys(path.parent for path in command))
@@ -114,7 +114,9 @@ def bwrap_command(argv: list[str], workdir: Path, cover: Cover, needed: Iterable
         if path.exists() and path != Path("/") and not any(_within(kept, path) for kept in keep)
     )
     args = [bwrap, "--ro-bind", "/", "/", *_FRESH, *_UNSHARE]
-    for folder in _outermost(folder for folder in folders if _within(folder, TMP)):
+    # The fresh /tmp has none of the machine's files: what the agent runs from is mounted again there (a virtual
+    # environment made in /tmp, a script in a test's folder).
+    for folder in _outermost(kept for kept in keep if _within(kept, TMP) and kept.exists()):
         args += ["--ro-bind", str(folder), str(folder)]
     for path in hidden:
         args += ["--tmpfs", str(path)] if path.is_dir() else ["--ro-bind", "/dev/null", str(path)]

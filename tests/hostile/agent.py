@@ -48,7 +48,7 @@ def honest():
 
 
 # Which of its attempts it makes (all, unless told).
-ATTEMPTS = os.environ.get("HOSTILE_ATTEMPTS", "store,events,results,key,scene,processes,proxy").split(",")
+ATTEMPTS = os.environ.get("HOSTILE_ATTEMPTS", "lock,store,events,results,key,scene,processes,proxy").split(",")
 
 
 def attempt(report, name, action):
@@ -179,7 +179,7 @@ if task.startswith("Say hello"):
     sys.exit(0)
 report = {}
 if LOCK:
-    report["lock"] = lock_the_store()
+    attempt(report, "lock", lock_the_store)
 deadline = time.monotonic() + WAIT
 while not others("*/hello/*/result.json") and time.monotonic() < deadline:
     time.sleep(0.1)
