@@ -1,9 +1,13 @@
 """Cuts the official API descriptions the tests read down to what soundstage implements.
 
-    python scripts/cut_specs.py DIR
+    python scripts/cut_specs.py DIR            # DIR holds the full descriptions
+    python scripts/cut_specs.py DIR --fetch    # downloads those DIR lacks first, from where each comes from
 
-DIR holds the full descriptions under their upstream file names (see tests/specs/SOURCES.md for where
-each comes from), JSON or YAML. For each one this writes tests/specs/<same name, as .json>: the operations
+DIR holds the full descriptions under their upstream file names, JSON or YAML, exactly as published at the
+commit or release each `Source` names (its SHA-256 is checked: a clone keeps only the cuts, and a newer file
+would change them unseen). Without them, the script names each missing file with its download address and
+digest, and stops; `--fetch` downloads them (from GitHub, and for GitHub's own from the npm registry). For
+each description this writes tests/specs/<same name, as .json>: the operations
 that soundstage's registry (`soundstage.services.SERVICES[...].operations()`) lists for that service (for
 Datadog, whose API has one description per version, those of that version), every component they reach
 through `$ref` (transitively), and the components the tests name themselves. It also rewrites
@@ -14,9 +18,12 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import io
 import json
 import re
 import sys
+import tarfile
+import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -39,8 +46,28 @@ class Source:
     commit: str
     license: str
     note: str
+    sha256: str  # of the full file, as published there
     extra: tuple[str, ...] = ()  # `$ref`s the tests use by name, kept even where no operation reaches them
     version: str = ""  # the path prefix of the operations this description has, where a service has several
+    tarball: str = ""  # where the file is published inside a package (npm), rather than in a repository
+
+    @property
+    def url(self) -> str:
+        """Where the file is downloaded from: the package's archive, or the repository's file at its commit."""
+        if self.tarball:
+            return self.tarball
+        return f"{self.origin.replace('https://github.com/', 'https://raw.githubusercontent.com/')}/{self.commit}/{self.path}"
+
+    def download(self) -> bytes:
+        with urllib.request.urlopen(self.url, timeout=120) as response:
+            data: bytes = response.read()
+        if not self.tarball:
+            return data
+        with tarfile.open(fileobj=io.BytesIO(data)) as archive:  # npm's: the package's files under package/
+            member = archive.extractfile(f"package/{self.path}")
+            if member is None:
+                raise SystemExit(f"{self.url} has no package/{self.path}")
+            return member.read()
 
     @property
     def output(self) -> str:
@@ -60,6 +87,7 @@ SOURCES = [
         origin="https://github.com/slackapi/slack-api-specs",
         path="web-api/slack_web_openapi_v2.json",
         commit="bc08db49625630e3585bf2f1322128ea04f2a7f3",
+        sha256="742a5c977180a829df8767cf57bc417d99b3713583aee83741efb9c08ca731e7",
         license="MIT",
         note="MIT: the LICENSE file of the repository at that commit.",
         extra=("#/definitions/objs_message",),  # tests/services/slack/test_schema.py
@@ -70,6 +98,7 @@ SOURCES = [
         origin="https://github.com/PagerDuty/api-schema",
         path="reference/REST/openapiv3.json",
         commit="91a06fb3c64b0ab2b2bd6c485d12b327dfb55c18",
+        sha256="b2e80f8b83b170f29702e96a69adf230702b4ec43dddab7e348a2985c707ef35",
         license="none stated",
         note="none stated: the repository has no license file in any commit, and neither its README nor\n"
         "  the description names a license. Only facts are kept from it (see above).",
@@ -80,6 +109,8 @@ SOURCES = [
         origin="https://www.npmjs.com/package/@octokit/openapi (github/rest-api-description, bundled)",
         path="generated/api.github.com.json",
         commit="npm 23.0.2",
+        sha256="829b4bebb19a53133289f7b0bc819f4f1118115821db2ca9f25e9ee995a7da2a",
+        tarball="https://registry.npmjs.org/@octokit/openapi/-/openapi-23.0.2.tgz",
         license="MIT",
         note="MIT: the LICENSE file of github/rest-api-description and of the @octokit/openapi package.",
     ),
@@ -89,6 +120,7 @@ SOURCES = [
         origin="https://github.com/DataDog/datadog-api-client-python",
         path=".generator/schemas/v1/openapi.yaml",
         commit="6d8f356e4a3fdf83307c9db00e7a081d56a47ea5",
+        sha256="e8e3972a2d77b1395e28f7044e830f526258a4bc5e07d9401c2c07b2bcccabb4",
         license="Apache-2.0",
         note="Apache-2.0: the LICENSE file of the repository at that commit.",
         version="/api/v1/",
@@ -99,6 +131,7 @@ SOURCES = [
         origin="https://github.com/DataDog/datadog-api-client-python",
         path=".generator/schemas/v2/openapi.yaml",
         commit="9a09c580b3a02f15baff495191e8be309cd63642",
+        sha256="6b75d3862eecf6516f6fc44e20ad6ba9c39b628df6164063b0f95319c085bf0a",
         license="Apache-2.0",
         note="Apache-2.0: the LICENSE file of the repository at that commit.",
         version="/api/v2/",
@@ -247,7 +280,8 @@ def write_sources(rows: list[tuple[Source, dict[str, Any], str, int, list[str]]]
         "```",
         "",
         "(with soundstage installed: `pip install -e .`) where DIR holds the full descriptions named below,",
-        "as found in their origin at the commit given; run it again after adding an operation to a service.",
+        "as found in their origin at the commit given (`--fetch` downloads those DIR lacks, and each file's",
+        "sha256 is checked); run it again after adding an operation to a service.",
         "Do not edit these files by hand. They keep the descriptions' facts (paths, parameters, schemas)",
         "and leave out their prose and samples (descriptions, summaries, titles, examples).",
         "",
@@ -269,20 +303,48 @@ def write_sources(rows: list[tuple[Source, dict[str, Any], str, int, list[str]]]
     (OUT / "SOURCES.md").write_text("\n".join(lines) + "\n")
 
 
+def gather(folder: Path, fetch: bool) -> dict[str, bytes]:
+    """Each description's full file, by name: from `folder`, downloaded into it first with `fetch`. Stops,
+    naming every file and what is wrong with it, when one is missing or not the file published."""
+    found, problems = {}, []
+    for source in SOURCES:
+        path = folder / source.file
+        if not path.is_file() and fetch:
+            print(f"downloading {source.url}", file=sys.stderr)
+            folder.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(source.download())
+        if not path.is_file():
+            problems.append(f"{path}: missing; download it from {source.url} (sha256 {source.sha256}), or use --fetch")
+            continue
+        raw = path.read_bytes()
+        digest = hashlib.sha256(raw).hexdigest()
+        if digest != source.sha256:
+            problems.append(
+                f"{path}: sha256 {digest}, not the {source.sha256} of {source.path} at {source.commit} "
+                f"({source.url}); to cut a newer one, change its Source here first"
+            )
+        found[source.file] = raw
+    if problems:
+        raise SystemExit("\n".join(problems))
+    return found
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("folder", type=Path, help="the folder holding the full descriptions")
-    folder = parser.parse_args().folder
+    parser.add_argument("--fetch", action="store_true", help="download the descriptions the folder lacks")
+    arguments = parser.parse_args()
+    files = gather(arguments.folder, arguments.fetch)
     OUT.mkdir(parents=True, exist_ok=True)
     rows = []
     for source in SOURCES:
-        raw = (folder / source.file).read_bytes()
+        raw = files[source.file]
         document = read(raw, source.file)
         cut_document, missing = cut(document, source.operations(), source.extra)
         text = json.dumps(cut_document, sort_keys=True, indent=0, ensure_ascii=False) + "\n"
         (OUT / source.output).write_text(text, encoding="utf-8")
         kept = sum(1 for item in cut_document["paths"].values() for method in METHODS if method in item)
-        rows.append((source, document, hashlib.sha256(raw).hexdigest(), kept, missing))
+        rows.append((source, document, source.sha256, kept, missing))
         print(f"{source.output}: {kept} operations, {len(text):,} bytes; not described: {missing}", file=sys.stderr)
     write_sources(rows, "python scripts/cut_specs.py DIR")
 
