@@ -1,5 +1,6 @@
 """Reading runs back, each row into the model it stores (results/), here alone: the list of runs, newest first,
-and one run under one of its evaluations with its trials, check results, evaluations and figures."""
+and one run under one of its evaluations with its trials, check results, evaluations and figures. An
+evaluation's row and a scene's figures' row are their models' fields (the key columns besides are ignored)."""
 
 from __future__ import annotations
 
@@ -25,10 +26,10 @@ def list_runs(tx: Transaction) -> list[ListedRun]:
     )
     figures: dict[str, list[SceneFigures]] = {}
     for row in tx.rows("figures", "SELECT * FROM figures WHERE evaluation = 0 ORDER BY run_id, scene", {}):
-        figures.setdefault(row["run_id"], []).append(_figures(row))
+        figures.setdefault(row["run_id"], []).append(SceneFigures.model_validate(row))
     evaluations: dict[str, list[Evaluation]] = {}
     for row in tx.rows("evaluations", "SELECT * FROM evaluations ORDER BY run_id, number", {}):
-        evaluations.setdefault(row["run_id"], []).append(_evaluation(row))
+        evaluations.setdefault(row["run_id"], []).append(Evaluation.model_validate(row))
     return [
         ListedRun(
             run=_run(row, figures.get(row["id"], []), evaluations.get(row["id"], [])),
@@ -47,14 +48,14 @@ def get_run(tx: Transaction, run_id: str, evaluation: int | None = 0) -> Run | N
     if not found:
         return None
     made = [
-        _evaluation(row)
+        Evaluation.model_validate(row)
         for row in tx.rows(
             "evaluations", "SELECT * FROM evaluations WHERE run_id = :run_id ORDER BY number", {"run_id": run_id}
         )
     ]
     number = evaluation if evaluation is not None else max((e.number for e in made), default=0)
     figures = [
-        _figures(row)
+        SceneFigures.model_validate(row)
         for row in tx.rows(
             "figures",
             "SELECT * FROM figures WHERE run_id = :run_id AND evaluation = :evaluation ORDER BY scene",
@@ -144,18 +145,3 @@ def _check(row: dict[str, Any]) -> CheckResult:
         "source",
     )
     return CheckResult(id=row["check_id"], **{name: row[name] for name in fields})
-
-
-def _evaluation(row: dict[str, Any]) -> Evaluation:
-    return Evaluation(
-        number=row["number"],
-        checks_from=row["checks_from"],
-        checks_file=row["checks_file"],
-        created_at=row["created_at"],
-    )
-
-
-def _figures(row: dict[str, Any]) -> SceneFigures:
-    return SceneFigures.model_validate(
-        {key: value for key, value in row.items() if key not in ("run_id", "evaluation")}
-    )
