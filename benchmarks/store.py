@@ -5,7 +5,7 @@
 (a) the trial folders alone, as the runner writes them at a trial's end (result.json, checks.json, state.json,
     diff.json, output.txt);
 (b) the same folders, and each trial written to a SQLite store as the runner does it (one transaction a trial,
-    its checks read back from checks.json), with the run's start and finish;
+    with its check results), with the run's start and finish;
 (c) the same with a PostgreSQL store: SOUNDSTAGE_TEST_POSTGRES names the server (DEVELOPERS.md), the store
     working in a schema of its own that is dropped afterwards. Skipped without the variable.
 Each figure includes opening the store (connecting and migrating it). Reported, not budgeted.
@@ -14,7 +14,6 @@ Each figure includes opening the store (connecting and migrating it). Reported, 
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 import tempfile
@@ -23,7 +22,6 @@ import uuid
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
@@ -31,70 +29,68 @@ from sqlalchemy.engine import make_url
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
+from soundstage.checks import CheckResult  # noqa: E402
+from soundstage.results import Counts, Run, Trial  # noqa: E402
+from soundstage.results.files import checks_json, encoded, result_json  # noqa: E402
 from soundstage.store import Store, open_store  # noqa: E402
 
 SCENES = 10
 
 
-def run_record(folder: Path, trials: int) -> dict[str, Any]:
-    return {
-        "run_id": folder.name,
-        "folder": str(folder),
-        "agent": "python agent.py",
-        "scenes": [f"seeds/scene-{n}.yaml" for n in range(SCENES)],
-        "trials": trials // SCENES,
-        "strict": False,
-    }
+def run_record(folder: Path, trials: int) -> Run:
+    return Run(
+        run_id=folder.name,
+        folder=str(folder),
+        agent="python agent.py",
+        scenes=[f"seeds/scene-{n}.yaml" for n in range(SCENES)],
+        trials=trials // SCENES,
+        started_at=datetime.now(UTC),
+    )
 
 
-def trial_record(folder: Path, scene: str, number: int, checks: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+def trial_record(folder: Path, scene: str, number: int, checks: int) -> Trial:
     passed = number % 3 != 0
     results = [
-        {
-            "id": f"check_{n}",
-            "kind": "state:slack.message",
-            "required": True,
-            "passed": passed or n > 0,
-            "expected": "a message in #general saying the export is done",
-            "actual": "1 message" if passed else "no message",
-            "explanation": "the agent posted it" if passed else "nothing was posted to #general",
-            "evidence": [n + 3],
-            "source": "scene",
-            "args": {},
-            "invalid": False,
-            "version": 1,
-        }
+        CheckResult(
+            id=f"check_{n}",
+            kind="state:slack.message",
+            required=True,
+            passed=passed or n > 0,
+            expected="a message in #general saying the export is done",
+            actual="1 message" if passed else "no message",
+            explanation="the agent posted it" if passed else "nothing was posted to #general",
+            evidence=[n + 3],
+            source="scene",
+        )
         for n in range(checks)
     ]
-    result = {
-        "scene": scene,
-        "trial": number,
-        "world": uuid.uuid4().hex,
-        "outcome": "passed" if passed else "failed",
-        "exit_code": 0,
-        "killed": False,
-        "timed_out": False,
-        "finish_reason": "exited",
-        "wall_seconds": 1.5,
-        "simulated_seconds": 42.0,
-        "counts": {"calls": 12, "events": 40, "errors": 1, "unimplemented": 0, "after_finish": 0},
-        "failed_checks": [] if passed else ["check_0"],
-        "folder": str(folder),
-    }
-    return result, results
+    return Trial(
+        scene=scene,
+        trial=number,
+        world=uuid.uuid4().hex,
+        outcome="passed" if passed else "failed",
+        exit_code=0,
+        timed_out=False,
+        finish_reason="exited",
+        wall_seconds=1.5,
+        simulated_seconds=42.0,
+        counts=Counts(calls=12, events=40, errors=1, unimplemented=0),
+        folder=str(folder),
+        checks=results,
+    )
 
 
-def write_folder(folder: Path, result: dict[str, Any], results: list[dict[str, Any]]) -> None:
+def write_folder(folder: Path, trial: Trial) -> None:
     """What the runner writes at a trial's end (its state being a few small collections)."""
     folder.mkdir(parents=True)
     state = {"slack.messages": {f"m{n}": {"id": f"m{n}", "text": "hello " * 10, "ts": n} for n in range(20)}}
     for name, data in (
-        ("checks.json", results),
-        ("result.json", result),
-        ("state.json", state),
-        ("diff.json", {"slack.messages": {"added": ["m19"]}}),
+        ("checks.json", checks_json(trial.checks)),
+        ("result.json", result_json(trial)),
+        ("state.json", encoded(state)),
+        ("diff.json", encoded({"slack.messages": {"added": ["m19"]}})),
     ):
-        (folder / name).write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        (folder / name).write_bytes(data)
     (folder / "output.txt").write_text("done\n", encoding="utf-8")
 
 
@@ -105,18 +101,18 @@ def one_run(base: Path, trials: int, checks: int, opener: Callable[[], Store] | 
     folder = base / "20260101-000000"
     run = run_record(folder, trials)
     if store is not None:
-        store.start_run(run, datetime.now(UTC))
+        store.start_run(run)
     for index in range(trials):
         scene, number = f"scene-{index % SCENES}", index // SCENES + 1
         trial_folder = folder / scene / str(number)
-        result, results = trial_record(trial_folder, scene, number, checks)
-        write_folder(trial_folder, result, results)
+        trial = trial_record(trial_folder, scene, number, checks)
+        write_folder(trial_folder, trial)
         if store is not None:
-            store.write_trial(run["run_id"], result)  # reads checks.json back, as the runner does
+            store.write_trial(run.run_id, trial)
     if store is not None:
-        store.finish_run(run["run_id"], 1, datetime.now(UTC))
-        stored = store.run(run["run_id"])
-        assert stored is not None and len(stored["results"]) == trials
+        store.finish_run(run.model_copy(update={"exit_code": 1, "finished_at": datetime.now(UTC)}))
+        stored = store.run(run.run_id)
+        assert stored is not None and len(stored.results) == trials
         store.close()
     return time.perf_counter() - started
 

@@ -18,6 +18,9 @@ import pytest
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
+from soundstage.checks import CheckResult
+from soundstage.results import Run, Trial
+
 POSTGRES = "SOUNDSTAGE_TEST_POSTGRES"
 
 
@@ -54,19 +57,29 @@ def postgres_schema() -> Iterator[str]:
 # A run, a trial and its checks as `run.json`, `result.json` and `checks.json` have them.
 STARTED = datetime(2026, 1, 1, 0, 0, 0, tzinfo=UTC)
 FINISHED = datetime(2026, 1, 1, 0, 1, 30, tzinfo=UTC)
-RUN: dict[str, Any] = {
-    "run_id": "20260101-000000",
-    "folder": "runs/20260101-000000",
-    "agent": "python agent.py",
-    "scenes": ["seeds/hello.yaml"],
-    "trials": 2,
-    "strict": False,
-    "exit_code": 0,
-    "results": [],
-}
+RUN = Run(
+    run_id="20260101-000000",
+    folder="runs/20260101-000000",
+    agent="python agent.py",
+    scenes=["seeds/hello.yaml"],
+    trials=2,
+    strict=False,
+    started_at=STARTED,
+    exit_code=0,
+)
 
 
-def trial(number: int, outcome: str = "passed", scene: str = "hello") -> dict[str, Any]:
+def ended(run: Run, exit_code: int | None, finished: datetime | None) -> Run:
+    """The run as it ends: its exit code and when."""
+    return run.model_copy(update={"exit_code": exit_code, "finished_at": finished})
+
+
+def trial(number: int, outcome: str = "passed", scene: str = "hello", checks: list[CheckResult] | None = None) -> Trial:
+    """A trial as `result.json` has it, with the digests `run.json` adds and its check results."""
+    return Trial.model_validate({**trial_json(number, outcome, scene), "checks": checks or []})
+
+
+def trial_json(number: int, outcome: str = "passed", scene: str = "hello") -> dict[str, Any]:
     return {
         "scene": scene,
         "trial": number,
@@ -88,7 +101,11 @@ def trial(number: int, outcome: str = "passed", scene: str = "hello") -> dict[st
     }
 
 
-def check(id: str, passed: bool | None, required: bool = True) -> dict[str, Any]:
+def check(id: str, passed: bool | None, required: bool = True) -> CheckResult:
+    return CheckResult.model_validate(check_json(id, passed, required))
+
+
+def check_json(id: str, passed: bool | None, required: bool = True) -> dict[str, Any]:
     return {
         "id": id,
         "kind": "state:slack.message",

@@ -156,7 +156,7 @@ def test_a_store_locked_by_the_agent_costs_the_run_its_store_not_a_trial_its_gra
         == f"{locked}; every trial is in its folder: write the run to the store with `soundstage load {run.folder}`"
     )
     assert notes == [f"{locked}; the run goes on, its trials written to their folders only"]
-    written = json.loads((run.folder / "run.json").read_text())
+    written = json.loads((Path(run.folder) / "run.json").read_text())
     assert (written["exit_code"], written["infrastructure"]) == (3, [failure])
     assert [r["outcome"] for r in written["results"]] == ["passed", "failed"]
 

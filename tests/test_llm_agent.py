@@ -174,6 +174,6 @@ def test_the_llm_agent_passes_a_people_scene_against_a_scripted_model(
     assert not any(name.startswith(("github_", "pagerduty_")) for name in offered), offered
     called = [name for name, _, _ in History(model.requests[-1]["messages"]).calls]
     assert called.count("wait") >= 2  # colleagues answered in simulated time
-    for path in run.folder.rglob("*"):
+    for path in Path(run.folder).rglob("*"):
         if path.is_file():
             assert KEY not in path.read_text(errors="replace"), path

@@ -20,9 +20,11 @@ from tests.sandboxes import SANDBOX
 from soundstage import runner
 from soundstage.checks import rescore
 from soundstage.checks.evaluate import saved_attempt
-from soundstage.digests import folder_digests
 from soundstage.errors import InfrastructureError, NotFound, UsageError
-from soundstage.runner import RunResult, how_the_agent_ended, interrupted, latest_run, run_scenes, trial_folders
+from soundstage.results import Run
+from soundstage.results.digests import folder_digests
+from soundstage.results.files import run_document
+from soundstage.runner import how_the_agent_ended, interrupted, latest_run, run_scenes, trial_folders
 from soundstage.server.serve import free_port
 from soundstage.services.slack.store import MESSAGES
 
@@ -55,7 +57,7 @@ def read_lines(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text().splitlines()]
 
 
-def only_trial(run: RunResult) -> Path:
+def only_trial(run: Run) -> Path:
     assert len(run.results) == 1
     return Path(run.results[0].folder)
 
@@ -79,9 +81,9 @@ def test_a_passing_trial_writes_the_whole_folder(out: Path, hello: str) -> None:
 
     assert run.exit_code == 0
     assert re.fullmatch(r"\d{8}-\d{6}(-\d+)?", run.run_id)
-    assert run.folder == out / run.run_id
+    assert run.folder == str(out / run.run_id)
     trial = only_trial(run)
-    assert trial == run.folder / "hello" / "1"
+    assert trial == out / run.run_id / "hello" / "1"
     assert sorted(p.name for p in trial.iterdir()) == TRIAL_FILES
 
     result = read_json(trial / "result.json")
@@ -89,6 +91,7 @@ def test_a_passing_trial_writes_the_whole_folder(out: Path, hello: str) -> None:
     assert isinstance(result.pop("wall_seconds"), float)
     assert re.fullmatch(r"w[0-9a-f]{32}", result.pop("world"))
     assert result == {
+        "version": 1,
         "scene": "hello",
         "trial": 1,
         "outcome": "passed",
@@ -138,8 +141,8 @@ def test_a_passing_trial_writes_the_whole_folder(out: Path, hello: str) -> None:
 
     recorded = {**read_json(trial / "result.json"), "digests": folder_digests(trial)}
     assert sorted(recorded["digests"]) == TRIAL_FILES
-    assert read_json(run.folder / "run.json") == {**run.to_dict(), "results": [recorded]}
-    assert read_json(run.folder / "run.json")["scenes"] == [str(SCENE)]
+    assert read_json(Path(run.folder) / "run.json") == {**run_document(run), "results": [recorded]}
+    assert read_json(Path(run.folder) / "run.json")["scenes"] == [str(SCENE)]
 
 
 def test_the_agent_gets_the_task_and_exactly_the_documented_environment(
@@ -223,7 +226,7 @@ def test_variables_passed_on_or_given_reach_the_agent_and_their_values_are_kept_
     log = (trial / "agent.log").read_text()
     assert "debug: SOUNDSTAGE_TEST_MODEL_KEY is [SOUNDSTAGE_TEST_MODEL_KEY]" in log
     assert "sk-test-0123456789" not in log and "gpt-test-model" not in log
-    for path in run.folder.rglob("*"):
+    for path in Path(run.folder).rglob("*"):
         if path.is_file():
             assert "sk-test-0123456789" not in path.read_text(errors="replace"), path
 
@@ -495,8 +498,8 @@ def test_trials_run_in_parallel_and_come_back_in_order(out: Path, hello: str) ->
 
     assert [(r.scene, r.trial, r.outcome) for r in run.results] == [("hello", n, "passed") for n in (1, 2, 3)]
     assert len({r.world for r in run.results}) == 3
-    assert trial_folders(run.folder) == [run.folder / "hello" / str(n) for n in (1, 2, 3)]
-    traces = {(run.folder / "hello" / str(n) / "trace.jsonl").read_text() for n in (1, 2, 3)}
+    assert trial_folders(Path(run.folder)) == [Path(run.folder) / "hello" / str(n) for n in (1, 2, 3)]
+    traces = {(Path(run.folder) / "hello" / str(n) / "trace.jsonl").read_text() for n in (1, 2, 3)}
     assert len(traces) == 1
 
 
@@ -506,7 +509,7 @@ def test_several_scenes_in_one_run(out: Path, hello: str, tmp_path: Path) -> Non
     run = run_scenes([str(SCENE), str(other)], hello, trials=2, out=out)
 
     assert [(r.scene, r.trial) for r in run.results] == [("hello", 1), ("hello", 2), ("bye", 1), ("bye", 2)]
-    assert [t.relative_to(run.folder).as_posix() for t in trial_folders(run.folder)] == [
+    assert [t.relative_to(run.folder).as_posix() for t in trial_folders(Path(run.folder))] == [
         "bye/1",
         "bye/2",
         "hello/1",
@@ -519,7 +522,7 @@ def test_latest_run_is_the_last_run_written(out: Path) -> None:
         latest_run(out)
     run_scenes([str(SCENE)], agent("exit", "0"), out=out)
     second = run_scenes([str(SCENE)], agent("exit", "0"), out=out)
-    assert latest_run(out) == second.folder
+    assert latest_run(out) == Path(second.folder)
 
 
 def test_progress_is_reported_per_finished_trial(out: Path) -> None:
@@ -577,8 +580,8 @@ def test_run_json_holds_each_scenes_figures_and_the_folder_is_given_first(out: P
     started: list[Path] = []
     run = run_scenes([str(SCENE)], hello, trials=2, out=out, on_start=started.append)
 
-    assert started == [run.folder]
-    assert read_json(run.folder / "run.json")["figures"] == [
+    assert started == [Path(run.folder)]
+    assert read_json(Path(run.folder) / "run.json")["figures"] == [
         {
             "scene": "hello",
             "status": "graded",
@@ -598,8 +601,8 @@ def test_run_json_holds_each_scenes_figures_and_the_folder_is_given_first(out: P
         }
     ]
     # result.json stays as it was: the check results are in checks.json.
-    assert "checks" not in read_json(run.folder / "hello" / "1" / "result.json")
-    assert [c["score"] for c in read_json(run.folder / "hello" / "1" / "checks.json")] == [1.0, 1.0]
+    assert "checks" not in read_json(Path(run.folder) / "hello" / "1" / "result.json")
+    assert [c["score"] for c in read_json(Path(run.folder) / "hello" / "1" / "checks.json")] == [1.0, 1.0]
 
 
 def test_a_scene_without_checks_is_ungraded_and_does_not_fail_the_run(out: Path, tmp_path: Path, hello: str) -> None:
@@ -612,7 +615,7 @@ def test_a_scene_without_checks_is_ungraded_and_does_not_fail_the_run(out: Path,
     assert [(r.scene, r.outcome, r.failed_checks) for r in ungraded.results] == [("plain", "ungraded", [])]
     assert ungraded.exit_code == 0
     assert read_json(Path(ungraded.results[0].folder) / "checks.json") == []
-    assert [(f["scene"], f["status"], f["pass_at_1"]) for f in mixed.figures] == [
+    assert [(f.scene, f.status, f.pass_at_1) for f in mixed.figures or []] == [
         ("plain", "ungraded", None),
         ("hello", "graded", 1.0),
     ]
@@ -625,16 +628,16 @@ def test_a_scene_without_checks_is_ungraded_and_does_not_fail_the_run(out: Path,
 def test_a_trial_folder_that_cannot_be_written_makes_that_trial_invalid_and_the_run_goes_on(
     out: Path, hello: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    written = runner._dump
+    written = runner.write
     failed: list[Path] = []
 
-    def full_disk_once(path: Path, data: Any) -> None:
+    def full_disk_once(path: Path, data: bytes) -> str:
         if path.name == "checks.json" and not failed:
             failed.append(path)
             raise OSError(errno.ENOSPC, "No space left on device")
         return written(path, data)
 
-    monkeypatch.setattr(runner, "_dump", full_disk_once)
+    monkeypatch.setattr(runner, "write", full_disk_once)
     run = run_scenes([str(SCENE)], hello, trials=2, out=out)
 
     first, second = run.results
@@ -646,7 +649,7 @@ def test_a_trial_folder_that_cannot_be_written_makes_that_trial_invalid_and_the_
     assert read_json(Path(first.folder) / "result.json")["outcome"] == "invalid"
     assert (second.outcome, second.infrastructure) == ("passed", None)
     assert run.exit_code == 3
-    [figures] = read_json(run.folder / "run.json")["figures"]
+    [figures] = read_json(Path(run.folder) / "run.json")["figures"]
     assert (figures["trials"], figures["invalid"], figures["k"], figures["passed"], figures["pass_at_1"]) == (
         2,
         1,

@@ -18,9 +18,11 @@ ray = pytest.importorskip("ray", reason="Ray is not installed (pip install 'soun
 from ray.cluster_utils import Cluster  # noqa: E402
 from tests.processes import wait_until  # noqa: E402
 
-from soundstage.digests import folder_digests  # noqa: E402
+from soundstage.results import Run  # noqa: E402
+from soundstage.results.digests import folder_digests  # noqa: E402
+from soundstage.results.files import run_document  # noqa: E402
 from soundstage.errors import InfrastructureError  # noqa: E402
-from soundstage.runner import RunResult, run_scenes  # noqa: E402
+from soundstage.runner import run_scenes  # noqa: E402
 from soundstage.runner_ray import RayTrials  # noqa: E402
 from soundstage.store import open_store  # noqa: E402
 
@@ -69,7 +71,7 @@ def files(run: dict[str, Any]) -> list[tuple[str, list[str], Any]]:
 def test_a_run_on_ray_has_the_trials_folders_and_store_rows_of_a_local_run(cluster: Cluster, tmp_path: Path) -> None:
     # The failing agent's run writes its trial folders on storage the nodes share (here, this machine's disk).
     for agent, exit_code, shared in ((PASSING, 0, []), (FAILING, 1, ["--ray-shared-out"])):
-        local = run_scenes([SCENE], agent, trials=4, parallel=2, out=tmp_path / "local").to_dict()
+        local = run_document(run_scenes([SCENE], agent, trials=4, parallel=2, out=tmp_path / "local"))
         db = f"sqlite:///{tmp_path / 'ray.db'}"
         shown = subprocess.run(
             [sys.executable, "-m", "soundstage", "run", SCENE, "--agent", agent, "--trials", "4", *shared]
@@ -102,10 +104,10 @@ def stored(db: str, run_id: str) -> list[tuple[str, int, str, int, str]]:
     run = store.run(run_id)
     store.close()
     assert run is not None
-    return [(r["scene"], r["trial"], r["outcome"], r["attempts"], r["folder"]) for r in run["results"]]
+    return [(r.scene, r.trial, r.outcome, r.attempts, r.folder) for r in run.results]
 
 
-def first_trial_run(what: str, marker: Path, cluster: Cluster, tmp_path: Path, **options: Any) -> RunResult:
+def first_trial_run(what: str, marker: Path, cluster: Cluster, tmp_path: Path, **options: Any) -> Run:
     """Four trials of the agent that, in the first trial, kills its stage's process or holds its trial. It stands
     for a machine that dies: out of a sandbox, where it can see the stage and write its marker."""
     return run_scenes(
@@ -123,22 +125,21 @@ def first_trial_run(what: str, marker: Path, cluster: Cluster, tmp_path: Path, *
 def test_a_worker_killed_mid_trial_has_its_trial_run_again_and_counted_once(cluster: Cluster, tmp_path: Path) -> None:
     marker = tmp_path / "killed"
     db = f"sqlite:///{tmp_path / 'ray.db'}"
-    store = open_store(db)
 
-    run = first_trial_run("kill", marker, cluster, tmp_path, store=lambda: store)
+    run = first_trial_run("kill", marker, cluster, tmp_path, store=lambda: open_store(db))
 
     assert marker.read_text().isdigit()  # the first trial started killed its stage's process
     assert run.exit_code == 0
     assert [(r.trial, r.outcome) for r in run.results] == [(n, "passed") for n in (1, 2, 3, 4)]
     assert sorted(r.attempts for r in run.results) == [1, 1, 1, 2]
-    assert sorted(path.relative_to(run.folder).as_posix() for path in run.folder.glob("*/*")) == [
+    assert sorted(path.relative_to(run.folder).as_posix() for path in Path(run.folder).glob("*/*")) == [
         f"csv-export/{n}" for n in (1, 2, 3, 4)
     ]
     for result in run.results:  # written once, whole, by the attempt that ended
         assert json.loads((Path(result.folder) / "result.json").read_text())["attempts"] == result.attempts
-        assert len((Path(result.folder) / "trace.jsonl").read_text().splitlines()) == result.counts["calls"]
+        assert len((Path(result.folder) / "trace.jsonl").read_text().splitlines()) == result.counts.calls
     assert stored(db, run.run_id) == [(r.scene, r.trial, r.outcome, r.attempts, r.folder) for r in run.results]
-    assert run.figures[0]["trials"] == 4 and run.figures[0]["passed"] == 4
+    assert run.figures is not None and (run.figures[0].trials, run.figures[0].passed) == (4, 4)
     ray.init(address=cluster.address, logging_level="WARNING")
     try:  # the run's stages are gone with it
         assert [a for a in ray.util.list_named_actors(all_namespaces=True) if a["namespace"].startswith("soundstage-")] == []

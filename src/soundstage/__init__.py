@@ -43,8 +43,8 @@ _PUBLIC = {
     "Result": "rehearsal",
     "Stage": "rehearsal",
     "review": "rehearsal",
-    "RunResult": "runner",
-    "TrialResult": "runner",
+    "Run": "results",
+    "Trial": "results",
     "run_scenes": "runner",
     "Hub": "server",
     "Server": "server",
@@ -64,7 +64,8 @@ if TYPE_CHECKING:
     from .events import EventLog
     from .grading import Attempt
     from .rehearsal import AsyncLiveWorld, AsyncStage, LiveWorld, Result, Stage, review
-    from .runner import RunResult, TrialResult, run_scenes
+    from .results import Run, Trial
+    from .runner import run_scenes
     from .server import Hub, Server
     from .stage import ImageCache, WorldImage, build_image, validate_file
     from .world import World
@@ -94,12 +95,12 @@ __all__ = [
     "LiveWorld",
     "NotFound",
     "Result",
-    "RunResult",
+    "Run",
     "Server",
     "SoundstageError",
     "SpecError",
     "Stage",
-    "TrialResult",
+    "Trial",
     "UsageError",
     "World",
     "WorldImage",

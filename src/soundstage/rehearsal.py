@@ -24,7 +24,7 @@ from .checks.explaining import check_lines
 from .clock import iso, parse_duration
 from .errors import UsageError
 from .events import Event, EventLog, StartEvent
-from .figures import outcome
+from .results import outcome
 from .runner import AgentEnv, agent_environment
 from .server import Hub, Server
 from .server.hub import MAX_WORLDS, TooManyWorlds

@@ -24,19 +24,20 @@ import threading
 import time
 from collections.abc import Callable, Generator
 from concurrent.futures import ThreadPoolExecutor, as_completed
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Protocol
 
-from .checks import CheckResult, score
+from .checks import score
 from .checks.evaluate import INITIAL_FILE, WRITES_FILE
 from .clock import US
-from .digests import bytes_digest, file_digest
 from .errors import InfrastructureError, NotFound, UsageError
 from .events import CallEvent, Event, FinishEvent, WriteEvent
-from .figures import Trial, outcome, run_figures
 from .guard import undumpable
+from .results import Run, RunWriter, Trial, exit_code, outcome, run_figures
+from .results.digests import file_digest
+from .results.files import CHECKS_FILE, RESULT_FILE, checks_json, encoded, result_json, write
 from .sandbox import BWRAP, NONE, Cover, bwrap_command, choose, command_words, needed_folders, unstartable
 from .server import Hub, Server
 from .server.hub import TRUST_VARIABLES
@@ -67,95 +68,6 @@ DRAIN_LIMIT = 1 << 20
 STORE_RETRIES = (0.5, 1.0, 2.0, 4.0)
 
 
-@dataclass
-class TrialResult:
-    """What `result.json` holds."""
-
-    scene: str
-    trial: int
-    world: str
-    outcome: str  # passed | failed | invalid | ungraded (the scene has no checks)
-    exit_code: int  # negative: killed by that signal
-    killed: bool  # soundstage killed the agent: it was still running when the attempt ended
-    timed_out: bool
-    finish_reason: str
-    wall_seconds: float
-    simulated_seconds: float
-    counts: dict[str, int]
-    failed_checks: list[str]
-    folder: str
-    attempts: int = 1  # more when the trial was run again after the machine running it died (runner_ray.py)
-    sandbox: str = NONE  # what the agent ran in: bwrap | none (sandbox.py)
-    infrastructure: str | None = None  # the failure of soundstage's own that made the trial invalid
-    checks: list[CheckResult] = field(default_factory=list, repr=False)  # in checks.json, not in result.json
-    # Each file of the trial folder, by name: its SHA-256 as graded (in run.json and the store, not in result.json).
-    digests: dict[str, str] = field(default_factory=dict, repr=False)
-
-    def to_dict(self) -> dict[str, Any]:
-        """As `result.json` has it."""
-        data = asdict(self)
-        del data["checks"], data["digests"]
-        return data
-
-    def recorded(self) -> dict[str, Any]:
-        """As `run.json` and the results store have it: with the digests of the files it was graded from."""
-        return {**self.to_dict(), "digests": self.digests}
-
-
-@dataclass
-class RunResult:
-    run_id: str
-    folder: Path
-    agent: str
-    scenes: list[str]
-    trials: int
-    strict: bool
-    started_at: datetime
-    sandbox: str = NONE  # what this machine gave the agents (a Ray node records its own, in each trial)
-    results: list[TrialResult] = field(default_factory=list)
-    finished_at: datetime | None = None
-    # Failures of soundstage's own that did not stop the run: the results store, run.json. One line each.
-    infrastructure: list[str] = field(default_factory=list)
-
-    @property
-    def unimplemented(self) -> int:
-        return sum(result.counts["unimplemented"] for result in self.results)
-
-    @property
-    def exit_code(self) -> int:
-        """The exit code (docs/cli.md): 3 when a trial could not be judged or the machinery failed, else 4
-        (strict, unimplemented), else 1 or 0."""
-        if self.infrastructure or any(result.outcome == "invalid" for result in self.results):
-            return 3
-        if self.strict and self.unimplemented:
-            return 4
-        return 0 if all(result.outcome in ("passed", "ungraded") for result in self.results) else 1
-
-    @property
-    def figures(self) -> list[dict[str, Any]]:
-        """Each scene's figures (figures.py): pass@1, pass@k, pass^k and each check's pass rate."""
-        trials = [Trial(r.scene, r.trial, r.outcome, r.folder, r.checks) for r in self.results]
-        return run_figures(trials)
-
-    def to_dict(self) -> dict[str, Any]:
-        """As `run.json` has it."""
-        return {
-            "run_id": self.run_id,
-            "folder": str(self.folder),
-            "agent": self.agent,
-            "scenes": self.scenes,
-            "trials": self.trials,
-            "strict": self.strict,
-            "started_at": _stamp(self.started_at),
-            "finished_at": _stamp(self.finished_at),
-            "sandbox": self.sandbox,
-            "exit_code": self.exit_code,
-            "infrastructure": self.infrastructure,
-            "figures": self.figures,
-            "results": [result.recorded() for result in self.results],
-        }
-
-
 def run_scenes(
     scenes: list[str],
     agent: str,
@@ -166,7 +78,7 @@ def run_scenes(
     timeout: float = 300.0,
     tls: bool = False,
     cwd: Path | None = None,
-    on_progress: Callable[[TrialResult], None] | None = None,
+    on_progress: Callable[[Trial], None] | None = None,
     store: Callable[[], Store] | None = None,
     on_start: Callable[[Path], None] | None = None,
     pass_env: list[str] | None = None,
@@ -176,7 +88,7 @@ def run_scenes(
     sandbox: str = "auto",
     hide: list[Path] | None = None,
     on_note: Callable[[str], None] | None = None,
-) -> RunResult:
+) -> Run:
     """Runs `agent` `trials` times against each scene (a suite stands for its scenes); writes `out/<run-id>/`. The server listens on http
     and https (`tls`: every service's URL is https). Opens the results store with `store` once the scenes
     load, before any agent starts, and writes the run there too, each trial as it ends. Raises SpecError,
@@ -207,38 +119,54 @@ def run_scenes(
     for name in names:
         if names.count(name) > 1:
             raise UsageError(f"two of the scenes given are named {name!r}; a run needs distinct scene names")
-    results = _StoreWriter(store() if store is not None else None, note)
-    folder = _new_run_folder(out)
-    suites = [Path(argument) for argument in arguments if Path(argument).is_file()]
-    cover = run_cover(out, folder, results.file, suites, hide or [])
-    plan = TrialPlan(agent, argv, timeout, cwd, given, tls, intercept, parallel, sandbox, cover)
-    run = RunResult(folder.name, folder, agent, [i.source for i in images], trials, strict, _now(), choice.kind)
-    results.write("start_run", run.to_dict(), run.started_at)
-    if choice.note is not None and where is None:  # said once the run starts; a Ray node says it in each trial
-        note(choice.note)
-    if on_start is not None:
-        on_start(folder)
-    ended: dict[tuple[str, int], TrialResult] = {}
-    with contextlib.closing(results):
+    opened = store() if store is not None else None
+    try:
+        failed = "; the run goes on, its trials written to their folders only"
+        writer = RunWriter(opened, STORE_RETRIES, on_failure=lambda why: note(why + failed))
+        folder = _new_run_folder(out)
+        suites = [Path(argument) for argument in arguments if Path(argument).is_file()]
+        cover = run_cover(out, folder, opened.file if opened is not None else None, suites, hide or [])
+        plan = TrialPlan(agent, argv, timeout, cwd, given, tls, intercept, parallel, sandbox, cover)
+        run = Run(
+            run_id=folder.name,
+            folder=str(folder),
+            agent=agent,
+            scenes=[image.source for image in images],
+            trials=trials,
+            strict=strict,
+            started_at=_now(),
+            sandbox=choice.kind,  # this machine's (a Ray node records its own, in each trial)
+        )
+        writer.start(run)
+        if choice.note is not None and where is None:  # said once the run starts; a Ray node says it in each trial
+            note(choice.note)
+        if on_start is not None:
+            on_start(folder)
+        ended: dict[tuple[str, int], Trial] = {}
         with contextlib.closing((where or ThreadedTrials()).run(plan, images, trials, folder)) as finishing:
             for result in finishing:  # closed on an error here too: every trial still running ends
-                # Written as each trial ends: a run stopped later keeps it.
-                results.write("write_trial", run.run_id, result.recorded())
+                writer.trial(run.run_id, result)  # as each trial ends: a run stopped later keeps it
                 if on_progress is not None:
                     on_progress(result)
                 ended[result.scene, result.trial] = result
         run.results = [ended[name, n] for name in names for n in range(1, trials + 1)]
         run.finished_at = _now()
-        results.write("finish_run", run.run_id, run.exit_code, run.finished_at)
-    if results.failure is not None:
-        again = f"soundstage load {shlex.quote(str(folder))}" + results.load_options(out)
+        run.figures = run_figures(run.results)
+        run.exit_code = exit_code(run.results, strict)
+        writer.finish(run)
+    finally:
+        if opened is not None:
+            opened.close()
+    if writer.failure is not None:
+        again = f"soundstage load {shlex.quote(str(folder))}" + _load_options(opened, out)
         run.infrastructure.append(
-            f"{results.failure}; every trial is in its folder: write the run to the store with `{again}`"
+            f"{writer.failure}; every trial is in its folder: write the run to the store with `{again}`"
         )
-    try:
-        (folder / "run.json").write_text(json.dumps(run.to_dict(), indent=2) + "\n", encoding="utf-8")
-    except OSError as exc:
-        run.infrastructure.append(f"{folder / 'run.json'} could not be written: {exc.strerror or exc}")
+        run.exit_code = exit_code(run.results, strict, run.infrastructure)
+    unsaved = writer.save(run)
+    if unsaved is not None:
+        run.infrastructure.append(unsaved)
+        run.exit_code = exit_code(run.results, strict, run.infrastructure)
     return run
 
 
@@ -253,52 +181,15 @@ def run_cover(out: Path, folder: Path, store_file: Path | None, files: list[Path
     return Cover(tuple(path.absolute() for path in hidden))
 
 
-class _StoreWriter:
-    """The results store as a run writes it (None: no store). A write that fails is tried again after each of
-    `STORE_RETRIES` (seconds); once one has failed for good, the run writes nothing more to the store and
-    carries on: its `failure` says what failed, and the run's folders hold everything `soundstage load` needs
-    to write it later."""
-
-    def __init__(self, store: Store | None, note: Callable[[str], None]) -> None:
-        self.store = store
-        self.note = note
-        self.failure: str | None = None
-
-    @property
-    def file(self) -> Path | None:
-        return self.store.file if self.store is not None else None
-
-    def load_options(self, out: Path) -> str:
-        """What `soundstage load` needs besides the run folder to reach this store: nothing for the default one."""
-        if self.store is None or self.file == (out / DB_FILE).absolute():
-            return ""
-        return f" --db {shlex.quote(self.store.shown)}"
-
-    def write(self, method: str, *args: Any) -> None:
-        if self.store is None or self.failure is not None:
-            return
-        for pause in (*STORE_RETRIES, None):
-            try:
-                getattr(self.store, method)(*args)
-                return
-            except InfrastructureError as exc:
-                if pause is None:
-                    self.failure = str(exc)
-                    self.note(f"{exc}; the run goes on, its trials written to their folders only")
-                    return
-                time.sleep(pause)
-
-    def close(self) -> None:
-        if self.store is not None:
-            self.store.close()
+def _load_options(store: Store | None, out: Path) -> str:
+    """What `soundstage load` needs besides the run folder to reach `store`: nothing for the default one."""
+    if store is None or store.file == (out / DB_FILE).absolute():
+        return ""
+    return f" --db {shlex.quote(store.shown)}"
 
 
 def _now() -> datetime:
     return datetime.now(UTC)
-
-
-def _stamp(when: datetime | None) -> str | None:
-    return when.isoformat().replace("+00:00", "Z") if when is not None else None
 
 
 @dataclass(frozen=True)
@@ -322,9 +213,7 @@ class TrialPlan:
 class TrialPool(Protocol):
     """Where a run's trials run."""
 
-    def run(
-        self, plan: TrialPlan, images: list[WorldImage], trials: int, folder: Path
-    ) -> Generator[TrialResult, None, None]:
+    def run(self, plan: TrialPlan, images: list[WorldImage], trials: int, folder: Path) -> Generator[Trial, None, None]:
         """Runs trials 1 to `trials` of each image, each into `folder/<scene>/<trial>/`, and yields each as it
         ends. Closing the iteration early (an error, Ctrl-C) ends every trial still running."""
         ...
@@ -333,9 +222,7 @@ class TrialPool(Protocol):
 class ThreadedTrials:
     """Trials in threads of this process, against one server that serves the whole run."""
 
-    def run(
-        self, plan: TrialPlan, images: list[WorldImage], trials: int, folder: Path
-    ) -> Generator[TrialResult, None, None]:
+    def run(self, plan: TrialPlan, images: list[WorldImage], trials: int, folder: Path) -> Generator[Trial, None, None]:
         hub = Hub(idle_ttl=None, finished_ttl=None)  # each trial drops its own world, however slow its agent
         server = Server(hub, tls_everywhere=plan.tls, proxy_port=0 if plan.intercept else None).start()
         try:
@@ -568,7 +455,7 @@ class _TrialRunner:
         for agent in running:
             agent.stop()
 
-    def run(self, image: WorldImage, number: int) -> TrialResult:
+    def run(self, image: WorldImage, number: int) -> Trial:
         """Runs one trial into its folder. A failure of soundstage's own while it runs (a file that cannot be
         written) makes it `invalid`, saying why; the run goes on."""
         folder = _TrialFolder(self.run_folder / image.name / str(number))
@@ -599,9 +486,9 @@ class _TrialRunner:
         result.digests = dict(sorted(folder.digests.items()))
         return result
 
-    def _invalid(self, world: World, folder: Path, number: int, why: str) -> TrialResult:
+    def _invalid(self, world: World, folder: Path, number: int, why: str) -> Trial:
         """A trial that could not be carried out: no agent ran (or what it did cannot be trusted)."""
-        return TrialResult(
+        return Trial(
             scene=world.scene,
             trial=number,
             world=world.id,
@@ -613,7 +500,6 @@ class _TrialRunner:
             wall_seconds=0.0,
             simulated_seconds=0.0,
             counts=counts(world),
-            failed_checks=[],
             folder=str(folder),
             sandbox=self.sandbox,
             infrastructure=why,
@@ -660,12 +546,12 @@ class _TrialRunner:
 
     def _write(
         self, world: World, folder: _TrialFolder, number: int, ending: _Ending, timed_out: bool, wall: float
-    ) -> TrialResult:
+    ) -> Trial:
         """Scores the world and writes the trial folder, `result.json` last. A file soundstage could not write, its
         event log's or one of these, makes the trial `invalid`, saying which and why."""
         evaluation = score(world)
         finish = next(event for event in world.log.events if isinstance(event, FinishEvent))
-        result = TrialResult(
+        result = Trial(
             scene=world.scene,
             trial=number,
             world=world.id,
@@ -677,14 +563,13 @@ class _TrialRunner:
             wall_seconds=round(wall, 3),
             simulated_seconds=(world.now() - world.clock.start) / US,
             counts=counts(world),
-            failed_checks=[check.id for check in evaluation.checks if check.required and check.passed is not True],
             folder=str(folder.path),
             sandbox=self.sandbox,
             checks=evaluation.checks,
         )
         failure = f"{world.log.broken} (in {folder.path})" if world.log.broken else None
         try:
-            folder.dump("checks.json", [check.model_dump(mode="json") for check in evaluation.checks])
+            folder.write(CHECKS_FILE, checks_json(evaluation.checks))
             # The whole world, most of a trial's bytes: compact, by json's C encoder (indenting is done in
             # Python), in a quarter of the time and two thirds of the bytes.
             folder.text("state.json", json.dumps(world.state(), ensure_ascii=False) + "\n")
@@ -693,28 +578,29 @@ class _TrialRunner:
         except OSError as exc:
             failure = failure or folder.unwritable(exc)
         if failure is not None:
-            result = replace(result, outcome="invalid", infrastructure=failure)
+            result = result.model_copy(update={"outcome": "invalid", "infrastructure": failure})
         with contextlib.suppress(OSError):  # last, saying how the trial ended, whatever else could be written
-            folder.dump("result.json", result.to_dict())
+            folder.write(RESULT_FILE, result_json(result))
         return result
 
 
 class _TrialFolder:
     """A trial's folder as the runner writes it: each file written whole, and its digest kept as written, so
-    that what changes it later is told apart (digests.py)."""
+    that what changes it later is told apart (results/digests.py)."""
 
     def __init__(self, path: Path) -> None:
         path.mkdir(parents=True)
         self.path = path
         self.digests: dict[str, str] = {}
 
+    def write(self, name: str, data: bytes) -> None:
+        self.digests[name] = write(self.path / name, data)
+
     def dump(self, name: str, data: Any) -> None:
-        self.digests[name] = _dump(self.path / name, data)
+        self.write(name, encoded(data))
 
     def text(self, name: str, text: str) -> None:
-        data = text.encode()
-        (self.path / name).write_bytes(data)
-        self.digests[name] = bytes_digest(data)
+        self.write(name, text.encode())
 
     def unwritable(self, exc: OSError) -> str:
         return f"the trial folder {self.path} could not be written: {_why(exc)}"
@@ -905,10 +791,3 @@ def _kill_group(pgid: int) -> None:
         os.killpg(pgid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
         pass  # nothing left in the group
-
-
-def _dump(path: Path, data: Any) -> str:
-    """Writes `data` as indented JSON; answers the digest of what was written."""
-    written = (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode()
-    path.write_bytes(written)
-    return bytes_digest(written)

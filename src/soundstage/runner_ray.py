@@ -28,7 +28,9 @@ from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
 from .errors import InfrastructureError, SoundstageError, UsageError
 from .guard import undumpable
-from .runner import TrialPlan, TrialResult, _dump, _TrialRunner
+from .results import Trial
+from .results.files import RESULT_FILE, result_json, write
+from .runner import TrialPlan, _TrialRunner
 from .server import Hub, Server
 from .stage import ImageCache, WorldImage
 
@@ -60,7 +62,7 @@ class _Ended:
     """A trial as its task answers it: the result, its attempt, and its folder: the path of a folder on
     shared storage, or its files (path in the folder, contents)."""
 
-    result: TrialResult
+    result: Trial
     attempt: int
     folder: str | None
     files: dict[str, bytes] | None
@@ -78,9 +80,7 @@ class RayTrials:
         self.address = address
         self.shared_out = shared_out
 
-    def run(
-        self, plan: TrialPlan, images: list[WorldImage], trials: int, folder: Path
-    ) -> Generator[TrialResult, None, None]:
+    def run(self, plan: TrialPlan, images: list[WorldImage], trials: int, folder: Path) -> Generator[Trial, None, None]:
         here = Path.cwd().resolve()
         started = not ray.is_initialized()
         if started:
@@ -104,7 +104,7 @@ class RayTrials:
                 ray.shutdown()
 
 
-def _dispatch(job: _Job, images: list[WorldImage], trials: int, folder: Path) -> Generator[TrialResult, None, None]:
+def _dispatch(job: _Job, images: list[WorldImage], trials: int, folder: Path) -> Generator[Trial, None, None]:
     """Sends each trial to the node with the fewest trials for its CPUs, `--parallel` at most at once, and
     yields each as it ends, placed in the run folder; ends the run's stages however it ends."""
     # The count lives on the caller's node, held there (not soft): a node that dies takes only its trials.
@@ -201,7 +201,7 @@ def _answer(ref: Any, scene: str, number: int) -> _Ended:
     return ended
 
 
-def _place(ended: _Ended, final: Path) -> TrialResult:
+def _place(ended: _Ended, final: Path) -> Trial:
     """Puts a trial's folder where a local run writes it, its result.json saying so and how many attempts
     it took; answers its result."""
     final.parent.mkdir(parents=True, exist_ok=True)
@@ -213,8 +213,8 @@ def _place(ended: _Ended, final: Path) -> TrialResult:
             path = final / name
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_bytes(data)
-    result = replace(ended.result, folder=str(final), attempts=ended.attempt)
-    result.digests = {**result.digests, "result.json": _dump(final / "result.json", result.to_dict())}
+    result = ended.result.model_copy(update={"folder": str(final), "attempts": ended.attempt})
+    result.digests = {**(result.digests or {}), RESULT_FILE: write(final / RESULT_FILE, result_json(result))}
     return result
 
 

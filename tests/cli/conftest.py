@@ -14,7 +14,8 @@ import pytest
 from typer.testing import CliRunner
 
 from soundstage.cli import app
-from soundstage.runner import RunResult, run_scenes
+from soundstage.results import Run
+from soundstage.runner import run_scenes
 
 STAGE = Path(__file__).parent / "stage"  # hello.yaml and agent.py, shared with tests/test_runner.py
 
@@ -35,7 +36,7 @@ class Bench:
     def hello(self) -> str:
         return self.agent("hello")
 
-    def run(self, command: str, **options: Any) -> RunResult:
+    def run(self, command: str, **options: Any) -> Run:
         return run_scenes([str(self.scene)], command, out=self.out, **options)
 
     def write(self, name: str, text: str) -> Path:

@@ -80,6 +80,6 @@ def test_two_real_runs(bench, cli) -> None:
         ("posted", 1.0, 0.0),
     ]
     assert json.loads(better.stdout)["better"][0]["trials"] == [
-        str(bad.folder / "hello" / "1"),
-        str(bad.folder / "hello" / "2"),
+        str(Path(bad.folder) / "hello" / "1"),
+        str(Path(bad.folder) / "hello" / "2"),
     ]

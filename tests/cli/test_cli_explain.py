@@ -17,10 +17,10 @@ def test_explain_shows_each_failed_check_with_its_trace_entries(bench, cli) -> N
 
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
-    check = bench.json(run.folder / "hello" / "1" / "checks.json")[0]
+    check = bench.json(Path(run.folder) / "hello" / "1" / "checks.json")[0]
     assert check["id"] == "said_hello"
     assert lines[:5] == [
-        f"hello #1: failed  [{run.folder / 'hello' / '1'}]",
+        f"hello #1: failed  [{Path(run.folder) / 'hello' / '1'}]",
         "  said_hello (state:slack.message): failed",
         f"    expected:    {check['expected']}",
         f"    actual:      {check['actual']}",
@@ -84,14 +84,14 @@ def test_explain_defaults_to_the_latest_run_and_says_when_trials_passed(bench, c
 
     assert result.exit_code == 0
     assert result.stdout.splitlines()[:2] == [
-        f"hello #1: passed  [runs/{latest.folder.name}/hello/1]",
+        f"hello #1: passed  [runs/{Path(latest.folder).name}/hello/1]",
         "  every required check passed",
     ]
 
 
 def test_explain_says_how_the_agent_ended_when_it_crashed(bench, cli) -> None:
     run = bench.run(bench.agent("exit", "2"))
-    trial = run.folder / "hello" / "1"
+    trial = Path(run.folder) / "hello" / "1"
 
     human = cli("explain", str(run.folder))
     data = json.loads(cli("explain", str(run.folder), "--json").stdout)
@@ -113,7 +113,7 @@ def test_explain_says_nothing_of_an_agent_that_soundstage_killed(bench, cli) -> 
 
     lines = cli("explain", str(run.folder)).stdout.splitlines()
 
-    assert lines[0] == f"hello #1: failed (the agent timed out)  [{run.folder / 'hello' / '1'}]"
+    assert lines[0] == f"hello #1: failed (the agent timed out)  [{Path(run.folder) / 'hello' / '1'}]"
     assert lines[1].startswith("  said_hello (state:slack.message): failed")
 
 

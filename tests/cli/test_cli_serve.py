@@ -96,8 +96,8 @@ def test_serve_writes_runs_over_http_to_the_store_given(bench, tmp_path) -> None
     stored = store.run(run["id"])
     store.close()
     assert stored is not None
-    assert (stored["agent"], stored["trials"], [t["trial"] for t in stored["results"]]) == ("http", 1, [1])
-    assert (stored["exit_code"], stored["results"][0]["outcome"]) == (1, "failed")  # it said nothing
+    assert (stored.agent, stored.trials, [t.trial for t in stored.results]) == ("http", 1, [1])
+    assert (stored.exit_code, stored.results[0].outcome) == (1, "failed")  # it said nothing
 
 
 def test_serve_shows_the_runs_soundstage_run_wrote_to_its_store(bench, cli, tmp_path) -> None:

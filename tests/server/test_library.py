@@ -14,7 +14,7 @@ import pytest
 from tests.runs import write_run
 from tests.sandboxes import SANDBOX
 
-from soundstage.folders import FolderRuns
+from soundstage.results import FolderRuns
 from soundstage.runner import run_scenes
 from soundstage.server import Server
 from soundstage.store import open_store
@@ -160,7 +160,9 @@ def test_runs_from_the_store_and_a_trial_whose_folder_is_gone(store_url: str, tm
     shutil.copy(STAGE / "hello.yaml", tmp_path / "hello.yaml")
     store = open_store(store_url)
     assert store is not None
-    made = run_scenes([str(tmp_path / "hello.yaml")], agent("hello"), out=tmp_path / "runs", store=lambda: store)
+    made = run_scenes(
+        [str(tmp_path / "hello.yaml")], agent("hello"), out=tmp_path / "runs", store=lambda: open_store(store_url)
+    )
     with Server(tls_port=None, libraries=[store]) as server, client(server) as http:
         [listed] = http.get("/v1/runs").json()
         assert (listed["id"], listed["source"], listed["exit_code"], listed["scenes"]) == (
@@ -205,7 +207,7 @@ def test_a_run_over_http_written_to_the_store_is_listed_once(tmp_path: Path) -> 
 def test_what_a_reader_should_know_of_a_trial_is_in_the_run_and_the_trial(tmp_path: Path) -> None:
     shutil.copy(STAGE / "hello.yaml", tmp_path / "hello.yaml")
     made = run_scenes([str(tmp_path / "hello.yaml")], agent("hello"), trials=2, out=tmp_path / "runs", sandbox="none")
-    changed = made.folder / "hello" / "2" / "events.jsonl"
+    changed = Path(made.folder) / "hello" / "2" / "events.jsonl"
     changed.write_text(changed.read_text() + '{"seq": 99, "kind": "finish", "t": "2026-03-02T14:00:00Z"}\n')
 
     with Server(tls_port=None, libraries=[FolderRuns(tmp_path / "runs")]) as server, client(server) as http:

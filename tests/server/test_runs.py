@@ -268,27 +268,22 @@ def test_finished_trials_are_written_to_the_store(store_url):
         finish(None, first)
         written = store.run(run["id"])
         assert written is not None
-        assert (written["agent"], written["scenes"], written["trials"], written["exit_code"]) == (
-            "http",
-            ["<scene_yaml>"],
-            2,
-            None,
-        )
-        assert [(t["trial"], t["outcome"], t["counts"]["calls"]) for t in written["results"]] == [(1, "passed", 2)]
+        assert (written.agent, written.scenes, written.trials, written.exit_code) == ("http", ["<scene_yaml>"], 2, None)
+        assert [(t.trial, t.outcome, t.counts.calls) for t in written.results] == [(1, "passed", 2)]
         finish(None, second)
         done = http.get(f"/v1/runs/{run['id']}", headers=admin).json()
     written = store.run(run["id"])
     store.close()
     assert written is not None
-    assert written["exit_code"] == 1
+    assert written.exit_code == 1
     # The store computes the finished run's figures from what was written: the server's own.
-    assert written["figures"] == [done["figures"]]
+    assert [figures.model_dump(mode="json") for figures in written.figures or []] == [done["figures"]]
     assert done["figures"]["pass_hat"] == {"1": 0.5, "2": 0.0}
-    assert [(t["trial"], t["outcome"], t["world"]) for t in written["results"]] == [
+    assert [(t.trial, t.outcome, t.world) for t in written.results] == [
         (1, "passed", first["id"]),
         (2, "failed", second["id"]),
     ]
-    assert [(c["id"], c["passed"], c["source"]) for c in written["results"][1]["checks"]] == [
+    assert [(c.id, c.passed, c.source) for c in written.results[1].checks] == [
         ("said_hello", False, "scene"),
         ("posted", False, "scene"),
         ("greeted", False, "custom"),

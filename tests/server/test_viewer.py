@@ -19,7 +19,7 @@ from typing import Any
 import httpx
 import pytest
 
-from soundstage.folders import FolderRuns
+from soundstage.results import FolderRuns
 from soundstage.runner import run_scenes
 from soundstage.server import Server
 

@@ -92,7 +92,7 @@ def test_a_store_of_revision_0001_is_upgraded_in_place(store_url: str, tmp_path:
                         "INSERT INTO checks VALUES ('r1', 'hello', :number, :position, :id, 'trace', true,"
                         " :passed, false, NULL, 'x', 'y', 'z', '[]', 'scene')"
                     ),
-                    {"number": number, "position": position, "id": result["id"], "passed": result["passed"]},
+                    {"number": number, "position": position, "id": result.id, "passed": result.passed},
                 )
 
     store = open_store(store_url)
@@ -100,19 +100,20 @@ def test_a_store_of_revision_0001_is_upgraded_in_place(store_url: str, tmp_path:
     assert store is not None
     run = store.run("r1", None)
     assert run is not None
-    assert (run["evaluation"], [e["created_at"] for e in run["evaluations"]]) == (0, ["2026-01-01T00:00:00Z"])
-    assert [(r["outcome"], [(c["id"], c["passed"]) for c in r["checks"]]) for r in run["results"]] == [
+    assert (run.evaluation, [e.created_at for e in run.evaluations]) == (0, [STARTED])
+    assert [(r.outcome, [(c.id, c.passed) for c in r.checks]) for r in run.results] == [
         ("passed", [("said_hello", True), ("said_hello", True)]),
         ("failed", [("said_hello", True), ("posted", False)]),
     ]
-    assert [r["attempts"] for r in run["results"]] == [1, 1]  # stored before there were attempts: each ran once
+    # Stored before there were attempts (each ran once), sandboxes and digests (none recorded).
+    assert [(r.attempts, r.sandbox, r.digests) for r in run.results] == [(1, None, None), (1, None, None)]
     # The figures of a run stored before there were any are written when the store is opened.
-    assert [(f["scene"], f["passed"], f["pass_at"], f["pass_hat"]) for f in run["figures"]] == [
+    assert [(f.scene, f.passed, f.pass_at, f.pass_hat) for f in run.figures or []] == [
         ("hello", 1, {"1": 0.5, "2": 1.0}, {"1": 0.5, "2": 0.0})
     ]
     with store.engine.connect() as connection:
         assert compare_metadata(MigrationContext.configure(connection), metadata) == []
-    store.add_evaluation("r1", [{"scene": "hello", "trial": 1, "checks": [check("bye", True)]}], "scene", None, STARTED)
+    store.add_evaluation("r1", {("hello", 1): [check("bye", True)]}, "scene", None, STARTED)
     store.close()
 
     # Going back to 0001 keeps the runs' own check results, under the old key.

@@ -12,25 +12,33 @@ def test_runs_are_listed_newest_first_with_trials_written_and_passed(store_url: 
     store = open_store(store_url)
     assert store is not None
     older, newer, empty = (
-        {**RUN, "run_id": "a"},
-        {**RUN, "run_id": "b", "scenes": ["x.yaml", "y.yaml"]},
-        {**RUN, "run_id": "c"},
+        RUN.model_copy(update={"run_id": "a"}),
+        RUN.model_copy(
+            update={"run_id": "b", "scenes": ["x.yaml", "y.yaml"], "started_at": STARTED + timedelta(hours=1)}
+        ),
+        RUN.model_copy(update={"run_id": "c", "started_at": STARTED - timedelta(hours=1)}),
     )
-    store.start_run(newer, STARTED + timedelta(hours=1))
-    store.start_run(older, STARTED)
-    store.start_run(empty, STARTED - timedelta(hours=1))
-    store.write_trial("a", trial(1), [check("said_hello", True)])
-    store.write_trial("a", trial(2, "failed"), [check("said_hello", False)])
-    store.write_trial("b", trial(1, scene="x"), [])
+    store.start_run(newer)
+    store.start_run(older)
+    store.start_run(empty)
+    store.write_trial("a", trial(1, checks=[check("said_hello", True)]))
+    store.write_trial("a", trial(2, "failed", checks=[check("said_hello", False)]))
+    store.write_trial("b", trial(1, scene="x"))
 
     listed = [
-        (r["run_id"], r["started_at"], r["scenes"], r["trials_written"], r["trials_passed"]) for r in store.runs()
+        (r.run.run_id, r.run.started_at, r.run.scenes, r.trials_written, r.trials_passed, r.run.results)
+        for r in store.runs()
     ]
 
     assert listed == [
-        ("b", "2026-01-01T01:00:00Z", ["x.yaml", "y.yaml"], 1, 1),
-        ("a", "2026-01-01T00:00:00Z", ["seeds/hello.yaml"], 2, 1),
-        ("c", "2025-12-31T23:00:00Z", ["seeds/hello.yaml"], 0, 0),
+        ("b", STARTED + timedelta(hours=1), ["x.yaml", "y.yaml"], 1, 1, []),
+        ("a", STARTED, ["seeds/hello.yaml"], 2, 1, []),
+        ("c", STARTED - timedelta(hours=1), ["seeds/hello.yaml"], 0, 0, []),
+    ]
+    assert [r.run.model_dump(mode="json")["started_at"] for r in store.runs()] == [
+        "2026-01-01T01:00:00Z",
+        "2026-01-01T00:00:00Z",
+        "2025-12-31T23:00:00Z",
     ]
     assert store.run_ids() == ["b", "a", "c"]
     assert store.run("nope") is None

@@ -9,13 +9,13 @@ from sqlalchemy import text
 
 from soundstage.errors import InfrastructureError, UsageError
 from soundstage.store import open_store, store_url
-from tests.stores import RUN, STARTED
+from tests.stores import RUN
 
 
 def test_a_store_is_made_and_migrated_on_first_use_and_opened_again_as_it_is(store_url: str) -> None:
     first = open_store(store_url)
     assert first is not None
-    first.start_run(RUN, STARTED)
+    first.start_run(RUN)
     first.close()
 
     again = open_store(store_url)

@@ -26,7 +26,7 @@ class CheckResult(BaseModel):
     actual: str
     explanation: str
     evidence: list[int]  # seq of the log entries behind the result
-    source: Literal["scene", "custom", "soundstage"]  # soundstage: its own (`files_unchanged`, digests.py)
+    source: Literal["scene", "custom", "soundstage"]  # soundstage: its own (`files_unchanged`, results/trust.py)
     args: dict[str, Any] = {}
     invalid: bool = False
     version: int = RESULT_VERSION

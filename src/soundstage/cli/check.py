@@ -4,6 +4,7 @@ re-scoring is written to the results store as a new evaluation of it), or a live
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -13,11 +14,13 @@ import typer
 import yaml
 from yaml.nodes import MappingNode, Node, SequenceNode
 
-from ..checks import CheckSpecError, Evaluation, rescore
+from ..checks import CheckResult, CheckSpecError, Evaluation, rescore
 from ..checks.library import read_library_file
-from ..digests import changed_files, files_unchanged, recorded_in_run, tampering_note
 from ..errors import InfrastructureError, NotFound, SpecError, UsageError
-from ..figures import Trial, outcome, run_figures
+from ..results import Run, SceneFigures, outcome, run_figures
+from ..results.digests import changed_files
+from ..results.folders import recorded_digests
+from ..results.trust import files_unchanged, tampering_note
 from ..runner import interrupted, trial_folders
 from ..spec.loader import SpecErrors
 from .output import (
@@ -80,7 +83,7 @@ def check(
         if folders != [trial]:
             _check_run(trial, folders, extra, db, json_output)
             return
-        changed = _changed(trial, recorded_in_run(trial)) if trial.is_dir() else None
+        changed = _changed(trial, recorded_digests(trial)) if trial.is_dir() else None
         rescored = Evaluation.score([files_unchanged(changed)]) if changed else _rescored(trial, extra)
         evaluation = rescored.model_dump(mode="json")
         evaluation["changed_since_graded"] = changed
@@ -107,6 +110,26 @@ def check(
     finish(3 if evaluation["invalid"] else 0 if evaluation["passed"] else 1)
 
 
+@dataclass(frozen=True)
+class _Rescored:
+    """A trial of a run scored again: where, its evaluation, and the files changed since it was graded (None:
+    no digests were recorded), which leave it unscored."""
+
+    scene: str
+    trial: int
+    folder: Path
+    evaluation: Evaluation
+    changed: list[str] | None
+
+    @property
+    def outcome(self) -> str:
+        return outcome(self.evaluation.checks)
+
+    @property
+    def checks(self) -> list[CheckResult]:
+        return self.evaluation.checks
+
+
 def _check_run(run: Path, folders: list[Path], checks: _ChecksFile | None, db: str | None, json_output: bool) -> None:
     """Every trial of a run scored again, each scene's figures, and the evaluation written to the store. A trial
     whose files changed since it was graded (by the digests the store, else `run.json`, recorded) is not
@@ -117,48 +140,40 @@ def _check_run(run: Path, folders: list[Path], checks: _ChecksFile | None, db: s
     store = open_store(url, create=False)
     try:
         stored = _stored_run(store, run)
-        recorded = {(t["scene"], t["trial"]): t.get("digests") for t in (stored or {}).get("results", [])}
-        scored: list[tuple[Trial, Evaluation, list[str] | None]] = []
+        recorded = {(t.scene, t.trial): t.digests for t in stored.results} if stored is not None else {}
+        scored = []
         for folder in folders:
             if not folder.name.isdigit():
                 raise UsageError(f"{folder}: not a trial folder soundstage writes (<scene>/<trial number>)")
-            digests = recorded.get((folder.parent.name, int(folder.name))) or recorded_in_run(folder)
+            digests = recorded.get((folder.parent.name, int(folder.name))) or recorded_digests(folder)
             changed = _changed(folder, digests)
             evaluation = Evaluation.score([files_unchanged(changed)]) if changed else _rescored(folder, checks)
-            graded = outcome(evaluation.checks)
-            scored.append(
-                (
-                    Trial(folder.parent.name, int(folder.name), graded, str(folder), evaluation.checks),
-                    evaluation,
-                    changed,
-                )
-            )
-        written = _store_evaluation(
-            run, store, url, stored, checks, [(trial, evaluation) for trial, evaluation, _ in scored]
-        )
+            scored.append(_Rescored(folder.parent.name, int(folder.name), folder, evaluation, changed))
+        written = _store_evaluation(run, store, url, stored, checks, scored)
     finally:
         if store is not None:
             store.close()
+    figures = run_figures(scored)
     document: dict[str, Any] = {
         "folder": str(run),
         "run_id": run.name,
         "checks_file": checks.file if checks is not None else None,
         "skipped_checks": checks.skipped if checks is not None else [],
-        "passed": all(evaluation.passed for _, evaluation, _ in scored),
-        "invalid": any(evaluation.invalid for _, evaluation, _ in scored),
-        "figures": run_figures([trial for trial, _, _ in scored]),
+        "passed": all(trial.evaluation.passed for trial in scored),
+        "invalid": any(trial.evaluation.invalid for trial in scored),
+        "figures": [scene.model_dump(mode="json") for scene in figures],
         "trials": [
             {
                 "scene": trial.scene,
                 "trial": trial.trial,
-                "folder": trial.folder,
+                "folder": str(trial.folder),
                 "outcome": trial.outcome,
-                "interrupted": interrupted(Path(trial.folder)),
-                "changed_since_graded": changed,
-                "notes": evaluation.notes,
-                **evaluation.model_dump(mode="json"),
+                "interrupted": interrupted(trial.folder),
+                "changed_since_graded": trial.changed,
+                "notes": trial.evaluation.notes,
+                **trial.evaluation.model_dump(mode="json"),
             }
-            for trial, evaluation, changed in scored
+            for trial in scored
         ],
         **written,
     }
@@ -166,15 +181,15 @@ def _check_run(run: Path, folders: list[Path], checks: _ChecksFile | None, db: s
         emit(document)
     else:
         _say_skipped(checks)
-        _print_run(document, db)
+        _print_run(document, figures, db)
     finish(3 if document["invalid"] else 0 if document["passed"] else 1)
 
 
-def _stored_run(store: Store | None, run: Path) -> dict[str, Any] | None:
+def _stored_run(store: Store | None, run: Path) -> Run | None:
     """The run folder's run as its store holds it: None when the store does not hold it, or holds another
     folder's run of the same id (run ids are wall times)."""
     stored = store.run(run.name) if store is not None else None
-    return stored if stored is not None and Path(stored["folder"]).resolve() == run.resolve() else None
+    return stored if stored is not None and Path(stored.folder).resolve() == run.resolve() else None
 
 
 def _changed(trial: Path, digests: dict[str, str] | None) -> list[str] | None:
@@ -186,9 +201,9 @@ def _store_evaluation(
     run: Path,
     store: Store | None,
     url: str,
-    stored: dict[str, Any] | None,
+    stored: Run | None,
     checks: _ChecksFile | None,
-    scored: list[tuple[Trial, Evaluation]],
+    scored: list[_Rescored],
 ) -> dict[str, Any]:
     """Writes the run's new evaluation to its store (`--db`, else the run folder's parent's soundstage.db),
     which holds the run as `stored`. A run the store does not hold (or no store at all) is no error: the note
@@ -198,16 +213,12 @@ def _store_evaluation(
     if stored is None:
         again = store.run(run.name)
         if again is not None:  # run ids are wall times: another folder's run
-            other = f"the run {run.name} of the results store {store.shown} is the one in {again['folder']}: "
+            other = f"the run {run.name} of the results store {store.shown} is the one in {again.folder}: "
             return {"store": store.shown, "evaluation": None, "note": other + "this evaluation is not stored"}
         missing = f"the results store {store.shown} has no run {run.name}: this evaluation is not stored"
         return {"store": store.shown, "evaluation": None, "note": missing}
-    held = {(trial["scene"], trial["trial"]) for trial in stored["results"]}
-    written = [
-        {"scene": trial.scene, "trial": trial.trial, "checks": [c.model_dump(mode="json") for c in trial.checks]}
-        for trial, _ in scored
-        if (trial.scene, trial.trial) in held
-    ]
+    held = {(trial.scene, trial.trial) for trial in stored.results}
+    written = {(trial.scene, trial.trial): trial.checks for trial in scored if (trial.scene, trial.trial) in held}
     if not written:
         missing = f"the results store {store.shown} holds none of these trials (the run ended before they did): "
         return {"store": store.shown, "evaluation": None, "note": missing + "this evaluation is not stored"}
@@ -349,8 +360,8 @@ def _print(evaluation: dict[str, Any]) -> None:
     )
 
 
-def _print_run(document: dict[str, Any], db: str | None) -> None:
-    """A line per trial (its outcome, and the required checks that did not pass), then each scene's figures
+def _print_run(document: dict[str, Any], figures: list[SceneFigures], db: str | None) -> None:
+    """A line per trial (its outcome, and the required checks that did not pass), then each scene's `figures`
     and its checks' pass rates, and where the evaluation was written."""
     for trial in document["trials"]:
         failing = [c["id"] for c in trial["checks"] if c["required"] and c["passed"] is not True]
@@ -361,9 +372,9 @@ def _print_run(document: dict[str, Any], db: str | None) -> None:
         say(f"{trial['scene']} #{trial['trial']}: {trial['outcome']}{why}{note}")
         for line in trial["notes"]:
             say(f"  {line}")
-    for figures in document["figures"]:
-        say(scene_figures_line(figures))
-        rates = checks_line(figures)
+    for scene in figures:
+        say(scene_figures_line(scene))
+        rates = checks_line(scene)
         if rates:
             say(rates)
     if document["evaluation"] is not None:

@@ -7,7 +7,7 @@ from typing import Annotated, Any
 
 import typer
 
-from ..figures import compare_runs
+from ..results import compare_runs
 from .output import JsonOption, emit, finish, handles_errors, next_step, quote, say
 
 

@@ -2,23 +2,21 @@
 
 from __future__ import annotations
 
+import json
 from collections import deque
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from pydantic import TypeAdapter, ValidationError
 
-from ..checks import CheckResult
 from ..checks.explaining import check_lines
 from ..errors import UsageError
 from ..events import JsonLines, cut_short
+from ..results import Run
+from ..results.files import read_run_json, read_trial
 from ..runner import how_the_agent_ended, interrupted, latest_run, trial_folders
 from .output import JsonOption, emit, handles_errors, next_step, quote, say
-
-_OBJECT = TypeAdapter(dict[str, Any])  # result.json, run.json
-_CHECKS = TypeAdapter(list[CheckResult])  # checks.json
 
 
 @handles_errors("explain")
@@ -44,7 +42,7 @@ def explain(
     if stopped:
         next_step(f"soundstage check {quote(stopped[0])}")
     elif run is not None:
-        next_step(f"soundstage run {quote(*run['scenes'])} --agent {quote(run['agent'])}")
+        next_step(f"soundstage run {quote(*run.scenes)} --agent {quote(run.agent)}")
     else:
         next_step(f"soundstage check {quote(str(folder))} --checks checks.yaml")
 
@@ -52,18 +50,18 @@ def explain(
 def _explain(folder: Path) -> dict[str, Any]:
     if interrupted(folder):
         return _interrupted(folder)
-    result = _read_json(folder / "result.json", _OBJECT)
-    failed = [check for check in _read_json(folder / "checks.json", _CHECKS) if check.passed is not True]
+    result = read_trial(folder)
+    failed = [check for check in result.checks if check.passed is not True]
     events = _events(folder / "events.jsonl", {seq for check in failed for seq in check.evidence})
     return {
         "folder": str(folder),
-        "scene": result.get("scene"),
-        "trial": result.get("trial"),
-        "outcome": result.get("outcome"),
-        "timed_out": result.get("timed_out", False),
+        "scene": result.scene,
+        "trial": result.trial,
+        "outcome": result.outcome,
+        "timed_out": result.timed_out,
         "interrupted": False,
         "finished": True,
-        "agent": _agent(result),
+        "agent": how_the_agent_ended(result.exit_code, result.killed),
         "agent_log": str(folder / "agent.log"),
         "notes": _notes(folder / "events.jsonl"),
         "failed": [
@@ -73,16 +71,10 @@ def _explain(folder: Path) -> dict[str, Any]:
     }
 
 
-def _agent(result: dict[str, Any]) -> str | None:
-    """How the agent ended, when it crashed or exited with an error (result.json's exit_code and killed)."""
-    exit_code, killed = result.get("exit_code"), result.get("killed", False)
-    return how_the_agent_ended(exit_code, bool(killed)) if isinstance(exit_code, int) else None
-
-
 def _interrupted(folder: Path) -> dict[str, Any]:
     """A trial the run never finished writing: what its folder says of it, no checks (none were run)."""
     scene = folder / "scene.json"
-    name = _read_json(scene, _OBJECT).get("name") if scene.is_file() else None
+    name = _scene_name(scene) if scene.is_file() else None
     return {
         "folder": str(folder),
         "scene": name or folder.parent.name,
@@ -98,13 +90,13 @@ def _interrupted(folder: Path) -> dict[str, Any]:
     }
 
 
-def _read_json(path: Path, shape: TypeAdapter[Any]) -> Any:
+def _scene_name(path: Path) -> Any:
+    """The scene's name, from the `scene.json` a trial writes first."""
     try:
-        return shape.validate_json(path.read_bytes())
-    except FileNotFoundError:
-        raise UsageError(f"{path}: missing; is {path.parent} a complete trial folder?") from None
-    except ValidationError as exc:
-        raise UsageError(f"{path}: not what soundstage writes there ({exc.errors()[0]['msg']})") from None
+        scene = json.loads(path.read_bytes())
+    except ValueError as exc:
+        raise UsageError(f"{path}: not valid JSON: {exc}") from None
+    return scene.get("name") if isinstance(scene, dict) else None
 
 
 def _events(path: Path, seqs: set[int]) -> dict[int, dict[str, Any]]:
@@ -142,11 +134,12 @@ def _notes(path: Path) -> list[str]:
     return [note] if note else []
 
 
-def _run_record(folder: Path) -> dict[str, Any] | None:
+def _run_record(folder: Path) -> Run | None:
     """The run.json of a run folder, or of the run a trial folder belongs to."""
-    for candidate in (folder / "run.json", folder.parent.parent / "run.json"):
-        if candidate.is_file():
-            return _read_json(candidate, _OBJECT)
+    for candidate in (folder, folder.parent.parent):
+        found = read_run_json(candidate)
+        if found is not None:
+            return found
     return None
 
 

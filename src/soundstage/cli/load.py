@@ -9,9 +9,10 @@ from typing import Annotated, Any
 
 import typer
 
-from ..digests import changed_files, files_unchanged, tampering_note
 from ..errors import UsageError
-from ..folders import read_run
+from ..results import RunWriter, read_run
+from ..results.digests import changed_files
+from ..results.trust import files_unchanged, tampering_note
 from .history import DbOption, opened
 from .output import JsonOption, emit, handles_errors, next_step, quote, say
 
@@ -27,28 +28,30 @@ def load(
     written as invalid, saying which."""
     found = read_run(run)
     loaded, changed = [], {}
-    for trial in found["results"]:
-        files = changed_files(Path(trial["folder"]), trial["digests"]) if trial["digests"] else None
+    for trial in found.results:
+        files = changed_files(Path(trial.folder), trial.digests) if trial.digests else None
         if files:  # its lines cannot be trusted: not its grade but the reason
-            changed[f"{trial['scene']} #{trial['trial']}"] = files
-            check = files_unchanged(files).model_dump(mode="json")
-            trial = {**trial, "outcome": "invalid", "infrastructure": tampering_note(files), "checks": [check]}
+            changed[f"{trial.scene} #{trial.trial}"] = files
+            update = {"outcome": "invalid", "infrastructure": tampering_note(files), "checks": [files_unchanged(files)]}
+            trial = trial.model_copy(update=update)
         loaded.append(trial)
     store = opened(db, run.parent)
     try:
-        held = store.run(found["run_id"])
-        if held is not None and Path(held["folder"]).resolve() != run.resolve():
+        held = store.run(found.run_id)
+        if held is not None and Path(held.folder).resolve() != run.resolve():
             raise UsageError(
-                f"the results store {store.shown} holds a run {found['run_id']} of another folder, {held['folder']}"
+                f"the results store {store.shown} holds a run {found.run_id} of another folder, {held.folder}"
             )
-        store.start_run({**found, "folder": str(run)}, _time(found["started_at"]) or datetime.now(UTC))
+        # As the run would have written it: its start (now, for a run that did not say), each trial, its end.
+        writer = RunWriter(store)
+        writer.start(found.model_copy(update={"started_at": found.started_at or datetime.now(UTC)}))
         for trial in loaded:
-            store.write_trial(found["run_id"], trial, trial["checks"])
-        store.finish_run(found["run_id"], found["exit_code"], _time(found["finished_at"]))
+            writer.trial(found.run_id, trial)
+        writer.finish(found)
     finally:
         store.close()
     document: dict[str, Any] = {
-        "run_id": found["run_id"],
+        "run_id": found.run_id,
         "store": store.shown,
         "trials": len(loaded),
         "changed": changed,
@@ -56,11 +59,7 @@ def load(
     if json_output:
         emit(document)
         return
-    say(f"run {found['run_id']}: {len(loaded)} trial(s) written to {store.shown}")
-    for trial, files in changed.items():
-        say(f"{trial}: {tampering_note(files)}; written as invalid")
-    next_step(f"soundstage show {quote(found['run_id'])}" + (" --db ..." if db else ""))
-
-
-def _time(stamp: str | None) -> datetime | None:
-    return datetime.fromisoformat(stamp) if stamp else None
+    say(f"run {found.run_id}: {len(loaded)} trial(s) written to {store.shown}")
+    for trial_name, files in changed.items():
+        say(f"{trial_name}: {tampering_note(files)}; written as invalid")
+    next_step(f"soundstage show {quote(found.run_id)}" + (" --db ..." if db else ""))

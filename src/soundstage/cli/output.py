@@ -29,6 +29,8 @@ JsonOption = Annotated[
 if TYPE_CHECKING:
     from rich.console import Console
 
+    from ..results import SceneFigures
+
     stdout: Console
     stderr: Console
 
@@ -130,28 +132,26 @@ def share(rate: float | None) -> str:
     return "-" if rate is None else f"{rate * 100:.0f}%"
 
 
-def scene_figures_line(figures: dict[str, Any]) -> str:
-    """A scene's figures (figures.py) on one line: `hello: 2/5 passed, pass@1 40%, pass@5 100%, pass^5 0%`
-    (pass@1 alone for one trial), and with more than two trials pass@k and pass^k for every k from 1
-    (`; k=1..5: pass@k 40% 70% ...`). Invalid trials are left out of k: `2/4 passed (1 invalid, left out)`."""
-    if figures["status"] == "ungraded":
-        return f"{figures['scene']}: ungraded ({figures['trials']} trials)"
-    invalid = figures.get("invalid") or 0  # figures stored before invalid trials were left out have none
-    k = figures["trials"] - invalid
-    left_out = f" ({invalid} invalid, left out)" if invalid else ""
-    line = f"{figures['scene']}: {figures['passed']}/{k} passed{left_out}, pass@1 {share(figures['pass_at_1'])}"
+def scene_figures_line(figures: SceneFigures) -> str:
+    """A scene's figures on one line: `hello: 2/5 passed, pass@1 40%, pass@5 100%, pass^5 0%` (pass@1 alone for
+    one trial), and with more than two trials pass@k and pass^k for every k from 1 (`; k=1..5: pass@k 40% 70%
+    ...`). Invalid trials are left out of k: `2/4 passed (1 invalid, left out)`."""
+    if figures.status == "ungraded":
+        return f"{figures.scene}: ungraded ({figures.trials} trials)"
+    k = figures.k
+    left_out = f" ({figures.invalid} invalid, left out)" if figures.invalid else ""
+    line = f"{figures.scene}: {figures.passed}/{k} passed{left_out}, pass@1 {share(figures.pass_at_1)}"
     if k > 1:
-        line += f", pass@{k} {share(figures['pass_at_k'])}, pass^{k} {share(figures['pass_hat_k'])}"
+        line += f", pass@{k} {share(figures.pass_at_k)}, pass^{k} {share(figures.pass_hat_k)}"
     if k > 2:
-        every = {name: " ".join(share(rate) for rate in figures[key].values()) for name, key in _ESTIMATES}
-        line += f"; k=1..{k}: " + ", ".join(f"{name} {rates}" for name, rates in every.items())
+        every = {"pass@k": figures.pass_at or {}, "pass^k": figures.pass_hat or {}}
+        line += f"; k=1..{k}: " + ", ".join(
+            f"{name} {' '.join(map(share, rates.values()))}" for name, rates in every.items()
+        )
     return line
 
 
-def checks_line(figures: dict[str, Any]) -> str | None:
+def checks_line(figures: SceneFigures) -> str | None:
     """Each check's pass rate in a scene, `hello checks passed: said_hello 50%, posted 100%`; None without checks."""
-    rates = ", ".join(f"{check} {share(entry['pass_rate'])}" for check, entry in figures["checks"].items())
-    return f"{figures['scene']} checks passed: {rates}" if rates else None
-
-
-_ESTIMATES = (("pass@k", "pass_at"), ("pass^k", "pass_hat"))
+    rates = ", ".join(f"{check} {share(entry.pass_rate)}" for check, entry in figures.checks.items())
+    return f"{figures.scene} checks passed: {rates}" if rates else None

@@ -13,7 +13,9 @@ from rich.table import Table
 from rich.text import Text
 
 from ..errors import UsageError
-from ..runner import RunResult, TrialPool, TrialResult, how_the_agent_ended, run_scenes
+from ..results import Run, Trial, exit_code, unimplemented
+from ..results.files import run_document
+from ..runner import TrialPool, how_the_agent_ended, run_scenes
 from ..spec.suites import expand_suites
 from .config import project_file
 from .history import DbOption, opened
@@ -147,11 +149,11 @@ def run(
             on_note=None if json_output else _warn,  # with --json, run.json's `sandbox` and `infrastructure` say it
         )
     if json_output:
-        emit(result.to_dict())
+        emit(run_document(result))
     else:
         _summary(result)
         next_step(_next(result, scenes))
-    finish(result.exit_code)
+    finish(exit_code(result.results, result.strict, result.infrastructure))
 
 
 def _assignment(item: str) -> tuple[str, str]:
@@ -195,13 +197,13 @@ class _Progress:
     def status(self) -> str:
         return f"{self.done}/{self.total} trials done, {self.passing} passing"
 
-    def line(self, trial: TrialResult) -> str:
+    def line(self, trial: Trial) -> str:
         note = " (timed out)" if trial.timed_out else ""
         ended = how_the_agent_ended(trial.exit_code, trial.killed)
         note += f" ({ended})" if ended else ""
         return f"[{self.done}/{self.total}] {trial.scene} #{trial.trial}: {trial.outcome}{note}"
 
-    def trial(self, trial: TrialResult) -> None:
+    def trial(self, trial: Trial) -> None:
         self.done += 1
         self.passing += trial.outcome == "passed"
         self.bar.console.print(self.line(trial), markup=False)
@@ -219,24 +221,25 @@ def _progress(total: int, live: bool) -> Iterator[_Progress | None]:
         yield progress
 
 
-def _summary(result: RunResult) -> None:
+def _summary(result: Run) -> None:
+    figures_shown = result.figures or []
     # Every scene has as many trials; invalid ones are left out of its k.
-    k = result.trials if not any(figures.get("invalid") for figures in result.figures) else "k"
+    k = result.trials if not any(figures.invalid for figures in figures_shown) else "k"
     table = Table("scene", "passed", "pass@1", f"pass@{k}", f"pass^{k}", title=f"run {result.run_id}")
-    for figures in result.figures:
-        if figures["status"] == "ungraded":
-            table.add_row(Text(figures["scene"]), f"ungraded ({figures['trials']} trials)", "-", "-", "-")
+    for figures in figures_shown:
+        if figures.status == "ungraded":
+            table.add_row(Text(figures.scene), f"ungraded ({figures.trials} trials)", "-", "-", "-")
             continue
-        invalid = f" ({figures['invalid']} invalid)" if figures["invalid"] else ""
+        invalid = f" ({figures.invalid} invalid)" if figures.invalid else ""
         table.add_row(
-            Text(figures["scene"]),
-            f"{figures['passed']}/{figures['k']}{invalid}",
-            share(figures["pass_at_1"]),
-            share(figures["pass_at_k"]),
-            share(figures["pass_hat_k"]),
+            Text(figures.scene),
+            f"{figures.passed}/{figures.k}{invalid}",
+            share(figures.pass_at_1),
+            share(figures.pass_at_k),
+            share(figures.pass_hat_k),
         )
     stdout.print(table)
-    for figures in result.figures:
+    for figures in figures_shown:
         rates = checks_line(figures)
         if rates:
             say(rates)
@@ -252,19 +255,20 @@ def _summary(result: RunResult) -> None:
         ended = how_the_agent_ended(trial.exit_code, trial.killed)
         if ended:
             say(f"{trial.scene} #{trial.trial}: {ended}; its stderr: {Path(trial.folder) / 'agent.log'}")
-    if result.unimplemented:
-        say(f"unimplemented endpoints called: {result.unimplemented}" + (" (--strict)" if result.strict else ""))
+    called = unimplemented(result.results)
+    if called:
+        say(f"unimplemented endpoints called: {called}" + (" (--strict)" if result.strict else ""))
     say(f"run folder: {result.folder}")
 
 
-def _failure(trial: TrialResult) -> str:
+def _failure(trial: Trial) -> str:
     why = ", ".join(trial.failed_checks) or trial.outcome
     return f"#{trial.trial}: {why}" + (" (timed out)" if trial.timed_out else "")
 
 
-def _next(result: RunResult, scenes: list[str]) -> str:
+def _next(result: Run, scenes: list[str]) -> str:
     if result.exit_code == 4:
         return "soundstage list --operations"
     if result.exit_code == 0 and result.trials == 1:
         return f"soundstage run {quote(*scenes)} --agent {quote(result.agent)} --trials 5"
-    return f"soundstage explain {quote(str(result.folder))}"
+    return f"soundstage explain {quote(result.folder)}"

@@ -11,9 +11,8 @@ from urllib.parse import quote as url_quote
 import typer
 
 from ..errors import NotFound, UsageError
-from ..folders import FolderRuns
+from ..results import FolderRuns, RunLibrary
 from ..server import Hub, Server
-from ..server.library import RunLibrary
 from .history import DbOption, OutOption
 from .output import JsonOption, emit, handles_errors, say
 from .serve import is_loopback
@@ -26,12 +25,16 @@ VIEW_PORT = 8760
 def view(
     run: Annotated[
         str | None,
-        typer.Argument(metavar="[RUN]", help="A run id or a run folder to open at [default: the list of runs].", show_default=False),
+        typer.Argument(
+            metavar="[RUN]", help="A run id or a run folder to open at [default: the list of runs].", show_default=False
+        ),
     ] = None,
     out: OutOption = Path("runs"),
     db: DbOption = None,
     host: Annotated[str, typer.Option("--host", help="Address to listen on.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option("--port", min=0, max=65535, help="Port to listen on (0: any free one).")] = VIEW_PORT,
+    port: Annotated[
+        int, typer.Option("--port", min=0, max=65535, help="Port to listen on (0: any free one).")
+    ] = VIEW_PORT,
     json_output: JsonOption = False,
 ) -> None:
     """Serve the web viewer of the runs under --out and in the results store; print its address."""
@@ -64,7 +67,11 @@ def view(
         say(f"the soundstage viewer is at {address}")
         if token is not None:
             say("it asks for the admin token (SOUNDSTAGE_ADMIN_TOKEN) once per tab")
-        say(f"runs from {out}/" + (f" and the results store {store.shown}" if store is not None else "") + "; Ctrl-C stops it")
+        say(
+            f"runs from {out}/"
+            + (f" and the results store {store.shown}" if store is not None else "")
+            + "; Ctrl-C stops it"
+        )
     try:
         server.run()
     finally:

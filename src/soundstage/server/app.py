@@ -9,11 +9,12 @@ from starlette.routing import Route
 
 import secrets
 
+from ..results import ResultsSink, RunLibrary
 from . import control
 from .control import AGENT, PUBLIC, endpoint, error_response
 from .hub import Hub
-from .library import RunLibrary, Shelf
-from .runs import ResultsSink, Runs
+from .library import Shelf
+from .runs import Runs
 from .viewer import viewer_routes
 from .recording import Receive, Scope, Send, serve_call, service_target
 

@@ -28,8 +28,8 @@ from ..spec.discovery import is_name, list_scenes
 from ..stage import WorldImage
 from ..world import World
 from .hub import Hub, TooManyWorlds
-from .library import Shelf, stored_trial
-from .runs import RunRecord, Runs, run_checks
+from .library import Shelf, own_trial, stored_trial
+from .runs import RunRecord, Runs, run_checks, world_log
 
 Endpoint = Callable[[Request], Awaitable[Response]]
 log = logging.getLogger("soundstage.server")
@@ -404,10 +404,12 @@ async def get_trial(request: Request) -> Any:
     scene = request.query_params.get("scene")
     if isinstance(found, RunRecord):
         return _own_trial(request, found, int(raw), scene)
-    scenes = list(dict.fromkeys(trial["scene"] for trial in found["results"]))
+    scenes = list(dict.fromkeys(trial.scene for trial in found.results))
     if scene is None and len(scenes) > 1:
         raise ControlError(
-            400, "invalid_request", f"run {found['run_id']} has several scenes: add ?scene=NAME, one of {', '.join(scenes)}"
+            400,
+            "invalid_request",
+            f"run {found.run_id} has several scenes: add ?scene=NAME, one of {', '.join(scenes)}",
         )
     return await run_in_threadpool(stored_trial, found, scene or (scenes[0] if scenes else ""), int(raw))
 
@@ -416,18 +418,10 @@ def _own_trial(request: Request, run: RunRecord, number: int, scene: str | None)
     trial = next((t for t in run.trials if t.number == number and scene in (None, run.scene)), None)
     if trial is None:
         raise NotFound(f"run {run.id} has no trial {number} (its trials are 1 to {len(run.trials)} of {run.scene})")
-    answer = {"scene": run.scene, **trial.brief(), "notes": []}  # read from no file: nothing left out
-    if trial.outcome is None:  # still running: the world as it is now; output and checks come with the end
-        world = _hub(request).get(trial.world_id)
-        answer.update(
-            trace=[e.model_dump(mode="json") for e in world.log.calls()],
-            events=[e.model_dump(mode="json") for e in world.log.events],
-            diff=world.diff(),
-            output=None,
-        )
-    else:
-        answer.update(trace=trial.trace, events=trial.events, diff=trial.diff, output=trial.output)
-    return answer
+    if trial.result is not None:
+        return own_trial(run, trial, None)
+    # Still running: the world as it is now; its output comes with the end.
+    return own_trial(run, trial, world_log(_hub(request).get(trial.world_id), None))
 
 
 async def compare(request: Request) -> Any:

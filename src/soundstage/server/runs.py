@@ -4,7 +4,9 @@ A run is made of `trials` live worlds of one scene, with the scene's checks, cus
 custom checks alone. When a run's world finishes, its trial is scored once and the results are kept here, in
 the run, so they outlive the world (which the hub drops by its time-to-live like any other), and written to
 the results store when the server has one. The store is handed in (`ResultsSink`, which `store.Store` is):
-the server does not import the store, its sibling.
+the server does not import the store, its sibling. A run and its trials are kept as the store keeps them
+(`results.Run`, `results.Trial`), with what only a live run has: its trials still running, their logs and the
+caller's metadata.
 """
 
 from __future__ import annotations
@@ -13,16 +15,17 @@ import logging
 import secrets
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, Protocol
+from typing import Any
 
 from ..checks import Check, CheckResult, CheckSpecError, CheckSpecErrors, Evaluation, score
 from ..checks.library import parse_with_library
-from ..spec.loader import SpecErrors
 from ..clock import US
 from ..errors import InfrastructureError, NotFound
-from ..figures import outcome
+from ..results import Counts, Outcome, ResultsSink, Run, Trial, TrialLog, exit_code, outcome, run_figures
+from ..spec.loader import SpecErrors
 from ..stage import WorldImage
 from ..world import World
 
@@ -30,31 +33,33 @@ log = logging.getLogger("soundstage.server")
 
 # What the store's runs table holds as the agent of a run over HTTP: the caller runs the agent itself.
 HTTP_AGENT = "http"
+# How a trial whose world was dropped (deleted, or expired) before it finished ends.
+DROPPED = "dropped"
 # Finished runs a server keeps in memory (with their trials' logs), the oldest dropped first; the store, when
 # there is one, keeps them all. Running runs are bounded by the live worlds they hold.
 MAX_DONE_RUNS = 1000
 
 
-class ResultsSink(Protocol):
-    """Where finished runs and trials are written: the results store (`soundstage.store.Store`)."""
-
-    def start_run(self, run: dict[str, Any], started: datetime) -> None: ...
-
-    def write_trial(self, run_id: str, trial: dict[str, Any], results: list[dict[str, Any]] | None = None) -> None: ...
-
-    def finish_run(self, run_id: str, exit_code: int, finished: datetime) -> None: ...
-
-
-def counts(world: World) -> dict[str, int]:
+def counts(world: World) -> Counts:
     """What a trial's result counts of its world's log."""
     calls = world.log.calls()
-    return {
-        "calls": len(calls),
-        "events": len(world.log),
-        "errors": sum(call.error for call in calls),
-        "unimplemented": sum(call.unimplemented for call in calls),
-        "after_finish": sum(event.kind == "after_finish" for event in world.log.events),
-    }
+    return Counts(
+        calls=len(calls),
+        events=len(world.log),
+        errors=sum(call.error for call in calls),
+        unimplemented=sum(call.unimplemented for call in calls),
+        after_finish=sum(event.kind == "after_finish" for event in world.log.events),
+    )
+
+
+def world_log(world: World, output: str | None) -> TrialLog:
+    """A world's log as its trial's: its calls, every event, its state's diff, and `output` (None while it runs)."""
+    return TrialLog(
+        trace=[e.model_dump(mode="json") for e in world.log.calls()],
+        events=[e.model_dump(mode="json") for e in world.log.events],
+        diff=world.diff(),
+        output=output,
+    )
 
 
 def run_checks(image: WorldImage, raw: Any, replace: bool) -> tuple[list[Check], list[str] | None, list[Check]]:
@@ -94,48 +99,49 @@ def run_checks(image: WorldImage, raw: Any, replace: bool) -> tuple[list[Check],
 
 @dataclass
 class TrialRecord:
-    """One trial of a run: its world while it lives, what it scored once it finished."""
+    """One trial of a run: its world while it lives; once it has ended, its result (and its log, unless its
+    world was dropped before it finished)."""
 
     number: int
     world_id: str
     started: float  # the server's wall clock, for the trial's wall_seconds
-    outcome: str | None = None  # None while running
-    finish_reason: str | None = None
-    results: list[CheckResult] | None = None
-    trace: list[dict[str, Any]] | None = None
-    events: list[dict[str, Any]] | None = None
-    diff: dict[str, Any] | None = None
-    output: str | None = None
-
-    def brief(self) -> dict[str, Any]:
-        return {
-            "trial": self.number,
-            "world": self.world_id,
-            "outcome": self.outcome,
-            "finish_reason": self.finish_reason,
-            "checks": None if self.results is None else [r.model_dump(mode="json") for r in self.results],
-        }
+    result: Trial | None = None  # None while it runs
+    log: TrialLog | None = None
 
 
 @dataclass
 class RunRecord:
-    id: str
+    """A run over HTTP: the run as the store keeps it (`head`, without its trials), its scene's name, the
+    caller's metadata and each trial."""
+
+    head: Run
     scene: str
     metadata: dict[str, Any]
-    created: str
     trials: list[TrialRecord] = field(default_factory=list)
-    finished: str | None = None
+    finished: datetime | None = None
+
+    @property
+    def id(self) -> str:
+        return self.head.run_id
 
     @property
     def status(self) -> str:
-        return "done" if all(trial.outcome is not None for trial in self.trials) else "running"
+        return "done" if all(trial.result is not None for trial in self.trials) else "running"
 
-    def exit_code(self) -> int:
-        """As `soundstage run` has it (docs/cli.md): 3 when a trial could not be judged, 1 when one did not pass."""
-        outcomes = [trial.outcome for trial in self.trials]
-        if "invalid" in outcomes:
-            return 3
-        return 0 if all(o in ("passed", "ungraded") for o in outcomes) else 1
+    def run(self) -> Run:
+        """The run as far as it has gone: its trials that ended; once every one has, its end, exit code (as
+        `soundstage run` sets it) and figures."""
+        ended = [trial.result for trial in self.trials if trial.result is not None]
+        if self.status != "done":
+            return self.head.model_copy(update={"results": ended})
+        return self.head.model_copy(
+            update={
+                "results": ended,
+                "finished_at": self.finished,
+                "exit_code": exit_code(ended),
+                "figures": run_figures(ended),
+            }
+        )
 
 
 class Runs:
@@ -150,8 +156,15 @@ class Runs:
 
     def start(self, scene: str, source: str, metadata: dict[str, Any], worlds: list[World]) -> RunRecord:
         now = time.monotonic()
-        run = RunRecord("run_" + secrets.token_hex(16), scene, metadata, _now())
-        run.trials = [TrialRecord(n, world.id, now) for n, world in enumerate(worlds, 1)]
+        head = Run(
+            run_id="run_" + secrets.token_hex(16),
+            folder="",
+            agent=HTTP_AGENT,
+            scenes=[source],
+            trials=len(worlds),
+            started_at=_now(),
+        )
+        run = RunRecord(head, scene, metadata, [TrialRecord(n, world.id, now) for n, world in enumerate(worlds, 1)])
         with self._lock:
             done = [old for old in self.runs.values() if old.status == "done"]
             for old in done[: max(0, len(done) - self.max_done)]:
@@ -159,18 +172,7 @@ class Runs:
             self.runs[run.id] = run
             for trial in run.trials:
                 self._by_world[trial.world_id] = (run, trial)
-        self._write(
-            "start_run",
-            {
-                "run_id": run.id,
-                "folder": "",
-                "agent": HTTP_AGENT,
-                "scenes": [source],
-                "trials": len(worlds),
-                "strict": False,
-            },
-            datetime.now(UTC),
-        )
+        self._write("start a run", lambda store: store.start_run(head))
         return run
 
     def get(self, run_id: str) -> RunRecord:
@@ -188,62 +190,64 @@ class Runs:
         run, trial = found
         evaluation = score(world)
         finish = next((event for event in world.log.events if event.kind == "finish"), None)
-        trial.trace = [e.model_dump(mode="json") for e in world.log.calls()]
-        trial.events = [e.model_dump(mode="json") for e in world.log.events]
-        trial.diff = world.diff()
-        trial.output = world.output or ""
-        trial.results = evaluation.checks
-        trial.finish_reason = getattr(finish, "reason", "finished")
-        self._end(run, trial, outcome(evaluation.checks), world, (world.now() - world.clock.start) / US)
+        trial.log = world_log(world, world.output or "")
+        reason = getattr(finish, "reason", "finished")
+        self._end(run, trial, self._trial(run, trial, outcome(evaluation.checks), reason, world, evaluation.checks))
         return evaluation
 
     def settle(self, live: dict[str, World]) -> None:
         """Ends the trials whose world was dropped (deleted, or expired by the hub) before it finished:
-        `invalid`, with no check results."""
+        `invalid`, with no check results and no log."""
         with self._lock:
             gone = [(wid, found) for wid, found in self._by_world.items() if wid not in live]
             for wid, _ in gone:
                 del self._by_world[wid]
         for _, (run, trial) in gone:
-            trial.finish_reason = "dropped"
-            self._end(run, trial, "invalid", None, 0.0)
+            self._end(run, trial, self._trial(run, trial, "invalid", DROPPED, None, []))
 
-    def _end(self, run: RunRecord, trial: TrialRecord, result: str, world: World | None, simulated: float) -> None:
-        empty = {"calls": 0, "events": 0, "errors": 0, "unimplemented": 0, "after_finish": 0}
-        row = {
-            "scene": run.scene,
-            "trial": trial.number,
-            "world": trial.world_id,
-            "outcome": result,
-            "exit_code": 0,
-            "killed": False,
-            "timed_out": False,
-            "finish_reason": trial.finish_reason,
-            "wall_seconds": round(time.monotonic() - trial.started, 3),
-            "simulated_seconds": simulated,
-            "counts": counts(world) if world is not None else empty,
-            "folder": "",
-        }
-        results = [r.model_dump(mode="json") for r in trial.results or []]
+    @staticmethod
+    def _trial(
+        run: RunRecord, trial: TrialRecord, graded: Outcome, reason: str, world: World | None, checks: list[CheckResult]
+    ) -> Trial:
+        """A trial of a run over HTTP as `soundstage run` records one: its caller ran the agent, so the server
+        knows no exit code, and no folder holds it."""
+        return Trial(
+            scene=run.scene,
+            trial=trial.number,
+            world=trial.world_id,
+            outcome=graded,
+            exit_code=0,
+            timed_out=False,
+            finish_reason=reason,
+            wall_seconds=round(time.monotonic() - trial.started, 3),
+            simulated_seconds=(world.now() - world.clock.start) / US if world is not None else 0.0,
+            counts=counts(world) if world is not None else Counts(calls=0, events=0, errors=0, unimplemented=0),
+            folder="",
+            checks=checks,
+        )
+
+    def _end(self, run: RunRecord, trial: TrialRecord, result: Trial) -> None:
         with self._lock:
-            trial.outcome = result  # last: a trial with an outcome is complete
+            trial.result = result  # last: a trial with a result is complete
             done = run.status == "done" and run.finished is None
             if done:
                 run.finished = _now()
-        self._write("write_trial", run.id, row, results)
+        self._write("write a trial", lambda store: store.write_trial(run.id, result))
         if done:
-            self._write("finish_run", run.id, run.exit_code(), datetime.now(UTC))
+            ended = run.run()
+            self._write("finish a run", lambda store: store.finish_run(ended))
 
-    def _write(self, action: str, *args: Any) -> None:
+    def _write(self, what: str, write: Callable[[ResultsSink], None]) -> None:
         """Writes to the store, if any. A store that fails loses that write, and the server log says so: the
         run's results are still here."""
         if self.store is None:
             return
         try:
-            getattr(self.store, action)(*args)
+            write(self.store)
         except InfrastructureError:
-            log.exception("the results store could not %s", action.replace("_", " "))
+            log.exception("the results store could not %s", what)
 
 
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+def _now() -> datetime:
+    """The server's wall clock, to the second: when a run over HTTP started and ended."""
+    return datetime.now(UTC).replace(microsecond=0)

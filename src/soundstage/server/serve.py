@@ -19,12 +19,11 @@ import uvicorn
 
 from .. import collector
 from ..errors import InfrastructureError
+from ..results import ResultsSink, RunLibrary
 from .app import create_app
 from .heads import HEAD_LIMIT, H11Heads
 from .hub import Hub, ProxyPort, TLSPort
-from .library import RunLibrary
 from .proxy import Proxy
-from .runs import ResultsSink
 from .tls import local_ca
 
 

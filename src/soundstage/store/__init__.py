@@ -1,13 +1,15 @@
 """The results store (docs/cli.md, "The results store"): every run, trial and check result of `soundstage
-run`, each evaluation of a run (`soundstage check RUN`) and the figures of each, in SQLite by default (`<out>/soundstage.db`) or PostgreSQL (`--db`, `SOUNDSTAGE_DB`). Opening a store
-reaches it and applies its migrations, so an unreachable store is known before any agent starts.
+run`, each evaluation of a run (`soundstage check RUN`) and the figures of each, in SQLite by default
+(`<out>/soundstage.db`) or PostgreSQL (`--db`, `SOUNDSTAGE_DB`), written and read as the models of
+`soundstage.results`. Opening a store reaches it and applies its migrations, so an unreachable store is known
+before any agent starts.
 
-    schema.py      the tables
-    migrations.py  Alembic, driven from Python; the revisions are in revisions/versions/
-    writing.py     runs, trials, checks, evaluations and figures, each write replacing what it writes
-    sqlite.py      writing a SQLite store at the newest schema with the stdlib's sqlite3
-    engine.py      writing through SQLAlchemy: PostgreSQL, and a store being migrated
-    reading.py     the list of runs and one run
+    schema.py       the tables
+    migrations.py   Alembic, driven from Python; the revisions are in revisions/versions/
+    transaction.py  the one way a statement runs, on SQLite and PostgreSQL alike: values encoded and decoded
+    writing.py      runs, trials, checks, evaluations and figures, each write replacing what it writes
+    reading.py      the list of runs and one run, each row into its model
+    sqlite.py       reaching a SQLite store at the newest schema with the stdlib's sqlite3
 """
 
 from __future__ import annotations
@@ -21,15 +23,16 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..checks.results import CheckResult
 from ..errors import InfrastructureError, UsageError
-from . import sqlite, writing
+from ..results import ListedRun, Run, Trial
+from . import reading, sqlite, writing
 from .migrations import HEAD
-from .writing import Transaction
+from .transaction import Transaction, over
 
 if TYPE_CHECKING:
     from sqlalchemy import Engine
     from sqlalchemy.engine import URL
-    from sqlalchemy.exc import SQLAlchemyError
 
 DB_FILE = "soundstage.db"
 # PostgreSQL through psycopg 3 (SQLAlchemy's plain `postgresql://` would mean psycopg2).
@@ -47,18 +50,21 @@ def store_url(db: str | None, out: Path) -> str:
 
 
 class Store:
-    """An open, migrated store. Every method raises InfrastructureError when the store cannot be reached.
+    """An open, migrated store: the results' library (`results.RunLibrary`) and sink (`results.ResultsSink`).
+    Every method raises InfrastructureError when the store cannot be reached.
 
-    A SQLite file is written through the stdlib's sqlite3 (`connection`); SQLAlchemy's engine is made when
-    first needed: to read (`runs`, `run`), or to write a PostgreSQL store."""
+    A SQLite file is reached through the stdlib's sqlite3 (`connection`); SQLAlchemy's engine is made for
+    PostgreSQL (and a SQLite URL sqlite3 is not given), or when asked for."""
 
-    def __init__(self, url: str, shown: str, engine: Engine | None = None, connection: sqlite3.Connection | None = None) -> None:
+    def __init__(
+        self, url: str, shown: str, engine: Engine | None = None, connection: sqlite3.Connection | None = None
+    ) -> None:
         self.url = url
         self.shown = shown  # the URL without its password, for messages
         self._engine = engine
         self._connection = connection
         self._lock = threading.Lock()  # one sqlite3 transaction at a time
-        self._making = threading.Lock()  # one engine, whichever thread reads first
+        self._making = threading.Lock()  # one engine, whichever thread asks first
 
     @property
     def file(self) -> Path | None:
@@ -76,44 +82,37 @@ class Store:
                 self._engine = _engine(_parse(self.url)[0])
             return self._engine
 
-    def start_run(self, run: dict[str, Any], started: datetime) -> None:
-        self._write(writing.start_run, run, started)
+    def start_run(self, run: Run) -> None:
+        self._do(writing.start_run, run)
 
-    def write_trial(self, run_id: str, trial: dict[str, Any], results: list[dict[str, Any]] | None = None) -> None:
-        self._write(writing.write_trial, run_id, trial, results)
+    def write_trial(self, run_id: str, trial: Trial) -> None:
+        self._do(writing.write_trial, run_id, trial)
 
-    def finish_run(self, run_id: str, exit_code: int | None, finished: datetime | None) -> None:
-        """The run's end (both None for a run that was killed: `soundstage load`), and its figures."""
-        self._write(writing.finish_run, run_id, exit_code, finished)
+    def finish_run(self, run: Run) -> None:
+        """The run's end (its exit code and when; both None for a run that was stopped), and its figures."""
+        self._do(writing.finish_run, run)
 
     def add_evaluation(
         self,
         run_id: str,
-        scored: list[dict[str, Any]],
+        scored: dict[tuple[str, int], list[CheckResult]],
         checks_from: str,
         checks_file: str | None,
         created: datetime,
     ) -> int:
         """A stored run scored again (`checks_from`: `scene`, or `file` for `checks_file`'s checks): the check
-        results of each trial in `scored`, `{scene, trial, checks}`. Returns the evaluation's number."""
-        number = self._write(writing.add_evaluation, run_id, scored, checks_from, checks_file, created)
-        return int(number)
+        results of each trial in `scored`, by scene and number. Returns the evaluation's number."""
+        return int(self._do(writing.add_evaluation, run_id, scored, checks_from, checks_file, created))
 
-    def runs(self) -> list[dict[str, Any]]:
-        from . import reading
+    def runs(self) -> list[ListedRun]:
+        return self._do(reading.list_runs)  # type: ignore[no-any-return]
 
-        return self._read(reading.list_runs)  # type: ignore[no-any-return]
-
-    def run(self, run_id: str, evaluation: int | None = 0) -> dict[str, Any] | None:
+    def run(self, run_id: str, evaluation: int | None = 0) -> Run | None:
         """A run under one of its evaluations (None: the newest; 0, the run's own grading, by default)."""
-        from . import reading
-
-        return self._read(reading.get_run, run_id, evaluation)  # type: ignore[no-any-return]
+        return self._do(reading.get_run, run_id, evaluation)  # type: ignore[no-any-return]
 
     def run_ids(self) -> list[str]:
-        from . import reading
-
-        return self._read(reading.run_ids)  # type: ignore[no-any-return]
+        return self._do(reading.run_ids)  # type: ignore[no-any-return]
 
     def close(self) -> None:
         if self._connection is not None:
@@ -121,7 +120,7 @@ class Store:
         if self._engine is not None:
             self._engine.dispose()
 
-    def _write(self, action: Callable[..., Any], *args: Any) -> Any:
+    def _do(self, action: Callable[..., Any], *args: Any) -> Any:
         with self._transaction() as tx:
             return action(tx, *args)
 
@@ -136,20 +135,11 @@ class Store:
             return
         from sqlalchemy.exc import SQLAlchemyError
 
-        from .engine import EngineTransaction
-
+        engine = self.engine
         try:
-            with self.engine.begin() as connection:
-                yield EngineTransaction(connection)
-        except SQLAlchemyError as exc:
-            raise InfrastructureError(f"the results store {self.shown} failed: {_reason(exc)}") from None
-
-    def _read(self, action: Callable[..., Any], *args: Any) -> Any:
-        from sqlalchemy.exc import SQLAlchemyError
-
-        try:
-            return action(self.engine, *args)
-        except SQLAlchemyError as exc:
+            with engine.begin() as connection:
+                yield over(connection)
+        except (SQLAlchemyError, engine.dialect.loaded_dbapi.Error) as exc:
             raise InfrastructureError(f"the results store {self.shown} failed: {_reason(exc)}") from None
 
 
@@ -206,7 +196,7 @@ def _open_migrated(url: str, create: bool) -> Store | None:
     engine = _engine(parsed)
     try:
         migrate(engine)
-    except SQLAlchemyError as exc:
+    except (SQLAlchemyError, engine.dialect.loaded_dbapi.Error) as exc:
         engine.dispose()
         raise InfrastructureError(f"cannot reach the results store {shown}: {_reason(exc)}") from None
     return Store(url, shown, engine=engine)
@@ -247,7 +237,7 @@ def _parse(url: str) -> tuple[URL, str]:
     return parsed, shown
 
 
-def _reason(exc: SQLAlchemyError | sqlite3.Error) -> str:
+def _reason(exc: Exception) -> str:
     """The driver's own message, first line: SQLAlchemy's adds the statement and a link."""
     original = getattr(exc, "orig", None)
     text = str(original if original is not None else exc).strip()

@@ -2,13 +2,14 @@
 
 Alembic (and Mako under it) is loaded only when a store is behind `HEAD`: that is a third of a second of
 CPU, which a run against an up-to-date store, every run but a store's first, would otherwise pay. SQLAlchemy
-itself is loaded by `migrate`, not by `HEAD`: a SQLite store at `HEAD` is written without it (sqlite.py)."""
+itself is loaded by `migrate`, not by `HEAD`: a SQLite store at `HEAD` is written and read without it (sqlite.py)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .transaction import over
 from .writing import fill_figures
 
 if TYPE_CHECKING:
@@ -24,14 +25,12 @@ HEAD = max(path.name.partition("_")[0] for path in (SCRIPTS / "versions").glob("
 def migrate(engine: Engine) -> None:
     """Applies the migrations the store has not had yet, in one transaction (PostgreSQL rolls back a
     half-applied migration; SQLite's DDL is transactional as well through the driver's own transaction).
-    Figures are computed by figures.py, which a revision does not import: the figures of runs stored before
-    the store had them are written here, once."""
-    from .engine import EngineTransaction
-
+    Figures are computed by results/figures.py, which a revision does not import: the figures of runs stored
+    before the store had them are written here, once."""
     with engine.begin() as connection:
         if revision(connection) != HEAD:
             _upgrade(connection)
-        fill_figures(EngineTransaction(connection))
+        fill_figures(over(connection))
 
 
 def revision(connection: Connection) -> str | None:

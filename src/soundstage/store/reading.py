@@ -1,172 +1,147 @@
-"""Reading runs back: the list of runs, newest first, and one run with its trials, check results, evaluations
-and figures."""
+"""Reading runs back, each row into the model it stores (results/), here alone: the list of runs, newest first,
+and one run under one of its evaluations with its trials, check results, evaluations and figures. An
+evaluation's row and a scene's figures' row are their models' fields (the key columns besides are ignored)."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Engine, case, func, select
-
 from ..checks.results import CheckResult
-from ..figures import outcome
-from .engine import EngineTransaction
-from .schema import evaluations, figures, runs, trials
-from .writing import check_result, trials_with_checks
+from ..results import Counts, Evaluation, ListedRun, Outcome, Run, SceneFigures, Trial, outcome
+from .transaction import Transaction
 
-# What a run lists of each scene's figures (its own grading's).
-BRIEF = ("scene", "status", "trials", "invalid", "passed", "pass_at_1", "pass_at_k", "pass_hat_k")
+# The statements select `runs` rows newest first.
+NEWEST = "ORDER BY runs.started_at DESC, runs.id DESC"
 
 
-def list_runs(engine: Engine) -> list[dict[str, Any]]:
-    """Every run, newest first: its fields, how many trials were written, how many passed, each scene's
-    figures under the run's own grading (evaluation 0; none until the run finishes), and how many
-    evaluations it has."""
-    counted = (
-        select(
-            trials.c.run_id,
-            func.count().label("written"),
-            func.sum(case((trials.c.outcome == "passed", 1), else_=0)).label("passed"),
-        )
-        .group_by(trials.c.run_id)
-        .subquery()
+def list_runs(tx: Transaction) -> list[ListedRun]:
+    """Every run, newest first, without its trials: its evaluations, each scene's figures under its own grading
+    (evaluation 0; none until it finishes), how many trials were written and how many passed."""
+    rows = tx.rows(
+        "runs",
+        "SELECT runs.*, counted.written, counted.passed FROM runs LEFT OUTER JOIN"
+        " (SELECT run_id, count(*) AS written, sum(CASE WHEN outcome = 'passed' THEN 1 ELSE 0 END) AS passed"
+        f" FROM trials GROUP BY run_id) counted ON counted.run_id = runs.id {NEWEST}",
+        {},
     )
-    query = (
-        select(runs, counted.c.written, counted.c.passed)
-        .outerjoin(counted, counted.c.run_id == runs.c.id)
-        .order_by(runs.c.started_at.desc(), runs.c.id.desc())
-    )
-    with engine.connect() as connection:
-        rows = connection.execute(query).mappings().all()
-        brief: dict[str, list[dict[str, Any]]] = {}
-        for scene in connection.execute(
-            select(figures).where(figures.c.evaluation == 0).order_by(figures.c.run_id, figures.c.scene)
-        ).mappings():
-            brief.setdefault(scene["run_id"], []).append({key: scene[key] for key in BRIEF})
-        counted_evaluations: dict[str, int] = {
-            run_id: count
-            for run_id, count in connection.execute(
-                select(evaluations.c.run_id, func.count()).group_by(evaluations.c.run_id)
-            )
-        }
+    figures: dict[str, list[SceneFigures]] = {}
+    for row in tx.rows("figures", "SELECT * FROM figures WHERE evaluation = 0 ORDER BY run_id, scene", {}):
+        figures.setdefault(row["run_id"], []).append(SceneFigures.model_validate(row))
+    evaluations: dict[str, list[Evaluation]] = {}
+    for row in tx.rows("evaluations", "SELECT * FROM evaluations ORDER BY run_id, number", {}):
+        evaluations.setdefault(row["run_id"], []).append(Evaluation.model_validate(row))
     return [
-        {
-            **_run(row),
-            "trials_written": int(row["written"] or 0),
-            "trials_passed": int(row["passed"] or 0),
-            "figures": brief.get(row["id"], []),
-            "evaluation_count": int(counted_evaluations.get(row["id"], 0)),
-        }
+        ListedRun(
+            run=_run(row, figures.get(row["id"], []), evaluations.get(row["id"], [])),
+            trials_written=int(row["written"] or 0),
+            trials_passed=int(row["passed"] or 0),
+        )
         for row in rows
     ]
 
 
-def get_run(engine: Engine, run_id: str, evaluation: int | None = 0) -> dict[str, Any] | None:
-    """A run with its evaluations, and under one of them (`evaluation`; None: the newest) each scene's figures
-    and its trials (by scene and number) with their check results; None when the run is unknown. Under an
-    evaluation other than 0, a trial's outcome is the one its check results there give."""
-    with engine.connect() as connection:
-        row = connection.execute(select(runs).where(runs.c.id == run_id)).mappings().first()
-        if row is None:
-            return None
-        made = [
-            _evaluation(stored)
-            for stored in connection.execute(
-                select(evaluations).where(evaluations.c.run_id == run_id).order_by(evaluations.c.number)
-            ).mappings()
-        ]
-        number = evaluation if evaluation is not None else max((e["number"] for e in made), default=0)
-        found = []
-        for trial, results in trials_with_checks(EngineTransaction(connection), run_id, number):
-            found.append({**_trial(trial), "checks": [check_result(check) for check in results]})
-            if number != 0:
-                found[-1]["outcome"] = outcome([CheckResult(**check_result(check)) for check in results])
-        scenes = [
-            _figures(scene)
-            for scene in connection.execute(
-                select(figures)
-                .where(figures.c.run_id == run_id, figures.c.evaluation == number)
-                .order_by(figures.c.scene)
-            ).mappings()
-        ]
-    return {**_run(row), "evaluation": number, "evaluations": made, "figures": scenes, "results": found}
-
-
-def run_ids(engine: Engine) -> list[str]:
-    """The stored run ids, newest first."""
-    with engine.connect() as connection:
-        return list(
-            connection.execute(select(runs.c.id).order_by(runs.c.started_at.desc(), runs.c.id.desc())).scalars()
-        )
-
-
-def _run(row: Any) -> dict[str, Any]:
-    return {
-        "run_id": row["id"],
-        "folder": row["folder"],
-        "agent": row["agent"],
-        "scenes": list(row["scenes"]),
-        "trials": row["trials"],
-        "strict": row["strict"],
-        "exit_code": row["exit_code"],
-        "started_at": _when(row["started_at"]),
-        "finished_at": _when(row["finished_at"]),
-    }
-
-
-def _trial(row: Any) -> dict[str, Any]:
-    """As `result.json` has it, without `failed_checks` (the check results say it)."""
-    return {
-        "scene": row["scene"],
-        "trial": row["number"],
-        "world": row["world"],
-        "outcome": row["outcome"],
-        "exit_code": row["exit_code"],
-        "killed": row["killed"],
-        "timed_out": row["timed_out"],
-        "finish_reason": row["finish_reason"],
-        "wall_seconds": row["wall_seconds"],
-        "simulated_seconds": row["simulated_seconds"],
-        "counts": {name: row[name] for name in ("calls", "events", "errors", "unimplemented", "after_finish")},
-        "folder": row["folder"],
-        "attempts": row["attempts"],
-        "sandbox": row["sandbox"],
-        "infrastructure": row["infrastructure"],
-        "digests": row["digests"],
-    }
-
-
-def _evaluation(row: Any) -> dict[str, Any]:
-    return {
-        "number": row["number"],
-        "checks_from": row["checks_from"],
-        "checks_file": row["checks_file"],
-        "created_at": _when(row["created_at"]),
-    }
-
-
-def _figures(row: Any) -> dict[str, Any]:
-    """As figures.scene_figures has them."""
-    return {
-        "scene": row["scene"],
-        "status": row["status"],
-        "trials": row["trials"],
-        "invalid": row["invalid"],
-        "passed": row["passed"],
-        "k": row["trials"] - row["invalid"],
-        "pass_at_1": row["pass_at_1"],
-        "pass_at_k": row["pass_at_k"],
-        "pass_hat_k": row["pass_hat_k"],
-        "pass_at": row["pass_at"],
-        "pass_hat": row["pass_hat"],
-        "checks": row["checks"],
-    }
-
-
-def _when(value: datetime | None) -> str | None:
-    """ISO 8601 in UTC. SQLite hands times back without their zone: they were written in UTC."""
-    if value is None:
+def get_run(tx: Transaction, run_id: str, evaluation: int | None = 0) -> Run | None:
+    """A run under one of its evaluations (`evaluation`; None: the newest): each scene's figures and its trials
+    (by scene and number) with their check results there; None when the run is unknown. Under an evaluation
+    other than 0, a trial's outcome is the one its check results there give."""
+    found = tx.rows("runs", "SELECT * FROM runs WHERE id = :run_id", {"run_id": run_id})
+    if not found:
         return None
-    if value.tzinfo is None:
-        value = value.replace(tzinfo=UTC)
-    return value.astimezone(UTC).isoformat().replace("+00:00", "Z")
+    made = [
+        Evaluation.model_validate(row)
+        for row in tx.rows(
+            "evaluations", "SELECT * FROM evaluations WHERE run_id = :run_id ORDER BY number", {"run_id": run_id}
+        )
+    ]
+    number = evaluation if evaluation is not None else max((e.number for e in made), default=0)
+    figures = [
+        SceneFigures.model_validate(row)
+        for row in tx.rows(
+            "figures",
+            "SELECT * FROM figures WHERE run_id = :run_id AND evaluation = :evaluation ORDER BY scene",
+            {"run_id": run_id, "evaluation": number},
+        )
+    ]
+    run = _run(found[0], figures, made)
+    return run.model_copy(update={"evaluation": number, "results": read_trials(tx, run_id, number)})
+
+
+def read_trials(tx: Transaction, run_id: str, evaluation: int) -> list[Trial]:
+    """A run's trials, by scene and number, each with its check results under an evaluation: under 0 with the
+    outcome it was stored with, else the one its check results there give."""
+    trial_rows = tx.rows(
+        "trials", "SELECT * FROM trials WHERE run_id = :run_id ORDER BY scene, number", {"run_id": run_id}
+    )
+    check_rows = tx.rows(
+        "checks",
+        "SELECT * FROM checks WHERE run_id = :run_id AND evaluation = :evaluation ORDER BY scene, trial, position",
+        {"run_id": run_id, "evaluation": evaluation},
+    )
+    by_trial: dict[tuple[str, int], list[CheckResult]] = {}
+    for row in check_rows:
+        by_trial.setdefault((row["scene"], row["trial"]), []).append(_check(row))
+    trials = []
+    for row in trial_rows:
+        checks = by_trial.get((row["scene"], row["number"]), [])
+        trials.append(_trial(row, checks, row["outcome"] if evaluation == 0 else outcome(checks)))
+    return trials
+
+
+def run_ids(tx: Transaction) -> list[str]:
+    """The stored run ids, newest first."""
+    return [row["id"] for row in tx.rows("runs", f"SELECT runs.id FROM runs {NEWEST}", {})]
+
+
+def _run(row: dict[str, Any], figures: list[SceneFigures], evaluations: list[Evaluation]) -> Run:
+    return Run(
+        run_id=row["id"],
+        folder=row["folder"],
+        agent=row["agent"],
+        scenes=row["scenes"],
+        trials=row["trials"],
+        strict=row["strict"],
+        started_at=row["started_at"],
+        finished_at=row["finished_at"],
+        exit_code=row["exit_code"],
+        figures=figures,
+        evaluations=evaluations,
+    )
+
+
+def _trial(row: dict[str, Any], checks: list[CheckResult], graded: Outcome) -> Trial:
+    return Trial(
+        scene=row["scene"],
+        trial=row["number"],
+        world=row["world"],
+        outcome=graded,
+        exit_code=row["exit_code"],
+        killed=row["killed"],
+        timed_out=row["timed_out"],
+        finish_reason=row["finish_reason"],
+        wall_seconds=row["wall_seconds"],
+        simulated_seconds=row["simulated_seconds"],
+        counts=Counts(**{name: row[name] for name in Counts.model_fields}),
+        folder=row["folder"],
+        attempts=row["attempts"],
+        sandbox=row["sandbox"],
+        infrastructure=row["infrastructure"],
+        digests=row["digests"],
+        checks=checks,
+    )
+
+
+def _check(row: dict[str, Any]) -> CheckResult:
+    """A check row as the result it stores (its arguments are not stored)."""
+    fields = (
+        "kind",
+        "required",
+        "passed",
+        "invalid",
+        "score",
+        "expected",
+        "actual",
+        "explanation",
+        "evidence",
+        "source",
+    )
+    return CheckResult(id=row["check_id"], **{name: row[name] for name in fields})

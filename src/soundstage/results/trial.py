@@ -1,0 +1,73 @@
+"""A trial as it is saved (docs/cli.md, "Run folders"): `Trial` is what `result.json` holds, with the check
+results of `checks.json` and the digests of its files as `run.json` and the results store keep them; and a
+trial's outcome by its check results."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from ..checks.results import CheckResult, Evaluation
+from .version import VERSION
+
+# passed | failed | invalid (a check could not be carried out, or soundstage itself failed) | ungraded (no checks)
+Outcome = Literal["passed", "failed", "invalid", "ungraded"]
+
+
+class Counts(BaseModel):
+    """What a trial counts of its world's log."""
+
+    model_config = ConfigDict(defer_build=True)
+
+    calls: int
+    events: int
+    errors: int
+    unimplemented: int
+    after_finish: int = 0  # calls with the agent's token after the attempt ended; uncounted before version 1
+
+
+class Trial(BaseModel):
+    """One trial: how its attempt ended, its outcome, its check results and the digests of its folder's files."""
+
+    model_config = ConfigDict(defer_build=True)
+
+    version: int = VERSION
+    scene: str
+    trial: int
+    world: str
+    outcome: Outcome
+    exit_code: int  # the agent's; negative: killed by that signal
+    killed: bool = False  # soundstage killed the agent: it was still running when the attempt ended
+    timed_out: bool
+    finish_reason: str
+    wall_seconds: float
+    simulated_seconds: float
+    counts: Counts
+    # The required checks that did not pass; given by `checks` when not written (the store keeps none).
+    failed_checks: list[str] = Field(default_factory=list)
+    folder: str  # where it was written; "" for a trial of a run over HTTP
+    attempts: int = 1  # more when it was run again after the machine running it died (runner_ray.py)
+    sandbox: str | None = None  # what the agent ran in: bwrap | none; None: not recorded
+    infrastructure: str | None = None  # the failure of soundstage's own that made it invalid, in one line
+    # Each file of its folder, by name: "sha256:<hex>" as graded. In run.json and the store, never in the folder
+    # itself; None: not recorded (an earlier version's, or a trial the run never finished).
+    digests: dict[str, str] | None = None
+    checks: list[CheckResult] = Field(default_factory=list)  # checks.json's, or the store's under an evaluation
+
+    @model_validator(mode="after")
+    def _failed_checks(self) -> Trial:
+        if "failed_checks" not in self.model_fields_set:
+            self.failed_checks = [check.id for check in self.checks if check.required and check.passed is not True]
+        return self
+
+
+def outcome(checks: list[CheckResult]) -> Outcome:
+    """A trial's outcome by its check results, as the runner grades a trial: `invalid` when one could not be
+    carried out, `ungraded` when there are none, `passed` when every required check passed, else `failed`."""
+    evaluation = Evaluation.score(checks)
+    if evaluation.invalid:
+        return "invalid"
+    if not checks:
+        return "ungraded"
+    return "passed" if evaluation.passed else "failed"
