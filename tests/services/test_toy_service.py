@@ -4,7 +4,7 @@ distribution whose entry point (group `soundstage.services`) names its `Service`
 interpreter the way any installed service is, and then works everywhere soundstage reads services, with no
 file outside its package changed: world files (its section), the agent's environment and its calls, api
 faults on it (its statuses, its options, its answers), the interception proxy (its host), trace and state
-checks, the judge's redaction, the coverage page and `soundstage list --operations`."""
+checks, the judge's prompt and redaction, the coverage page and `soundstage list --operations`."""
 
 from __future__ import annotations
 
@@ -87,6 +87,7 @@ def test_a_service_of_another_package_works_everywhere(tmp_path: Path) -> None:
         },
         "custom": [False, "the items are Kettle, Teapot"],
         "redacted": "token [redacted]",
+        "judged": "(its Slack, GitHub, Datadog, PagerDuty and Toy)",
         "errors": [
             [6, "api_faults[0]", "status for a toy server_error is one of: 500, 503; found 418"],
             [7, "api_faults[1]", "github_limit (primary or secondary) is GitHub's alone"],

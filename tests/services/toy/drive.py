@@ -1,7 +1,7 @@
 """Run by tests/services/test_toy_service.py in a fresh interpreter where the toy service is installed:
 uses it everywhere soundstage reads services (registry, world files, the agent's environment, api faults,
-the interception proxy, checks, the judge's redaction, the coverage page, `soundstage list`) and prints
-what it saw as JSON.
+the interception proxy, checks, the judge's prompt and redaction, the coverage page, `soundstage list`)
+and prints what it saw as JSON.
 
     python drive.py PROJECT    # PROJECT holds worlds/shelf.yaml and seeds/shelf.yaml
 """
@@ -18,7 +18,7 @@ import requests
 from tests.services.recorded_coverage import measure, render
 
 from soundstage.checks import score, score_custom
-from soundstage.checks.judge import redact
+from soundstage.checks.judge import SYSTEM, redact
 from soundstage.errors import SpecError
 from soundstage.server import Server, proxy
 from soundstage.services import SERVICES
@@ -62,6 +62,7 @@ def main(project: Path) -> dict[str, Any]:
         custom = score_custom(world, [{"id": "spoon", "state": {"toy.item": {"name": "Spoon"}}}]).checks[0]
         seen["custom"] = [custom.passed, custom.actual]
         seen["redacted"] = redact(f"token {env['TOY_TOKEN']}", [])
+    seen["judged"] = SYSTEM[SYSTEM.index("(its ") : SYSTEM.index(")") + 1]
     try:
         build_image(*read_scene_text(BAD_FAULTS, str(project / "seeds" / "bad.yaml")))
     except SpecError as exc:
