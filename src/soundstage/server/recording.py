@@ -34,7 +34,7 @@ from ..clock import http_date, iso
 from ..events import AfterFinishEvent
 from ..faults import api as api_faults
 from ..services import SERVICES
-from ..services.base import SECRET_PARAMS, Reply, Service, ServiceRequest, parse_query
+from ..services.base import Reply, Service, ServiceRequest, parse_query
 from ..world import Principal, World
 from .hub import Hub
 
@@ -55,6 +55,8 @@ Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
 # `(world id or None, service name, path within the service, the path its answers' links hang from or None
 # for the URL's own prefix)`
 Target = tuple[str | None, str, str, str | None]
+# Query parameters that carry credentials in some vendor's API (`Service.secret_params`); never recorded.
+SECRET_PARAMS = frozenset(name for service in SERVICES.values() for name in getattr(service, "secret_params", ()))
 # The services that answer paths at the root of the host outside their prefix (`Service.claim`).
 _CLAIMS = [(name, claim) for name, service in SERVICES.items() if (claim := getattr(service, "claim", None))]
 

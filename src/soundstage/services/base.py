@@ -19,9 +19,6 @@ from ..spec.build import BuildContext
 from ..spec.fields import Spec
 from ..world import Principal, World
 
-# Query parameters that carry credentials in some vendor's API; the trace never records them.
-SECRET_PARAMS = frozenset({"token", "access_token", "api_key", "application_key"})
-
 
 @dataclass
 class ServiceRequest:
@@ -106,7 +103,8 @@ class Service(Protocol):
     - `behind_proxy(env)`: what the agent's environment `env` gains when the agent goes through the
       interception proxy, for the vendor's tools that then reach its real hosts (`GH_TOKEN`).
     - `secrets`: regular expressions of the vendor's credential formats, redacted wherever a judge model
-      would read them.
+      would read them; `secret_params`: the query parameters that carry credentials in its API, which the
+      trace of no service's call records.
     - `fault_options` (name -> `FaultOption`, default none) and `fault_statuses` (kind -> the statuses a
       scene may give an api fault of that kind, default none: the vendor's own only).
     """

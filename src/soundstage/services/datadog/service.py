@@ -47,6 +47,7 @@ class DatadogService(RestService):
     section = DatadogSection  # its part of world and scene files
     agent_user = "datadog_user"  # who the agent is here, in a scene's `agent:`
     hosts = tuple(f"api.{site}" for site in SITES)
+    secret_params = ("api_key", "application_key")
     fault_options: ClassVar[Mapping[str, FaultOption]] = {"limit": ANNOUNCED_LIMIT}
     fault_statuses: ClassVar[Mapping[str, tuple[int, ...]]] = {"server_error": (500, 502, 503, 504)}
     ops = ops

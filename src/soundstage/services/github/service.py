@@ -79,6 +79,7 @@ class GitHubService(RestService):
     agent_user = "github_user"  # who the agent is here, in a scene's `agent:`
     hosts = ("github.com", "api.github.com", "uploads.github.com")  # github.com: git's smart HTTP
     secrets = (r"gh[pousr]_[A-Za-z0-9]+", r"github_pat_\w+")
+    secret_params = ("access_token",)  # its old way of sending a token
     fault_options: ClassVar[Mapping[str, FaultOption]] = {
         "github_limit": FaultOption(
             Literal["primary", "secondary"],

@@ -75,6 +75,7 @@ class SlackService:
     hosts = ("slack.com",)
     domains = ("slack.com",)  # `files.slack.com`, a workspace's own host
     secrets = (r"xox[abposre]-[A-Za-z0-9-]+", r"xapp-[A-Za-z0-9-]+")
+    secret_params = ("token",)
     fault_options: ClassVar[Mapping[str, FaultOption]] = {
         "error": FaultOption(
             Literal[SERVER_ERRORS] | None,  # type: ignore[valid-type]
