@@ -53,7 +53,13 @@ def attempt(log) -> Attempt:
     }
     diff = {MESSAGES: {"added": [state[MESSAGES][1]], "removed": [], "changed": []}}
     return Attempt(
-        log.events, state, diff, "Answered.", task="Answer the question.", secrets=["ghp_worldtoken1"], agent="U1"
+        log.events,
+        state,
+        diff,
+        "Answered.",
+        task="Answer the question.",
+        secrets=["ghp_worldtoken1"],
+        identities={"slack_user": "U1"},
     )
 
 

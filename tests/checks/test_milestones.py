@@ -212,7 +212,7 @@ def test_from_world_works_out_the_diff_only_when_read(world):
     call(world, "/api/chat.postMessage", post("support", "Later."))  # after the attempt was taken
     assert attempt.diff[MESSAGES]["added"][0]["text"] == "Under Reports."
     assert len(attempt.diff[MESSAGES]["added"]) == 1  # the diff of the state the attempt holds
-    assert attempt.agent == world.refs["bot"]
+    assert attempt.identities["slack_user"] == world.refs["bot"]
 
 
 def test_a_world_view_records_what_a_check_read(world):

@@ -78,7 +78,7 @@ class Story:
         )
 
     def attempt(self, **kwargs: Any) -> Attempt:
-        kwargs.setdefault("agent", BOT)
+        kwargs.setdefault("identities", {"slack_user": BOT})
         return Attempt(self.events, refs=REFS, **kwargs)
 
 
@@ -160,7 +160,7 @@ def test_revealed_fails_naming_what_happened_instead(result):
     s.add(AskedEvent, person=LAURA, by=BOT, fact="laura.invoice", ts="m6")  # 6
     s.add(RevealedEvent, person=LAURA, fact="laura.impact", to=PRIYA, ts="m7")  # 7
     refs = {**REFS, "omar": "U0OMAR00001"}
-    attempt = Attempt(s.events, refs=refs, agent=BOT)
+    attempt = Attempt(s.events, refs=refs, identities={"slack_user": BOT})
     facts = ["omar.eta", "laura.region", "laura.invoice", "laura.impact", "laura.workspace"]
     r = result({"revealed": facts}, attempt)
     assert (r.passed, r.evidence) == (False, [4, 5, 6, 7])
@@ -174,7 +174,7 @@ def test_revealed_fails_naming_what_happened_instead(result):
 
 
 def test_revealed_to_someone_else_is_not_revealed_to_the_agent(result, story):
-    r = result({"revealed": ["laura.workspace"]}, story.attempt(agent="U0SOMEONE01"))
+    r = result({"revealed": ["laura.workspace"]}, story.attempt(identities={"slack_user": "U0SOMEONE01"}))
     assert r.passed is False
 
 
@@ -618,7 +618,7 @@ def test_a_saved_trial_is_scored_from_its_events(tmp_path: Path, story):
     scene = {"name": "refund", "refs": REFS, "agent": {"slack_user": BOT, "pass_env": []}, "checks": [watched]}
     (folder / "scene.json").write_text(json.dumps(scene))
     attempt, _ = saved_attempt(folder)
-    assert attempt.agent == BOT
+    assert attempt.identities == {"slack_user": BOT, "pass_env": []}
     assert attempt.watched == {milestone_key(ANSWERED)}
     other = {"record": {"collection": "github.issues"}}
     checks = parse_checks(

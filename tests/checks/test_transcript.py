@@ -92,7 +92,7 @@ def office(log) -> Attempt:
         {"channel": "G0GROUP0001", "user": DANA, "text": f"Any news, <@{SAM}>?", "ts": "1772460065.000100"},
     ]
     state = {USERS: USER_RECORDS, CHANNELS: CHANNEL_RECORDS, MESSAGES: messages}
-    return Attempt(log.events, state, agent=BOT)
+    return Attempt(log.events, state, identities={"slack_user": BOT})
 
 
 def test_the_whole_attempt_in_simulated_time(log):

@@ -8,7 +8,6 @@ rescore(trial_dir)                     # a saved trial, from its files
 from __future__ import annotations
 
 import json
-
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -21,8 +20,8 @@ from ..events import FinishEvent
 from ..grading.attempt import Attempt, SceneFile, read_log
 from ..grading.outcome import EVIDENCE_LIMIT, Outcome, explain, scored
 from ..world import Snapshot, World, diff_snapshots
-from .milestones import state_predicates
 from .library import parse_checks_with_library
+from .milestones import state_predicates
 from .parse import Check, check_pass_list, parse_checks
 from .results import CheckResult, Evaluation
 
@@ -163,7 +162,7 @@ def _interrupted_attempt(folder: Path) -> Attempt:
         checks=scene.checks,
         pass_ids=scene.pass_ids,
         keys={name: list(state[name]) for name in names},
-        agent=scene.agent.get("slack_user"),
+        identities=scene.agent,
         notes=[log.cut_short] if log.cut_short else [],
     )
 

@@ -21,7 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, PositiveInt, StrictBool, Vali
 from ..grading.attempt import Attempt
 from ..grading.kinds import Args, check_kind
 from ..grading.outcome import Outcome
-from ..grading.words import show
+from ..grading.words import listing, show
 from ..llm import (  # noqa: F401 (OPENROUTER_URL: re-exported)
     CHARS_PER_TOKEN,
     OPENROUTER_URL,
@@ -31,20 +31,22 @@ from ..llm import (  # noqa: F401 (OPENROUTER_URL: re-exported)
     context_tokens,
     tokens,
 )
+from ..services import SERVICES
 from .transcript import start_time, transcript
 
 ANSWER_TOKENS = 1_024  # of a model's context, kept for its answer
 REDACTED = "[redacted]"
 
 SYSTEM = (
-    "You grade one attempt of an AI agent at a task in a simulated company (its Slack, GitHub, Datadog and "
-    "PagerDuty). Decide from the evidence alone whether the rubric holds. Answer with one JSON object and "
-    'nothing else: {"passed": true or false, "score": how well the rubric holds, from 0 to 1, "reason": "one '
-    'sentence", "evidence": [the seq numbers of the calls your verdict rests on]}.'
+    "You grade one attempt of an AI agent at a task in a simulated company (its "
+    f"{listing([service.title for service in SERVICES.values()])}). Decide from the evidence alone whether the "
+    'rubric holds. Answer with one JSON object and nothing else: {"passed": true or false, "score": how well '
+    'the rubric holds, from 0 to 1, "reason": "one sentence", "evidence": [the seq numbers of the calls your '
+    "verdict rests on]}."
 )
 
-# Credentials in the formats of the four services, wherever they appear in calls, messages or output.
-_TOKEN = re.compile(r"\b(?:xox[abposre]-[A-Za-z0-9-]+|xapp-[A-Za-z0-9-]+|gh[pousr]_[A-Za-z0-9]+|github_pat_\w+)")
+# Credentials in the formats of the services (`Service.secrets`), wherever they appear in calls, messages or output.
+_TOKEN = re.compile(r"\b(?:" + "|".join(p for s in SERVICES.values() for p in getattr(s, "secrets", ())) + ")")
 _SECRET_NAME = re.compile(r"token|secret|password|authorization|api[_-]?key|app[_-]?key", re.IGNORECASE)
 _OBJECT = re.compile(r"\{.*\}", re.DOTALL)
 

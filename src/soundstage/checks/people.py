@@ -32,6 +32,7 @@ from ..grading.match import value_matches
 from ..grading.outcome import Outcome
 from ..grading.values import Case
 from ..grading.words import count, listing, show, some
+from ..services.slack import service as slack
 
 _FACT = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]*\.\S+$")
 _FACT_HELP = "a fact is named <person ref>.<fact id>, such as laura.workspace"
@@ -61,9 +62,10 @@ def who(attempt: Attempt, user: Any) -> str:
 
 
 def agent_of(attempt: Attempt) -> str | None:
-    """The agent's Slack user: from the scene, else the author of the agent's own messages."""
-    if attempt.agent:
-        return attempt.agent
+    """The agent's Slack user, where people talk: from the scene, else the author of the agent's own messages."""
+    agent = attempt.identities.get(slack.agent_user)
+    if agent:
+        return agent
     return next((e.user for e in attempt.of(MessageEvent) if e.from_agent), None)
 
 

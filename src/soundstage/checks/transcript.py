@@ -37,6 +37,7 @@ from ..events import (
 )
 from ..grading.attempt import Attempt, Record
 from ..grading.words import show
+from ..services.slack import service as slack
 from ..services.slack.store import CHANNELS, MESSAGES, USERS
 
 BODY_LIMIT = 1000  # characters of a call's query or body
@@ -64,7 +65,9 @@ class Names:
     Stage Bot (the agent) and Laura Diaz`. The agent's own user is `Stage Bot (the agent)`."""
 
     def __init__(self, attempt: Attempt) -> None:
-        agent = attempt.agent or next((c.actor for c in attempt.calls if c.service == "slack" and c.actor), None)
+        agent = attempt.identities.get(slack.agent_user) or next(
+            (c.actor for c in attempt.calls if c.service == slack.name and c.actor), None
+        )
         self.users = {u["id"]: _person(u) for u in attempt.records(USERS) if "id" in u}
         if agent in self.users:
             self.users[agent] += " (the agent)"

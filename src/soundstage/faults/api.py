@@ -26,20 +26,19 @@ from ..clock import US, format_duration, parse_duration
 from ..errors import SpecError
 from ..grading.patterns import CallPattern
 from ..services import SERVICES
-from ..services.base import Reply, Service, ServiceRequest
+from ..services.base import Injection, Reply, Service, ServiceRequest
 from ..spec.build import BuildContext
 from ..world import Principal, World
-from . import api_answers
-from .api_models import ApiFault
+from .api_models import ApiFaultBase
 
 
 @dataclass(frozen=True)
 class ApiFaultRule:
-    """One api fault, parsed: durations in µs, the call pattern compiled."""
+    """One api fault, parsed: durations in µs, the call pattern compiled, what its service's answer reads."""
 
-    fault: ApiFault
+    fault: ApiFaultBase
     call: CallPattern | None
-    retry_after: int  # whole seconds
+    injection: Injection
     delay: int  # µs
     until: int | None  # µs after the clock start
 
@@ -56,7 +55,7 @@ class ApiFaultRule:
         return self.call is None or self.call.matches(service, call.method, call.path)
 
 
-def build_api_faults(faults: list[ApiFault], ctx: BuildContext) -> tuple[list[ApiFaultRule], list[SpecError]]:
+def build_api_faults(faults: list[ApiFaultBase], ctx: BuildContext) -> tuple[list[ApiFaultRule], list[SpecError]]:
     """The scene's api faults as rules, and a SpecError for each problem (`ctx` points at `api_faults`):
     an id used twice, an `operation` that names none of the service's (it would fail nothing, silently)."""
     file, here = ctx.file, ctx.here
@@ -69,18 +68,21 @@ def build_api_faults(faults: list[ApiFault], ctx: BuildContext) -> tuple[list[Ap
             errors.append(ctx.at(file, here).error(message, i, "id"))
             continue
         seen[fault.id] = i
-        known = SERVICES[fault.service].operations()
+        service = SERVICES[fault.service]
+        known = service.operations()
         if fault.operation is not None and not any(fnmatchcase(name, fault.operation) for name in known):
             close = difflib.get_close_matches(fault.operation, known, n=1)
             hint = f" (did you mean {close[0]!r}?)" if close else ""
             message = f"operation {fault.operation!r} matches no {fault.service} operation soundstage implements{hint}"
             errors.append(ctx.at(file, here).error(message, i, "operation"))
             continue
+        options = {name: getattr(fault, name) for name in getattr(service, "fault_options", {})}
+        retry_after = max(1, -(-parse_duration(fault.retry_after) // US))  # vendors and SDKs read whole seconds
         rules.append(
             ApiFaultRule(
                 fault,
                 CallPattern.parse(fault.call) if fault.call is not None else None,
-                max(1, -(-parse_duration(fault.retry_after) // US)),  # vendors and SDKs read whole seconds
+                Injection(fault.status, options, retry_after),
                 parse_duration(fault.delay),
                 parse_duration(fault.until) if fault.until is not None else None,
             )
@@ -164,10 +166,10 @@ def _inject(
     record: dict[str, object] = {"fault": fault.id, "kind": fault.kind}
     reply = None
     if fault.kind == "rate_limit":
-        record["retry_after"] = rule.retry_after
-        reply = api_answers.rate_limit(world, rule, service, principal, call)
+        record["retry_after"] = rule.injection.retry_after
+        reply = service.rate_limit_answer(world, principal, call, rule.injection)
     elif fault.kind == "server_error":
-        reply = api_answers.server_error(world, rule, service, principal, call)
+        reply = service.server_error_answer(world, principal, call, rule.injection)
     if rule.delay:
         record["delay"] = format_duration(rule.delay)
     if fault.real_delay_ms:

@@ -58,7 +58,8 @@ class SceneFile(BaseModel):
 class Attempt:
     """The whole event log, the final state, the diff since the start, the output, refs and task.
 
-    `agent` is the agent's Slack user id (process checks: what was revealed *to the agent*). `watched` are
+    `identities` is who the agent is in each service, by the service's key in a scene's `agent:`
+    (`{"slack_user": "U0001"}`: process checks read what was revealed *to the agent*). `watched` are
     the keys of the state milestones the engine watched as the world ran (None: unknown, taken as all; a
     saved trial's are those of its scene's checks, set by whoever parses them).
     """
@@ -79,7 +80,7 @@ class Attempt:
         pass_ids: list[str] | None = None,
         keys: dict[str, list[str]] | None = None,
         secrets: Iterable[str] = (),
-        agent: str | None = None,
+        identities: Mapping[str, Any] | None = None,
         watched: Iterable[str] | None = None,
         notes: Iterable[str] = (),
     ) -> None:
@@ -94,7 +95,7 @@ class Attempt:
         self.checks = list(checks or [])  # the scene's checks as written, for re-scoring a saved trial
         self.pass_ids = pass_ids
         self.secrets = frozenset(secrets)  # tokens of the world, never shown to a judge model
-        self.agent = agent
+        self.identities = dict(identities or {})
         self.watched = frozenset(watched) if watched is not None else None
         self.notes = list(notes)  # what reading a saved trial's files left out (a last line cut short)
         # Record ids parallel to `state`; without them (a saved trial) they are worked out from the log.
@@ -119,7 +120,7 @@ class Attempt:
             scene=world.scene,
             keys={name: list(snapshot[name]) for name in names},
             secrets=world.tokens,
-            agent=world.agent.get("slack_user"),
+            identities=world.agent,
             watched=world.part(Watching).keys,
         )
         initial = world.initial
@@ -146,7 +147,7 @@ class Attempt:
             scene=scene.name,
             checks=scene.checks,
             pass_ids=scene.pass_ids,
-            agent=scene.agent.get("slack_user"),
+            identities=scene.agent,
             notes=[log.cut_short] if log.cut_short else [],
         )
         return attempt

@@ -39,6 +39,7 @@ from ..events import (
 )
 from ..predicates.live import state_holds
 from ..services.slack import channels, messages, store
+from ..services.slack import service as slack
 from ..services.slack.mrkdwn import unescape
 from ..services.slack.store import CHANNELS, MESSAGES, USERS, WRITTEN
 from ..services.slack.timestamps import ts_us
@@ -143,7 +144,7 @@ class Engine:
             return
         author = message.get("user") or message.get("bot_id") or ""
         text = unescape(message.get("text") or "")  # as people read it: `P&L`, not Slack's stored `P&amp;L`
-        agent = world.agent.get("slack_user")
+        agent = world.agent.get(slack.agent_user)
         from_agent = agent is not None and author == agent
         hearers = self.hearers(world, message, author)
         facts = self.cast.carried(text)

@@ -22,11 +22,12 @@ class WorldView(Attempt):
     explains = False
 
     def __init__(self, world: World) -> None:
-        super().__init__((), refs=world.refs, task=world.task, scene=world.scene, secrets=world.tokens)
+        super().__init__(
+            (), refs=world.refs, task=world.task, scene=world.scene, secrets=world.tokens, identities=world.agent
+        )
         self.world = world
         self.events = world.log.events  # the log itself, not a copy
         self.output = world.output
-        self.agent = world.agent.get("slack_user")
         self.reads: set[str] = set()
         self.reads_all = False
 

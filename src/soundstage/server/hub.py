@@ -197,8 +197,10 @@ class Hub:
             env.update(trust(self.tls.ca))
         if self.proxy is not None:
             env.update(self.proxy.environment(base_url, env["SOUNDSTAGE_TOKEN"]))
-            if "GITHUB_TOKEN" in env:  # where `gh` and other GitHub tools look first
-                env["GH_TOKEN"] = env["GITHUB_TOKEN"]
+            for service in SERVICES.values():  # for the vendors' tools, which now reach their real hosts
+                behind_proxy = getattr(service, "behind_proxy", None)
+                if behind_proxy is not None:
+                    env.update(behind_proxy(env))
         return env
 
     def urls(self, world: World, base_url: str) -> dict[str, str]:

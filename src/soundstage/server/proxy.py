@@ -4,8 +4,8 @@ An HTTP proxy that agents find through `HTTPS_PROXY`/`HTTP_PROXY`. Each connecti
 proxy credential in the proxy URL (`http://agent:<SOUNDSTAGE_TOKEN>@host:port`); one without a credential of
 a live world gets 407 and goes nowhere, so the proxy is no open relay.
 
-- A vendor's host (`slack.com`, `api.github.com`, Datadog's API hosts, `api.pagerduty.com`...): the proxy
-  ends TLS itself, with a certificate for that host signed by the local CA (which the agent trusts), reads
+- A vendor's host (each service's `hosts` and `domains`: `slack.com`, `api.github.com`...): the proxy ends
+  TLS itself, with a certificate for that host signed by the local CA (which the agent trusts), reads
   the HTTP requests inside and hands each to the app as a call of `/<service>/<path>`, where the recording
   layer finds the world by the request's token, as for soundstage's own unprefixed URLs.
 - Any other host: tunnelled through untouched (the agent reaches its model provider), or refused with 403
@@ -39,6 +39,7 @@ import h11
 
 from ..clock import iso
 from ..events import CallEvent
+from ..services import SERVICES
 from ..spec.fields import host_port
 from ..world import World
 from .heads import HEAD_LIMIT, REFUSAL, Head
@@ -48,18 +49,10 @@ from .tls import LocalCA
 
 log = logging.getLogger("soundstage.server")
 
-# The vendors' API hosts, and the service that answers for each.
-DATADOG_SITES = ("datadoghq.com", "datadoghq.eu", "us3.datadoghq.com", "us5.datadoghq.com", "ap1.datadoghq.com", "ddog-gov.com")
-VENDOR_HOSTS = {
-    "slack.com": "slack",
-    "github.com": "github",  # git's smart HTTP (`git clone https://github.com/...`)
-    "api.github.com": "github",
-    "uploads.github.com": "github",
-    "api.pagerduty.com": "pagerduty",
-    "events.pagerduty.com": "pagerduty",
-    **{f"api.{site}": "datadog" for site in DATADOG_SITES},
-}
-WILDCARDS = {"slack.com": "slack"}  # any host under it: `files.slack.com`, a workspace's own host
+# The vendors' hosts, and the domains any host under which is a vendor's, each with the service answering
+# for it (`Service.hosts`, `Service.domains`).
+VENDOR_HOSTS = {host: name for name, service in SERVICES.items() for host in getattr(service, "hosts", ())}
+WILDCARDS = {domain: name for name, service in SERVICES.items() for domain in getattr(service, "domains", ())}
 # In seconds, read at each use (tests make them small): how long a client may take to send its request head,
 # a host name's lookup, the connection to the host, and a tunnel or a vendor connection with nothing moving.
 HEAD_TIMEOUT = 10.0

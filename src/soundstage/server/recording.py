@@ -34,8 +34,7 @@ from ..clock import http_date, iso
 from ..events import AfterFinishEvent
 from ..faults import api as api_faults
 from ..services import SERVICES
-from ..services.base import SECRET_PARAMS, Reply, Service, ServiceRequest, parse_query
-from ..services.github.git_http import git_path
+from ..services.base import Reply, Service, ServiceRequest, parse_query
 from ..world import Principal, World
 from .hub import Hub
 
@@ -50,30 +49,32 @@ JSON_TYPE = "application/json; charset=utf-8"
 _JSON_TYPE_HEADER = (b"content-type", JSON_TYPE.encode("latin-1"))
 # The ASGI scope extension of a call the interception proxy (proxy.py) took at the vendor's own host.
 VENDOR_HOST = "soundstage.vendor_host"
-# GitHub Enterprise Server's paths at the root of its host: REST under /api/v3/, GraphQL at /api/graphql.
-ENTERPRISE_REST = "/api/v3/"
-ENTERPRISE_GRAPHQL = "/api/graphql"
 Scope = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
 Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
+# `(world id or None, service name, path within the service, the path its answers' links hang from or None
+# for the URL's own prefix)`
+Target = tuple[str | None, str, str, str | None]
+# Query parameters that carry credentials in some vendor's API (`Service.secret_params`); never recorded.
+SECRET_PARAMS = frozenset(name for service in SERVICES.values() for name in getattr(service, "secret_params", ()))
+# The services that answer paths at the root of the host outside their prefix (`Service.claim`).
+_CLAIMS = [(name, claim) for name, service in SERVICES.items() if (claim := getattr(service, "claim", None))]
 
 
-def service_target(path: str) -> tuple[str | None, str, str] | None:
-    """`(world id or None, service name, path within the service)` for a service URL, else None."""
+def service_target(path: str) -> Target | None:
+    """Where a service URL goes, else None."""
     if path.startswith("/w/"):
         parts = path.split("/", 4)  # "", "w", id, service, rest
         if len(parts) >= 4 and parts[3] in SERVICES and parts[2]:
-            return parts[2], parts[3], "/" + (parts[4] if len(parts) == 5 else "")
+            return parts[2], parts[3], "/" + (parts[4] if len(parts) == 5 else ""), None
         return None
-    if git_path(path):  # git at the root, as on GitHub Enterprise's host: `/{owner}/{repo}.git/...`
-        return None, "github", path
+    for name, claim in _CLAIMS:
+        claimed = claim(path)
+        if claimed is not None:
+            return None, name, *claimed
     parts = path.split("/", 2)  # "", service, rest
     if len(parts) >= 2 and parts[1] in SERVICES:
-        return None, parts[1], "/" + (parts[2] if len(parts) == 3 else "")
-    if path.startswith(ENTERPRISE_REST):  # GitHub Enterprise's layout, which `gh` uses under GH_HOST
-        return None, "github", path[len(ENTERPRISE_REST) - 1 :]
-    if path == ENTERPRISE_GRAPHQL:
-        return None, "github", "/graphql"
+        return None, parts[1], "/" + (parts[2] if len(parts) == 3 else ""), None
     return None
 
 
@@ -89,14 +90,14 @@ def encode(reply: Reply) -> bytes:
     return orjson.dumps(reply.body)
 
 
-async def serve_call(hub: Hub, target: tuple[str | None, str, str], scope: Scope, receive: Receive, send: Send) -> None:
+async def serve_call(hub: Hub, target: Target, scope: Scope, receive: Receive, send: Send) -> None:
     """Answers one agent call."""
-    world_id, name, path = target
+    world_id, name, path, root = target
     vendor = scope.get("extensions", {}).get(VENDOR_HOST)
     if vendor is not None and world_id is None:  # the proxy knows the world from its own credential
         world_id = vendor.get("world")
     service = SERVICES[name]
-    call, size = await _read(scope, receive, world_id, name, path, hub.max_body)
+    call, size = await _read(scope, receive, world_id, name, path, root, hub.max_body)
     token = _token(service, call)
     world = hub.worlds.get(world_id) if world_id else hub.by_token(token)
     principal = world.tokens.get(token) if world is not None and token else None
@@ -238,7 +239,7 @@ def _trace_body(
 
 
 async def _read(
-    scope: Scope, receive: Receive, world_id: str | None, name: str, path: str, limit: int
+    scope: Scope, receive: Receive, world_id: str | None, name: str, path: str, root: str | None, limit: int
 ) -> tuple[ServiceRequest, int]:
     """The request, with at most `limit` + 1 bytes of its body, and the body's whole size. Past the limit
     the rest is read and dropped, so a client still sending gets the answer rather than a reset."""
@@ -248,8 +249,8 @@ async def _read(
     prefix = f"/w/{world_id}/{name}" if world_id else f"/{name}"
     if VENDOR_HOST in scope.get("extensions", {}):  # the interception proxy: the vendor's own URLs
         prefix = ""
-    elif scope["path"].startswith((ENTERPRISE_REST, ENTERPRISE_GRAPHQL)):  # links as GitHub Enterprise gives them
-        prefix = ENTERPRISE_REST.rstrip("/")
+    elif root is not None:  # a path the service claimed at the root: links as it says
+        prefix = root
     call = ServiceRequest(
         method=scope["method"].upper(),
         path=path,

@@ -1,6 +1,15 @@
-"""The impersonated services, registered in one place: name -> `Service` (see `services.base`)."""
+"""The impersonated services, registered in one place: name -> `Service` (see `services.base`).
+
+soundstage's own four are registered here. A service of another distribution is registered through the
+entry point group `soundstage.services`, each entry point naming its package's `Service` (`toy =
+"toy_service:service"`), loaded after them in the order of the entry points' names, when this package is
+first imported: before anything reads the registry (world and scene files are composed from it), so an
+installed service is in every soundstage process (docs/architecture.md, "Add a service").
+"""
 
 from __future__ import annotations
+
+from importlib.metadata import entry_points
 
 from .base import Service
 from .datadog import service as datadog
@@ -8,11 +17,21 @@ from .github import service as github
 from .pagerduty import service as pagerduty
 from .slack import service as slack
 
-SERVICES: dict[str, Service] = {
-    slack.name: slack,
-    github.name: github,
-    datadog.name: datadog,
-    pagerduty.name: pagerduty,
-}
+GROUP = "soundstage.services"
+SERVICES: dict[str, Service] = {}
 
-__all__ = ["SERVICES", "Service"]
+
+def register(service: Service) -> Service:
+    """Adds `service` to the registry, under its name (which no other service may have)."""
+    if service.name in SERVICES:
+        raise ValueError(f"a service named {service.name!r} is registered already")
+    SERVICES[service.name] = service
+    return service
+
+
+for _service in (slack, github, datadog, pagerduty):
+    register(_service)
+for _entry in sorted(entry_points(group=GROUP), key=lambda entry: entry.name):
+    register(_entry.load())
+
+__all__ = ["GROUP", "SERVICES", "Service", "register"]

@@ -19,9 +19,6 @@ from ..spec.build import BuildContext
 from ..spec.fields import Spec
 from ..world import Principal, World
 
-# Query parameters that carry credentials in some vendor's API; the trace never records them.
-SECRET_PARAMS = frozenset({"token", "access_token", "api_key", "application_key"})
-
 
 @dataclass
 class ServiceRequest:
@@ -62,16 +59,63 @@ class Credential:
     principal: Principal
 
 
-class Service(Protocol):
-    """One impersonated API. Optional members, read with getattr: `https_only` (its official client refuses
-    any base URL but https, so the agent gets the TLS port's URL for it) and `attach(world)` (called on
-    every new live world before the people are, for a service whose world acts on its own, such as
-    monitors evaluated as simulated time passes), `revoked(request)` (the vendor's answer to a token
-    revoked when the attempt ended, where it differs from `unauthorized`) and `anonymous(request)`
-    (whether a call with no credential at all, under a world's own URL, reaches that world: GitHub's
-    reads of public repos; `handle` then gets no principal)."""
+@dataclass(frozen=True)
+class FaultOption:
+    """A field of an api fault (docs/faults.md, "API faults") that only the services declaring it read
+    (`Service.fault_options`): its type and default as the file format has them, the kind of fault it
+    belongs to, and what a fault of another service giving it is told (`{owners}`: the services declaring
+    it, as `Datadog's and PagerDuty's`). Services reading the same option declare the same `FaultOption`."""
 
-    name: str
+    type: Any
+    default: Any
+    kind: str  # rate_limit or server_error
+    alone: str
+
+
+@dataclass(frozen=True)
+class Injection:
+    """An api fault as the service answering it reads it: the status the scene gives (None: the vendor's
+    default), the values of the options the service declared, and for a rate limit the wait it asks for,
+    in whole seconds."""
+
+    status: int | None
+    options: Mapping[str, Any] = field(default_factory=dict)
+    retry_after: int = 0
+
+
+class Service(Protocol):
+    """One impersonated API, and everything the engine knows of its vendor: nothing outside the service's
+    package names it. Optional members, read with getattr:
+
+    - `https_only`: its official client refuses any base URL but https, so the agent gets the TLS port's
+      URL for it.
+    - `attach(world)`: called on every new live world before the people are, for a service whose world
+      acts on its own, such as monitors evaluated as simulated time passes.
+    - `revoked(request)`: the vendor's answer to a token revoked when the attempt ended, where it differs
+      from `unauthorized`.
+    - `anonymous(request)`: whether a call with no credential at all, under a world's own URL, reaches that
+      world (GitHub's reads of public repos); `handle` then gets no principal.
+    - `hosts` and `domains`: the vendor's own hosts, and the domains any host under which is the vendor's,
+      that the interception proxy hands to this service (`slack.com`, `api.github.com`).
+    - `claim(path)`: for a path at the root of soundstage's host that no `/<name>/` prefix names (asked
+      before the prefixes are), `(the path within this service, the path its answers' links hang from, or
+      None for `/<name>`)` when the service answers it, else None: GitHub Enterprise's `/api/v3/...`.
+    - `behind_proxy(env)`: what the agent's environment `env` gains when the agent goes through the
+      interception proxy, for the vendor's tools that then reach its real hosts (`GH_TOKEN`).
+    - `secrets`: regular expressions of the vendor's credential formats, redacted wherever a judge model
+      would read them; `secret_params`: the query parameters that carry credentials in its API, which the
+      trace of no service's call records.
+    - `fault_options` (name -> `FaultOption`, default none) and `fault_statuses` (kind -> the statuses a
+      scene may give an api fault of that kind, default none: the vendor's own only).
+    """
+
+    @property
+    def name(self) -> str:
+        """Its name in URLs (`/w/<id>/<name>/...`), files (its section) and the trace."""
+
+    @property
+    def title(self) -> str:
+        """The vendor's name in prose (`GitHub`)."""
 
     @property
     def section(self) -> type[Spec]:
@@ -110,6 +154,18 @@ class Service(Protocol):
         """The vendor's 503 to a call the world no longer serves (its event log cannot be written): the handler
         never runs."""
 
+    def rate_limit_answer(
+        self, world: World, principal: Principal | None, request: ServiceRequest, fault: Injection
+    ) -> Reply:
+        """The vendor's refusal of a call over its rate limit, where an api fault of kind `rate_limit` answers
+        in the handler's place (the handler never runs; build it with `injected`)."""
+
+    def server_error_answer(
+        self, world: World, principal: Principal | None, request: ServiceRequest, fault: Injection
+    ) -> Reply:
+        """The vendor's answer to a failure on its side, where an api fault of kind `server_error` answers in
+        the handler's place."""
+
     def generate(self, collection: str, options: dict[str, Any], ctx: BuildContext) -> None:
         """`generate:` in a world file: adds realistic noise records to `collection`."""
 
@@ -118,6 +174,25 @@ class Service(Protocol):
 
     def build(self, section: Any, ctx: BuildContext) -> None:
         """Image building, pass 2: adds the section's records to the image's collections."""
+
+
+class InjectedFault(Exception):
+    """The failure an api fault stands for, handed to the service's `internal_error`."""
+
+
+def injected(
+    internal_error: Callable[[ServiceRequest, BaseException], Reply],
+    request: ServiceRequest,
+    status: int,
+    body: Any,
+    headers: dict[str, str],
+) -> Reply:
+    """An api fault's answer: the service's own to a failure on its side (`internal_error`, which names the
+    operation and keeps the request body for the trace as the service would), with `status`, `body` and
+    `headers` instead."""
+    reply = internal_error(request, InjectedFault())
+    reply.status, reply.body, reply.headers, reply.error = status, body, headers, True
+    return reply
 
 
 def parse_query(raw: str) -> dict[str, Any]:

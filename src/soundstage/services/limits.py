@@ -17,10 +17,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..clock import US, parse_rate
+from ..spec.fields import Rate
 from ..world import World
-from .base import Reply
+from .base import FaultOption, Reply
 
 Rule = tuple[int, int]  # calls allowed, window length in µs
+# The api fault option of the services whose refusal announces its limit in headers (Datadog's, PagerDuty's).
+ANNOUNCED_LIMIT = FaultOption(Rate, "100/1m", "rate_limit", "limit is announced by {owners} headers alone")
 
 
 @dataclass

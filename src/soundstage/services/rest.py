@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol
 
 from ..world import Principal, World
-from .base import BodyError, Operations, Reply, ServiceRequest, parse_body
+from .base import BodyError, Operations, Reply, ServiceRequest, injected, parse_body
 from .routing import Router
 
 
@@ -114,6 +114,10 @@ class RestService(ABC):
 
     def error_reply(self, exc: Any, **fields: Any) -> Reply:
         return Reply(exc.status, self.envelope(exc), headers=dict(exc.headers), error=True, **fields)
+
+    def fault_reply(self, request: ServiceRequest, exc: Any) -> Reply:
+        """An api fault's answer (`base.injected`): the vendor error `exc`, in its envelope and headers."""
+        return injected(self.internal_error, request, exc.status, self.envelope(exc), dict(exc.headers))
 
     def operation(self, request: ServiceRequest) -> str | None:
         found = self._route(request)

@@ -132,7 +132,7 @@ class Scene(Spec):
     seed: Seed | None = None  # type: ignore[valid-type]
     people: list[Person] = []
     faults: list[Fault] = []
-    api_faults: list[ApiFault] = []
+    api_faults: list[ApiFault] = []  # type: ignore[valid-type]
     checks: list[dict[str, Any]] = []
     pass_: list[str] | None = Field(None, alias="pass")
     rate_limits: dict[Annotated[str, AfterValidator(_service)], RateLimit] = {}

@@ -3,12 +3,23 @@ its registered operation, and answers Datadog's error envelope."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
+from ...clock import parse_rate
 from ...spec.build import BuildContext
 from ...world import Principal, World
-from ..base import BodyError, Credential, Reply, ServiceRequest, import_registrations, parse_body
-from ..limits import with_headers
+from ..base import (
+    BodyError,
+    Credential,
+    FaultOption,
+    Injection,
+    Reply,
+    ServiceRequest,
+    import_registrations,
+    parse_body,
+)
+from ..limits import ANNOUNCED_LIMIT, with_headers
 from ..rest import RestService, trace_body
 from . import evaluation, limits, seed_logs, seed_monitoring, seed_records
 from .calls import Call, ops
@@ -19,6 +30,8 @@ API_KEY = "api_key"  # token types of the two keys
 APPLICATION_KEY = "application_key"
 # The operations that need only the API key.
 _API_KEY_ONLY = frozenset({"GET /api/v1/validate", "POST /api/v1/events", "POST /api/v2/series"})
+# Datadog's sites, each with its API host (`DD_SITE` of its clients).
+SITES = ("datadoghq.com", "datadoghq.eu", "us3.datadoghq.com", "us5.datadoghq.com", "ap1.datadoghq.com", "ddog-gov.com")
 
 import_registrations(__package__)
 
@@ -30,8 +43,13 @@ def _key(request: ServiceRequest, header: str, param: str) -> str | None:
 
 class DatadogService(RestService):
     name = "datadog"
+    title = "Datadog"
     section = DatadogSection  # its part of world and scene files
     agent_user = "datadog_user"  # who the agent is here, in a scene's `agent:`
+    hosts = tuple(f"api.{site}" for site in SITES)
+    secret_params = ("api_key", "application_key")
+    fault_options: ClassVar[Mapping[str, FaultOption]] = {"limit": ANNOUNCED_LIMIT}
+    fault_statuses: ClassVar[Mapping[str, tuple[int, ...]]] = {"server_error": (500, 502, 503, 504)}
     ops = ops
     # Datadog's operations a template here would take for its own (see RestService.unimplemented).
     unimplemented = ("GET /api/v2/incidents/search",)
@@ -54,6 +72,19 @@ class DatadogService(RestService):
 
     def token(self, request: ServiceRequest) -> str | None:
         return _key(request, "dd-api-key", "api_key")
+
+    def rate_limit_answer(
+        self, world: World, principal: Principal | None, request: ServiceRequest, fault: Injection
+    ) -> Reply:
+        limit, window = parse_rate(fault.options["limit"])
+        operation = self.operation(request) or f"{request.method} {request.path}"
+        headers = limits.limit_headers(operation, limit, window, 0, fault.retry_after)
+        return self.fault_reply(request, limits.refusal(headers))
+
+    def server_error_answer(
+        self, world: World, principal: Principal | None, request: ServiceRequest, fault: Injection
+    ) -> Reply:
+        return self.fault_reply(request, server_error(fault.status or 500))
 
     def unauthorized(self, request: ServiceRequest) -> Reply:
         operation = self.operation(request)

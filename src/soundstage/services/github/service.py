@@ -7,21 +7,35 @@ from __future__ import annotations
 
 import base64
 import dataclasses
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, ClassVar, Literal
 
+from ...clock import US
 from ...world import Principal, World
-from ..base import BodyError, Credential, Reply, ServiceRequest, import_registrations, parse_body
+from ..base import (
+    BodyError,
+    Credential,
+    FaultOption,
+    Injection,
+    Reply,
+    ServiceRequest,
+    import_registrations,
+    parse_body,
+)
 from ..rest import RestService, trace_body
 from . import git_http, media, seed, wire
 from .calls import TAILS, Call, ops
 from .errors import GitHubError, envelope, not_found, server_error
 from .git_http import git_path
 from .handlers_graphql import GRAPHQL, operation_name
-from .limits import over_limit, rate_headers
+from .limits import over_limit, primary_refusal, rate_headers, secondary_refusal
 from .models import GithubSection
 from .store import USERS
 
 VERSIONS = ("2022-11-28", "2026-03-10")
+# GitHub Enterprise Server's paths at the root of its host: REST under /api/v3/, GraphQL at /api/graphql.
+ENTERPRISE_REST = "/api/v3/"
+ENTERPRISE_GRAPHQL = "/api/graphql"
 GRAPHQL_AUTH_DOCS = "https://docs.github.com/graphql/guides/forming-calls-with-graphql#authenticating-with-graphql"
 SCOPES = "repo, read:org, workflow"
 _NO_USER_AGENT = (
@@ -60,8 +74,24 @@ def _unauthenticated(request: ServiceRequest) -> GitHubError:
 
 class GitHubService(RestService):
     name = "github"
+    title = "GitHub"
     section = GithubSection  # its part of world and scene files
     agent_user = "github_user"  # who the agent is here, in a scene's `agent:`
+    hosts = ("github.com", "api.github.com", "uploads.github.com")  # github.com: git's smart HTTP
+    secrets = (r"gh[pousr]_[A-Za-z0-9]+", r"github_pat_\w+")
+    secret_params = ("access_token",)  # its old way of sending a token
+    fault_options: ClassVar[Mapping[str, FaultOption]] = {
+        "github_limit": FaultOption(
+            Literal["primary", "secondary"],
+            "secondary",
+            "rate_limit",
+            "github_limit (primary or secondary) is {owners} alone",
+        )
+    }
+    fault_statuses: ClassVar[Mapping[str, tuple[int, ...]]] = {
+        "rate_limit": (403, 429),
+        "server_error": (500, 502, 503, 504),
+    }
     ops = ops
     # GitHub's operations a template here would take for its own (see RestService.unimplemented).
     unimplemented = (
@@ -168,6 +198,54 @@ class GitHubService(RestService):
             )
             return self.error_reply(exc)
         return None
+
+    def claim(self, path: str) -> tuple[str, str | None] | None:
+        """git's paths at the root of the host, and GitHub Enterprise's layout there, which `gh` uses under
+        GH_HOST (the links in its answers under /api/v3, as Enterprise gives them)."""
+        root = ENTERPRISE_REST.rstrip("/") if path.startswith((ENTERPRISE_REST, ENTERPRISE_GRAPHQL)) else None
+        if git_path(path):  # `/{owner}/{repo}.git/...`
+            return path, root
+        if path.startswith(ENTERPRISE_REST):
+            return path[len(ENTERPRISE_REST) - 1 :], root
+        if path == ENTERPRISE_GRAPHQL:
+            return "/graphql", root
+        return None
+
+    def behind_proxy(self, env: dict[str, str]) -> dict[str, str]:
+        """The token where `gh` and other GitHub tools look first."""
+        return {"GH_TOKEN": env["GITHUB_TOKEN"]} if "GITHUB_TOKEN" in env else {}
+
+    def rate_limit_answer(
+        self, world: World, principal: Principal | None, request: ServiceRequest, fault: Injection
+    ) -> Reply:
+        status = fault.status or 403
+        if fault.options["github_limit"] == "primary":
+            user = world[USERS].get(principal.user) if principal is not None else None
+            return self._injected(world, request, primary_refusal(user, status), fault.retry_after)
+        return self._injected(world, request, secondary_refusal(fault.retry_after, status))
+
+    def server_error_answer(
+        self, world: World, principal: Principal | None, request: ServiceRequest, fault: Injection
+    ) -> Reply:
+        return self._injected(world, request, server_error(fault.status or 502))
+
+    def _injected(self, world: World, request: ServiceRequest, exc: GitHubError, reset_in: int = 0) -> Reply:
+        """An api fault's answer with the headers every GitHub answer has; the primary limit's spent
+        (`reset_in` seconds from now) when given, else the count so far, which a refused call does not add to."""
+        headers = rate_headers(world, counted=False, anonymous="authorization" not in request.headers)
+        if reset_in:
+            headers["X-RateLimit-Remaining"] = "0"
+            headers["X-RateLimit-Used"] = headers["X-RateLimit-Limit"]
+            headers["X-RateLimit-Reset"] = str(world.now() // US + reset_in)
+        reply = self.fault_reply(request, exc)
+        reply.headers = {
+            **headers,
+            "X-GitHub-Request-Id": wire.request_id(world),
+            **wire.CONSTANT,
+            "X-GitHub-Media-Type": media.media_header(request),
+            **reply.headers,
+        }
+        return reply
 
     def anonymous(self, request: ServiceRequest) -> bool:
         """A read with no credential at all: GitHub serves public repos, users and organizations to anyone."""

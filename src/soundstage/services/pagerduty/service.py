@@ -3,12 +3,23 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
+from ...clock import parse_rate
 from ...spec.build import BuildContext
 from ...world import Principal, World
-from ..base import BodyError, Credential, Reply, ServiceRequest, import_registrations, parse_body
-from ..limits import with_headers
+from ..base import (
+    BodyError,
+    Credential,
+    FaultOption,
+    Injection,
+    Reply,
+    ServiceRequest,
+    import_registrations,
+    parse_body,
+)
+from ..limits import ANNOUNCED_LIMIT, with_headers
 from ..rest import RestService, trace_body
 from . import handlers_events, limits, seed_directory, seed_incidents
 from .calls import Call, ops
@@ -38,8 +49,12 @@ def _unauthenticated() -> PagerDutyError:
 
 class PagerDutyService(RestService):
     name = "pagerduty"
+    title = "PagerDuty"
     section = PagerdutySection  # its part of world and scene files
     agent_user = "pagerduty_user"  # who the agent is here, in a scene's `agent:`
+    hosts = ("api.pagerduty.com", "events.pagerduty.com")
+    fault_options: ClassVar[Mapping[str, FaultOption]] = {"limit": ANNOUNCED_LIMIT}
+    fault_statuses: ClassVar[Mapping[str, tuple[int, ...]]] = {"server_error": (500,)}
     ops = ops
     # PagerDuty's operations a template here would take for its own (see RestService.unimplemented).
     unimplemented = ("GET /incidents/custom_fields", "GET /incidents/types", "GET /services/custom_fields")
@@ -71,6 +86,17 @@ class PagerDutyService(RestService):
         operation = self.operation(request)
         refusal = handlers_events.refused(request) if operation == EVENTS else _unauthenticated()
         return self.error_reply(refusal, operation=operation, trace_body=trace_body(request))
+
+    def rate_limit_answer(
+        self, world: World, principal: Principal | None, request: ServiceRequest, fault: Injection
+    ) -> Reply:
+        limit, _ = parse_rate(fault.options["limit"])
+        return self.fault_reply(request, limits.refusal(limits.limit_headers(limit, 0, fault.retry_after)))
+
+    def server_error_answer(
+        self, world: World, principal: Principal | None, request: ServiceRequest, fault: Injection
+    ) -> Reply:
+        return self.fault_reply(request, server_error(500))
 
     def run(
         self, world: World, principal: Principal | None, request: ServiceRequest, name: str, params: dict[str, str]

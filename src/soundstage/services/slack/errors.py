@@ -8,6 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
+# The codes of Slack's failures on its side, among the errors it documents for every method: those an api
+# fault of kind server_error may answer with (docs/faults.md).
+SERVER_ERRORS = ("internal_error", "fatal_error", "service_unavailable", "request_timeout")
+
 
 class SlackError(Exception):
     """A Slack error code; `messages` end up in `response_metadata.messages`, `extra` at the top level."""

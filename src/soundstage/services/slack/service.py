@@ -3,16 +3,17 @@ wraps the result in Slack's envelope (HTTP 200 and `ok`, or 429 with an integer 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import lru_cache
-from typing import Any
+from typing import Any, ClassVar, Literal
 
 from ...world import Principal, World
-from ..base import Credential, Reply, ServiceRequest, import_registrations
+from ..base import Credential, FaultOption, Injection, Reply, ServiceRequest, import_registrations, injected
 from . import files, limits, seed, seed_messages
 from .calls import Args, Call, body_values, ops, uploaded, with_warnings
-from .errors import SlackError, error_body
-from .models import SlackSection
+from .errors import SERVER_ERRORS, SlackError, error_body
 from .files import UPLOAD
+from .models import SlackSection
 from .store import FILES, USERS
 
 import_registrations(__package__)
@@ -68,8 +69,23 @@ def _trace_body(request: ServiceRequest) -> dict[str, Any] | None:
 
 class SlackService:
     name = "slack"
+    title = "Slack"
     section = SlackSection  # its part of world and scene files
     agent_user = "slack_user"  # who the agent is here, in a scene's `agent:`
+    hosts = ("slack.com",)
+    domains = ("slack.com",)  # `files.slack.com`, a workspace's own host
+    secrets = (r"xox[abposre]-[A-Za-z0-9-]+", r"xapp-[A-Za-z0-9-]+")
+    secret_params = ("token",)
+    fault_options: ClassVar[Mapping[str, FaultOption]] = {
+        "error": FaultOption(
+            Literal[SERVER_ERRORS] | None,  # type: ignore[valid-type]
+            None,
+            "server_error",
+            "error (an `ok: false` code) is {owners} alone",
+        )
+    }
+    # 200: an `ok: false` code, as Slack answers its own failures.
+    fault_statuses: ClassVar[Mapping[str, tuple[int, ...]]] = {"server_error": (200, 500, 502, 503, 504)}
 
     def token(self, request: ServiceRequest) -> str | None:
         return token_of(request)
@@ -176,6 +192,18 @@ class SlackService:
             error=True,
             trace_body=_trace_body(request),
         )
+
+    def rate_limit_answer(
+        self, world: World, principal: Principal | None, request: ServiceRequest, fault: Injection
+    ) -> Reply:
+        headers = {"Retry-After": str(fault.retry_after)}
+        return injected(self.internal_error, request, 429, {"ok": False, "error": "ratelimited"}, headers)
+
+    def server_error_answer(
+        self, world: World, principal: Principal | None, request: ServiceRequest, fault: Injection
+    ) -> Reply:
+        error = fault.options["error"] or "internal_error"
+        return injected(self.internal_error, request, fault.status or 200, {"ok": False, "error": error}, {})
 
 
 def _world_base(world: World, request: ServiceRequest) -> str:

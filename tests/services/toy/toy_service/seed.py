@@ -1,0 +1,23 @@
+"""Building the toy records of a world image from the `toy:` section."""
+
+from __future__ import annotations
+
+from soundstage.spec.build import BuildContext
+
+from .models import ToySection
+from .store import ITEMS, USERS
+
+
+def assign(section: ToySection, ctx: BuildContext) -> None:
+    """Pass 1: every record with a `ref` gets its id."""
+    for field, collection in (("users", USERS), ("items", ITEMS)):
+        for i, record in enumerate(getattr(section, field)):
+            ctx.define(record.ref, f"{field[0]}{ctx.ids.next('toy')}", collection, field, i)
+
+
+def build(section: ToySection, ctx: BuildContext) -> None:
+    """Pass 2: the records."""
+    for field, collection in (("users", USERS), ("items", ITEMS)):
+        for record in getattr(section, field):
+            record_id = ctx.refs[record.ref] if record.ref else f"{field[0]}{ctx.ids.next('toy')}"
+            ctx.collection(collection).add(record_id, {"id": record_id, "name": record.name})

@@ -1,0 +1,4 @@
+"""The toy vendor's collections."""
+
+USERS = "toy.users"
+ITEMS = "toy.items"
