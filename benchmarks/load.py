@@ -39,8 +39,11 @@ from urllib.parse import urlencode, urlsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(ROOT))  # for the tests' free ports
 
-from soundstage.server.serve import bind, free_port  # noqa: E402
+from tests.ports import free_port  # noqa: E402
+
+from soundstage.server.serve import bind  # noqa: E402
 
 RATE_GOAL = 0.7  # soundstage's requests/s over the bare endpoint's, at least
 P99_GOAL = 3.0  # soundstage's p99 over the bare endpoint's, at most

@@ -15,8 +15,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-
-from soundstage.server.serve import free_port
+from tests.ports import free_port
 
 ROOT = Path(__file__).parent.parent
 DOCKER = ROOT / "docker"

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from tests.disks import FullDisk
+from tests.ports import free_port
 from tests.processes import agent_processes, alive, kill_a_run, linux_only, wait_until
 from tests.sandboxes import SANDBOX
 
@@ -25,7 +26,6 @@ from soundstage.results import Run
 from soundstage.results.digests import folder_digests
 from soundstage.results.files import run_document
 from soundstage.runner import how_the_agent_ended, interrupted, latest_run, run_scenes, trial_folders
-from soundstage.server.serve import free_port
 from soundstage.services.slack.store import MESSAGES
 
 STAGE = Path(__file__).parent / "cli" / "stage"  # the hello scene and the scripted agent, shared with tests/cli/

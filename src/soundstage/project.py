@@ -20,7 +20,6 @@ from .spec.loader import read_document, validate_model
 from .spec.fields import env_name
 
 FILE = "soundstage.yaml"
-CONFIG_ENV = "SOUNDSTAGE_CONFIG"
 
 EnvName = Annotated[str, AfterValidator(env_name)]
 

@@ -7,11 +7,11 @@ import shutil
 from pathlib import Path
 
 import pytest
+from tests.ports import free_port
 from tests.processes import kill_a_run, linux_only
 
 from soundstage.checks import KINDS, STATE_CHECKS
 from soundstage.store import open_store
-from soundstage.server.serve import free_port
 
 # The kinds a check may have and the state checks, as the registries list them.
 KNOWN_KINDS = ", ".join(sorted([*KINDS, "state"]))

@@ -13,8 +13,8 @@ import sys
 from collections.abc import Iterator
 
 import httpx
+from tests.ports import free_port
 
-from soundstage.server.serve import free_port
 from soundstage.store import open_store
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from soundstage.grading.conditions import Condition, closest, matching
+from soundstage.grading.conditions import Condition, closest, field_is, matching, misses
 
 ITEMS = [{"n": 1, "c": "a"}, {"n": 2, "c": "b"}, {"n": 3, "c": "a"}, {"n": 4, "c": "b"}]
 IS_A = Condition("c is a", lambda i: i["c"] == "a", lambda i: f"c is {i['c']}")
@@ -26,6 +26,17 @@ def test_rank_comes_before_the_conditions() -> None:
     assert closest(ITEMS, [BIG], rank=lambda i: i["c"] == "b") == {"n": 4, "c": "b"}
     assert closest(ITEMS, [IS_A], rank=lambda i: i["c"] == "b") == {"n": 4, "c": "b"}
     assert closest(ITEMS, [IS_A], rank=lambda i: -i["n"]) == {"n": 1, "c": "a"}
+
+
+def test_field_is_says_what_it_asks_and_what_an_item_has_instead() -> None:
+    in_a = field_is(lambda i: i["c"], "a", lambda c: f"in #{c}")
+    assert in_a.wants == "in #a"
+    assert matching(ITEMS, [in_a]) == [{"n": 1, "c": "a"}, {"n": 3, "c": "a"}]
+    assert misses({"n": 2, "c": "b"}, [in_a]) == ["it is in #b"]
+    assert misses({"n": 1, "c": "a"}, [in_a]) == []
+    two = field_is(lambda i: i.get("n"), 2, lambda n: f"number {n}", lambda n: f"its number is {n}")
+    assert two.wants == "number 2"
+    assert misses({"c": "a"}, [two]) == ["its number is None"]
 
 
 def _reference_matching(items, conditions):

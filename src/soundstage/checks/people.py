@@ -26,7 +26,7 @@ from ..events import (
     WithheldEvent,
 )
 from ..grading.attempt import Attempt
-from ..grading.conditions import Condition, closest, matching, misses, wants
+from ..grading.conditions import Condition, closest, field_is, matching, misses, wants
 from ..grading.kinds import Args, Refers, check_kind
 from ..grading.match import value_matches
 from ..grading.outcome import Outcome
@@ -108,28 +108,14 @@ class Selector(Args):
     def conditions(self, attempt: Attempt) -> list[Condition[MessageEvent]]:
         said: list[Condition[MessageEvent]] = []
         if self.from_ is not None:
-            author = self.from_
-            said.append(
-                Condition(
-                    f"from {who(attempt, author)}",
-                    lambda e: e.user == author,
-                    lambda e: f"it is from {who(attempt, e.user)}",
-                )
-            )
+            said.append(field_is(lambda e: e.user, self.from_, lambda u: f"from {who(attempt, u)}"))
         if self.to is not None:
             person = self.to
             said.append(
                 Condition(f"to {who(attempt, person)}", lambda e: person in e.to, lambda e: _missed(attempt, e, person))
             )
         if self.in_ is not None:
-            channel = self.in_
-            said.append(
-                Condition(
-                    f"in {attempt.label(channel)}",
-                    lambda e: e.channel == channel,
-                    lambda e: f"it is in {attempt.label(e.channel)}",
-                )
-            )
+            said.append(field_is(lambda e: e.channel, self.in_, lambda c: f"in {attempt.label(c)}"))
         if self.carries is not None:
             facts = self.carries
             said.append(

@@ -18,6 +18,15 @@ class Condition(NamedTuple, Generic[T]):
     instead: Callable[[T], str]  # what an item that fails it has instead: `it is in C0456 ($random)`
 
 
+def field_is(
+    read: Callable[[T], Any], value: Any, say: Callable[[Any], str], its: Callable[[Any], str] | None = None
+) -> Condition[T]:
+    """That an item's field (`read`) equals `value`: asked as `say(value)` (`in C0123 ($support)`); an item
+    that fails it has `it is ` and `say` of its own value (`it is in C0456 ($random)`), or `its` of it."""
+    instead = its or (lambda found: f"it is {say(found)}")
+    return Condition(say(value), lambda item: read(item) == value, lambda item: instead(read(item)))
+
+
 def wants(conditions: Sequence[Condition[Any]]) -> str:
     """What the conditions ask for together: `in C0123 ($support) from $bot`."""
     return " ".join(c.wants for c in conditions)

@@ -31,12 +31,6 @@ SWEEP_SECONDS = 30.0
 BACKLOG = 2048  # uvicorn's own
 
 
-def free_port(host: str = "127.0.0.1") -> int:
-    with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as sock:
-        sock.bind((host, 0))
-        return sock.getsockname()[1]
-
-
 def bind(host: str, port: int) -> socket.socket:
     """A listening socket, bound before anything is printed, so a taken port is an error (exit 3)."""
     # IPPROTO_TCP, not 0: asyncio turns Nagle off only on sockets that say they are TCP, and with Nagle on

@@ -13,18 +13,11 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar
 
 from ..world import Principal, World
 from .base import BodyError, Operations, Reply, ServiceRequest, injected, parse_body
 from .routing import Router
-
-
-class VendorError(Protocol):
-    """What a service's error class carries besides the vendor's words."""
-
-    status: int
-    headers: dict[str, str]
 
 
 def trace_body(request: ServiceRequest) -> Any:

@@ -2,14 +2,18 @@
 index (`Collection.derived`) holding a token that every write replaces (an undone one too), and that is the
 same object in every world copied from one image until that world writes the collection. A render kept by
 the tokens of what it reads is current exactly while they are the ones answered: one lookup, however many
-records it read.
+records it read. `Kept` holds such renders.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Generic, TypeVar
 
 from ..world import Record, World
+
+K = TypeVar("K")
+V = TypeVar("V")
 
 
 class Version:
@@ -34,3 +38,23 @@ class Version:
 def tokens(world: World, names: tuple[str, ...]) -> tuple[object, ...]:
     """The tokens of collections `names` of a live world as they are now, in that order."""
     return tuple([world[name].derived(Version).token for name in names])
+
+
+class Kept(Generic[K, V]):
+    """Renders kept by keys that hold the tokens of what they were rendered from (a write makes its keys stale
+    rather than changing what they answer). Bounded: emptied when full, so no order of use is kept."""
+
+    __slots__ = ("found", "most")
+
+    def __init__(self, most: int) -> None:
+        self.most = most
+        self.found: dict[K, V] = {}
+
+    def get(self, key: K) -> V | None:
+        return self.found.get(key)
+
+    def keep(self, key: K, value: V) -> V:
+        if len(self.found) >= self.most:
+            self.found.clear()
+        self.found[key] = value
+        return value

@@ -11,12 +11,13 @@ from __future__ import annotations
 import hashlib
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from .. import collector
 from ..checks import Check, CheckSpecError, CheckSpecErrors, check_pass_list, watch_state_milestones
-from ..checks.library import parse_with_library
+from ..checks.library import Parsed, parse_with_library
 from ..clock import Clock, parse_duration, parse_time, wall_us
 from ..errors import NotFound, SpecError
 from ..faults import api as api_faults
@@ -31,7 +32,7 @@ from ..spec.build import BuildContext
 from ..spec.discovery import find_named_scene, find_scene, find_world
 from ..spec.loader import Document, SpecErrors
 from ..world import Collection, World
-from .models import ClockSpec, Scene, WorldDefinition, read_scene, read_scene_text, read_world
+from .models import AgentSpec, ClockSpec, Scene, WorldDefinition, read_scene, read_scene_text, read_world
 from .references import unresolved
 
 DEFAULT_START = "2026-03-02T14:00:00Z"
@@ -132,33 +133,94 @@ def build_image(scene: Scene, scene_doc: Document) -> WorldImage:
 
 def _build(scene: Scene, scene_doc: Document) -> WorldImage:
     scene_file = scene_doc.file
-    world: WorldDefinition | None = None
-    world_doc: Document | None = None
-    if scene.world:
-        base = Path(scene_file) if scene_file and not scene_file.startswith("<") else None
-        try:
-            world_path = find_world(scene.world, base)
-        except NotFound as exc:  # report it where the scene names the world
-            raise SpecError(str(exc), file=scene_file, line=scene_doc.lines.get(("world",)), field="world") from exc
-        world, world_doc = read_world(world_path)
-        # Validated, the data lives on in `world`; the document is kept only to find the lines of errors, and
-        # the parsed data of a big world (its dicts and lists) would be held meanwhile for nothing.
-        world_doc.data = {}
-
-    clock = scene.clock or (world.clock if world else None) or ClockSpec(start=DEFAULT_START)
-    start = wall_us() // 1_000_000 * 1_000_000 if clock.start == "now" else parse_time(clock.start)
+    world, world_doc = _world(scene, scene_doc)
+    clock = _clock(scene, world)
+    documents = {doc.file: doc for doc in (scene_doc, world_doc) if doc is not None}
     seed = world.name if world else scene.name
-    documents = {scene_doc.file: scene_doc}
-    if world_doc is not None:
-        documents[world_doc.file] = world_doc
-    ctx = BuildContext(IdSource(seed), start, seed, documents)
-    errors: list[SpecError] = []
+    ctx = BuildContext(IdSource(seed), _start(clock), seed, documents)
 
-    sections: list[tuple[str, tuple[str | int, ...], Any]] = []
+    sections = _sections(scene, scene_file, world, world_doc)
+    errors = _records(sections, ctx) + _generated(sections, ctx)
+    if errors:  # everything below resolves names against these records: it would only add false alarms
+        raise SpecErrors(errors)
+    agent, errors = _agent(scene, ctx.at(scene_file, ("agent",)))
+    cast, unresolved_people = build_people(scene.people, ctx.at(scene_file, ("people",)))
+    faults, unresolved_faults = build_faults(scene.faults, ctx.at(scene_file, ("faults",)))
+    rules, unresolved_api_faults = api_faults.build_api_faults(scene.api_faults, ctx.at(scene_file, ("api_faults",)))
+    parsed, unparsed = _checks(scene, ctx.at(scene_file, ()), cast, faults)
+    errors += unresolved_people + unresolved_faults + unresolved_api_faults + unparsed
+
+    if errors:  # the scene's first, each file's by line
+        raise SpecErrors(sorted(errors, key=partial(_place, scene_file)))
+    return WorldImage(
+        scene=scene,
+        source=scene_file,
+        world_name=world.name if world else None,
+        collections=ctx.collections,
+        ids=ctx.ids,
+        clock=clock,
+        start=ctx.start,
+        refs=dict(ctx.refs),
+        settings={**ctx.settings, "rate_limits": dict(scene.rate_limits or {})},
+        checks=parsed.checks,
+        written_checks=parsed.expanded,
+        agent=agent,
+        cast=cast,
+        faults=faults,
+        api_faults=rules,
+        files=[f for f in documents if not f.startswith("<")] + parsed.files,
+    )
+
+
+def _local(file: str) -> Path | None:
+    """A file's path, None for text given inline (`<scene_yaml>`)."""
+    return Path(file) if file and not file.startswith("<") else None
+
+
+def _world(scene: Scene, scene_doc: Document) -> tuple[WorldDefinition | None, Document | None]:
+    """The world definition the scene names, and its document, if it names one."""
+    if not scene.world:
+        return None, None
+    try:
+        world_path = find_world(scene.world, _local(scene_doc.file))
+    except NotFound as exc:  # report it where the scene names the world
+        raise SpecError(str(exc), file=scene_doc.file, line=scene_doc.lines.get(("world",)), field="world") from exc
+    world, world_doc = read_world(world_path)
+    # Validated, the data lives on in `world`; the document is kept only to find the lines of errors, and
+    # the parsed data of a big world (its dicts and lists) would be held meanwhile for nothing.
+    world_doc.data = {}
+    return world, world_doc
+
+
+def _clock(scene: Scene, world: WorldDefinition | None) -> ClockSpec:
+    """The scene's clock, else its world's, else one starting at `DEFAULT_START`."""
+    return scene.clock or (world.clock if world else None) or ClockSpec(start=DEFAULT_START)
+
+
+def _start(clock: ClockSpec) -> int:
+    """When the clock starts, in epoch µs: `now` is this second's start."""
+    return wall_us() // 1_000_000 * 1_000_000 if clock.start == "now" else parse_time(clock.start)
+
+
+Section = tuple[str, tuple[str | int, ...], Any]  # (file, path in it, the holder of service sections)
+
+
+def _sections(
+    scene: Scene, scene_file: str, world: WorldDefinition | None, world_doc: Document | None
+) -> list[Section]:
+    """What holds service sections, world definition first: its records come first and the scene's may name them."""
+    sections: list[Section] = []
     if world is not None and world_doc is not None:
         sections.append((world_doc.file, (), world))
     if scene.seed is not None:
         sections.append((scene_file, ("seed",), scene.seed))
+    return sections
+
+
+def _records(sections: list[Section], ctx: BuildContext) -> list[SpecError]:
+    """Gives every section's records their ids, then builds them, so that a `$ref` resolves across services;
+    a section that failed is not built."""
+    errors: list[SpecError] = []
     failed: set[tuple[str, str]] = set()  # (file, service) whose section could not be built
     for step in ("assign", "build"):
         for file, here, holder in sections:
@@ -170,6 +232,12 @@ def _build(scene: Scene, scene_doc: Document) -> WorldImage:
                     except SpecError as exc:
                         errors.append(exc)
                         failed.add((file, name))
+    return errors
+
+
+def _generated(sections: list[Section], ctx: BuildContext) -> list[SpecError]:
+    """Runs each section's `generate:`, by the service its key names."""
+    errors: list[SpecError] = []
     for file, here, holder in sections:
         for key, options in (holder.generate or {}).items():
             service_name, collection = key.split(".", 1)
@@ -177,60 +245,45 @@ def _build(scene: Scene, scene_doc: Document) -> WorldImage:
                 SERVICES[service_name].generate(collection, options, ctx.at(file, here + ("generate", key)))
             except SpecError as exc:
                 errors.append(exc)
-    if errors:  # everything below resolves names against these records: it would only add false alarms
-        raise SpecErrors(errors)
+    return errors
 
+
+def _agent(scene: Scene, ctx: BuildContext) -> tuple[dict[str, Any], list[SpecError]]:
+    """What the scene's `agent:` says (its defaults without one), its identity in each service resolved."""
+    options = scene.agent or AgentSpec()
     agent: dict[str, Any] = {
-        "pass_env": list(scene.agent.pass_env) if scene.agent else [],
-        "may_advance_clock": scene.agent.may_advance_clock if scene.agent else True,
-        "network": scene.agent.network if scene.agent else "online",
-        "allow": list(scene.agent.allow) if scene.agent else [],
+        "pass_env": list(options.pass_env),
+        "may_advance_clock": options.may_advance_clock,
+        "network": options.network,
+        "allow": list(options.allow),
     }
+    errors: list[SpecError] = []
     for service in SERVICES.values():
-        value = getattr(scene.agent, service.agent_user, None) if scene.agent else None
+        value = getattr(options, service.agent_user, None)
         if value is not None:
             try:
-                agent[service.agent_user] = ctx.at(scene_file, ("agent",)).resolve(value, service.agent_user)
+                agent[service.agent_user] = ctx.resolve(value, service.agent_user)
             except SpecError as exc:
                 errors.append(exc)
+    return agent, errors
 
-    cast, unresolved_people = build_people(scene.people, ctx.at(scene_file, ("people",)))
-    faults, unresolved_faults = build_faults(scene.faults, ctx.at(scene_file, ("faults",)))
-    rules, unresolved_api_faults = api_faults.build_api_faults(scene.api_faults, ctx.at(scene_file, ("api_faults",)))
-    errors += unresolved_people + unresolved_faults + unresolved_api_faults
 
-    scene_ctx = ctx.at(scene_file, ())
-    scene_path = Path(scene_file) if scene_file and not scene_file.startswith("<") else None
-    parsed = parse_with_library(scene.checks, ctx.refs, scene_file=scene_path)
-    checks, expanded = parsed.checks, parsed.expanded
-    errors += parsed.library_errors + [_located(scene_ctx, e) for e in parsed.errors]
+def _checks(scene: Scene, ctx: BuildContext, cast: Cast, faults: list[ResolvedFault]) -> tuple[Parsed, list[SpecError]]:
+    """The scene's checks parsed (library entries expanded) and its pass list checked, and what is wrong with
+    them: their own problems, then every name they use that the scene does not resolve."""
+    parsed = parse_with_library(scene.checks, ctx.refs, scene_file=_local(ctx.file))
+    errors = parsed.library_errors + [_located(ctx, e) for e in parsed.errors]
     try:
-        written = [str(c["id"]) for c in expanded if isinstance(c, dict) and isinstance(c.get("id"), str)]
-        check_pass_list(scene.pass_, checks, written)
+        written = [str(c["id"]) for c in parsed.expanded if isinstance(c, dict) and isinstance(c.get("id"), str)]
+        check_pass_list(scene.pass_, parsed.checks, written)
     except CheckSpecErrors as exc:
-        errors += [_located(scene_ctx, e) for e in exc.errors]
-    errors += unresolved(scene_ctx, checks, cast, scene, faults)
+        errors += [_located(ctx, e) for e in exc.errors]
+    errors += unresolved(ctx, parsed.checks, cast, scene, faults)
+    return parsed, errors
 
-    if errors:
-        raise SpecErrors(sorted(errors, key=lambda e: (e.file != scene_file, e.line or 0)))
-    return WorldImage(
-        scene=scene,
-        source=scene_file,
-        world_name=world.name if world else None,
-        collections=ctx.collections,
-        ids=ctx.ids,
-        clock=clock,
-        start=start,
-        refs=dict(ctx.refs),
-        settings={**ctx.settings, "rate_limits": dict(scene.rate_limits or {})},
-        checks=checks,
-        written_checks=expanded,
-        agent=agent,
-        cast=cast,
-        faults=faults,
-        api_faults=rules,
-        files=[f for f in documents if not f.startswith("<")] + parsed.files,
-    )
+
+def _place(scene_file: str, error: SpecError) -> tuple[bool, int]:
+    return error.file != scene_file, error.line or 0
 
 
 def _located(ctx: BuildContext, error: CheckSpecError) -> SpecError:

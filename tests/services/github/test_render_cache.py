@@ -99,9 +99,10 @@ def _same_as_fresh(world: World, monkeypatch: pytest.MonkeyPatch) -> None:
     fresh = []
     for path, ask, root in _asks():
         with monkeypatch.context() as empty:
-            for module, name in ((views, "_USERS"), (views, "_REPOS"), (views_pulls, "_SIMPLE"), (views_git, "_FILES"), (wire, "_SHARED"), (wire, "_ENCODED")):
+            for module, name in ((views, "_USERS"), (views, "_REPOS"), (views_git, "_FILES"), (wire, "_SHARED"), (wire, "_ENCODED")):
                 empty.setattr(module, name, {})
-            empty.setattr(handlers_pulls._PAGES, "kept", {})
+            for kept in (views_pulls._SIMPLE, handlers_pulls._PAGES.kept):
+                empty.setattr(kept, "found", {})
             fresh.append(_call(world, "GET", path, ask, root=root))
     assert cached == fresh
 

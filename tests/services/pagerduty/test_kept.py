@@ -21,7 +21,7 @@ def pdw(stage: Any) -> PagerDutyWorld:
 
 def _listed(pd: PagerDutyWorld, forget: bool = False) -> list[dict[str, Any]]:
     if forget:
-        kept._kept.clear()
+        kept._kept.found.clear()
     answer = pd.raw("GET", "/incidents", params={"date_range": "all"})
     assert answer.status_code == 200
     return answer.json()["incidents"]

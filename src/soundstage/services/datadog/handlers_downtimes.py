@@ -6,17 +6,18 @@ the v2 spec says for these operations. Every handler checks all it reads before 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
+
+from pydantic import Field
 
 from ...world import Record
 from ..base import Reply
 from . import downtimes, views_monitoring, views_records
+from .bodies import Body, Place, read
 from .calls import Call, downtime_of, invalid, iso_time, monitor_of, ops
 from .errors import bad_request
 from .store import DOWNTIMES, MONITORS, downtime_status
 
-_END_STATES = ("alert", "no data", "warn")
-_END_TYPES = ("canceled", "expired")
 _INCLUDES = ("created_by", "monitor")
 
 
@@ -42,57 +43,69 @@ def _data(call: Call) -> dict[str, Any]:
     return data
 
 
+class Notifying(Body):
+    """What a downtime says and how it notifies, in v1 as in v2; read only where given (`given`)."""
+
+    message: str | None = None
+    mute_first_recovery_notification: bool = False
+    notify_end_states: list[Literal["alert", "no data", "warn"]] = Field(default_factory=list)
+    notify_end_types: list[Literal["canceled", "expired"]] = Field(default_factory=list)
+
+    def given(self) -> dict[str, Any]:
+        """The fields the body gave, as the record keeps them."""
+        return self.model_dump(exclude_unset=True, by_alias=True)
+
+
+class _Attributes(Notifying):
+    """The attributes taken as given: all but `scope`, `monitor_identifier` and `schedule`."""
+
+    display_timezone: str = ""
+
+
+def named(place: Place) -> Exception:
+    """Datadog names the field it cannot read."""
+    return invalid(str(place[0]))
+
+
 def _checked(call: Call, attributes: dict[str, Any], current: Record | None) -> dict[str, Any]:
     """The attributes of a create (all) or an update (those given), checked, schedule in µs."""
-    now = call.now()
     fields: dict[str, Any] = {}
     if "scope" in attributes or current is None:
-        scope = attributes.get("scope")
-        if not isinstance(scope, str) or not scope.strip():
-            raise invalid("scope")
-        try:
-            downtimes.parse_scope(scope)
-        except ValueError:
-            raise invalid("scope") from None
-        fields["scope"] = scope
+        fields["scope"] = _scope(attributes.get("scope"))
     if "monitor_identifier" in attributes or current is None:
         fields["monitor_identifier"] = _identifier(call, attributes.get("monitor_identifier"))
     if "schedule" in attributes or current is None:
-        schedule = attributes.get("schedule")
-        if schedule is None:
-            schedule = {}
-        if not isinstance(schedule, dict):
-            raise invalid("schedule")
-        if "recurrences" in schedule:
-            raise bad_request("Recurring downtimes are not supported: give a one-time schedule with start and end")
-        if set(schedule) - {"start", "end"}:
-            raise invalid("schedule")
-        base = current["schedule"] if current else {"start": now, "end": None}
-        start = iso_time(schedule.get("start"), "start") if "start" in schedule else base["start"]
-        end = iso_time(schedule.get("end"), "end") if "end" in schedule else base["end"]
-        start = now if start is None else start
-        if end is not None and end <= start:
-            raise bad_request("The downtime end must be after its start")
-        fields["schedule"] = {"start": start, "end": end}
-    if "message" in attributes:
-        if attributes["message"] is not None and not isinstance(attributes["message"], str):
-            raise invalid("message")
-        fields["message"] = attributes["message"]
-    if "mute_first_recovery_notification" in attributes:
-        if not isinstance(attributes["mute_first_recovery_notification"], bool):
-            raise invalid("mute_first_recovery_notification")
-        fields["mute_first_recovery_notification"] = attributes["mute_first_recovery_notification"]
-    for name, allowed in (("notify_end_states", _END_STATES), ("notify_end_types", _END_TYPES)):
-        if name in attributes:
-            values = attributes[name]
-            if not isinstance(values, list) or not all(v in allowed for v in values):
-                raise invalid(name)
-            fields[name] = list(values)
-    if "display_timezone" in attributes:
-        if not isinstance(attributes["display_timezone"], str):
-            raise invalid("display_timezone")
-        fields["display_timezone"] = attributes["display_timezone"]
-    return fields
+        fields["schedule"] = _schedule(attributes.get("schedule"), current, call.now())
+    return {**fields, **read(_Attributes, attributes, named).given()}
+
+
+def _scope(value: Any) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise invalid("scope")
+    try:
+        downtimes.parse_scope(value)
+    except ValueError:
+        raise invalid("scope") from None
+    return value
+
+
+def _schedule(given: Any, current: Record | None, now: int) -> dict[str, Any]:
+    """A one-time schedule, in µs: what `given` sets over the one `current` has (from now, with no end, for a
+    new downtime)."""
+    schedule = {} if given is None else given
+    if not isinstance(schedule, dict):
+        raise invalid("schedule")
+    if "recurrences" in schedule:
+        raise bad_request("Recurring downtimes are not supported: give a one-time schedule with start and end")
+    if set(schedule) - {"start", "end"}:
+        raise invalid("schedule")
+    base = current["schedule"] if current else {"start": now, "end": None}
+    start = iso_time(schedule.get("start"), "start") if "start" in schedule else base["start"]
+    end = iso_time(schedule.get("end"), "end") if "end" in schedule else base["end"]
+    start = now if start is None else start
+    if end is not None and end <= start:
+        raise bad_request("The downtime end must be after its start")
+    return {"start": start, "end": end}
 
 
 def _identifier(call: Call, value: Any) -> dict[str, Any]:

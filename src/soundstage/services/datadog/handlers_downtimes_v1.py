@@ -7,18 +7,19 @@ its first write.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
+
+from pydantic import Field
 
 from ...clock import US
 from ...world import Record
 from ..base import Reply
 from . import downtimes, views_monitoring
+from .bodies import read
 from .calls import Call, invalid, is_epoch_seconds, is_int64, ops
 from .errors import bad_request, not_found
+from .handlers_downtimes import Notifying, named
 from .store import DOWNTIMES, MONITORS, downtime_status
-
-_END_STATES = ("alert", "no data", "warn")
-_END_TYPES = ("canceled", "expired")
 
 
 def _of(call: Call, missing: str) -> Record:
@@ -44,6 +45,12 @@ def _scope(value: Any) -> str:
     return scope
 
 
+class _Fields(Notifying):
+    """The fields taken as given: all but the scope, the monitor and the times."""
+
+    timezone: Annotated[str, Field(min_length=1)] = Field("", serialization_alias="display_timezone")
+
+
 def _checked(call: Call, body: dict[str, Any], current: Record | None) -> dict[str, Any]:
     """The v2 attributes a create (all) or an update (those given) asks for, checked; schedule in µs."""
     fields: dict[str, Any] = {}
@@ -54,32 +61,20 @@ def _checked(call: Call, body: dict[str, Any], current: Record | None) -> dict[s
     if body.get("recurrence") is not None:
         raise bad_request("Recurring downtimes are not supported: give a one-time schedule with start and end")
     if "start" in body or "end" in body or current is None:
-        base = current["schedule"] if current else {"start": call.now(), "end": None}
-        start = _seconds(body, "start", base["start"])
-        end = _seconds(body, "end", base["end"])
-        start = call.now() if start is None else start
-        if end is not None and end <= start:
-            raise bad_request("The downtime end must be after its start")
-        fields["schedule"] = {"start": start, "end": end}
-    if "message" in body:
-        if body["message"] is not None and not isinstance(body["message"], str):
-            raise invalid("message")
-        fields["message"] = body["message"]
-    if "mute_first_recovery_notification" in body:
-        if not isinstance(body["mute_first_recovery_notification"], bool):
-            raise invalid("mute_first_recovery_notification")
-        fields["mute_first_recovery_notification"] = body["mute_first_recovery_notification"]
-    for name, allowed in (("notify_end_states", _END_STATES), ("notify_end_types", _END_TYPES)):
-        if name in body:
-            values = body[name]
-            if not isinstance(values, list) or not all(v in allowed for v in values):
-                raise invalid(name)
-            fields[name] = list(values)
-    if "timezone" in body:
-        if not isinstance(body["timezone"], str) or not body["timezone"]:
-            raise invalid("timezone")
-        fields["display_timezone"] = body["timezone"]
-    return fields
+        fields["schedule"] = _schedule(call, body, current)
+    return {**fields, **read(_Fields, body, named).given()}
+
+
+def _schedule(call: Call, body: dict[str, Any], current: Record | None) -> dict[str, Any]:
+    """The one-time schedule `start` and `end` (epoch seconds) set over the one `current` has (from now, with
+    no end, for a new downtime), in µs."""
+    base = current["schedule"] if current else {"start": call.now(), "end": None}
+    start = _seconds(body, "start", base["start"])
+    end = _seconds(body, "end", base["end"])
+    start = call.now() if start is None else start
+    if end is not None and end <= start:
+        raise bad_request("The downtime end must be after its start")
+    return {"start": start, "end": end}
 
 
 def _seconds(body: dict[str, Any], name: str, default: int | None) -> int | None:

@@ -9,15 +9,22 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass
-from typing import Any
+from functools import partial
+from typing import Annotated, Any, ClassVar, Literal
 
+from pydantic import Field, ValidationInfo, field_validator
+
+from ...spec.loader import dotted
+from ..base import INT64_MAX
 from . import formulas, metrics, plans
-from .calls import Call, is_int64, ops
+from .bodies import Body, Int64, Place, Says, empty_as, holds, read
+from .calls import Call, ops
 from .errors import bad_request
-from .queries import QueryError, parse_metric_query
+from .queries import MetricQuery, QueryError, parse_metric_query
 from .series import AGGREGATE, Point
 
 Group = tuple[str, ...]
+Formula = tuple[str, ast.expr, dict[str, Any] | None]  # a formula's text, parsed, and its `limit`
 _AGGREGATORS = ("avg", "min", "max", "sum", "last", "mean")
 
 
@@ -27,15 +34,83 @@ class _Request:
     end: int
     names: list[str]
     plans: list[plans.Plan]
-    formulas: list[tuple[str, ast.expr, dict[str, Any] | None]]  # (text, tree, limit)
+    formulas: list[Formula]
     aggregators: list[str]
+
+
+class _Attributes(Body):
+    """A request's attributes as far as its queries: `formulas` is read once they are (`_Formulas`)."""
+
+    start: Annotated[int, Field(ge=0, le=INT64_MAX), Says("must be an integer of epoch milliseconds")] = Field(
+        alias="from"
+    )
+    to: Annotated[Int64, Says("must be an integer of epoch milliseconds after from")]
+    interval: Annotated[
+        Annotated[int, Field(ge=1000, le=INT64_MAX)] | None, Says("must be an integer of milliseconds, at least 1000")
+    ] = None
+    queries: Annotated[list[Any], Field(min_length=1), Says("must be a non-empty array")]
+
+    @field_validator("to")
+    @classmethod
+    def _after_from(cls, to: int, info: ValidationInfo) -> int:
+        start = info.data.get("start")  # absent when `from` failed, which is answered first
+        if start is not None and to <= start:
+            raise ValueError("not after from")
+        return to
+
+
+class _Query(Body):
+    """One of `queries` (its `data_source` and `aggregator` are Datadog's 400s of their own)."""
+
+    whole: ClassVar[str] = "must be an object"
+    name: Annotated[str, holds(str.isidentifier), Says("must be a distinct name")]
+    query: Annotated[str, Says("is required")]
+
+
+class _Formulas(Body):
+    formulas: Annotated[list[Any], empty_as([]), Says("must be an array")] = Field(default_factory=list)
+
+
+class _Formula(Body):
+    """One of `formulas`; its `limit` is read once the formula is."""
+
+    formula: Annotated[str, Says("is required")]
+
+
+class _Limit(Body):
+    count: Annotated[int, Field(gt=0, le=INT64_MAX)] = 10
+    order: Literal["asc", "desc"] = "desc"
 
 
 def _invalid(message: str) -> Exception:
     return bad_request(f"API input validation failed: {message}")
 
 
+def _refused(model: type[Body], at: Place, place: Place) -> Exception:
+    """`API input validation failed: queries[0].name must be a distinct name`: the field at `place` of a
+    `model` found at `at`."""
+    return _invalid(f"{dotted((*at, *place[:1]))} {model.words(place)}")
+
+
 def _read(call: Call, kind: str) -> _Request:
+    attributes = _attributes(call, kind)
+    given = read(_Attributes, attributes, partial(_refused, _Attributes, ()))
+    names: list[str] = []
+    parsed, aggregators = [], []
+    for index, query in enumerate(given.queries):
+        name, metric_query, aggregator = _query(query, index, names, kind)
+        names.append(name)
+        parsed.append(metric_query)
+        aggregators.append(aggregator)
+    read_formulas = _formulas(attributes, names)
+    since, until = given.start * 1000, min(given.to * 1000 - 1, call.now())  # `to` is exclusive
+    seconds = given.interval // 1000 if given.interval is not None else None
+    found = plans.plan(call.world, parsed, since, max(until, since), [seconds] * len(parsed))
+    return _Request(since, until, names, found, read_formulas, aggregators)
+
+
+def _attributes(call: Call, kind: str) -> dict[str, Any]:
+    """The attributes of a JSON:API body of type `kind`."""
     data = call.fields.get("data")
     if not isinstance(data, dict):
         raise _invalid("data is required")
@@ -44,62 +119,49 @@ def _read(call: Call, kind: str) -> _Request:
     attributes = data.get("attributes")
     if not isinstance(attributes, dict):
         raise _invalid("attributes is required")
-    start, end = attributes.get("from"), attributes.get("to")
-    if not is_int64(start) or start < 0:
-        raise _invalid("from must be an integer of epoch milliseconds")
-    if not is_int64(end) or end <= start:
-        raise _invalid("to must be an integer of epoch milliseconds after from")
-    interval = attributes.get("interval")
-    if interval is not None and (not is_int64(interval) or interval < 1000):
-        raise _invalid("interval must be an integer of milliseconds, at least 1000")
-    queries = attributes.get("queries")
-    if not isinstance(queries, list) or not queries:
-        raise _invalid("queries must be a non-empty array")
-    names, parsed, aggregators = [], [], []
-    for index, query in enumerate(queries):
-        if not isinstance(query, dict):
-            raise _invalid(f"queries[{index}] must be an object")
+    return attributes
+
+
+def _query(query: Any, index: int, names: list[str], kind: str) -> tuple[str, MetricQuery, str]:
+    """One of `queries`, after those in `names`: its name (`query1` by default), the query, its aggregator."""
+    refused = partial(_refused, _Query, ("queries", index))
+    if isinstance(query, dict):
         if query.get("data_source") != "metrics":
-            raise bad_request(f"Unsupported data source {query.get('data_source')!r}: only metrics queries are answered")
-        name = query.get("name", f"query{index + 1}")
-        text = query.get("query")
-        if not isinstance(name, str) or not name.isidentifier() or name in names:
-            raise _invalid(f"queries[{index}].name must be a distinct name")
-        if not isinstance(text, str):
-            raise _invalid(f"queries[{index}].query is required")
-        try:
-            parsed.append(parse_metric_query(text))
-        except QueryError as exc:
-            raise bad_request(f"Error parsing query: unable to parse {text}: {exc}") from exc
-        aggregator = query.get("aggregator", "avg")
-        if kind == "scalar_request" and aggregator not in _AGGREGATORS:
-            raise bad_request(f"Unsupported aggregator {aggregator!r}: one of {', '.join(_AGGREGATORS)}")
-        names.append(name)
-        aggregators.append(aggregator)
-    given = attributes.get("formulas") or []
-    if not isinstance(given, list):
-        raise _invalid("formulas must be an array")
-    read = []
-    for index, formula in enumerate(given):
-        text = formula.get("formula") if isinstance(formula, dict) else None
-        if not isinstance(text, str):
-            raise _invalid(f"formulas[{index}].formula is required")
-        try:
-            tree = formulas.parse(text, set(names))
-        except formulas.FormulaError as exc:
-            raise bad_request(f"Invalid formula: {exc}") from exc
-        limit = formula.get("limit")
-        if limit is not None and (
-            not isinstance(limit, dict)
-            or not (is_int64(limit.get("count", 10)) and limit.get("count", 10) > 0)
-            or limit.get("order", "desc") not in ("asc", "desc")
-        ):
-            raise _invalid(f"formulas[{index}].limit is invalid")
-        read.append((text, tree, limit))
-    since, until = start * 1000, min(end * 1000 - 1, call.now())  # `to` is exclusive
-    seconds = interval // 1000 if interval is not None else None
-    found = plans.plan(call.world, parsed, since, max(until, since), [seconds] * len(parsed))
-    return _Request(since, until, names, found, read, aggregators)
+            raise bad_request(
+                f"Unsupported data source {query.get('data_source')!r}: only metrics queries are answered"
+            )
+        query = {"name": f"query{index + 1}", **query}
+        if query["name"] in names:  # a name taken is answered where a name that is no name is
+            raise refused(("name",))
+    given = read(_Query, query, refused)
+    try:
+        parsed = parse_metric_query(given.query)
+    except QueryError as exc:
+        raise bad_request(f"Error parsing query: unable to parse {given.query}: {exc}") from exc
+    aggregator = query.get("aggregator", "avg")
+    if kind == "scalar_request" and aggregator not in _AGGREGATORS:
+        raise bad_request(f"Unsupported aggregator {aggregator!r}: one of {', '.join(_AGGREGATORS)}")
+    return given.name, parsed, aggregator
+
+
+def _formulas(attributes: dict[str, Any], names: list[str]) -> list[Formula]:
+    """`formulas`, over the queries `names`."""
+    given = read(_Formulas, attributes, partial(_refused, _Formulas, ())).formulas
+    return [_formula(formula, index, names) for index, formula in enumerate(given)]
+
+
+def _formula(formula: Any, index: int, names: list[str]) -> Formula:
+    """One of `formulas`; one that is no object has no formula."""
+    refused = partial(_refused, _Formula, ("formulas", index))
+    text = read(_Formula, formula if isinstance(formula, dict) else {}, refused).formula
+    try:
+        tree = formulas.parse(text, set(names))
+    except formulas.FormulaError as exc:
+        raise bad_request(f"Invalid formula: {exc}") from exc
+    limit = formula.get("limit")
+    if limit is not None:
+        read(_Limit, limit, lambda _: _invalid(f"formulas[{index}].limit is invalid"))
+    return text, tree, limit
 
 
 def _outputs(call: Call, request: _Request, reduce: bool) -> list[tuple[str, int, str | None, dict[Group, Any]]]:

@@ -4,107 +4,107 @@ v2 downtime records). Every handler checks all it reads before its first write. 
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Annotated, Any, Literal
+
+from pydantic import Field, ValidatorFunctionWrapHandler, model_validator
 
 from ...clock import US
 from ...world import Record
 from . import downtimes, evaluation, views_monitoring
-from .calls import Call, fits_int64, invalid, is_epoch_seconds, is_int64, monitor_of, monitor_view, ops
+from .bodies import Body, Int64, Number, Place, read
+from .calls import Call, fits_int64, invalid, is_epoch_seconds, monitor_of, monitor_view, ops
 from .errors import DatadogError, bad_request
 from .monitors import FIRST_ID, complete_options, is_multi, new_monitor, problem
 from .queries import QueryError, parse_monitor_query
 from .store import DOWNTIMES, MONITORS, SERIES
 
 _EDITABLE = ("name", "type", "query", "message", "tags", "priority", "options", "restricted_roles", "draft_status")
-# MonitorOptions fields by JSON type (the v1 spec), checked so that evaluation and views can trust them.
-_INT_OPTIONS = (
-    "evaluation_delay",
-    "min_failure_duration",
-    "min_location_failed",
-    "new_group_delay",
-    "new_host_delay",
-    "no_data_timeframe",
-    "renotify_interval",
-    "renotify_occurrences",
-    "timeout_h",
-)
-_BOOL_OPTIONS = (
-    "enable_logs_sample",
-    "enable_samples",
-    "groupby_simple_monitor",
-    "include_tags",
-    "locked",
-    "notify_audit",
-    "notify_no_data",
-    "require_full_window",
-)
-_STR_OPTIONS = ("escalation_message", "group_retention_duration", "synthetics_check_id")
+
+
+class _Options(Body):
+    """MonitorOptions (the v1 spec) as far as evaluation and views read them, so they can trust them; checked
+    in this order, the first that fails named: thresholds, every integer, the range of `min_failure_duration`,
+    booleans, texts."""
+
+    thresholds: dict[str, Number | None] | None = None
+    evaluation_delay: Int64 | None = None
+    min_failure_duration: Int64 | None = None
+    min_location_failed: Int64 | None = None
+    new_group_delay: Int64 | None = None
+    new_host_delay: Int64 | None = None
+    no_data_timeframe: Int64 | None = None
+    renotify_interval: Int64 | None = None
+    renotify_occurrences: Int64 | None = None
+    timeout_h: Int64 | None = None
+    # `min_failure_duration` again: its range is checked only once every integer is known to be one.
+    failure_duration: Annotated[int, Field(ge=0, le=7200)] | None = Field(None, alias="min_failure_duration")
+    enable_logs_sample: bool | None = None
+    enable_samples: bool | None = None
+    groupby_simple_monitor: bool | None = None
+    include_tags: bool | None = None
+    locked: bool | None = None
+    notify_audit: bool | None = None
+    notify_no_data: bool | None = None
+    require_full_window: bool | None = None
+    escalation_message: str | None = None
+    group_retention_duration: str | None = None
+    synthetics_check_id: str | None = None
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _stored(cls, options: Any, fields: ValidatorFunctionWrapHandler) -> _Options:
+        """Options Datadog can store: no integer past int64 anywhere, in options it does not read too."""
+        checked = fields(options)
+        if not fits_int64(options):
+            raise ValueError("an integer past int64")
+        return checked
+
+
+class _Monitor(Body):
+    """What a create or an edit leaves a monitor with (`query` is read by `monitors.problem`)."""
+
+    name: str | None = None
+    message: str | None = None
+    type: str | None = None
+    tags: list[str] | None = None
+    priority: Annotated[int, Field(ge=1, le=5)] | None = None
+    options: _Options | None = None
+    draft_status: Literal["draft", "published"] | None = None
+    restricted_roles: list[str] | None = None
 
 
 def _view(call: Call, record: Record, shown: tuple[list[str] | None, bool] | None = None) -> dict[str, Any]:
     return views_monitoring.monitor(call.world, record, *(shown or monitor_view(call)))
 
 
-def _options_problem(options: dict[str, Any]) -> str | None:
-    """The name of the first option of the wrong type, None when all are right."""
-    for name in _INT_OPTIONS:
-        if options.get(name) is not None and not is_int64(options[name]):
-            return name
-    if not 0 <= (options.get("min_failure_duration") or 0) <= 7200:
-        return "min_failure_duration"
-    for name in _BOOL_OPTIONS:
-        if options.get(name) is not None and not isinstance(options[name], bool):
-            return name
-    for name in _STR_OPTIONS:
-        if options.get(name) is not None and not isinstance(options[name], str):
-            return name
-    return None if fits_int64(options) else "options"
-
-
 def _checked_fields(body: dict[str, Any], current: Record | None) -> dict[str, Any]:
     """The editable fields of a create or edit body, checked; an edit keeps what the body leaves out."""
-    fields = {k: body[k] for k in _EDITABLE if k in body}
-    merged = {**({k: current[k] for k in _EDITABLE} if current else {}), **fields}
-    if current is None and "type" not in body:
-        raise bad_request("The value provided for parameter 'type' is invalid")
-    if current is None and "query" not in body:
-        raise bad_request("The value provided for parameter 'query' is invalid")
-    for name in ("name", "message", "type"):
-        if merged.get(name) is not None and not isinstance(merged[name], str):
-            raise invalid(name)
-    tags = merged.get("tags")
-    if tags is not None and (not isinstance(tags, list) or not all(isinstance(t, str) for t in tags)):
-        raise invalid("tags")
-    priority = merged.get("priority")
-    if priority is not None and (isinstance(priority, bool) or not isinstance(priority, int) or not 1 <= priority <= 5):
-        raise invalid("priority")
-    options = merged.get("options")
-    if options is not None and not isinstance(options, dict):
-        raise invalid("options")
-    thresholds = (options or {}).get("thresholds")
-    if thresholds is not None and (
-        not isinstance(thresholds, dict)
-        or not all(
-            v is None or (isinstance(v, (int, float)) and not isinstance(v, bool) and fits_int64(v))
-            for v in thresholds.values()
-        )
-    ):
-        raise invalid("thresholds")
-    bad_option = _options_problem(options or {})
-    if bad_option:
-        raise invalid(bad_option)
-    if merged.get("draft_status") not in (None, "draft", "published"):
-        raise invalid("draft_status")
-    roles = merged.get("restricted_roles")
-    if roles is not None and (not isinstance(roles, list) or not all(isinstance(r, str) for r in roles)):
-        raise invalid("restricted_roles")
-    changed_type = current is not None and fields.get("type", current["type"]) != current["type"]
-    if changed_type and {fields["type"], current["type"]} != {"metric alert", "query alert"}:
+    for needed in ("type", "query"):
+        if current is None and needed not in body:
+            raise invalid(needed)
+    merged = {**_editable(current or {}), **_editable(body)}
+    read(_Monitor, merged, _refused)
+    if current is not None and not _may_become(current["type"], merged["type"]):
         raise bad_request("The monitor type cannot be changed")
-    message = problem(merged.get("type"), merged.get("query"), options or {})
+    message = problem(merged.get("type"), merged.get("query"), merged.get("options") or {})
     if message:
         raise bad_request(message)
     return merged
+
+
+def _editable(fields: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: fields[k] for k in _EDITABLE if k in fields}
+
+
+def _may_become(was: str, now: str) -> bool:
+    """Datadog changes a monitor's type only from one of its two metric types to the other."""
+    return was == now or {was, now} == {"metric alert", "query alert"}
+
+
+def _refused(place: Place) -> DatadogError:
+    """Datadog names the field, or the option, it cannot read."""
+    return invalid(str(place[1] if place[0] == "options" and len(place) > 1 else place[0]))
 
 
 def _evaluated(call: Call, record: dict[str, Any]) -> dict[str, Any]:

@@ -7,61 +7,65 @@ the payload is still accepted (202). A host resource adds the tag `host:<name>`.
 
 from __future__ import annotations
 
-import re
-from typing import Any
+from functools import partial
+from typing import Annotated, Any
+
+from pydantic import Field, StringConstraints
 
 from ...clock import US
-from ..base import Reply
+from ...spec.loader import dotted
+from ..base import INT64_MAX, Reply
 from . import series
-from .calls import Call, is_int64, ops
+from .bodies import Body, Place, Says, empty_as, read
+from .calls import Call, ops
 from .errors import bad_request
 
-_TYPES = {0: "gauge", 1: "count", 2: "rate", 3: "gauge"}  # MetricIntakeType: unspecified, count, rate, gauge
-_METRIC = re.compile(r"[A-Za-z][A-Za-z0-9_.]{0,199}")
+_TYPES = ("gauge", "count", "rate", "gauge")  # MetricIntakeType: unspecified, count, rate, gauge
 _AHEAD, _BEHIND = 600 * US, 3600 * US
 MAX_SERIES = 1000  # series in one payload: Datadog's 500 kB holds about this many with a point or two
 
 
+class _Point(Body):
+    timestamp: Annotated[int, Field(ge=0, le=INT64_MAX)]  # epoch seconds
+    value: float  # an integer too, never a boolean
+
+
+class _Series(Body):
+    """One of `series`."""
+
+    metric: Annotated[str, StringConstraints(pattern=r"^[A-Za-z][A-Za-z0-9_.]{0,199}$"), Says("expected a metric name")]
+    type: Annotated[int, Field(ge=0, le=3), Says("expected 0, 1, 2 or 3")] = 0
+    points: Annotated[
+        list[_Point],
+        Field(min_length=1),
+        Says("expected a non-empty array", each="expected {timestamp, value} numbers"),
+    ]
+    tags: Annotated[
+        list[Annotated[str, StringConstraints(pattern=r"^[^ ]+$")]], empty_as([]), Says("expected an array of tags")
+    ] = Field(default_factory=list)
+    resources: Annotated[list[dict[str, Any]], empty_as([]), Says("expected an array of objects")] = Field(
+        default_factory=list
+    )
+    unit: Annotated[str | None, Says("expected a string")] = None
+    interval: Annotated[int, Field(ge=1, le=86400), empty_as(60), Says("expected seconds from 1 to 86400")] = 60
+
+
 def _checked(item: Any, index: int) -> dict[str, Any]:
-    where = f"series[{index}]"
-    if not isinstance(item, dict):
-        raise bad_request(f"Invalid '{where}': expected an object")
-    metric = item.get("metric")
-    if not isinstance(metric, str) or not _METRIC.fullmatch(metric):
-        raise bad_request(f"Invalid '{where}.metric': expected a metric name")
-    kind = item.get("type", 0)
-    if not isinstance(kind, int) or isinstance(kind, bool) or kind not in _TYPES:
-        raise bad_request(f"Invalid '{where}.type': expected 0, 1, 2 or 3")
-    points = item.get("points")
-    if not isinstance(points, list) or not points:
-        raise bad_request(f"Invalid '{where}.points': expected a non-empty array")
-    read = []
-    for point in points:
-        at, value = (point.get("timestamp"), point.get("value")) if isinstance(point, dict) else (None, None)
-        if not is_int64(at) or at < 0 or isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise bad_request(f"Invalid '{where}.points': expected {{timestamp, value}} numbers")
-        read.append((at * US, float(value)))
-    tags = item.get("tags") or []
-    if not isinstance(tags, list) or not all(isinstance(t, str) and t and " " not in t for t in tags):
-        raise bad_request(f"Invalid '{where}.tags': expected an array of tags")
-    resources = item.get("resources") or []
-    if not isinstance(resources, list) or not all(isinstance(r, dict) for r in resources):
-        raise bad_request(f"Invalid '{where}.resources': expected an array of objects")
-    hosts = [f"host:{r['name']}" for r in resources if r.get("type") == "host" and isinstance(r.get("name"), str)]
-    unit = item.get("unit")
-    if unit is not None and not isinstance(unit, str):
-        raise bad_request(f"Invalid '{where}.unit': expected a string")
-    interval = item.get("interval") or 60
-    if not is_int64(interval) or not 1 <= interval <= 86400:
-        raise bad_request(f"Invalid '{where}.interval': expected seconds from 1 to 86400")
+    given = read(_Series, item, partial(_refused, index))
+    hosts = [f"host:{r['name']}" for r in given.resources if r.get("type") == "host" and isinstance(r.get("name"), str)]
     return {
-        "metric": metric,
-        "tags": list(dict.fromkeys([*tags, *hosts])),
-        "points": read,
-        "type": _TYPES[kind],
-        "unit": unit,
-        "interval": interval,
+        "metric": given.metric,
+        "tags": list(dict.fromkeys([*given.tags, *hosts])),
+        "points": [(point.timestamp * US, point.value) for point in given.points],
+        "type": _TYPES[given.type],
+        "unit": given.unit,
+        "interval": given.interval,
     }
+
+
+def _refused(index: int, place: Place) -> Exception:
+    """`Invalid 'series[0].points': expected a non-empty array`."""
+    return bad_request(f"Invalid '{dotted(('series', index, *place[:1]))}': {_Series.words(place)}")
 
 
 @ops("POST /api/v2/series")

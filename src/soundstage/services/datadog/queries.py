@@ -21,7 +21,6 @@ AGGREGATORS = ("avg", "max", "min", "sum")
 MAX_INTERVAL = 2**31 - 1  # seconds: a rollup interval's bucket ends still fit Datadog's int64 milliseconds
 MAX_WINDOW = 31 * 86400 * US  # metric monitors evaluate at most a month back
 _WINDOW_UNITS = {"m": 60 * US, "h": 3600 * US, "d": 86400 * US}
-COMPARATORS = (">=", "<=", ">", "<")
 REMEMBERED_TEXT = 4096  # the longest request text whose parsed queries are remembered
 _METRIC = re.compile(r"[A-Za-z][A-Za-z0-9_.]*")
 _TAG = re.compile(r"!?[^\s{},!]+")

@@ -13,7 +13,7 @@ from typing import Any, Callable, Literal, Sequence
 from pydantic import PositiveInt, model_validator
 
 from ...grading.attempt import Attempt, Record
-from ...grading.conditions import Condition, closest, matching, misses, wants
+from ...grading.conditions import Condition, closest, field_is, matching, misses, wants
 from ...grading.kinds import Args, Counted, state_check
 from ...grading.match import value_matches
 from ...grading.outcome import Outcome
@@ -316,10 +316,7 @@ class IssueArgs(Counted):
         said: list[Condition[Any]] = []
         fold: Callable[[str], str] = str.casefold if Case(self.ignore_case).fold else str
         if self.number is not None:
-            number = self.number
-            said.append(
-                Condition(f"#{number}", lambda i: i.get("number") == number, lambda i: f"it is #{i.get('number')}")
-            )
+            said.append(field_is(lambda i: i.get("number"), self.number, lambda n: f"#{n}"))
         for field, part in (("title", self.title_contains), ("body", self.body_contains)):
             if part is not None:
                 said.append(_contains(field, part, fold))
@@ -333,8 +330,7 @@ class IssueArgs(Counted):
                 )
             )
         if self.state is not None:
-            state = self.state
-            said.append(Condition(state, lambda i: i.get("state") == state, lambda i: f"it is {i.get('state')}"))
+            said.append(field_is(lambda i: i.get("state"), self.state, str))
         if self.assignees:
             people = {fold(login) for login in self.assignees}
             said.append(

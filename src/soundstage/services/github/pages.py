@@ -15,11 +15,9 @@ from collections.abc import Callable
 from typing import Any
 
 from ..base import Reply
-from ..versions import tokens
+from ..versions import Kept, tokens
 from . import wire
 from .calls import Call
-
-_MAX = 1024
 
 
 class Pages:
@@ -30,7 +28,7 @@ class Pages:
 
     def __init__(self, reads: tuple[str, ...]) -> None:
         self.reads = reads
-        self.kept: dict[tuple[Any, ...], tuple[list[Any], dict[str, str]]] = {}
+        self.kept: Kept[tuple[Any, ...], tuple[list[Any], dict[str, str]]] = Kept(1024)
 
     def answer(self, call: Call, render: Callable[[], Reply]) -> Reply:
         """The answer kept for this call, or `render()`'s, kept when it is a page."""
@@ -44,7 +42,5 @@ class Pages:
             return Reply(200, found[0], headers=dict(found[1]))
         reply = render()
         if reply.status == 200 and type(reply.body) is list:
-            if len(self.kept) >= _MAX:
-                self.kept.clear()
-            self.kept[key] = (wire.share(reply.body), dict(reply.headers))
+            self.kept.keep(key, (wire.share(reply.body), dict(reply.headers)))
         return reply

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...world import Record
+from ..versions import Kept
 from . import issues, pulls, repos, views, wire
 from . import reactions as reactions_of
 from .records import Records
@@ -13,15 +14,13 @@ from .versions import version
 from .views import HTML, association, maybe_stamp, reactions, stamp, user_by_login
 from .views_issues import labels, milestone_of
 
-
 # Rendered pull-request-simples, bounded (emptied when full). Records are never changed in place (world.py),
 # and a simple shows its pull record, the refs of its branches while open, users, labels, and the repository
 # and its owner as `views` renders them (shared objects): so it is kept by the pull record, the versions of
 # the refs, users and labels (`versions`) and the repository object embedded. Each entry holds its pull record
 # and tokens, and the embedded objects are in the answer, so their ids stay theirs. A pull with a milestone
 # is rendered every time: the milestone's issue counts change with other items.
-_RENDERED_MAX = 4096
-_SIMPLE: dict[tuple[Any, ...], tuple[Record, dict[str, Any]]] = {}
+_SIMPLE: Kept[tuple[Any, ...], tuple[Record, dict[str, Any]]] = Kept(4096)
 
 
 class Simples:
@@ -47,9 +46,7 @@ class Simples:
         key = (base, id(record), refs, self.users, self.labels, id(ends["repo"]))
         rendered = _SIMPLE.get(key)
         if rendered is None:
-            if len(_SIMPLE) >= _RENDERED_MAX:
-                _SIMPLE.clear()
-            rendered = _SIMPLE[key] = (record, wire.share(_render(base, records, record, None, ends)))
+            rendered = _SIMPLE.keep(key, (record, wire.share(_render(base, records, record, None, ends))))
         return rendered[1]
 
     def ends(self, repo: str) -> dict[str, Any]:

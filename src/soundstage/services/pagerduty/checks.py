@@ -15,7 +15,7 @@ from pydantic import model_validator
 
 from ...clock import parse_duration, parse_time
 from ...grading.attempt import Attempt, Record
-from ...grading.conditions import Condition, closest, matching, misses, wants
+from ...grading.conditions import Condition, closest, field_is, matching, misses, wants
 from ...grading.kinds import Counted, state_check
 from ...grading.match import value_matches
 from ...grading.outcome import Outcome
@@ -124,14 +124,7 @@ def _conditions(args: IncidentArgs, attempt: Attempt) -> list[Condition[Any]]:
     label = attempt.label
     said: list[Condition[Any]] = []
     if args.service is not None:
-        service = args.service
-        said.append(
-            Condition(
-                f"on {label(service)}",
-                lambda i: i.get("service") == service,
-                lambda i: f"it is on {label(i.get('service'))}",
-            )
-        )
+        said.append(field_is(lambda i: i.get("service"), args.service, lambda s: f"on {label(s)}"))
     if args.title_contains is not None:
         part, fold = args.title_contains, Case(args.ignore_case).fold
         said.append(
@@ -142,15 +135,11 @@ def _conditions(args: IncidentArgs, attempt: Attempt) -> list[Condition[Any]]:
             )
         )
     if args.status is not None:
-        status = args.status
-        said.append(Condition(status, lambda i: i.get("status") == status, lambda i: f"it is {i.get('status')}"))
+        said.append(field_is(lambda i: i.get("status"), args.status, str))
     if args.urgency is not None:
-        urgency = args.urgency
         said.append(
-            Condition(
-                f"{urgency} urgency",
-                lambda i: i.get("urgency") == urgency,
-                lambda i: f"its urgency is {i.get('urgency')}",
+            field_is(
+                lambda i: i.get("urgency"), args.urgency, lambda u: f"{u} urgency", lambda u: f"its urgency is {u}"
             )
         )
     if args.assignees is not None:

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ...world import Record
-from ..versions import tokens
+from ..versions import Kept, tokens
 from .calls import Call
 from .store import (
     ALERTS,
@@ -47,8 +47,7 @@ COLLECTIONS = (
     LOG_ENTRIES,
     CHANGE_EVENTS,
 )
-_MAX = 1024
-_kept: dict[tuple[Any, ...], dict[str, Any]] = {}
+_kept: Kept[tuple[Any, ...], dict[str, Any]] = Kept(1024)
 
 
 def incidents(call: Call) -> Callable[[Record], dict[str, Any]]:
@@ -58,10 +57,6 @@ def incidents(call: Call) -> Callable[[Record], dict[str, Any]]:
     def view(record: Record) -> dict[str, Any]:
         key = (record["id"], contents)
         found = _kept.get(key)
-        if found is None:
-            if len(_kept) >= _MAX:
-                _kept.clear()
-            found = _kept[key] = incident(call, record)
-        return found
+        return _kept.keep(key, incident(call, record)) if found is None else found
 
     return view

@@ -9,7 +9,7 @@ from typing import Annotated, Any, NamedTuple, Sequence
 from pydantic import BeforeValidator, Field, PositiveInt
 
 from ...grading.attempt import Attempt
-from ...grading.conditions import Condition, closest, matching, misses, wants
+from ...grading.conditions import Condition, closest, field_is, matching, misses, wants
 from ...grading.kinds import Args, Counted, state_check
 from ...grading.match import value_matches
 from ...grading.outcome import Outcome
@@ -32,23 +32,9 @@ class SlackMessageArgs(Args):
         said: list[Condition[Any]] = []
         label = attempt.label
         if self.channel is not None:
-            channel = self.channel
-            said.append(
-                Condition(
-                    f"in {label(channel)}",
-                    lambda m: m.get("channel") == channel,
-                    lambda m: f"it is in {label(m.get('channel'))}",
-                )
-            )
+            said.append(field_is(lambda m: m.get("channel"), self.channel, lambda c: f"in {label(c)}"))
         if self.from_ is not None:
-            user = self.from_
-            said.append(
-                Condition(
-                    f"from {label(user)}",
-                    lambda m: m.get("user") == user,
-                    lambda m: f"it is from {label(m.get('user'))}",
-                )
-            )
+            said.append(field_is(lambda m: m.get("user"), self.from_, lambda u: f"from {label(u)}"))
         if self.in_thread_of is not None:
             root = self.in_thread_of
             said.append(
@@ -165,11 +151,9 @@ class SlackReactionArgs(Counted):
         said: list[Condition[Reaction]] = []
         label = attempt.label
         if self.name is not None:
-            name = self.name
-            said.append(Condition(f":{name}:", lambda r: r.name == name, lambda r: f"it is :{r.name}:"))
+            said.append(field_is(lambda r: r.name, self.name, lambda n: f":{n}:"))
         if self.by is not None:
-            user = self.by
-            said.append(Condition(f"by {label(user)}", lambda r: r.user == user, lambda r: f"it is by {label(r.user)}"))
+            said.append(field_is(lambda r: r.user, self.by, lambda u: f"by {label(u)}"))
         if self.message is not None:
             ts = self.messages()
             said.append(
@@ -180,14 +164,7 @@ class SlackReactionArgs(Counted):
                 )
             )
         if self.channel is not None:
-            channel = self.channel
-            said.append(
-                Condition(
-                    f"in {label(channel)}",
-                    lambda r: r.message.get("channel") == channel,
-                    lambda r: f"it is in {label(r.message.get('channel'))}",
-                )
-            )
+            said.append(field_is(lambda r: r.message.get("channel"), self.channel, lambda c: f"in {label(c)}"))
         if self.new is not None:
             new = self.new
             said.append(
