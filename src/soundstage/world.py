@@ -78,6 +78,10 @@ class Collection:
     def get(self, record_id: str) -> Record | None:
         return self._records.get(record_id)
 
+    def one(self, record_id: str) -> Record:
+        """The record that must be there (one just written, or one a resolved ref names); KeyError if not."""
+        return self._records[record_id]
+
     def by(self, field_name: str, value: Any) -> list[Record]:
         """Records whose `field_name` equals `value`, in insertion order, through an index built on first use."""
         index = self._indexes.get(field_name)

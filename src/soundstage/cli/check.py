@@ -259,8 +259,8 @@ def _live(url: str, checks: _ChecksFile | None) -> dict[str, Any]:
     except httpx.HTTPError as exc:
         raise InfrastructureError(f"cannot reach {url}: {exc}") from None
     body = _json_body(response)
-    error = body.get("error") if isinstance(body.get("error"), dict) else {}
-    message = error.get("message", response.text[:200])
+    error = body.get("error")
+    message = error.get("message", response.text[:200]) if isinstance(error, dict) else response.text[:200]
     if response.status_code == 404:
         raise NotFound(f"{url}: {message}")
     if response.status_code != 200 or "passed" not in body:
@@ -326,7 +326,7 @@ class _ChecksFile:
 
     def line(self, path: tuple[Any, ...]) -> int:
         """The line of `path` (list index, then keys), or of the deepest part of it that is written."""
-        node: Node = self.node
+        node: Node | None = self.node
         if self.positions and path and isinstance(path[0], int):
             path = (self.positions[path[0]], *path[1:])
         for part in self.at + tuple(path):
@@ -336,7 +336,7 @@ class _ChecksFile:
                 node = next(value for key, value in node.value if key.value == part)
             else:
                 break
-        return node.start_mark.line + 1
+        return node.start_mark.line + 1 if node is not None else 1  # an empty file: its first line
 
 
 def _say_skipped(checks: _ChecksFile | None) -> None:

@@ -167,7 +167,11 @@ for _tag, _pattern, _first in (
 ):  # first match wins, so a plain 42 is an int, not a float
     _Schema.add_implicit_resolver(f"tag:yaml.org,2002:{_tag}", re.compile(f"^(?:{_pattern})$"), list(_first))
 # Decimal even with a leading zero (PyYAML would read 010 as octal 8).
-_Schema.add_constructor("tag:yaml.org,2002:int", lambda loader, node: int(loader.construct_scalar(node)))
+def _decimal(loader: Any, node: ScalarNode) -> int:  # Any: the stubs know only PyYAML's own loaders
+    return int(loader.construct_scalar(node))
+
+
+_Schema.add_constructor("tag:yaml.org,2002:int", _decimal)
 
 
 class Document:
@@ -478,6 +482,7 @@ class _Builder:
         if isinstance(node, SequenceNode):
             value: Any = [self.build(item, path + (index,)) for index, item in enumerate(node.value)]
         else:
+            assert isinstance(node, MappingNode)  # the collection tags are a sequence's and a mapping's
             value = self.mapping(node, path)
         self.building.discard(id(node))
         self.built[id(node)] = value

@@ -30,7 +30,7 @@ class ClockSpec(Spec):
     start: Time
     tick: Duration = "5s"
     realtime: bool = False
-    speed: float = Field(1.0, gt=0)
+    speed: float = Field(default=1.0, gt=0)
 
 
 def services() -> list[str]:

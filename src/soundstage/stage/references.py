@@ -14,6 +14,7 @@ from ..faults.build import ResolvedFault
 from ..grading.kinds import Reference
 from ..grading.patterns import CallPattern
 from ..people.cast import Cast
+from ..people.models import Condition
 from ..predicates import PredicateError, StatePredicate, parse_state_predicate
 from ..services import SERVICES
 from ..spec.build import BuildContext
@@ -51,6 +52,7 @@ def _references(
         for what, path, value in fault.condition.references():
             yield what, ("faults", written[fault.id], "active_while", *path), value
     for i, person in enumerate(scene.people):
+        conditions: list[tuple[tuple[int | str, ...], Condition | None]]
         conditions = [((i, "facts", j, "share_if"), f.share_if) for j, f in enumerate(person.facts)]
         conditions += [
             ((i, "decisions", j, "choose", k, "if"), choice.if_)

@@ -65,10 +65,10 @@ def list_incidents(call: Call) -> dict[str, Any]:
     order = sorts(call, _SORTS, "created_at")
     records: list[Record] = list(call.world[INCIDENTS])
     if text(call, "date_range") != "all":
-        given = moment(call, "until")
-        until = call.now() + 1 if given is None else given  # without `until`: everything so far, now included
-        since = moment(call, "since")
-        since = until - 30 * DAY if since is None else since
+        until_given = moment(call, "until")
+        until = call.now() + 1 if until_given is None else until_given  # without it: everything so far, now included
+        since_given = moment(call, "since")
+        since = until - 30 * DAY if since_given is None else since_given
         if since > until:
             raise bad_range("since must be before until.")
         records = [r for r in records if since <= r["created_at"] < until]

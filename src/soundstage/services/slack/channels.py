@@ -147,7 +147,7 @@ def open_group_dm(world: World, opener: str, others: list[str]) -> tuple[Record,
         if set(found["members"]) == wanted:
             return found, True
     users = [opener] + [u for u in others if u != opener]
-    names = "--".join(world[USERS].get(u)["name"] for u in users)
+    names = "--".join(world[USERS].one(u)["name"] for u in users)
     group_id = world.ids.slack("G")
     group = record(
         group_id,
@@ -174,7 +174,7 @@ def create_channel(world: World, name: str, creator: str, is_private: bool) -> R
     )
     world[CHANNELS].add(channel_id, new)
     messages.post(world, channel_id, creator, f"<@{creator}> has joined the channel", subtype="channel_join")
-    return world[CHANNELS].get(channel_id)
+    return world[CHANNELS].one(channel_id)
 
 
 def add_members(world: World, conversation: Record, users: Iterable[str], inviter: str | None = None) -> Record:

@@ -29,7 +29,7 @@ def pins_list(call: Call) -> dict[str, Any]:
             "created": pin["created"],
             "created_by": pin["created_by"],
             "channel": pin["channel"],
-            "message": views.linked_message(call.world, messages.get(pin["ts"]), call.me),
+            "message": views.linked_message(call.world, messages.one(pin["ts"]), call.me),  # unpinned when deleted
         }
         for pin in reversed(pins.in_channel(call.world, conversation["id"]))
     ]

@@ -163,7 +163,7 @@ def post(
     new = record(
         ts,
         channel_id,
-        world[USERS].get(user_id),
+        world[USERS].one(user_id),
         text,
         store.team_id(world),
         world.ids,
@@ -176,7 +176,7 @@ def post(
     world[MESSAGES].add(ts, new)
     if parent is not None:
         _summarize(world, parent["ts"])
-    return world[MESSAGES].get(ts)
+    return world[MESSAGES].one(ts)
 
 
 def _summarize(world: World, parent_ts: str) -> None:

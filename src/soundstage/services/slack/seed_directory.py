@@ -206,7 +206,7 @@ def build_bookmark(ctx: BuildContext, bookmark_id: str, bookmark: Any, i: int, t
     if bookmark.created_by is not None:
         creator = resolve_user(ctx, bookmark.created_by, "bookmarks", i, "created_by")
     else:
-        creator = ctx.collection(CHANNELS).get(channel_id)["creator"]
+        creator = ctx.collection(CHANNELS).one(channel_id)["creator"]
     rank = len(ctx.collection(BOOKMARKS).by("channel_id", channel_id))
     ctx.collection(BOOKMARKS).add(
         bookmark_id,

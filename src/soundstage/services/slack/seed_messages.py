@@ -65,7 +65,7 @@ def _poster(ctx: BuildContext, message: Any, i: int) -> tuple[Record, str]:
     """A message's author and conversation, once the author may post there."""
     user_id = resolve_user(ctx, message.user, "messages", i, "user")
     channel_id = _conversation_of(ctx, message, user_id, i)
-    channel = ctx.collection(CHANNELS).get(channel_id)
+    channel = ctx.collection(CHANNELS).one(channel_id)
     if not could_post(ctx, channel, user_id):
         raise ctx.error(
             f"{message.user} is not a member (nor a former member) of the channel {message.channel}",
@@ -73,7 +73,7 @@ def _poster(ctx: BuildContext, message: Any, i: int) -> tuple[Record, str]:
             i,
             "user",
         )
-    return ctx.collection(USERS).get(user_id), channel_id
+    return ctx.collection(USERS).one(user_id), channel_id
 
 
 def build_message(ctx: BuildContext, ts: str, message: Any, i: int, team_id: str, posters: Posters) -> None:
@@ -106,7 +106,7 @@ def link_message(ctx: BuildContext, ts: str, message: Any, i: int) -> None:
     collection = ctx.collection(MESSAGES)
     parent_ts = ctx.resolve_kind(message.thread_ts, MESSAGES, "messages", i, "thread_ts")
     parent = collection.get(parent_ts)
-    record = collection.get(ts)
+    record = collection.one(ts)
     if parent is None:
         raise ctx.error(f"{message.thread_ts} is not a Slack message", "messages", i, "thread_ts")
     if parent["channel"] != record["channel"]:
@@ -179,10 +179,10 @@ def generate(collection: str, options: Any, ctx: BuildContext) -> None:
         raise ctx.error(f"slack.{collection} cannot be generated; only slack.messages can")
     opts = ctx.parsed(GenerateMessages, options)
     channel_id = resolve_channel(ctx, opts.channel, "channel")
-    channel = ctx.collection(CHANNELS).get(channel_id)
+    channel = ctx.collection(CHANNELS).one(channel_id)
     users_collection = ctx.collection(USERS)
     if opts.users is None:
-        authors = [u for u in channel["members"] if not users_collection.get(u)["is_bot"]]
+        authors = [u for u in channel["members"] if not users_collection.one(u)["is_bot"]]
     else:
         authors = [resolve_user(ctx, u, "users", j) for j, u in enumerate(opts.users)]
     if not authors:
@@ -193,7 +193,7 @@ def generate(collection: str, options: Any, ctx: BuildContext) -> None:
     written = ctx.collection(MESSAGES)
     roots: list[Record] = []
     for offset in offsets:
-        author = users_collection.get(ctx.random.choice(authors))
+        author = users_collection.one(ctx.random.choice(authors))
         ts = seed_ts(ctx, ctx.start - offset * US)
         parent = ctx.random.choice(roots[-10:]) if roots and ctx.random.random() < opts.threads else None
         record = messages.record(

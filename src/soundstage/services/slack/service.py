@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any, ClassVar, Literal
 
-from ...world import Principal, World
+from ...world import Principal, Record, World
 from ..base import Credential, FaultOption, Injection, Reply, ServiceRequest, import_registrations, injected
 from . import files, limits, seed, seed_messages
 from .calls import Args, Call, body_values, ops, uploaded, with_warnings
@@ -233,7 +233,7 @@ def _upload(world: World, principal: Principal | None, request: ServiceRequest) 
     return Reply(200, f"OK - {len(data)}", headers=text)
 
 
-def _authenticate(world: World, principal: Principal | None, request: ServiceRequest) -> dict[str, Any]:
+def _authenticate(world: World, principal: Principal | None, request: ServiceRequest) -> Record:
     """The caller's user record: `not_authed` without a token, `invalid_auth` for a token of no use here."""
     if principal is None:
         raise SlackError("not_authed" if token_of(request) is None else "invalid_auth")
