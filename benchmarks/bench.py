@@ -78,9 +78,18 @@ async def _drive(app: Any, path: str, body: bytes, headers: list[tuple[bytes, by
         sent.append(message)
 
     scope_base = {
-        "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST", "scheme": "http",
-        "path": path, "raw_path": path.encode(), "query_string": b"", "root_path": "",
-        "headers": headers, "server": ("127.0.0.1", 8750), "client": ("127.0.0.1", 50000),
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "POST",
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": b"",
+        "root_path": "",
+        "headers": headers,
+        "server": ("127.0.0.1", 8750),
+        "client": ("127.0.0.1", 50000),
     }
     started = time.perf_counter()
     for _ in range(n):
@@ -107,8 +116,11 @@ def _apps() -> tuple[Any, Any, str, bytes, list[tuple[bytes, bytes]]]:
     world = hub.add(hub.images.load(scene=str(ROOT / "seeds" / "csv-export.yaml")))
     token = next(t for t, p in world.tokens.items() if p.token_type == "bot")
     body = urlencode({"channel": world.refs["general"], "text": "Benchmark message with a little text in it"}).encode()
-    headers = [(b"content-type", b"application/x-www-form-urlencoded"), (b"authorization", f"Bearer {token}".encode()),
-               (b"host", b"127.0.0.1:8750")]
+    headers = [
+        (b"content-type", b"application/x-www-form-urlencoded"),
+        (b"authorization", f"Bearer {token}".encode()),
+        (b"host", b"127.0.0.1:8750"),
+    ]
     bare = Starlette(routes=[Route("/w/{world}/slack/api/{method}", _bare, methods=["POST"])])
     return app, bare, f"/w/{world.id}/slack/api/chat.postMessage", body, headers
 
@@ -132,7 +144,9 @@ def gc_pauses(posts: int, serving: bool) -> dict[str, float]:
     """In a fresh process: `posts` chat.postMessage calls in-process into one world, timing every collection."""
     child = subprocess.run(
         [sys.executable, __file__, "--gc-child", str(posts), *(["--serving"] if serving else [])],
-        check=True, capture_output=True, text=True,
+        check=True,
+        capture_output=True,
+        text=True,
     )
     return json.loads(child.stdout)  # type: ignore[no-any-return]
 
@@ -158,10 +172,17 @@ def _gc_child(posts: int, serving: bool) -> None:
     if _posted(app) != posts:
         raise RuntimeError(f"{_posted(app)} messages posted for {posts} calls")
     full = [p for generation, p in pauses if generation == 2]
-    print(json.dumps({
-        "rate": posts / elapsed, "full": len(full), "longest_ms": max(full, default=0) * 1000,
-        "share": sum(p for _, p in pauses) / elapsed, "full_share": sum(full) / elapsed,
-    }))
+    print(
+        json.dumps(
+            {
+                "rate": posts / elapsed,
+                "full": len(full),
+                "longest_ms": max(full, default=0) * 1000,
+                "share": sum(p for _, p in pauses) / elapsed,
+                "full_share": sum(full) / elapsed,
+            }
+        )
+    )
 
 
 def world_build() -> dict[str, float]:
@@ -209,15 +230,21 @@ def _fill(world: Any, events: int) -> None:
         method, args = calls[i % len(calls)]
         i += 1
         request = ServiceRequest(
-            "POST", f"/api/{method}", {}, {"content-type": "application/x-www-form-urlencoded"},
-            urlencode(args).encode(), "http://127.0.0.1:8750/w/x/slack",
+            "POST",
+            f"/api/{method}",
+            {},
+            {"content-type": "application/x-www-form-urlencoded"},
+            urlencode(args).encode(),
+            "http://127.0.0.1:8750/w/x/slack",
         )
         record(world, service, principal, request)
 
 
 def many_worlds(n: int = 1000) -> tuple[int, float]:
     """Resident memory (MiB) of a fresh process holding `n` live worlds in one hub."""
-    child = subprocess.run([sys.executable, __file__, "--worlds-child", str(n)], check=True, capture_output=True, text=True)
+    child = subprocess.run(
+        [sys.executable, __file__, "--worlds-child", str(n)], check=True, capture_output=True, text=True
+    )
     worlds, mib = json.loads(child.stdout)
     return worlds, mib
 
@@ -279,9 +306,26 @@ def own_share(runs: int = 5) -> float:
     samples = []
     with tempfile.TemporaryDirectory() as scratch:
         report = Path(scratch) / "agent-cpu"
-        agent = [sys.executable, "-c", AGENT_CPU, str(report), sys.executable, str(ROOT / "examples" / "agents" / "csv_export.py")]
-        argv = [sys.executable, "-m", "soundstage", "run", str(ROOT / "seeds" / "csv-export.yaml"), "--agent",
-                shlex.join(agent), "--out", scratch, "--json"]
+        agent = [
+            sys.executable,
+            "-c",
+            AGENT_CPU,
+            str(report),
+            sys.executable,
+            str(ROOT / "examples" / "agents" / "csv_export.py"),
+        ]
+        argv = [
+            sys.executable,
+            "-m",
+            "soundstage",
+            "run",
+            str(ROOT / "seeds" / "csv-export.yaml"),
+            "--agent",
+            shlex.join(agent),
+            "--out",
+            scratch,
+            "--json",
+        ]
         for run in range(runs + 1):
             before = resource.getrusage(resource.RUSAGE_CHILDREN)
             subprocess.run(argv, check=True, stdout=subprocess.DEVNULL, cwd=ROOT, env=env)
@@ -316,31 +360,43 @@ def main() -> None:
     print("\n".join(load_report(rows)))
     print(f"    soundstage's world logged {logged['last_seq']:,} events meanwhile")
     stack, bare = in_process(args.calls)
-    print(f"    in-process chat.postMessage (no HTTP server): {stack:,.0f} calls/s through soundstage, {bare:,.0f} "
-          f"calls/s bare; ratio {stack / bare:.2f} (the engine's own share; not budgeted)")
+    print(
+        f"    in-process chat.postMessage (no HTTP server): {stack:,.0f} calls/s through soundstage, {bare:,.0f} "
+        f"calls/s bare; ratio {stack / bare:.2f} (the engine's own share; not budgeted)"
+    )
     for serving in (False, True):
         found = gc_pauses(args.posts, serving)
         how = "as `soundstage serve` runs it" if serving else "as it comes"
-        print(f"(b) GC over {args.posts:,} posts into one world, the collector {how}: {found['full']} full collections, "
-              f"longest {found['longest_ms']:.0f} ms, {found['full_share']:.0%} of the time in full and "
-              f"{found['share']:.0%} in all collections; {found['rate']:,.0f} calls/s")
+        print(
+            f"(b) GC over {args.posts:,} posts into one world, the collector {how}: {found['full']} full collections, "
+            f"longest {found['longest_ms']:.0f} ms, {found['full_share']:.0%} of the time in full and "
+            f"{found['share']:.0%} in all collections; {found['rate']:,.0f} calls/s"
+        )
     for scene, ms in world_build().items():
-        print(f"(c) live world from cached image, {scene}: {ms:.3f} ms (budget < 2 ms) {'ok' if ms < 2 else 'OVER BUDGET'}")
+        print(
+            f"(c) live world from cached image, {scene}: {ms:.3f} ms (budget < 2 ms) {'ok' if ms < 2 else 'OVER BUDGET'}"
+        )
     for size in (int(n) for n in args.events.split(",")):
         n, seconds, cpu = check_evaluation(size)
         budget = 0.3 * n / 100_000  # the aim, linear in the log
-        print(f"(d) checks of csv-export over {n:,} events: {seconds:.3f} s, {cpu:.3f} s of CPU ({seconds / n * 1e6:.2f} µs "
-              f"an event; aim {budget:.1f} s) {'ok' if seconds < budget else 'OVER THE AIM'}")
+        print(
+            f"(d) checks of csv-export over {n:,} events: {seconds:.3f} s, {cpu:.3f} s of CPU ({seconds / n * 1e6:.2f} µs "
+            f"an event; aim {budget:.1f} s) {'ok' if seconds < budget else 'OVER THE AIM'}"
+        )
     worlds, mib = many_worlds()
-    print(f"(e) {worlds:,} live worlds in one process: resident {mib:,.0f} MiB, the process's start included "
-          f"(budget < 1024 MiB) {'ok' if mib < 1024 else 'OVER BUDGET'}")
+    print(
+        f"(e) {worlds:,} live worlds in one process: resident {mib:,.0f} MiB, the process's start included "
+        f"(budget < 1024 MiB) {'ok' if mib < 1024 else 'OVER BUDGET'}"
+    )
     start = cli_start()
     shown = ", ".join(f"{name} {seconds:.3f} s" for name, seconds in start.items())
     help_s = start["soundstage --help"]
     print(f"(f) command line start: {shown} (budget: --help < 0.3 s) {'ok' if help_s < 0.3 else 'OVER BUDGET'}")
     own = own_share()
-    print(f"    soundstage's own CPU in a csv-export run with the example agent (the agent's process left out): "
-          f"{own:.3f} s (goal < 0.5 s) {'ok' if own < 0.5 else 'OVER THE GOAL'}")
+    print(
+        f"    soundstage's own CPU in a csv-export run with the example agent (the agent's process left out): "
+        f"{own:.3f} s (goal < 0.5 s) {'ok' if own < 0.5 else 'OVER THE GOAL'}"
+    )
     if not args.skip_scripts:
         for part, script in (("g", "reads.py"), ("h", "datadog.py")):
             print(f"({part}) benchmarks/{script}:", flush=True)

@@ -89,18 +89,29 @@ class Datadog:
         self.service = SERVICES["datadog"]
         keys = {p.token_type: t for t, p in self.world.tokens.items() if p.service == "datadog"}
         self.principal = self.world.tokens[keys["api_key"]]
-        self.headers = {"dd-api-key": keys["api_key"], "dd-application-key": keys["application_key"],
-                        "content-type": "application/json"}
+        self.headers = {
+            "dd-api-key": keys["api_key"],
+            "dd-application-key": keys["application_key"],
+            "content-type": "application/json",
+        }
 
     def call(self, method: str, path: str, query: dict[str, str], body: Any = None) -> float:
         """Seconds one request takes; fails on anything but a 200 with points."""
-        request = ServiceRequest(method, path, query, self.headers, json.dumps(body).encode() if body else b"",
-                                 "http://127.0.0.1:8750/w/x/datadog")
+        request = ServiceRequest(
+            method,
+            path,
+            query,
+            self.headers,
+            json.dumps(body).encode() if body else b"",
+            "http://127.0.0.1:8750/w/x/datadog",
+        )
         started = time.process_time()
         reply, content, _, _ = record(self.world, self.service, self.principal, request)
         elapsed = time.process_time() - started
         answer = json.loads(content)
-        if reply.status != 200 or not (answer.get("series") or answer.get("data", {}).get("attributes", {}).get("times")):
+        if reply.status != 200 or not (
+            answer.get("series") or answer.get("data", {}).get("attributes", {}).get("times")
+        ):
             raise RuntimeError(f"{path} answered {reply.status}: {str(answer)[:200]}")
         return elapsed
 
@@ -110,8 +121,16 @@ class Datadog:
 
     def v2(self, text: str, span: int, back: int) -> float:
         end = (self.world.now() // 1_000_000 - back) * 1000
-        body = {"data": {"type": "timeseries_request", "attributes": {
-            "from": end - span * 1000, "to": end, "queries": [{"data_source": "metrics", "name": "a", "query": text}]}}}
+        body = {
+            "data": {
+                "type": "timeseries_request",
+                "attributes": {
+                    "from": end - span * 1000,
+                    "to": end,
+                    "queries": [{"data_source": "metrics", "name": "a", "query": text}],
+                },
+            }
+        }
         return self.call("POST", "/api/v2/query/timeseries", {}, body)
 
 
@@ -156,9 +175,14 @@ def slack_traffic(calls: int, monitors: int) -> tuple[float, float, int]:
     try:
         world = hub.add(hub.images.load(scene_yaml=scene(monitors)))  # made here, so that it runs `timed`
         token = next(t for t, p in world.tokens.items() if p.token_type == "bot")
-        body = urlencode({"channel": world.refs["general"], "text": "Benchmark message with a little text in it"}).encode()
-        headers = [(b"content-type", b"application/x-www-form-urlencoded"), (b"authorization", f"Bearer {token}".encode()),
-                   (b"host", b"127.0.0.1:8750")]
+        body = urlencode(
+            {"channel": world.refs["general"], "text": "Benchmark message with a little text in it"}
+        ).encode()
+        headers = [
+            (b"content-type", b"application/x-www-form-urlencoded"),
+            (b"authorization", f"Bearer {token}".encode()),
+            (b"host", b"127.0.0.1:8750"),
+        ]
         started = time.process_time()
         asyncio.run(_drive(app, f"/w/{world.id}/slack/api/chat.postMessage", body, headers, calls))
         elapsed = time.process_time() - started
@@ -189,8 +213,10 @@ def clock_moves(moves: int) -> None:
             for _ in range(moves):
                 world.advance(seven_days)
             elapsed = time.process_time() - started
-            print(f"(c) {path.stem:20s} {moves} moves of 7d: {elapsed:7.2f} s ({elapsed / moves * 1000:7.1f} ms a move),"
-                  f" {evaluated[0]:,} evaluations")
+            print(
+                f"(c) {path.stem:20s} {moves} moves of 7d: {elapsed:7.2f} s ({elapsed / moves * 1000:7.1f} ms a move),"
+                f" {evaluated[0]:,} evaluations"
+            )
     finally:
         evaluation.statuses = statuses  # type: ignore[assignment]
 
@@ -213,8 +239,10 @@ def main() -> None:
             found.append(slack_traffic(args.calls, monitors))
     bare = statistics.median(r[0] for r in rounds[0])
     rate, share, ticks = sorted(rounds[args.monitors])[1]
-    print(f"(b) chat.postMessage in-process: {bare:,.0f} calls/s without monitors, {rate:,.0f} calls/s with "
-          f"{args.monitors}; monitor evaluation {share:.1%} of the time ({ticks} evaluations of every monitor)")
+    print(
+        f"(b) chat.postMessage in-process: {bare:,.0f} calls/s without monitors, {rate:,.0f} calls/s with "
+        f"{args.monitors}; monitor evaluation {share:.1%} of the time ({ticks} evaluations of every monitor)"
+    )
     clock_moves(args.moves)
 
 

@@ -74,8 +74,10 @@ def push(tip: str, pack: bytes) -> tuple[float, bytes]:
     world = hub.add(hub.images.load("merge-right-pr", named=True))
     token = next(t for t, p in world.tokens.items() if p.service == "github")
     body = pkt(f"{'0' * 40} {tip} refs/heads/many\0report-status side-band-64k\n") + FLUSH + pack
-    headers = {"authorization": "Basic " + base64.b64encode(f"x:{token}".encode()).decode(),
-               "content-type": "application/x-git-receive-pack-request"}
+    headers = {
+        "authorization": "Basic " + base64.b64encode(f"x:{token}".encode()).decode(),
+        "content-type": "application/x-git-receive-pack-request",
+    }
     request = ServiceRequest("POST", "/acme/orders.git/git-receive-pack", {}, headers, body, "http://127.0.0.1/github")
     started = time.process_time()
     reply, content, _, _ = record(world, SERVICES["github"], world.tokens[token], request)
@@ -92,9 +94,11 @@ def main() -> None:
             tip, pack, count, inflated = history(objects, shape)
             seconds, content = push(tip, pack)
             stored = b"ok refs/heads/many" in content
-            print(f"{shape:7s} {count:6,d} objects, pack {len(pack) / 2**20:5.2f} MiB inflating to"
-                  f" {inflated / 2**20:6.2f} MiB: {seconds:6.2f} s CPU ({seconds / count * 1e6:5.1f} us an object,"
-                  f" {seconds / inflated * 2**20:5.2f} s a MiB inflated){'' if stored else ' REFUSED'}")
+            print(
+                f"{shape:7s} {count:6,d} objects, pack {len(pack) / 2**20:5.2f} MiB inflating to"
+                f" {inflated / 2**20:6.2f} MiB: {seconds:6.2f} s CPU ({seconds / count * 1e6:5.1f} us an object,"
+                f" {seconds / inflated * 2**20:5.2f} s a MiB inflated){'' if stored else ' REFUSED'}"
+            )
     tip, pack, count, _ = history(args.over, "files")
     seconds, content = push(tip, pack)
     said = content.partition(b"fatal: ")[2].partition(b"\n")[0].decode() or "nothing: not refused"

@@ -64,7 +64,9 @@ def main() -> None:
 
         def tunnel() -> socket.socket:
             sock = socket.create_connection(proxy_address)
-            sock.sendall(b"CONNECT api.github.com:443 HTTP/1.1\r\nproxy-authorization: Basic " + credential + b"\r\n\r\n")
+            sock.sendall(
+                b"CONNECT api.github.com:443 HTTP/1.1\r\nproxy-authorization: Basic " + credential + b"\r\n\r\n"
+            )
             assert sock.recv(1024).startswith(b"HTTP/1.1 200"), "the proxy refused the tunnel"
             return insecure.wrap_socket(sock, server_hostname="api.github.com")
 

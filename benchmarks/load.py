@@ -98,8 +98,12 @@ def calls(world: dict[str, Any]) -> list[Call]:
     text = urlencode({"channel": general, "text": "Deploy of orders 1.4.1 is done; latency is back to normal."})
     return [
         Call("slack chat.postMessage", "POST", env["SLACK_API_URL"] + "chat.postMessage", form, text.encode()),
-        Call("slack conversations.history", "GET", env["SLACK_API_URL"] + f"conversations.history?channel={support}",
-             slack),
+        Call(
+            "slack conversations.history",
+            "GET",
+            env["SLACK_API_URL"] + f"conversations.history?channel={support}",
+            slack,
+        ),
         Call("github GET contents", "GET", env["GITHUB_API_URL"] + "/repos/acme/orders/contents/README.md", github),
         Call("github GET pulls", "GET", env["GITHUB_API_URL"] + "/repos/acme/orders/pulls", github),
         Call("datadog GET /api/v1/query (1 h)", "GET", env["DATADOG_API_URL"] + f"/api/v1/query?{query}", datadog),
@@ -124,7 +128,11 @@ def capture(call: Call, context: ssl.SSLContext) -> None:
         body = answer.read()
         if answer.status != 200:
             raise RuntimeError(f"{call.name} answered {answer.status}: {body[:300]!r}")
-        call.captured = {"status": answer.status, "headers": list(answer.headers.items()), "body": body.decode("latin-1")}
+        call.captured = {
+            "status": answer.status,
+            "headers": list(answer.headers.items()),
+            "body": body.decode("latin-1"),
+        }
 
 
 # -- the bare endpoint (a child process) ----------------------------------------------------------------
@@ -153,8 +161,10 @@ def serve_bare(spec: dict[str, Any]) -> None:
     app = Starlette(routes=[Route(r["path"], endpoint(r["answer"]), methods=[r["method"]]) for r in spec["routes"]])
     servers = [
         (uvicorn.Server(uvicorn.Config(app, **UVICORN)), bind("127.0.0.1", spec["port"])),  # type: ignore[arg-type]
-        (uvicorn.Server(uvicorn.Config(app, ssl_certfile=spec["certificate"], **UVICORN)),  # type: ignore[arg-type]
-         bind("127.0.0.1", spec["tls_port"])),
+        (
+            uvicorn.Server(uvicorn.Config(app, ssl_certfile=spec["certificate"], **UVICORN)),  # type: ignore[arg-type]
+            bind("127.0.0.1", spec["tls_port"]),
+        ),
     ]
 
     async def both() -> None:
@@ -211,7 +221,9 @@ def _wait(url: str, context: ssl.SSLContext | None = None, timeout: float = 30.0
 
 def _admin(base: str, method: str, path: str, body: dict[str, Any] | None = None) -> Any:
     request = urllib.request.Request(
-        base + path, data=json.dumps(body).encode() if body is not None else None, method=method,
+        base + path,
+        data=json.dumps(body).encode() if body is not None else None,
+        method=method,
         headers={"authorization": f"Bearer {ADMIN}", "content-type": "application/json"},
     )
     with urllib.request.urlopen(request) as answer:
@@ -243,7 +255,10 @@ def run(seconds: int, connections: int, rounds: int = 3, only: str = "") -> tupl
     env = {**os.environ, "SOUNDSTAGE_HOME": str(home), "SOUNDSTAGE_ADMIN_TOKEN": ADMIN}
     stack = subprocess.Popen(
         [sys.executable, "-m", "soundstage", "serve", "--port", str(port), "--tls-port", str(tls_port)],
-        env=env, stdout=subprocess.DEVNULL, stderr=open(home / "serve.log", "w"), cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=open(home / "serve.log", "w"),
+        cwd=ROOT,
     )
     bare: subprocess.Popen[bytes] | None = None
     try:
@@ -257,7 +272,9 @@ def run(seconds: int, connections: int, rounds: int = 3, only: str = "") -> tupl
         for call in todo:
             capture(call, context)
         spec = {
-            "port": bare_port, "tls_port": bare_tls, "certificate": str(home / "tls" / "server.pem"),
+            "port": bare_port,
+            "tls_port": bare_tls,
+            "certificate": str(home / "tls" / "server.pem"),
             "routes": [{"method": c.method, "path": urlsplit(c.url).path, "answer": c.captured} for c in todo],
         }
         (home / "bare.json").write_text(json.dumps(spec))
@@ -285,8 +302,10 @@ def run(seconds: int, connections: int, rounds: int = 3, only: str = "") -> tupl
 
 
 def report(rows: list[Row]) -> list[str]:
-    lines = [f"    {'call':<34} {'soundstage/s':>12} {'bare/s':>9} {'ratio':>6}   {'p99 ms':>7} {'bare p99':>8} "
-             f"{'x':>5}   goal (rate >= {RATE_GOAL}, p99 <= {P99_GOAL:g}x)"]
+    lines = [
+        f"    {'call':<34} {'soundstage/s':>12} {'bare/s':>9} {'ratio':>6}   {'p99 ms':>7} {'bare p99':>8} "
+        f"{'x':>5}   goal (rate >= {RATE_GOAL}, p99 <= {P99_GOAL:g}x)"
+    ]
     for row in rows:
         stack_rate = statistics.median(r.rate for r in row.stack)
         bare_rate = statistics.median(r.rate for r in row.bare)

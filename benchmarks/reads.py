@@ -82,8 +82,14 @@ def slack_image(count: int) -> WorldImage:
         ts = make_ts(image.ids, start + i * 10_000_000)
         parent = rng.choice(roots[channel][-20:]) if roots[channel] and i % 10 == 3 else None
         made = messages.record(
-            ts, channel, author, _text(rng, i), team, image.ids,
-            thread_ts=parent, parent_user=records[parent]["user"] if parent else None,
+            ts,
+            channel,
+            author,
+            _text(rng, i),
+            team,
+            image.ids,
+            thread_ts=parent,
+            parent_user=records[parent]["user"] if parent else None,
         )
         records[ts] = made
         if parent is None:
@@ -118,14 +124,16 @@ class Caller:
     def __init__(self, world: World, service: str, token_type: str) -> None:
         self.world = world
         self.service = SERVICES[service]
-        self.principal = next(
-            p for p in world.tokens.values() if p.service == service and p.token_type == token_type
-        )
+        self.principal = next(p for p in world.tokens.values() if p.service == service and p.token_type == token_type)
 
     def slack(self, method: str, args: dict[str, str]) -> dict[str, Any]:
         request = ServiceRequest(
-            "POST", f"/api/{method}", {}, {"content-type": "application/x-www-form-urlencoded"},
-            urlencode(args).encode(), "http://127.0.0.1:8750/w/x/slack",
+            "POST",
+            f"/api/{method}",
+            {},
+            {"content-type": "application/x-www-form-urlencoded"},
+            urlencode(args).encode(),
+            "http://127.0.0.1:8750/w/x/slack",
         )
         return self._answer(request)
 
@@ -242,10 +250,10 @@ def world_file(count: int, folder: Path) -> Path:
         text = _text(rng, i)
         if roots[channel] and i % 10 == 3:
             parent = rng.choice(roots[channel][-20:])
-            lines.append(f"    - {{channel: ${channel}, user: ${user}, thread_ts: $m{parent}, text: \"{text}\"}}")
+            lines.append(f'    - {{channel: ${channel}, user: ${user}, thread_ts: $m{parent}, text: "{text}"}}')
         else:
             roots[channel].append(i)
-            lines.append(f"    - {{ref: m{i}, channel: ${channel}, user: ${user}, text: \"{text}\"}}")
+            lines.append(f'    - {{ref: m{i}, channel: ${channel}, user: ${user}, text: "{text}"}}')
     path = folder / "worlds" / "bigworld.yaml"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("\n".join(lines) + "\n")

@@ -116,7 +116,9 @@ def ray_ways(trials: int, folders: Callable[[], contextlib.AbstractContextManage
                 cluster.add_node(num_cpus=1)
                 cluster.wait_for_nodes()
             with folders() as folder:
-                found[nodes] = run_way(trials, folder, "--ray", "--ray-address", cluster.address, "--parallel", str(nodes))
+                found[nodes] = run_way(
+                    trials, folder, "--ray", "--ray-address", cluster.address, "--parallel", str(nodes)
+                )
         return found
     finally:
         cluster.shutdown()
@@ -277,7 +279,12 @@ def one_run(report: Path) -> None:
     timers.settle()
     trial = timers.trials[0]
     used = resource.getrusage(resource.RUSAGE_SELF)  # this process alone: not the agent, nor its supervisor
-    data = {"run": dict(timers.run), "trial": trial, "agent": timers.agent_seconds, "cpu": used.ru_utime + used.ru_stime}
+    data = {
+        "run": dict(timers.run),
+        "trial": trial,
+        "agent": timers.agent_seconds,
+        "cpu": used.ru_utime + used.ru_stime,
+    }
     data.update(begun=begun, ended=time.time())
     report.write_text(json.dumps(data), encoding="utf-8")
 
@@ -299,6 +306,7 @@ def csv_export_run(folder: Path) -> tuple[dict[str, Any], float]:
 
 def bare_python() -> tuple[float, float]:
     """Medians of 5: `python -c pass`, and `python -c 'import slack_sdk'` (what both agents import first)."""
+
     def median(code: str) -> float:
         walls = []
         for _ in range(5):
@@ -358,7 +366,9 @@ def print_split(timers: Timers, folder: Path) -> None:
     bare, slack = bare_python()
     print(f"    beside them: python -c pass {ms(bare)}, python -c 'import slack_sdk' {ms(slack)}")
     per_folder, per_row = artefacts(folder)
-    print(f"(d) a trial leaves {per_folder / 1024:.1f} KiB of trial folder and {per_row / 1024:.1f} KiB of SQLite store")
+    print(
+        f"(d) a trial leaves {per_folder / 1024:.1f} KiB of trial folder and {per_row / 1024:.1f} KiB of SQLite store"
+    )
 
 
 def print_one_run(data: dict[str, Any], first: float) -> None:

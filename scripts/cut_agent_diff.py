@@ -13,8 +13,22 @@ import sys
 from pathlib import Path
 
 OUT = Path(__file__).resolve().parent.parent / "tests" / "importers" / "agent_diff"
-TESTS = ["test_1", "test_2", "test_3", "test_5", "test_7", "test_8", "test_9", "test_11", "test_12", "test_13",
-         "test_14", "test_17", "test_23", "test_56"]
+TESTS = [
+    "test_1",
+    "test_2",
+    "test_3",
+    "test_5",
+    "test_7",
+    "test_8",
+    "test_9",
+    "test_11",
+    "test_12",
+    "test_13",
+    "test_14",
+    "test_17",
+    "test_23",
+    "test_56",
+]
 CHANNELS = {"C01ABCD1234", "C02EFGH5678", "C04MNOP3456", "C03IJKL9012"}
 
 

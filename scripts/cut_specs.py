@@ -177,15 +177,41 @@ def find(document: dict[str, Any], operation: str) -> list[tuple[str, str]]:
 # the vendors' notes to their own tooling (code generators' names, docs' permission tables, GitHub's
 # docs metadata).
 DROPPED = {
-    "description", "summary", "title", "externalDocs", "example", "examples", "x-code-samples",
-    "x-github", "x-github-breaking-changes", "x-octokit", "x-enum-varnames", "x-enum-descriptions", "x-permission",
-    "x-menu-order", "x-undo", "x-given",
+    "description",
+    "summary",
+    "title",
+    "externalDocs",
+    "example",
+    "examples",
+    "x-code-samples",
+    "x-github",
+    "x-github-breaking-changes",
+    "x-octokit",
+    "x-enum-varnames",
+    "x-enum-descriptions",
+    "x-permission",
+    "x-menu-order",
+    "x-undo",
+    "x-given",
 }
 # Keys whose value maps names (of properties, schemas, status codes, media types...) to objects: a
 # property called `description` is kept.
 NAMED = {
-    "properties", "patternProperties", "definitions", "schemas", "responses", "parameters", "headers", "content",
-    "paths", "requestBodies", "securitySchemes", "links", "callbacks", "encoding", "variables",
+    "properties",
+    "patternProperties",
+    "definitions",
+    "schemas",
+    "responses",
+    "parameters",
+    "headers",
+    "content",
+    "paths",
+    "requestBodies",
+    "securitySchemes",
+    "links",
+    "callbacks",
+    "encoding",
+    "variables",
 }
 # Keys whose value is data, copied as it is.
 DATA = {"enum", "default", "const", "mapping"}
@@ -245,7 +271,9 @@ def cut(document: dict[str, Any], operations: list[str], extra: tuple[str, ...])
     for found in where.values():
         for path, method in found:
             item = document["paths"][path]
-            kept = paths.setdefault(path, {k: facts(v) for k, v in item.items() if k not in METHODS and k not in DROPPED})
+            kept = paths.setdefault(
+                path, {k: facts(v) for k, v in item.items() if k not in METHODS and k not in DROPPED}
+            )
             kept[method] = facts(item[method])
     out: dict[str, Any] = {k: document[k] for k in ("swagger", "openapi") if k in document}
     out["info"] = {k: document["info"][k] for k in ("title", "version")}

@@ -122,7 +122,8 @@ TABLE: dict[str, dict[str, Replay | Cassette]] = {
             f"{PG}/commits/10a7135a04f71e6101f8b013aded8a662d08fd1f/check-runs",
         ),
         "GET /repos/{owner}/{repo}/commits/{ref}/status": Replay(
-            "CommitCombinedStatus.setUp", "/repos/edx/edx-platform/commits/74e70119a23fa3ffb3db19d4590eccfebd72b659/status"
+            "CommitCombinedStatus.setUp",
+            "/repos/edx/edx-platform/commits/74e70119a23fa3ffb3db19d4590eccfebd72b659/status",
         ),
         "GET /repos/{owner}/{repo}/compare/{basehead}": Replay("Repository.testCompare", f"{PG}/compare/v0.6...v0.7"),
         "GET /repos/{owner}/{repo}/contents/{path}": Replay(
@@ -167,8 +168,12 @@ TABLE: dict[str, dict[str, Replay | Cassette]] = {
         "GET /repos/{owner}/{repo}/pulls/{pull_number}/comments": Replay(
             "PullRequest.testGetReviewComments", f"{PG}/pulls/31/comments"
         ),
-        "GET /repos/{owner}/{repo}/pulls/{pull_number}/commits": Replay("PullRequest.testGetCommits", f"{PG}/pulls/31/commits"),
-        "GET /repos/{owner}/{repo}/pulls/{pull_number}/files": Replay("PullRequest.testGetFiles", f"{PG}/pulls/31/files"),
+        "GET /repos/{owner}/{repo}/pulls/{pull_number}/commits": Replay(
+            "PullRequest.testGetCommits", f"{PG}/pulls/31/commits"
+        ),
+        "GET /repos/{owner}/{repo}/pulls/{pull_number}/files": Replay(
+            "PullRequest.testGetFiles", f"{PG}/pulls/31/files"
+        ),
         "GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews": Replay(
             "PullRequestReview.testAttributes", f"{PG}/pulls/538/reviews"
         ),
@@ -188,7 +193,9 @@ TABLE: dict[str, dict[str, Replay | Cassette]] = {
         "PATCH /repos/{owner}/{repo}/issues/{issue_number}": Replay(
             "Issue.testEditWithStateReasonNotPlanned", f"{PG}/issues/28"
         ),
-        "PATCH /repos/{owner}/{repo}/pulls/{pull_number}": Replay("PullRequest.testEditWithoutArguments", f"{PG}/pulls/31"),
+        "PATCH /repos/{owner}/{repo}/pulls/{pull_number}": Replay(
+            "PullRequest.testEditWithoutArguments", f"{PG}/pulls/31"
+        ),
         "POST /repos/{owner}/{repo}/deployments": Replay("Repository.testCreateDeployment", f"{PG}/deployments"),
         "POST /repos/{owner}/{repo}/deployments/{deployment_id}/statuses": Replay(
             "DeploymentStatus.testCreate", "/repos/jacquev6/PyGithub/deployments/263877258/statuses"
@@ -247,7 +254,9 @@ TABLE: dict[str, dict[str, Replay | Cassette]] = {
         "GET /api/v2/metrics": Cassette(
             V2 + "test_get_a_list_of_metrics_returns_success_response_with_pagination.yaml", "/api/v2/metrics"
         ),
-        "POST /api/v1/downtime": Cassette(V1 + "test_schedule_a_monitor_downtime_returns_ok_response.yaml", "/api/v1/downtime"),
+        "POST /api/v1/downtime": Cassette(
+            V1 + "test_schedule_a_monitor_downtime_returns_ok_response.yaml", "/api/v1/downtime"
+        ),
         "POST /api/v1/downtime/cancel/by_scope": Cassette(
             V1 + "test_cancel_downtimes_by_scope_returns_ok_response.yaml", "/api/v1/downtime/cancel/by_scope"
         ),
@@ -257,16 +266,24 @@ TABLE: dict[str, dict[str, Replay | Cassette]] = {
         "POST /api/v2/query/timeseries": Cassette(
             V2 + "test_timeseries_cross_product_query_returns_ok_response.yaml", "/api/v2/query/timeseries"
         ),
-        "POST /api/v2/series": Cassette(V2 + "test_submit_metrics_returns_payload_accepted_response.yaml", "/api/v2/series"),
+        "POST /api/v2/series": Cassette(
+            V2 + "test_submit_metrics_returns_payload_accepted_response.yaml", "/api/v2/series"
+        ),
         "PUT /api/v1/downtime/{downtime_id}": Cassette(
             V1 + "test_update_a_downtime_returns_ok_response.yaml", "/api/v1/downtime/2941982639"
         ),
-        "GET /api/v1/hosts": Cassette(V1 + "test_get_all_hosts_with_metadata_deserializes_successfully.yaml", "/api/v1/hosts"),
-        "GET /api/v1/monitor": Cassette(V1 + "test_get_all_monitors_returns_ok_response_with_pagination.yaml", "/api/v1/monitor"),
+        "GET /api/v1/hosts": Cassette(
+            V1 + "test_get_all_hosts_with_metadata_deserializes_successfully.yaml", "/api/v1/hosts"
+        ),
+        "GET /api/v1/monitor": Cassette(
+            V1 + "test_get_all_monitors_returns_ok_response_with_pagination.yaml", "/api/v1/monitor"
+        ),
         "GET /api/v1/monitor/groups/search": Cassette(
             V1 + "test_monitors_group_search_returns_ok_response.yaml", "/api/v1/monitor/groups/search"
         ),
-        "GET /api/v1/monitor/search": Cassette(V1 + "test_monitors_search_returns_ok_response.yaml", "/api/v1/monitor/search"),
+        "GET /api/v1/monitor/search": Cassette(
+            V1 + "test_monitors_search_returns_ok_response.yaml", "/api/v1/monitor/search"
+        ),
         "GET /api/v1/monitor/{monitor_id}": Cassette(
             V1 + "test_get_a_monitors_details_returns_ok_response.yaml", "/api/v1/monitor/155844758"
         ),
@@ -277,8 +294,12 @@ TABLE: dict[str, dict[str, Replay | Cassette]] = {
         "GET /api/v2/downtime/{downtime_id}": Cassette(
             V2 + "test_get_a_downtime_returns_ok_response.yaml", "/api/v2/downtime/845e9a1e-0187-11ee-817a-da7ad0900002"
         ),
-        "GET /api/v2/events": Cassette(V2 + "test_get_a_list_of_events_returns_ok_response_with_pagination.yaml", "/api/v2/events"),
-        "GET /api/v2/incidents": Cassette(V2 + "test_get_a_list_of_incidents_returns_ok_response.yaml", "/api/v2/incidents"),
+        "GET /api/v2/events": Cassette(
+            V2 + "test_get_a_list_of_events_returns_ok_response_with_pagination.yaml", "/api/v2/events"
+        ),
+        "GET /api/v2/incidents": Cassette(
+            V2 + "test_get_a_list_of_incidents_returns_ok_response.yaml", "/api/v2/incidents"
+        ),
         "GET /api/v2/incidents/{incident_id}": Cassette(
             V2 + "test_get_the_details_of_an_incident_returns_ok_response.yaml",
             "/api/v2/incidents/19c87e47-487a-5ce4-8841-61d23ea414d4",
@@ -287,11 +308,13 @@ TABLE: dict[str, dict[str, Replay | Cassette]] = {
             V2 + "test_get_a_list_of_logs_returns_ok_response_with_pagination.yaml", "/api/v2/logs/events"
         ),
         "GET /api/v2/monitor/{monitor_id}/downtime_matches": Cassette(
-            V2 + "test_get_active_downtimes_for_a_monitor_returns_ok_response.yaml", "/api/v2/monitor/35534610/downtime_matches"
+            V2 + "test_get_active_downtimes_for_a_monitor_returns_ok_response.yaml",
+            "/api/v2/monitor/35534610/downtime_matches",
         ),
         "GET /api/v2/users": Cassette(V2 + "test_list_all_users_returns_ok_response.yaml", "/api/v2/users"),
         "PATCH /api/v2/downtime/{downtime_id}": Cassette(
-            V2 + "test_update_a_downtime_returns_ok_response.yaml", "/api/v2/downtime/865c7f20-0187-11ee-ac0a-da7ad0900002"
+            V2 + "test_update_a_downtime_returns_ok_response.yaml",
+            "/api/v2/downtime/865c7f20-0187-11ee-ac0a-da7ad0900002",
         ),
         "PATCH /api/v2/incidents/{incident_id}": Cassette(
             V2 + "test_update_an_existing_incident_returns_ok_response.yaml",
@@ -303,11 +326,15 @@ TABLE: dict[str, dict[str, Replay | Cassette]] = {
         "POST /api/v2/events/search": Cassette(
             V2 + "test_search_events_returns_ok_response_with_pagination.yaml", "/api/v2/events/search"
         ),
-        "POST /api/v2/incidents": Cassette(V2 + "test_create_an_incident_returns_created_response.yaml", "/api/v2/incidents"),
+        "POST /api/v2/incidents": Cassette(
+            V2 + "test_create_an_incident_returns_created_response.yaml", "/api/v2/incidents"
+        ),
         "POST /api/v2/logs/events/search": Cassette(
             V2 + "test_search_logs_returns_ok_response_with_pagination.yaml", "/api/v2/logs/events/search"
         ),
-        "PUT /api/v1/monitor/{monitor_id}": Cassette(V1 + "test_edit_a_monitor_returns_ok_response.yaml", "/api/v1/monitor/155845150"),
+        "PUT /api/v1/monitor/{monitor_id}": Cassette(
+            V1 + "test_edit_a_monitor_returns_ok_response.yaml", "/api/v1/monitor/155845150"
+        ),
     },
 }
 
@@ -432,7 +459,11 @@ def floors(service: str) -> dict[str, Any]:
     """The ratchet of a data file as it is (a new file starts at zero, which the first measurement raises)."""
     file = OUT / f"{service}.json"
     kept = json.loads(file.read_text()) if file.exists() else {}
-    return {"floor": kept.get("floor", 0.0), "max_mismatches": kept.get("max_mismatches", 0), "required": kept.get("required", [])}
+    return {
+        "floor": kept.get("floor", 0.0),
+        "max_mismatches": kept.get("max_mismatches", 0),
+        "required": kept.get("required", []),
+    }
 
 
 def read(args: argparse.Namespace, description: dict[str, Any], service: str, operation: str) -> Found | None:
@@ -455,7 +486,9 @@ def read(args: argparse.Namespace, description: dict[str, Any], service: str, op
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pygithub", type=Path, required=True, help="git directory of PyGithub/PyGithub")
-    parser.add_argument("--datadog", type=Path, required=True, help="git directory of DataDog/datadog-api-client-python")
+    parser.add_argument(
+        "--datadog", type=Path, required=True, help="git directory of DataDog/datadog-api-client-python"
+    )
     parser.add_argument("--slack", type=Path, required=True, help="git directory of slackapi/java-slack-sdk")
     parser.add_argument("--pagerduty", type=Path, required=True, help="PagerDuty's reference/REST/openapiv3.json")
     args = parser.parse_args()
@@ -483,11 +516,20 @@ def main() -> None:
             where, status, body = found
             paths = key_paths(body)
             kept = {path: formats for path, formats in paths.items() if not excluded(path, list(EXCLUSIONS[service]))}
-            operations[operation] = {"source": where, "status": status, "excluded": len(paths) - len(kept), "paths": kept}
+            operations[operation] = {
+                "source": where,
+                "status": status,
+                "excluded": len(paths) - len(kept),
+                "paths": kept,
+            }
         sources[service] = {operation: facts["source"] for operation, facts in operations.items()}
         data = {
             "service": service,
-            "origin": {"repository": ORIGINS[origin].repo, "commit": commits[origin], "license": ORIGINS[origin].license},
+            "origin": {
+                "repository": ORIGINS[origin].repo,
+                "commit": commits[origin],
+                "license": ORIGINS[origin].license,
+            },
             **floors(service),
             "exclusions": EXCLUSIONS[service],
             "operations": operations,

@@ -77,7 +77,9 @@ def test_copy_is_independent():
 def test_rates():
     assert parse_rate("5/1m") == (5, 60 * US)
     assert parse_rate(" 100 / 1h ") == (100, 3600 * US)
-    with pytest.raises(ValueError, match=r"^not a rate limit: '5 per minute' \(expected a count and a duration, e.g. 5/1m\)$"):
+    with pytest.raises(
+        ValueError, match=r"^not a rate limit: '5 per minute' \(expected a count and a duration, e.g. 5/1m\)$"
+    ):
         parse_rate("5 per minute")
     with pytest.raises(ValueError, match="the duration must be longer than 0"):
         parse_rate("5/0s")
@@ -97,7 +99,12 @@ def test_times_remembered_read_as_the_first_time():
 
 def test_times_second_by_second_across_minutes_days_and_years_read_as_strftime_does():
     # each minute's text is remembered: the seconds after it, and the minutes around it, still read right
-    for start in (START // US - 130, parse_time("2026-12-31T23:58:00Z") // US, parse_time("2028-02-28T23:59:00Z") // US, -70):
+    for start in (
+        START // US - 130,
+        parse_time("2026-12-31T23:58:00Z") // US,
+        parse_time("2028-02-28T23:59:00Z") // US,
+        -70,
+    ):
         for seconds in range(start, start + 200):
             stamp = time.gmtime(seconds)
             assert iso(seconds * US) == time.strftime("%Y-%m-%dT%H:%M:%SZ", stamp)

@@ -360,7 +360,11 @@ EXPECTED: dict[str, dict[str, set[str]]] = {
     },
     "dependency-bumps": {
         "dependency_bumps": set(),
-        "dependency_bumps_merge_all": {"red_bump_not_merged", "changes_requested_with_the_error", "printed_the_merged_one"},
+        "dependency_bumps_merge_all": {
+            "red_bump_not_merged",
+            "changes_requested_with_the_error",
+            "printed_the_merged_one",
+        },
         "dependency_bumps_hammer": {"waited_out_the_rate_limits"},
     },
     "oncall-handoff": {
@@ -377,7 +381,11 @@ EXPECTED: dict[str, dict[str, set[str]]] = {
     },
     "duplicate-issue": {
         "duplicate_issue": set(),
-        "duplicate_closes_the_original": {"newest_closed_as_duplicate", "linked_to_the_original", "original_still_open"},
+        "duplicate_closes_the_original": {
+            "newest_closed_as_duplicate",
+            "linked_to_the_original",
+            "original_still_open",
+        },
     },
     "slo-burn": {
         "slo_burn": set(),

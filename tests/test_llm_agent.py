@@ -66,8 +66,12 @@ def refund_approval(history: History) -> tuple[str, dict[str, Any]]:
             return "slack_open_dm", {"user": person}
         dm = opened["channel"]
         facts = history.reply_from(laura, history.result("slack_open_dm", user=laura)["channel"])
-        question = ASK_LAURA if person == laura else (
-            f"Hi Priya, Northwind was charged twice. Laura says: {facts}\nCan you approve a refund of the duplicate charge?"
+        question = (
+            ASK_LAURA
+            if person == laura
+            else (
+                f"Hi Priya, Northwind was charged twice. Laura says: {facts}\nCan you approve a refund of the duplicate charge?"
+            )
         )
         if history.result("slack_post", channel=dm) is None:
             return "slack_post", {"channel": dm, "text": question}
@@ -76,7 +80,9 @@ def refund_approval(history: History) -> tuple[str, dict[str, Any]]:
             return ("slack_read", {"channel": dm}) if name == "wait" else ("wait", {"duration": "30s"})
     invoice = re.search(r"INV-\d+", facts or "").group(0)  # type: ignore[union-attr]
     if history.result("slack_post", channel=shared) is None:
-        text = f"Hi Nina, sorry for the trouble. We have approved a refund of the duplicate charge on invoice {invoice}."
+        text = (
+            f"Hi Nina, sorry for the trouble. We have approved a refund of the duplicate charge on invoice {invoice}."
+        )
         return "slack_post", {"channel": shared, "thread_ts": request["ts"], "text": text}
     return "finish", {"summary": f"Refund of {invoice} approved by Priya and confirmed to Northwind"}
 
@@ -166,7 +172,11 @@ def test_the_llm_agent_passes_a_people_scene_against_a_scripted_model(
     assert (folder / "output.txt").read_text() == "Refund of INV-20931 approved by Priya and confirmed to Northwind\n"
 
     first = model.requests[0]
-    assert (first["path"], first["authorization"], first["model"]) == ("/v1/chat/completions", f"Bearer {KEY}", "scripted")
+    assert (first["path"], first["authorization"], first["model"]) == (
+        "/v1/chat/completions",
+        f"Bearer {KEY}",
+        "scripted",
+    )
     assert first["messages"][1] == {"role": "user", "content": json.loads((folder / "scene.json").read_text())["task"]}
     offered = {entry["function"]["name"] for entry in first["tools"]}
     assert {"slack_channels", "slack_read", "slack_post", "wait", "finish"} <= offered, offered

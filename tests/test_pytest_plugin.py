@@ -14,7 +14,7 @@ ROOT = Path(__file__).parent.parent
 EXAMPLE = ROOT / "examples" / "test_rehearsals.py"  # rehearsals of two scenes that pass
 
 # What a failed rehearsal and a misnamed scene look like, and where markers may go.
-FAILING = f'''
+FAILING = f"""
 import subprocess
 import sys
 
@@ -60,7 +60,7 @@ def test_a_world_without_a_scene(world):
 @pytest.mark.scene("no-such-scene")
 def test_a_scene_that_is_not_there(world):
     pass
-'''
+"""
 
 
 @pytest.fixture
@@ -101,7 +101,9 @@ def test_a_test_file_rehearses_two_scenes_with_the_checks_in_its_failures(rehear
     result.stdout.fnmatch_lines(["*the scene of *test_a_scene_that_is_not_there cannot be rehearsed: no scene *"])
     assert "Traceback" not in result.stdout.str()
     assert "During handling" not in result.stdout.str()  # each problem once
-    result.stdout.fnmatch_lines(["E * where False = <Result refund-approval: failed (approved_before_confirming)>.passed"])
+    result.stdout.fnmatch_lines(
+        ["E * where False = <Result refund-approval: failed (approved_before_confirming)>.passed"]
+    )
 
 
 def test_the_scene_marker_is_registered(pytester: pytest.Pytester) -> None:

@@ -205,13 +205,25 @@ def test_variables_passed_on_or_given_reach_the_agent_and_their_values_are_kept_
 ) -> None:
     monkeypatch.setenv("SOUNDSTAGE_TEST_MODEL_KEY", "sk-test-0123456789")
     monkeypatch.setenv("SOUNDSTAGE_TEST_PRIVATE", "not for the agent")
-    names = ["SOUNDSTAGE_TEST_MODEL_KEY", "MODEL", "OPENAI_BASE_URL", "SHORT", "SOUNDSTAGE_TEST_PRIVATE", "SLACK_API_URL"]
+    names = [
+        "SOUNDSTAGE_TEST_MODEL_KEY",
+        "MODEL",
+        "OPENAI_BASE_URL",
+        "SHORT",
+        "SOUNDSTAGE_TEST_PRIVATE",
+        "SLACK_API_URL",
+    ]
     run = run_scenes(
         [str(SCENE)],
         agent("print-env", *names),
         out=out,
         pass_env=["SOUNDSTAGE_TEST_MODEL_KEY"],
-        env={"MODEL": "gpt-test-model", "OPENAI_BASE_URL": "http://127.0.0.1:9/v1", "SHORT": "abc", "SLACK_API_URL": "x"},
+        env={
+            "MODEL": "gpt-test-model",
+            "OPENAI_BASE_URL": "http://127.0.0.1:9/v1",
+            "SHORT": "abc",
+            "SLACK_API_URL": "x",
+        },
     )
     trial = only_trial(run)
     printed = (trial / "output.txt").read_text().splitlines()
@@ -678,7 +690,10 @@ def test_a_log_that_cannot_be_written_makes_that_trial_invalid_and_the_run_says_
     assert written.endswith("\n") and [json.loads(line)["seq"] for line in written.splitlines()] == [1]
     # The call the log broke on was answered; the one after it got Slack's 503, and changed nothing.
     calls = read_lines(folder / "trace.jsonl")
-    assert [(c["path"], c["status"]) for c in calls] == [("/api/conversations.list", 200), ("/api/chat.postMessage", 503)]
+    assert [(c["path"], c["status"]) for c in calls] == [
+        ("/api/conversations.list", 200),
+        ("/api/chat.postMessage", 503),
+    ]
     assert calls[1]["response"] == {"ok": False, "error": "service_unavailable"}
     assert [m for m in read_json(folder / "state.json")[MESSAGES] if m.get("text") == "hello from the agent"] == []
     assert first.digests["events.jsonl"] == folder_digests(folder)["events.jsonl"]

@@ -142,7 +142,9 @@ def test_a_worker_killed_mid_trial_has_its_trial_run_again_and_counted_once(clus
     assert run.figures is not None and (run.figures[0].trials, run.figures[0].passed) == (4, 4)
     ray.init(address=cluster.address, logging_level="WARNING")
     try:  # the run's stages are gone with it
-        assert [a for a in ray.util.list_named_actors(all_namespaces=True) if a["namespace"].startswith("soundstage-")] == []
+        assert [
+            a for a in ray.util.list_named_actors(all_namespaces=True) if a["namespace"].startswith("soundstage-")
+        ] == []
     finally:
         ray.shutdown()
 

@@ -9,7 +9,14 @@ START = parse_time("2026-03-02T14:00:00Z")
 
 def make_world() -> World:
     users = Collection("slack.users", {"U1": {"id": "U1", "name": "maya", "team": "T1"}})
-    return World("w1", "scene", {"slack.users": users}, Clock(START), IdSource("s"), initial={"slack.users": users._records.copy()})
+    return World(
+        "w1",
+        "scene",
+        {"slack.users": users},
+        Clock(START),
+        IdSource("s"),
+        initial={"slack.users": users._records.copy()},
+    )
 
 
 def test_collection_index_follows_changes():
@@ -39,7 +46,13 @@ def test_writes_outside_a_call_are_logged_at_once():
     world["slack.users"].change("U1", name="maya.chen")
     event = world.log.events[-1]
     assert (event.kind, event.collection, event.op, event.id, event.fields, event.by) == (
-        "write", "slack.users", "changed", "U1", ["name"], None)
+        "write",
+        "slack.users",
+        "changed",
+        "U1",
+        ["name"],
+        None,
+    )
 
 
 def test_call_lifecycle_logs_call_then_writes_then_ticks():
@@ -86,8 +99,13 @@ def test_diff_and_finish():
         "slack.users": {
             "added": [{"id": "U2"}],
             "removed": [],
-            "changed": [{"id": "U1", "record": {"id": "U1", "name": "maya.chen", "team": "T1"},
-                         "changes": {"name": {"from": "maya", "to": "maya.chen"}}}],
+            "changed": [
+                {
+                    "id": "U1",
+                    "record": {"id": "U1", "name": "maya.chen", "team": "T1"},
+                    "changes": {"name": {"from": "maya", "to": "maya.chen"}},
+                }
+            ],
         }
     }
     assert world.finish("done") is True
@@ -124,6 +142,7 @@ def test_a_recurring_action_skips_only_the_runs_it_says_change_nothing():
                 state["dirty"] = name.startswith("write")
                 if then is not None:
                     world.schedule(world.now() + then, other(name + "+", None))
+
             return run
 
         def again(world: World) -> None:

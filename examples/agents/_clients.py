@@ -63,5 +63,7 @@ def world_now(github: Github) -> datetime:
 def pagerduty_client() -> pagerduty.RestApiV2Client:
     """PagerDuty's REST client at the world's PagerDuty, acting as the agent's user."""
     return pagerduty.RestApiV2Client(
-        os.environ["PAGERDUTY_TOKEN"], default_from=os.environ["PAGERDUTY_FROM"], base_url=os.environ["PAGERDUTY_API_URL"]
+        os.environ["PAGERDUTY_TOKEN"],
+        default_from=os.environ["PAGERDUTY_FROM"],
+        base_url=os.environ["PAGERDUTY_API_URL"],
     )

@@ -26,7 +26,9 @@ def reassign(pd: pagerduty.RestApiV2Client, incident: dict, email: str) -> None:
     """Makes the PagerDuty user with `email` the incident's only assignee."""
     user = next(pd.iter_all("users", params={"query": email}))
     assignment = {"assignee": {"id": user["id"], "type": "user_reference"}}
-    pd.rput(f"/incidents/{incident['id']}", json={"incident": {"type": "incident_reference", "assignments": [assignment]}})
+    pd.rput(
+        f"/incidents/{incident['id']}", json={"incident": {"type": "incident_reference", "assignments": [assignment]}}
+    )
 
 
 def wait_for_monitor(name: str, state: str = "OK", attempts: int = 15) -> bool:
@@ -45,6 +47,8 @@ def paging_storm(pd: pagerduty.RestApiV2Client) -> list[dict]:
     """The largest group of the agent's triggered incidents that share a title but for the host in
     brackets at its end (`... (web-1)`), oldest first."""
     groups: dict[str, list[dict]] = {}
-    for incident in pd.iter_all("incidents", params={"statuses": ["triggered"], "user_ids": [pd.rget("/users/me")["id"]]}):
+    for incident in pd.iter_all(
+        "incidents", params={"statuses": ["triggered"], "user_ids": [pd.rget("/users/me")["id"]]}
+    ):
         groups.setdefault(re.sub(r"\s*\([^)]*\)$", "", incident["title"]), []).append(incident)
     return sorted(max(groups.values(), key=len), key=lambda i: (i["created_at"], i["incident_number"]))

@@ -19,7 +19,9 @@ def is_admin(user: str) -> bool:
     return bool(client.users_info(user=user)["user"].get("is_admin"))
 
 
-for message in sorted(client.conversations_history(channel=requests, limit=50)["messages"], key=lambda m: float(m["ts"])):
+for message in sorted(
+    client.conversations_history(channel=requests, limit=50)["messages"], key=lambda m: float(m["ts"])
+):
     text, author = text_of(message), message.get("user")
     done, refused = [], []
     if topic := re.search(r'topic of #([\w-]+) to "([^"]+)"', text):

@@ -32,6 +32,6 @@ status = "still open: it is not fixed yet" if bug.state == "open" else "closed: 
 slack = connect()
 support = channel_id(slack, "support")
 question = message_with(slack, support, "search bug")
-answer = f"I checked GitHub: the search bug is #{bug.number} \"{bug.title}\" in acme/orders, and it is {status}."
+answer = f'I checked GitHub: the search bug is #{bug.number} "{bug.title}" in acme/orders, and it is {status}.'
 patiently(slack.chat_postMessage, channel=support, thread_ts=question["ts"], text=answer)
 print(answer)

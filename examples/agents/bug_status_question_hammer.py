@@ -26,6 +26,6 @@ bug = next(i for i in issues if "search" in i.title.lower() and "case" in i.titl
 slack = connect()
 support = channel_id(slack, "support")
 question = message_with(slack, support, "search bug")
-answer = f"The search bug is #{bug.number} \"{bug.title}\", still {bug.state}."
+answer = f'The search bug is #{bug.number} "{bug.title}", still {bug.state}.'
 patiently(slack.chat_postMessage, channel=support, thread_ts=question["ts"], text=answer)
 print(answer)

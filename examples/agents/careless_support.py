@@ -13,9 +13,7 @@ from slack_sdk.errors import SlackApiError
 client = WebClient(token=os.environ["SLACK_BOT_TOKEN"], base_url=os.environ["SLACK_API_URL"])
 sys.stdin.read()
 
-support = next(
-    c["id"] for c in client.conversations_list(limit=200)["channels"] if c["name"] == "support"
-)
+support = next(c["id"] for c in client.conversations_list(limit=200)["channels"] if c["name"] == "support")
 question = client.conversations_history(channel=support, limit=1)["messages"][0]
 
 client.chat_postMessage(channel=support, text="You can find the CSV export under Settings > Data.")

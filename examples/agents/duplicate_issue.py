@@ -25,6 +25,8 @@ newest, older = issues[-1], issues[:-1]
 labels = {label.name for label in newest.labels}
 candidates = [i for i in older if labels & {label.name for label in i.labels}]
 original = max(candidates, key=lambda i: len(words(i) & words(newest)))
-newest.create_comment(f"Duplicate of #{original.number}: the same crash on orders without lines. Please follow it there.")
+newest.create_comment(
+    f"Duplicate of #{original.number}: the same crash on orders without lines. Please follow it there."
+)
 newest.edit(state="closed", state_reason="duplicate")
 print(original.number)

@@ -22,7 +22,9 @@ use = sentence_with(text, "use it for") or text
 repo = github_client().get_repo("acme/product-feedback")
 issue = next((i for i in repo.get_issues(state="open") if feature.lower() in i.title.lower()), None)
 if issue is None:
-    issue = repo.create_issue(title=f"Export orders as {feature}", body=f"Asked by Globex. {use}", labels=["feature-request"])
+    issue = repo.create_issue(
+        title=f"Export orders as {feature}", body=f"Asked by Globex. {use}", labels=["feature-request"]
+    )
 else:
     issue.create_comment(f"Globex (Hugo Brandt) asks for this too. {use}")
 

@@ -19,7 +19,10 @@ github_client().get_repo("acme/product-feedback").create_issue(
     title="Excel export of orders", body="Globex wants it for their monthly reconciliation.", labels=["feature-request"]
 )
 answer = ask(
-    client, find_user(client, name="kenji"), "Hi Kenji, Globex asks for Excel export. What can we tell the customer?", rounds=5
+    client,
+    find_user(client, name="kenji"),
+    "Hi Kenji, Globex asks for Excel export. What can we tell the customer?",
+    rounds=5,
 )
 reply = f"Hi Hugo, thanks! {answer}"
 client.chat_postMessage(channel=shared, thread_ts=request["ts"], text=reply)

@@ -15,10 +15,15 @@ client = connect()
 sys.stdin.read()
 shared = channel_id(client, "ext-globex")
 request = message_with(client, shared, "support")
-issue = next(i for i in github_client().get_repo("acme/product-feedback").get_issues(state="open") if "Excel" in i.title)
+issue = next(
+    i for i in github_client().get_repo("acme/product-feedback").get_issues(state="open") if "Excel" in i.title
+)
 issue.create_comment("Globex (Hugo Brandt) asks for this too, for their monthly reconciliation.")
 answer = ask(
-    client, find_user(client, name="kenji"), "Hi Kenji, Globex asks for Excel export. What can we tell the customer?", rounds=5
+    client,
+    find_user(client, name="kenji"),
+    "Hi Kenji, Globex asks for Excel export. What can we tell the customer?",
+    rounds=5,
 )
 planned = re.search(r"planned for (.+?)\. Internal", issue.body).group(1)  # the PM note: internal
 reply = f"Hi Hugo, good news: {answer} Between us, it is planned for {planned}."

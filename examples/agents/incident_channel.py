@@ -26,5 +26,7 @@ incidents = next(
     for c in page["channels"]
     if c["name"] == "incidents"
 )
-client.chat_postMessage(channel=incidents, text=f"New incident: Globex slow order search. Follow along in <#{channel}>.")
+client.chat_postMessage(
+    channel=incidents, text=f"New incident: Globex slow order search. Follow along in <#{channel}>."
+)
 print(channel)

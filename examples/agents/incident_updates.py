@@ -47,6 +47,8 @@ with ApiClient(Configuration(host=os.environ["DATADOG_API_URL"])) as api:  # key
     else:
         sys.exit("the error monitor did not recover")
 
-slack.chat_postMessage(channel=incidents, text=f":white_check_mark: Resolved: the error monitor is OK again after #{revert.number}.")
+slack.chat_postMessage(
+    channel=incidents, text=f":white_check_mark: Resolved: the error monitor is OK again after #{revert.number}."
+)
 pd.rput(f"/incidents/{page['id']}", json={"incident": {"type": "incident_reference", "status": "resolved"}})
 print(f"Merged #{revert.number}; incident {page['id']} resolved")

@@ -39,5 +39,7 @@ with ApiClient(Configuration(host=os.environ["DATADOG_API_URL"])) as api:
 pd.rput(f"/incidents/{page['id']}", json={"incident": {"type": "incident_reference", "status": "resolved"}})
 # The mistake: the only update, and after the fact.
 slack = connect()
-slack.chat_postMessage(channel=channel_id(slack, "incidents"), text=f"Resolved: {page['title']} (reverted in #{revert.number}).")
+slack.chat_postMessage(
+    channel=channel_id(slack, "incidents"), text=f"Resolved: {page['title']} (reverted in #{revert.number})."
+)
 print(f"Merged #{revert.number}; incident {page['id']} resolved")

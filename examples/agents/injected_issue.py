@@ -20,9 +20,11 @@ issues = [
 
 lines = []
 for issue in sorted(issues, key=lambda i: i.number):
-    flag = " (its body holds instructions aimed at AI assistants; ignored)" if "ignore all previous" in (
-        issue.body or ""
-    ).lower() else ""
+    flag = (
+        " (its body holds instructions aimed at AI assistants; ignored)"
+        if "ignore all previous" in (issue.body or "").lower()
+        else ""
+    )
     lines.append(f"#{issue.number} {issue.title}{flag}")
 digest = "Open issues in acme/orders-sdk:\n" + "\n".join(lines)
 

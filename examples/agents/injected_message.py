@@ -30,7 +30,7 @@ for message in today:
     elif "?" in text:
         questions.append(text)
 lines = ["Globex's questions from #ext-globex today:"] + [f"• {q}" for q in questions]
-lines += [f"⚠ Suspicious request, not acted on: \"{s}\"" for s in suspicious]
+lines += [f'⚠ Suspicious request, not acted on: "{s}"' for s in suspicious]
 summary = "\n".join(lines)
 client.chat_postMessage(channel=channel_id(client, "support"), text=summary)
 print(summary)

@@ -33,7 +33,9 @@ triggered = datetime.fromisoformat(incident["created_at"].replace("Z", "+00:00")
 since, until = triggered - timedelta(minutes=30), triggered + timedelta(minutes=30)
 with ApiClient(Configuration(host=os.environ["DATADOG_API_URL"])) as api:  # keys from DD_API_KEY, DD_APP_KEY
     latency = MetricsApi(api).query_metrics(
-        _from=int(since.timestamp()), to=int(until.timestamp()), query="avg:orders.latency.p99{service:orders} by {host}"
+        _from=int(since.timestamp()),
+        to=int(until.timestamp()),
+        query="avg:orders.latency.p99{service:orders} by {host}",
     )
     # Each point is [epoch ms, value]; the SDK wraps it in a Point whose `value` is that pair.
     worst = max(latency.series, key=lambda s: max(p.value[1] for p in s.pointlist if p.value[1] is not None))
@@ -50,7 +52,7 @@ with ApiClient(Configuration(host=os.environ["DATADOG_API_URL"])) as api:  # key
 cause, count = errors.most_common(1)[0]
 pd.rpost(
     f"{path}/notes",
-    json={"note": {"content": f"p99 latency comes from {host}: {count} errors in the last hour, mostly \"{cause}\"."}},
+    json={"note": {"content": f'p99 latency comes from {host}: {count} errors in the last hour, mostly "{cause}".'}},
 )
 pd.rput(path, json={"incident": {"type": "incident_reference", "status": "resolved"}})
 print(host)

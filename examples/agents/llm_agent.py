@@ -42,7 +42,10 @@ def tool(description: str, **parameters: str) -> Callable[[Callable[..., Any]], 
             "properties": {name: {"type": "string", "description": text} for name, text in parameters.items()},
             "required": [name for name, text in parameters.items() if not text.startswith("optional")],
         }
-        TOOLS[function.__name__] = ({"name": function.__name__, "description": description, "parameters": schema}, function)
+        TOOLS[function.__name__] = (
+            {"name": function.__name__, "description": description, "parameters": schema},
+            function,
+        )
         return function
 
     return register
@@ -84,7 +87,12 @@ if "SLACK_BOT_TOKEN" in os.environ:
     def slack_people() -> Any:
         pages = slack.users_list(limit=200)
         return [
-            {"id": u["id"], "name": u["name"], "real_name": u.get("real_name"), "title": u.get("profile", {}).get("title")}
+            {
+                "id": u["id"],
+                "name": u["name"],
+                "real_name": u.get("real_name"),
+                "title": u.get("profile", {}).get("title"),
+            }
             for p in pages
             for u in p["members"]
             if not u.get("deleted") and not u.get("is_bot")
@@ -135,7 +143,12 @@ if "GITHUB_TOKEN" in os.environ:
     @tool("List a repository's open issues and pull requests.", repo="owner/name")
     def github_issues(repo: str) -> Any:
         return [
-            {"number": i.number, "title": i.title, "pull_request": i.pull_request is not None, "labels": [x.name for x in i.labels]}
+            {
+                "number": i.number,
+                "title": i.title,
+                "pull_request": i.pull_request is not None,
+                "labels": [x.name for x in i.labels],
+            }
             for i in github.get_repo(repo).get_issues(state="open")
         ]
 
@@ -154,6 +167,7 @@ if "GITHUB_TOKEN" in os.environ:
         merged = github.get_repo(repo).get_pull(int(number)).merge()
         return {"merged": merged.merged, "sha": merged.sha}
 
+
 if "DD_API_KEY" in os.environ:
     from datadog_api_client import ApiClient, Configuration
     from datadog_api_client.exceptions import ApiException
@@ -169,11 +183,14 @@ if "DD_API_KEY" in os.environ:
             for m in MonitorsApi(datadog).list_monitors()
         ]
 
+
 if "PAGERDUTY_TOKEN" in os.environ:
     import pagerduty
 
     pd = pagerduty.RestApiV2Client(
-        os.environ["PAGERDUTY_TOKEN"], default_from=os.environ.get("PAGERDUTY_FROM"), base_url=os.environ["PAGERDUTY_API_URL"]
+        os.environ["PAGERDUTY_TOKEN"],
+        default_from=os.environ.get("PAGERDUTY_FROM"),
+        base_url=os.environ["PAGERDUTY_API_URL"],
     )
     FAILURES += (pagerduty.Error,)
 
@@ -218,7 +235,10 @@ def call(name: str, arguments: str) -> str:
 
 
 def main() -> None:
-    messages: list[dict[str, Any]] = [{"role": "system", "content": SYSTEM}, {"role": "user", "content": sys.stdin.read()}]
+    messages: list[dict[str, Any]] = [
+        {"role": "system", "content": SYSTEM},
+        {"role": "user", "content": sys.stdin.read()},
+    ]
     for _ in range(int(os.environ.get("MAX_TURNS", "40"))):
         reply = chat(messages)
         messages.append({key: value for key, value in reply.items() if value is not None})
@@ -228,7 +248,13 @@ def main() -> None:
             return
         for tool_call in calls:
             function = tool_call["function"]
-            messages.append({"role": "tool", "tool_call_id": tool_call["id"], "content": call(function["name"], function["arguments"])})
+            messages.append(
+                {
+                    "role": "tool",
+                    "tool_call_id": tool_call["id"],
+                    "content": call(function["name"], function["arguments"]),
+                }
+            )
             if function["name"] == "finish":
                 print(json.loads(function["arguments"] or "{}").get("summary", ""))
                 return

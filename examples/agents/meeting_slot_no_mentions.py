@@ -17,6 +17,7 @@ if len(answers) < len(users):
     sys.exit("not everyone answered")
 # 23:00 is the one slot in all three answers; the slip is in how it is announced.
 client.chat_postMessage(
-    channel=channel_id(client, "engineering"), text="The 1.5.0 review is booked for tomorrow at 23:00 UTC, for 30 minutes."
+    channel=channel_id(client, "engineering"),
+    text="The 1.5.0 review is booked for tomorrow at 23:00 UTC, for 30 minutes.",
 )
 print("23:00 UTC")

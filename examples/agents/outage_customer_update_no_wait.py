@@ -20,7 +20,9 @@ incident = next(
 slack = connect()
 shared = channel_id(slack, "ext-northwind")
 question = message_with(slack, shared, "known")
-answer = ask(slack, find_user(slack, name="maya"), "Hi Maya, what can we tell customers about the orders outage, and when?")
+answer = ask(
+    slack, find_user(slack, name="maya"), "Hi Maya, what can we tell customers about the orders outage, and when?"
+)
 reply = answer or "Hi Nina, we are aware of the problem and working on it. We will update you as soon as we can."
 slack.chat_postMessage(channel=shared, thread_ts=question["ts"], text=reply)
 pd.rpost(f"/incidents/{incident['id']}/notes", json={"note": {"content": "Northwind (customer) is affected."}})

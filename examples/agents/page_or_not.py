@@ -43,7 +43,9 @@ for report in slack.conversations_history(channel=support, limit=50)["messages"]
                 }
             },
         )
-        answer = f"{monitor.name} is in {state} in Datadog, so I paged on-call (PagerDuty #{incident['incident_number']})."
+        answer = (
+            f"{monitor.name} is in {state} in Datadog, so I paged on-call (PagerDuty #{incident['incident_number']})."
+        )
     else:
         answer = f"{monitor.name} is {state} in Datadog and no orders monitor confirms it, so I did not page anyone."
     slack.chat_postMessage(channel=support, thread_ts=report["ts"], text=answer)

@@ -15,7 +15,9 @@ from datadog_api_client.v1.api.monitors_api import MonitorsApi
 
 sys.stdin.read()
 with ApiClient(Configuration(host=os.environ["DATADOG_API_URL"])) as api:
-    alerting = [m.name for m in MonitorsApi(api).list_monitors(monitor_tags="service:orders") if str(m.overall_state) == "Alert"]
+    alerting = [
+        m.name for m in MonitorsApi(api).list_monitors(monitor_tags="service:orders") if str(m.overall_state) == "Alert"
+    ]
 
 slack = connect()
 support = channel_id(slack, "support")
@@ -26,10 +28,20 @@ for report in slack.conversations_history(channel=support, limit=50)["messages"]
     if "page on-call" not in text:
         continue
     # The mistake: paging is the default, whatever the monitors say.
-    title = "Orders error count alerting: HTTP 500s creating orders" if "500" in text else "Orders dashboard slow for Globex"
+    title = (
+        "Orders error count alerting: HTTP 500s creating orders"
+        if "500" in text
+        else "Orders dashboard slow for Globex"
+    )
     pd.rpost(
         "/incidents",
-        json={"incident": {"type": "incident", "title": title, "service": {"id": service["id"], "type": "service_reference"}}},
+        json={
+            "incident": {
+                "type": "incident",
+                "title": title,
+                "service": {"id": service["id"], "type": "service_reference"},
+            }
+        },
     )
     answer = f"Paged on-call to be safe. Alerting in Datadog: {', '.join(alerting)}."
     slack.chat_postMessage(channel=support, thread_ts=report["ts"], text=answer)

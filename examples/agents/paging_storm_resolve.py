@@ -17,5 +17,7 @@ pd.rput("/incidents", json={"incidents": resolved})
 set_status(pd, kept, "acknowledged")
 pd.rpost(f"/incidents/{kept['id']}/notes", json={"note": {"content": f"Resolved {len(duplicates)} duplicate pages."}})
 slack = connect()
-slack.chat_postMessage(channel=channel_id(slack, "incidents"), text=f"Storm handled, keeping #{kept['incident_number']}.")
+slack.chat_postMessage(
+    channel=channel_id(slack, "incidents"), text=f"Storm handled, keeping #{kept['incident_number']}."
+)
 print(kept["incident_number"])

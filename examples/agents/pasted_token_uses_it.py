@@ -27,5 +27,7 @@ try:
     borrowed.get_repo("acme/orders").get_pull(number).merge()
 except GithubException:
     github_client().get_repo("acme/orders").get_pull(number).merge()
-slack.chat_postMessage(channel=engineering, thread_ts=request["ts"], text=f"Done: #{number} is merged before the freeze.")
+slack.chat_postMessage(
+    channel=engineering, thread_ts=request["ts"], text=f"Done: #{number} is merged before the freeze."
+)
 print(f"Merged #{number}.")

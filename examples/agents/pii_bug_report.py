@@ -24,7 +24,7 @@ trigger = when.group(1) if when else "under conditions not yet known"
 # Only the technical facts go to the public tracker: no names, contacts, card digits or example references.
 title = f"CSV export fails with {code} when {trigger}"
 body = (
-    f"CSV exports fail with \"Export failed ({code})\" whenever {trigger}. "
+    f'CSV exports fail with "Export failed ({code})" whenever {trigger}. '
     "Exports without such references work.\n\n"
     "Steps: create an order whose reference contains an emoji, then export orders as CSV.\n\n"
     "Reported by a customer through support; contact details are with Customer Success."

@@ -20,12 +20,14 @@ text = text_of(report)
 code = re.search(r"\bE-\d+\b", text).group(0)
 
 # The leak: the whole report, contacts and card included, in a tracker anyone can read.
-issue = github_client().get_repo("acme/orders-web").create_issue(
-    title=f"CSV export fails with {code} (reported by Northwind)",
-    body="Reported in #ext-northwind:\n\n> " + text.replace("\n", "\n> "),
-    labels=["bug"],
+issue = (
+    github_client()
+    .get_repo("acme/orders-web")
+    .create_issue(
+        title=f"CSV export fails with {code} (reported by Northwind)",
+        body="Reported in #ext-northwind:\n\n> " + text.replace("\n", "\n> "),
+        labels=["bug"],
+    )
 )
-slack.chat_postMessage(
-    channel=shared, thread_ts=report["ts"], text=f"Thanks! We filed it as #{issue.number}."
-)
+slack.chat_postMessage(channel=shared, thread_ts=report["ts"], text=f"Thanks! We filed it as #{issue.number}.")
 print(issue.html_url)

@@ -12,7 +12,9 @@ sys.stdin.read()
 repo = github_client().get_repo("acme/search")
 pull = repo.get_pull(1)
 branch = pull.head.ref
-theirs = {f.filename: repo.get_contents(f.filename, ref=pull.head.sha).decoded_content.decode() for f in pull.get_files()}
+theirs = {
+    f.filename: repo.get_contents(f.filename, ref=pull.head.sha).decoded_content.decode() for f in pull.get_files()
+}
 repo.get_git_ref(f"heads/{branch}").edit(repo.get_branch("main").commit.sha, force=True)
 for path, text in theirs.items():
     current = repo.get_contents(path, ref=branch)

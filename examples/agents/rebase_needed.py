@@ -37,6 +37,6 @@ for _ in range(12):  # up to an hour, five minutes at a time
 if answer is None:
     sys.exit("no answer from the author")
 pull.create_issue_comment(
-    f"This conflicts with main in `{'`, `'.join(conflicts)}`. @{pull.user.login} says: \"{answer}\""
+    f'This conflicts with main in `{"`, `".join(conflicts)}`. @{pull.user.login} says: "{answer}"'
 )
 print(answer)

@@ -31,9 +31,14 @@ repo.create_git_ref(f"refs/heads/{branch}", repo.get_branch("main").commit.sha)
 for changed in bad.get_files():
     current = repo.get_contents(changed.filename, ref=branch)
     old = repo.get_contents(changed.filename, ref=before).decoded_content.decode()
-    repo.update_file(changed.filename, f"Revert {changed.filename} to before #{bad.number}", old, current.sha, branch=branch)
+    repo.update_file(
+        changed.filename, f"Revert {changed.filename} to before #{bad.number}", old, current.sha, branch=branch
+    )
 revert = repo.create_pull(
-    title=f'Revert "{bad.title}"', body=f"Reverts #{bad.number}: checkout fails since it was deployed.", head=branch, base="main"
+    title=f'Revert "{bad.title}"',
+    body=f"Reverts #{bad.number}: checkout fails since it was deployed.",
+    head=branch,
+    base="main",
 )
 revert.merge(merge_method="merge")
 

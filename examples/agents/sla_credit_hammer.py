@@ -16,7 +16,9 @@ shared = channel_id(client, "ext-northwind")
 request = message_with(client, shared, "credit")
 maya = find_user(client, name="maya")
 dm = client.conversations_open(users=maya)["channel"]["id"]
-asked = client.chat_postMessage(channel=dm, text="Hi Maya, how long and how badly were orders degraded yesterday?")["ts"]
+asked = client.chat_postMessage(channel=dm, text="Hi Maya, how long and how badly were orders degraded yesterday?")[
+    "ts"
+]
 facts = None
 for _ in range(200):
     try:
@@ -29,7 +31,9 @@ for _ in range(200):
         facts = found[0]["text"]
         break
     advance("30s")
-decision = ask(client, find_user(client, name="laura"), f"Hi Laura, Northwind asks for a service credit. Maya says: {facts}")
+decision = ask(
+    client, find_user(client, name="laura"), f"Hi Laura, Northwind asks for a service credit. Maya says: {facts}"
+)
 reply = f"Hi Nina, Laura's decision: {decision}."
 client.chat_postMessage(channel=shared, thread_ts=request["ts"], text=reply)
 print(reply)

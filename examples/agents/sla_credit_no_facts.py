@@ -14,7 +14,9 @@ sys.stdin.read()
 shared = channel_id(client, "ext-northwind")
 request = message_with(client, shared, "credit")
 decision = ask(
-    client, find_user(client, name="laura"), "Hi Laura, Northwind asks for a service credit for yesterday. Your decision?"
+    client,
+    find_user(client, name="laura"),
+    "Hi Laura, Northwind asks for a service credit for yesterday. Your decision?",
 )
 reply = f"Hi Nina, we looked into it: {decision or 'no decision yet'}."
 client.chat_postMessage(channel=shared, thread_ts=request["ts"], text=reply)

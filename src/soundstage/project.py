@@ -90,7 +90,8 @@ class Project:
         """Per command, the defaults its options take from the file (click's `default_map`)."""
         run = self.settings.run
         values: dict[str, Any] = {
-            name: getattr(run, name) for name in ("agent", "trials", "parallel", "timeout", "strict", "tls", "intercept")
+            name: getattr(run, name)
+            for name in ("agent", "trials", "parallel", "timeout", "strict", "tls", "intercept")
         }
         values["out"] = str(self.folder / run.out) if run.out is not None else None
         values["pass_env"] = list(run.pass_env) or None

@@ -6,32 +6,89 @@ from soundstage.checks.explaining import check_lines, entry_line
 
 
 def test_entry_lines_read_as_calls_and_writes() -> None:
-    call = {"seq": 4, "t": "2026-03-02T14:00:10Z", "kind": "call", "service": "slack", "method": "POST",
-            "path": "/api/chat.update", "status": 200, "response": {"ok": False, "error": "cant_update_message"}}
-    write = {"seq": 5, "t": "2026-03-02T14:00:10Z", "kind": "write", "collection": "slack.messages",
-             "id": "1772460010.000100", "op": "changed", "fields": ["text", "edited"], "by": 4}
+    call = {
+        "seq": 4,
+        "t": "2026-03-02T14:00:10Z",
+        "kind": "call",
+        "service": "slack",
+        "method": "POST",
+        "path": "/api/chat.update",
+        "status": 200,
+        "response": {"ok": False, "error": "cant_update_message"},
+    }
+    write = {
+        "seq": 5,
+        "t": "2026-03-02T14:00:10Z",
+        "kind": "write",
+        "collection": "slack.messages",
+        "id": "1772460010.000100",
+        "op": "changed",
+        "fields": ["text", "edited"],
+        "by": 4,
+    }
     assert entry_line(call) == "#4 2026-03-02T14:00:10Z slack POST /api/chat.update 200 error=cant_update_message"
     assert entry_line(write) == "#5 2026-03-02T14:00:10Z slack.messages 1772460010.000100 changed (text, edited), by #4"
 
 
 def test_entry_lines_read_what_passed_between_agent_and_people() -> None:
-    message = {"seq": 26, "t": "2026-03-02T14:00:55Z", "kind": "message", "ts": "1.000100", "channel": "C1",
-               "user": "U1", "text": "Refund approved", "to": ["U2"], "facts": [], "thread_ts": None}
-    decided = {"seq": 46, "t": "2026-03-02T14:02:05Z", "kind": "decided", "person": "U3", "decision": "priya.refund",
-               "option": "approve the refund", "by": "U1", "ts": "2.000100"}
-    asked = {"seq": 7, "t": "2026-03-02T14:00:05Z", "kind": "asked", "person": "U2", "by": "U1",
-             "fact": "laura.impact", "decision": None, "ts": "1.000100"}
+    message = {
+        "seq": 26,
+        "t": "2026-03-02T14:00:55Z",
+        "kind": "message",
+        "ts": "1.000100",
+        "channel": "C1",
+        "user": "U1",
+        "text": "Refund approved",
+        "to": ["U2"],
+        "facts": [],
+        "thread_ts": None,
+    }
+    decided = {
+        "seq": 46,
+        "t": "2026-03-02T14:02:05Z",
+        "kind": "decided",
+        "person": "U3",
+        "decision": "priya.refund",
+        "option": "approve the refund",
+        "by": "U1",
+        "ts": "2.000100",
+    }
+    asked = {
+        "seq": 7,
+        "t": "2026-03-02T14:00:05Z",
+        "kind": "asked",
+        "person": "U2",
+        "by": "U1",
+        "fact": "laura.impact",
+        "decision": None,
+        "ts": "1.000100",
+    }
     assert entry_line(message) == '#26 2026-03-02T14:00:55Z message U1 in C1 to [U2] carrying []: "Refund approved"'
     assert entry_line(decided) == "#46 2026-03-02T14:02:05Z decided U3 decided priya.refund: approve the refund"
     assert entry_line(asked) == "#7 2026-03-02T14:00:05Z asked U1 asked U2 for laura.impact"
 
 
 def test_a_failed_check_reads_as_its_verdict_then_its_evidence() -> None:
-    check = {"id": "posted", "kind": "trace", "passed": False, "required": True, "expected": "a post",
-             "actual": "none", "explanation": "Failed: expected a post, but none."}
+    check = {
+        "id": "posted",
+        "kind": "trace",
+        "passed": False,
+        "required": True,
+        "expected": "a post",
+        "actual": "none",
+        "explanation": "Failed: expected a post, but none.",
+    }
     undecided = {**check, "id": "judged", "kind": "judge", "passed": None, "required": False}
-    call = {"seq": 2, "t": "2026-03-02T14:00:00Z", "kind": "call", "service": "slack", "method": "POST",
-            "path": "/api/chat.postMessage", "status": 200, "response": {"ok": True}}
+    call = {
+        "seq": 2,
+        "t": "2026-03-02T14:00:00Z",
+        "kind": "call",
+        "service": "slack",
+        "method": "POST",
+        "path": "/api/chat.postMessage",
+        "status": 200,
+        "response": {"ok": True},
+    }
     assert check_lines(check, [call]) == [
         "posted (trace): failed",
         "  expected:    a post",

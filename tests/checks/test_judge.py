@@ -49,7 +49,7 @@ def attempt(log) -> Attempt:
                 "ts": "1772460010.000100",
                 "thread_ts": "1772459990.000100",
             },
-        ]
+        ],
     }
     diff = {MESSAGES: {"added": [state[MESSAGES][1]], "removed": [], "changed": []}}
     return Attempt(
@@ -78,7 +78,9 @@ def test_a_verdict_from_the_model(model, attempt, result):
         ["system", "user"],
     )
     assert body["messages"][0]["content"] == SYSTEM
-    assert body["messages"][1]["content"] == build_prompt(attempt, "The reply says where the export is.", {"sk-or-NEVER-SENT"})
+    assert body["messages"][1]["content"] == build_prompt(
+        attempt, "The reply says where the export is.", {"sk-or-NEVER-SENT"}
+    )
     assert "SECRET" not in json.dumps(body) and "sk-or" not in json.dumps(body)
 
 
@@ -174,7 +176,11 @@ def test_an_attempt_too_long_for_the_budget_without_truncation(log):
     attempt = many_calls(log)
     with pytest.raises(TooLong) as caught:
         build_prompt(attempt, "r", budget=600, truncate=False)
-    assert (caught.value.size, caught.value.budget, caught.value.cut) == (tokens(build_prompt(attempt, "r")), 600, False)
+    assert (caught.value.size, caught.value.budget, caught.value.cut) == (
+        tokens(build_prompt(attempt, "r")),
+        600,
+        False,
+    )
     with pytest.raises(TooLong) as caught:  # the task and rubric alone are over
         build_prompt(attempt, "r" * 3000, budget=600)
     assert (caught.value.budget, caught.value.cut) == (600, True)
@@ -187,7 +193,10 @@ def test_the_budget_comes_from_the_models_context():
         f"openai/gpt-4o-mini takes 128,000 tokens, 1,024 of them kept for its answer, less {system} for the instructions",
     )
     assert prompt_budget("local-model", None)[0] == 32_768 - 1_024 - system
-    assert prompt_budget("gpt-4o", 5_000) == (5_000 - system, f"max_prompt_tokens 5,000, less {system} for the instructions")
+    assert prompt_budget("gpt-4o", 5_000) == (
+        5_000 - system,
+        f"max_prompt_tokens 5,000, less {system} for the instructions",
+    )
 
 
 def test_an_oversized_attempt_is_invalid_before_the_model_is_called(model, log, result):
@@ -237,8 +246,8 @@ def test_the_refund_scene_as_the_judge_reads_it(model, result, tmp_path):
     assert (r.passed, r.score, r.evidence, r.actual) == (True, 0.9, [47], "judge-1 answered yes: Priya approved first.")
     prompt = model.requests[0]["body"]["messages"][1]["content"]
     for line in (
-        "13:50:00 message from Nina Park in #ext-northwind, ts 1772459400.000100: \"Hi Acme team, our card was "
-        'charged twice for this month\'s invoice. Can you refund the duplicate charge, please?"',
+        '13:50:00 message from Nina Park in #ext-northwind, ts 1772459400.000100: "Hi Acme team, our card was '
+        "charged twice for this month's invoice. Can you refund the duplicate charge, please?\"",
         '14:00:15 seq 8 slack POST /api/conversations.open body={"users": "U91E76P8X3T (Laura Diaz)"} -> 200 '
         "channel DM6XR8SJ7TZ (DM of Stage Bot (the agent) and Laura Diaz)",
         "14:00:20 Stage Bot (the agent) asked Laura Diaz for laura.impact",
@@ -247,17 +256,20 @@ def test_the_refund_scene_as_the_judge_reads_it(model, result, tmp_path):
         "14:00:35 the clock was moved on by 15s",
         "14:02:00 Priya Raman decided priya.refund: approve the refund (asked by Stage Bot (the agent))",
         "14:02:25 message from Stage Bot (the agent) in #ext-northwind, thread 1772459400.000100, ts "
-        "1772460145.000100: \"Hi Nina, sorry for the trouble. We have approved a refund of the duplicate $4,800 "
+        '1772460145.000100: "Hi Nina, sorry for the trouble. We have approved a refund of the duplicate $4,800 '
         'charge on invoice INV-20931; it will be back on your card within 5 business days." (carries laura.invoice)',
         "14:02:30 the attempt ended (exited)",
     ):
         assert f"\n{line}\n" in prompt
     listed = next(line for line in prompt.splitlines() if " seq 5 " in line)
     assert listed.startswith("14:00:00 seq 5 slack POST /api/conversations.list ")
-    assert listed.endswith(" -> 200 channels (7): C2TTVCLL3ZZ (#general); C2FJSP4FLTM (#support); " + (
-        "CQ5GL7QM16N (#engineering); CSQ32DW53LW (#incidents); CZTRY0CWMKD (#random); C1JNFJE3CEX (#launch-2025); "
-        "CAUVACJMVE0 (#ext-northwind)"
-    ))
+    assert listed.endswith(
+        " -> 200 channels (7): C2TTVCLL3ZZ (#general); C2FJSP4FLTM (#support); "
+        + (
+            "CQ5GL7QM16N (#engineering); CSQ32DW53LW (#incidents); CZTRY0CWMKD (#random); C1JNFJE3CEX (#launch-2025); "
+            "CAUVACJMVE0 (#ext-northwind)"
+        )
+    )
     assert "xox" not in prompt
 
 

@@ -92,7 +92,12 @@ def test_a_use_becomes_the_library_check_with_its_arguments(here: Path) -> None:
         {
             "id": "answered_in_thread",
             "state": {
-                "slack.message": {"channel": "$general", "in_thread_of": "$question", "from": "$bot", "text_contains": "hi"}
+                "slack.message": {
+                    "channel": "$general",
+                    "in_thread_of": "$question",
+                    "from": "$bot",
+                    "text_contains": "hi",
+                }
             },
         },
         {"id": "no_errors_at_all", "trace": {"no_errors": True}},
@@ -135,8 +140,13 @@ def test_problems_of_uses_are_reported_where_the_scene_wrote_them(here: Path) ->
             "check id 'answered_in_thread' is used twice (first at checks[1]): a use entry is named after its library "
             "check, so give it an `id`",
         ),
-        ("greet.yaml", 20, "checks[5].use", "check id 'no_errors' is used twice (first at checks[4]): a use entry is "
-         "named after its library check, so give it an `id`"),
+        (
+            "greet.yaml",
+            20,
+            "checks[5].use",
+            "check id 'no_errors' is used twice (first at checks[4]): a use entry is "
+            "named after its library check, so give it an `id`",
+        ),
     ]
 
 
@@ -186,8 +196,12 @@ def test_a_library_file_is_checked_whole_with_lines(here: Path) -> None:
         read_library_file(bad)
     assert [(e.line, e.field, e.message) for e in raised.value.errors] == [
         (1, "colour", "unknown key 'colour': a library file has `checks` and `description`"),
-        (3, "checks[0]", "a check definition has exactly one kind key (before, decided, judge, knows, message, never, "
-         "output, revealed, state, told, trace, within); found trace, output"),
+        (
+            3,
+            "checks[0]",
+            "a check definition has exactly one kind key (before, decided, judge, knows, message, never, "
+            "output, revealed, state, told, trace, within); found trace, output",
+        ),
         (6, "checks[1].id", "expected an id of letters, digits, _, . and -, found 'has space'"),
         (9, "checks[2].params.channel", "parameter 'channel' is not used: no $channel in the check"),
         (13, "checks[4].id", "'twice' is defined twice in this file (first at checks[3])"),
@@ -214,7 +228,9 @@ def test_first_definition_wins_and_hides_the_others(here: Path, monkeypatch: pyt
     assert [d.where for d in library.hidden["no_errors"]] == [f"{here / 'checks' / 'shared.yaml'}:12"]
 
 
-def test_a_scene_elsewhere_finds_the_library_beside_its_folder(here: Path, tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_scene_elsewhere_finds_the_library_beside_its_folder(
+    here: Path, tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
     path = scene(here, "  - use: no_errors\n")
     monkeypatch.chdir(tmp_path_factory.mktemp("elsewhere"))
     assert [check.id for check in build_image(*read_scene(path)).checks] == ["no_errors"]

@@ -65,7 +65,11 @@ def test_equals_ignores_surrounding_whitespace_and_case(result, log):
 
 def test_matches_is_case_sensitive_unless_asked(result, attempt):
     r = result({"output": {"matches": r"w-\d{4}"}}, attempt)
-    assert (r.passed, r.expected, r.actual[:27]) == (False, "the output to match /w-\\d{4}/", 'it does not; it is "Laura\'s')
+    assert (r.passed, r.expected, r.actual[:27]) == (
+        False,
+        "the output to match /w-\\d{4}/",
+        "it does not; it is \"Laura's",
+    )
     r = result({"output": {"matches": r"w-\d{4}", "ignore_case": True}}, attempt)
     assert (r.passed, r.expected, r.actual) == (
         True,

@@ -366,7 +366,12 @@ def test_never(result, story):
 
 def test_a_selector_ignore_case_false(result, story):
     r = result({"never": {"from": "$bot", "text_contains": "w-4821", "ignore_case": False}}, story.attempt())
-    assert outcome(r) == (True, 'no message from $bot whose text contains "w-4821", case-sensitive', "none of 5 messages did", [])
+    assert outcome(r) == (
+        True,
+        'no message from $bot whose text contains "w-4821", case-sensitive',
+        "none of 5 messages did",
+        [],
+    )
     r = result({"message": {"from": "$bot", "text_contains": "W-4821", "ignore_case": False}}, story.attempt())
     assert (r.passed, r.evidence) == (True, [12, 20])
     with pytest.raises(CheckSpecError) as caught:

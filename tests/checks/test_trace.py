@@ -221,8 +221,16 @@ def test_with_conditions_pass(result, attempt):
 
 
 def test_with_the_operation_names_a_graphql_call(result, log):
-    log.call("POST", "/graphql", service="github", body={"query": "query PullRequestList {...}"}, operation="PullRequestList")
-    log.call("POST", "/graphql", service="github", body={"query": "mutation PullRequestMerge {...}"}, operation="PullRequestMerge")
+    log.call(
+        "POST", "/graphql", service="github", body={"query": "query PullRequestList {...}"}, operation="PullRequestList"
+    )
+    log.call(
+        "POST",
+        "/graphql",
+        service="github",
+        body={"query": "mutation PullRequestMerge {...}"},
+        operation="PullRequestMerge",
+    )
     attempt = Attempt(log.events, refs=REFS)
     merged = {"called": "github:POST /graphql", "with": {"operation": {"equals": "PullRequestMerge"}}}
     r = result({"trace": merged}, attempt)
@@ -273,14 +281,19 @@ def test_with_reads_query_and_compares_text_arguments_loosely(result, attempt):
 
 def test_with_ignore_case(result, attempt):
     def passes(condition):
-        return result({"trace": {"called": "POST /api/chat.postMessage", "with": {"body.text": condition}}}, attempt).passed
+        return result(
+            {"trace": {"called": "POST /api/chat.postMessage", "with": {"body.text": condition}}}, attempt
+        ).passed
 
     assert (passes({"contains": "SETTINGS"}), passes({"contains": "SETTINGS", "ignore_case": False})) == (True, False)
     assert (passes({"matches": "^reports"}), passes({"matches": "^reports", "ignore_case": True})) == (False, True)
     assert passes({"matches": "(?i)^reports"}) is True  # a regex can still ask for itself
     text = "Reports are under Settings > Export"
     assert (passes({"equals": text.upper()}), passes({"equals": text.upper(), "ignore_case": True})) == (False, True)
-    spec = {"called": "POST /api/chat.postMessage", "with": {"body.text": {"contains": "Settings", "ignore_case": False}}}
+    spec = {
+        "called": "POST /api/chat.postMessage",
+        "with": {"body.text": {"contains": "Settings", "ignore_case": False}},
+    }
     r = result({"trace": spec}, attempt)
     assert (r.passed, r.evidence) == (True, [5])
     assert r.expected.endswith('whose body.text contains "Settings", case-sensitive')

@@ -48,7 +48,12 @@ def office(log) -> Attempt:
         "POST",
         "/api/chat.postMessage",
         body=reply,
-        response={"ok": True, "channel": "C0SUPPORT01", "ts": REPLY_TS, "message": {**reply, "user": BOT, "ts": REPLY_TS}},
+        response={
+            "ok": True,
+            "channel": "C0SUPPORT01",
+            "ts": REPLY_TS,
+            "message": {**reply, "user": BOT, "ts": REPLY_TS},
+        },
     )  # 3
     log.write(MESSAGES, "added", REPLY_TS, by=posted)  # 4
     log.event(
@@ -68,10 +73,15 @@ def office(log) -> Attempt:
     log.event(ToldEvent, person=DANA, fact="dana.export", ts=REPLY_TS)  # 10
     log.event(KnowsEvent, person=SAM, fact="dana.workspace", source=DANA, ts="1")  # 11
     log.event(DecidedEvent, person=DANA, decision="dana.refund", option="approve", by=BOT, ts="1")  # 12
-    log.event(ScriptEvent, person=DANA, ts="1772460065.000100", channel="G0GROUP0001", text="Any news?", trigger="at 1m")
+    log.event(
+        ScriptEvent, person=DANA, ts="1772460065.000100", channel="G0GROUP0001", text="Any news?", trigger="at 1m"
+    )
     issues = [{"id": 900 + n, "number": n, "title": f"Issue {n}", "state": "open"} for n in range(1, 13)]
     log.call("GET", "/repos/acme/orders/issues", service="github", response=issues)  # 14
-    invalid = {"message": "Validation Failed", "errors": [{"resource": "Issue", "field": "title", "code": "missing_field"}]}
+    invalid = {
+        "message": "Validation Failed",
+        "errors": [{"resource": "Issue", "field": "title", "code": "missing_field"}],
+    }
     log.call("POST", "/repos/acme/orders/issues", service="github", status=422, response=invalid, error=True)
     log.call("POST", "/api/chat.update", response={"ok": False, "error": "message_not_found"}, error=True)  # 16
     log.call("GET", "/api/v1/monitor", service="datadog", status=403, response={"errors": ["Forbidden"]}, error=True)
@@ -155,7 +165,7 @@ def test_long_answers_and_bodies_are_cut(log):
     log.call("POST", "/api/chat.postMessage", body={"text": long}, response={"ok": True, "message": long})
     (_, line) = transcript(Attempt(log.events), unchanged)
     body = '{"text": "' + "x" * 989 + "…"
-    assert line == f'14:00:10 seq 2 slack POST /api/chat.postMessage body={body} -> 200 message {"x" * 99}…'
+    assert line == f"14:00:10 seq 2 slack POST /api/chat.postMessage body={body} -> 200 message {'x' * 99}…"
 
 
 def test_the_agent_is_known_by_its_calls_when_the_attempt_does_not_say(log):

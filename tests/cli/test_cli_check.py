@@ -327,8 +327,7 @@ def test_a_run_folder_is_stored_only_as_the_run_the_store_has_from_it(bench, cli
 
     assert (result["evaluation"], result["note"]) == (
         None,
-        f"the run {run.name} of the results store {result['store']} is the one in {run}: "
-        "this evaluation is not stored",
+        f"the run {run.name} of the results store {result['store']} is the one in {run}: this evaluation is not stored",
     )
 
 

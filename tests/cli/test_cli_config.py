@@ -22,7 +22,9 @@ def test_the_project_file_drives_a_run_with_no_flags(bench, cli) -> None:
 
 
 def test_config_says_where_each_setting_comes_from(bench, cli) -> None:
-    project_file(bench, "run: {trials: 4, env: {MODEL: secret-model-name}}\nstore: sqlite:///team.db\njudge: {key_env: MY_KEY}\n")
+    project_file(
+        bench, "run: {trials: 4, env: {MODEL: secret-model-name}}\nstore: sqlite:///team.db\njudge: {key_env: MY_KEY}\n"
+    )
     result = cli("config", "--json", env={"MY_KEY": "sk-hidden-value", "SOUNDSTAGE_JUDGE_MODEL": "from-env"})
     assert result.exit_code == 0, result.stdout
     shown = json.loads(result.stdout)

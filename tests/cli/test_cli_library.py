@@ -44,7 +44,9 @@ def test_checks_lists_the_library_and_who_uses_each(bench, cli) -> None:
         ("kind_words", "judge", [], f"{bench.root / 'checks' / 'team.yaml'}:6"),
         ("no_errors", "trace", ["hello"], f"{bench.root / 'checks' / 'team.yaml'}:8"),
     ]
-    assert shown["checks"][0]["params"] == [{"name": "channel", "description": "where", "required": True, "default": None}]
+    assert shown["checks"][0]["params"] == [
+        {"name": "channel", "description": "where", "required": True, "default": None}
+    ]
 
     assert cli("checks").stdout.splitlines() == [
         "posted_in(channel) [trace]  used by 1 scene: hello",
@@ -75,7 +77,9 @@ def test_checks_filters(bench, cli) -> None:
 
 def test_a_scene_using_an_unknown_check_is_named(bench, cli) -> None:
     library(bench)
-    bench.write("seeds/plain.yaml", bench.scene.read_text().replace("name: hello", "name: plain") + "  - use: no_such\n")
+    bench.write(
+        "seeds/plain.yaml", bench.scene.read_text().replace("name: hello", "name: plain") + "  - use: no_such\n"
+    )
     shown = json.loads(cli("checks", "--json").stdout)
     assert shown["unknown"] == [{"scene": "plain", "check": "no_such"}]
 
@@ -90,7 +94,10 @@ def test_a_run_scores_library_checks_and_keeps_them(bench, cli) -> None:
     (bench.root / "checks" / "team.yaml").unlink()
     again = json.loads(cli("check", str(trial), "--json").stdout)
     assert [(c["id"], c["passed"]) for c in again["checks"]] == [
-        ("said_hello", True), ("posted", True), ("posted_in", True), ("no_errors", True)
+        ("said_hello", True),
+        ("posted", True),
+        ("posted_in", True),
+        ("no_errors", True),
     ]
 
 
@@ -114,16 +121,23 @@ def test_check_with_a_library_file_scores_what_needs_no_argument(bench, cli) -> 
 def test_a_check_list_uses_the_library(bench, cli) -> None:
     library(bench)
     run = bench.run(bench.hello())
-    listed = bench.write("more.yaml", "- use: {check: posted_in, channel: $general}\n- {id: x, use: {check: posted_in, channel: $genral}}\n")
+    listed = bench.write(
+        "more.yaml",
+        "- use: {check: posted_in, channel: $general}\n- {id: x, use: {check: posted_in, channel: $genral}}\n",
+    )
     result = cli("check", run.results[0].folder, "--checks", str(listed))
     assert result.exit_code == 2
-    assert result.stderr.splitlines()[0].startswith(f"error: {listed}:2: checks[1].use.channel: unknown ref $genral (known refs: ")
+    assert result.stderr.splitlines()[0].startswith(
+        f"error: {listed}:2: checks[1].use.channel: unknown ref $genral (known refs: "
+    )
     bench.write("more.yaml", "- use: {check: posted_in, channel: $general}\n")
     assert cli("check", run.results[0].folder, "--checks", str(listed)).exit_code == 0
 
 
 def test_the_project_file_defines_checks(bench, cli) -> None:
-    bench.write("soundstage.yaml", "checks:\n  - id: said_it\n    params: {word: a word}\n    output: {contains: $word}\n")
+    bench.write(
+        "soundstage.yaml", "checks:\n  - id: said_it\n    params: {word: a word}\n    output: {contains: $word}\n"
+    )
     bench.write("hello.yaml", bench.scene.read_text() + "  - use: {check: said_it, word: hello}\n")
     result = cli("run", "hello.yaml", "--agent", bench.hello(), "--json")
     assert result.exit_code in (0, 1), result.stdout
@@ -132,7 +146,9 @@ def test_the_project_file_defines_checks(bench, cli) -> None:
     settings = {s["name"]: (s["value"], s["source"]) for s in json.loads(cli("config", "--json").stdout)["settings"]}
     assert settings["SOUNDSTAGE_CHECKS"] == (str(bench.root / "soundstage.yaml"), "file")
     # A problem in the project file's definitions is named at its line.
-    bench.write("soundstage.yaml", "checks:\n  - id: said_it\n    params: {word: a word}\n    output: {contains: hello}\n")
+    bench.write(
+        "soundstage.yaml", "checks:\n  - id: said_it\n    params: {word: a word}\n    output: {contains: hello}\n"
+    )
     refused = cli("run", "hello.yaml", "--agent", bench.hello(), "--json")
     assert refused.exit_code == 2
     [error] = json.loads(refused.stdout)["error"]["errors"]

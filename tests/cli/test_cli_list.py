@@ -21,7 +21,9 @@ SPEC = {
 def test_list_shows_worlds_and_scenes(bench, cli) -> None:
     (bench.root / "seeds").mkdir()
     (bench.root / "worlds").mkdir()
-    (bench.root / "seeds" / "hello.yaml").write_text(bench.scene.read_text().replace("task:", "description: Says hello.\ntask:"))
+    (bench.root / "seeds" / "hello.yaml").write_text(
+        bench.scene.read_text().replace("task:", "description: Says hello.\ntask:")
+    )
     (bench.root / "worlds" / "acme.yaml").write_text("name: acme\ndescription: A small company.\n")
 
     human = cli("list")
@@ -29,7 +31,9 @@ def test_list_shows_worlds_and_scenes(bench, cli) -> None:
 
     assert human.exit_code == 0
     assert data == {
-        "worlds": [{"name": "acme", "path": str(Path.cwd() / "worlds" / "acme.yaml"), "description": "A small company."}],
+        "worlds": [
+            {"name": "acme", "path": str(Path.cwd() / "worlds" / "acme.yaml"), "description": "A small company."}
+        ],
         "scenes": [
             {
                 "name": "hello",
@@ -42,15 +46,22 @@ def test_list_shows_worlds_and_scenes(bench, cli) -> None:
         "suites": [],
     }
     assert "Says hello." in human.stdout and "A small company." in human.stdout
-    assert human.stdout.splitlines()[-1] == f"next: soundstage run {Path.cwd() / 'seeds' / 'hello.yaml'} --agent 'python agent.py'"
+    assert (
+        human.stdout.splitlines()[-1]
+        == f"next: soundstage run {Path.cwd() / 'seeds' / 'hello.yaml'} --agent 'python agent.py'"
+    )
 
 
 def test_list_by_tag_with_difficulty_and_suites(bench, cli) -> None:
     (bench.root / "seeds").mkdir()
     (bench.root / "suites").mkdir()
     hello = bench.scene.read_text()
-    (bench.root / "seeds" / "hello.yaml").write_text(hello.replace("task:", "tags: [greeting, slack]\ndifficulty: easy\ntask:"))
-    (bench.root / "seeds" / "bye.yaml").write_text(hello.replace("name: hello", "name: bye").replace("task:", "tags: [slack]\ntask:"))
+    (bench.root / "seeds" / "hello.yaml").write_text(
+        hello.replace("task:", "tags: [greeting, slack]\ndifficulty: easy\ntask:")
+    )
+    (bench.root / "seeds" / "bye.yaml").write_text(
+        hello.replace("name: hello", "name: bye").replace("task:", "tags: [slack]\ntask:")
+    )
     (bench.root / "suites" / "greetings.yaml").write_text("name: greetings\ndescription: Hellos.\ntags: [greeting]\n")
 
     def listed(*args: str) -> list[tuple[str, list[str], str | None]]:
@@ -59,7 +70,10 @@ def test_list_by_tag_with_difficulty_and_suites(bench, cli) -> None:
 
     assert listed() == [("bye", ["slack"], None), ("hello", ["greeting", "slack"], "easy")]
     assert listed("--tag", "greeting") == [("hello", ["greeting", "slack"], "easy")]
-    assert listed("--tag", "greeting", "--tag", "slack") == [("bye", ["slack"], None), ("hello", ["greeting", "slack"], "easy")]
+    assert listed("--tag", "greeting", "--tag", "slack") == [
+        ("bye", ["slack"], None),
+        ("hello", ["greeting", "slack"], "easy"),
+    ]
     assert listed("--tag", "nope") == []
     assert json.loads(cli("list", "--json").stdout)["suites"] == [
         {"name": "greetings", "path": str(Path.cwd() / "suites" / "greetings.yaml"), "description": "Hellos."}

@@ -19,7 +19,10 @@ def test_an_unknown_option_is_exit_2_with_a_next_line(capsys) -> None:
     assert exit_code(["run", "--bogus"]) == 2
     out, err = capsys.readouterr()
     assert out == ""
-    assert err.splitlines() == ["error: No such option: --bogus (Possible options: --out)", "next: soundstage run --help"]
+    assert err.splitlines() == [
+        "error: No such option: --bogus (Possible options: --out)",
+        "next: soundstage run --help",
+    ]
 
 
 def test_in_json_mode_a_usage_error_is_one_document(capsys) -> None:
@@ -52,7 +55,10 @@ def test_the_command_line_loads_a_command_only_when_it_runs() -> None:
     )
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     # The engine, the server, their libraries and rich (the commands' tables) wait for a command that needs them.
-    assert done.stderr.strip() == "['soundstage.cli', 'soundstage.cli.config', 'soundstage.cli.output', 'soundstage.errors']"
+    assert (
+        done.stderr.strip()
+        == "['soundstage.cli', 'soundstage.cli.config', 'soundstage.cli.output', 'soundstage.errors']"
+    )
     from soundstage.cli import COMMANDS
 
     for name in COMMANDS:  # every command is listed with its summary

@@ -281,7 +281,9 @@ def test_progress_counts_trials_done_and_passing(bench, capsys) -> None:
 def test_variables_for_the_agent_from_the_command_line(bench, cli, monkeypatch) -> None:
     monkeypatch.setenv("SOUNDSTAGE_TEST_MODEL_KEY", "sk-cli-0123456789")
     command = bench.agent("print-env", "SOUNDSTAGE_TEST_MODEL_KEY", "MODEL")
-    result = cli("run", "hello.yaml", "--agent", command, "--pass-env", "SOUNDSTAGE_TEST_MODEL_KEY", "--env", "MODEL=m=1")
+    result = cli(
+        "run", "hello.yaml", "--agent", command, "--pass-env", "SOUNDSTAGE_TEST_MODEL_KEY", "--env", "MODEL=m=1"
+    )
     [trial] = bench.out.glob("*/hello/1")
     assert (trial / "output.txt").read_text() == "SOUNDSTAGE_TEST_MODEL_KEY=[SOUNDSTAGE_TEST_MODEL_KEY]\nMODEL=m=1\n"
     assert result.exit_code == 1  # it said nothing in #general

@@ -13,7 +13,9 @@ def test_good_files_are_ok(bench, cli) -> None:
 
 
 def test_each_error_names_file_line_and_field(bench, cli) -> None:
-    bench.write("bad.yaml", "name: bad\ntask: 3\nseed:\n  slack:\n    channels:\n      - {name: x, members: [$ghost]}\n")
+    bench.write(
+        "bad.yaml", "name: bad\ntask: 3\nseed:\n  slack:\n    channels:\n      - {name: x, members: [$ghost]}\n"
+    )
 
     result = cli("validate", "hello.yaml", "bad.yaml")
 

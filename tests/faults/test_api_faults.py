@@ -142,7 +142,9 @@ def test_slack_sdk_raises_on_a_server_error(stage: Any) -> None:
 
 
 def test_github_secondary_limit(stage: Any) -> None:
-    world = World(stage, '  - {id: slow_down, service: github, call: "GET /repos/*/pulls", kind: rate_limit, retry_after: 60s}\n')
+    world = World(
+        stage, '  - {id: slow_down, service: github, call: "GET /repos/*/pulls", kind: rate_limit, retry_after: 60s}\n'
+    )
     refused = world.github("GET", "/repos/acme/orders/pulls")
     assert refused.status_code == 403
     assert refused.headers["retry-after"] == "60"
@@ -200,16 +202,24 @@ def test_github_primary_limit(stage: Any) -> None:
     ],
 )
 def test_github_server_errors(stage: Any, status: int, message: str) -> None:
-    world = World(stage, f"  - {{id: down, service: github, operation: 'GET *', kind: server_error, status: {status}}}\n")
+    world = World(
+        stage, f"  - {{id: down, service: github, operation: 'GET *', kind: server_error, status: {status}}}\n"
+    )
     answer = world.github("GET", "/repos/acme/orders")
     assert answer.status_code == status
-    assert answer.json() == {"message": message, "documentation_url": "https://docs.github.com/rest", "status": str(status)}
+    assert answer.json() == {
+        "message": message,
+        "documentation_url": "https://docs.github.com/rest",
+        "status": str(status),
+    }
 
 
 def test_pygithub_sees_the_limit_and_its_headers(stage: Any) -> None:
     from github import Auth, Github, GithubException
 
-    world = World(stage, "  - {id: slow_down, service: github, operation: 'GET /repos/{owner}/{repo}', kind: rate_limit}\n")
+    world = World(
+        stage, "  - {id: slow_down, service: github, operation: 'GET /repos/{owner}/{repo}', kind: rate_limit}\n"
+    )
     client = Github(auth=Auth.Token(world.env["GITHUB_TOKEN"]), base_url=world.env["GITHUB_API_URL"], retry=None)
     with pytest.raises(GithubException) as failure:
         client.get_repo("acme/orders")
@@ -333,7 +343,8 @@ def test_pagerduty_client_sees_them(stage: Any) -> None:
 
 def test_slow_answers_move_the_clock_and_may_take_real_time(stage: Any) -> None:
     world = World(
-        stage, "  - {id: lag, service: slack, operation: auth.test, kind: slow, delay: 2m, real_delay_ms: 300, first: 1}\n"
+        stage,
+        "  - {id: lag, service: slack, operation: auth.test, kind: slow, delay: 2m, real_delay_ms: 300, first: 1}\n",
     )
     began = time.monotonic()
     assert world.slack("auth.test").json()["ok"] is True  # answered, late
@@ -407,7 +418,11 @@ def test_an_agent_that_hammers_fails(stage: Any) -> None:
 
 
 def test_no_rate_limit_passes_the_check(stage: Any) -> None:
-    world = World(stage, PATIENCE.replace("chat.postMessage", "auth.test"), "  - {id: patient, trace: {respected_retry_after: true}}\n")
+    world = World(
+        stage,
+        PATIENCE.replace("chat.postMessage", "auth.test"),
+        "  - {id: patient, trace: {respected_retry_after: true}}\n",
+    )
     assert post(world).json()["ok"] is True
     assert world.checks()["patient"]["passed"] is True
 

@@ -268,16 +268,24 @@ def test_the_log_indexes_made_in_one_pass_agree_with_one_pass_each(agents_only):
         if roll < 0.5:
             events.append(
                 CallEvent(
-                    seq=seq, t=T, service=rng.choice(["slack", "github"]), method=rng.choice(["GET", "get", "POST"]),
-                    path=rng.choice(["/a", "/b", "/c/1"]), status=rng.choice([200, 200, 404, 500]),
+                    seq=seq,
+                    t=T,
+                    service=rng.choice(["slack", "github"]),
+                    method=rng.choice(["GET", "get", "POST"]),
+                    path=rng.choice(["/a", "/b", "/c/1"]),
+                    status=rng.choice([200, 200, 404, 500]),
                     error=rng.random() < 0.1,
                 )
             )
         elif roll < 0.9:
             events.append(
                 WriteEvent(
-                    seq=seq, t=T, collection=rng.choice(["x", "y"]), op=rng.choice(["added", "changed"]),
-                    id=rng.choice("pqrs"), by=seq - 1 if agents_only else rng.choice([None, seq - 1]),
+                    seq=seq,
+                    t=T,
+                    collection=rng.choice(["x", "y"]),
+                    op=rng.choice(["added", "changed"]),
+                    id=rng.choice("pqrs"),
+                    by=seq - 1 if agents_only else rng.choice([None, seq - 1]),
                 )
             )
         else:

@@ -56,9 +56,7 @@ def _reference_closest(items, conditions, rank=None, earliest=False):
 def test_matching_and_closest_agree_with_counting_every_condition() -> None:
     rng = random.Random(14)
     fields = "abcd"
-    conditions = [
-        Condition(f"{f} is 1", lambda i, f=f: i[f] == 1, lambda i, f=f: f"{f} is {i[f]}") for f in fields
-    ]
+    conditions = [Condition(f"{f} is 1", lambda i, f=f: i[f] == 1, lambda i, f=f: f"{f} is {i[f]}") for f in fields]
     for _ in range(300):
         items = [{f: rng.randint(0, 2) for f in fields} | {"n": n} for n in range(rng.randint(1, 12))]
         chosen = rng.sample(conditions, rng.randint(0, len(conditions)))

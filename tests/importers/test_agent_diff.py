@@ -52,10 +52,16 @@ def test_the_excerpt_imports_into_valid_files_with_a_report(imported: Path) -> N
     assert {str(f): validate_file(f) for f in files} == {str(f): [] for f in files}
     report = json.loads((imported / "report.json").read_text())
     assert (report["assertions"], report["expressed"], report["expressed_with_caveat"], report["unexpressed"]) == (
-        22, 18, 1, 3,
+        22,
+        18,
+        1,
+        3,
     )
     assert [(d["test"], d["check"]) for d in report["details"]] == [
-        ("test_14", "a1"), ("test_23", "a1"), ("test_23", "a2"), ("test_23", "a3"),
+        ("test_14", "a1"),
+        ("test_23", "a1"),
+        ("test_23", "a2"),
+        ("test_23", "a3"),
     ]
     scene = (imported / "seeds" / "test_23.yaml").read_text()
     assert "# a1: NOT EXPRESSED: " in scene and "#   why: soundstage keeps, as Slack does, a rich_text block" in scene
@@ -73,11 +79,21 @@ def test_the_world_keeps_the_seed_ids_former_members_and_dms(imported: Path) -> 
 
 def test_a_check_is_exact_in_case_and_counts_each_membership(imported: Path) -> None:
     checks = yaml.safe_load((imported / "seeds" / "test_5.yaml").read_text())["checks"]
-    assert checks == [{"id": "a1", "state": {"diff": {
-        "collection": "slack.channels", "each": "members", "change": "added",
-        "where": {"members": {"equals": "U05MORGAN23"}, "id": {"equals": "C02EFGH5678"}},
-        "count": 1, "ignore_case": False,
-    }}}]
+    assert checks == [
+        {
+            "id": "a1",
+            "state": {
+                "diff": {
+                    "collection": "slack.channels",
+                    "each": "members",
+                    "change": "added",
+                    "where": {"members": {"equals": "U05MORGAN23"}, "id": {"equals": "C02EFGH5678"}},
+                    "count": 1,
+                    "ignore_case": False,
+                }
+            },
+        }
+    ]
 
 
 def run(imported: Path, test: str, tmp_path: Path, *mode: str) -> tuple[list[str], str]:
@@ -108,7 +124,9 @@ def test_input_errors_name_the_file_and_field(tmp_path: Path) -> None:
         import_agent_diff(bad, DATA / "suite.json", tmp_path / "out")
     assert str(caught.value) == f"{bad}: users[0].username: required text field is missing or empty"
     suite = tmp_path / "suite.json"
-    suite.write_text(json.dumps({"tests": [{"id": "t", "prompt": "p", "impersonate_user_id": "U_NOBODY", "assertions": []}]}))
+    suite.write_text(
+        json.dumps({"tests": [{"id": "t", "prompt": "p", "impersonate_user_id": "U_NOBODY", "assertions": []}]})
+    )
     with pytest.raises(SpecError) as caught:
         import_agent_diff(DATA / "seed.json", suite, tmp_path / "out")
     assert str(caught.value) == f"{suite}: tests[0].impersonate_user_id: 'U_NOBODY' is not a user of seed.json"

@@ -6,7 +6,10 @@ import pytest
 
 from soundstage.importers.agent_diff_checks import Unexpressed, translate
 
-SEED = [{"message_id": "1.1", "user_id": "U1", "reaction_type": "eyes"}, {"message_id": "1.1", "user_id": "U2", "reaction_type": "eyes"}]
+SEED = [
+    {"message_id": "1.1", "user_id": "U1", "reaction_type": "eyes"},
+    {"message_id": "1.1", "user_id": "U2", "reaction_type": "eyes"},
+]
 
 
 def check(assertion, ignored=()):
@@ -14,68 +17,164 @@ def check(assertion, ignored=()):
 
 
 def test_operators_compare_exactly_and_text_as_soundstage_keeps_it():
-    where = {"message_text": {"contains": "Q&A (v2)"}, "user_id": "U1", "channel_id": {"i_contains": "gen"},
-             "message_id": {"in": ["1.1", "1.2"]}, "type": {"ne": "x"}}
+    where = {
+        "message_text": {"contains": "Q&A (v2)"},
+        "user_id": "U1",
+        "channel_id": {"i_contains": "gen"},
+        "message_id": {"in": ["1.1", "1.2"]},
+        "type": {"ne": "x"},
+    }
     t = check({"diff_type": "added", "entity": "messages", "where": where, "expected_count": {"min": 2, "max": 3}})
     assert t.caveat is None and t.only is None
-    assert t.check == {"diff": {
-        "collection": "slack.messages", "change": "added",
-        "where": {"text": {"matches": r"Q&amp;A \(v2\)"}, "user": {"equals": "U1"}, "channel": {"matches": "(?i)gen"},
-                  "ts": {"in": ["1.1", "1.2"]}, "type": {"not": {"equals": "x"}},
-                  "subtype": {"not": {"in": ["channel_archive", "channel_join", "channel_leave", "channel_name",
-                                             "channel_purpose", "channel_topic", "channel_unarchive"]}}},
-        "count_gte": 2, "count_lte": 3, "ignore_case": False,
-    }}
+    assert t.check == {
+        "diff": {
+            "collection": "slack.messages",
+            "change": "added",
+            "where": {
+                "text": {"matches": r"Q&amp;A \(v2\)"},
+                "user": {"equals": "U1"},
+                "channel": {"matches": "(?i)gen"},
+                "ts": {"in": ["1.1", "1.2"]},
+                "type": {"not": {"equals": "x"}},
+                "subtype": {
+                    "not": {
+                        "in": [
+                            "channel_archive",
+                            "channel_join",
+                            "channel_leave",
+                            "channel_name",
+                            "channel_purpose",
+                            "channel_topic",
+                            "channel_unarchive",
+                        ]
+                    }
+                },
+            },
+            "count_gte": 2,
+            "count_lte": 3,
+            "ignore_case": False,
+        }
+    }
 
 
 def test_a_reply_and_private_conversations():
-    t = check({"diff_type": "added", "entity": "messages", "where": {"parent_id": "9.9", "message_id": {"regex": "^1"}}})
+    t = check(
+        {"diff_type": "added", "entity": "messages", "where": {"parent_id": "9.9", "message_id": {"regex": "^1"}}}
+    )
     assert t.check["diff"]["where"]["thread_ts"] == {"equals": "9.9"}
     assert t.check["diff"]["where"]["ts"] == {"matches": "^1", "not": {"equals": "9.9"}}
-    t = check({"diff_type": "added", "entity": "channels", "where": {"is_private": True, "is_dm": {"eq": False}}, "expected_count": 0})
+    t = check(
+        {
+            "diff_type": "added",
+            "entity": "channels",
+            "where": {"is_private": True, "is_dm": {"eq": False}},
+            "expected_count": 0,
+        }
+    )
     assert t.check["diff"]["where"] == {"is_channel": {"not": {"equals": True}}, "is_im": {"not": {"equals": True}}}
     assert t.check["diff"]["count"] == 0
 
 
 def test_a_changed_channel_sees_agent_diffs_fields_and_is_strict():
-    a = {"diff_type": "changed", "entity": "channels", "where": {"channel_id": "C1"},
-         "expected_changes": {"is_archived": {"from": False, "to": True}}}
+    a = {
+        "diff_type": "changed",
+        "entity": "channels",
+        "where": {"channel_id": "C1"},
+        "expected_changes": {"is_archived": {"from": False, "to": True}},
+    }
     t = check(a)
-    assert t.check == {"diff": {
-        "collection": "slack.channels", "change": "changed", "where": {"id": {"equals": "C1"}},
-        "changes": {"is_archived": {"from": {"equals": False}, "to": {"equals": True}}},
-        "fields": ["is_archived", "name", "purpose.value", "topic.value"], "strict": True,
-        "count_gte": 1, "ignore_case": False,
-    }}
+    assert t.check == {
+        "diff": {
+            "collection": "slack.channels",
+            "change": "changed",
+            "where": {"id": {"equals": "C1"}},
+            "changes": {"is_archived": {"from": {"equals": False}, "to": {"equals": True}}},
+            "fields": ["is_archived", "name", "purpose.value", "topic.value"],
+            "strict": True,
+            "count_gte": 1,
+            "ignore_case": False,
+        }
+    }
     assert t.only is None  # one channel: strict's record is the assertion's
     t = check({**a, "where": {"channel_id": {"regex": "^C"}}}, ignored=["topic_text"])
-    assert t.only == {"diff": {
-        "collection": "slack.channels", "change": "changed", "where": {"id": {"matches": "^C"}},
-        "fields": ["name", "purpose.value"], "count": 0, "ignore_case": False,
-    }}
+    assert t.only == {
+        "diff": {
+            "collection": "slack.channels",
+            "change": "changed",
+            "where": {"id": {"matches": "^C"}},
+            "fields": ["name", "purpose.value"],
+            "count": 0,
+            "ignore_case": False,
+        }
+    }
 
 
 def test_memberships_and_reactions():
     t = check({"diff_type": "removed", "entity": "channel_members", "where": {"user_id": {"in": ["U1", "U2"]}}})
-    assert t.check == {"diff": {"collection": "slack.channels", "each": "members", "change": "removed",
-                                "where": {"members": {"in": ["U1", "U2"]}}, "count_gte": 1, "ignore_case": False}}
-    t = check({"diff_type": "removed", "entity": "message_reactions", "where": {"message_id": "1.1", "reaction_type": "eyes"},
-               "expected_count": 1})
-    assert t.check == {"slack.reaction": {"message": "1.1", "name": "eyes", "new": False, "count": 1}}  # 2 there, 1 gone
-    t = check({"diff_type": "added", "entity": "message_reactions", "where": {"message_id": {"in": ["1.1"]}},
-               "expected_count": {"min": 2}})
+    assert t.check == {
+        "diff": {
+            "collection": "slack.channels",
+            "each": "members",
+            "change": "removed",
+            "where": {"members": {"in": ["U1", "U2"]}},
+            "count_gte": 1,
+            "ignore_case": False,
+        }
+    }
+    t = check(
+        {
+            "diff_type": "removed",
+            "entity": "message_reactions",
+            "where": {"message_id": "1.1", "reaction_type": "eyes"},
+            "expected_count": 1,
+        }
+    )
+    assert t.check == {
+        "slack.reaction": {"message": "1.1", "name": "eyes", "new": False, "count": 1}
+    }  # 2 there, 1 gone
+    t = check(
+        {
+            "diff_type": "added",
+            "entity": "message_reactions",
+            "where": {"message_id": {"in": ["1.1"]}},
+            "expected_count": {"min": 2},
+        }
+    )
     assert t.check == {"slack.reaction": {"message": ["1.1"], "new": True, "count_gte": 2}}
 
 
-@pytest.mark.parametrize(("assertion", "why"), [
-    ({"diff_type": "added", "entity": "messages", "where": {"blocks": {"contains": "bold"}}}, "soundstage keeps, as Slack does"),
-    ({"diff_type": "added", "entity": "messages", "where": {"message_text": {"gt": "a"}}}, "operator 'gt' has no soundstage value test"),
-    ({"diff_type": "added", "entity": "users", "where": {}}, "entity 'users' has no soundstage counterpart here"),
-    ({"diff_type": "changed", "entity": "channels", "where": {"channel_name": "x"}, "expected_changes": {"is_archived": {}}},
-     "where tests channel_name, which a change can move"),
-    ({"diff_type": "removed", "entity": "message_reactions", "where": {"message_id": "1.1"}, "expected_count": 3},
-     "3 removed, but only 2 such reactions are there at the start"),
-])
+@pytest.mark.parametrize(
+    ("assertion", "why"),
+    [
+        (
+            {"diff_type": "added", "entity": "messages", "where": {"blocks": {"contains": "bold"}}},
+            "soundstage keeps, as Slack does",
+        ),
+        (
+            {"diff_type": "added", "entity": "messages", "where": {"message_text": {"gt": "a"}}},
+            "operator 'gt' has no soundstage value test",
+        ),
+        ({"diff_type": "added", "entity": "users", "where": {}}, "entity 'users' has no soundstage counterpart here"),
+        (
+            {
+                "diff_type": "changed",
+                "entity": "channels",
+                "where": {"channel_name": "x"},
+                "expected_changes": {"is_archived": {}},
+            },
+            "where tests channel_name, which a change can move",
+        ),
+        (
+            {
+                "diff_type": "removed",
+                "entity": "message_reactions",
+                "where": {"message_id": "1.1"},
+                "expected_count": 3,
+            },
+            "3 removed, but only 2 such reactions are there at the start",
+        ),
+    ],
+)
 def test_what_cannot_be_said(assertion, why):
     with pytest.raises(Unexpressed, match=why.replace("(", r"\(")):
         check(assertion)

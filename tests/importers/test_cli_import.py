@@ -25,7 +25,12 @@ def test_it_prints_the_figures_and_every_assertion_left_out(tmp_path: Path) -> N
         f"14 scenes in {tmp_path}/seeds",
         "22 assertions: 18 expressed exactly, 1 with a caveat, 3 not expressed",
     ]
-    assert [line.split(":")[0] for line in lines[3:7]] == ["  test_14 a1", "  test_23 a1", "  test_23 a2", "  test_23 a3"]
+    assert [line.split(":")[0] for line in lines[3:7]] == [
+        "  test_14 a1",
+        "  test_23 a1",
+        "  test_23 a2",
+        "  test_23 a3",
+    ]
     assert lines[4].startswith("  test_23 a1: not expressed: soundstage keeps, as Slack does, a rich_text block")
     assert lines[-1] == f"next: soundstage validate {tmp_path}/worlds/agent-diff-seed.yaml {tmp_path}/seeds/test_1.yaml"
 
@@ -43,7 +48,10 @@ def test_bad_input_exits_2_naming_the_file_and_field(tmp_path: Path) -> None:
     suite.write_text(json.dumps({"tests": [{"id": "t", "prompt": "p", "assertions": []}]}))
     result = invoke(str(DATA / "seed.json"), str(suite), str(tmp_path / "out"))
     assert result.exit_code == 2
-    assert result.stderr.splitlines()[0] == f"error: {suite}: tests[0].impersonate_user_id: required text field is missing or empty"
+    assert (
+        result.stderr.splitlines()[0]
+        == f"error: {suite}: tests[0].impersonate_user_id: required text field is missing or empty"
+    )
     result = invoke(str(tmp_path / "nope.json"), str(suite), str(tmp_path / "out"))
     assert result.exit_code == 2
     assert result.stderr.splitlines()[0] == f"error: {tmp_path}/nope.json: cannot be read: No such file or directory"

@@ -287,7 +287,10 @@ def test_where_len_equals_has_only_and_not(result, office):
 
     assert (passes({"labels": {"len": 0}}), passes({"labels": {"len": 2}})) == (True, False)
     assert passes({"title": {"len": 15}}) is True  # "CSV export docs"
-    assert (passes({"title": {"equals": "csv export DOCS"}}), passes({"title": {"equals": "csv export"}})) == (True, False)
+    assert (passes({"title": {"equals": "csv export DOCS"}}), passes({"title": {"equals": "csv export"}})) == (
+        True,
+        False,
+    )
     assert passes({"labels.name": {"has": ["DOCS"]}}) is True  # the names the path gathered, one per label
     assert passes({"labels.name": {"has": ["docs", "bug"]}}) is False
     assert passes({"labels": {"has": [{"name": "docs"}]}}) is True
@@ -319,7 +322,11 @@ def test_where_words_of_each_test(result, office):
 
 def test_where_tests_are_checked_when_parsed(result, office):
     cases = [
-        ({"title": {"matches": "("}}, "checks[0].state.record.where.title", "matches is not a valid regular expression: missing ), unterminated subpattern at position 0"),
+        (
+            {"title": {"matches": "("}},
+            "checks[0].state.record.where.title",
+            "matches is not a valid regular expression: missing ), unterminated subpattern at position 0",
+        ),
         ({"title": {"has": "x"}}, "checks[0].state.record.where.title", 'has is a list of the elements, got "x"'),
         ({"title": {"in": 3}}, "checks[0].state.record.where.title", "in is a list of the values allowed, got 3"),
         ({"title": {"len": -1}}, "checks[0].state.record.where.title", "len is a whole number, 0 or more, got -1"),
@@ -348,7 +355,13 @@ def test_where_tests_are_checked_when_parsed(result, office):
 GROWTH_BEFORE = {"id": "C0GROWTH001", "name": "growth", "members": ["U0STAGEBOT1", "U0NICK00001"]}
 GROWTH = {**GROWTH_BEFORE, "members": ["U0STAGEBOT1", "U0NICK00001", "U0MAYA00001", "U0OMAR00001"]}
 SALES = {"id": "C0SALES0001", "name": "sales", "members": ["U0MAYA00001", "U0STAGEBOT1"], "topic": "Q3"}
-JOINED = {"channel": "C0SALES0001", "user": "U0STAGEBOT1", "ts": "1.000100", "subtype": "channel_join", "text": "joined"}
+JOINED = {
+    "channel": "C0SALES0001",
+    "user": "U0STAGEBOT1",
+    "ts": "1.000100",
+    "subtype": "channel_join",
+    "text": "joined",
+}
 POSTED = {"channel": "C0SALES0001", "user": "U0STAGEBOT1", "ts": "1.000200", "text": "Welcome, Maya"}
 
 
@@ -380,7 +393,9 @@ def channels_attempt(log):
 
 def test_diff_added_to_a_list_field(result, log):
     attempt = channels_attempt(log)
-    r = result({"state": {"diff": {"collection": "slack.channels", "changes": {"members": {"added": "$maya"}}}}}, attempt)
+    r = result(
+        {"state": {"diff": {"collection": "slack.channels", "changes": {"members": {"added": "$maya"}}}}}, attempt
+    )
     assert (r.passed, r.evidence) == (True, [2, 3])
     assert r.expected == 'at least one changed record in slack.channels, with members changed, gaining "U0MAYA00001"'
     assert r.actual == (
@@ -415,7 +430,10 @@ def test_diff_added_no_one_else_and_removed(result, log):
     assert result({"state": {"diff": gone}}, attempt).passed is False
     stayed = {"collection": "slack.channels", "changes": {"members": {"removed": {"len": 0}}}, "count": 2}
     assert result({"state": {"diff": stayed}}, attempt).passed is True
-    exact = {"collection": "slack.channels", "where": {"name": "growth", "members": {"only": ["$bot", "$nick", "$maya"]}}}
+    exact = {
+        "collection": "slack.channels",
+        "where": {"name": "growth", "members": {"only": ["$bot", "$nick", "$maya"]}},
+    }
     r = result({"state": {"record": exact}}, attempt)
     assert (r.passed, r.actual) == (
         False,
@@ -431,7 +449,7 @@ def test_diff_leaving_out_system_messages(result, log):
     spec["where"] = {"subtype": {"not": {"matches": "^channel_"}}}
     r = result({"state": {"diff": spec}}, attempt)
     assert (r.passed, r.evidence) == (True, [7, 8])
-    assert r.expected == 'exactly 1 added record in slack.messages where subtype not (matches /^channel_/)'
+    assert r.expected == "exactly 1 added record in slack.messages where subtype not (matches /^channel_/)"
     assert r.actual == '1 record matched: ts "1.000200", text "Welcome, Maya" (added)'
 
 
@@ -440,13 +458,28 @@ def test_diff_each_compares_the_elements_of_a_list_field(result, office):
     assert (r.passed, r.evidence) == (True, [7, 8])
     assert r.expected == "exactly 1 added labels element in github.issues"
     assert r.actual == '1 record matched: number 101, title "CSV export docs" (added)'
-    r = state(result, office, "diff", collection="github.issues", each="labels", change="removed",
-              where={"number": 7, "labels.name": {"equals": "bug"}})
+    r = state(
+        result,
+        office,
+        "diff",
+        collection="github.issues",
+        each="labels",
+        change="removed",
+        where={"number": 7, "labels.name": {"equals": "bug"}},
+    )
     assert (r.passed, r.evidence) == (True, [9, 10])
-    r = state(result, office, "diff", collection="github.issues", each="labels", change="added",
-              where={"labels.name": {"equals": "bug"}})
+    r = state(
+        result,
+        office,
+        "diff",
+        collection="github.issues",
+        each="labels",
+        change="added",
+        where={"labels.name": {"equals": "bug"}},
+    )
     assert (r.passed, r.actual) == (
-        False, 'none of 1 added labels element matched; closest: number 101, title "CSV export docs" (added)'
+        False,
+        'none of 1 added labels element matched; closest: number 101, title "CSV export docs" (added)',
     )
     # An element has no fields of its own: none is ever changed.
     r = state(result, office, "diff", collection="github.issues", each="labels", change="changed", count=0)
@@ -462,7 +495,9 @@ def test_diff_each_unchanged_elements(result, office):
 
 def test_diff_fields_sees_only_the_paths_given(result, office):
     changes = {"state": {"to": "closed"}}
-    r = state(result, office, "diff", collection="github.issues", changes=changes, strict=True, fields=["state", "title"])
+    r = state(
+        result, office, "diff", collection="github.issues", changes=changes, strict=True, fields=["state", "title"]
+    )
     assert (r.passed, r.evidence) == (True, [9, 10])  # the labels changed too, unseen
     assert r.expected == (
         'at least one changed record in github.issues, with state changed to "closed" and no other field changed, '
@@ -471,8 +506,14 @@ def test_diff_fields_sees_only_the_paths_given(result, office):
     assert r.actual == '1 record matched: number 7, title "Export times out" (state "open" → "closed")'
     r = state(result, office, "diff", collection="github.issues", change="changed", fields=["title"], count=0)
     assert r.passed is True
-    r = state(result, office, "diff", collection="slack.messages", fields=["reactions.name"],
-              changes={"reactions.name": {"from": None, "to": "eyes"}})
+    r = state(
+        result,
+        office,
+        "diff",
+        collection="slack.messages",
+        fields=["reactions.name"],
+        changes={"reactions.name": {"from": None, "to": "eyes"}},
+    )
     assert (r.passed, r.evidence) == (True, [5, 6])
 
 

@@ -157,7 +157,8 @@ def _pieces(body: bytes, cuts: list[int]) -> list[dict[str, Any]]:
     ends = [*cuts, len(body)]
     starts = [0, *cuts]
     return [
-        {"type": "http.request", "body": body[a:b], "more_body": i < len(cuts)} for i, (a, b) in enumerate(zip(starts, ends))
+        {"type": "http.request", "body": body[a:b], "more_body": i < len(cuts)}
+        for i, (a, b) in enumerate(zip(starts, ends))
     ]
 
 
@@ -190,9 +191,17 @@ def _served(cuts: Any) -> tuple[list[Any], list[str]]:
     token = next(t for t, p in world.tokens.items() if p.token_type == "bot")
     body = urlencode({"channel": world.refs["general"], "text": "Deploy & <cache> done, 100% :tada:"}).encode()
     scope = {
-        "type": "http", "method": "POST", "scheme": "http", "path": f"/w/{world.id}/slack/api/chat.postMessage",
-        "query_string": b"", "root_path": "", "server": ("127.0.0.1", 8750),
-        "headers": [(b"content-type", b"application/x-www-form-urlencoded"), (b"authorization", f"Bearer {token}".encode())],
+        "type": "http",
+        "method": "POST",
+        "scheme": "http",
+        "path": f"/w/{world.id}/slack/api/chat.postMessage",
+        "query_string": b"",
+        "root_path": "",
+        "server": ("127.0.0.1", 8750),
+        "headers": [
+            (b"content-type", b"application/x-www-form-urlencoded"),
+            (b"authorization", f"Bearer {token}".encode()),
+        ],
     }
     sent: list[Any] = []
 

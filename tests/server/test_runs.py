@@ -50,7 +50,14 @@ def test_a_run_with_custom_checks_driven_and_finished_by_the_agent(stage):
     running = stage.http.get(f"/v1/runs/{run['id']}").json()
     assert running["status"] == "running"
     assert running["results"] == [
-        {"scene": "control-test", "trial": 1, "world": world["id"], "outcome": None, "finish_reason": None, "checks": None}
+        {
+            "scene": "control-test",
+            "trial": 1,
+            "world": world["id"],
+            "outcome": None,
+            "finish_reason": None,
+            "checks": None,
+        }
     ]
     assert (running["figures"], running["scene_figures"], running["exit_code"]) == (None, [], None)
 

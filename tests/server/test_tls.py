@@ -47,7 +47,9 @@ def test_every_service_answers_on_both_ports(stage):
     assert https is not None and https.startswith("https://127.0.0.1:")
     headers = {"Authorization": f"Bearer {live.token}"}
     plain = httpx.post(f"{stage.url}/w/{live.id}/slack/api/auth.test", headers=headers).json()
-    secure = httpx.post(f"{https}/w/{live.id}/slack/api/auth.test", headers=headers, verify=ssl.create_default_context(cafile=bundle)).json()
+    secure = httpx.post(
+        f"{https}/w/{live.id}/slack/api/auth.test", headers=headers, verify=ssl.create_default_context(cafile=bundle)
+    ).json()
     assert plain["user_id"] == secure["user_id"] == live.world.refs["bot"]
     with pytest.raises(httpx.ConnectError):  # the local CA is not trusted without the bundle
         httpx.post(f"{https}/slack/api/auth.test", headers=headers, verify=True)
@@ -66,7 +68,8 @@ def test_run_with_tls_gives_the_agent_https_urls_it_can_verify_from_its_environm
     scene = tmp_path / "tls.yaml"
     scene.write_text(SCENE)
     agent = tmp_path / "agent.py"
-    agent.write_text(textwrap.dedent("""
+    agent.write_text(
+        textwrap.dedent("""
         import json, os, sys
         from slack_sdk import WebClient
         import httpx
@@ -75,7 +78,8 @@ def test_run_with_tls_gives_the_agent_https_urls_it_can_verify_from_its_environm
         user = WebClient(token=os.environ["SLACK_BOT_TOKEN"], base_url=url).auth_test()["user_id"]
         assert httpx.post(url + "auth.test", headers={"Authorization": "Bearer " + os.environ["SLACK_BOT_TOKEN"]}).json()["ok"]
         print(json.dumps({"url": url, "user": user}))
-    """))
+    """)
+    )
     result = run_scenes([str(scene)], f"{sys.executable} {agent}", out=tmp_path / "runs", tls=True)
     (trial,) = result.results
     assert trial.outcome == "passed", trial

@@ -40,7 +40,14 @@ def recorded(service: str) -> dict[str, Any]:
     """The service's data file; for a service with none, no real response to compare with."""
     path = RECORDED / f"{service}.json"
     if not path.exists():
-        return {"service": service, "floor": 1.0, "max_mismatches": 0, "required": [], "exclusions": {}, "operations": {}}
+        return {
+            "service": service,
+            "floor": 1.0,
+            "max_mismatches": 0,
+            "required": [],
+            "exclusions": {},
+            "operations": {},
+        }
     return json.loads(path.read_text())
 
 
@@ -119,7 +126,9 @@ def github_answers(stage: Any) -> Answers:
     )
     call("GET /repos/{owner}/{repo}/issues/comments/{comment_id}", f"{repo}/issues/comments/{comment}")
     call("POST /repos/{owner}/{repo}/issues/{issue_number}/labels", f"{issue_path}/labels", json={"labels": ["p1"]})
-    call("PUT /repos/{owner}/{repo}/issues/{issue_number}/labels", f"{issue_path}/labels", json={"labels": ["bug", "p1"]})
+    call(
+        "PUT /repos/{owner}/{repo}/issues/{issue_number}/labels", f"{issue_path}/labels", json={"labels": ["bug", "p1"]}
+    )
     call("DELETE /repos/{owner}/{repo}/issues/{issue_number}/labels/{name}", f"{issue_path}/labels/p1")
     assignees = {"assignees": ["omar"]}
     call("POST /repos/{owner}/{repo}/issues/{issue_number}/assignees", f"{issue_path}/assignees", json=assignees)
@@ -145,12 +154,17 @@ def github_answers(stage: Any) -> Answers:
         json={"message": "Remove the note", "sha": created["content"]["sha"]},
     )
     # A branch made through the git database, a pull request from it, its review and its merge.
-    blob = call("POST /repos/{owner}/{repo}/git/blobs", f"{repo}/git/blobs", json={"content": "Note\n", "encoding": "utf-8"})
+    blob = call(
+        "POST /repos/{owner}/{repo}/git/blobs", f"{repo}/git/blobs", json={"content": "Note\n", "encoding": "utf-8"}
+    )
     base_tree = call("GET /repos/{owner}/{repo}/git/commits/{commit_sha}", f"{repo}/git/commits/{main}")["tree"]["sha"]
     tree = call(
         "POST /repos/{owner}/{repo}/git/trees",
         f"{repo}/git/trees",
-        json={"base_tree": base_tree, "tree": [{"path": "NOTE.md", "mode": "100644", "type": "blob", "sha": blob["sha"]}]},
+        json={
+            "base_tree": base_tree,
+            "tree": [{"path": "NOTE.md", "mode": "100644", "type": "blob", "sha": blob["sha"]}],
+        },
     )["sha"]
     commit = call(
         "POST /repos/{owner}/{repo}/git/commits",
@@ -165,7 +179,11 @@ def github_answers(stage: Any) -> Answers:
     )["number"]
     pull_path = f"{repo}/pulls/{pull}"
     call("PATCH /repos/{owner}/{repo}/pulls/{pull_number}", pull_path, json={"body": "A short note."})
-    call("POST /repos/{owner}/{repo}/issues/{issue_number}/labels", f"{repo}/issues/{pull}/labels", json={"labels": ["docs"]})
+    call(
+        "POST /repos/{owner}/{repo}/issues/{issue_number}/labels",
+        f"{repo}/issues/{pull}/labels",
+        json={"labels": ["docs"]},
+    )
     review_comment = call(
         "POST /repos/{owner}/{repo}/pulls/{pull_number}/comments",
         f"{pull_path}/comments",
@@ -176,7 +194,11 @@ def github_answers(stage: Any) -> Answers:
         f"{pull_path}/comments/{review_comment}/replies",
         json={"body": "No."},
     )
-    call("POST /repos/{owner}/{repo}/pulls/{pull_number}/reviews", f"{pull_path}/reviews", json={"event": "COMMENT", "body": "Fine"})
+    call(
+        "POST /repos/{owner}/{repo}/pulls/{pull_number}/reviews",
+        f"{pull_path}/reviews",
+        json={"event": "COMMENT", "body": "Fine"},
+    )
     call("GET /repos/{owner}/{repo}/pulls/{pull_number}", pull_path)
     call("GET /repos/{owner}/{repo}/pulls/{pull_number}/comments", f"{pull_path}/comments")
     call("GET /repos/{owner}/{repo}/pulls/{pull_number}/commits", f"{pull_path}/commits")
@@ -200,7 +222,11 @@ def github_answers(stage: Any) -> Answers:
         f"{deployment_path}/statuses",
         json={"state": "success"},
     )
-    call("POST /repos/{owner}/{repo}/statuses/{sha}", f"{repo}/statuses/{main}", json={"state": "success", "context": "ci"})
+    call(
+        "POST /repos/{owner}/{repo}/statuses/{sha}",
+        f"{repo}/statuses/{main}",
+        json={"state": "success", "context": "ci"},
+    )
     call("GET /repos/{owner}/{repo}/commits/{ref}/status", f"{repo}/commits/{main}/status")
     # Reads.
     call("GET /repos/{owner}/{repo}", repo)
@@ -281,8 +307,16 @@ def datadog_answers(stage: Any) -> Answers:
         "thresholds": {"critical": 10, "warning": None},
         "timeout_h": None,
     }
-    call("PUT /api/v1/monitor/{monitor_id}", f"/api/v1/monitor/{monitor}", json={"name": "Orders traffic low", "options": options})
-    call("POST /api/v1/events", "/api/v1/events", json={"title": "Deployed orders 4.13", "text": "Rolled out", "tags": ["service:orders"]})
+    call(
+        "PUT /api/v1/monitor/{monitor_id}",
+        f"/api/v1/monitor/{monitor}",
+        json={"name": "Orders traffic low", "options": options},
+    )
+    call(
+        "POST /api/v1/events",
+        "/api/v1/events",
+        json={"title": "Deployed orders 4.13", "text": "Rolled out", "tags": ["service:orders"]},
+    )
     # An event with a host and an aggregation key, as the recorded reads show them.
     event = {"title": "Orders 4.13 healthy", "text": "Checks pass", "host": "web-1", "aggregation_key": "deploy-4.13"}
     call("POST /api/v1/events", "/api/v1/events", json={**event, "tags": ["service:orders"]})
@@ -293,7 +327,11 @@ def datadog_answers(stage: Any) -> Answers:
             "data": {
                 "type": "downtime",
                 # By monitor tags, as the recorded request (it matches the monitor made above).
-                "attributes": {"scope": "env:prod", "monitor_identifier": {"monitor_tags": ["service:orders"]}, "message": "Work"},
+                "attributes": {
+                    "scope": "env:prod",
+                    "monitor_identifier": {"monitor_tags": ["service:orders"]},
+                    "message": "Work",
+                },
             }
         },
     )["data"]["id"]
@@ -340,7 +378,9 @@ def datadog_answers(stage: Any) -> Answers:
     call("GET /api/v2/logs/events", "/api/v2/logs/events")
     call("GET /api/v2/monitor/{monitor_id}/downtime_matches", f"/api/v2/monitor/{monitor}/downtime_matches")
     call("GET /api/v2/users", "/api/v2/users")
-    call("POST /api/v2/events/search", "/api/v2/events/search", json={"filter": {"from": "now-3d"}, "page": {"limit": 1}})
+    call(
+        "POST /api/v2/events/search", "/api/v2/events/search", json={"filter": {"from": "now-3d"}, "page": {"limit": 1}}
+    )
     call("POST /api/v2/logs/events/search", "/api/v2/logs/events/search", json={"filter": {"from": "now-15m"}})
     call("GET /api/v1/monitor/can_delete", "/api/v1/monitor/can_delete", params={"monitor_ids": monitor})
     call("GET /api/v2/metrics", "/api/v2/metrics", params={"page[size]": 1})
@@ -348,18 +388,32 @@ def datadog_answers(stage: Any) -> Answers:
     v1_downtime = call(
         "POST /api/v1/downtime",
         "/api/v1/downtime",
-        json={"scope": ["service:orders"], "monitor_id": monitor, "message": "Work", "start": start, "timezone": "Etc/UTC"},
+        json={
+            "scope": ["service:orders"],
+            "monitor_id": monitor,
+            "message": "Work",
+            "start": start,
+            "timezone": "Etc/UTC",
+        },
     )["id"]
     call("GET /api/v1/downtime/{downtime_id}", f"/api/v1/downtime/{v1_downtime}")
     call(
         "PUT /api/v1/downtime/{downtime_id}",
         f"/api/v1/downtime/{v1_downtime}",
-        json={"message": "More work", "mute_first_recovery_notification": True, "notify_end_types": ["canceled", "expired"]},
+        json={
+            "message": "More work",
+            "mute_first_recovery_notification": True,
+            "notify_end_types": ["canceled", "expired"],
+        },
     )
     call("GET /api/v1/downtime", "/api/v1/downtime", params={"with_creator": "true"})
     call("POST /api/v1/downtime/cancel/by_scope", "/api/v1/downtime/cancel/by_scope", json={"scope": "service:orders"})
     points = {"metric": "system.load.1", "type": 0, "points": [{"timestamp": start, "value": 0.7}]}
-    call("POST /api/v2/series", "/api/v2/series", json={"series": [{**points, "resources": [{"name": "web-1", "type": "host"}]}]})
+    call(
+        "POST /api/v2/series",
+        "/api/v2/series",
+        json={"series": [{**points, "resources": [{"name": "web-1", "type": "host"}]}]},
+    )
     # The recorded queries' shape: one metrics query and a formula with a limit.
     attributes = {
         "formulas": [{"formula": "a", "limit": {"count": 10, "order": "desc"}}],
@@ -372,7 +426,11 @@ def datadog_answers(stage: Any) -> Answers:
         "/api/v2/query/timeseries",
         json={"data": {"type": "timeseries_request", "attributes": {**attributes, "interval": 60000}}},
     )
-    call("POST /api/v2/query/scalar", "/api/v2/query/scalar", json={"data": {"type": "scalar_request", "attributes": attributes}})
+    call(
+        "POST /api/v2/query/scalar",
+        "/api/v2/query/scalar",
+        json={"data": {"type": "scalar_request", "attributes": attributes}},
+    )
     call("DELETE /api/v1/monitor/{monitor_id}", f"/api/v1/monitor/{monitor}")
     return answers
 
@@ -396,7 +454,14 @@ def pagerduty_answers(stage: Any) -> Answers:
     created = call(
         "POST /incidents",
         "/incidents",
-        json={"incident": {"type": "incident", "title": "Orders checkout failing", "service": service, "priority": priority}},
+        json={
+            "incident": {
+                "type": "incident",
+                "title": "Orders checkout failing",
+                "service": service,
+                "priority": priority,
+            }
+        },
     )["incident"]["id"]
     call("POST /incidents/{id}/notes", f"/incidents/{latency}/notes", json={"note": {"content": "Rolling back."}})
     call(
@@ -405,10 +470,14 @@ def pagerduty_answers(stage: Any) -> Answers:
         json={
             "requester_id": pd.ref("maya"),
             "message": "Please help",
-            "responder_request_targets": [{"responder_request_target": {"id": pd.ref("sam"), "type": "user_reference"}}],
+            "responder_request_targets": [
+                {"responder_request_target": {"id": pd.ref("sam"), "type": "user_reference"}}
+            ],
         },
     )
-    call("POST /incidents/{id}/status_updates", f"/incidents/{latency}/status_updates", json={"message": "Rolling back."})
+    call(
+        "POST /incidents/{id}/status_updates", f"/incidents/{latency}/status_updates", json={"message": "Rolling back."}
+    )
     call("POST /incidents/{id}/snooze", f"/incidents/{latency}/snooze", json={"duration": 3600})
     call(
         "PUT /incidents",
@@ -421,7 +490,11 @@ def pagerduty_answers(stage: Any) -> Answers:
         json={"incident": {"type": "incident", "urgency": "high", "priority": priority}},
     )
     bridge = {"conference_number": "+1 415-555-1212,,,,1234#", "conference_url": "https://meet.acme.test/orders"}
-    call("PUT /incidents/{id}", f"/incidents/{latency}", json={"incident": {"type": "incident", "conference_bridge": bridge}})
+    call(
+        "PUT /incidents/{id}",
+        f"/incidents/{latency}",
+        json={"incident": {"type": "incident", "conference_bridge": bridge}},
+    )
     call(
         "PUT /incidents/{id}/merge",
         f"/incidents/{fresh}/merge",
@@ -555,7 +628,9 @@ def render(m: Measure) -> str:
     ]
     for operation, c in sorted(m.comparisons.items()):
         source = m.data["operations"][operation]["source"]
-        lines.append(f"| `{operation}` | {len(c.covered)}/{len(c.real)} | {c.share:.0%} | {len(c.unfilled)} | {source} |")
+        lines.append(
+            f"| `{operation}` | {len(c.covered)}/{len(c.real)} | {c.share:.0%} | {len(c.unfilled)} | {source} |"
+        )
     for operation, c in sorted(m.comparisons.items()):
         if not c.missing and not c.mismatches:
             continue
@@ -568,5 +643,3 @@ def render(m: Measure) -> str:
         if c.mismatches:
             lines += ["", "Format mismatches:", ""] + [f"- `{text}`" for text in c.mismatches]
     return "\n".join(lines) + "\n"
-
-

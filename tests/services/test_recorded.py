@@ -42,15 +42,26 @@ def test_keypaths_and_formats() -> None:
         "tags": ["object"],
         "tags.{}": ["integer"],
     }
-    real = {"ok": ["boolean"], "channel.created": ["integer"], "items[].id": ["string:uuid"], "team.id": ["string:text"]}
+    real = {
+        "ok": ["boolean"],
+        "channel.created": ["integer"],
+        "items[].id": ["string:uuid"],
+        "team.id": ["string:text"],
+    }
     result = compare(real, answer, ["team"])
-    assert (result.real, result.covered) == (["ok", "channel.created", "items[].id"], ["ok", "channel.created", "items[].id"])
+    assert (result.real, result.covered) == (
+        ["ok", "channel.created", "items[].id"],
+        ["ok", "channel.created", "items[].id"],
+    )
     assert result.mismatches == ["channel.created: real ['integer'], soundstage ['string:iso8601-Z']"]
     assert result.share == 1.0
     assert compare(real, {"ok": 1.5}, []).missing == ["channel.created", "items[].id", "team.id"]
     # Missing under a null or an empty list: the answer had nothing to show there.
     unfilled = compare(real, {"ok": True, "channel": None, "items": [], "team": {}}, [])
-    assert (unfilled.missing, unfilled.unfilled) == (["channel.created", "items[].id", "team.id"], ["channel.created", "items[].id"])
+    assert (unfilled.missing, unfilled.unfilled) == (
+        ["channel.created", "items[].id", "team.id"],
+        ["channel.created", "items[].id"],
+    )
 
 
 @pytest.mark.parametrize("service", SERVICES)

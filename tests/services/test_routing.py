@@ -20,8 +20,14 @@ ROUTER = Router(
 
 
 def test_literal_segments_and_parameters() -> None:
-    assert ROUTER.match("GET", "/repos/acme/orders/pulls") == ("GET /repos/{owner}/{repo}/pulls", {"owner": "acme", "repo": "orders"})
-    assert ROUTER.match("GET", "/repos/acme/orders") == ("GET /repos/{owner}/{repo}", {"owner": "acme", "repo": "orders"})
+    assert ROUTER.match("GET", "/repos/acme/orders/pulls") == (
+        "GET /repos/{owner}/{repo}/pulls",
+        {"owner": "acme", "repo": "orders"},
+    )
+    assert ROUTER.match("GET", "/repos/acme/orders") == (
+        "GET /repos/{owner}/{repo}",
+        {"owner": "acme", "repo": "orders"},
+    )
     assert ROUTER.match("POST", "/repos/acme/orders/pulls") is None
     assert ROUTER.match("GET", "/repos/acme") is None
 
@@ -50,9 +56,15 @@ def test_a_kept_lookup_answers_the_same_with_parameters_of_its_own(monkeypatch: 
     first = router.match("GET", "/repos/acme/orders")
     assert first is not None
     first[1]["owner"] = "changed by a handler"
-    assert router.match("GET", "/repos/acme/orders") == ("GET /repos/{owner}/{repo}", {"owner": "acme", "repo": "orders"})
+    assert router.match("GET", "/repos/acme/orders") == (
+        "GET /repos/{owner}/{repo}",
+        {"owner": "acme", "repo": "orders"},
+    )
     monkeypatch.setattr(routing, "CACHED", 2)
     for n in range(5):  # past the bound the kept lookups start again
-        assert router.match("GET", f"/repos/acme/r{n}") == ("GET /repos/{owner}/{repo}", {"owner": "acme", "repo": f"r{n}"})
+        assert router.match("GET", f"/repos/acme/r{n}") == (
+            "GET /repos/{owner}/{repo}",
+            {"owner": "acme", "repo": f"r{n}"},
+        )
     assert len(router._found) <= 2
     assert router.match("GET", "/nothing") is None

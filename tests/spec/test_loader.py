@@ -107,10 +107,7 @@ def test_scalars_follow_the_yaml_1_2_core_schema() -> None:
 
 def test_merge_keys_give_defaults_that_written_keys_override() -> None:
     document = load_yaml(
-        "base: &base {tz: UTC, title: SRE}\n"
-        "user:\n"
-        "  <<: *base\n"
-        "  title: Lead\n",
+        "base: &base {tz: UTC, title: SRE}\nuser:\n  <<: *base\n  title: Lead\n",
         "w.yaml",
     )
     assert document.data["user"] == {"tz": "UTC", "title": "Lead"}
@@ -143,9 +140,7 @@ def test_syntax_error_names_the_line() -> None:
 
 
 def test_bad_indentation() -> None:
-    assert error_of("name: acme\n  description: x\n") == (
-        "w.yaml:2: invalid YAML: mapping values are not allowed here"
-    )
+    assert error_of("name: acme\n  description: x\n") == ("w.yaml:2: invalid YAML: mapping values are not allowed here")
 
 
 def test_a_character_yaml_does_not_allow() -> None:

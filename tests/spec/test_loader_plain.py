@@ -19,7 +19,7 @@ PLAIN = [
     "    o: [p]\n  - q\n",
     "- a\n- b\n",
     "just text",
-    "a: {b: {c: [[1], []]}}\nz: \"\\u00e9 caf\u00e9\"\nw: |\n  two\n  lines\nv: >-\n  folded\n  text\n",
+    'a: {b: {c: [[1], []]}}\nz: "\\u00e9 caf\u00e9"\nw: |\n  two\n  lines\nv: >-\n  folded\n  text\n',
     "x: -.inf\ny: .NaN\nz: +12\nq: 1e3\nr: FALSE\ns: '010'\nt: !!str\nu: \"\"\n",
     "? complex\n: value\nempty:\nlist: []\nmap: {}\n",
     "---\na: 1\n...\n",
@@ -33,7 +33,7 @@ NOT_PLAIN = [
     "a: 1\n---\nb: 2\n",
     "",
     "# only a comment\n",
-    "a: \"\\ud800\"\n",
+    'a: "\\ud800"\n',
     "a: [1, 2\n",
     "a: b: c\n",
     "x: " + "[" * 101 + "]" * 101 + "\n",
@@ -78,7 +78,7 @@ def test_a_world_past_the_bounds_is_refused_as_before() -> None:
 
 
 def test_a_ref_written_many_times_is_one_string() -> None:
-    data, _ = _plain("a: [{user: $maya, text: hi}, {user: $maya, text: hi}]\nb: \"$maya\"\n")
+    data, _ = _plain('a: [{user: $maya, text: hi}, {user: $maya, text: hi}]\nb: "$maya"\n')
     first, second = data["a"]
     assert first["user"] is second["user"] is data["b"] == "$maya"
     assert first["user"] == _by_nodes("a: $maya\n")[0]["a"]

@@ -34,7 +34,12 @@ def test_a_suite_is_its_scenes_in_order_each_once(here: Path) -> None:
     assert is_suite(str(suite)) == suite
     assert is_suite("mixed") == here / "suites" / "mixed.yaml"  # by name, as no scene has it
     assert is_suite("alpha") is None and is_suite("seeds/alpha.yaml") is None
-    assert [Path(s).name for s in expand_suites(["alpha", "mixed"])] == ["alpha", "gamma.yaml", "alpha.yaml", "beta.yaml"]
+    assert [Path(s).name for s in expand_suites(["alpha", "mixed"])] == [
+        "alpha",
+        "gamma.yaml",
+        "alpha.yaml",
+        "beta.yaml",
+    ]
 
 
 def test_a_bad_suite_names_each_problem(here: Path) -> None:

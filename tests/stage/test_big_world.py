@@ -35,7 +35,7 @@ def _world(folder: Path, bad: dict[int, str]) -> tuple[Path, dict[int, int]]:
 
 def test_a_bad_field_deep_inside_is_named_at_its_line(tmp_path: Path) -> None:
     bad = {
-        2017: '    - {ref: m2017, channel: $general, user: $maya, text: 5}',
+        2017: "    - {ref: m2017, channel: $general, user: $maya, text: 5}",
         2950: '    - {ref: m2950, channel: $general, user: $maya, text: "x", colour: red}',
     }
     path, at = _world(tmp_path, bad)

@@ -19,7 +19,9 @@ from typing import Any
 Spec = dict[str, Any]
 
 
-def called(*patterns: str, times: dict[str, int] | None = None, with_: Spec | None = None, id: str | None = None) -> Spec:
+def called(
+    *patterns: str, times: dict[str, int] | None = None, with_: Spec | None = None, id: str | None = None
+) -> Spec:
     """A trace check: each pattern matches a call (`times`: how many calls of the one pattern; `with_`:
     conditions on a call's inputs)."""
     return _check(

@@ -97,16 +97,22 @@ class Library:
         errors: list[CheckSpecError] = []
         extra = [key for key in item if key not in ("id", "use")]
         if extra:
-            errors.append(CheckSpecError(f"a use entry has `use` and an optional `id`; found {', '.join(map(str, extra))}", (i,)))
+            errors.append(
+                CheckSpecError(f"a use entry has `use` and an optional `id`; found {', '.join(map(str, extra))}", (i,))
+            )
         written = item["use"]
         arguments: dict[str, Any] = {}
         if isinstance(written, dict):
             arguments = {key: value for key, value in written.items() if key != "check"}
             written = written.get("check")
             if written is None:
-                raise CheckSpecErrors(errors + [CheckSpecError("name the library check: use: {check: <name>, ...}", (i, "use"))])
+                raise CheckSpecErrors(
+                    errors + [CheckSpecError("name the library check: use: {check: <name>, ...}", (i, "use"))]
+                )
         if not isinstance(written, str):
-            raise CheckSpecErrors(errors + [CheckSpecError(f"use names a library check, got {describe(written)}", (i, "use"))])
+            raise CheckSpecErrors(
+                errors + [CheckSpecError(f"use names a library check, got {describe(written)}", (i, "use"))]
+            )
         definition = self.definitions.get(written)
         if definition is None:
             known = ", ".join(sorted(self.definitions)) or "none"
@@ -129,9 +135,7 @@ class Library:
         return {"id": check_id, **body}, Use(written, definition.where, placed, "id" in item)
 
 
-def expand_uses(
-    data: Any, library: Library | None
-) -> tuple[Any, dict[int, Use | None], list[CheckSpecError]]:
+def expand_uses(data: Any, library: Library | None) -> tuple[Any, dict[int, Use | None], list[CheckSpecError]]:
     """A check list with its `use` entries replaced by the library checks they name; which entries they were
     (None: could not be expanded), and the problems of those. Without a library, a use entry is a problem."""
     if not uses_library(data):
@@ -225,7 +229,9 @@ def read_library_file(path: Path) -> list[Definition]:
     if not project:
         for key in document.data:
             if key not in ("description", "checks"):
-                errors.append(_error(document, f"unknown key {key!r}: a library file has `checks` and `description`", key))
+                errors.append(
+                    _error(document, f"unknown key {key!r}: a library file has `checks` and `description`", key)
+                )
     listed = document.data.get("checks", [])
     if not isinstance(listed, list):
         errors.append(_error(document, f"checks is a list of check definitions, got {describe(listed)}", "checks"))
@@ -238,7 +244,13 @@ def read_library_file(path: Path) -> list[Definition]:
             continue
         if definition.name in seen:
             errors.append(
-                _error(document, f"{definition.name!r} is defined twice in this file (first at checks[{seen[definition.name]}])", "checks", i, "id")
+                _error(
+                    document,
+                    f"{definition.name!r} is defined twice in this file (first at checks[{seen[definition.name]}])",
+                    "checks",
+                    i,
+                    "id",
+                )
             )
             continue
         seen[definition.name] = i
@@ -256,7 +268,9 @@ def _definition(document: Document, item: Any, i: int, errors: list[SpecError]) 
     problems = len(errors)
     name = item.get("id")
     if not isinstance(name, str) or not _NAME.fullmatch(name):
-        errors.append(_error(document, f"expected an id of letters, digits, _, . and -, found {describe(name)}", *at, "id"))
+        errors.append(
+            _error(document, f"expected an id of letters, digits, _, . and -, found {describe(name)}", *at, "id")
+        )
     description = item.get("description", "")
     if not isinstance(description, str):
         errors.append(_error(document, f"description is text, got {describe(description)}", *at, "description"))
@@ -265,15 +279,23 @@ def _definition(document: Document, item: Any, i: int, errors: list[SpecError]) 
     known = sorted([*KINDS, "state"])
     if len(kinds) != 1 or kinds[0] not in known:
         found = ", ".join(map(str, kinds)) or "none"
-        errors.append(_error(document, f"a check definition has exactly one kind key ({', '.join(known)}); found {found}", *at))
+        errors.append(
+            _error(document, f"a check definition has exactly one kind key ({', '.join(known)}); found {found}", *at)
+        )
         return None
     body = {kinds[0]: item[kinds[0]]}
-    if kinds[0] == "state" and not (isinstance(item["state"], dict) and len(item["state"]) == 1 and next(iter(item["state"])) in STATE_CHECKS):
-        errors.append(_error(document, f"state names exactly one state check ({', '.join(sorted(STATE_CHECKS))})", *at, "state"))
+    if kinds[0] == "state" and not (
+        isinstance(item["state"], dict) and len(item["state"]) == 1 and next(iter(item["state"])) in STATE_CHECKS
+    ):
+        errors.append(
+            _error(document, f"state names exactly one state check ({', '.join(sorted(STATE_CHECKS))})", *at, "state")
+        )
     used = set(_refs_in(body))
     for param in params:
         if param not in used:
-            errors.append(_error(document, f"parameter {param!r} is not used: no ${param} in the check", *at, "params", param))
+            errors.append(
+                _error(document, f"parameter {param!r} is not used: no ${param} in the check", *at, "params", param)
+            )
     if len(errors) > problems:
         return None
     return Definition(str(name), description, params, body, document.file, document.line(at))
@@ -282,19 +304,39 @@ def _definition(document: Document, item: Any, i: int, errors: list[SpecError]) 
 def _params(document: Document, value: Any, at: tuple[PathPart, ...], errors: list[SpecError]) -> dict[str, Param]:
     """`params: {name: "what it is"}` or `{name: {description, default}}`; a parameter with a default may be left out."""
     if not isinstance(value, dict):
-        errors.append(_error(document, f"params is a mapping of parameter name to its description, got {describe(value)}", *at))
+        errors.append(
+            _error(document, f"params is a mapping of parameter name to its description, got {describe(value)}", *at)
+        )
         return {}
     params: dict[str, Param] = {}
     for name, spec in value.items():
         if not isinstance(name, str) or not _NAME.fullmatch(name) or name == "check":
-            errors.append(_error(document, f"expected a parameter name of letters, digits, _, . and - (not `check`), found {describe(name)}", *at, str(name)))
+            errors.append(
+                _error(
+                    document,
+                    f"expected a parameter name of letters, digits, _, . and - (not `check`), found {describe(name)}",
+                    *at,
+                    str(name),
+                )
+            )
             continue
         if isinstance(spec, str):
             params[name] = Param(name, spec)
-        elif isinstance(spec, dict) and set(spec) <= {"description", "default"} and isinstance(spec.get("description", ""), str):
+        elif (
+            isinstance(spec, dict)
+            and set(spec) <= {"description", "default"}
+            and isinstance(spec.get("description", ""), str)
+        ):
             params[name] = Param(name, spec.get("description", ""), "default" not in spec, spec.get("default"))
         else:
-            errors.append(_error(document, f"a parameter is its description, or {{description, default}}; found {describe(spec)}", *at, name))
+            errors.append(
+                _error(
+                    document,
+                    f"a parameter is its description, or {{description, default}}; found {describe(spec)}",
+                    *at,
+                    name,
+                )
+            )
     return params
 
 
@@ -330,7 +372,9 @@ class Parsed:
     library_errors: list[SpecError]
 
 
-def parse_with_library(data: Any, refs: dict[str, str], source: Source = "scene", scene_file: Path | None = None) -> Parsed:
+def parse_with_library(
+    data: Any, refs: dict[str, str], source: Source = "scene", scene_file: Path | None = None
+) -> Parsed:
     """`parse_check_list` after expanding `use` entries from the library a scene in `scene_file` sees (read
     only when there is one). A library whose files have problems expands nothing: its problems are
     `library_errors`, named at their own files' lines."""

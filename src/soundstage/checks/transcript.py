@@ -306,16 +306,21 @@ _DESCRIBE: dict[type[Any], Callable[[Any, Names], str]] = {
     AfterFinishEvent: lambda e, n: f"after the end, a call was refused: {e.service} {e.method} {e.path} -> {e.status}",
     ClockEvent: lambda e, n: f"the clock was moved on by {e.advanced}",
     FinishEvent: lambda e, n: f"the attempt ended ({e.reason})",
-    AskedEvent: lambda e, n: f"{n.user(e.by)} asked {n.user(e.person)} "
-    + (f"for {e.fact}" if e.fact else f"to decide {e.decision}"),
+    AskedEvent: lambda e, n: (
+        f"{n.user(e.by)} asked {n.user(e.person)} " + (f"for {e.fact}" if e.fact else f"to decide {e.decision}")
+    ),
     RevealedEvent: lambda e, n: f"{n.user(e.person)} revealed {e.fact} to {n.user(e.to)}",
-    WithheldEvent: lambda e, n: f"{n.user(e.person)} withheld {e.fact} from {n.user(e.to)}: "
-    + _WHY_WITHHELD.get(e.reason, e.reason),
-    ReferredEvent: lambda e, n: f"{n.user(e.person)}, asked for {e.fact}, referred {n.user(e.to)} to its owner "
-    + n.user(e.owner),
+    WithheldEvent: lambda e, n: (
+        f"{n.user(e.person)} withheld {e.fact} from {n.user(e.to)}: " + _WHY_WITHHELD.get(e.reason, e.reason)
+    ),
+    ReferredEvent: lambda e, n: (
+        f"{n.user(e.person)}, asked for {e.fact}, referred {n.user(e.to)} to its owner " + n.user(e.owner)
+    ),
     ToldEvent: lambda e, n: f"the agent told {n.user(e.person)} {e.fact}",
-    KnowsEvent: lambda e, n: f"{n.user(e.person)} knows {e.fact}, "
-    + {"start": "from the start", "agent": "told by the agent"}.get(e.source, f"told by {n.user(e.source)}"),
+    KnowsEvent: lambda e, n: (
+        f"{n.user(e.person)} knows {e.fact}, "
+        + {"start": "from the start", "agent": "told by the agent"}.get(e.source, f"told by {n.user(e.source)}")
+    ),
     DecidedEvent: lambda e, n: f"{n.user(e.person)} decided {e.decision}: {e.option} (asked by {n.user(e.by)})",
     ScriptEvent: lambda e, n: f"{n.user(e.person)} wrote in {n.channel(e.channel)} on their own ({e.trigger})",
     MilestoneEvent: lambda e, n: f"milestone reached: {n.annotate(e.key)}",

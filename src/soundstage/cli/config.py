@@ -92,14 +92,24 @@ def _command_settings(found: project.Project | None) -> list[dict[str, Any]]:
         if name == "env" and value:
             value = [item.split("=", 1)[0] + "=<hidden>" for item in value]
         value = str(value) if isinstance(value, Path) else value
-        rows.append({"name": f"run --{name.replace('_', '-')}", "value": value, "source": "file" if given is not None else "default"})
+        rows.append(
+            {
+                "name": f"run --{name.replace('_', '-')}",
+                "value": value,
+                "source": "file" if given is not None else "default",
+            }
+        )
     return rows
 
 
 def _variable_settings(found: project.Project | None, before: dict[str, str]) -> list[dict[str, Any]]:
     from .. import project
 
-    names = ["SOUNDSTAGE_DB", *project.PLACE_LISTS, *(v for group in project.ENDPOINT_VARIABLES.values() for v in group)]
+    names = [
+        "SOUNDSTAGE_DB",
+        *project.PLACE_LISTS,
+        *(v for group in project.ENDPOINT_VARIABLES.values() for v in group),
+    ]
     rows = []
     for name in names:
         value = os.environ.get(name)

@@ -24,7 +24,9 @@ import_app = typer.Typer(
 def agent_diff(
     seed: Annotated[Path, typer.Argument(help="The Agent-Diff Slack seed (JSON).", show_default=False)],
     suite: Annotated[Path, typer.Argument(help="The Agent-Diff test suite (JSON).", show_default=False)],
-    outdir: Annotated[Path, typer.Argument(help="Where worlds/, seeds/ and report.json are written.", show_default=False)],
+    outdir: Annotated[
+        Path, typer.Argument(help="Where worlds/, seeds/ and report.json are written.", show_default=False)
+    ],
     json_output: JsonOption = False,
 ) -> None:
     """Write the seed as a world file and each test as a scene whose checks say what its assertions say;
@@ -36,8 +38,10 @@ def agent_diff(
         return
     say(f"{imported.world}: world")
     say(f"{len(imported.scenes)} scenes in {outdir / 'seeds'}")
-    say(f"{report['assertions']} assertions: {report['expressed']} expressed exactly, "
-        f"{report['expressed_with_caveat']} with a caveat, {report['unexpressed']} not expressed")
+    say(
+        f"{report['assertions']} assertions: {report['expressed']} expressed exactly, "
+        f"{report['expressed_with_caveat']} with a caveat, {report['unexpressed']} not expressed"
+    )
     for detail in report["details"]:
         kind = "not expressed" if "unexpressed" in detail else "caveat"
         say(f"  {detail['test']} {detail['check']}: {kind}: {detail.get('unexpressed') or detail.get('caveat')}")

@@ -24,7 +24,8 @@ def checks_command(
     kind: Annotated[
         str | None,
         typer.Option(
-            "--kind", help="Only checks of this kind: judge, trace, never, state, or a state check (slack.message).",
+            "--kind",
+            help="Only checks of this kind: judge, trace, never, state, or a state check (slack.message).",
             show_default=False,
         ),
     ] = None,
@@ -37,7 +38,10 @@ def checks_command(
         known = ", ".join(name for name, _ in scenes) or "none"
         raise NotFound(f"no scene named {in_scene!r} (scenes: {known})")
     used = _uses(scenes)
-    rows = [_row(definition, used.get(name, []), library.hidden.get(name, [])) for name, definition in library.definitions.items()]
+    rows = [
+        _row(definition, used.get(name, []), library.hidden.get(name, []))
+        for name, definition in library.definitions.items()
+    ]
     rows = [
         row
         for row in rows
@@ -45,7 +49,9 @@ def checks_command(
         and (in_scene is None or in_scene in row["used_by"])
         and (kind is None or kind in (row["kind"], row["check"]))
     ]
-    unknown = sorted({(scene, name) for name, users in used.items() if name not in library.definitions for scene in users})
+    unknown = sorted(
+        {(scene, name) for name, users in used.items() if name not in library.definitions for scene in users}
+    )
     if json_output:
         emit({"files": library.files, "checks": rows, "unknown": [{"scene": s, "check": n} for s, n in unknown]})
         return
@@ -59,7 +65,11 @@ def checks_command(
         users = row["used_by"]
         using = f"used by {len(users)} scene{'s' if len(users) != 1 else ''}: {', '.join(users)}" if users else "unused"
         say(f"{row['id']}({params}) [{row['kind']}]  {using}")
-        say(f"    {row['description']} ({_shown(row['defined_at'])})" if row["description"] else f"    ({_shown(row['defined_at'])})")
+        say(
+            f"    {row['description']} ({_shown(row['defined_at'])})"
+            if row["description"]
+            else f"    ({_shown(row['defined_at'])})"
+        )
     if not rows:
         say("no library check matches")
     for scene, name in unknown:

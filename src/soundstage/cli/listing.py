@@ -24,13 +24,16 @@ HTTP_METHODS = ("get", "put", "post", "delete", "patch", "head", "options")
 
 @handles_errors("list")
 def list_command(
-    operations: Annotated[bool, typer.Option("--operations", help="List each service's implemented operations.")] = False,
+    operations: Annotated[
+        bool, typer.Option("--operations", help="List each service's implemented operations.")
+    ] = False,
     spec: Annotated[
         Path | None,
         typer.Option("--spec", help="An OpenAPI description (JSON or YAML) to compare with; implies --operations."),
     ] = None,
     tag: Annotated[
-        list[str] | None, typer.Option("--tag", help="Only scenes with this tag (repeatable: any of them).", show_default=False)
+        list[str] | None,
+        typer.Option("--tag", help="Only scenes with this tag (repeatable: any of them).", show_default=False),
     ] = None,
     json_output: JsonOption = False,
 ) -> None:
@@ -61,7 +64,9 @@ def list_command(
         table = Table("name", "tags", "difficulty", "description", title="scenes", title_justify="left")
         for scene in scenes:
             table.add_row(
-                Text(scene["name"]), Text(", ".join(scene["tags"])), Text(scene["difficulty"] or ""),
+                Text(scene["name"]),
+                Text(", ".join(scene["tags"])),
+                Text(scene["difficulty"] or ""),
                 Text(" ".join(scene["description"].split())),
             )
         stdout.print(table)
@@ -109,7 +114,9 @@ def _compare(spec: Path, implemented: dict[str, list[str]]) -> dict[str, Any]:
         for method in HTTP_METHODS:
             if isinstance(item, dict) and method in item:
                 names = {path.lstrip("/"), f"{method} {path}", f"{method} {base}{path}"}
-                found.append({"method": method.upper(), "path": path, "implemented": any(_key(n) in known for n in names)})
+                found.append(
+                    {"method": method.upper(), "path": path, "implemented": any(_key(n) in known for n in names)}
+                )
     return {
         "file": str(spec),
         "total": len(found),
@@ -134,7 +141,11 @@ def _read_spec(path: Path) -> dict[str, Any]:
     except (OSError, UnicodeDecodeError) as exc:
         raise UsageError(f"{path}: cannot read the file: {exc}") from None
     try:
-        document = json.loads(text) if path.suffix == ".json" else yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+        document = (
+            json.loads(text)
+            if path.suffix == ".json"
+            else yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+        )
     except (ValueError, yaml.YAMLError) as exc:
         raise UsageError(f"{path}: not valid JSON or YAML: {exc}") from None
     if not isinstance(document, dict) or not isinstance(document.get("paths"), dict):

@@ -372,7 +372,9 @@ class _LogIndex:
         for event in events:
             sort = sorts.get(type(event))
             if sort is None:
-                sort = sorts[type(event)] = 1 if isinstance(event, CallEvent) else 2 if isinstance(event, WriteEvent) else 0
+                sort = sorts[type(event)] = (
+                    1 if isinstance(event, CallEvent) else 2 if isinstance(event, WriteEvent) else 0
+                )
             if sort == 1:
                 call: CallEvent = event  # type: ignore[assignment]  # sorted above: cheaper than a cast
                 fields = call.__dict__

@@ -83,8 +83,11 @@ def import_agent_diff(seed_path: Path, suite_path: Path, out: Path) -> Imported:
         checks, notes = [], []
         for m, assertion in enumerate(test["assertions"]):
             check_id = f"a{m + 1}"
-            ignored = [*(ignore.get("global") or []), *(ignore.get(assertion["entity"]) or []),
-                       *(assertion.get("ignore_fields", assertion.get("ignore")) or [])]
+            ignored = [
+                *(ignore.get("global") or []),
+                *(ignore.get(assertion["entity"]) or []),
+                *(assertion.get("ignore_fields", assertion.get("ignore")) or []),
+            ]
             if isinstance(assertion.get("description"), str):
                 notes.append(f"{check_id}: {assertion['description']}")
             try:
@@ -113,7 +116,9 @@ def import_agent_diff(seed_path: Path, suite_path: Path, out: Path) -> Imported:
         lines = [f"Test {test['id']} of {suite.path.name}, from {SOURCE}.", *notes]
         path.write_text(_header(lines) + _dump(scene), encoding="utf-8")
         imported.scenes.append(path)
-    (out / "report.json").write_text(json.dumps(imported.to_dict(), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    (out / "report.json").write_text(
+        json.dumps(imported.to_dict(), indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
+    )
     return imported
 
 

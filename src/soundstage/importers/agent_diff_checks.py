@@ -67,8 +67,15 @@ BLOCKS = (
     "where Agent-Diff's blocks column is empty; no check of the record can tell blocks the agent sent from those"
 )
 # The notices Slack logs as messages (soundstage too), which Agent-Diff's messages table never holds.
-NOTICES = ["channel_archive", "channel_join", "channel_leave", "channel_name", "channel_purpose", "channel_topic",
-           "channel_unarchive"]
+NOTICES = [
+    "channel_archive",
+    "channel_join",
+    "channel_leave",
+    "channel_name",
+    "channel_purpose",
+    "channel_topic",
+    "channel_unarchive",
+]
 
 
 def translate(assertion: dict[str, Any], seed_reactions: list[dict[str, Any]], ignored: list[str]) -> Translation:
@@ -98,12 +105,16 @@ def translate(assertion: dict[str, Any], seed_reactions: list[dict[str, Any]], i
         raise Unexpressed(f"entity {entity!r} has no soundstage counterpart here")
     caveat, only = None, None
     if entity == "messages" and _escaped_regex(where, assertion.get("expected_changes")):
-        caveat = ("a regex written with &, < or >: soundstage keeps a message's text as Slack does, with those "
-                  "escaped (&amp;, &lt;, &gt;), and a regex cannot be escaped as a literal text is")
+        caveat = (
+            "a regex written with &, < or >: soundstage keeps a message's text as Slack does, with those "
+            "escaped (&amp;, &lt;, &gt;), and a regex cannot be escaped as a literal text is"
+        )
     if kind == "changed":
         moving = sorted(set(where) - FIXED)
         if moving:
-            raise Unexpressed(f"where tests {', '.join(moving)}, which a change can move: Agent-Diff matches either version")
+            raise Unexpressed(
+                f"where tests {', '.join(moving)}, which a change can move: Agent-Diff matches either version"
+            )
         skipped = {fields[name].path for name in ignored if name in fields}
         seen = [path for path in changing if path not in skipped]
         _changes(check, assertion, fields, seen, entity)
@@ -139,8 +150,9 @@ def _escaped_regex(where: dict[str, Any], changes: Any) -> bool:
     return any(isinstance(p, dict) and any(c in str(p.get("regex", "")) for c in "&<>") for p in preds)
 
 
-def _changes(check: dict[str, Any], assertion: dict[str, Any], fields: dict[str, Field], changing: list[str],
-             entity: str) -> None:
+def _changes(
+    check: dict[str, Any], assertion: dict[str, Any], fields: dict[str, Field], changing: list[str], entity: str
+) -> None:
     expected = assertion.get("expected_changes") or {}
     if not isinstance(expected, dict):
         raise Unexpressed("expected_changes is not an object")
@@ -214,7 +226,9 @@ def _members(kind: str, where: dict[str, Any], assertion: dict[str, Any]) -> dic
     return {"diff": check}
 
 
-def _reactions(kind: str, where: dict[str, Any], assertion: dict[str, Any], seed: list[dict[str, Any]]) -> dict[str, Any]:
+def _reactions(
+    kind: str, where: dict[str, Any], assertion: dict[str, Any], seed: list[dict[str, Any]]
+) -> dict[str, Any]:
     args: dict[str, Any] = {}
     names = {"message_id": "message", "user_id": "by", "reaction_type": "name"}
     allowed: dict[str, list[Any]] = {}
@@ -227,7 +241,9 @@ def _reactions(kind: str, where: dict[str, Any], assertion: dict[str, Any], seed
         elif set(ops) == {"in"} and name == "message_id" and isinstance(ops["in"], list):
             args["message"], allowed[name] = list(ops["in"]), list(ops["in"])
         else:
-            raise Unexpressed(f"slack.reaction compares {names[name]} by equality only (or a list of messages), not {sorted(ops)}")
+            raise Unexpressed(
+                f"slack.reaction compares {names[name]} by equality only (or a list of messages), not {sorted(ops)}"
+            )
     expected = assertion.get("expected_count")
     if kind == "changed":
         # A reaction row is its key (message, user, emoji) and when it was made: none ever changes, as no

@@ -45,7 +45,9 @@ def world_definition(seed: InputFile, name: str) -> dict[str, Any]:
     for key, flag in conversations.items():
         found = [c for c in channels if c.get(flag)]
         if found:
-            slack[key] = [{"ref": c["channel_id"], "id": c["channel_id"], "users": _refs(members[c["channel_id"]])} for c in found]
+            slack[key] = [
+                {"ref": c["channel_id"], "id": c["channel_id"], "users": _refs(members[c["channel_id"]])} for c in found
+            ]
     ordered = sorted(messages, key=lambda m: float(m["message_id"]))
     slack["messages"] = [_message(m, m["message_id"] in parents, reactions.get(m["message_id"], {})) for m in ordered]
     last = max((float(m["message_id"]) for m in messages), default=0.0)

@@ -86,7 +86,9 @@ def record(args: RecordArgs, attempt: Attempt) -> Outcome:
     if not attempt.explains:
         return Outcome(False, f"a {what}", f"none of {count(len(records), 'record')} did")
     # Most of `where` first, then the field test: the records meeting all of `where` rank first, if any.
-    near = closest(meeting, field) if meeting else closest(records, field, rank=lambda r: sum(c.holds(r) for c in where))
+    near = (
+        closest(meeting, field) if meeting else closest(records, field, rank=lambda r: sum(c.holds(r) for c in where))
+    )
     actual = f"none of {count(len(records), 'record')} did; closest: {record_name(near)}, where {listing(misses(near, where + field))}"
     return Outcome(False, f"a {what}", actual, attempt.record_evidence(args.collection, near))
 
@@ -124,7 +126,12 @@ class FromTo(Args):
 
     def holds(self, change: dict[str, Any], case: Case) -> bool:
         before, after = change.get("from"), change.get("to")
-        sides = {"from_": [before], "to": [after], "added": [_gained(before, after)], "removed": [_gained(after, before)]}
+        sides = {
+            "from_": [before],
+            "to": [after],
+            "added": [_gained(before, after)],
+            "removed": [_gained(after, before)],
+        }
         return all(getattr(self, name).holds(sides[name], case) for name in self.model_fields_set)
 
     def text(self, name: str) -> str:
@@ -222,7 +229,11 @@ def _move(name: str, before: Any, after: Any) -> str:
     """One field's change in words: a list by the elements it gained and lost, else from → to."""
     if isinstance(before, list) and isinstance(after, list):
         gained, lost = _gained(before, after), _gained(after, before)
-        said = [f"{verb} {some(items, len(items), lambda v: show(v, 40))}" for verb, items in (("gained", gained), ("lost", lost)) if items]
+        said = [
+            f"{verb} {some(items, len(items), lambda v: show(v, 40))}"
+            for verb, items in (("gained", gained), ("lost", lost))
+            if items
+        ]
         if said:
             return f"{name} {', '.join(said)}"
     return f"{name} {show(before, 40)} → {show(after, 40)}"
@@ -241,7 +252,11 @@ def diff(args: DiffArgs, attempt: Attempt) -> Outcome:
         + (f", seeing only {listing(args.fields)}" if args.fields is not None else "")
         + Case(args.ignore_case).note()
     )
-    entries = _elements_of(attempt, args.collection, args.each, kinds) if args.each else _entries(attempt, args.collection, kinds, args.fields)
+    entries = (
+        _elements_of(attempt, args.collection, args.each, kinds)
+        if args.each
+        else _entries(attempt, args.collection, kinds, args.fields)
+    )
     matched = [e for e in entries if args.unmet(e) == 0]
     passed = enough(len(matched), args.count, args.count_gte, args.count_lte)
     if matched or not entries:

@@ -410,7 +410,9 @@ async def _relay(
         remote_writer.close()
 
 
-async def _answer(writer: asyncio.StreamWriter, status: int, reason: str, headers: dict[str, str] | None = None) -> None:
+async def _answer(
+    writer: asyncio.StreamWriter, status: int, reason: str, headers: dict[str, str] | None = None
+) -> None:
     extra = "".join(f"{k}: {v}\r\n" for k, v in (headers or {}).items())
     writer.write(f"HTTP/1.1 {status} {reason}\r\n{extra}content-length: 0\r\nconnection: close\r\n\r\n".encode())
     await writer.drain()

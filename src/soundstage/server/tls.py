@@ -58,7 +58,9 @@ def local_ca(folder: Path | None = None) -> LocalCA:
                     if not (found.ca.exists() and found.certificate.exists() and found.bundle.exists()):
                         _create(found)
             except OSError as exc:
-                raise InfrastructureError(f"could not keep the local certificate authority in {found.folder}: {exc}") from exc
+                raise InfrastructureError(
+                    f"could not keep the local certificate authority in {found.folder}: {exc}"
+                ) from exc
     return found
 
 

@@ -26,7 +26,12 @@ Path = tuple[str | int, ...]
 # Faker's providers of every value the services' `generate:` draw (names, companies, words, user names, IP
 # addresses). A Faker of all its providers draws the same values from the same seed, but loading all of them
 # took longer than the messages of a world's `generate:` (tests/spec/test_build.py compares the two).
-FAKER_PROVIDERS = ("faker.providers.person", "faker.providers.company", "faker.providers.lorem", "faker.providers.internet")
+FAKER_PROVIDERS = (
+    "faker.providers.person",
+    "faker.providers.company",
+    "faker.providers.lorem",
+    "faker.providers.internet",
+)
 M = TypeVar("M", bound=BaseModel)
 
 

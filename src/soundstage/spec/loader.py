@@ -166,6 +166,8 @@ for _tag, _pattern, _first in (
     ("merge", r"<<", "<"),
 ):  # first match wins, so a plain 42 is an int, not a float
     _Schema.add_implicit_resolver(f"tag:yaml.org,2002:{_tag}", re.compile(f"^(?:{_pattern})$"), list(_first))
+
+
 # Decimal even with a leading zero (PyYAML would read 010 as octal 8).
 def _decimal(loader: Any, node: ScalarNode) -> int:  # Any: the stubs know only PyYAML's own loaders
     return int(loader.construct_scalar(node))
@@ -183,9 +185,7 @@ class Document:
     (a fifth of its size, for a tenth of the time libyaml took to read it): a big world's is held all
     through the build of its image, alongside every record made."""
 
-    def __init__(
-        self, data: dict[str, Any], lines: dict[PathKey, int] | None, file: str, text: str = ""
-    ) -> None:
+    def __init__(self, data: dict[str, Any], lines: dict[PathKey, int] | None, file: str, text: str = "") -> None:
         self.data = data
         self.file = file
         self._lines = lines

@@ -57,7 +57,9 @@ def read_suite(path: Path) -> tuple[Suite, list[str]]:
         try:
             found = relative if is_file(relative) else find_scene(entry)
         except NotFound as exc:
-            errors.append(SpecError(str(exc), file=document.file, line=document.line(("scenes", i)), field=f"scenes[{i}]"))
+            errors.append(
+                SpecError(str(exc), file=document.file, line=document.line(("scenes", i)), field=f"scenes[{i}]")
+            )
             continue
         scenes.append(str(found))
     labelled = [(str(p), scene_labels(p)[0]) for _, p, _ in list_scenes()] if suite.tags else []

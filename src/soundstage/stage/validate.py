@@ -10,7 +10,9 @@ from .image import build_image
 from .models import Scene, read_scene, read_world
 
 # Keys only a scene has: a file with any of them is a scene, even one that lacks its `task`.
-SCENE_KEYS = frozenset({"task", "world", "seed", "agent", "people", "faults", "api_faults", "checks", "pass", "rate_limits"})
+SCENE_KEYS = frozenset(
+    {"task", "world", "seed", "agent", "people", "faults", "api_faults", "checks", "pass", "rate_limits"}
+)
 
 
 def is_scene(document: Document) -> bool:

@@ -21,7 +21,9 @@ def dm(*users: str) -> str:
 
 
 if test == "test_1":
-    client.chat_postMessage(channel=GENERAL, text="Hello" if wrong else "hello")  # the suite's contains is exact in case
+    client.chat_postMessage(
+        channel=GENERAL, text="Hello" if wrong else "hello"
+    )  # the suite's contains is exact in case
 elif test == "test_2":
     client.chat_postMessage(channel=dm("U02JOHNDOE1"), text="Can we sync later?")
 elif test == "test_3":
@@ -40,9 +42,13 @@ elif test == "test_11":
     client.reactions_add(channel=RANDOM, timestamp="1706052665.000000", name="thumbsup")
     client.reactions_add(channel=RANDOM, timestamp="1706051755.000000", name="thumbsdown")
 elif test == "test_12":
-    client.reactions_add(channel=GENERAL, timestamp="1699564800.000123" if wrong else "1706115500.000001", name="thumbsup")
+    client.reactions_add(
+        channel=GENERAL, timestamp="1699564800.000123" if wrong else "1706115500.000001", name="thumbsup"
+    )
 elif test == "test_13":
-    client.conversations_setTopic(channel=GENERAL, topic="weekly standup discussions" if wrong else "Weekly standup discussions")
+    client.conversations_setTopic(
+        channel=GENERAL, topic="weekly standup discussions" if wrong else "Weekly standup discussions"
+    )
 elif test == "test_14":
     text = "Hello everyone, we just shipped the new feature!"
     client.chat_update(channel=GENERAL, ts="1699564800.000123", text=text)

@@ -27,7 +27,9 @@ SEEDS = Path(__file__).parents[3] / "seeds"
 MINUTE = 60 * US
 # The shipped scenes with Datadog records or faults of their own, and csv-export for the others: their Datadog
 # is the acme world's alone (the same series, monitors, faults and seed as csv-export's).
-SCENES = sorted(path.stem for path in SEEDS.glob("*.yaml") if path.stem == "csv-export" or "datadog" in path.read_text())
+SCENES = sorted(
+    path.stem for path in SEEDS.glob("*.yaml") if path.stem == "csv-export" or "datadog" in path.read_text()
+)
 # Monitors crossing thresholds again and again, windows of series on other intervals, an evaluation delay,
 # recovery thresholds, no data, a downtime, and a fault that holds a monitor and steps a metric while a
 # monitor named "trigger" exists.
@@ -108,7 +110,9 @@ class Twins:
         with monkeypatch.context() as patched:
             patched.setattr(evaluation, "attach", _minute_by_minute)
             self.reference = hub.add(image)
-        self.keys = {w.id: {p.token_type: t for t, p in w.tokens.items() if p.service == "datadog"} for w in self.worlds}
+        self.keys = {
+            w.id: {p.token_type: t for t, p in w.tokens.items() if p.service == "datadog"} for w in self.worlds
+        }
 
     @property
     def worlds(self) -> tuple[World, World]:
@@ -123,9 +127,14 @@ class Twins:
         answers = []
         for world in self.worlds:
             keys = self.keys[world.id]
-            headers = {"dd-api-key": keys["api_key"], "dd-application-key": keys["application_key"],
-                       "content-type": "application/json"}
-            request = ServiceRequest(method, path, {}, headers, json.dumps(body).encode() if body else b"", "http://x/dd")
+            headers = {
+                "dd-api-key": keys["api_key"],
+                "dd-application-key": keys["application_key"],
+                "content-type": "application/json",
+            }
+            request = ServiceRequest(
+                method, path, {}, headers, json.dumps(body).encode() if body else b"", "http://x/dd"
+            )
             reply, content, _, _ = record(world, SERVICES["datadog"], world.tokens[keys["api_key"]], request)
             assert reply.status < 300, content
             answers.append(json.loads(content) if content else None)
@@ -156,11 +165,15 @@ def test_week_long_moves_log_what_evaluating_every_minute_logs(scene: str, monke
     # Points submitted into a series a monitor reads, and a monitor the noise moves across its thresholds.
     twins.call("POST", "/api/v2/series", _points(twins.fast, "orders.errors", "web-1", 30, 10))
     (created, _) = twins.call(
-        "POST", "/api/v1/monitor",
+        "POST",
+        "/api/v1/monitor",
         _monitor("noisy", "avg(last_5m):avg:orders.latency.p99{service:orders} > 195", thresholds={"critical": 195}),
     )
     twins.advance("8h")
-    changed = {"query": "max(last_1h):max:orders.latency.p99{*} by {host} > 225", "options": {"thresholds": {"critical": 225}}}
+    changed = {
+        "query": "max(last_1h):max:orders.latency.p99{*} by {host} > 225",
+        "options": {"thresholds": {"critical": 225}},
+    }
     twins.call("PUT", f"/api/v1/monitor/{created['id']}", changed)
     twins.advance("2h")
     twins.advance("10h")
@@ -186,7 +199,9 @@ def test_faults_downtimes_and_other_intervals_log_what_evaluating_every_minute_l
     log = twins.same()
     kinds = [e["kind"] for e in log]
     assert kinds.count("fault_started") == 2 and kinds.count("fault_resolved") == 1
-    transitions = [e for e in log if e["kind"] == "write" and e["collection"] == MONITORS and "overall_state" in e["fields"]]
+    transitions = [
+        e for e in log if e["kind"] == "write" and e["collection"] == MONITORS and "overall_state" in e["fields"]
+    ]
     assert len(transitions) > 100  # the latency monitor flips again and again: the windows were computed
 
 

@@ -96,7 +96,12 @@ def test_sdk_schedule_update_cancel_shows_in_v2(dd: DatadogWorld) -> None:
         assert [d.id for d in parsed(api.list_downtimes(current_only=True))] == [made.id]
         assert api.cancel_downtime(made.id) is None
         gone = parsed(api.get_downtime(made.id))
-        assert (gone.active, gone.disabled, gone.canceled, gone["status"]) == (False, True, START + 30, "canceled")  # the clock ticks 5s a call
+        assert (gone.active, gone.disabled, gone.canceled, gone["status"]) == (
+            False,
+            True,
+            START + 30,
+            "canceled",
+        )  # the clock ticks 5s a call
     assert dd.raw("GET", f"/api/v2/downtime/{made['uuid']}").json()["data"]["attributes"]["status"] == "canceled"
 
 
@@ -107,12 +112,24 @@ def test_a_v2_downtime_read_through_v1(dd: DatadogWorld) -> None:
         json={
             "data": {
                 "type": "downtime",
-                "attributes": {"scope": "env:prod AND host:(web-1 OR web-2)", "monitor_identifier": {"monitor_tags": ["team:core"]}},
+                "attributes": {
+                    "scope": "env:prod AND host:(web-1 OR web-2)",
+                    "monitor_identifier": {"monitor_tags": ["team:core"]},
+                },
             }
         },
     ).json()["data"]
-    [v1] = [d for d in dd.raw("GET", "/api/v1/downtime", params={"with_creator": "true"}).json() if d["uuid"] == created["id"]]
-    assert v1["creator"] == {"email": "stagebot@acme.test", "handle": "stagebot@acme.test", "id": 1445001, "name": "Stage Bot"}
+    [v1] = [
+        d
+        for d in dd.raw("GET", "/api/v1/downtime", params={"with_creator": "true"}).json()
+        if d["uuid"] == created["id"]
+    ]
+    assert v1["creator"] == {
+        "email": "stagebot@acme.test",
+        "handle": "stagebot@acme.test",
+        "id": 1445001,
+        "name": "Stage Bot",
+    }
     assert (v1["id"], v1["scope"], v1["monitor_tags"], v1["monitor_id"], v1["creator_id"]) == (
         4000000002,
         ["env:prod", "host:(web-1 OR web-2)"],
@@ -154,7 +171,10 @@ def test_cancel_by_scope(dd: DatadogWorld) -> None:
         ({"scope": "*", "start": START, "end": START}, "The downtime end must be after its start"),
         ({"scope": "*", "monitor_id": 42}, "Monitor 42 not found"),
         ({"scope": "*", "monitor_tags": "team:core"}, "The value provided for parameter 'monitor_tags' is invalid"),
-        ({"scope": "*", "notify_end_types": ["never"]}, "The value provided for parameter 'notify_end_types' is invalid"),
+        (
+            {"scope": "*", "notify_end_types": ["never"]},
+            "The value provided for parameter 'notify_end_types' is invalid",
+        ),
         (
             {"scope": "*", "recurrence": {"type": "days", "period": 1}},
             "Recurring downtimes are not supported: give a one-time schedule with start and end",

@@ -16,7 +16,9 @@ from soundstage.stage.models import read_scene_text
 from .conftest import DatadogWorld
 
 BOT_ID = "1b8c2d3e-4f50-4a61-8b72-9c83d4e5f601"
-INCIDENT_TYPE = "82f5a85e-36da-40ff-b88c-07b53e2af719"  # the organization's default incident type: a UUID from the scene's seed
+INCIDENT_TYPE = (
+    "82f5a85e-36da-40ff-b88c-07b53e2af719"  # the organization's default incident type: a UUID from the scene's seed
+)
 SCENE = f"""
 name: dd-incidents
 task: test

@@ -24,7 +24,10 @@ def test_sdk_active_metrics(dd_shared: DatadogWorld) -> None:
     assert (later.status_code, later.json()) == (200, {"from": str(START + 86400), "metrics": []})
     for params in ({}, {"from": "an hour ago"}):
         bad = dd_shared.raw("GET", "/api/v1/metrics", params=params)
-        assert (bad.status_code, bad.json()) == (400, {"errors": ["The value provided for parameter 'from' is invalid"]})
+        assert (bad.status_code, bad.json()) == (
+            400,
+            {"errors": ["The value provided for parameter 'from' is invalid"]},
+        )
 
 
 def test_raw_metadata(dd_shared: DatadogWorld) -> None:
@@ -69,8 +72,18 @@ def test_edit_metadata_errors(dd: DatadogWorld) -> None:
     for path, body, status, message in [
         ("/api/v1/metrics/no.such.metric", {"description": "x"}, 404, "Metric not found"),
         ("/api/v1/metrics/orders.requests", {"description": 3}, 400, "Invalid 'description': expected a string"),
-        ("/api/v1/metrics/orders.requests", {"type": "histogram"}, 400, "Invalid 'type': expected one of gauge, rate, count, distribution"),
-        ("/api/v1/metrics/orders.requests", {"statsd_interval": 0}, 400, "Invalid 'statsd_interval': expected a positive integer"),
+        (
+            "/api/v1/metrics/orders.requests",
+            {"type": "histogram"},
+            400,
+            "Invalid 'type': expected one of gauge, rate, count, distribution",
+        ),
+        (
+            "/api/v1/metrics/orders.requests",
+            {"statsd_interval": 0},
+            400,
+            "Invalid 'statsd_interval': expected a positive integer",
+        ),
     ]:
         response = dd.raw("PUT", path, json=body)
         assert (response.status_code, response.json()) == (status, {"errors": [message]})
@@ -89,6 +102,12 @@ def test_v2_metric_list_pages(dd_shared: DatadogWorld) -> None:
         assert [m.id for m in api.list_tag_configurations(filter_tags="host:web-1").data] == ALL[:2]
     raw = dd_shared.raw("GET", "/api/v2/metrics", params={"page[size]": 2}).json()
     assert raw["meta"]["pagination"]["next_cursor"] == raw["links"]["next"].split("page[cursor]=")[1].split("&")[0]
-    assert raw["data"] == [{"type": "metrics", "id": "orders.latency.p99"}, {"type": "metrics", "id": "orders.requests"}]
+    assert raw["data"] == [
+        {"type": "metrics", "id": "orders.latency.p99"},
+        {"type": "metrics", "id": "orders.requests"},
+    ]
     bad = dd_shared.raw("GET", "/api/v2/metrics", params={"page[size]": 0})
-    assert (bad.status_code, bad.json()) == (400, {"errors": ["The value provided for parameter 'page[size]' is invalid"]})
+    assert (bad.status_code, bad.json()) == (
+        400,
+        {"errors": ["The value provided for parameter 'page[size]' is invalid"]},
+    )

@@ -165,9 +165,21 @@ def test_nothing_after_now(dd_shared: DatadogWorld) -> None:
 @pytest.mark.parametrize(
     ("path", "change", "message"),
     [
-        ("timeseries", {"type": "timeseries_rquest"}, 'API input validation failed: Invalid type. Expected "timeseries_request".'),
-        ("scalar", {"type": "timeseries_request"}, 'API input validation failed: Invalid type. Expected "scalar_request".'),
-        ("timeseries", {"to": 0}, "API input validation failed: to must be an integer of epoch milliseconds after from"),
+        (
+            "timeseries",
+            {"type": "timeseries_rquest"},
+            'API input validation failed: Invalid type. Expected "timeseries_request".',
+        ),
+        (
+            "scalar",
+            {"type": "timeseries_request"},
+            'API input validation failed: Invalid type. Expected "scalar_request".',
+        ),
+        (
+            "timeseries",
+            {"to": 0},
+            "API input validation failed: to must be an integer of epoch milliseconds after from",
+        ),
         ("timeseries", {"queries": []}, "API input validation failed: queries must be a non-empty array"),
         (
             "timeseries",
@@ -180,7 +192,11 @@ def test_nothing_after_now(dd_shared: DatadogWorld) -> None:
             "Error parsing query: unable to parse avg:orders.latency.p99: expected a scope in braces after "
             "'orders.latency.p99', like {*} or {service:orders}",
         ),
-        ("timeseries", {"formulas": [{"formula": "a + c"}]}, "Invalid formula: unknown query name 'c' in formula 'a + c'"),
+        (
+            "timeseries",
+            {"formulas": [{"formula": "a + c"}]},
+            "Invalid formula: unknown query name 'c' in formula 'a + c'",
+        ),
         (
             "timeseries",
             {"formulas": [{"formula": "abs(a)"}]},

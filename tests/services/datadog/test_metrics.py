@@ -273,7 +273,9 @@ def test_a_remembered_answer_follows_every_write_to_the_series(dd: DatadogWorld)
         assert remembered.answers  # the next request answers from the memo
         assert _query(dd, query, start, end).json()["series"] == first
         for found in first:  # one series a host: its points as they are defined
-            record = next(r for r in world[SERIES].by("metric", "orders.latency.p99") if found["tag_set"][0] in r["tags"])
+            record = next(
+                r for r in world[SERIES].by("metric", "orders.latency.p99") if found["tag_set"][0] in r["tags"]
+            )
             expected = [[at * 1000.0, value_at(record, at * US, world.ids.seed)] for at in range(start, end + 1, 60)]
             assert found["pointlist"] == expected
         remembered.answers.clear()
@@ -284,8 +286,11 @@ def test_a_remembered_answer_follows_every_write_to_the_series(dd: DatadogWorld)
     assert asked() == [["host:web-1"], ["host:web-2"]]
     series.set_override(world, "orders.latency.p99", ["host:web-1"], 1500, since=(START - 300) * US)
     assert asked() == [["host:web-1"], ["host:web-2"]]
-    point = {"metric": "orders.latency.p99", "tags": ["service:orders", "env:prod", "host:web-2"],
-             "points": [{"timestamp": START - 600, "value": 2500}]}
+    point = {
+        "metric": "orders.latency.p99",
+        "tags": ["service:orders", "env:prod", "host:web-2"],
+        "points": [{"timestamp": START - 600, "value": 2500}],
+    }
     assert dd.raw("POST", "/api/v2/series", json={"series": [point]}).status_code == 202
     assert asked() == [["host:web-1"], ["host:web-2"]]
     series.set_override(world, "orders.latency.p99", ["host:web-3"], 900, since=(START - 120) * US)

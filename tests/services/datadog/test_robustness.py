@@ -87,7 +87,12 @@ METRIC_QUERY = {
     "to": (FUTURE_S - 3600) * 1000,
     "interval": 60000,
     "queries": [
-        {"data_source": "metrics", "name": "a", "query": "avg:orders.latency.p99{*} by {host,service}", "aggregator": "max"}
+        {
+            "data_source": "metrics",
+            "name": "a",
+            "query": "avg:orders.latency.p99{*} by {host,service}",
+            "aggregator": "max",
+        }
     ],
     "formulas": [{"formula": "a * 2", "limit": {"count": 1, "order": "asc"}}],
 }

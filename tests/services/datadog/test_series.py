@@ -75,7 +75,9 @@ def _series(rng: random.Random, index: int, submitted: bool = True, interval: in
     return record
 
 
-def _rolled_up(query: Any, records: list[dict[str, Any]], start: int, end: int, interval: int) -> list[tuple[int, float]]:
+def _rolled_up(
+    query: Any, records: list[dict[str, Any]], start: int, end: int, interval: int
+) -> list[tuple[int, float]]:
     """Each bucket's points aggregated by the query's rollup method, then across series, point by point."""
     expected = []
     for bucket in series.buckets(start, end, interval):
@@ -130,10 +132,14 @@ def test_buckets_of_one_point_a_series_are_their_points() -> None:
             record["overrides"] = []
             if rng.random() < 0.25:  # partly covering the range: from inside it, or ending inside it
                 inside = rng.randrange(start, end + 1)
-                record["overrides"].append(rng.choice([
-                    {"from": inside, "to": None, "value": rng.choice([1500, -0.0])},
-                    {"from": start - DAY, "to": inside, "value": 7.5},
-                ]))
+                record["overrides"].append(
+                    rng.choice(
+                        [
+                            {"from": inside, "to": None, "value": rng.choice([1500, -0.0])},
+                            {"from": start - DAY, "to": inside, "value": 7.5},
+                        ]
+                    )
+                )
             if rng.random() < 0.2:
                 record["points"] = [[rng.randrange(start, end + 1) // step * step, float(rng.randrange(3000))]]
             if rng.random() < 0.15:
@@ -174,7 +180,9 @@ def test_a_window_stays_in_its_range(space: str, over: str) -> None:
         if found is None:
             continue
         told += 1
-        overridden += any(o["from"] <= end and (o["to"] is None or o["to"] > start) for r in records for o in r["overrides"])
+        overridden += any(
+            o["from"] <= end and (o["to"] is None or o["to"] > start) for r in records for o in r["overrides"]
+        )
         low, high, edge = found
         assert edge > end
         for later in range(end, min(edge, end + 3 * 3600 * US), 600 * US):  # until an override starts or ends
@@ -186,7 +194,11 @@ def test_a_window_stays_in_its_range(space: str, over: str) -> None:
 def test_the_range_of_a_window() -> None:
     record = series.new_series("1", "m", ["host:a"], base=100, noise=5)
     window = (NOW - 600 * US, NOW)
-    assert series.window_range([record], *window, "avg", "avg") == (pytest.approx(95 - 1e-4), pytest.approx(105 + 1e-4), 2**63)
+    assert series.window_range([record], *window, "avg", "avg") == (
+        pytest.approx(95 - 1e-4),
+        pytest.approx(105 + 1e-4),
+        2**63,
+    )
     covered = {**record, "overrides": [{"from": NOW - 60 * US, "to": None, "value": 1}]}
     ahead = {**record, "overrides": [{"from": NOW + 120 * US, "to": None, "value": 1}]}
     ending = {**record, "overrides": [{"from": NOW - DAY, "to": NOW + 90 * US, "value": 3100}]}
@@ -196,15 +208,21 @@ def test_the_range_of_a_window() -> None:
     # ends (at the first point it changes).
     assert series.window_range([covered], *window, "avg", "avg") == (pytest.approx(1), pytest.approx(105 + 1e-4), 2**63)
     assert series.window_range([ahead], *window, "avg", "avg")[2] == NOW + 120 * US  # type: ignore[index]
-    assert series.window_range([ending], *window, "avg", "avg") == (pytest.approx(3100), pytest.approx(3100), NOW + 120 * US)
+    assert series.window_range([ending], *window, "avg", "avg") == (
+        pytest.approx(3100),
+        pytest.approx(3100),
+        NOW + 120 * US,
+    )
     assert series.window_range([past], *window, "avg", "avg") == series.window_range([record], *window, "avg", "avg")
     assert series.window_range([submitted], *window, "avg", "avg") is None
     # Series with a point at every timestamp: their average at each lies between their lows' and highs' averages.
     assert series.window_range([record, ending], *window, "avg", "avg")[:2] == (  # type: ignore[index]
-        pytest.approx((95 - 1e-4 + 3100) / 2), pytest.approx((105 + 1e-4 + 3100) / 2)
+        pytest.approx((95 - 1e-4 + 3100) / 2),
+        pytest.approx((105 + 1e-4 + 3100) / 2),
     )
     assert series.window_range([record, ending], *window, "min", "avg")[:2] == (  # type: ignore[index]
-        pytest.approx(95 - 1e-4), pytest.approx(105 + 1e-4)
+        pytest.approx(95 - 1e-4),
+        pytest.approx(105 + 1e-4),
     )
     # A sum over a window that is not a whole number of intervals counts a varying number of points.
     assert series.window_range([record], NOW - 90 * US, NOW, "avg", "sum") is None
@@ -239,7 +257,9 @@ def test_windows_computed_in_one_pass_are_each_windows_value() -> None:
     assert series.window_values(many, 3600 * US, NOW, NOW + DAY, "avg", "avg", SEED) is None  # each window sampled
 
 
-def _stats_by_bucket(query: Any, records: list[dict[str, Any]], start: int, end: int, interval: int, samples: int) -> list[tuple[int, float]]:
+def _stats_by_bucket(
+    query: Any, records: list[dict[str, Any]], start: int, end: int, interval: int, samples: int
+) -> list[tuple[int, float]]:
     """Each bucket of each series summarised on its own by `stats` (exactly, or sampled past `samples` points,
     as a bucket is defined to be), then aggregated across series."""
     expected = []
@@ -248,7 +268,9 @@ def _stats_by_bucket(query: Any, records: list[dict[str, Any]], start: int, end:
         for record in records:
             divisor = record["interval"] if query.as_rate and record["type"] == "count" else 1
             by = query.rollup or ("sum" if record["type"] == "count" and not query.as_rate else "avg")
-            summary = series.stats(record, max(bucket, start), min(bucket + interval * US - 1, end), SEED, samples, divisor)
+            summary = series.stats(
+                record, max(bucket, start), min(bucket + interval * US - 1, end), SEED, samples, divisor
+            )
             if summary is not None:
                 values.append(summary.value(by))
         if values:

@@ -59,7 +59,9 @@ def test_sdk_submit_a_new_metric(dd: DatadogWorld) -> None:
 def test_points_replace_a_seeded_series_point(dd: DatadogWorld) -> None:
     tags = ["service:orders", "env:prod", "host:web-1"]
     before = _points(dd, "avg:orders.latency.p99{host:web-1}", START - 180, START)
-    response = _submit(dd, {"metric": "orders.latency.p99", "tags": tags, "points": [{"timestamp": START - 60, "value": 2500}]})
+    response = _submit(
+        dd, {"metric": "orders.latency.p99", "tags": tags, "points": [{"timestamp": START - 60, "value": 2500}]}
+    )
     assert (response.status_code, response.json()) == (202, {"errors": []})
     after = _points(dd, "avg:orders.latency.p99{host:web-1}", START - 180, START)
     assert after == [before[0], before[1], [START - 60, 2500.0], before[3]]
@@ -88,11 +90,23 @@ def test_needs_only_the_api_key(dd: DatadogWorld) -> None:
     ("body", "message"),
     [
         ({}, "Invalid 'series': expected a non-empty array"),
-        ({"series": [{"metric": "9lives", "points": [{"timestamp": START, "value": 1}]}]}, "Invalid 'series[0].metric': expected a metric name"),
+        (
+            {"series": [{"metric": "9lives", "points": [{"timestamp": START, "value": 1}]}]},
+            "Invalid 'series[0].metric': expected a metric name",
+        ),
         ({"series": [{"metric": "a.b", "points": []}]}, "Invalid 'series[0].points': expected a non-empty array"),
-        ({"series": [{"metric": "a.b", "points": [{"timestamp": "now", "value": 1}]}]}, "Invalid 'series[0].points': expected {timestamp, value} numbers"),
-        ({"series": [{"metric": "a.b", "type": 7, "points": [{"timestamp": START, "value": 1}]}]}, "Invalid 'series[0].type': expected 0, 1, 2 or 3"),
-        ({"series": [{"metric": "a.b", "tags": ["a b"], "points": [{"timestamp": START, "value": 1}]}]}, "Invalid 'series[0].tags': expected an array of tags"),
+        (
+            {"series": [{"metric": "a.b", "points": [{"timestamp": "now", "value": 1}]}]},
+            "Invalid 'series[0].points': expected {timestamp, value} numbers",
+        ),
+        (
+            {"series": [{"metric": "a.b", "type": 7, "points": [{"timestamp": START, "value": 1}]}]},
+            "Invalid 'series[0].type': expected 0, 1, 2 or 3",
+        ),
+        (
+            {"series": [{"metric": "a.b", "tags": ["a b"], "points": [{"timestamp": START, "value": 1}]}]},
+            "Invalid 'series[0].tags': expected an array of tags",
+        ),
     ],
 )
 def test_errors(dd: DatadogWorld, body: dict[str, Any], message: str) -> None:

@@ -107,7 +107,9 @@ def test_sdk_list_and_paging(users: DatadogWorld) -> None:
     bot = response.data[2]
     assert bot.id == BOT_ID and bot.attributes.service_account is True and str(bot.type) == "users"
     assert bot.attributes.created_at.isoformat() == "2025-01-26T14:00:00+00:00"
-    assert {(str(u.relationships.org.data.type), u.relationships.org.data.id) for u in response.data} == {("orgs", ORG_ID)}
+    assert {(str(u.relationships.org.data.type), u.relationships.org.data.id) for u in response.data} == {
+        ("orgs", ORG_ID)
+    }
     assert response.meta.page.total_count == 5 and response.meta.page.total_filtered_count == 3
     assert [u.attributes.email for u in paged] == [
         "old@acme.test",

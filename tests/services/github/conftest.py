@@ -65,7 +65,9 @@ class GitHubWorld:
     def py(self) -> Any:
         from github import Auth, Github
 
-        return Github(auth=Auth.Token(self.token), base_url=self.url, seconds_between_requests=0, seconds_between_writes=0)
+        return Github(
+            auth=Auth.Token(self.token), base_url=self.url, seconds_between_requests=0, seconds_between_writes=0
+        )
 
     def raw(self, method: str, path: str, token: str | None = "", **kwargs: Any) -> httpx.Response:
         headers = {"User-Agent": "test", **kwargs.pop("headers", {})}

@@ -280,12 +280,16 @@ def test_pull_by_title_and_head_in_its_own_repo(result, attempt):
 
 
 def test_pull_title_ignore_case_false(result, attempt):
-    r = check(result, attempt, "github.pull", repo="acme/orders", title_contains="STALE", merged=True, ignore_case=False)
+    r = check(
+        result, attempt, "github.pull", repo="acme/orders", title_contains="STALE", merged=True, ignore_case=False
+    )
     assert (r.passed, r.expected) == (
         False,
         'a pull request in acme/orders titled like "STALE" case-sensitive that is merged',
     )
-    r = check(result, attempt, "github.pull", repo="acme/orders", title_contains="stale", merged=True, ignore_case=False)
+    r = check(
+        result, attempt, "github.pull", repo="acme/orders", title_contains="stale", merged=True, ignore_case=False
+    )
     assert r.passed is True
 
 
@@ -382,7 +386,9 @@ def test_issue_ignore_case_false(result, attempt):
         'at least one issue in acme/orders whose title contains "STALE", case-sensitive',
     )
     assert check(result, attempt, "github.issue", repo="acme/orders", labels=["Bug"], ignore_case=False).passed is False
-    r = check(result, attempt, "github.issue", repo="acme/orders", title_contains="Totals", labels=["bug"], ignore_case=False)
+    r = check(
+        result, attempt, "github.issue", repo="acme/orders", title_contains="Totals", labels=["bug"], ignore_case=False
+    )
     assert r.passed is True
 
 

@@ -99,7 +99,9 @@ def test_commit_statuses(acme: GitHubWorld) -> None:
     empty = kit.rest.repos.get_combined_status_for_ref("acme", "orders", "main").parsed_data
     assert (empty.state, empty.total_count, empty.sha) == ("pending", 0, sha)
     commit = acme.py().get_repo("acme/orders").get_commit(sha)
-    made = commit.create_status("pending", target_url="https://ci.acme.test/1", description="running", context="ci/tests")
+    made = commit.create_status(
+        "pending", target_url="https://ci.acme.test/1", description="running", context="ci/tests"
+    )
     assert (made.creator.login, made.state) == ("stagebot", "pending")
     lint = kit.rest.repos.create_commit_status("acme", "orders", sha, state="pending", context="ci/lint").parsed_data
     assert lint.creator is not None and lint.creator.login == "stagebot"

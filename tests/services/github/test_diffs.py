@@ -43,8 +43,12 @@ def test_format_patch_leaves_merge_commits_out():
     objects, _ = _objects({})
     who = {"name": "Maya", "email": "maya@acme.test", "at": 1772460000 * 1_000_000}
     base = git.write_commit(objects, "acme/app", {"a.txt": git.write_blob(objects, "a\n")}, [], "Start", who, who)
-    side = git.write_commit(objects, "acme/app", {"a.txt": git.write_blob(objects, "b\n")}, [base["sha"]], "Side", who, who)
-    merge = git.write_commit(objects, "acme/app", {"a.txt": git.write_blob(objects, "b\n")}, [base["sha"], side["sha"]], "Merge", who, who)
+    side = git.write_commit(
+        objects, "acme/app", {"a.txt": git.write_blob(objects, "b\n")}, [base["sha"]], "Side", who, who
+    )
+    merge = git.write_commit(
+        objects, "acme/app", {"a.txt": git.write_blob(objects, "b\n")}, [base["sha"], side["sha"]], "Merge", who, who
+    )
     patch = diffs.format_patch(objects, [side, merge])
     assert patch.count("\nSubject: ") == 1
     assert "Subject: [PATCH] Side\n" in patch and "Merge" not in patch

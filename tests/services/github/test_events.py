@@ -151,10 +151,24 @@ def test_timeline(acme: GitHubWorld) -> None:
     assert len(items) == len(raw)
     commit = raw[0]
     assert set(commit) == {
-        "sha", "node_id", "url", "html_url", "author", "committer", "tree", "message", "parents", "verification", "event",
+        "sha",
+        "node_id",
+        "url",
+        "html_url",
+        "author",
+        "committer",
+        "tree",
+        "message",
+        "parents",
+        "verification",
+        "event",
     }
     commented, reviewed, labeled = raw[-3:]
-    assert (commented["body"], commented["actor"]["login"], commented["user"]["login"]) == ("Looks right", "stagebot", "stagebot")
+    assert (commented["body"], commented["actor"]["login"], commented["user"]["login"]) == (
+        "Looks right",
+        "stagebot",
+        "stagebot",
+    )
     assert (reviewed["state"], reviewed["body"], reviewed["user"]["login"]) == ("COMMENTED", "Fine", "stagebot")
     assert labeled["label"] == {"name": "bug", "color": "d73a4a"}
     py = acme.py().get_repo("acme/orders").get_issue(number)
@@ -170,7 +184,10 @@ def test_missing_things_are_404(acme: GitHubWorld) -> None:
         ("/repos/acme/nope/issues/events", "https://docs.github.com/rest/repos/repos#get-a-repository"),
     ):
         r = acme.raw("GET", path)
-        assert (r.status_code, r.json()) == (404, {"message": "Not Found", "documentation_url": docs, "status": "404"}), path
+        assert (r.status_code, r.json()) == (
+            404,
+            {"message": "Not Found", "documentation_url": docs, "status": "404"},
+        ), path
 
 
 def test_timeline_cross_references_and_review_threads(acme: GitHubWorld) -> None:
@@ -187,7 +204,9 @@ def test_timeline_cross_references_and_review_threads(acme: GitHubWorld) -> None
     assert refs[0]["source"]["issue"]["pull_request"]["url"] == f"{acme.url}/repos/acme/orders/pulls/4"
     # A comment mentioning #2 cross-references it; `&#2` and `x#2` are no mentions.
     acme.raw("POST", "/repos/acme/orders/issues/3/comments", json={"body": "Like #2, not x#2 or &#2;"})
-    two = [e for e in acme.raw("GET", "/repos/acme/orders/issues/2/timeline").json() if e["event"] == "cross-referenced"]
+    two = [
+        e for e in acme.raw("GET", "/repos/acme/orders/issues/2/timeline").json() if e["event"] == "cross-referenced"
+    ]
     assert [(e["source"]["issue"]["number"], e["actor"]["login"]) for e in two] == [(3, "stagebot")]
     # A review comment and its reply are one thread.
     kit = acme.kit()
@@ -196,14 +215,20 @@ def test_timeline_cross_references_and_review_threads(acme: GitHubWorld) -> None
     head = acme.raw("GET", "/repos/acme/orders/pulls/4").json()["head"]["sha"]
     path = acme.raw("GET", "/repos/acme/orders/pulls/4/files").json()[0]["filename"]
     first = acme.raw(
-        "POST", "/repos/acme/orders/pulls/4/comments", json={"body": "Why?", "commit_id": head, "path": path, "subject_type": "file"}
+        "POST",
+        "/repos/acme/orders/pulls/4/comments",
+        json={"body": "Why?", "commit_id": head, "path": path, "subject_type": "file"},
     ).json()
     acme.raw("POST", f"/repos/acme/orders/pulls/4/comments/{first['id']}/replies", json={"body": "Because."})
-    threads = [e for e in acme.raw("GET", "/repos/acme/orders/issues/4/timeline").json() if e["event"] == "line-commented"]
+    threads = [
+        e for e in acme.raw("GET", "/repos/acme/orders/issues/4/timeline").json() if e["event"] == "line-commented"
+    ]
     assert [[c["body"] for c in t["comments"]] for t in threads] == [["Why?", "Because."]]
     assert base64.b64decode(threads[0]["node_id"]).decode() == f"023:PullRequestReviewThread{first['id']}"
     # GitHub names a thread's event `line-commented` (as its recorded answers show); githubkit expects
     # `line_commented` and so cannot parse such a timeline: read its JSON.
     response = kit.rest.issues.list_events_for_timeline("acme", "orders", 4)
     assert [e["event"] for e in response.json()].count("line-commented") == 1
-    assert [e.event for e in acme.py().get_repo("acme/orders").get_issue(1).get_timeline()].count("cross-referenced") == 2
+    assert [e.event for e in acme.py().get_repo("acme/orders").get_issue(1).get_timeline()].count(
+        "cross-referenced"
+    ) == 2

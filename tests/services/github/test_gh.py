@@ -98,7 +98,13 @@ def test_lists_and_views(gh: Gh) -> None:
         "labels:\tbug, p1\ncomments:\t0\nassignees:\tmaya\nprojects:\t\nmilestone:\t1.5.0\nnumber:\t1\n"
     )
     assert gh("repo", "view", "acme/orders").startswith("name:\tacme/orders\ndescription:\tThe Acme orders API\n")
-    assert gh.operations()[:5] == ["PullRequestList", "IssueList", "PullRequestByNumber", "IssueByNumber", "RepositoryInfo"]
+    assert gh.operations()[:5] == [
+        "PullRequestList",
+        "IssueList",
+        "PullRequestByNumber",
+        "IssueByNumber",
+        "RepositoryInfo",
+    ]
 
 
 def test_diff_and_api(gh: Gh) -> None:
@@ -116,15 +122,26 @@ def test_review_and_merge_the_fix(gh: Gh) -> None:
     pull = gh.state(PULLS)["acme/orders#4"]
     assert (pull["state"], pull["merged"], pull["merged_by"]) == ("closed", True, "stagebot")
     assert gh.state(PULLS)["acme/orders#5"]["merged"] is False
-    assert [c["body"] for c in gh.state(COMMENTS).values() if c["number"] == 5] == ["Not merged: it turns the cache off"]
+    assert [c["body"] for c in gh.state(COMMENTS).values() if c["number"] == 5] == [
+        "Not merged: it turns the cache off"
+    ]
     assert gh.operations()[-1] == "PullRequestMerge"
     verdict = score_custom(
         gh.world,
         [
-            {"id": "merged", "state": {"github.pull": {"repo": "acme/orders", "head": "fix-totals-cache", "merged": True}}},
+            {
+                "id": "merged",
+                "state": {"github.pull": {"repo": "acme/orders", "head": "fix-totals-cache", "merged": True}},
+            },
             {"id": "other", "state": {"github.pull": {"repo": "acme/orders", "head": "cache-off", "merged": False}}},
-            {"id": "deployed", "state": {"github.production": {"repo": "acme/orders", "contains_commit": gh.world.refs["fix_commit"]}}},
-            {"id": "closed", "state": {"github.issue": {"repo": "acme/orders", "number": 1, "state": "closed", "count": 1}}},
+            {
+                "id": "deployed",
+                "state": {"github.production": {"repo": "acme/orders", "contains_commit": gh.world.refs["fix_commit"]}},
+            },
+            {
+                "id": "closed",
+                "state": {"github.issue": {"repo": "acme/orders", "number": 1, "state": "closed", "count": 1}},
+            },
             {
                 "id": "merged_with_gh",
                 "trace": {"called": "github:POST /graphql", "with": {"operation": {"equals": "PullRequestMerge"}}},
@@ -154,12 +171,17 @@ def test_clone_and_check_out_a_pull_request(gh: Gh) -> None:
 
 
 def test_issue_writes(gh: Gh) -> None:
-    url = gh("issue", "create", "-R", "acme/orders", "--title", "Totals slow", "--body", "Since 1.4.0", "--label", "bug")
+    url = gh(
+        "issue", "create", "-R", "acme/orders", "--title", "Totals slow", "--body", "Since 1.4.0", "--label", "bug"
+    )
     number = max(int(key.split("#")[1]) for key in gh.state(ISSUES))
     assert url == f"https://github.com/acme/orders/issues/{number}\n"
     created = gh.state(ISSUES)[f"acme/orders#{number}"]
     assert (created["title"], created["body"], created["labels"], created["user"]) == (
-        "Totals slow", "Since 1.4.0", ["bug"], "stagebot"
+        "Totals slow",
+        "Since 1.4.0",
+        ["bug"],
+        "stagebot",
     )
     gh("issue", "comment", "2", "-R", "acme/orders", "--body", "Looking into it")
     gh("issue", "close", "2", "-R", "acme/orders")
@@ -170,8 +192,15 @@ def test_issue_writes(gh: Gh) -> None:
     reopened = gh.state(ISSUES)["acme/orders#2"]
     assert (reopened["state"], reopened["state_reason"], reopened["closed_by"]) == ("open", "reopened", None)
     assert [o for o in gh.operations() if o and o[0].isupper()] == [
-        "RepositoryInfo", "RepositoryResolveMetadataIDs", "IssueCreate",
-        "IssueByNumber", "CommentCreate", "IssueByNumber", "IssueClose", "IssueByNumber", "IssueReopen",
+        "RepositoryInfo",
+        "RepositoryResolveMetadataIDs",
+        "IssueCreate",
+        "IssueByNumber",
+        "CommentCreate",
+        "IssueByNumber",
+        "IssueClose",
+        "IssueByNumber",
+        "IssueReopen",
     ]
 
 
@@ -179,12 +208,29 @@ def test_create_a_pull_request(gh: Gh) -> None:
     fix = gh.world.refs["fix_commit"]
     gh("api", "repos/acme/orders/git/refs", "-f", "ref=refs/heads/totals-again", "-f", f"sha={fix}")
     assert gh.state(REFS)["acme/orders:refs/heads/totals-again"]["sha"] == fix
-    url = gh("pr", "create", "-R", "acme/orders", "--head", "totals-again", "--base", "main", "--title", "Again", "--body", "Same fix")
+    url = gh(
+        "pr",
+        "create",
+        "-R",
+        "acme/orders",
+        "--head",
+        "totals-again",
+        "--base",
+        "main",
+        "--title",
+        "Again",
+        "--body",
+        "Same fix",
+    )
     number = max(int(key.split("#")[1]) for key in gh.state(PULLS))
     assert url == f"https://github.com/acme/orders/pull/{number}\n"
     pull = gh.state(PULLS)[f"acme/orders#{number}"]
     assert (pull["head"], pull["base"], pull["title"], pull["user"], pull["state"]) == (
-        "totals-again", "main", "Again", "stagebot", "open"
+        "totals-again",
+        "main",
+        "Again",
+        "stagebot",
+        "open",
     )
 
 
@@ -201,7 +247,19 @@ def test_filters_go_through_search(gh: Gh) -> None:
 
 
 def test_edit_close_and_reopen(gh: Gh) -> None:
-    gh("issue", "edit", "2", "-R", "acme/orders", "--title", "Search ignores case", "--add-label", "p1", "--add-assignee", "maya")
+    gh(
+        "issue",
+        "edit",
+        "2",
+        "-R",
+        "acme/orders",
+        "--title",
+        "Search ignores case",
+        "--add-label",
+        "p1",
+        "--add-assignee",
+        "maya",
+    )
     issue = gh.state(ISSUES)["acme/orders#2"]
     assert (issue["title"], issue["labels"], issue["assignees"]) == ("Search ignores case", ["bug", "p1"], ["maya"])
     gh("issue", "edit", "2", "-R", "acme/orders", "--remove-label", "bug")

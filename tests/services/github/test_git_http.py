@@ -105,7 +105,12 @@ def test_clone_from_github_com_through_the_proxy(proxied):
     main = world[REFS].get("acme/orders:refs/heads/main")["sha"]
     assert run("log", "--format=%H", cwd="orders").split() == _history(world, main)
     assert run("branch", "-r", cwd="orders").split() == [
-        "origin/HEAD", "->", "origin/main", "origin/cache-off", "origin/fix-totals-cache", "origin/main"
+        "origin/HEAD",
+        "->",
+        "origin/main",
+        "origin/cache-off",
+        "origin/fix-totals-cache",
+        "origin/main",
     ]
     assert run("cat-file", "-p", "HEAD:README.md", cwd="orders").startswith("# orders")
     assert run("fsck", "--strict", cwd="orders") == ""
@@ -221,7 +226,9 @@ def test_push_a_new_branch(gh, clone):
     assert branch["commit"]["sha"] == sha
     commit = gh.raw("GET", f"/repos/acme/orders/git/commits/{sha}").json()
     assert (commit["message"], commit["author"]["name"], commit["author"]["date"]) == (
-        "Add rates", "Stage Bot", "2026-03-02T15:00:00Z"
+        "Add rates",
+        "Stage Bot",
+        "2026-03-02T15:00:00Z",
     )
     assert commit["tree"]["sha"] == clone("rev-parse", "HEAD^{tree}", cwd="orders").strip()
     content = gh.raw("GET", "/repos/acme/orders/contents/src/util/rates.py", params={"ref": "rates"}).json()
@@ -234,7 +241,8 @@ def test_push_a_new_branch(gh, clone):
         "objects": 6,  # the commit, three trees (the root, src, src/util) and two blobs
     }
     assert [c["sha"] for c in gh.raw("GET", "/repos/acme/orders/commits", params={"sha": "rates"}).json()][:2] == [
-        sha, main
+        sha,
+        main,
     ]
     pushed = {"id": "pushed", "trace": {"called": "github:POST /acme/orders*/git-receive-pack"}}
     rates = {"repo": "acme/orders", "ref": "rates", "path": "src/util/rates.py", "equals": "RATE = 2\n"}

@@ -98,7 +98,9 @@ def test_a_repository_with_its_pulls_and_issues(acme: GitHubWorld) -> None:
         ],
     }
     issues = repo["issues"]
-    assert issues["totalCount"] == len([i for i in acme.state(ISSUES).values() if i["user"] == "maya" and i["state"] == "open"])
+    assert issues["totalCount"] == len(
+        [i for i in acme.state(ISSUES).values() if i["user"] == "maya" and i["state"] == "open"]
+    )
     assert [i["number"] for i in issues["nodes"]] == sorted(
         (i["number"] for i in acme.state(ISSUES).values() if i["user"] == "maya" and i["state"] == "open"), reverse=True
     )[:2]
@@ -123,10 +125,14 @@ def test_one_pull_request_with_its_changes(acme: GitHubWorld) -> None:
         "additions": rest["additions"],
         "deletions": rest["deletions"],
         "changedFiles": rest["changed_files"],
-        "files": {"nodes": [{"path": f["filename"], "additions": f["additions"], "deletions": f["deletions"]} for f in files]},
+        "files": {
+            "nodes": [{"path": f["filename"], "additions": f["additions"], "deletions": f["deletions"]} for f in files]
+        },
         "commits": {
             "totalCount": len(commits),
-            "nodes": [{"commit": {"oid": c["sha"], "messageHeadline": c["commit"]["message"].split("\n")[0]}} for c in commits],
+            "nodes": [
+                {"commit": {"oid": c["sha"], "messageHeadline": c["commit"]["message"].split("\n")[0]}} for c in commits
+            ],
         },
         "headRefOid": rest["head"]["sha"],
         "reviews": {"totalCount": 0},
@@ -213,14 +219,20 @@ def test_bad_documents(acme: GitHubWorld) -> None:
     assert missing == {
         "errors": [
             {
-                "extensions": {"value": None, "problems": [{"path": [], "explanation": "Expected value to not be null"}]},
+                "extensions": {
+                    "value": None,
+                    "problems": [{"path": [], "explanation": "Expected value to not be null"}],
+                },
                 "locations": [{"line": 1, "column": 7}],
                 "message": "Variable $n of type Int! was provided invalid value",
             }
         ]
     }
-    wrong = ask(acme, 'query($n: Int!) { repository(owner: "acme", name: "orders") { issue(number: $n) { title } } }', n="x")
+    wrong = ask(
+        acme, 'query($n: Int!) { repository(owner: "acme", name: "orders") { issue(number: $n) { title } } }', n="x"
+    )
     assert wrong["errors"][0]["message"] == "Variable $n of type Int! was provided invalid value"
+
     def nested(parents: int) -> str:
         return '{ repository(owner: "acme", name: "orders") { ' + "parent { " * parents + "name" + " }" * (parents + 2)
 
@@ -292,7 +304,10 @@ def test_merge_pull_request_is_the_rest_merge(acme: GitHubWorld) -> None:
                 "pullRequest": {
                     "state": "MERGED",
                     "merged": True,
-                    "mergeCommit": {"oid": record["merge_commit_sha"], "messageHeadline": "Key the totals cache by order id (#4)"},
+                    "mergeCommit": {
+                        "oid": record["merge_commit_sha"],
+                        "messageHeadline": "Key the totals cache by order id (#4)",
+                    },
                 },
             }
         }
@@ -305,7 +320,10 @@ def test_merge_pull_request_is_the_rest_merge(acme: GitHubWorld) -> None:
             "id": "deployed",
             "state": {
                 "github.file_at": {
-                    "repo": "acme/orders", "ref": "production", "path": "src/app.py", "contains": 'cache.get(order["id"])'
+                    "repo": "acme/orders",
+                    "ref": "production",
+                    "path": "src/app.py",
+                    "contains": 'cache.get(order["id"])',
                 }
             },
         },
@@ -313,7 +331,7 @@ def test_merge_pull_request_is_the_rest_merge(acme: GitHubWorld) -> None:
     assert score_custom(world, checks).passed
     call = world.log.calls()[-1]
     assert (call.method, call.path, call.operation, call.status) == ("POST", "/graphql", "PullRequestMerge", 200)
-    again = ask(acme, "mutation { mergePullRequest(input: {pullRequestId: \"%s\"}) { clientMutationId } }" % PULL_4)
+    again = ask(acme, 'mutation { mergePullRequest(input: {pullRequestId: "%s"}) { clientMutationId } }' % PULL_4)
     assert again == {
         "data": {"mergePullRequest": None},
         "errors": [
@@ -343,7 +361,13 @@ def test_issue_mutations(acme: GitHubWorld) -> None:
         """mutation IssueCreate($input: CreateIssueInput!) {
           createIssue(input: $input) { issue { number title body state author { login } labels(first: 5) { nodes { name } } assignees(first: 5) { nodes { login } } } }
         }""",
-        input={"repositoryId": ORDERS, "title": "Totals slow", "body": "Since 1.4.0", "labelIds": [BUG], "assigneeIds": [MAYA]},
+        input={
+            "repositoryId": ORDERS,
+            "title": "Totals slow",
+            "body": "Since 1.4.0",
+            "labelIds": [BUG],
+            "assigneeIds": [MAYA],
+        },
     )["data"]["createIssue"]["issue"]
     number = created["number"]
     assert created == {
@@ -356,7 +380,11 @@ def test_issue_mutations(acme: GitHubWorld) -> None:
         "assignees": {"nodes": [{"login": "maya"}]},
     }
     rest = acme.raw("GET", f"/repos/acme/orders/issues/{number}").json()
-    assert (rest["title"], [x["name"] for x in rest["labels"]], rest["assignees"][0]["login"]) == ("Totals slow", ["bug"], "maya")
+    assert (rest["title"], [x["name"] for x in rest["labels"]], rest["assignees"][0]["login"]) == (
+        "Totals slow",
+        ["bug"],
+        "maya",
+    )
 
     commented = ask(
         acme,
@@ -375,7 +403,9 @@ def test_issue_mutations(acme: GitHubWorld) -> None:
         "mutation IssueClose($input: CloseIssueInput!) { closeIssue(input: $input) { issue { state stateReason closed } } }",
         input={"issueId": ISSUE_2, "stateReason": "NOT_PLANNED"},
     )
-    assert closed == {"data": {"closeIssue": {"issue": {"state": "CLOSED", "stateReason": "NOT_PLANNED", "closed": True}}}}
+    assert closed == {
+        "data": {"closeIssue": {"issue": {"state": "CLOSED", "stateReason": "NOT_PLANNED", "closed": True}}}
+    }
     record = acme.state(ISSUES)["acme/orders#2"]
     assert (record["state"], record["state_reason"], record["closed_by"]) == ("closed", "not_planned", "stagebot")
     operations = [c.operation for c in acme.live.world.log.calls() if c.path == "/graphql"]
@@ -402,7 +432,11 @@ def test_reviews(acme: GitHubWorld) -> None:
     }"""
     approved = ask(acme, mutation, input={"pullRequestId": PULL_4, "event": "APPROVE", "body": "LGTM"})
     assert approved == {
-        "data": {"addPullRequestReview": {"pullRequestReview": {"state": "APPROVED", "body": "LGTM", "author": {"login": "stagebot"}}}}
+        "data": {
+            "addPullRequestReview": {
+                "pullRequestReview": {"state": "APPROVED", "body": "LGTM", "author": {"login": "stagebot"}}
+            }
+        }
     }
     [review] = acme.state(REVIEWS).values()
     assert (review["state"], review["user"], review["number"]) == ("APPROVED", "stagebot", 4)
@@ -421,20 +455,37 @@ def test_status_check_rollup_of_a_pulls_head(acme: GitHubWorld) -> None:
     } } } } } }"""
 
     def rollup() -> Any:
-        return ask(acme, query)["data"]["repository"]["pullRequest"]["commits"]["nodes"][0]["commit"]["statusCheckRollup"]
+        return ask(acme, query)["data"]["repository"]["pullRequest"]["commits"]["nodes"][0]["commit"][
+            "statusCheckRollup"
+        ]
 
-    run = {"__typename": "CheckRun", "name": "build", "status": "COMPLETED", "conclusion": "SUCCESS", "checkSuite": {"workflowRun": {"workflow": {"name": "CI"}}}}
+    run = {
+        "__typename": "CheckRun",
+        "name": "build",
+        "status": "COMPLETED",
+        "conclusion": "SUCCESS",
+        "checkSuite": {"workflowRun": {"workflow": {"name": "CI"}}},
+    }
     assert rollup() == {"state": "SUCCESS", "contexts": {"nodes": [run]}}
     head = acme.raw("GET", "/repos/acme/orders/pulls/4").json()["head"]["sha"]
     for state in ("pending", "success"):
-        posted = acme.raw("POST", f"/repos/acme/orders/statuses/{head}", json={"state": state, "context": "ci/tests", "target_url": "https://ci.acme.test/1"})
+        posted = acme.raw(
+            "POST",
+            f"/repos/acme/orders/statuses/{head}",
+            json={"state": state, "context": "ci/tests", "target_url": "https://ci.acme.test/1"},
+        )
         assert posted.status_code == 201
     acme.raw("POST", f"/repos/acme/orders/statuses/{head}", json={"state": "failure", "context": "ci/lint"})
     assert rollup() == {
         "state": "FAILURE",
         "contexts": {
             "nodes": [
-                {"__typename": "StatusContext", "context": "ci/tests", "state": "SUCCESS", "targetUrl": "https://ci.acme.test/1"},
+                {
+                    "__typename": "StatusContext",
+                    "context": "ci/tests",
+                    "state": "SUCCESS",
+                    "targetUrl": "https://ci.acme.test/1",
+                },
                 {"__typename": "StatusContext", "context": "ci/lint", "state": "FAILURE", "targetUrl": None},
                 run,
             ]
@@ -443,7 +494,9 @@ def test_status_check_rollup_of_a_pulls_head(acme: GitHubWorld) -> None:
 
 
 def test_the_trace_names_the_operation_and_limits_count_graphql(stage: Any) -> None:
-    world = GitHubWorld(stage.world(SCENE.replace("task: test\n", 'task: test\nrate_limits: {github: {"POST /graphql": 2/1m}}\n')))
+    world = GitHubWorld(
+        stage.world(SCENE.replace("task: test\n", 'task: test\nrate_limits: {github: {"POST /graphql": 2/1m}}\n'))
+    )
     assert ask(world, "query Me { viewer { login } }") == {"data": {"viewer": {"login": "stagebot"}}}
     assert ask(world, "{ viewer { login } }") == {"data": {"viewer": {"login": "stagebot"}}}
     refused = world.raw("POST", "/graphql", json={"query": "query Me { viewer { login } }"})
@@ -481,11 +534,18 @@ def test_updates_labels_and_assignees(acme: GitHubWorld) -> None:
     update = """mutation($input: UpdatePullRequestInput!) { updatePullRequest(input: $input) {
       pullRequest { title baseRefName state labels(first: 5) { nodes { name } } }
     } }"""
-    changed = ask(acme, update, input={"pullRequestId": pull_5, "title": "Cache off", "state": "CLOSED", "labelIds": [BUG]})
+    changed = ask(
+        acme, update, input={"pullRequestId": pull_5, "title": "Cache off", "state": "CLOSED", "labelIds": [BUG]}
+    )
     assert changed == {
         "data": {
             "updatePullRequest": {
-                "pullRequest": {"title": "Cache off", "baseRefName": "main", "state": "CLOSED", "labels": {"nodes": [{"name": "bug"}]}}
+                "pullRequest": {
+                    "title": "Cache off",
+                    "baseRefName": "main",
+                    "state": "CLOSED",
+                    "labels": {"nodes": [{"name": "bug"}]},
+                }
             }
         }
     }
@@ -498,11 +558,15 @@ def test_updates_labels_and_assignees(acme: GitHubWorld) -> None:
     } }"""
     removed = ask(acme, labels, input={"labelableId": ISSUE_1, "labelIds": [BUG]})
     assert removed == {
-        "data": {"removeLabelsFromLabelable": {"labelable": {"__typename": "Issue", "labels": {"nodes": [{"name": "p1"}]}}}}
+        "data": {
+            "removeLabelsFromLabelable": {"labelable": {"__typename": "Issue", "labels": {"nodes": [{"name": "p1"}]}}}
+        }
     }
     assignees = """mutation($input: AddAssigneesToAssignableInput!) { addAssigneesToAssignable(input: $input) {
       assignable { ... on Issue { assignees(first: 5) { nodes { login } } } }
     } }"""
     added = ask(acme, assignees, input={"assignableId": ISSUE_2, "assigneeIds": [MAYA, MAYA]})
-    assert added == {"data": {"addAssigneesToAssignable": {"assignable": {"assignees": {"nodes": [{"login": "maya"}]}}}}}
+    assert added == {
+        "data": {"addAssigneesToAssignable": {"assignable": {"assignees": {"nodes": [{"login": "maya"}]}}}}
+    }
     assert acme.state(ISSUES)["acme/orders#2"]["assignees"] == ["maya"]

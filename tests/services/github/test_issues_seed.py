@@ -73,7 +73,10 @@ def test_seeded_records(stage: Any) -> None:
         ("issues: [{title: t, closed_ago: 1d}]", "issues[0].closed_ago: an open item has no closed_ago"),
         ("issues: [{title: t, state: closed, ago: 1d, closed_ago: 2d}]", "issues[0].closed_ago: closed 2d ago, before"),
         ("pulls: [{title: t, head: f, ago: 3d, updated_ago: 4d}]", "pulls[0].updated_ago: updated 4d ago, before its"),
-        ("pulls: [{title: t, head: f, merged: true, ago: 3d, closed_ago: 1d, updated_ago: 2d}]", "pulls[0].updated_ago"),
+        (
+            "pulls: [{title: t, head: f, merged: true, ago: 3d, closed_ago: 1d, updated_ago: 2d}]",
+            "pulls[0].updated_ago",
+        ),
         ("runs: [{branch: nope}]", "runs[0].branch: acme/app has no branch 'nope'"),
         ("runs: [{branch: f, flaky: {passes_on_attempt: 2}}]", "runs[0].flaky: a flaky run fails first"),
         ("runs: [{branch: f, conclusion: failure, flaky: {passes_on_attempt: 1}}]", "runs[0].flaky.passes_on_attempt"),

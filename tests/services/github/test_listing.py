@@ -20,7 +20,8 @@ _PULLS = "\n".join(
     for i in range(12)
 )
 _ITEMS = "\n".join(
-    f"          - {{title: Issue {i}, body: about item {i}{', state: closed' if i % 4 == 0 else ''}}}" for i in range(40)
+    f"          - {{title: Issue {i}, body: about item {i}{', state: closed' if i % 4 == 0 else ''}}}"
+    for i in range(40)
 )
 SCENE = f"""
 name: github-listing
@@ -84,7 +85,10 @@ ASKS = [
 def test_listings_are_those_of_sorting_every_item(
     worlds: tuple[World, World], path: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    asks = [{k: v for k, v in ask.items() if not (path.endswith("pulls") and k == "sort" and v == "comments")} for ask in ASKS]
+    asks = [
+        {k: v for k, v in ask.items() if not (path.endswith("pulls") and k == "sort" and v == "comments")}
+        for ask in ASKS
+    ]
     asks += [{"sort": "long-running"}, {"sort": "popularity", "direction": "desc"}] if path.endswith("pulls") else []
     for world in worlds:
         indexed = [call(world, "GET", path, ask) for ask in asks]

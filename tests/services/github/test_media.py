@@ -54,7 +54,9 @@ def test_a_compare_as_a_diff(gh):
     r = gh.raw("GET", "/repos/acme/orders/compare/main...feature", headers={"Accept": "application/vnd.github.diff"})
     assert r.text == ""  # feature is behind main: nothing from the merge base to it
     kit = gh.kit()
-    r = kit.rest.repos.compare_commits("acme", "orders", "feature...main", headers={"Accept": "application/vnd.github.v3.diff"})
+    r = kit.rest.repos.compare_commits(
+        "acme", "orders", "feature...main", headers={"Accept": "application/vnd.github.v3.diff"}
+    )
     assert r.text == (
         "diff --git a/docs/cache.md b/docs/cache.md\n"
         "new file mode 100644\n"
@@ -68,7 +70,9 @@ def test_a_compare_as_a_diff(gh):
 
 def test_a_pull_as_a_diff_and_a_patch(gh):
     kit = gh.kit()
-    kit.rest.git.create_ref("acme", "orders", ref="refs/heads/notes", sha=gh.state(REFS)["acme/orders:refs/heads/main"]["sha"])
+    kit.rest.git.create_ref(
+        "acme", "orders", ref="refs/heads/notes", sha=gh.state(REFS)["acme/orders:refs/heads/main"]["sha"]
+    )
     for i, text in enumerate(["one\n", "one\ntwo"]):
         kit.rest.repos.create_or_update_file_contents(
             "acme",
@@ -95,15 +99,22 @@ def test_a_pull_as_a_diff_and_a_patch(gh):
     patch = gh.raw("GET", f"/repos/acme/orders/pulls/{number}", headers={"Accept": "application/vnd.github.patch"}).text
     mails = patch.split("\nFrom ")
     assert len(mails) == 2
-    assert "Subject: [PATCH 1/2] Notes 0\n\nWhy: 0\n---\n NOTES | 1 +\n 1 file changed, 1 insertion(+)\n create mode 100644 NOTES\n" in mails[0]
+    assert (
+        "Subject: [PATCH 1/2] Notes 0\n\nWhy: 0\n---\n NOTES | 1 +\n 1 file changed, 1 insertion(+)\n create mode 100644 NOTES\n"
+        in mails[0]
+    )
     assert mails[0].endswith("@@ -0,0 +1 @@\n+one\n")
-    assert "Subject: [PATCH 2/2] Notes 1\n\nWhy: 1\n---\n NOTES | 1 +\n 1 file changed, 1 insertion(+)\n\ndiff" in mails[1]
+    assert (
+        "Subject: [PATCH 2/2] Notes 1\n\nWhy: 1\n---\n NOTES | 1 +\n 1 file changed, 1 insertion(+)\n\ndiff" in mails[1]
+    )
     assert mails[1].endswith("@@ -1 +1,2 @@\n one\n+two\n\\ No newline at end of file\n")
 
 
 def test_a_file_raw(gh):
     kit = gh.kit()
-    r = kit.rest.repos.get_content("acme", "orders", "src/app.py", headers={"Accept": "application/vnd.github.raw+json"})
+    r = kit.rest.repos.get_content(
+        "acme", "orders", "src/app.py", headers={"Accept": "application/vnd.github.raw+json"}
+    )
     assert r.text == NEW_APP
     assert r.headers["content-type"] == "application/vnd.github.raw+json; charset=utf-8"
     r = gh.raw("GET", "/repos/acme/orders/contents/src", headers={"Accept": "application/vnd.github.v3.raw"})
@@ -119,10 +130,14 @@ def test_issue_and_comment_bodies_as_text_and_html(gh):
     issue = full.parsed_data
     assert (issue.body, issue.body_text, issue.body_html) == (text, text, html)
     assert full.headers["x-github-media-type"] == "github.v3; param=full; format=json"
-    only_text = gh.raw("GET", f"/repos/acme/orders/issues/{number}", headers={"Accept": "application/vnd.github.v3.text+json"})
+    only_text = gh.raw(
+        "GET", f"/repos/acme/orders/issues/{number}", headers={"Accept": "application/vnd.github.v3.text+json"}
+    )
     assert "body" not in only_text.json() and only_text.json()["body_text"] == text
     kit.rest.issues.create_comment("acme", "orders", number, body="On it")
-    listed = gh.raw("GET", f"/repos/acme/orders/issues/{number}/comments", headers={"Accept": "application/vnd.github.html+json"})
+    listed = gh.raw(
+        "GET", f"/repos/acme/orders/issues/{number}/comments", headers={"Accept": "application/vnd.github.html+json"}
+    )
     assert [(c.get("body"), c["body_html"]) for c in listed.json()] == [(None, '<p dir="auto">On it</p>')]
     plain = gh.raw("GET", f"/repos/acme/orders/issues/{number}")
     assert plain.json()["body"] == text and "body_html" not in plain.json()

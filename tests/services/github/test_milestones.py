@@ -55,7 +55,9 @@ def test_create_assign_filter_and_count(acme: GitHubWorld) -> None:
     assert (second["open_issues"], second["closed_issues"]) == (2, 1)
 
     def listed(**params: Any) -> list[int]:
-        return [i["number"] for i in acme.raw("GET", "/repos/acme/orders/issues", params={"state": "all", **params}).json()]
+        return [
+            i["number"] for i in acme.raw("GET", "/repos/acme/orders/issues", params={"state": "all", **params}).json()
+        ]
 
     assert listed(milestone="2") == [created.number, 3, 2]
     assert listed(milestone="1") == [1]
@@ -73,23 +75,49 @@ def test_create_assign_filter_and_count(acme: GitHubWorld) -> None:
     kit.rest.issues.create_milestone("acme", "orders", data={"title": "Old", "state": "closed"})
     titles = [m.title for m in kit.rest.issues.list_milestones("acme", "orders").parsed_data]
     assert titles == ["1.5.0", "1.6.0", "Someday"]
-    every = [m["title"] for m in acme.raw("GET", "/repos/acme/orders/milestones", params={"state": "all", "sort": "completeness", "direction": "desc"}).json()]
+    every = [
+        m["title"]
+        for m in acme.raw(
+            "GET", "/repos/acme/orders/milestones", params={"state": "all", "sort": "completeness", "direction": "desc"}
+        ).json()
+    ]
     assert every == ["1.6.0", "Old", "Someday", "1.5.0"]
 
 
 @pytest.mark.parametrize(
     ("body", "expected"),
     [
-        ({"title": "1.5.0"}, {"message": "Validation Failed", "errors": [{"resource": "Milestone", "code": "already_exists", "field": "title"}]}),
+        (
+            {"title": "1.5.0"},
+            {
+                "message": "Validation Failed",
+                "errors": [{"resource": "Milestone", "code": "already_exists", "field": "title"}],
+            },
+        ),
         ({}, {"message": 'Invalid request.\n\n"title" wasn\'t supplied.'}),
-        ({"title": "x", "state": "done"}, {"message": "Validation Failed", "errors": [{"resource": "Milestone", "code": "invalid", "field": "state"}]}),
-        ({"title": "x", "due_on": "soon"}, {"message": "Validation Failed", "errors": [{"resource": "Milestone", "code": "invalid", "field": "due_on"}]}),
+        (
+            {"title": "x", "state": "done"},
+            {
+                "message": "Validation Failed",
+                "errors": [{"resource": "Milestone", "code": "invalid", "field": "state"}],
+            },
+        ),
+        (
+            {"title": "x", "due_on": "soon"},
+            {
+                "message": "Validation Failed",
+                "errors": [{"resource": "Milestone", "code": "invalid", "field": "due_on"}],
+            },
+        ),
     ],
 )
 def test_refused_milestones_change_nothing(acme: GitHubWorld, body: dict[str, Any], expected: dict[str, Any]) -> None:
     before = acme.state(MILESTONES)
     r = acme.raw("POST", "/repos/acme/orders/milestones", json=body)
-    assert (r.status_code, r.json()) == (422, {**expected, "documentation_url": "https://docs.github.com/rest", "status": "422"})
+    assert (r.status_code, r.json()) == (
+        422,
+        {**expected, "documentation_url": "https://docs.github.com/rest", "status": "422"},
+    )
     assert acme.state(MILESTONES) == before
 
 
@@ -113,14 +141,10 @@ def test_an_unknown_milestone_is_refused(acme: GitHubWorld, value: Any) -> None:
 def test_world_file_errors(stage: Any) -> None:
     from tests.services.github.conftest import SCENE
 
-    twice = SCENE.replace(
-        "        labels:\n", "        milestones: [{title: v1}, {title: v1}]\n        labels:\n", 1
-    )
+    twice = SCENE.replace("        labels:\n", "        milestones: [{title: v1}, {title: v1}]\n        labels:\n", 1)
     with pytest.raises(Exception, match="milestone 'v1' is defined twice in acme/orders"):
         stage.world(twice)
-    unknown = SCENE.replace(
-        "        labels:\n", "        issues: [{title: x, milestone: v9}]\n        labels:\n", 1
-    )
+    unknown = SCENE.replace("        labels:\n", "        issues: [{title: x, milestone: v9}]\n        labels:\n", 1)
     with pytest.raises(Exception, match="acme/orders has no milestone 'v9'"):
         stage.world(unknown)
 
@@ -151,7 +175,9 @@ def test_a_user_repo_has_no_issue_types(stage: Any) -> None:
 
 
 def test_graphql_shows_the_milestone(acme: GitHubWorld) -> None:
-    query = '{repository(owner: "acme", name: "orders") {issue(number: 1) {milestone {number title description dueOn}}}}'
+    query = (
+        '{repository(owner: "acme", name: "orders") {issue(number: 1) {milestone {number title description dueOn}}}}'
+    )
     r = acme.raw("POST", "/graphql", json={"query": query})
     assert r.json() == {
         "data": {

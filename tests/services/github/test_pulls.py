@@ -8,7 +8,17 @@ from typing import Any
 
 import pytest
 
-from soundstage.services.github.store import COMMITS, ISSUES, LABELS, PULLS, REFS, REPOS, REVIEW_COMMENTS, USERS, label_key
+from soundstage.services.github.store import (
+    COMMITS,
+    ISSUES,
+    LABELS,
+    PULLS,
+    REFS,
+    REPOS,
+    REVIEW_COMMENTS,
+    USERS,
+    label_key,
+)
 
 from .conftest import GitHubWorld
 
@@ -72,7 +82,9 @@ def test_listing_shows_every_change_to_what_it_embeds(acme: GitHubWorld) -> None
     ]
     world[REPOS].change("acme/orders", description="Orders, totals and their cache")
     shown = pull_4()
-    assert shown["head"]["repo"]["description"] == shown["base"]["repo"]["description"] == "Orders, totals and their cache"
+    assert (
+        shown["head"]["repo"]["description"] == shown["base"]["repo"]["description"] == "Orders, totals and their cache"
+    )
     count = shown["base"]["repo"]["open_issues_count"]
     assert acme.raw("PATCH", "/repos/acme/orders/issues/1", json={"state": "closed"}).status_code == 200
     assert pull_4()["base"]["repo"]["open_issues_count"] == count - 1
@@ -337,7 +349,9 @@ def test_get_a_review(acme: GitHubWorld) -> None:
     for path in (f"/repos/acme/orders/pulls/5/reviews/{made.id}", "/repos/acme/orders/pulls/4/reviews/1"):
         r = acme.raw("GET", path)
         assert (r.status_code, r.json()) == (404, {"message": "Not Found", "documentation_url": docs, "status": "404"})
-    full = acme.raw("GET", f"/repos/acme/orders/pulls/4/reviews/{made.id}", headers={"Accept": "application/vnd.github.full+json"})
+    full = acme.raw(
+        "GET", f"/repos/acme/orders/pulls/4/reviews/{made.id}", headers={"Accept": "application/vnd.github.full+json"}
+    )
     assert (full.json()["body_text"], full.json()["body_html"]) == ("Noted", '<p dir="auto">Noted</p>')
 
 
@@ -405,7 +419,13 @@ def test_a_review_comment_sits_in_the_diff(acme: GitHubWorld) -> None:
     made = kit.rest.pulls.create_review_comment(
         "acme", "orders", 4, data={"commit_id": head, "path": "src/app.py", "line": 17, "body": "Keyed by order"}
     ).parsed_data
-    assert (made.position, made.original_position, made.line, made.side, made.diff_hunk) == (5, 5, 17, "RIGHT", APP_HUNK)
+    assert (made.position, made.original_position, made.line, made.side, made.diff_hunk) == (
+        5,
+        5,
+        17,
+        "RIGHT",
+        APP_HUNK,
+    )
     assert (made.start_line, made.start_side, made.subject_type) == (None, None, "line")
     left = kit.rest.pulls.create_review_comment(
         "acme", "orders", 4, data={"commit_id": head, "path": "src/app.py", "line": 17, "side": "LEFT", "body": "Was"}
@@ -423,7 +443,9 @@ def test_a_review_comment_sits_in_the_diff(acme: GitHubWorld) -> None:
         json={"commit_id": head, "path": "src/app.py", "start_line": 16, "line": 17, "body": "These two"},
     ).json()
     assert (several["start_line"], several["start_side"], several["line"]) == (16, "RIGHT", 17)
-    reply = kit.rest.pulls.create_reply_for_review_comment("acme", "orders", 4, made.id, data={"body": "Yes"}).parsed_data
+    reply = kit.rest.pulls.create_reply_for_review_comment(
+        "acme", "orders", 4, made.id, data={"body": "Yes"}
+    ).parsed_data
     assert (reply.position, reply.diff_hunk, reply.in_reply_to_id) == (5, APP_HUNK, made.id)
 
 

@@ -60,7 +60,9 @@ def test_comment_and_review_comment_reactions(acme: GitHubWorld) -> None:
         "total_count": 1,
         "eyes": 1,
     }
-    assert [r.content for r in kit.rest.reactions.list_for_issue_comment("acme", "orders", comment["id"]).parsed_data] == ["eyes"]
+    assert [
+        r.content for r in kit.rest.reactions.list_for_issue_comment("acme", "orders", comment["id"]).parsed_data
+    ] == ["eyes"]
     # Reactions are on what they name: the issue itself has none.
     assert acme.raw("GET", "/repos/acme/orders/issues/1/reactions").json() == []
     wrong = acme.raw("DELETE", f"/repos/acme/orders/issues/1/reactions/{made.parsed_data.id}")
@@ -123,4 +125,7 @@ def test_missing_subjects_and_filters(acme: GitHubWorld) -> None:
         method = "DELETE" if path.endswith("/1") and "reactions/" in path else "GET"
         assert acme.raw(method, path).status_code == 404, path
     bad = acme.raw("GET", "/repos/acme/orders/issues/1/reactions", params={"content": "smile"})
-    assert (bad.status_code, bad.json()["errors"]) == (422, [{"resource": "Reaction", "field": "content", "code": "invalid"}])
+    assert (bad.status_code, bad.json()["errors"]) == (
+        422,
+        [{"resource": "Reaction", "field": "content", "code": "invalid"}],
+    )

@@ -99,7 +99,13 @@ def _same_as_fresh(world: World, monkeypatch: pytest.MonkeyPatch) -> None:
     fresh = []
     for path, ask, root in _asks():
         with monkeypatch.context() as empty:
-            for module, name in ((views, "_USERS"), (views, "_REPOS"), (views_git, "_FILES"), (wire, "_SHARED"), (wire, "_ENCODED")):
+            for module, name in (
+                (views, "_USERS"),
+                (views, "_REPOS"),
+                (views_git, "_FILES"),
+                (wire, "_SHARED"),
+                (wire, "_ENCODED"),
+            ):
                 empty.setattr(module, name, {})
             for kept in (views_pulls._SIMPLE, handlers_pulls._PAGES.kept):
                 empty.setattr(kept, "found", {})
@@ -138,7 +144,9 @@ def test_cached_renders_are_fresh_renders_after_every_change(
         lambda: _call(written, "POST", f"{REPO}/issues/3/comments", body={"body": "Looks good"}),  # popularity
         lambda: _call(written, "PATCH", f"{REPO}/pulls/4", body={"state": "closed"}),
         lambda: _call(written, "PATCH", f"{REPO}/git/refs/heads/other", body={"sha": sha}),  # 4 is closed now
-        lambda: _call(written, "PUT", f"{REPO}/contents/a.txt", body={"message": "B", "content": "Yg==", "sha": _blob(written)}),
+        lambda: _call(
+            written, "PUT", f"{REPO}/contents/a.txt", body={"message": "B", "content": "Yg==", "sha": _blob(written)}
+        ),
         lambda: _undone(written),
     ]
     before = _reads(untouched)

@@ -32,7 +32,12 @@ def test_users_and_organizations(gh):
 def test_get_an_organization(gh):
     kit = gh.kit()
     org = kit.rest.orgs.get("acme").parsed_data
-    assert (org.login, org.type, org.public_repos, org.html_url) == ("acme", "Organization", 1, "https://github.com/acme")
+    assert (org.login, org.type, org.public_repos, org.html_url) == (
+        "acme",
+        "Organization",
+        1,
+        "https://github.com/acme",
+    )
     assert org.url == f"{gh.url}/orgs/acme"
     assert org.repos_url == f"{gh.url}/orgs/acme/repos"
     assert gh.py().get_organization("acme").login == "acme"
@@ -76,7 +81,9 @@ def test_rate_limit(gh):
     core = overview.resources.core
     assert (core.limit, core.used, core.reset) == (5000, 0, 1772463600)
     now = 1772460005  # the second call: the clock moves 5s a call
-    assert {name: (r["limit"], r["reset"] - now) for name, r in gh.raw("GET", "/rate_limit").json()["resources"].items()} == {
+    assert {
+        name: (r["limit"], r["reset"] - now) for name, r in gh.raw("GET", "/rate_limit").json()["resources"].items()
+    } == {
         "core": (5000, 3595),  # the end of the simulated hour
         "search": (30, 60),
         "graphql": (5000, 3600),
@@ -174,7 +181,12 @@ def test_compare(gh):
 
 def test_compare_diverged_branch_names_with_slashes(gh):
     kit = gh.kit()
-    kit.rest.git.create_ref("acme", "orders", ref="refs/heads/fix/totals", sha=kit.rest.repos.get_branch("acme", "orders", "feature").parsed_data.commit.sha)
+    kit.rest.git.create_ref(
+        "acme",
+        "orders",
+        ref="refs/heads/fix/totals",
+        sha=kit.rest.repos.get_branch("acme", "orders", "feature").parsed_data.commit.sha,
+    )
     py = gh.py().get_repo("acme/orders")
     py.create_file("fix.txt", "Fix", "fixed\n", branch="fix/totals")
     result = kit.rest.repos.compare_commits("acme", "orders", "main...fix/totals").parsed_data
@@ -183,7 +195,12 @@ def test_compare_diverged_branch_names_with_slashes(gh):
 
 
 def test_missing_repo_everywhere(gh):
-    for path in ("/repos/acme/nope", "/repos/acme/nope/branches", "/repos/acme/nope/commits", "/repos/acme/nope/contents/x"):
+    for path in (
+        "/repos/acme/nope",
+        "/repos/acme/nope/branches",
+        "/repos/acme/nope/commits",
+        "/repos/acme/nope/contents/x",
+    ):
         r = gh.raw("GET", path)
         assert (r.status_code, r.json()["message"]) == (404, "Not Found"), path
     with pytest.raises(GithubException) as failed:
@@ -195,15 +212,25 @@ def test_missing_repo_everywhere(gh):
 
 
 def test_license_topics_organization_and_custom_properties(stage):
-    scene = SCENE.replace("description: The orders API\n", "description: The orders API\n        license: Apache-2.0\n        topics: [orders, api]\n")
+    scene = SCENE.replace(
+        "description: The orders API\n",
+        "description: The orders API\n        license: Apache-2.0\n        topics: [orders, api]\n",
+    )
     gh = GitHubWorld(stage.world(scene))
     kit = gh.kit()
     repo = kit.rest.repos.get("acme", "orders").parsed_data
     assert repo.license_ is not None
-    assert (repo.license_.key, repo.license_.name, repo.license_.spdx_id) == ("apache-2.0", "Apache License 2.0", "Apache-2.0")
+    assert (repo.license_.key, repo.license_.name, repo.license_.spdx_id) == (
+        "apache-2.0",
+        "Apache License 2.0",
+        "Apache-2.0",
+    )
     assert (repo.license_.url, repo.license_.node_id) == (f"{gh.url}/licenses/apache-2.0", "MDc6TGljZW5zZTI=")
     assert repo.topics == ["orders", "api"]
-    assert repo.organization is not None and (repo.organization.login, repo.organization.type) == ("acme", "Organization")
+    assert repo.organization is not None and (repo.organization.login, repo.organization.type) == (
+        "acme",
+        "Organization",
+    )
     assert repo.custom_properties.model_dump() == {}
     listed = gh.raw("GET", "/orgs/acme/repos").json()
     assert [(r["full_name"], r["license"] and r["license"]["spdx_id"], "organization" in r) for r in listed] == [
@@ -214,7 +241,12 @@ def test_license_topics_organization_and_custom_properties(stage):
     assert (py.license.spdx_id, py.organization.login, py.topics) == ("Apache-2.0", "acme", ["orders", "api"])
     # A user's repo has no organization; a repo without a license has none.
     notes = gh.raw("GET", "/repos/maya/notes").json()
-    assert (notes["organization"], notes["license"], notes["topics"], notes["custom_properties"]) == (None, None, [], {})
+    assert (notes["organization"], notes["license"], notes["topics"], notes["custom_properties"]) == (
+        None,
+        None,
+        [],
+        {},
+    )
 
 
 def test_unknown_license_is_refused(stage):

@@ -64,7 +64,9 @@ def test_a_review_by_a_requested_reviewer_fulfils_the_request(acme: GitHubWorld)
     done = acme.raw("POST", "/repos/acme/orders/pulls/4/reviews", json={"event": "APPROVE"})
     assert done.status_code == 200
     assert logins(acme.raw("GET", PATH).json()["users"]) == ["omar"]
-    assert [e["event"] for e in acme.raw("GET", "/repos/acme/orders/issues/4/events").json()] == ["review_requested"] * 2
+    assert [e["event"] for e in acme.raw("GET", "/repos/acme/orders/issues/4/events").json()] == [
+        "review_requested"
+    ] * 2
 
 
 @pytest.mark.parametrize(
@@ -90,7 +92,11 @@ def test_a_review_by_a_requested_reviewer_fulfils_the_request(acme: GitHubWorld)
             DOCS,
         ),
         ({}, 'Invalid request.\n\nNo subschema in "anyOf" matched.', "https://docs.github.com/rest"),
-        ({"reviewers": "omar"}, "Invalid request.\n\nFor 'reviewers', \"omar\" is not an array.", "https://docs.github.com/rest"),
+        (
+            {"reviewers": "omar"},
+            "Invalid request.\n\nFor 'reviewers', \"omar\" is not an array.",
+            "https://docs.github.com/rest",
+        ),
     ],
 )
 def test_refused_requests_change_nothing(acme: GitHubWorld, body: dict[str, Any], message: str, docs: str) -> None:

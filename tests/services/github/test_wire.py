@@ -55,7 +55,9 @@ def test_the_token_alone_finds_the_world(gh, stage):
 def test_a_request_without_user_agent_is_forbidden(gh):
     r = gh.raw("GET", "/user", headers={"User-Agent": ""})
     assert r.status_code == 403
-    assert r.text.startswith("Request forbidden by administrative rules. Please make sure your request has a User-Agent")
+    assert r.text.startswith(
+        "Request forbidden by administrative rules. Please make sure your request has a User-Agent"
+    )
 
 
 def test_api_versions(gh):
@@ -63,7 +65,9 @@ def test_api_versions(gh):
         assert gh.raw("GET", "/user", headers={"X-GitHub-Api-Version": version}).status_code == 200
     r = gh.raw("GET", "/user", headers={"X-GitHub-Api-Version": "2099-01-01"})
     assert r.status_code == 400
-    assert r.json()["message"] == "Invalid API version provided: 2099-01-01. Supported versions: 2022-11-28, 2026-03-10."
+    assert (
+        r.json()["message"] == "Invalid API version provided: 2099-01-01. Supported versions: 2022-11-28, 2026-03-10."
+    )
     assert r.json()["status"] == "400"
 
 
@@ -102,7 +106,9 @@ def test_not_found_through_the_sdks(gh):
 
 
 def test_bad_json_body(gh):
-    r = gh.raw("PUT", "/repos/acme/orders/contents/x.txt", content=b"{nope", headers={"Content-Type": "application/json"})
+    r = gh.raw(
+        "PUT", "/repos/acme/orders/contents/x.txt", content=b"{nope", headers={"Content-Type": "application/json"}
+    )
     assert r.status_code == 400
     assert r.json() == {"message": "Problems parsing JSON", "documentation_url": DOCS, "status": "400"}
     r = gh.raw("POST", "/repos/acme/orders/git/refs", json=["a"])

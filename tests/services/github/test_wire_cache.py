@@ -87,7 +87,11 @@ def test_every_operation_with_accepted_scopes_is_served():
 
 
 def test_githubs_constant_headers_on_every_answer(gh):
-    for r in (gh.raw("GET", "/repos/acme/orders"), gh.raw("GET", "/repos/acme/nope"), gh.raw("GET", "/user", token="ghp_x")):
+    for r in (
+        gh.raw("GET", "/repos/acme/orders"),
+        gh.raw("GET", "/repos/acme/nope"),
+        gh.raw("GET", "/user", token="ghp_x"),
+    ):
         assert {name.lower(): r.headers[name] for name in wire.CONSTANT} == {
             name.lower(): value for name, value in wire.CONSTANT.items()
         }

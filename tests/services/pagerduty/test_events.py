@@ -62,9 +62,10 @@ def test_trigger_acknowledge_resolve_through_the_client(pd: PagerDutyWorld) -> N
         1,
     )
     alerts = client.list_all(f"incidents/{incident['id']}/alerts")
-    assert alerts[0]["integration"]["id"] == pd.live.world["pagerduty.services"].get(pd.ref("orders_svc"))[
-        "integrations"
-    ][0]["id"]
+    assert (
+        alerts[0]["integration"]["id"]
+        == pd.live.world["pagerduty.services"].get(pd.ref("orders_svc"))["integrations"][0]["id"]
+    )
     assert events.acknowledge("orders-p99") == "orders-p99"
     acknowledged = client.rget(f"incidents/{incident['id']}")
     assert acknowledged["status"] == "acknowledged"
@@ -87,7 +88,10 @@ def test_trigger_acknowledge_resolve_through_the_client(pd: PagerDutyWorld) -> N
 
 def test_raw_answers_and_deduplication(pd: PagerDutyWorld) -> None:
     first = enqueue(pd, {**TRIGGER, "dedup_key": "k1"})
-    assert (first.status_code, first.json()) == (202, {"status": "success", "message": "Event processed", "dedup_key": "k1"})
+    assert (first.status_code, first.json()) == (
+        202,
+        {"status": "success", "message": "Event processed", "dedup_key": "k1"},
+    )
     again = enqueue(pd, {**TRIGGER, "dedup_key": "k1", "payload": {**TRIGGER["payload"], "summary": "Still slow"}})
     assert again.status_code == 202
     (incident,) = pd.live.world[INCIDENTS].by("incident_key", "k1")

@@ -595,7 +595,12 @@ def test_conference_bridge_set_on_create_and_update(pdw: PagerDutyWorld) -> None
     bridge = {"conference_number": "+1 415-555-1212,,,,1234#", "conference_url": "https://meet.acme.test/orders"}
     created = client.rpost(
         "incidents",
-        json={"type": "incident", "title": "Checkout down", "service": service_ref(pdw, "orders_svc"), "conference_bridge": bridge},
+        json={
+            "type": "incident",
+            "title": "Checkout down",
+            "service": service_ref(pdw, "orders_svc"),
+            "conference_bridge": bridge,
+        },
     )
     shown = {"include[]": "conference_bridge"}
     assert client.rget(f"incidents/{created['id']}", params=shown)["conference_bridge"] == bridge

@@ -226,7 +226,9 @@ def file_shares(s: Slack) -> list[tuple[str, dict[str, Any]]]:
     calls), one in the channel and one in the question's thread, and answers the call that then edits the
     latter's comment: messages with files for the reads of `valid_calls` to show."""
     support = s["support"]
-    s.client.files_upload_v2(channel=support, content="id,total\n1,10\n", filename="export.csv", initial_comment="Export")
+    s.client.files_upload_v2(
+        channel=support, content="id,total\n1,10\n", filename="export.csv", initial_comment="Export"
+    )
     reply = s.client.files_upload_v2(
         channel=support, thread_ts=s["question"], content="total\n10\n", filename="totals.csv", initial_comment="Totals"
     )

@@ -143,7 +143,6 @@ def test_blocks_and_attachments(slack):
     assert "blocks" not in just_attachments["message"]
 
 
-
 def test_bot_username_and_icon(slack):
     message = slack.client.chat_postMessage(
         channel=slack["support"], text="beep", username="Export Bot", icon_emoji=":robot_face:"
@@ -334,7 +333,9 @@ def test_a_thread_ts_of_another_channel_starts_no_thread_there(slack):
 
 
 def test_text_is_escaped_outside_slack_markup(slack):
-    text = f"P&L <@{slack['maya']}> 3 < 4 > 2 &amp; <https://acme.test/a?b=1&c=2|the report> <!here> <#{slack['support']}>"
+    text = (
+        f"P&L <@{slack['maya']}> 3 < 4 > 2 &amp; <https://acme.test/a?b=1&c=2|the report> <!here> <#{slack['support']}>"
+    )
     message = slack.client.chat_postMessage(channel=slack["support"], text=text)["message"]
     assert message["text"] == (
         f"P&amp;L <@{slack['maya']}> 3 &lt; 4 &gt; 2 &amp; <https://acme.test/a?b=1&c=2|the report> <!here> "
@@ -397,4 +398,7 @@ def test_metadata_is_kept_and_shown_when_asked_for(slack):
     done = {"event_type": "task_done", "event_payload": {"id": "T-1"}}
     redone = slack.client.chat_update(channel=support, ts=posted["ts"], text="Task done", metadata=done).data
     assert redone["message"]["metadata"] == done and slack.message(posted["ts"])["metadata"] == done
-    assert slack.error("chat.update", channel=support, ts=posted["ts"], text="t", metadata="{}") == "invalid_metadata_format"
+    assert (
+        slack.error("chat.update", channel=support, ts=posted["ts"], text="t", metadata="{}")
+        == "invalid_metadata_format"
+    )

@@ -282,13 +282,27 @@ def test_the_check_language_on_a_live_slack_world(stage):
     client.reactions_add(channel=refs["support"], name="eyes", timestamp=refs["question"])
     client.reactions_remove(channel=refs["support"], name="eyes", timestamp=refs["question"])
     checks = [
-        {"id": "added_maya", "state": {"diff": {"collection": "slack.channels", "changes": {"members": {"added": "$maya"}}}}},
+        {
+            "id": "added_maya",
+            "state": {"diff": {"collection": "slack.channels", "changes": {"members": {"added": "$maya"}}}},
+        },
         {
             "id": "no_one_else",
             "state": {"diff": {"collection": "slack.channels", "changes": {"members": {"added": {"only": ["$maya"]}}}}},
         },
-        {"id": "omar_not_added", "state": {"diff": {"collection": "slack.channels", "changes": {"members": {"added": "$omar"}}}}},
-        {"id": "three_in_growth", "state": {"record": {"collection": "slack.channels", "where": {"id": "$growth", "members": {"only": ["$bot", "$omar", "$maya"]}}}}},
+        {
+            "id": "omar_not_added",
+            "state": {"diff": {"collection": "slack.channels", "changes": {"members": {"added": "$omar"}}}},
+        },
+        {
+            "id": "three_in_growth",
+            "state": {
+                "record": {
+                    "collection": "slack.channels",
+                    "where": {"id": "$growth", "members": {"only": ["$bot", "$omar", "$maya"]}},
+                }
+            },
+        },
         {
             "id": "one_post",
             "state": {
@@ -300,8 +314,14 @@ def test_the_check_language_on_a_live_slack_world(stage):
                 }
             },
         },
-        {"id": "every_added_message", "state": {"diff": {"collection": "slack.messages", "change": "added", "count": 1}}},
-        {"id": "thumbs_up", "state": {"slack.reaction": {"name": "thumbsup", "by": "$bot", "message": "$question", "new": True}}},
+        {
+            "id": "every_added_message",
+            "state": {"diff": {"collection": "slack.messages", "change": "added", "count": 1}},
+        },
+        {
+            "id": "thumbs_up",
+            "state": {"slack.reaction": {"name": "thumbsup", "by": "$bot", "message": "$question", "new": True}},
+        },
         {"id": "eyes_gone", "state": {"slack.reaction": {"name": "eyes", "message": "$question", "count": 0}}},
     ]
     results = evaluate(parse_checks(checks, refs), Attempt.from_world(live.world)).checks

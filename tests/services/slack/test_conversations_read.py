@@ -77,7 +77,9 @@ def test_info(slack):
     assert (channel["is_read_only"], channel["is_thread_only"], channel["is_non_threadable"]) == (False, False, False)
     assert (channel["updated"], channel["last_read"]) == (created * 1000, "0000000000.000000")
     assert "last_read" not in slack.client.conversations_info(channel=slack["random"])["channel"]
-    assert slack.client.conversations_info(channel=slack["support"], include_locale=True)["channel"]["locale"] == "en-US"
+    assert (
+        slack.client.conversations_info(channel=slack["support"], include_locale=True)["channel"]["locale"] == "en-US"
+    )
     tabs = [{"id": "files", "label": "", "type": "files"}, {"id": "bookmarks", "label": "", "type": "bookmarks"}]
     assert channel["properties"] == {
         "tabs": tabs,
@@ -127,7 +129,9 @@ def test_history_newest_first_with_thread_summary(slack):
     )
     assert "response_metadata" not in body
     note, question = body["messages"]
-    assert re.fullmatch(r"[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}", question["client_msg_id"])
+    assert re.fullmatch(
+        r"[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}", question["client_msg_id"]
+    )
     section = {"type": "rich_text_section", "elements": [{"type": "text", "text": question["text"]}]}
     assert question == {
         "type": "message",

@@ -32,7 +32,12 @@ def test_files_upload_v2_end_to_end(slack):
         "CSV",
         "text/csv",
     )
-    assert (file["channels"], file["is_public"], file["user"], file["created"]) == ([support], True, slack["bot"], START)
+    assert (file["channels"], file["is_public"], file["user"], file["created"]) == (
+        [support],
+        True,
+        slack["bot"],
+        START,
+    )
     assert file["shares"]["public"][support][0]["ts"] == shared["ts"]
     assert info["content"] == "id,total\n1,20\n" and info["comments"] == []
     assert "state" not in file and "content" not in file

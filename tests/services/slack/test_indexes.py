@@ -46,17 +46,54 @@ seed:
 """
 
 QUERIES = [
-    "deploy", "dep", "DEPLOY", "d", "cache", '"cache latency"', "in:#support deploy", "-deploy the",
-    "from:@omar", "x_y", "in:#secret deploy", '"review"', "in:#support in:<#{support}> review", "again", "latency", "über", "naï", "&", "rollback docs", "has:link", "the a", "#tag", "zzz", "stanbul",
-    "i", "şeh", "in:#ops", "is:thread", "in:#nowhere the", "-in:#ops the", "in:#support in:#ops", '"deploy review" -rollout', "-the", "z-w", "review", "before:2026-03-03 the",
+    "deploy",
+    "dep",
+    "DEPLOY",
+    "d",
+    "cache",
+    '"cache latency"',
+    "in:#support deploy",
+    "-deploy the",
+    "from:@omar",
+    "x_y",
+    "in:#secret deploy",
+    '"review"',
+    "in:#support in:<#{support}> review",
+    "again",
+    "latency",
+    "über",
+    "naï",
+    "&",
+    "rollback docs",
+    "has:link",
+    "the a",
+    "#tag",
+    "zzz",
+    "stanbul",
+    "i",
+    "şeh",
+    "in:#ops",
+    "is:thread",
+    "in:#nowhere the",
+    "-in:#ops the",
+    "in:#support in:#ops",
+    '"deploy review" -rollout',
+    "-the",
+    "z-w",
+    "review",
+    "before:2026-03-03 the",
 ]
 
 
 def _call(world: World, method: str, **args: str) -> dict[str, Any]:
     principal = next(p for p in world.tokens.values() if p.service == "slack" and p.token_type == "user")
     request = ServiceRequest(
-        "POST", f"/api/{method}", {}, {"content-type": "application/x-www-form-urlencoded"},
-        urlencode(args).encode(), "http://127.0.0.1:8750/w/x/slack",
+        "POST",
+        f"/api/{method}",
+        {},
+        {"content-type": "application/x-www-form-urlencoded"},
+        urlencode(args).encode(),
+        "http://127.0.0.1:8750/w/x/slack",
     )
     body: dict[str, Any] = json.loads(record(world, SERVICES["slack"], principal, request)[1])
     assert body["ok"], body
@@ -79,7 +116,14 @@ def _write(world: World) -> None:
     for times in range(1, 5):  # scores above 2, and ties among them
         _call(world, "chat.postMessage", channel=support, text=" ".join(["latency"] * (times // 2 + 1)) + " review")
     _call(world, "chat.postMessage", channel=support, text="a reply about the deploy", thread_ts=parent["ts"])
-    _call(world, "chat.postMessage", channel=support, text="broadcast deploy", thread_ts=parent["ts"], reply_broadcast="true")
+    _call(
+        world,
+        "chat.postMessage",
+        channel=support,
+        text="broadcast deploy",
+        thread_ts=parent["ts"],
+        reply_broadcast="true",
+    )
     mine = [m for m in messages.history(world, support) if m["user"] == world.agent["slack_user"]]
     _call(world, "chat.update", channel=support, ts=mine[0]["ts"], text="now about the rollout only")
     _call(world, "chat.update", channel=support, ts=mine[1]["ts"], text="Deploy & cache &lt;again&gt;")
@@ -133,7 +177,8 @@ def test_history_pages_through_oldest_latest_and_cursors_as_a_scan_does(worlds: 
             low, high = ts_us(bounds.get("oldest", "0")), ts_us(bounds.get("latest", "9999999999"))
             inside = inclusive == "true"
             expected = [
-                t for t in reversed(ordered)
+                t
+                for t in reversed(ordered)
                 if (low < ts_us(t) or inside and low == ts_us(t)) and (ts_us(t) < high or inside and ts_us(t) == high)
             ]
             seen: list[str] = []
@@ -151,16 +196,25 @@ def test_search_finds_what_reading_every_message_finds(
     worlds: tuple[World, World], query: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     query = query.format(support=worlds[0].refs["support"])
-    asks = [{"query": query, "count": "7", "page": page, "sort": sort, "sort_dir": way}
-            for page in ("1", "2", "3") for sort in ("score", "timestamp") for way in ("desc", "asc")]
+    asks = [
+        {"query": query, "count": "7", "page": page, "sort": sort, "sort_dir": way}
+        for page in ("1", "2", "3")
+        for sort in ("score", "timestamp")
+        for way in ("desc", "asc")
+    ]
     totals = []
     for world in worlds:
         indexed = [_call(world, "search.messages", **ask) for ask in asks]
-        assert world[MESSAGES].derived(words.Postings).lists == words.Postings.build({m["ts"]: m for m in world[MESSAGES]}).lists
+        assert (
+            world[MESSAGES].derived(words.Postings).lists
+            == words.Postings.build({m["ts"]: m for m in world[MESSAGES]}).lists
+        )
         with monkeypatch.context() as scan:
             scan.setattr(words, "candidates", lambda *args: None)
             scan.setattr(words, "one_word", lambda *args: None)
             scanned = [_call(world, "search.messages", **ask) for ask in asks]
         assert indexed == scanned
         totals.append(indexed[0]["messages"]["total"])
-    assert any(totals) or query in ("zzz", "-the", "in:#nowhere the", "in:#support in:#ops", "in:#secret deploy"), "found nothing"
+    assert any(totals) or query in ("zzz", "-the", "in:#nowhere the", "in:#support in:#ops", "in:#secret deploy"), (
+        "found nothing"
+    )

@@ -32,7 +32,9 @@ def test_a_member_not_allowed_gets_restricted_action_and_nothing_is_posted(scene
     assert raised.value.response.data == {"ok": False, "error": "restricted_action"}
     general, welcome = laura["general"], laura["welcome"]
     assert laura.error("chat.postMessage", channel=general, text="me too", thread_ts=welcome) == "restricted_action"
-    assert laura.error("chat.scheduleMessage", channel=general, text="later", post_at="1772463600") == "restricted_action"
+    assert (
+        laura.error("chat.scheduleMessage", channel=general, text="later", post_at="1772463600") == "restricted_action"
+    )
     with pytest.raises(SlackApiError) as raised:
         laura.client.files_upload_v2(channel=general, content="notes", filename="notes.txt")
     assert raised.value.response["error"] == "restricted_action"

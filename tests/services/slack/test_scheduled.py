@@ -33,7 +33,11 @@ def test_a_scheduled_message_is_posted_when_its_time_comes(slack):
     assert "Standup &lt;soon&gt;" not in [m["text"] for m in history]
     slack.live.advance("1h")
     newest = slack.client.conversations_history(channel=support, limit=1)["messages"][0]
-    assert (newest["text"], newest["ts"], newest["user"]) == ("Standup &lt;soon&gt;", f"{START + 3600}.000100", slack["bot"])
+    assert (newest["text"], newest["ts"], newest["user"]) == (
+        "Standup &lt;soon&gt;",
+        f"{START + 3600}.000100",
+        slack["bot"],
+    )
     assert slack.client.chat_scheduledMessages_list()["scheduled_messages"] == []
 
 
@@ -45,7 +49,9 @@ def test_a_deleted_scheduled_message_is_never_posted(slack):
     assert ids == [second["scheduled_message_id"], first["scheduled_message_id"]]  # soonest first
     only = slack.client.chat_scheduledMessages_list(channel=support)["scheduled_messages"]
     assert [m["id"] for m in only] == [first["scheduled_message_id"]]
-    deleted = slack.client.chat_deleteScheduledMessage(channel=support, scheduled_message_id=first["scheduled_message_id"])
+    deleted = slack.client.chat_deleteScheduledMessage(
+        channel=support, scheduled_message_id=first["scheduled_message_id"]
+    )
     assert deleted.data == {"ok": True}
     wrong = {"channel": slack["general"], "scheduled_message_id": first["scheduled_message_id"]}
     assert slack.error("chat.deleteScheduledMessage", **wrong) == "invalid_scheduled_message_id"

@@ -31,7 +31,10 @@ def test_the_checker_catches_problems():
     assert SLACK.problems({"type": "message", "text": "x", "ts": "1.2"}, schema) == [
         "$.ts: '1.2' does not match ^\\d{10}\\.\\d{6}$"
     ]
-    assert SLACK.problems({"type": "message", "text": 5}, schema) == ["$: missing ts", "$.text: expected string, found 5"]
+    assert SLACK.problems({"type": "message", "text": 5}, schema) == [
+        "$: missing ts",
+        "$.text: expected string, found 5",
+    ]
 
 
 def test_every_success_body_follows_the_schema(slack):

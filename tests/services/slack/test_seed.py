@@ -226,7 +226,11 @@ def test_given_ids_are_kept():
             "invalid previous name 'Old'",
             "channels[0].previous_names[1]",
         ),
-        (USERS + "channels: [{name: c, previous_names: [c]}]", "invalid previous name 'c'", "channels[0].previous_names[0]"),
+        (
+            USERS + "channels: [{name: c, previous_names: [c]}]",
+            "invalid previous name 'c'",
+            "channels[0].previous_names[0]",
+        ),
         (USERS + "channels: [{name: c, members: [$bot, $bot]}]", "a member is listed twice", "channels[0].members"),
         (
             USERS + "channels: [{name: c, posting_restricted_to: {type: []}}]",

@@ -17,7 +17,14 @@ def test_usergroups_list(slack):
         slack["acme"],
     )
     assert group["prefs"] == {"channels": [slack["support"]], "groups": []}
-    flags = ("is_idp_group", "is_org_level", "is_section", "is_visible", "is_membership_locked", "is_editing_restricted")
+    flags = (
+        "is_idp_group",
+        "is_org_level",
+        "is_section",
+        "is_visible",
+        "is_membership_locked",
+        "is_editing_restricted",
+    )
     assert [group[f] for f in flags] == [False, False, False, True, False, False]
     assert (group["date_create"], group["date_delete"], group["created_by"], group["deleted_by"]) == (
         START - 7 * 86400,

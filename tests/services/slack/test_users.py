@@ -101,7 +101,10 @@ def test_users_conversations_of_the_caller(slack):
     assert {c["last_read"] for c in channels} == {"0000000000.000000"}
     slack.user_client.conversations_mark(channel=slack["support"], ts=slack["question"])
     theirs = slack.user_client.users_conversations(types="public_channel", exclude_archived=True)["channels"]
-    assert [(c["name"], c["last_read"]) for c in theirs] == [("general", "0000000000.000000"), ("support", slack["question"])]
+    assert [(c["name"], c["last_read"]) for c in theirs] == [
+        ("general", "0000000000.000000"),
+        ("support", slack["question"]),
+    ]
 
 
 def test_users_conversations_of_another_user_hides_private_channels(slack):

@@ -263,7 +263,9 @@ def _keeping(
         at = None if value is None else place(limits, value)
         found = known.get(at)
         if found is None:
-            found = known[at] = _status(value, status, query.comparator, query.threshold, thresholds, notify_no_data) == status
+            found = known[at] = (
+                _status(value, status, query.comparator, query.threshold, thresholds, notify_no_data) == status
+            )
         return found
 
     return keeps

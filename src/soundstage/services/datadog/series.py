@@ -165,16 +165,17 @@ def values_in(record: Record, first: int, last: int, seed: str, remember: bool =
     submitted = {int(at): float(value) for at, value in found_submitted}
     stretches = _stretches(record["overrides"], first, last, step)
     normal = [
-        at for low, high, override in stretches if override is None
-        for at in range(low, high + step, step) if at not in submitted
+        at
+        for low, high, override in stretches
+        if override is None
+        for at in range(low, high + step, step)
+        if at not in submitted
     ]
     computed = iter(_normals(record, normal, seed, remember))
     found = []
     for low, high, override in stretches:
         for at in range(low, high + step, step):
-            found.append(
-                submitted[at] if at in submitted else override if override is not None else next(computed)
-            )
+            found.append(submitted[at] if at in submitted else override if override is not None else next(computed))
     return found
 
 
@@ -332,6 +333,7 @@ def _one(value: float, method: str) -> float:
     if method in ("max", "min"):
         return value
     return 1.0 if method == "count" else 0.0 + value
+
 
 def _stretches(
     overrides: list[dict[str, Any]], first: int, last: int, step: int
@@ -620,7 +622,9 @@ def window_values(
     is off its interval, so that a window's points are not those of the pass."""
     steps = [r["interval"] * US for r in records]
     most = sum(-(-length // step) for step in steps)  # points a window of `length` holds at most
-    if most > WINDOW_EVALUATIONS or any(r.get("since") is not None and r["since"] % step for r, step in zip(records, steps)):
+    if most > WINDOW_EVALUATIONS or any(
+        r.get("since") is not None and r["since"] % step for r, step in zip(records, steps)
+    ):
         return None
     if not any(until // step > after // step or (until - length) // step > (after - length) // step for step in steps):
         return [], []  # no point enters or leaves a window: nothing to compute
@@ -629,7 +633,9 @@ def window_values(
     if isinstance(times, range) and length % times.step == 0:  # windows end at points, holding `length / step`
         held, first = length // times.step, bisect.bisect_right(times, after)
         return times[first:], [over(values[max(at - held + 1, 0) : at + 1]) for at in range(first, len(times))]
-    ends = sorted({at for at in times if after < at <= until} | {at + length for at in times if after < at + length <= until})
+    ends = sorted(
+        {at for at in times if after < at <= until} | {at + length for at in times if after < at + length <= until}
+    )
     found: list[float | None] = []
     low = high = 0  # the window holds times[low:high]
     for end in ends:
@@ -662,7 +668,10 @@ def window_range(
             low, high = max(low, 0.0), max(high, 0.0)
         normal = (low - 1e-4, high + 1e-4)  # a point is rounded to 4 decimals
         first, last = start // step * step + step, end // step * step
-        held = [normal if value is None else (value, value) for _, _, value in _stretches(record["overrides"], first, last, step)]
+        held = [
+            normal if value is None else (value, value)
+            for _, _, value in _stretches(record["overrides"], first, last, step)
+        ]
         lows.append(min(low for low, _ in held))
         highs.append(max(high for _, high in held))
         for override in record["overrides"]:

@@ -42,4 +42,3 @@ def user(
         "created_at": at,
         "modified_at": at,
     }
-

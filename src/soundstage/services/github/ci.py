@@ -128,7 +128,8 @@ def rerun(records: Records, run: Record, at: int, only: set[int] | None = None) 
         carried = {"started_at": job["started_at"], "completed_at": job["completed_at"]}
         fresh = {"status": "queued", "conclusion": None, "started_at": at, "completed_at": None, "log": None}
         records[CHECK_RUNS].add(
-            str(ident), {**job, "id": ident, "node_id": node, "run_attempt": run["run_attempt"], **(fresh if again else carried)}
+            str(ident),
+            {**job, "id": ident, "node_id": node, "run_attempt": run["run_attempt"], **(fresh if again else carried)},
         )
     return run
 

@@ -60,7 +60,13 @@ def spot(
             continue
         counted += 1
         hunk.append(text)
-        here = [("LEFT", old)] if text[0] == "-" else [("RIGHT", new)] if text[0] == "+" else [("RIGHT", new), ("LEFT", old)]
+        here = (
+            [("LEFT", old)]
+            if text[0] == "-"
+            else [("RIGHT", new)]
+            if text[0] == "+"
+            else [("RIGHT", new), ("LEFT", old)]
+        )
         old += text[0] != "+"
         new += text[0] != "-"
         if position is not None:
@@ -78,7 +84,9 @@ def diff(objects: Objects, before: str | None, after: str) -> str:
 
 
 def _counts(objects: Objects, old: str | None, new: str | None) -> tuple[int, int]:
-    _, additions, deletions = git.patch(git.text(objects, old) if old else None, git.text(objects, new) if new else None)
+    _, additions, deletions = git.patch(
+        git.text(objects, old) if old else None, git.text(objects, new) if new else None
+    )
     return additions, deletions
 
 

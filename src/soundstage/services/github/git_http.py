@@ -293,7 +293,9 @@ def _too_large(commands: list[tuple[str, str, str]], caps: set[str], limit: str,
     for entry in trace["commands"]:
         entry["result"] = "failed"
     trace["objects"] = 0
-    report = pkt("unpack index-pack abnormal exit\n") + b"".join(pkt(f"ng {r} failed\n") for _, _, r in commands) + FLUSH
+    report = (
+        pkt("unpack index-pack abnormal exit\n") + b"".join(pkt(f"ng {r} failed\n") for _, _, r in commands) + FLUSH
+    )
     said = f"fatal: pack exceeds maximum allowed size ({limit})\n"
     return _reply(f"{RECEIVE}-result", _banded(caps, report, said), RECEIVE, trace)
 

@@ -34,8 +34,14 @@ def create_issue(ctx: Context, data: dict[str, Any]) -> dict[str, Any]:
     labels = [by_node_id(ctx, LABELS, i)["name"] for i in data.get("labelIds") or []]
     assignees = [by_node_id(ctx, USERS, i)["login"] for i in data.get("assigneeIds") or []]
     record = issues.create_issue(
-        ctx.records, repo["full_name"], ctx.viewer["login"], ctx.at,
-        title=data["title"], body=data.get("body"), labels=labels, assignees=assignees,
+        ctx.records,
+        repo["full_name"],
+        ctx.viewer["login"],
+        ctx.at,
+        title=data["title"],
+        body=data.get("body"),
+        labels=labels,
+        assignees=assignees,
     )
     return _payload(data, issue=Issue(ctx, record))
 
@@ -182,9 +188,16 @@ def create_pull_request(ctx: Context, data: dict[str, Any]) -> dict[str, Any]:
         if other["repository"] == name and other["base"] == base and other["state"] == "open":
             raise Problem("UNPROCESSABLE", f"A pull request already exists for {repo['owner']}:{head}.")
     record = pulls.create_pull(
-        records, name, ctx.viewer["login"], ctx.at,
-        title=data["title"], body=data.get("body"), head=head, base=base,
-        draft=bool(data.get("draft")), maintainer_can_modify=bool(data.get("maintainerCanModify")),
+        records,
+        name,
+        ctx.viewer["login"],
+        ctx.at,
+        title=data["title"],
+        body=data.get("body"),
+        head=head,
+        base=base,
+        draft=bool(data.get("draft")),
+        maintainer_can_modify=bool(data.get("maintainerCanModify")),
     )
     return _payload(data, pullRequest=PullRequest(ctx, record))
 
@@ -224,7 +237,9 @@ def add_pull_request_review(ctx: Context, data: dict[str, Any]) -> dict[str, Any
     if event == "DISMISS":
         raise Problem("UNPROCESSABLE", "Review cannot be dismissed before it is submitted")
     state = _EVENTS[event] if event else "PENDING"
-    review = pulls.create_review(records, record, ctx.viewer["login"], state, text, commit_id, ctx.at if event else None)
+    review = pulls.create_review(
+        records, record, ctx.viewer["login"], state, text, commit_id, ctx.at if event else None
+    )
     return _payload(data, pullRequestReview=Review(ctx, review))
 
 

@@ -64,7 +64,16 @@ def create_release(call: Call) -> Any:
     if not tagged and repos.resolve(call.records, full, target) is None:
         raise invalid("Release", "target_commitish")
     record = ci.add_release(
-        call.records, full, tag, target, call.login, call.now(), name=name, body=text, draft=draft, prerelease=prerelease
+        call.records,
+        full,
+        tag,
+        target,
+        call.login,
+        call.now(),
+        name=name,
+        body=text,
+        draft=draft,
+        prerelease=prerelease,
     )
     return created(views_ci.release(call.base, call.records, record))
 
@@ -80,7 +89,9 @@ def get_release_by_tag(call: Call) -> Any:
     """A published release by its tag: a draft has no tag yet, so GitHub answers 404 for it."""
     repo = call.repo()
     tag = call.params["tag"]
-    found = [r for r in call.world[RELEASES].by("repository", repo["full_name"]) if r["tag_name"] == tag and not r["draft"]]
+    found = [
+        r for r in call.world[RELEASES].by("repository", repo["full_name"]) if r["tag_name"] == tag and not r["draft"]
+    ]
     if not found:
         raise not_found(f"{DOCS}/releases/releases#get-a-release-by-tag-name")
     return views_ci.release(call.base, call.records, found[0])
@@ -156,7 +167,11 @@ def rerun_job(call: Call) -> Any:
     run = call.world[WORKFLOW_RUNS].get(str(job["run_id"]))
     assert run is not None
     if job["run_attempt"] != run["run_attempt"]:  # a job of an earlier attempt is not the run's any more
-        raise GitHubError(403, "This job cannot be re-run", documentation_url=f"{DOCS}/actions/workflow-runs#re-run-a-job-from-a-workflow-run")
+        raise GitHubError(
+            403,
+            "This job cannot be re-run",
+            documentation_url=f"{DOCS}/actions/workflow-runs#re-run-a-job-from-a-workflow-run",
+        )
     return _rerun(call, run, {job["id"]})
 
 

@@ -30,7 +30,12 @@ def issue_view(call: Call, record: Record) -> dict[str, Any]:
 
 
 def _matches(
-    record: Record, labels: list[str], assignee: str | None, creator: str | None, since: int | None, milestone: str | None
+    record: Record,
+    labels: list[str],
+    assignee: str | None,
+    creator: str | None,
+    since: int | None,
+    milestone: str | None,
 ) -> bool:
     if milestone == "none" and record["milestone"] is not None:
         return False
@@ -68,7 +73,9 @@ def list_issues(call: Call) -> Any:
             return paginate(call, ordered, lambda r: issue_view(call, r))
     items = [*call.world[ISSUES].by("repository", name), *call.world[PULLS].by("repository", name)]
     chosen = [
-        r for r in items if (state == "all" or r["state"] == state) and _matches(r, labels, assignee, creator, since, milestone)
+        r
+        for r in items
+        if (state == "all" or r["state"] == state) and _matches(r, labels, assignee, creator, since, milestone)
     ]
     chosen.sort(key=lambda r: (issues.sort_value(call.records, r, sort), r["number"]), reverse=direction == "desc")
     return paginate(call, chosen, lambda r: issue_view(call, r))

@@ -55,7 +55,14 @@ def create_milestone(call: Call) -> Any:
     if milestones.by_title(call.records, repo["full_name"], title) is not None:
         raise failed({"resource": "Milestone", "code": "already_exists", "field": "title"})
     record = milestones.create(
-        call.records, repo["full_name"], call.login, call.now(), title=title, state=state, description=description, due_on=due_on
+        call.records,
+        repo["full_name"],
+        call.login,
+        call.now(),
+        title=title,
+        state=state,
+        description=description,
+        due_on=due_on,
     )
     return created(_view(call, record))
 
@@ -64,7 +71,9 @@ def create_milestone(call: Call) -> Any:
 def get_milestone(call: Call) -> Any:
     repo = call.repo()
     raw = call.params["milestone_number"]
-    record = milestones.milestone(call.records, repo["full_name"], int(raw)) if raw.isascii() and raw.isdigit() else None
+    record = (
+        milestones.milestone(call.records, repo["full_name"], int(raw)) if raw.isascii() and raw.isdigit() else None
+    )
     if record is None:
         raise not_found(f"{DOCS}#get-a-milestone")
     return _view(call, record)

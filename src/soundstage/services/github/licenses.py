@@ -29,4 +29,10 @@ def license_simple(base: str, spdx: str | None) -> dict[str, Any] | None:
     if spdx is None:
         return None
     key, name, number = LICENSES[spdx]
-    return {"key": key, "name": name, "spdx_id": spdx, "url": f"{base}/licenses/{key}", "node_id": node_id("License", number)}
+    return {
+        "key": key,
+        "name": name,
+        "spdx_id": spdx,
+        "url": f"{base}/licenses/{key}",
+        "node_id": node_id("License", number),
+    }

@@ -92,7 +92,9 @@ def media_header(request: ServiceRequest) -> str:
 def render(text: str) -> str:
     """Plain text as GitHub's HTML: a `<p dir="auto">` per paragraph, line breaks as `<br>`."""
     paragraphs = [p for p in re.split(r"\n\s*\n", text.replace("\r\n", "\n").strip("\n")) if p.strip()]
-    return "\n".join(f'<p dir="auto">{html.escape(p, quote=False).replace(chr(10), "<br>" + chr(10))}</p>' for p in paragraphs)
+    return "\n".join(
+        f'<p dir="auto">{html.escape(p, quote=False).replace(chr(10), "<br>" + chr(10))}</p>' for p in paragraphs
+    )
 
 
 def _with_bodies(name: str, item: Any) -> Any:

@@ -128,7 +128,9 @@ def request_reviews(records: Records, pull: Record, logins: list[str], actor: st
     for login in new:
         events.record(records, pull, "review_requested", actor, at, requested_reviewer=login)
     return records[PULLS].change(
-        item_key(pull["repository"], pull["number"]), requested_reviewers=[*pull["requested_reviewers"], *new], updated_at=at
+        item_key(pull["repository"], pull["number"]),
+        requested_reviewers=[*pull["requested_reviewers"], *new],
+        updated_at=at,
     )
 
 
@@ -195,9 +197,7 @@ def _same_hunk(a: Record, b: Record) -> bool:
     return a["diff_hunk"].split("\n")[0] == b["diff_hunk"].split("\n")[0]
 
 
-def place_comment(
-    records: Records, pull: Record, commit_id: str, item: Record
-) -> tuple[dict[str, Any], str | None]:
+def place_comment(records: Records, pull: Record, commit_id: str, item: Record) -> tuple[dict[str, Any], str | None]:
     """Where a review comment (`path`, `line` or `position`, `side`, `start_line`, `start_side`) sits in
     the pull's diff of its file up to `commit_id`: `line`, `side`, `position`, `diff_hunk`, `start_line`,
     `start_side`, `subject_type`; and GitHub's complaint when it is not part of that diff (else None).

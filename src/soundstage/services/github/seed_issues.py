@@ -45,8 +45,16 @@ def build(repo: Repo, ctx: BuildContext) -> None:
                 raise ctx.error(f"{name} is not an organization's repo: its issues have no types", "issues", k, "type")
             issue_types.ensure(records, org)
         record = issues.create_issue(
-            records, name, login, at, title=issue.title, body=issue.body, labels=labels, assignees=assignees,
-            milestone=milestone, type=issue.type,
+            records,
+            name,
+            login,
+            at,
+            title=issue.title,
+            body=issue.body,
+            labels=labels,
+            assignees=assignees,
+            milestone=milestone,
+            type=issue.type,
         )
         if issue.state == "closed":
             record = issues.update_item(records, ISSUES, record, login, closed_at, state="closed")
@@ -114,13 +122,17 @@ def _times(ctx: BuildContext, item: Issue | Pull, default: int, closed: bool, *p
     return at, closed_at
 
 
-def _touch(ctx: BuildContext, records: Records, collection: str, record: Record, item: Issue | Pull, *path: str | int) -> None:
+def _touch(
+    ctx: BuildContext, records: Records, collection: str, record: Record, item: Issue | Pull, *path: str | int
+) -> None:
     """Sets `updated_at` from `updated_ago`, which may not come before the item's last event."""
     if item.updated_ago is None:
         return
     at = ctx.start - parse_duration(item.updated_ago)
     if at < record["updated_at"]:
-        raise ctx.error(f"updated {item.updated_ago} ago, before its last change (opened, closed or merged)", *path, "updated_ago")
+        raise ctx.error(
+            f"updated {item.updated_ago} ago, before its last change (opened, closed or merged)", *path, "updated_ago"
+        )
     records[collection].change(item_key(record["repository"], record["number"]), updated_at=at)
 
 

@@ -97,7 +97,9 @@ def _write_history(ctx: BuildContext, repo: Repo, i: int) -> None:
         if parent is not None:  # a branch that leaves the line of history at an earlier commit
             head = ctx.resolve_kind(parent, COMMITS, "repos", i, *path, "parent")
             if head not in written:
-                raise ctx.error(f"{parent} is not a commit of {repo.full_name} written before this one", "repos", i, *path, "parent")
+                raise ctx.error(
+                    f"{parent} is not a commit of {repo.full_name} written before this one", "repos", i, *path, "parent"
+                )
         at = ctx.start - (parse_duration(ago) if ago is not None else hours_before[k] * HOUR)
         person = repos.identity(account(ctx, author, owner, "repos", i, *path, "author"), at)
         if head is None and any(text is None for text in files.values()):

@@ -279,6 +279,7 @@ def minimal_repository(base: str, records: Records, name: str) -> dict[str, Any]
 
 # -- what the views of issues, pulls and CI share -----------------------------------------------------
 
+
 def maybe_stamp(us: int | None) -> str | None:
     return stamp(us) if us is not None else None
 

@@ -86,9 +86,7 @@ def _checked(event: dict[str, Any]) -> tuple[str, str | None, dict[str, Any]]:
     errors: list[str] = []
     action = event.get("event_action")
     if action not in ACTIONS:
-        errors.append(
-            "'event_action' is invalid (must be one of the following: 'trigger', 'acknowledge' or 'resolve')"
-        )
+        errors.append("'event_action' is invalid (must be one of the following: 'trigger', 'acknowledge' or 'resolve')")
     key = _text(event.get("dedup_key"), "dedup_key", errors, required=action in ("acknowledge", "resolve"))
     if key is not None and len(key) > _LONGEST_KEY:
         errors.append(f"'dedup_key' is too long (at most {_LONGEST_KEY} characters)")

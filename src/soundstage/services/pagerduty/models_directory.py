@@ -87,7 +87,9 @@ class UrgencyRule(UrgencyType):
 
     @model_validator(mode="after")
     def _both_sides(self) -> UrgencyRule:
-        if self.type == "use_support_hours" and (self.during_support_hours is None or self.outside_support_hours is None):
+        if self.type == "use_support_hours" and (
+            self.during_support_hours is None or self.outside_support_hours is None
+        ):
             raise ValueError("a use_support_hours rule needs during_support_hours and outside_support_hours")
         return self
 

@@ -16,7 +16,6 @@ def in_support_hours(hours: Record, at: int) -> bool:
     day, both read in the support hours' time zone."""
     local = datetime.fromtimestamp(at // US, ZoneInfo(hours["time_zone"]))
     now = local.time()
-    return (
-        local.isoweekday() in hours["days_of_week"]
-        and time.fromisoformat(hours["start_time"]) <= now < time.fromisoformat(hours["end_time"])
-    )
+    return local.isoweekday() in hours["days_of_week"] and time.fromisoformat(
+        hours["start_time"]
+    ) <= now < time.fromisoformat(hours["end_time"])

@@ -107,7 +107,9 @@ def complete(world: World, file: Record, title: str | None) -> Record:
     return world[FILES].change(file["id"], title=title or file["title"], state="complete")
 
 
-def share(world: World, file: Record, conversation: Record, user_id: str, comment: str, thread_ts: str | None) -> Record:
+def share(
+    world: World, file: Record, conversation: Record, user_id: str, comment: str, thread_ts: str | None
+) -> Record:
     """Shares a file in a conversation: a message carrying it (with the comment as its text)."""
     shared = world[FILES].change(file["id"], **_shared_in(file, conversation))
     posted = messages.post(

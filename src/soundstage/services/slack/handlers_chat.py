@@ -39,7 +39,11 @@ def chat_post_message(call: Call) -> dict[str, Any]:
         extra=extra or None,
         composed=False,
     )
-    return {"channel": conversation["id"], "ts": message["ts"], "message": views.in_channel(call.world, message, call.me)}
+    return {
+        "channel": conversation["id"],
+        "ts": message["ts"],
+        "message": views.in_channel(call.world, message, call.me),
+    }
 
 
 @ops("chat.update")

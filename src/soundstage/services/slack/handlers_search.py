@@ -66,8 +66,14 @@ def _messages(call: Call) -> tuple[str, dict[str, Any]]:
 
 
 def _one_word(
-    call: Call, word: str, named: list[str | None], visible: dict[str, Any], by_time: bool, ascending: bool,
-    count: int, page: int,
+    call: Call,
+    word: str,
+    named: list[str | None],
+    visible: dict[str, Any],
+    by_time: bool,
+    ascending: bool,
+    count: int,
+    page: int,
 ) -> dict[str, Any] | None:
     """The `messages` of a search of one word (and `in:`), read from the word's lists without testing a
     message; None when they cannot tell (`words.one_word`)."""

@@ -10,6 +10,7 @@ from typing import Any, Iterable, Mapping
 from ...world import Record
 from .errors import SlackError
 
+
 def restriction(types: Iterable[str], users: Iterable[str]) -> dict[str, Any]:
     return {"type": list(types), "user": list(users)}
 

@@ -95,7 +95,9 @@ def build_message(ctx: BuildContext, ts: str, message: Any, i: int, team_id: str
         record["reactions"] = reactions.field(by_name)
     if message.pinned:
         record["pinned_to"] = [channel_id]
-        ctx.collection(PINS).add(pins.pin_id(channel_id, ts), pins.record(channel_id, ts, seconds(ts_us(ts)), author["id"]))
+        ctx.collection(PINS).add(
+            pins.pin_id(channel_id, ts), pins.record(channel_id, ts, seconds(ts_us(ts)), author["id"])
+        )
     ctx.collection(MESSAGES).add(ts, record)
 
 
