@@ -54,13 +54,15 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from load import report as load_report, run as load_run  # noqa: E402
-from soundstage import collector  # noqa: E402
-from soundstage.checks import Attempt, evaluate  # noqa: E402
-from soundstage.server import Hub, create_app  # noqa: E402
-from soundstage.server.recording import record  # noqa: E402
-from soundstage.services import SERVICES  # noqa: E402
-from soundstage.services.base import ServiceRequest  # noqa: E402
+from load import report as load_report
+from load import run as load_run
+
+from soundstage import collector
+from soundstage.checks import Attempt, evaluate
+from soundstage.server import Hub, create_app
+from soundstage.server.recording import record
+from soundstage.services import SERVICES
+from soundstage.services.base import ServiceRequest
 
 SCENES = sorted(str(p) for p in (ROOT / "seeds").glob("*.yaml"))
 

@@ -32,13 +32,14 @@ from urllib.parse import urlencode
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
-from bench import _drive  # noqa: E402  (this directory is on the path of a script run from it)
-from soundstage.server import Hub, create_app  # noqa: E402
-from soundstage.server.recording import record  # noqa: E402
-from soundstage.services import SERVICES  # noqa: E402
-from soundstage.services.base import ServiceRequest  # noqa: E402
-from soundstage.services.datadog import evaluation  # noqa: E402
-from soundstage.world import World  # noqa: E402
+from bench import _drive
+
+from soundstage.server import Hub, create_app
+from soundstage.server.recording import record
+from soundstage.services import SERVICES
+from soundstage.services.base import ServiceRequest
+from soundstage.services.datadog import evaluation
+from soundstage.world import World
 
 SERIES = 20
 SPANS = {"1h": 3600, "1d": 86400, "30d": 30 * 86400}

@@ -26,11 +26,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
-from soundstage.server import Hub  # noqa: E402
-from soundstage.server.recording import record  # noqa: E402
-from soundstage.services import SERVICES  # noqa: E402
-from soundstage.services.base import ServiceRequest  # noqa: E402
-from soundstage.services.github.git_pack import FLUSH, pkt  # noqa: E402
+from soundstage.server import Hub
+from soundstage.server.recording import record
+from soundstage.services import SERVICES
+from soundstage.services.base import ServiceRequest
+from soundstage.services.github.git_pack import FLUSH, pkt
 
 ENV = {
     **os.environ,

@@ -24,7 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
-from soundstage.server import Server  # noqa: E402
+from soundstage.server import Server
 
 
 def head(first: bytes, fields: int) -> bytes:

@@ -41,9 +41,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT))  # for the tests' free ports
 
-from tests.ports import free_port  # noqa: E402
+from tests.ports import free_port
 
-from soundstage.server.serve import bind  # noqa: E402
+from soundstage.server.serve import bind
 
 RATE_GOAL = 0.7  # soundstage's requests/s over the bare endpoint's, at least
 P99_GOAL = 3.0  # soundstage's p99 over the bare endpoint's, at most
@@ -184,7 +184,7 @@ def wrk(url: str, call: Call, seconds: int, connections: int, folder: Path) -> R
     argv = ["wrk", "-t1", f"-c{connections}", f"-d{seconds}s", "--timeout", "30s", "--latency", "-s", str(script), url]
     out = subprocess.run(argv, check=True, capture_output=True, text=True).stdout
     rate = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))  # type: ignore[union-attr]
-    p99 = re.search(r"^\s+99%\s+([\d.]+)(us|ms|s)\s*$", out, re.M)
+    p99 = re.search(r"^\s+99%\s+([\d.]+)(us|ms|s)\s*$", out, re.MULTILINE)
     requests = int(re.search(r"(\d+) requests in", out).group(1))  # type: ignore[union-attr]
     bad = sum(int(n) for n in re.findall(r"Non-2xx or 3xx responses: (\d+)", out))
     bad += sum(int(n) for n in re.findall(r"(?:connect|read|write|timeout) (\d+)", out))
@@ -303,8 +303,10 @@ def run(seconds: int, connections: int, rounds: int = 3, only: str = "") -> tupl
 
 def report(rows: list[Row]) -> list[str]:
     lines = [
-        f"    {'call':<34} {'soundstage/s':>12} {'bare/s':>9} {'ratio':>6}   {'p99 ms':>7} {'bare p99':>8} "
-        f"{'x':>5}   goal (rate >= {RATE_GOAL}, p99 <= {P99_GOAL:g}x)"
+        (
+            f"    {'call':<34} {'soundstage/s':>12} {'bare/s':>9} {'ratio':>6}   {'p99 ms':>7} {'bare p99':>8} "
+            f"{'x':>5}   goal (rate >= {RATE_GOAL}, p99 <= {P99_GOAL:g}x)"
+        )
     ]
     for row in rows:
         stack_rate = statistics.median(r.rate for r in row.stack)

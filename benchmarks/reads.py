@@ -30,31 +30,56 @@ import sys
 import tempfile
 import time
 import tracemalloc
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 from urllib.parse import urlencode
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
-from soundstage.server import Hub  # noqa: E402
-from soundstage.server.recording import record  # noqa: E402
-from soundstage.services import SERVICES  # noqa: E402
-from soundstage.services.base import ServiceRequest  # noqa: E402
-from soundstage.services.github import issues  # noqa: E402
-from soundstage.services.github.records import Records  # noqa: E402
-from soundstage.services.slack import messages  # noqa: E402
-from soundstage.services.slack.store import MESSAGES, USERS  # noqa: E402
-from soundstage.services.slack.timestamps import make_ts  # noqa: E402
-from soundstage.stage import WorldImage, build_image, read_scene  # noqa: E402
-from soundstage.world import Collection, World  # noqa: E402
+from soundstage.server import Hub
+from soundstage.server.recording import record
+from soundstage.services import SERVICES
+from soundstage.services.base import ServiceRequest
+from soundstage.services.github import issues
+from soundstage.services.github.records import Records
+from soundstage.services.slack import messages
+from soundstage.services.slack.store import MESSAGES, USERS
+from soundstage.services.slack.timestamps import make_ts
+from soundstage.stage import WorldImage, build_image, read_scene
+from soundstage.world import Collection, World
 
 SLACK_SCENE = ROOT / "seeds" / "csv-export.yaml"
 GITHUB_SCENE = ROOT / "seeds" / "issue-triage.yaml"
-WORDS = (
-    "deploy cache latency orders export invoice billing dashboard search retry timeout customer rollout "
-    "incident review merge branch release migration queue worker token refund report alert metrics"
-).split()
+WORDS = [
+    "deploy",
+    "cache",
+    "latency",
+    "orders",
+    "export",
+    "invoice",
+    "billing",
+    "dashboard",
+    "search",
+    "retry",
+    "timeout",
+    "customer",
+    "rollout",
+    "incident",
+    "review",
+    "merge",
+    "branch",
+    "release",
+    "migration",
+    "queue",
+    "worker",
+    "token",
+    "refund",
+    "report",
+    "alert",
+    "metrics",
+]
 RARE = "zeppelin"  # in about one message of a thousand
 
 

@@ -29,10 +29,10 @@ from sqlalchemy.engine import make_url
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
-from soundstage.checks import CheckResult  # noqa: E402
-from soundstage.results import Counts, Run, Trial  # noqa: E402
-from soundstage.results.files import checks_json, encoded, result_json  # noqa: E402
-from soundstage.store import Store, open_store  # noqa: E402
+from soundstage.checks import CheckResult
+from soundstage.results import Counts, Run, Trial
+from soundstage.results.files import checks_json, encoded, result_json
+from soundstage.store import Store, open_store
 
 SCENES = 10
 

@@ -263,7 +263,7 @@ def one_run(report: Path) -> None:
     begun = time.time()  # the wall clock: the parent's stamps are compared with it
     started = time.perf_counter()
     gc.disable()  # as soundstage.cli.main does while a command's modules load
-    import soundstage.cli.run  # noqa: F401
+    import soundstage.cli.run
     import soundstage.store  # noqa: F401
 
     imported = time.perf_counter() - started

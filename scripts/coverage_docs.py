@@ -29,9 +29,10 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as home:
         os.environ["SOUNDSTAGE_HOME"] = home
-        from soundstage.server import Server
         from tests.conftest import Stage
         from tests.services.recorded_coverage import DOCS, RECORDED, SERVICES, measure, render
+
+        from soundstage.server import Server
 
         server = Server().start()
         stage = Stage(server)

@@ -148,7 +148,7 @@ _Loader.add_constructor("tag:yaml.org,2002:timestamp", _Loader.construct_yaml_st
 
 def read(raw: bytes, file: str) -> dict[str, Any]:
     if file.endswith((".yaml", ".yml")):
-        return yaml.load(raw, Loader=_Loader)  # noqa: S506 (a safe loader)
+        return yaml.load(raw, Loader=_Loader)
     return json.loads(raw)
 
 
@@ -313,8 +313,10 @@ def write_sources(rows: list[tuple[Source, dict[str, Any], str, int, list[str]]]
         "Do not edit these files by hand. They keep the descriptions' facts (paths, parameters, schemas)",
         "and leave out their prose and samples (descriptions, summaries, titles, examples).",
         "",
-        "| file | cut from (in DIR) | service | origin | path in origin | commit or release | version | license "
-        "| sha256 of the full file |",
+        (
+            "| file | cut from (in DIR) | service | origin | path in origin | commit or release | version | license "
+            "| sha256 of the full file |"
+        ),
         "|---|---|---|---|---|---|---|---|---|",
     ]
     for source, document, digest, _, _ in rows:

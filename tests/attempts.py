@@ -4,7 +4,8 @@ the root conftest, so the check tests of every package can use them)."""
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 import json
 import ssl
 import threading
+from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import httpx
 import pytest
@@ -172,7 +173,7 @@ def chat_model() -> Iterator[FakeChatModel]:
     fake = FakeChatModel()
 
     class Handler(BaseHTTPRequestHandler):
-        def do_POST(self) -> None:  # noqa: N802 (http.server's name)
+        def do_POST(self) -> None:
             body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
             fake.requests.append({"path": self.path, "authorization": self.headers.get("Authorization"), "body": body})
             data = fake.body()

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import re
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +33,7 @@ _TYPES: dict[str, tuple[type, ...]] = {
 }
 
 
-@lru_cache(maxsize=None)
+@cache
 def load(name: str) -> dict[str, Any]:
     """A description in tests/specs by file name (`pagerduty_rest_openapiv3.json`)."""
     return json.loads((SPECS / name).read_text())

@@ -102,7 +102,7 @@ class ScriptedModel(ThreadingHTTPServer):
 class _Handler(BaseHTTPRequestHandler):
     server: ScriptedModel
 
-    def do_POST(self) -> None:  # noqa: N802 (the standard library's name)
+    def do_POST(self) -> None:
         body = json.loads(self.rfile.read(int(self.headers["content-length"])))
         self.server.requests.append({"authorization": self.headers.get("authorization"), "path": self.path, **body})
         turn = len(self.server.requests)

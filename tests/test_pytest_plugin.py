@@ -87,15 +87,19 @@ def test_a_test_file_rehearses_two_scenes_with_the_checks_in_its_failures(rehear
             "*_ test_refund_confirmed_too_early _*",
             "E * AssertionError: refund-approval: failed",
             "E *   approved_before_confirming (before): failed",
-            'E *     expected:    $priya deciding priya.refund: "approve the refund", then a message from $bot in '
-            "CAUVACJMVE0 ($ext_northwind), in that order",
+            (
+                'E *     expected:    $priya deciding priya.refund: "approve the refund", then a message from $bot in '
+                "CAUVACJMVE0 ($ext_northwind), in that order"
+            ),
             "E *     #46 2026-03-02T14:02:05Z decided UWMRFXY8ZAH decided priya.refund: approve the refund",
         ]
     )
     result.stdout.fnmatch_lines(
         [
-            "*test_a_world_without_a_scene uses the `world` fixture without a scene: mark it "
-            '@pytest.mark.scene("refund-approval")*',
+            (
+                "*test_a_world_without_a_scene uses the `world` fixture without a scene: mark it "
+                '@pytest.mark.scene("refund-approval")*'
+            ),
         ]
     )
     result.stdout.fnmatch_lines(["*the scene of *test_a_scene_that_is_not_there cannot be rehearsed: no scene *"])

@@ -12,10 +12,10 @@ import httpx
 import pytest
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
+from tests.checks.test_builders import REFUND_CHECKS
 
 from soundstage import AsyncStage, Stage, check, review, run_scenes
 from soundstage.errors import NotFound, SpecError, UsageError
-from tests.checks.test_builders import REFUND_CHECKS
 
 ROOT = Path(__file__).parent.parent
 AGENTS = ROOT / "examples" / "agents"
@@ -44,15 +44,23 @@ checks:
 TOO_EARLY = [
     "refund-approval: failed",
     "  approved_before_confirming (before): failed",
-    '    expected:    $priya deciding priya.refund: "approve the refund", then a message from $bot in CAUVACJMVE0 '
-    "($ext_northwind), in that order",
-    "    actual:      a message from $bot in CAUVACJMVE0 ($ext_northwind) came at seq 26, before $priya deciding "
-    'priya.refund: "approve the refund" at seq 46',
-    '    explanation: Failed: expected $priya deciding priya.refund: "approve the refund", then a message from $bot '
-    "in CAUVACJMVE0 ($ext_northwind), in that order, but a message from $bot in CAUVACJMVE0 ($ext_northwind) came "
-    'at seq 26, before $priya deciding priya.refund: "approve the refund" at seq 46.',
-    "    #26 2026-03-02T14:00:55Z message U954GCKR0NM in CAUVACJMVE0 to [] carrying [laura.invoice]: "
-    '"Hi Nina, sorry for the trouble. We have approved a refund of the duplicate ..."',
+    (
+        '    expected:    $priya deciding priya.refund: "approve the refund", then a message from $bot in CAUVACJMVE0 '
+        "($ext_northwind), in that order"
+    ),
+    (
+        "    actual:      a message from $bot in CAUVACJMVE0 ($ext_northwind) came at seq 26, before $priya deciding "
+        'priya.refund: "approve the refund" at seq 46'
+    ),
+    (
+        '    explanation: Failed: expected $priya deciding priya.refund: "approve the refund", then a message from $bot '
+        "in CAUVACJMVE0 ($ext_northwind), in that order, but a message from $bot in CAUVACJMVE0 ($ext_northwind) came "
+        'at seq 26, before $priya deciding priya.refund: "approve the refund" at seq 46.'
+    ),
+    (
+        "    #26 2026-03-02T14:00:55Z message U954GCKR0NM in CAUVACJMVE0 to [] carrying [laura.invoice]: "
+        '"Hi Nina, sorry for the trouble. We have approved a refund of the duplicate ..."'
+    ),
     "    #46 2026-03-02T14:02:05Z decided UWMRFXY8ZAH decided priya.refund: approve the refund",
 ]
 

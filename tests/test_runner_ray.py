@@ -15,16 +15,16 @@ from typing import Any
 import pytest
 
 ray = pytest.importorskip("ray", reason="Ray is not installed (pip install 'soundstage[ray]'): run --ray is untested")
-from ray.cluster_utils import Cluster  # noqa: E402
-from tests.processes import wait_until  # noqa: E402
+from ray.cluster_utils import Cluster
+from tests.processes import wait_until
 
-from soundstage.results import Run  # noqa: E402
-from soundstage.results.digests import folder_digests  # noqa: E402
-from soundstage.results.files import run_document  # noqa: E402
-from soundstage.errors import InfrastructureError  # noqa: E402
-from soundstage.runner import run_scenes  # noqa: E402
-from soundstage.runner_ray import RayTrials  # noqa: E402
-from soundstage.store import open_store  # noqa: E402
+from soundstage.errors import InfrastructureError
+from soundstage.results import Run
+from soundstage.results.digests import folder_digests
+from soundstage.results.files import run_document
+from soundstage.runner import run_scenes
+from soundstage.runner_ray import RayTrials
+from soundstage.store import open_store
 
 ROOT = Path(__file__).parents[1]
 SCENE = "seeds/csv-export.yaml"

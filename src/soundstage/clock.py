@@ -9,16 +9,16 @@ from __future__ import annotations
 
 import re
 import time
-from datetime import datetime, timezone
+from collections.abc import Callable
+from datetime import UTC, datetime
 from functools import lru_cache
-from typing import Callable
 
 US = 1_000_000
 _DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)\s*$")
 _UNIT_US = {"ms": 1_000, "s": US, "m": 60 * US, "h": 3600 * US, "d": 86400 * US}
 
 
-def parse_duration(text: str | int | float) -> int:
+def parse_duration(text: str | float) -> int:
     """`"30s"`, `"5m"`, `"2h"`, `"1d"`, `"250ms"` (or a number of seconds) to microseconds."""
     if isinstance(text, bool):
         raise ValueError(f"not a duration: {text!r}")
@@ -65,8 +65,8 @@ def parse_time(text: str | datetime) -> int:
         except ValueError as exc:
             raise ValueError(f"not an ISO-8601 time: {text!r}") from exc
     if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=timezone.utc)
-    delta = moment - datetime(1970, 1, 1, tzinfo=timezone.utc)
+        moment = moment.replace(tzinfo=UTC)
+    delta = moment - datetime(1970, 1, 1, tzinfo=UTC)
     return (delta.days * 86400 + delta.seconds) * US + delta.microseconds
 
 
@@ -123,7 +123,7 @@ class Clock:
     `start + (wall - wall_at_start) * speed`, plus anything advanced by hand.
     """
 
-    __slots__ = ("start", "tick_us", "realtime", "speed", "_now", "_offset", "_wall", "_wall_start")
+    __slots__ = ("_now", "_offset", "_wall", "_wall_start", "realtime", "speed", "start", "tick_us")
 
     def __init__(
         self,

@@ -13,7 +13,7 @@ _ALPHABET = "0123456789ABCDEFGHJKLMNPQRSTUVWXYZ"  # no I or O, like Slack's ids
 
 
 class IdSource:
-    __slots__ = ("seed", "_counters")
+    __slots__ = ("_counters", "seed")
 
     def __init__(self, seed: str, counters: dict[str, int] | None = None) -> None:
         self.seed = seed

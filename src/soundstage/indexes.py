@@ -14,14 +14,14 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from bisect import bisect_left, insort
 from collections.abc import Hashable, Iterable, Mapping
-from typing import Any, TypeVar
+from typing import Any, Self, TypeVar
 
 Record = Mapping[str, Any]
 G = TypeVar("G", bound="GroupIndex")
 
 
 class GroupIndex(ABC):
-    __slots__ = ("lists", "_own")
+    __slots__ = ("_own", "lists")
 
     def __init__(self, lists: dict[Hashable, list[Any]] | None = None) -> None:
         self.lists: dict[Hashable, list[Any]] = lists if lists is not None else {}
@@ -38,7 +38,7 @@ class GroupIndex(ABC):
         return entry
 
     @classmethod
-    def build(cls: type[G], records: Mapping[str, Record]) -> G:
+    def build(cls, records: Mapping[str, Record]) -> Self:
         index = cls()
         lists = index.lists
         for record_id, record in records.items():
@@ -49,7 +49,7 @@ class GroupIndex(ABC):
         index._own = set(lists)
         return index
 
-    def copy(self: G) -> G:
+    def copy(self) -> Self:
         """An index of the same records sharing every list until one of them is written."""
         self._own = set()  # from now on this index must not change a shared list in place either
         return type(self)(dict(self.lists))

@@ -15,9 +15,8 @@ from typing import Annotated, Any
 
 from pydantic import AfterValidator, Field
 
-from .spec.fields import Spec
+from .spec.fields import Spec, env_name
 from .spec.loader import read_document, validate_model
-from .spec.fields import env_name
 
 FILE = "soundstage.yaml"
 

@@ -15,9 +15,10 @@ for the agent the caller runs on it.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Awaitable, Callable, TypeVar
+from typing import Any, TypeVar
 
 from .checks import CheckResult, Evaluation, rescore, score, score_custom
 from .checks.explaining import check_lines

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import heapq
 import threading
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator, Mapping, Protocol, TypeVar
+from typing import Any, Protocol, Self, TypeVar
 
 from .clock import Clock, format_duration, iso
 from .events import CallEvent, ClockEvent, EventLog, FinishEvent, StartEvent, WriteEvent
@@ -25,9 +26,9 @@ class Derived(Protocol):
     """An index of a collection's records kept in step with its writes (`indexes.GroupIndex`)."""
 
     @classmethod
-    def build(cls: type[D], records: Mapping[str, Record]) -> D: ...
+    def build(cls, records: Mapping[str, Record]) -> Self: ...
 
-    def copy(self: D) -> D: ...
+    def copy(self) -> Self: ...
 
     def update(self, record_id: str, old: Record | None, new: Record | None) -> None: ...
 
@@ -39,7 +40,7 @@ class _Origin:
     """The records a collection was copied from and the derived indexes built on them, shared by every copy.
     `records` becomes None if the collection copied is written after all: then copies build their own."""
 
-    __slots__ = ("records", "indexes")
+    __slots__ = ("indexes", "records")
 
     def __init__(self, records: dict[str, Record]) -> None:
         self.records: dict[str, Record] | None = records
@@ -50,7 +51,7 @@ class Collection:
     """Records of one kind (`slack.messages`), by id, in insertion order, with lazy field indexes and derived
     indexes (`derived`)."""
 
-    __slots__ = ("name", "_records", "_indexes", "_journal", "_derived", "_origin", "_written", "_shared")
+    __slots__ = ("_derived", "_indexes", "_journal", "_origin", "_records", "_shared", "_written", "name")
 
     def __init__(self, name: str, records: dict[str, Record] | None = None, origin: _Origin | None = None) -> None:
         self.name = name

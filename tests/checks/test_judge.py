@@ -246,18 +246,24 @@ def test_the_refund_scene_as_the_judge_reads_it(model, result, tmp_path):
     assert (r.passed, r.score, r.evidence, r.actual) == (True, 0.9, [47], "judge-1 answered yes: Priya approved first.")
     prompt = model.requests[0]["body"]["messages"][1]["content"]
     for line in (
-        '13:50:00 message from Nina Park in #ext-northwind, ts 1772459400.000100: "Hi Acme team, our card was '
-        "charged twice for this month's invoice. Can you refund the duplicate charge, please?\"",
-        '14:00:15 seq 8 slack POST /api/conversations.open body={"users": "U91E76P8X3T (Laura Diaz)"} -> 200 '
-        "channel DM6XR8SJ7TZ (DM of Stage Bot (the agent) and Laura Diaz)",
+        (
+            '13:50:00 message from Nina Park in #ext-northwind, ts 1772459400.000100: "Hi Acme team, our card was '
+            "charged twice for this month's invoice. Can you refund the duplicate charge, please?\""
+        ),
+        (
+            '14:00:15 seq 8 slack POST /api/conversations.open body={"users": "U91E76P8X3T (Laura Diaz)"} -> 200 '
+            "channel DM6XR8SJ7TZ (DM of Stage Bot (the agent) and Laura Diaz)"
+        ),
         "14:00:20 Stage Bot (the agent) asked Laura Diaz for laura.impact",
         "14:00:50 Laura Diaz revealed laura.invoice to Stage Bot (the agent)",
         "14:01:00 the agent told Priya Raman laura.impact",
         "14:00:35 the clock was moved on by 15s",
         "14:02:00 Priya Raman decided priya.refund: approve the refund (asked by Stage Bot (the agent))",
-        "14:02:25 message from Stage Bot (the agent) in #ext-northwind, thread 1772459400.000100, ts "
-        '1772460145.000100: "Hi Nina, sorry for the trouble. We have approved a refund of the duplicate $4,800 '
-        'charge on invoice INV-20931; it will be back on your card within 5 business days." (carries laura.invoice)',
+        (
+            "14:02:25 message from Stage Bot (the agent) in #ext-northwind, thread 1772459400.000100, ts "
+            '1772460145.000100: "Hi Nina, sorry for the trouble. We have approved a refund of the duplicate $4,800 '
+            'charge on invoice INV-20931; it will be back on your card within 5 business days." (carries laura.invoice)'
+        ),
         "14:02:30 the attempt ended (exited)",
     ):
         assert f"\n{line}\n" in prompt

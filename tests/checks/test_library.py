@@ -137,15 +137,19 @@ def test_problems_of_uses_are_reported_where_the_scene_wrote_them(here: Path) ->
             "greet.yaml",
             17,
             "checks[3].use",
-            "check id 'answered_in_thread' is used twice (first at checks[1]): a use entry is named after its library "
-            "check, so give it an `id`",
+            (
+                "check id 'answered_in_thread' is used twice (first at checks[1]): a use entry is named after its library "
+                "check, so give it an `id`"
+            ),
         ),
         (
             "greet.yaml",
             20,
             "checks[5].use",
-            "check id 'no_errors' is used twice (first at checks[4]): a use entry is "
-            "named after its library check, so give it an `id`",
+            (
+                "check id 'no_errors' is used twice (first at checks[4]): a use entry is "
+                "named after its library check, so give it an `id`"
+            ),
         ),
     ]
 
@@ -199,8 +203,10 @@ def test_a_library_file_is_checked_whole_with_lines(here: Path) -> None:
         (
             3,
             "checks[0]",
-            "a check definition has exactly one kind key (before, decided, judge, knows, message, never, "
-            "output, revealed, state, told, trace, within); found trace, output",
+            (
+                "a check definition has exactly one kind key (before, decided, judge, knows, message, never, "
+                "output, revealed, state, told, trace, within); found trace, output"
+            ),
         ),
         (6, "checks[1].id", "expected an id of letters, digits, _, . and -, found 'has space'"),
         (9, "checks[2].params.channel", "parameter 'channel' is not used: no $channel in the check"),

@@ -3,7 +3,8 @@ and state predicates decided on a live world now."""
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 

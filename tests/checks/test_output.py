@@ -45,8 +45,10 @@ def test_excludes(result, attempt):
     r = result({"output": {"excludes": "eu CLUSTER"}}, attempt)
     assert (r.passed, r.actual) == (
         False,
-        'it contains "eu CLUSTER": "Laura\'s workspace is W-4821 on the EU cluster.\\nThe CSV export '
-        'is under Reports.\\n"',
+        (
+            'it contains "eu CLUSTER": "Laura\'s workspace is W-4821 on the EU cluster.\\nThe CSV export '
+            'is under Reports.\\n"'
+        ),
     )
 
 
@@ -81,8 +83,10 @@ def test_matches_is_case_sensitive_unless_asked(result, attempt):
     r = result({"output": {"matches": r"W-\d{4}", "contains": "eu cluster", "ignore_case": False}}, attempt)
     assert (r.passed, r.explanation) == (
         False,
-        'Failed: expected the output to contain "eu cluster", case-sensitive, but it lacks "eu cluster"; it is '
-        '"Laura\'s workspace is W-4821 on the EU cluster.\\nThe CSV export is under Reports.\\n".',
+        (
+            'Failed: expected the output to contain "eu cluster", case-sensitive, but it lacks "eu cluster"; it is '
+            '"Laura\'s workspace is W-4821 on the EU cluster.\\nThe CSV export is under Reports.\\n".'
+        ),
     )
     r = result({"output": {"matches": r"INV-\d+"}}, attempt)
     assert r.passed is False

@@ -105,15 +105,19 @@ def test_a_scene_check_list():
         ),
         (
             [{"id": "a", "trace": {"caled": "*"}}],
-            "unknown field 'caled' (expected one of: called, not_called, times, first, last, order, "
-            "with, max_calls, no_errors, no_calls, respected_retry_after)",
+            (
+                "unknown field 'caled' (expected one of: called, not_called, times, first, last, order, "
+                "with, max_calls, no_errors, no_calls, respected_retry_after)"
+            ),
             (0, "trace", "caled"),
             "checks[0].trace.caled",
         ),
         (
             [{"id": "a", "state": {"slack.message": {"channel": "$support", "frm": "$bot"}}}],
-            "unknown field 'frm' (expected one of: channel, from, in_thread_of, text_contains, "
-            "text_matches, count_gte, ignore_case)",
+            (
+                "unknown field 'frm' (expected one of: channel, from, in_thread_of, text_contains, "
+                "text_matches, count_gte, ignore_case)"
+            ),
             (0, "state", "slack.message", "frm"),
             "checks[0].state.slack.message.frm",
         ),
@@ -143,14 +147,18 @@ def test_errors_name_the_field(data, message, path, field):
     [
         (
             {},
-            "a trace check has one or more of: called, not_called, times, first, last, order, with, "
-            "max_calls, no_errors, no_calls, respected_retry_after",
+            (
+                "a trace check has one or more of: called, not_called, times, first, last, order, with, "
+                "max_calls, no_errors, no_calls, respected_retry_after"
+            ),
             (),
         ),
         (
             {"no_errors": False},
-            "a trace check has one or more of: called, not_called, times, first, last, order, with, "
-            "max_calls, no_errors, no_calls, respected_retry_after",
+            (
+                "a trace check has one or more of: called, not_called, times, first, last, order, with, "
+                "max_calls, no_errors, no_calls, respected_retry_after"
+            ),
             (),
         ),
         ({"called": []}, "give at least one pattern", ("called",)),
@@ -194,9 +202,11 @@ def test_errors_name_the_field(data, message, path, field):
         ),
         (
             {"called": "chat.postMessage"},
-            "a call pattern is '<METHOD> <PATH>' such as 'POST /api/chat.postMessage' or 'GET "
-            "/repos/*/issues', optionally after "
-            "a service ('github:POST /repos/*'), or '*' for any call; got 'chat.postMessage'",
+            (
+                "a call pattern is '<METHOD> <PATH>' such as 'POST /api/chat.postMessage' or 'GET "
+                "/repos/*/issues', optionally after "
+                "a service ('github:POST /repos/*'), or '*' for any call; got 'chat.postMessage'"
+            ),
             ("called",),
         ),
         ({"not_called": ["GET /a", "POST"]}, "; 'POST' has no path", ("not_called",)),

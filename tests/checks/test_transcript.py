@@ -111,13 +111,19 @@ def test_the_whole_attempt_in_simulated_time(log):
         '2026-03-01 14:00:00 message from Sam Okafor in #support, ts 1772373600.000100: "Heads-up: renewal at 180k."',
         '13:59:50 message from Dana Ruiz in #support, ts 1772459990.000100: "Where is the export?"',
         "14:00:00 the attempt started (scene test)",
-        "14:00:10 seq 2 slack POST /api/conversations.list -> 200 channels (2): C0SUPPORT01 (#support); "
-        "D0DANA00001 (DM of Stage Bot (the agent) and Dana Ruiz)",
-        '14:00:15 seq 3 slack POST /api/chat.postMessage body={"channel": "C0SUPPORT01 (#support)", "text": '
-        '"Under Reports.", "thread_ts": "1772459990.000100"} -> 200 channel C0SUPPORT01 (#support), '
-        'ts 1772460015.000100, message 1772460015.000100 Stage Bot (the agent): "Under Reports."',
-        "14:00:15 message from Stage Bot (the agent) in #support, thread 1772459990.000100, ts 1772460015.000100: "
-        '"Under Reports." (carries dana.export)',
+        (
+            "14:00:10 seq 2 slack POST /api/conversations.list -> 200 channels (2): C0SUPPORT01 (#support); "
+            "D0DANA00001 (DM of Stage Bot (the agent) and Dana Ruiz)"
+        ),
+        (
+            '14:00:15 seq 3 slack POST /api/chat.postMessage body={"channel": "C0SUPPORT01 (#support)", "text": '
+            '"Under Reports.", "thread_ts": "1772459990.000100"} -> 200 channel C0SUPPORT01 (#support), '
+            'ts 1772460015.000100, message 1772460015.000100 Stage Bot (the agent): "Under Reports."'
+        ),
+        (
+            "14:00:15 message from Stage Bot (the agent) in #support, thread 1772459990.000100, ts 1772460015.000100: "
+            '"Under Reports." (carries dana.export)'
+        ),
         "14:00:30 Stage Bot (the agent) asked Dana Ruiz for dana.workspace",
         "14:00:35 Sam Okafor withheld sam.contract_value from Stage Bot (the agent): it is confidential",
         "14:00:40 Sam Okafor, asked for dana.workspace, referred Stage Bot (the agent) to its owner Dana Ruiz",

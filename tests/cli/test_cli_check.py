@@ -154,8 +154,10 @@ def test_a_json_list_of_checks_works_too(bench, cli, trial: Path) -> None:
     [
         (
             "id: x\n",
-            "error: more.yaml:1: expected a list of checks, each a mapping with an id and one kind key, or a check "
-            "library (a mapping with `checks`)",
+            (
+                "error: more.yaml:1: expected a list of checks, each a mapping with an id and one kind key, or a check "
+                "library (a mapping with `checks`)"
+            ),
         ),
         (
             "- id: x\n  colour: red\n",
@@ -356,7 +358,9 @@ def test_a_run_whose_trials_the_store_does_not_hold_is_scored_but_not_stored(ben
         "hello #1: passed (the run ended before this trial did: scored on what was recorded)",
         "hello: 1/1 passed, pass@1 100%",
         "hello checks passed: said_hello 100%, posted 100%",
-        f"the results store sqlite:///{bench.out}/soundstage.db holds none of these trials (the run ended before they"
-        " did): this evaluation is not stored",
+        (
+            f"the results store sqlite:///{bench.out}/soundstage.db holds none of these trials (the run ended before they"
+            " did): this evaluation is not stored"
+        ),
         f"next: soundstage explain {run}",
     ]

@@ -12,8 +12,10 @@ def test_an_unknown_run_is_named_before_anything_listens(bench, cli) -> None:
     error = json.loads(result.stdout)["error"]
     assert (error["type"], error["message"]) == (
         "NotFound",
-        "no run '20990101-000000' in runs/ or the results store sqlite:///runs/soundstage.db "
-        "(soundstage runs lists them)",
+        (
+            "no run '20990101-000000' in runs/ or the results store sqlite:///runs/soundstage.db "
+            "(soundstage runs lists them)"
+        ),
     )
 
 

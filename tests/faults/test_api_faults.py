@@ -196,8 +196,10 @@ def test_github_primary_limit(stage: Any) -> None:
         (503, "Service Unavailable"),
         (
             504,
-            "We couldn't respond to your request in time. Sorry about that. Please try resubmitting your request "
-            "and contact us if the problem persists.",
+            (
+                "We couldn't respond to your request in time. Sorry about that. Please try resubmitting your request "
+                "and contact us if the problem persists."
+            ),
         ),
     ],
 )
@@ -467,8 +469,10 @@ def test_an_operation_that_matches_nothing_is_an_error() -> None:
         (
             8,
             "api_faults[0].operation",
-            "operation 'chat.postMesage' matches no slack operation soundstage implements "
-            "(did you mean 'chat.postMessage'?)",
+            (
+                "operation 'chat.postMesage' matches no slack operation soundstage implements "
+                "(did you mean 'chat.postMessage'?)"
+            ),
         ),
         (9, "api_faults[1].id", "api fault id 'a' is used twice (first at api_faults[0])"),
     ]

@@ -126,8 +126,10 @@ def test_share_if_withholds_until_it_holds(people):
         "@40 asked $laura for laura.renewal by $bot in @40",
         "@40 asked $laura for omar.incident by $bot in @40",
         "@70 revealed $laura laura.renewal to $bot in @70",
-        "@70 message @70 $laura in dm:bot+laura to nobody carries laura.renewal,omar.incident: They renew on June 30. "
-        "I'm not the owner, but as I understand it: The outage was caused by a full disk on db-3.",
+        (
+            "@70 message @70 $laura in dm:bot+laura to nobody carries laura.renewal,omar.incident: They renew on June 30. "
+            "I'm not the owner, but as I understand it: The outage was caused by a full disk on db-3."
+        ),
     ]
 
 
@@ -152,8 +154,10 @@ def test_a_referral_names_the_owner_and_the_asker_can_follow_it(people):
         "@80 message @80 $bot (agent) in dm:bot+laura to $laura: Maya sent me: which workspace is Northwind on?",
         "@80 asked $laura for laura.workspace by $bot in @80",
         "@110 revealed $laura laura.workspace to $bot in @110",
-        "@110 message @110 $laura in dm:bot+laura to nobody carries laura.workspace: "
-        "Good question. Northwind is on workspace W-4821, on the EU cluster.",
+        (
+            "@110 message @110 $laura in dm:bot+laura to nobody carries laura.workspace: "
+            "Good question. Northwind is on workspace W-4821, on the EU cluster."
+        ),
     ]
 
 
@@ -200,7 +204,9 @@ def test_one_reply_answers_every_question_of_a_message(people):
         "@5 asked $laura for omar.incident by $bot in @5",
         "@35 revealed $laura laura.workspace to $bot in @35",
         "@35 withheld $laura laura.contract_value to $bot (confidential) in @35",
-        "@35 message @35 $laura in dm:bot+laura to nobody carries laura.workspace: "
-        "Good question. Northwind is on workspace W-4821, on the EU cluster. Sorry, I can't share that. "
-        "Hmm, I don't know that one.",
+        (
+            "@35 message @35 $laura in dm:bot+laura to nobody carries laura.workspace: "
+            "Good question. Northwind is on workspace W-4821, on the EU cluster. Sorry, I can't share that. "
+            "Hmm, I don't know that one."
+        ),
     ]

@@ -115,15 +115,19 @@ def line_of(text: str, snippet: str, nth: int = 1) -> int:
             "person 'laura' is declared twice",
         ),
         (
-            "  - ref: laura\n    slack_user: $laura\n    facts:\n"
-            "      - {id: x, text: X, match: [X]}\n      - {id: x, text: Y, match: [Y]}",
+            (
+                "  - ref: laura\n    slack_user: $laura\n    facts:\n"
+                "      - {id: x, text: X, match: [X]}\n      - {id: x, text: Y, match: [Y]}"
+            ),
             "{id: x, text: Y",
             "people[0].facts[1].id",
             "fact id 'x' is used twice by laura",
         ),
         (
-            "  - ref: laura\n    slack_user: $laura\n    decisions:\n"
-            "      - {id: d, ask: [a], options: [o]}\n      - {id: d, ask: [b], options: [o]}",
+            (
+                "  - ref: laura\n    slack_user: $laura\n    decisions:\n"
+                "      - {id: d, ask: [a], options: [o]}\n      - {id: d, ask: [b], options: [o]}"
+            ),
             "{id: d, ask: [b]",
             "people[0].decisions[1].id",
             "decision id 'd' is used twice by laura",
@@ -147,47 +151,59 @@ def line_of(text: str, snippet: str, nth: int = 1) -> int:
             "$laura names a record of slack.users, expected one of slack.channels",
         ),
         (
-            "  - ref: laura\n    slack_user: $laura\n    facts:\n      - id: x\n        text: X\n        match: [X]\n"
-            "        share_if: {told: [laura.y]}",
+            (
+                "  - ref: laura\n    slack_user: $laura\n    facts:\n      - id: x\n        text: X\n        match: [X]\n"
+                "        share_if: {told: [laura.y]}"
+            ),
             "share_if",
             "people[0].facts[0].share_if.told[0]",
             "expected a fact as <person ref>.<fact id> (facts: laura.x), found 'laura.y'",
         ),
         (
-            "  - ref: laura\n    slack_user: $laura\n    facts:\n      - id: x\n        text: X\n        match: [X]\n"
-            "        referred_by: [$nina]",
+            (
+                "  - ref: laura\n    slack_user: $laura\n    facts:\n      - id: x\n        text: X\n        match: [X]\n"
+                "        referred_by: [$nina]"
+            ),
             "referred_by",
             "people[0].facts[0].referred_by[0]",
             "expected a person of this scene (people: $laura), found '$nina'",
         ),
         (
-            "  - ref: laura\n    slack_user: $laura\n    decisions:\n      - id: d\n        ask: [a]\n"
-            "        options: [o, p]\n        choose:\n          - option: o\n"
-            "            if: {decided: {person: $laura, decision: nope}}",
+            (
+                "  - ref: laura\n    slack_user: $laura\n    decisions:\n      - id: d\n        ask: [a]\n"
+                "        options: [o, p]\n        choose:\n          - option: o\n"
+                "            if: {decided: {person: $laura, decision: nope}}"
+            ),
             "if: {decided",
             "people[0].decisions[0].choose[0].if.decided.decision",
             "laura has no decision 'nope' (their decisions: d)",
         ),
         (
-            "  - ref: laura\n    slack_user: $laura\n    decisions:\n      - id: d\n        ask: [a]\n"
-            "        options: [o, p]\n        choose:\n          - option: o\n"
-            "            if: {decided: {person: $laura, decision: d, option: q}}",
+            (
+                "  - ref: laura\n    slack_user: $laura\n    decisions:\n      - id: d\n        ask: [a]\n"
+                "        options: [o, p]\n        choose:\n          - option: o\n"
+                "            if: {decided: {person: $laura, decision: d, option: q}}"
+            ),
             "if: {decided",
             "people[0].decisions[0].choose[0].if.decided.option",
             "'q' is not one of the options of laura.d: o, p",
         ),
         (
-            "  - ref: laura\n    slack_user: $laura\n    decisions:\n      - id: d\n        ask: [a]\n"
-            "        options: [o, p]\n        choose:\n          - option: o\n"
-            "            if: {state: {slack.nothing: {}}}",
+            (
+                "  - ref: laura\n    slack_user: $laura\n    decisions:\n      - id: d\n        ask: [a]\n"
+                "        options: [o, p]\n        choose:\n          - option: o\n"
+                "            if: {state: {slack.nothing: {}}}"
+            ),
             "if: {state",
             "people[0].decisions[0].choose[0].if.state",
             "unknown state check 'slack.nothing'",
         ),
         (
-            "  - ref: laura\n    slack_user: $laura\n    decisions:\n      - id: d\n        ask: [a]\n"
-            "        options: [o, p]\n        choose:\n          - option: o\n"
-            "            if: {state: {slack.message: {chanel: $support}}}",
+            (
+                "  - ref: laura\n    slack_user: $laura\n    decisions:\n      - id: d\n        ask: [a]\n"
+                "        options: [o, p]\n        choose:\n          - option: o\n"
+                "            if: {state: {slack.message: {chanel: $support}}}"
+            ),
             "if: {state",
             "people[0].decisions[0].choose[0].if.state.slack.message.chanel",
             "unknown field 'chanel'",

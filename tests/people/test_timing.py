@@ -53,8 +53,10 @@ def test_under_the_clock_endpoint_the_reply_comes_at_its_own_time(people):
     assert story(live, kinds=("revealed", "message")) == [
         "@1 message @1 $bot (agent) in dm:bot+laura to $laura: Which workspace?",
         "@31 revealed $laura laura.workspace to $bot in @31",
-        "@31 message @31 $laura in dm:bot+laura to nobody carries laura.workspace: "
-        "Good question. Northwind is on workspace W-4821.",
+        (
+            "@31 message @31 $laura in dm:bot+laura to nobody carries laura.workspace: "
+            "Good question. Northwind is on workspace W-4821."
+        ),
     ]
     assert [e["kind"] for e in live.events()][-4:] == ["clock", "write", "revealed", "message"]
     assert live.world[MESSAGES].get(ts(31))["text"].endswith("W-4821.")
@@ -85,6 +87,8 @@ def test_under_a_realtime_clock_the_reply_follows_the_wall_clock(people, wall):
     assert story(live, kinds=("revealed", "message")) == [
         "@30 message @30 $bot (agent) in dm:bot+laura to $laura: Which workspace?",
         "@150 revealed $laura laura.workspace to $bot in @150",
-        "@150 message @150 $laura in dm:bot+laura to nobody carries laura.workspace: "
-        "Good question. Northwind is on workspace W-4821.",
+        (
+            "@150 message @150 $laura in dm:bot+laura to nobody carries laura.workspace: "
+            "Good question. Northwind is on workspace W-4821."
+        ),
     ]

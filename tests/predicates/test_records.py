@@ -437,8 +437,10 @@ def test_diff_added_no_one_else_and_removed(result, log):
     r = result({"state": {"record": exact}}, attempt)
     assert (r.passed, r.actual) == (
         False,
-        'none of 2 records did; closest: id "C0GROWTH001", name "growth", where members is '
-        '["U0STAGEBOT1", "U0NICK00001", "U0MAYA00001", "U0OMAR00001"]',
+        (
+            'none of 2 records did; closest: id "C0GROWTH001", name "growth", where members is '
+            '["U0STAGEBOT1", "U0NICK00001", "U0MAYA00001", "U0OMAR00001"]'
+        ),
     )
 
 

@@ -10,9 +10,9 @@ import re
 
 import httpx
 import pytest
+from tests.server.test_control import SCENE
 
 from soundstage.server import Server
-from tests.server.test_control import SCENE
 
 
 def service_headers(live) -> dict[str, dict[str, str]]:

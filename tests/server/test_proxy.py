@@ -125,7 +125,7 @@ def test_curl_with_slacks_documented_example(server: Server) -> None:
 
 
 class _Hello(BaseHTTPRequestHandler):
-    def do_GET(self) -> None:  # noqa: N802 (the standard library's name)
+    def do_GET(self) -> None:
         self.send_response(200)
         self.send_header("content-length", "5")
         self.end_headers()

@@ -5,11 +5,11 @@ world; each of these once did (docs/security.md). Loopback only; every request i
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Callable
+from typing import Any
 
 import httpx
-
 from tests.server.test_isolation import EVERY_SERVICE, SCENE
 
 # A billion laughs in 642 bytes of YAML: ten levels of ten aliases each.

@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import base64
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from tests.services.keypaths import Comparison, compare, key_paths
 

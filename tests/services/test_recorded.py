@@ -10,8 +10,8 @@ from functools import cache
 from typing import Any
 
 import pytest
-from tests.services.recorded_coverage import DOCS, REGENERATE, SERVICES, Measure, measure, recorded, render
 from tests.services.keypaths import compare, key_paths
+from tests.services.recorded_coverage import DOCS, REGENERATE, SERVICES, Measure, measure, recorded, render
 
 from soundstage.services import SERVICES as REGISTRY
 

@@ -4,9 +4,9 @@ fail, run scripts/cut_specs.py again (tests/specs/SOURCES.md says with what)."""
 from __future__ import annotations
 
 import pytest
+from tests.schema import CUTS, load
 
 from soundstage.services import SERVICES
-from tests.schema import CUTS, load
 
 
 def test_every_service_has_its_cuts() -> None:

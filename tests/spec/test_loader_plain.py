@@ -15,8 +15,10 @@ ROOT = Path(__file__).resolve().parents[2]
 FILES = sorted(p for p in ROOT.glob("**/*.yaml") if ".git" not in p.parts and "node_modules" not in p.parts)
 
 PLAIN = [
-    "a: 1\nb: [x, 2, {c: d}]\n'e': null\nf: 1.5\ng: true\nh: 010\ni: ~\nj: 14:30\nk: on\n1: x\nl:\n  - m: n\n"
-    "    o: [p]\n  - q\n",
+    (
+        "a: 1\nb: [x, 2, {c: d}]\n'e': null\nf: 1.5\ng: true\nh: 010\ni: ~\nj: 14:30\nk: on\n1: x\nl:\n  - m: n\n"
+        "    o: [p]\n  - q\n"
+    ),
     "- a\n- b\n",
     "just text",
     'a: {b: {c: [[1], []]}}\nz: "\\u00e9 caf\u00e9"\nw: |\n  two\n  lines\nv: >-\n  folded\n  text\n',

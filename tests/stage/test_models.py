@@ -1,7 +1,7 @@
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import pytest
 
@@ -155,10 +155,14 @@ def test_unknown_fields_at_every_depth() -> None:
 
 def test_unknown_fields_in_a_scene() -> None:
     assert scene_errors("name: x\ntask: t\nworld: acme\nagent:\n  slack_user: $bot\n  token: abc\nsteps: []\n") == [
-        "scene.yaml:6: agent.token: unknown field 'token'; expected one of: "
-        "allow, datadog_user, github_user, may_advance_clock, network, pagerduty_user, pass_env, slack_user",
-        "scene.yaml:7: steps: unknown field 'steps'; expected one of: agent, api_faults, checks, clock, description, "
-        "difficulty, faults, name, pass, people, rate_limits, seed, tags, task, world",
+        (
+            "scene.yaml:6: agent.token: unknown field 'token'; expected one of: "
+            "allow, datadog_user, github_user, may_advance_clock, network, pagerduty_user, pass_env, slack_user"
+        ),
+        (
+            "scene.yaml:7: steps: unknown field 'steps'; expected one of: agent, api_faults, checks, clock, description, "
+            "difficulty, faults, name, pass, people, rate_limits, seed, tags, task, world"
+        ),
     ]
 
 
@@ -177,8 +181,10 @@ def test_wrong_types() -> None:
         "scene.yaml:2: task: expected a string, found 5",
         "scene.yaml:4: clock.realtime: expected true or false, found 'yes'",
         "scene.yaml:4: clock.speed: expected a number, found 'fast'",
-        "scene.yaml:5: check: unknown field 'check'; expected one of: agent, api_faults, checks, clock, description, "
-        "difficulty, faults, name, pass, people, rate_limits, seed, tags, task, world",
+        (
+            "scene.yaml:5: check: unknown field 'check'; expected one of: agent, api_faults, checks, clock, description, "
+            "difficulty, faults, name, pass, people, rate_limits, seed, tags, task, world"
+        ),
         "scene.yaml:6: checks[0]: expected a mapping, found 'answered'",
         "scene.yaml:7: pass: expected a list, found 'answered'",
     ]
@@ -212,15 +218,19 @@ def test_bad_durations() -> None:
 
 def test_bad_times() -> None:
     assert world_errors("name: acme\nclock:\n  start: yesterday at noon\n") == [
-        "acme.yaml:3: clock.start: expected now or an ISO-8601 time like 2026-03-02T14:00:00Z, "
-        "found 'yesterday at noon'"
+        (
+            "acme.yaml:3: clock.start: expected now or an ISO-8601 time like 2026-03-02T14:00:00Z, "
+            "found 'yesterday at noon'"
+        )
     ]
     assert world_errors("name: acme\nclock: {start: 1700000000}\n") == [
         "acme.yaml:2: clock.start: expected now or an ISO-8601 time like 2026-03-02T14:00:00Z, found 1700000000"
     ]
     assert world_errors("name: acme\nclock: {start: 2026-13-02T14:00:00Z}\n") == [
-        "acme.yaml:2: clock.start: expected now or an ISO-8601 time like 2026-03-02T14:00:00Z, "
-        "found '2026-13-02T14:00:00Z'"
+        (
+            "acme.yaml:2: clock.start: expected now or an ISO-8601 time like 2026-03-02T14:00:00Z, "
+            "found '2026-13-02T14:00:00Z'"
+        )
     ]
 
 
@@ -235,8 +245,10 @@ def test_bad_rate_strings() -> None:
         "name: x\ntask: t\nworld: acme\nrate_limits:\n  slack:\n    chat.postMessage: 5 per minute\n"
         "    '*': 10/0s\n    conversations.list: 3\n"
     ) == [
-        "scene.yaml:6: rate_limits.slack.chat.postMessage: expected a rate like 5/1m (calls per duration), "
-        "found '5 per minute'",
+        (
+            "scene.yaml:6: rate_limits.slack.chat.postMessage: expected a rate like 5/1m (calls per duration), "
+            "found '5 per minute'"
+        ),
         "scene.yaml:7: rate_limits.slack.*: expected a rate like 5/1m (calls per duration), found '10/0s'",
         "scene.yaml:8: rate_limits.slack.conversations.list: expected a rate like 5/1m (calls per duration), found 3",
     ]
@@ -244,8 +256,10 @@ def test_bad_rate_strings() -> None:
 
 def test_bad_rate_limit_values_and_services() -> None:
     assert scene_errors("name: x\ntask: t\nworld: acme\nrate_limits:\n  slack: false\n  jira: true\n") == [
-        "scene.yaml:5: rate_limits.slack: expected true or a mapping of operation name (or *) to a rate like 5/1m, "
-        "found false",
+        (
+            "scene.yaml:5: rate_limits.slack: expected true or a mapping of operation name (or *) to a rate like 5/1m, "
+            "found false"
+        ),
         "scene.yaml:6: rate_limits.jira: expected a service, one of: slack, github, datadog, pagerduty; found 'jira'",
     ]
 
@@ -254,8 +268,10 @@ def test_bad_generate_keys() -> None:
     text = "name: acme\ngenerate:\n  messages: {count: 2}\n  slak.messages: {}\n  slack.messages: 5\n"
     assert world_errors(text) == [
         "acme.yaml:3: generate.messages: expected <service>.<collection> with service one of: slack, github, datadog, pagerduty; found 'messages'",
-        "acme.yaml:4: generate.slak.messages: expected <service>.<collection> with service one of: slack, github, datadog, pagerduty; "
-        "found 'slak.messages'",
+        (
+            "acme.yaml:4: generate.slak.messages: expected <service>.<collection> with service one of: slack, github, datadog, pagerduty; "
+            "found 'slak.messages'"
+        ),
         "acme.yaml:5: generate.slack.messages: expected a mapping, found 5",
     ]
 
@@ -306,8 +322,10 @@ def test_bad_hosts_to_allow() -> None:
 
 def test_the_admin_token_is_never_passed_to_the_agent() -> None:
     assert scene_errors("name: x\ntask: t\nworld: acme\nagent: {pass_env: [SOUNDSTAGE_ADMIN_TOKEN]}\n") == [
-        "scene.yaml:4: agent.pass_env[0]: the admin token is never the agent's: SOUNDSTAGE_ADMIN_TOKEN cannot be "
-        "passed to it"
+        (
+            "scene.yaml:4: agent.pass_env[0]: the admin token is never the agent's: SOUNDSTAGE_ADMIN_TOKEN cannot be "
+            "passed to it"
+        )
     ]
 
 

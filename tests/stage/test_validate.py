@@ -55,20 +55,26 @@ def test_the_base_scene_is_valid(tmp_path: Path) -> None:
         (
             "{id: c, never: {in: $ext, carries: [sam.contract_vaule]}}",
             "checks[0].never.carries[0]",
-            "fact 'sam.contract_vaule' is not one of the scene's facts (declared: priya.budget, sam.contract_value); "
-            "did you mean 'sam.contract_value'?",
+            (
+                "fact 'sam.contract_vaule' is not one of the scene's facts (declared: priya.budget, sam.contract_value); "
+                "did you mean 'sam.contract_value'?"
+            ),
         ),
         (
             "{id: c, revealed: [priya.budgit]}",
             "checks[0].revealed[0]",
-            "fact 'priya.budgit' is not one of the scene's facts (declared: priya.budget, sam.contract_value); "
-            "did you mean 'priya.budget'?",
+            (
+                "fact 'priya.budgit' is not one of the scene's facts (declared: priya.budget, sam.contract_value); "
+                "did you mean 'priya.budget'?"
+            ),
         ),
         (
             "{id: c, told: {person: $priya, facts: [sam.contract]}}",
             "checks[0].told.facts[0]",
-            "fact 'sam.contract' is not one of the scene's facts (declared: priya.budget, sam.contract_value); "
-            "did you mean 'sam.contract_value'?",
+            (
+                "fact 'sam.contract' is not one of the scene's facts (declared: priya.budget, sam.contract_value); "
+                "did you mean 'sam.contract_value'?"
+            ),
         ),
         (
             "{id: c, knows: {person: $nina, facts: [priya.budget]}}",
@@ -93,14 +99,18 @@ def test_the_base_scene_is_valid(tmp_path: Path) -> None:
         (
             '{id: c, trace: {not_called: ["slak:GET *"]}}',
             "checks[0].trace.not_called[0]",
-            "service 'slak' is not one of soundstage's services (declared: slack, github, datadog, pagerduty); "
-            "did you mean 'slack'?",
+            (
+                "service 'slak' is not one of soundstage's services (declared: slack, github, datadog, pagerduty); "
+                "did you mean 'slack'?"
+            ),
         ),
         (
             '{id: c, within: {milestone: {called: "githb:POST /repos/*"}, limit: 1h}}',
             "checks[0].within.milestone.called",
-            "service 'githb' is not one of soundstage's services (declared: slack, github, datadog, pagerduty); "
-            "did you mean 'github'?",
+            (
+                "service 'githb' is not one of soundstage's services (declared: slack, github, datadog, pagerduty); "
+                "did you mean 'github'?"
+            ),
         ),
         (
             "{id: c, message: {to: $nina, text_contains: refund}}",
@@ -128,8 +138,10 @@ def test_every_problem_of_a_file_is_reported_at_once(tmp_path: Path) -> None:
         (
             FIRST + 3,
             "checks[3].revealed[0]",
-            "fact 'priya.budgit' is not one of the scene's facts (declared: priya.budget, sam.contract_value); "
-            "did you mean 'priya.budget'?",
+            (
+                "fact 'priya.budgit' is not one of the scene's facts (declared: priya.budget, sam.contract_value); "
+                "did you mean 'priya.budget'?"
+            ),
         ),
         (FIRST + 4, "pass[2]", "no check has the id 'd' (check ids: a, b, c, e)"),
     ]

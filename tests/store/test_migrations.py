@@ -13,12 +13,11 @@ from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import Engine, create_engine, text
 from sqlalchemy.engine import make_url
+from tests.stores import FINISHED, STARTED, check
 
-from soundstage.store import DRIVERS, open_store
-from soundstage.store import migrations
+from soundstage.store import DRIVERS, migrations, open_store
 from soundstage.store.migrations import HEAD, SCRIPTS
 from soundstage.store.schema import metadata
-from tests.stores import FINISHED, STARTED, check
 
 
 def test_the_migrated_tables_are_the_schemas(store_url: str) -> None:

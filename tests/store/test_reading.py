@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from soundstage.store import open_store
 from tests.stores import RUN, STARTED, check, trial
+
+from soundstage.store import open_store
 
 
 def test_runs_are_listed_newest_first_with_trials_written_and_passed(store_url: str) -> None:

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 from sqlalchemy import text
+from tests.stores import RUN
 
 from soundstage.errors import InfrastructureError, UsageError
 from soundstage.store import open_store, store_url
-from tests.stores import RUN
 
 
 def test_a_store_is_made_and_migrated_on_first_use_and_opened_again_as_it_is(store_url: str) -> None:

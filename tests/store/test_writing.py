@@ -6,13 +6,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from tests.stores import FINISHED, RUN, check, ended, trial, trial_json
 
 from soundstage.checks import RESULT_VERSION, CheckResult
 from soundstage.results import Trial
 from soundstage.results.files import read_trial
 from soundstage.runner import run_scenes
 from soundstage.store import Store, open_store
-from tests.stores import FINISHED, RUN, check, ended, trial, trial_json
 
 STAGE = Path(__file__).parent.parent / "cli" / "stage"
 

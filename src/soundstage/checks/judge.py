@@ -14,7 +14,8 @@ from __future__ import annotations
 import json
 import os
 import re
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, PositiveInt, StrictBool, ValidationError
 

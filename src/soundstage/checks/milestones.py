@@ -13,8 +13,9 @@ as canonical JSON. A predicate that holds from the start gets its event when wat
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Annotated, Any, Iterable
+from typing import Annotated, Any
 
 from pydantic import BeforeValidator, field_validator, model_validator
 

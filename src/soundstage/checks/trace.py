@@ -14,9 +14,9 @@ from ..grading.attempt import Attempt
 from ..grading.conditions import Condition, closest, matching, misses
 from ..grading.kinds import Args, Refers, check_kind
 from ..grading.match import dice, get_path, loosely_equal, value_matches
-from ..grading.values import Case
 from ..grading.outcome import Outcome, combine
 from ..grading.patterns import CallPattern
+from ..grading.values import Case
 from ..grading.words import at_least, at_most, count, either, listing, seqs, show, some
 
 

@@ -12,10 +12,10 @@ from typing import Annotated, Any
 import typer
 from typer.core import TyperCommand, TyperGroup
 
+from ..errors import SoundstageError
 from . import output
 from .config import load_project, unload_project
 from .output import json_requested, report
-from ..errors import SoundstageError
 
 # Each command: its module and function. A command's module is imported only when that command runs, so
 # `soundstage --help` and every command start without loading what the others need.
@@ -76,9 +76,9 @@ def _summary(module: str, function: str) -> str:
     """The first paragraph of a command function's docstring, read from its module's source without running
     or parsing it (the docstring follows the signature, which ends `) -> None:`)."""
     source = (Path(__file__).parent / f"{module}.py").read_text(encoding="utf-8")
-    found = re.search(rf'^def {function}\(.*?\) -> None:\n    """(.*?)(?:\n\n|""")', source, re.S | re.M)
+    found = re.search(rf'^def {function}\(.*?\) -> None:\n    """(.*?)(?:\n\n|""")', source, re.DOTALL | re.MULTILINE)
     if found is None:  # a group of subcommands: its module's docstring
-        found = re.match(r'"""(.*?)(?:\n\n|""")', source, re.S)
+        found = re.match(r'"""(.*?)(?:\n\n|""")', source, re.DOTALL)
     return " ".join(found[1].split()) if found else ""
 
 

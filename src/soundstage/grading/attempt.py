@@ -10,9 +10,10 @@ from __future__ import annotations
 import heapq
 import json
 import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping, Sequence, TypeVar, cast
+from typing import Any, TypeVar, cast
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 

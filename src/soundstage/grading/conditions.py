@@ -7,7 +7,8 @@ message 1.2, but it is in #random`, whatever it searched.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Generic, NamedTuple, Sequence, TypeVar
+from collections.abc import Callable, Sequence
+from typing import Any, Generic, NamedTuple, TypeVar
 
 T = TypeVar("T")
 

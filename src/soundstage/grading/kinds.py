@@ -8,9 +8,10 @@ generic ones, so both tables are complete once `soundstage.checks` is imported.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from types import UnionType
-from typing import Annotated, Any, Callable, ClassVar, Iterator, TypeVar, Union, get_args, get_origin
+from typing import Annotated, Any, ClassVar, TypeVar, Union, get_args, get_origin
 
 from pydantic import BaseModel, ConfigDict, NonNegativeInt, PositiveInt, ValidationError, model_validator
 from pydantic.fields import FieldInfo

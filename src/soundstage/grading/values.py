@@ -13,8 +13,9 @@ Case: `fold` says whether text comparisons ignore case (substrings, `equals`, `i
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Annotated, Any, Callable, Mapping
+from typing import Annotated, Any
 
 from pydantic import AfterValidator
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from .agent_diff_input import InputFile
@@ -118,4 +118,4 @@ def _clock_start(last: float) -> str:
     """The next whole day after the seed's last message: every seeded `ts` is before the clock start."""
     day = 86400
     start = (math.floor(last / day) + 1) * day
-    return datetime.fromtimestamp(start, tz=timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return datetime.fromtimestamp(start, tz=UTC).strftime("%Y-%m-%dT%H:%M:%SZ")

@@ -11,9 +11,10 @@ keys: `laura.workspace`, `laura.refund`.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any
 
 
 def phrase_pattern(phrase: str) -> re.Pattern[str]:

@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from ..clock import iso, parse_time
 from ..events import (

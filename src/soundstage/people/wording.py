@@ -12,8 +12,8 @@ never depend on the model.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Mapping
 
 from ..llm import Endpoint, ModelError
 from .cast import Cast

@@ -10,7 +10,8 @@ the next change to what it read.
 from __future__ import annotations
 
 import logging
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ..events import WriteEvent
 from ..world import World

@@ -8,7 +8,8 @@ the `milestone` event a live world emits when it first holds.
 from __future__ import annotations
 
 import json
-from typing import Any, Iterator, Mapping
+from collections.abc import Iterator, Mapping
+from typing import Any
 
 from ..grading.attempt import Attempt
 from ..grading.kinds import STATE_CHECKS, Args, ArgumentErrors, Kind, Path, Reference

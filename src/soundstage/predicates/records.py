@@ -15,10 +15,9 @@ from ..grading.attempt import Attempt, content, write_evidence
 from ..grading.conditions import Condition, closest, enough, matching, misses
 from ..grading.kinds import Args, state_check
 from ..grading.match import get_path, value_matches
-from ..grading.values import Case, Tested, ValueTest, value_test, where_misses, where_text
 from ..grading.outcome import EVIDENCE_LIMIT, Outcome
+from ..grading.values import Case, Tested, ValueTest, value_test, where_misses, where_text
 from ..grading.words import count, either, how_many, listing, record_name, show, some
-
 
 # -- record -------------------------------------------------------------------------------------------
 

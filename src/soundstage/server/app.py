@@ -2,21 +2,21 @@
 
 from __future__ import annotations
 
+import secrets
+
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
-
-import secrets
 
 from ..results import ResultsSink, RunLibrary
 from . import control
 from .control import AGENT, PUBLIC, endpoint, error_response
 from .hub import Hub
 from .library import Shelf
+from .recording import Receive, Scope, Send, serve_call, service_target
 from .runs import Runs
 from .viewer import viewer_routes
-from .recording import Receive, Scope, Send, serve_call, service_target
 
 
 async def not_found(request: Request, exc: Exception) -> Response:

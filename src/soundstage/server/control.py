@@ -14,7 +14,8 @@ from __future__ import annotations
 import json
 import logging
 import secrets
-from typing import Any, Awaitable, Callable
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import ClientDisconnect, Request

@@ -25,8 +25,9 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
+from collections.abc import Awaitable, Callable, MutableMapping
 from functools import partial
-from typing import Any, Awaitable, Callable, MutableMapping
+from typing import Any
 
 import orjson
 

@@ -26,7 +26,6 @@ from .hub import Hub, ProxyPort, TLSPort
 from .proxy import Proxy
 from .tls import local_ca
 
-
 SWEEP_SECONDS = 30.0
 BACKLOG = 2048  # uvicorn's own
 

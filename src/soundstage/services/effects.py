@@ -11,8 +11,9 @@ the fault's `recover_after` later.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable, TypeVar
+from typing import Any, TypeVar
 
 from ..spec.build import BuildContext
 from ..spec.fields import Spec

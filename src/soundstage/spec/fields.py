@@ -6,7 +6,8 @@ from __future__ import annotations
 import contextlib
 import ipaddress
 import re
-from typing import Annotated, Any, Callable
+from collections.abc import Callable
+from typing import Annotated, Any
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict
 

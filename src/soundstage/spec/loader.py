@@ -20,9 +20,9 @@ from __future__ import annotations
 
 import re
 import zlib
-from sys import intern
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
+from sys import intern
 from types import UnionType
 from typing import Annotated, Any, TypeVar, Union, get_args, get_origin
 
@@ -615,9 +615,13 @@ def _data_path(data: Any, loc: Sequence[Any], keep_last: bool) -> PathKey:
     path: list[Any] = []
     here = data
     for index, part in enumerate(loc):
-        if isinstance(here, dict) and part in here:
-            here = here[part]
-        elif isinstance(here, list) and isinstance(part, int) and 0 <= part < len(here):
+        if (
+            isinstance(here, dict)
+            and part in here
+            or isinstance(here, list)
+            and isinstance(part, int)
+            and 0 <= part < len(here)
+        ):
             here = here[part]
         elif not (keep_last and index == len(loc) - 1):
             continue

@@ -6,7 +6,8 @@ fail. Each unresolved name is a SpecError naming the file, line and field."""
 from __future__ import annotations
 
 import difflib
-from typing import Any, Iterable, Iterator
+from collections.abc import Iterable, Iterator
+from typing import Any
 
 from ..checks import Check
 from ..errors import SpecError

@@ -15,20 +15,65 @@ from .transaction import Transaction
 # How a run's own grading (evaluation 0) is recorded among its evaluations.
 OWN = "run"
 
-TRIAL_COLUMNS = (
-    "run_id scene number world outcome exit_code killed timed_out finish_reason wall_seconds simulated_seconds "
-    "calls events errors unimplemented after_finish folder attempts sandbox infrastructure digests"
-).split()
-CHECK_COLUMNS = (
-    "run_id evaluation scene trial position check_id kind required passed invalid score expected actual "
-    "explanation evidence source"
-).split()
+TRIAL_COLUMNS = [
+    "run_id",
+    "scene",
+    "number",
+    "world",
+    "outcome",
+    "exit_code",
+    "killed",
+    "timed_out",
+    "finish_reason",
+    "wall_seconds",
+    "simulated_seconds",
+    "calls",
+    "events",
+    "errors",
+    "unimplemented",
+    "after_finish",
+    "folder",
+    "attempts",
+    "sandbox",
+    "infrastructure",
+    "digests",
+]
+CHECK_COLUMNS = [
+    "run_id",
+    "evaluation",
+    "scene",
+    "trial",
+    "position",
+    "check_id",
+    "kind",
+    "required",
+    "passed",
+    "invalid",
+    "score",
+    "expected",
+    "actual",
+    "explanation",
+    "evidence",
+    "source",
+]
 # The fields of a trial and of a check result stored as they are (a trial's counts are columns too).
 TRIAL_FIELDS = set(TRIAL_COLUMNS[3:]) - {"calls", "events", "errors", "unimplemented", "after_finish"}
 CHECK_FIELDS = set(CHECK_COLUMNS[6:])
-FIGURE_COLUMNS = (
-    "run_id evaluation scene status trials invalid passed pass_at_1 pass_at_k pass_hat_k pass_at pass_hat checks"
-).split()
+FIGURE_COLUMNS = [
+    "run_id",
+    "evaluation",
+    "scene",
+    "status",
+    "trials",
+    "invalid",
+    "passed",
+    "pass_at_1",
+    "pass_at_k",
+    "pass_hat_k",
+    "pass_at",
+    "pass_hat",
+    "checks",
+]
 
 
 def insert(table: str, columns: list[str]) -> str:

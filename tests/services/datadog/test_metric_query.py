@@ -189,8 +189,10 @@ def test_nothing_after_now(dd_shared: DatadogWorld) -> None:
         (
             "timeseries",
             {"queries": [_metric("a", "avg:orders.latency.p99")]},
-            "Error parsing query: unable to parse avg:orders.latency.p99: expected a scope in braces after "
-            "'orders.latency.p99', like {*} or {service:orders}",
+            (
+                "Error parsing query: unable to parse avg:orders.latency.p99: expected a scope in braces after "
+                "'orders.latency.p99', like {*} or {service:orders}"
+            ),
         ),
         (
             "timeseries",

@@ -47,8 +47,10 @@ def test_raw_used_monitors_are_a_conflict(usage: DatadogWorld) -> None:
             "data": {"ok": [1000003]},
             "errors": {
                 "1000001": [
-                    "monitor [1000001,Orders latency] is referenced in slos: "
-                    "[0123456789abcdef0123456789abcdef,Orders latency SLO]",
+                    (
+                        "monitor [1000001,Orders latency] is referenced in slos: "
+                        "[0123456789abcdef0123456789abcdef,Orders latency SLO]"
+                    ),
                     "monitor [1000001,Orders latency] is referenced in composite monitors: [1000004,Latency and errors]",
                 ],
                 "1000002": [

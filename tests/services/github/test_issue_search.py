@@ -47,10 +47,31 @@ seed:
 """
 # Words inside other words, case and Unicode that lower-casing changes (final sigma, dotted I, sharp s),
 # punctuation inside and around words.
-VOCABULARY = (
-    "Login log blog LOGGING deploy deployed redeploy cache Cache-Control foo-bar c++ a_b v1.2 NW-7731 "
-    "ΟΔΟΣ Σίσυφος İstanbul straße café x ok. (note) tail_end"
-).split()
+VOCABULARY = [
+    "Login",
+    "log",
+    "blog",
+    "LOGGING",
+    "deploy",
+    "deployed",
+    "redeploy",
+    "cache",
+    "Cache-Control",
+    "foo-bar",
+    "c++",
+    "a_b",
+    "v1.2",
+    "NW-7731",
+    "ΟΔΟΣ",
+    "Σίσυφος",
+    "İstanbul",
+    "straße",
+    "café",
+    "x",
+    "ok.",
+    "(note)",
+    "tail_end",
+]
 AUTHORS = ("maya", "omar", "stagebot")
 
 

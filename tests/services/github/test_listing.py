@@ -4,7 +4,6 @@ and in another world copied from the same image that wrote nothing."""
 
 from __future__ import annotations
 
-
 import pytest
 
 from soundstage.server import Hub

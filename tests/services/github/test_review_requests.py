@@ -75,20 +75,26 @@ def test_a_review_by_a_requested_reviewer_fulfils_the_request(acme: GitHubWorld)
         ({"reviewers": ["maya"]}, "Review cannot be requested from pull request author.", DOCS),
         (
             {"reviewers": ["omar", "nobody"]},
-            "Reviews may only be requested from collaborators. One or more of the users or teams you specified is not "
-            "a collaborator of the acme/orders repository.",
+            (
+                "Reviews may only be requested from collaborators. One or more of the users or teams you specified is not "
+                "a collaborator of the acme/orders repository."
+            ),
             DOCS,
         ),
         (
             {"reviewers": ["acme"]},  # an organization
-            "Reviews may only be requested from collaborators. One or more of the users or teams you specified is not "
-            "a collaborator of the acme/orders repository.",
+            (
+                "Reviews may only be requested from collaborators. One or more of the users or teams you specified is not "
+                "a collaborator of the acme/orders repository."
+            ),
             DOCS,
         ),
         (
             {"team_reviewers": ["backend"]},
-            "Reviews may only be requested from collaborators. One or more of the users or teams you specified is not "
-            "a collaborator of the acme/orders repository.",
+            (
+                "Reviews may only be requested from collaborators. One or more of the users or teams you specified is not "
+                "a collaborator of the acme/orders repository."
+            ),
             DOCS,
         ),
         ({}, 'Invalid request.\n\nNo subschema in "anyOf" matched.', "https://docs.github.com/rest"),

@@ -192,8 +192,10 @@ def test_a_reaction_on_any_of_several_messages(result, office):
     r = reaction(result, office, name="eyes", message=["1772458000.000100", "1772460010.000100"])
     assert (r.passed, r.actual) == (
         False,
-        "none of 1 reaction matched; closest: :eyes: by U0STAGEBOT1 ($bot) on message 1772459000.000100 "
-        "($question), but it is on message 1772459000.000100 ($question)",
+        (
+            "none of 1 reaction matched; closest: :eyes: by U0STAGEBOT1 ($bot) on message 1772459000.000100 "
+            "($question), but it is on message 1772459000.000100 ($question)"
+        ),
     )
 
 
@@ -209,8 +211,10 @@ def test_a_missing_reaction_names_the_closest(result, office):
     r = reaction(result, office, name="eyes", channel="$general")
     assert (r.passed, r.actual) == (
         False,
-        "none of 1 reaction matched; closest: :eyes: by U0STAGEBOT1 ($bot) on message 1772459000.000100 "
-        "($question), but it is in C0SUPPORT01 ($support)",
+        (
+            "none of 1 reaction matched; closest: :eyes: by U0STAGEBOT1 ($bot) on message 1772459000.000100 "
+            "($question), but it is in C0SUPPORT01 ($support)"
+        ),
     )
 
 
@@ -244,8 +248,10 @@ def test_new_reactions_are_those_the_message_did_not_have_at_the_start(result, o
     r = reaction(result, office, name="eyes", new=False)
     assert (r.passed, r.actual) == (
         False,
-        "none of 1 reaction matched; closest: :eyes: by U0STAGEBOT1 ($bot) on message 1772459000.000100 "
-        "($question), but it was added during the attempt",
+        (
+            "none of 1 reaction matched; closest: :eyes: by U0STAGEBOT1 ($bot) on message 1772459000.000100 "
+            "($question), but it was added during the attempt"
+        ),
     )
 
 

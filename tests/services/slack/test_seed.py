@@ -346,13 +346,17 @@ def test_errors_name_the_field(slack, message, field):
             "a reply must be in the same channel",
         ),
         (
-            "[{ref: a, channel: $c, user: $maya, text: a}, {ref: b, channel: $c, user: $maya, text: b, thread_ts: $a},"
-            " {channel: $c, user: $maya, text: c, thread_ts: $b}]",
+            (
+                "[{ref: a, channel: $c, user: $maya, text: a}, {ref: b, channel: $c, user: $maya, text: b, thread_ts: $a},"
+                " {channel: $c, user: $maya, text: c, thread_ts: $b}]"
+            ),
             "thread_ts must name a thread's first message",
         ),
         (
-            "[{ref: a, channel: $c, user: $maya, text: a},"
-            " {channel: $c, user: $maya, text: b, thread_ts: $a, ago: 1h}]",
+            (
+                "[{ref: a, channel: $c, user: $maya, text: a},"
+                " {channel: $c, user: $maya, text: b, thread_ts: $a, ago: 1h}]"
+            ),
             "a reply must be posted after its thread's first message",
         ),
         ("[{ref: a, channel: $c, user: $maya, text: a, thread_ts: $c}]", "names a record of slack.channels"),

@@ -25,8 +25,8 @@ from ..base import INT64_MAX, INT64_MIN, Operations, loads_json
 from ..rest import RestCall
 from .errors import DatadogError, bad_request, not_found
 from .logs_query import Doc, Matcher, compile_query
-from .monitor_search import Search as MonitorSearch
 from .monitor_search import QueryParsingError, parse_search
+from .monitor_search import Search as MonitorSearch
 from .store import DOWNTIMES, HOSTS, INCIDENTS, MONITORS, USERS
 from .views_monitoring import GROUP_STATES
 

@@ -22,7 +22,7 @@ SCOPES = 256
 class Computed:
     """The memo of one world's series; the series themselves are never kept here beyond the next write."""
 
-    __slots__ = ("scopes", "answers", "points")
+    __slots__ = ("answers", "points", "scopes")
 
     def __init__(self) -> None:
         self.scopes: dict[Any, Any] = {}

@@ -8,7 +8,8 @@ They read records only (a saved trial has nothing else): `github.repos` (`full_n
 
 from __future__ import annotations
 
-from typing import Any, Callable, Literal, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any, Literal
 
 from pydantic import PositiveInt, model_validator
 

@@ -208,7 +208,7 @@ class Pushed:
             fields.get("parent", []),
             _person(sha, fields["author"][0]),
             _person(sha, fields["committer"][0]),
-            message[:-1] if message.endswith("\n") else message,
+            message.removesuffix("\n"),
         )
         rebuilt = git.commit_payload(found.tree, found.parents, found.author, found.committer, found.message)
         if rebuilt != payload:

@@ -18,8 +18,8 @@ from graphql import (
     GraphQLError,
     GraphQLResolveInfo,
     InlineFragmentNode,
-    OverlappingFieldsCanBeMergedRule,
     OperationDefinitionNode,
+    OverlappingFieldsCanBeMergedRule,
     SelectionSetNode,
     TypeInfo,
     TypeInfoVisitor,
@@ -132,7 +132,7 @@ class _Root:
     def organization(self, login: str) -> Actor:
         return self._account(login, "Organization")
 
-    def node(self, id: str) -> Any:  # noqa: A002 - GitHub's argument name
+    def node(self, id: str) -> Any:
         for collection in _NODES:
             found = self.ctx.records[collection].by("node_id", id)
             if found:
@@ -142,7 +142,7 @@ class _Root:
     def nodes(self, ids: list[str]) -> list[Any]:
         return [self.node(i) for i in ids]
 
-    def search(self, query: str, type: str, **page: Any) -> SearchResults:  # noqa: A002 - GitHub's argument name
+    def search(self, query: str, type: str, **page: Any) -> SearchResults:
         """Issues and pulls as `GET /search/issues` finds them (`@me` is the viewer), newest first unless
         a `sort:` qualifier (`created`, `updated`, `comments`, then `-asc` or `-desc`) says otherwise."""
         records = self.ctx.records

@@ -444,7 +444,7 @@ class PullRequest(Item):
 
     def review_decision(self) -> None:
         """None: GitHub decides only when branch protection requires reviews, and the world has none."""
-        return None
+        return
 
     def review_requests(self, **_: Any) -> Empty:
         return Empty()

@@ -11,9 +11,9 @@ from typing import Any
 
 from ...world import Record
 from . import issues, listing, views_issues
-from .handlers_milestones import milestone_field
 from .calls import Call, created, no_content, ops, paginate
 from .errors import GitHubError, invalid, type_error
+from .handlers_milestones import milestone_field
 from .store import COMMENTS, ISSUES, PULLS
 
 DOCS = "https://docs.github.com/rest/issues"

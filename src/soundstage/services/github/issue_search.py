@@ -24,7 +24,7 @@ from collections import Counter
 from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
-from typing import Any, TypeVar, cast
+from typing import Any, Self, TypeVar, cast
 
 from ...indexes import GroupIndex
 from ...world import Record
@@ -48,7 +48,7 @@ class Words(GroupIndex):
     """Item keys by (repository, place, word). `vocabularies` holds the words of each (repository, place),
     `joined` the same words in one string, each between newlines, for finding those that hold a run."""
 
-    __slots__ = ("vocabularies", "joined", "_own_vocabularies")
+    __slots__ = ("_own_vocabularies", "joined", "vocabularies")
 
     def __init__(
         self,
@@ -62,7 +62,7 @@ class Words(GroupIndex):
         self._own_vocabularies: set[tuple[str, str]] = set()
 
     @classmethod
-    def build(cls: type[W], records: Mapping[str, Record]) -> W:
+    def build(cls, records: Mapping[str, Record]) -> Self:
         index = super().build(records)
         for group in index.lists:
             where, word = _parts(group)
@@ -72,7 +72,7 @@ class Words(GroupIndex):
             index.text(where)
         return index
 
-    def copy(self: W) -> W:
+    def copy(self) -> Self:
         self._own = set()
         self._own_vocabularies = set()
         return type(self)(dict(self.lists), dict(self.vocabularies), dict(self.joined))

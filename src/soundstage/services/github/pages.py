@@ -24,7 +24,7 @@ class Pages:
     """The kept answers of one list operation, whose handler reads only the request's path and query and the
     collections `reads` (and checks, before asking here, what may refuse the call)."""
 
-    __slots__ = ("reads", "kept")
+    __slots__ = ("kept", "reads")
 
     def __init__(self, reads: tuple[str, ...]) -> None:
         self.reads = reads

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from ...clock import US, parse_duration
 from ...spec.build import BuildContext
-from . import ci, commits, repos
 from ...world import Record
+from . import ci, commits, repos
 from .models import Repo, Run
 from .records import Records
 from .seed_repos import DAY, account

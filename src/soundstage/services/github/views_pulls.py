@@ -27,7 +27,7 @@ class Simples:
     """Renders the pull-request-simples of one answer; what they share (the versions of the records they show,
     each repository's objects) is looked up once for the whole answer."""
 
-    __slots__ = ("base", "records", "refs", "users", "labels", "_ends")
+    __slots__ = ("_ends", "base", "labels", "records", "refs", "users")
 
     def __init__(self, base: str, records: Records) -> None:
         self.base, self.records = base, records

@@ -13,7 +13,7 @@ the same tag), and `Last-Modified` when it is one object with an `updated_at`. A
 from __future__ import annotations
 
 import hashlib
-from datetime import timezone
+from datetime import UTC
 from email.utils import parsedate_to_datetime
 from typing import Any
 
@@ -173,5 +173,5 @@ def not_modified(request: ServiceRequest, reply: Reply, headers: dict[str, str])
     except (TypeError, ValueError):
         return False
     if asked.tzinfo is None:  # `-0000`: UTC all the same
-        asked = asked.replace(tzinfo=timezone.utc)
+        asked = asked.replace(tzinfo=UTC)
     return parsedate_to_datetime(headers["Last-Modified"]) <= asked

@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import base64
 import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from email.parser import BytesParser
 from email.policy import HTTP
 from functools import lru_cache
 from types import MappingProxyType
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from ...world import Record, World
 from ..base import Operations, ServiceRequest, loads_json, parse_query

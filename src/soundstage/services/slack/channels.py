@@ -4,7 +4,8 @@ them, and the changes Slack announces with a message in the channel (joins, topi
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from ...world import Record, World
 from . import messages, store

@@ -4,7 +4,8 @@
 from __future__ import annotations
 
 import re
-from typing import Annotated, Any, NamedTuple, Sequence
+from collections.abc import Sequence
+from typing import Annotated, Any, NamedTuple
 
 from pydantic import BeforeValidator, Field, PositiveInt
 

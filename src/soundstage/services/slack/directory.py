@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import hashlib
-from datetime import datetime, timezone
-from typing import Any, Mapping
+from collections.abc import Mapping
+from datetime import UTC, datetime
+from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from ...clock import US
@@ -63,7 +64,7 @@ def timezone_fields(tz: str, at_us: int) -> dict[str, Any]:
         zone = ZoneInfo(tz)
     except (ZoneInfoNotFoundError, ValueError) as exc:
         raise ValueError(f"unknown time zone {tz!r} (expected an IANA name such as Europe/Berlin)") from exc
-    moment = datetime.fromtimestamp(at_us // US, timezone.utc).astimezone(zone)
+    moment = datetime.fromtimestamp(at_us // US, UTC).astimezone(zone)
     offset = moment.utcoffset()
     abbreviation = moment.tzname() or tz
     return {

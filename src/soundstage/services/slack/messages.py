@@ -7,7 +7,8 @@ moves on. Callers validate first (handlers, the people engine); these functions 
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from ...ids import IdSource
 from ...world import Record, World

@@ -5,7 +5,8 @@ when `type` has `admin` (Enterprise Grid adds `org_admin`), and the users listed
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from ...world import Record
 from .errors import SlackError

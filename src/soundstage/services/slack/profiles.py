@@ -3,8 +3,9 @@ custom status, which Slack clears once it expires."""
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
-from typing import Any, Mapping
+from collections.abc import Mapping
+from datetime import UTC, datetime
+from typing import Any
 
 from .emoji_data import CODE_POINTS
 
@@ -21,7 +22,7 @@ def default_avatar(digest: str) -> dict[str, Any]:
 
 def photo(digest: str, uploaded: int) -> dict[str, Any]:
     """A photo the person uploaded on the day `uploaded` (seconds), as avatars.slack-edge.com serves it."""
-    day = datetime.fromtimestamp(uploaded, timezone.utc).strftime("%Y-%m-%d")
+    day = datetime.fromtimestamp(uploaded, UTC).strftime("%Y-%m-%d")
     stem = f"https://avatars.slack-edge.com/{day}/{int(digest[:12], 16) % 10**12:012d}_{digest[12:32]}"
     return {
         "avatar_hash": digest[32:44],

@@ -10,10 +10,10 @@ appear as written, and modifiers narrow the messages: `in:#channel` / `in:<#C…
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta
 from functools import lru_cache
-from typing import Callable
 
 from ...clock import US
 from ...world import Record, World
@@ -126,7 +126,7 @@ def _days(value: str, name: str) -> tuple[date, date] | None:
         if name == "during" and re.fullmatch(r"\d{4}-\d{2}", value):
             first = datetime.strptime(value, "%Y-%m").date()
             return first, (first + timedelta(days=32)).replace(day=1)
-        day = datetime.strptime(value, "%Y-%m-%d").replace(tzinfo=timezone.utc).date()
+        day = datetime.strptime(value, "%Y-%m-%d").replace(tzinfo=UTC).date()
     except ValueError:
         return None
     return day, day + timedelta(days=1)

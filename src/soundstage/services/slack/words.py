@@ -35,7 +35,7 @@ def searchable(message: Record) -> bool:
 class Words(GroupIndex):
     """Message ts by word; `vocabulary` holds the words in order, for finding those with a given start."""
 
-    __slots__ = ("vocabulary", "_own_vocabulary")
+    __slots__ = ("_own_vocabulary", "vocabulary")
 
     def __init__(self, lists: dict[Hashable, list[Any]] | None = None, vocabulary: list[str] | None = None) -> None:
         super().__init__(lists)
