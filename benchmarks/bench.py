@@ -375,15 +375,14 @@ def main() -> None:
             f"{found['share']:.0%} in all collections; {found['rate']:,.0f} calls/s"
         )
     for scene, ms in world_build().items():
-        print(
-            f"(c) live world from cached image, {scene}: {ms:.3f} ms (budget < 2 ms) {'ok' if ms < 2 else 'OVER BUDGET'}"
-        )
+        verdict = "ok" if ms < 2 else "OVER BUDGET"
+        print(f"(c) live world from cached image, {scene}: {ms:.3f} ms (budget < 2 ms) {verdict}")
     for size in (int(n) for n in args.events.split(",")):
         n, seconds, cpu = check_evaluation(size)
         budget = 0.3 * n / 100_000  # the aim, linear in the log
         print(
-            f"(d) checks of csv-export over {n:,} events: {seconds:.3f} s, {cpu:.3f} s of CPU ({seconds / n * 1e6:.2f} µs "
-            f"an event; aim {budget:.1f} s) {'ok' if seconds < budget else 'OVER THE AIM'}"
+            f"(d) checks of csv-export over {n:,} events: {seconds:.3f} s, {cpu:.3f} s of CPU "
+            f"({seconds / n * 1e6:.2f} µs an event; aim {budget:.1f} s) {'ok' if seconds < budget else 'OVER THE AIM'}"
         )
     worlds, mib = many_worlds()
     print(

@@ -58,14 +58,19 @@ def history(objects: int, shape: str) -> tuple[str, bytes, int, int]:
             text = f"change {n}\n"
             lines.append(f"M 100644 inline d{n % 50}/f{n}.txt\ndata {len(text)}\n{text}")
     with tempfile.TemporaryDirectory() as folder:
-        run = {"cwd": folder, "env": ENV, "check": True, "capture_output": True}
-        subprocess.run(["git", "init", "-q"], **run)  # type: ignore[call-overload]
-        subprocess.run(["git", "fast-import", "--quiet"], input="\n".join(lines).encode(), **run)  # type: ignore[call-overload]
-        tip = subprocess.run(["git", "rev-parse", "main"], **run).stdout.decode().strip()  # type: ignore[call-overload]
-        pack = subprocess.run(["git", "pack-objects", "--stdout", "--revs", "-q"], input=b"main\n", **run).stdout  # type: ignore[call-overload]
-        count = int(subprocess.run(["git", "rev-list", "--objects", "--count", "main"], **run).stdout)  # type: ignore[call-overload]
-        sizes = subprocess.run(["git", "cat-file", "--batch-all-objects", "--batch-check=%(objectsize)"], **run)  # type: ignore[call-overload]
-    return tip, pack, count, sum(map(int, sizes.stdout.split()))
+
+        def git(*args: str, given: bytes | None = None) -> bytes:
+            return subprocess.run(
+                ["git", *args], cwd=folder, env=ENV, input=given, capture_output=True, check=True
+            ).stdout
+
+        git("init", "-q")
+        git("fast-import", "--quiet", given="\n".join(lines).encode())
+        tip = git("rev-parse", "main").decode().strip()
+        pack = git("pack-objects", "--stdout", "--revs", "-q", given=b"main\n")
+        count = int(git("rev-list", "--objects", "--count", "main"))
+        sizes = git("cat-file", "--batch-all-objects", "--batch-check=%(objectsize)")
+    return tip, pack, count, sum(map(int, sizes.split()))
 
 
 def push(tip: str, pack: bytes) -> tuple[float, bytes]:
@@ -80,7 +85,7 @@ def push(tip: str, pack: bytes) -> tuple[float, bytes]:
     }
     request = ServiceRequest("POST", "/acme/orders.git/git-receive-pack", {}, headers, body, "http://127.0.0.1/github")
     started = time.process_time()
-    reply, content, _, _ = record(world, SERVICES["github"], world.tokens[token], request)
+    _, content, _, _ = record(world, SERVICES["github"], world.tokens[token], request)
     return time.process_time() - started, content
 
 

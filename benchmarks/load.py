@@ -47,7 +47,7 @@ from soundstage.server.serve import bind
 
 RATE_GOAL = 0.7  # soundstage's requests/s over the bare endpoint's, at least
 P99_GOAL = 3.0  # soundstage's p99 over the bare endpoint's, at most
-UVICORN = dict(log_level="warning", access_log=False, lifespan="off", date_header=False, server_header=False)
+UVICORN = {"log_level": "warning", "access_log": False, "lifespan": "off", "date_header": False, "server_header": False}
 ADMIN = "loadbench-admin"
 # The agent's token in every service of the acme world, as a scene gives them.
 SCENE = """name: loadbench
@@ -93,7 +93,7 @@ def calls(world: dict[str, Any]) -> list[Call]:
         "accept": "application/vnd.pagerduty+json;version=2",
     }
     general, support = _slack_channel(env, "general"), _slack_channel(env, "support")
-    now = int(datetime.fromisoformat(world["now"].replace("Z", "+00:00")).timestamp())
+    now = int(datetime.fromisoformat(world["now"]).timestamp())
     query = urlencode({"from": now - 3600, "to": now, "query": "avg:orders.latency.p99{service:orders}"})
     text = urlencode({"channel": general, "text": "Deploy of orders 1.4.1 is done; latency is back to normal."})
     return [
@@ -253,13 +253,14 @@ def run(seconds: int, connections: int, rounds: int = 3, only: str = "") -> tupl
     home = Path(tempfile.mkdtemp(prefix="soundstage-load-"))
     port, tls_port, bare_port, bare_tls = (free_port() for _ in range(4))
     env = {**os.environ, "SOUNDSTAGE_HOME": str(home), "SOUNDSTAGE_ADMIN_TOKEN": ADMIN}
-    stack = subprocess.Popen(
-        [sys.executable, "-m", "soundstage", "serve", "--port", str(port), "--tls-port", str(tls_port)],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=open(home / "serve.log", "w"),
-        cwd=ROOT,
-    )
+    with (home / "serve.log").open("w") as log:  # the child keeps its own copy of the descriptor
+        stack = subprocess.Popen(
+            [sys.executable, "-m", "soundstage", "serve", "--port", str(port), "--tls-port", str(tls_port)],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=log,
+            cwd=ROOT,
+        )
     bare: subprocess.Popen[bytes] | None = None
     try:
         base = f"http://127.0.0.1:{port}"
@@ -318,8 +319,8 @@ def report(rows: list[Row]) -> list[str]:
         if p99 > P99_GOAL * bare_p99:
             misses.append(f"p99 over by {p99 / bare_p99 - P99_GOAL:.1f}x")
         lines.append(
-            f"    {row.name:<34} {stack_rate:>12,.0f} {bare_rate:>9,.0f} {row.rate:>6.2f}   {p99:>7.1f} {bare_p99:>8.1f} "
-            f"{p99 / bare_p99:>5.1f}   {'ok' if not misses else 'MISSES: ' + ', '.join(misses)}"
+            f"    {row.name:<34} {stack_rate:>12,.0f} {bare_rate:>9,.0f} {row.rate:>6.2f}   {p99:>7.1f} "
+            f"{bare_p99:>8.1f} {p99 / bare_p99:>5.1f}   {'ok' if not misses else 'MISSES: ' + ', '.join(misses)}"
         )
     return lines
 

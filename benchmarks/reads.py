@@ -13,8 +13,9 @@
     (CPU time is what to compare on a shared machine), resident memory grown, and (in another process, as
     tracing slows it) the peak of Python's allocations and what the image still holds once built.
 
-Each world is a seed scene's (csv-export for Slack, issue-triage for GitHub), its image filled with generated records before it is copied into a
-live world, so the records are the image's (as a world file's are) and the reads run on a fresh copy.
+Each world is a seed scene's (csv-export for Slack, issue-triage for GitHub), its image filled with generated records
+before it is copied into a live world, so the records are the image's (as a world file's are) and the reads run on a
+fresh copy.
 """
 
 from __future__ import annotations

@@ -80,7 +80,7 @@ def soundstage(*args: str) -> list[str]:
 def timed_command(argv: list[str], cwd: Path) -> float:
     """Runs a command to its end; answers its wall time. Any failure stops the benchmark, with its output."""
     started = time.perf_counter()
-    done = subprocess.run(argv, cwd=cwd, env=ENV, capture_output=True, text=True)
+    done = subprocess.run(argv, cwd=cwd, env=ENV, capture_output=True, text=True, check=False)
     wall = time.perf_counter() - started
     if done.returncode != 0:
         raise SystemExit(f"{' '.join(argv)} exited with {done.returncode}:\n{done.stdout}\n{done.stderr}")
@@ -102,7 +102,7 @@ def ray_ways(trials: int, folders: Callable[[], contextlib.AbstractContextManage
     (`--ray-address`), so its start is left out, as on a cluster that is up already; it is shut down after."""
     if importlib.util.find_spec("ray") is None:
         return RAY_MISSING
-    usage = subprocess.run(soundstage("run", "--help"), env=ENV, capture_output=True, text=True).stdout
+    usage = subprocess.run(soundstage("run", "--help"), env=ENV, capture_output=True, text=True, check=False).stdout
     if "--ray-address" not in usage:
         return RAY_MISSING
     from ray.cluster_utils import Cluster

@@ -84,11 +84,11 @@ V1 = "tests/v1/cassettes/test_scenarios/"
 V2 = "tests/v2/cassettes/test_scenarios/"
 PG = "/repos/PyGithub/PyGithub"
 
-# operation -> the recorded response that stands for it, for GitHub and Datadog. (Slack's stand-in for a method
-# is its sample, json-logs/samples/api/<method>.json; PagerDuty's for an operation is the first example of its
-# 2xx answer in the description.) Operations missing here have none that holds a JSON body: the recordings have no such call (git ref reads and writes, re-running a workflow, Datadog's
-# v1 event list and host mutes) or the call answers 204 (deleting a comment, labels or a lock, locking,
-# reading whether a pull request is merged, cancelling a downtime).
+# operation -> the recorded response that stands for it, for GitHub and Datadog. (Slack's stand-in for a method is its
+# sample, json-logs/samples/api/<method>.json; PagerDuty's for an operation is the first example of its 2xx answer in
+# the description.) Operations missing here have none that holds a JSON body: the recordings have no such call (git ref
+# reads and writes, re-running a workflow, Datadog's v1 event list and host mutes) or the call answers 204 (deleting a
+# comment, labels or a lock, locking, reading whether a pull request is merged, cancelling a downtime).
 TABLE: dict[str, dict[str, Replay | Cassette]] = {
     "github": {
         "DELETE /repos/{owner}/{repo}/contents/{path}": Replay(

@@ -1,6 +1,6 @@
 """A disk that fills up, without root: the files opened through `os.open` (as the event log opens its mirror
-file) at a path ending with the one given get `room` bytes more, then a write is cut short and the next one fails with ENOSPC,
-as on a full disk. Every other file is written as usual."""
+file) at a path ending with the one given get `room` bytes more, then a write is cut short and the next one
+fails with ENOSPC, as on a full disk. Every other file is written as usual."""
 
 from __future__ import annotations
 

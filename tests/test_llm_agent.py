@@ -70,7 +70,8 @@ def refund_approval(history: History) -> tuple[str, dict[str, Any]]:
             ASK_LAURA
             if person == laura
             else (
-                f"Hi Priya, Northwind was charged twice. Laura says: {facts}\nCan you approve a refund of the duplicate charge?"
+                f"Hi Priya, Northwind was charged twice. Laura says: {facts}\n"
+                "Can you approve a refund of the duplicate charge?"
             )
         )
         if history.result("slack_post", channel=dm) is None:

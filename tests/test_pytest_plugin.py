@@ -36,7 +36,8 @@ class TestMarkedClass:
     def test_the_class_marker_names_the_scene(self, world, stage):
         assert (world.scene, world.finished, world.id in stage.hub.worlds) == ("csv-export", False, True)
 
-    @pytest.mark.scene(scene_yaml="name: inline\\ntask: Nothing.\\nseed: {{slack: {{team: {{name: Acme, domain: acme}}}}}}\\n")
+    @pytest.mark.scene(scene_yaml="name: inline\\ntask: Nothing.\\nseed: \
+{{slack: {{team: {{name: Acme, domain: acme}}}}}}\\n")
     def test_the_closest_marker_wins(self, world):
         assert (world.scene, world.task) == ("inline", "Nothing.")
 

@@ -53,8 +53,9 @@ TOO_EARLY = [
         'priya.refund: "approve the refund" at seq 46'
     ),
     (
-        '    explanation: Failed: expected $priya deciding priya.refund: "approve the refund", then a message from $bot '
-        "in CAUVACJMVE0 ($ext_northwind), in that order, but a message from $bot in CAUVACJMVE0 ($ext_northwind) came "
+        '    explanation: Failed: expected $priya deciding priya.refund: "approve the refund", '
+        "then a message from $bot in CAUVACJMVE0 ($ext_northwind), in that order, "
+        "but a message from $bot in CAUVACJMVE0 ($ext_northwind) came "
         'at seq 26, before $priya deciding priya.refund: "approve the refund" at seq 46.'
     ),
     (
@@ -222,7 +223,7 @@ def test_what_a_stage_refuses(rehearsals) -> None:
     with pytest.raises(UsageError, match="the stage is not started"):
         idle.world(scene_yaml=SCENE)
     with pytest.raises(UsageError, match="the stage is not started"):
-        idle.url
+        _ = idle.url
     with Stage(max_worlds=1) as small:
         small.world(scene_yaml=SCENE)
         with pytest.raises(UsageError, match="the stage holds its limit of 1 live worlds"):

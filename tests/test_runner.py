@@ -25,7 +25,8 @@ from soundstage.errors import InfrastructureError, NotFound, UsageError
 from soundstage.results import Run
 from soundstage.results.digests import folder_digests
 from soundstage.results.files import run_document
-from soundstage.runner import how_the_agent_ended, interrupted, latest_run, run_scenes, trial_folders
+from soundstage.results.folders import interrupted, latest_run, trial_folders
+from soundstage.runner import how_the_agent_ended, run_scenes
 from soundstage.services.slack.store import MESSAGES
 
 STAGE = Path(__file__).parent / "cli" / "stage"  # the hello scene and the scripted agent, shared with tests/cli/

@@ -25,7 +25,7 @@ question = next(m for m in history if m.get("user") != me and "?" in m["text"] a
 
 # Look for what colleagues already said about the CSV export, in every channel the bot belongs to.
 answer = None
-for name, channel in channels.items():
+for channel in channels.values():
     if not channel.get("is_member") or channel["id"] == support:
         continue
     for page in client.conversations_history(channel=channel["id"], limit=200):

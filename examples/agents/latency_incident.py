@@ -29,7 +29,7 @@ path = f"/incidents/{incident['id']}"
 pd.rput(path, json={"incident": {"type": "incident_reference", "status": "acknowledged"}})
 
 # The hour around the page, in the world's own time (the incident says when it was triggered).
-triggered = datetime.fromisoformat(incident["created_at"].replace("Z", "+00:00"))
+triggered = datetime.fromisoformat(incident["created_at"])
 since, until = triggered - timedelta(minutes=30), triggered + timedelta(minutes=30)
 with ApiClient(Configuration(host=os.environ["DATADOG_API_URL"])) as api:  # keys from DD_API_KEY, DD_APP_KEY
     latency = MetricsApi(api).query_metrics(

@@ -43,6 +43,8 @@ when = f"{slot // 60 % 24:02d}:{slot % 60:02d}"
 mentions = " ".join(f"<@{user}>" for user in users.values())
 client.chat_postMessage(
     channel=channel_id(client, "engineering"),
-    text=f"{mentions} The 1.5.0 review is booked for tomorrow at {when} UTC, for 30 minutes: the one slot you all share.",
+    text=(
+        f"{mentions} The 1.5.0 review is booked for tomorrow at {when} UTC, for 30 minutes: the one slot you all share."
+    ),
 )
 print(f"{when} UTC")

@@ -18,6 +18,9 @@ answers = ask_all(client, users, "When are you free tomorrow, in UTC?", rounds=1
 mentions = " ".join(f"<@{user}>" for user in users.values())
 client.chat_postMessage(
     channel=channel_id(client, "engineering"),
-    text=f"{mentions} The 1.5.0 review is booked for tomorrow at 22:30 UTC (the earliest time {' and '.join(answers)} share).",
+    text=(
+        f"{mentions} The 1.5.0 review is booked for tomorrow at 22:30 UTC "
+        f"(the earliest time {' and '.join(answers)} share)."
+    ),
 )
 print("22:30 UTC")

@@ -31,7 +31,10 @@ decision = ask(
 if decision is None:
     sys.exit("Laura did not decide")
 if "approve" in decision.lower():
-    reply = "Hi Nina, thanks for your patience. We have approved a 10% service credit on your March invoice for yesterday's slowdown."
+    reply = (
+        "Hi Nina, thanks for your patience. "
+        "We have approved a 10% service credit on your March invoice for yesterday's slowdown."
+    )
 else:
     reply = "Hi Nina, we looked at yesterday's slowdown against your SLA and cannot offer a credit for it this time."
 client.chat_postMessage(channel=shared, thread_ts=request["ts"], text=reply)

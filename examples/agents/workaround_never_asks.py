@@ -19,6 +19,9 @@ question = next(m for m in client.conversations_history(channel=support, limit=5
 note = next(m for m in client.conversations_history(channel=engineering, limit=100)["messages"] if "E413" in m["text"])
 
 cause = text_of(note).split("Root cause is", 1)[-1].split(";")[0].strip()
-text = f"Engineering knows about the E413 import failures: the cause is {cause}. A fix is being worked on; I will update this thread."
+text = (
+    f"Engineering knows about the E413 import failures: the cause is {cause}. "
+    "A fix is being worked on; I will update this thread."
+)
 client.chat_postMessage(channel=support, thread_ts=question["ts"], text=text)
 print(f"Answered Jonas in #support: {text}")

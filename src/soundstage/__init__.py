@@ -56,14 +56,11 @@ _PUBLIC = {
 }
 
 if TYPE_CHECKING:
-    from .checks import (
-        CheckResult,
-        Evaluation,
-        evaluate,  # type: ignore[no-redef]  # mypy takes it for the submodule checks.evaluate
-        parse_checks,
-        rescore,
-    )
+    from .checks import CheckResult, Evaluation, parse_checks, rescore
+
+    # isort: split
     from .checks import builders as check
+    from .checks import evaluate  # type: ignore[no-redef]  # mypy takes it for the submodule checks.evaluate
     from .clock import Clock
     from .errors import InfrastructureError, NotFound, SoundstageError, SpecError, UsageError
     from .events import EventLog

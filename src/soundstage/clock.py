@@ -20,16 +20,16 @@ _UNIT_US = {"ms": 1_000, "s": US, "m": 60 * US, "h": 3600 * US, "d": 86400 * US}
 
 def parse_duration(text: str | float) -> int:
     """`"30s"`, `"5m"`, `"2h"`, `"1d"`, `"250ms"` (or a number of seconds) to microseconds."""
-    if isinstance(text, bool):
-        raise ValueError(f"not a duration: {text!r}")
+    if isinstance(text, bool):  # ValueError, as for every text that is no duration: callers catch that one
+        raise ValueError(f"not a duration: {text!r}")  # noqa: TRY004
     if isinstance(text, (int, float)):
         if text < 0:
             raise ValueError(f"a duration cannot be negative: {text!r}")
-        return int(round(text * US))
+        return round(text * US)
     match = _DURATION.match(str(text))
     if not match:
         raise ValueError(f"not a duration: {text!r} (expected a number and a unit: 30s, 5m, 2h, 1d)")
-    return int(round(float(match.group(1)) * _UNIT_US[match.group(2)]))
+    return round(float(match.group(1)) * _UNIT_US[match.group(2)])
 
 
 _RATE = re.compile(r"^\s*(\d+)\s*/\s*(.+)$")
@@ -61,7 +61,7 @@ def parse_time(text: str | datetime) -> int:
         moment = text
     else:
         try:
-            moment = datetime.fromisoformat(str(text).replace("Z", "+00:00"))
+            moment = datetime.fromisoformat(str(text))
         except ValueError as exc:
             raise ValueError(f"not an ISO-8601 time: {text!r}") from exc
     if moment.tzinfo is None:

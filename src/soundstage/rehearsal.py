@@ -18,7 +18,7 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Self, TypeVar
 
 from .checks import CheckResult, Evaluation, rescore, score, score_custom
 from .checks.explaining import check_lines
@@ -178,12 +178,12 @@ class LiveWorld:
         """Ends the attempt with `output` unless the agent ended it already (`POST .../finish`; then its
         output stands, and another given here is an error), and grades it: by the scene's checks, or by
         `checks` instead. The agent's tokens stop working, as they do when `soundstage run` ends a trial."""
-        if not self.world.finish(output if output is not None else ""):
-            if output is not None and output != self.world.output:
-                raise UsageError(
-                    f"world {self.id} had already finished, with the output {self.world.output!r}: the agent "
-                    "finished it; leave out `output` to grade it as it is"
-                )
+        finished = self.world.finish(output if output is not None else "")
+        if not finished and output is not None and output != self.world.output:
+            raise UsageError(
+                f"world {self.id} had already finished, with the output {self.world.output!r}: the agent "
+                "finished it; leave out `output` to grade it as it is"
+            )
         return self.check(*(checks or []))
 
     def close(self) -> None:
@@ -224,7 +224,7 @@ class Stage:
     def admin_token(self) -> str:
         return self._serving().admin_token
 
-    def start(self) -> Stage:
+    def start(self) -> Self:
         if self.server is None:
             self.server = Server(self.hub, tls_everywhere=self.tls, proxy_port=0 if self.intercept else None).start()
         return self
@@ -234,7 +234,7 @@ class Stage:
             self.server.stop()
             self.server = None
 
-    def __enter__(self) -> Stage:
+    def __enter__(self) -> Self:
         return self.start()
 
     def __exit__(self, *exc: object) -> None:
@@ -324,14 +324,14 @@ class AsyncStage:
     def admin_token(self) -> str:
         return self.sync.admin_token
 
-    async def start(self) -> AsyncStage:
+    async def start(self) -> Self:
         await _off_loop(self.sync.start)
         return self
 
     async def stop(self) -> None:
         await _off_loop(self.sync.stop)
 
-    async def __aenter__(self) -> AsyncStage:
+    async def __aenter__(self) -> Self:
         return await self.start()
 
     async def __aexit__(self, *exc: object) -> None:

@@ -32,7 +32,7 @@ from typing import IO, TYPE_CHECKING, Any, Protocol
 from .checks import score
 from .checks.evaluate import INITIAL_FILE, WRITES_FILE
 from .clock import US
-from .errors import InfrastructureError, NotFound, UsageError
+from .errors import InfrastructureError, UsageError
 from .events import CallEvent, Event, FinishEvent, WriteEvent
 from .guard import undumpable
 from .results import Run, RunWriter, Trial, exit_code, outcome, run_figures
@@ -89,10 +89,11 @@ def run_scenes(
     hide: list[Path] | None = None,
     on_note: Callable[[str], None] | None = None,
 ) -> Run:
-    """Runs `agent` `trials` times against each scene (a suite stands for its scenes); writes `out/<run-id>/`. The server listens on http
-    and https (`tls`: every service's URL is https). Opens the results store with `store` once the scenes
-    load, before any agent starts, and writes the run there too, each trial as it ends. Raises SpecError,
-    NotFound or UsageError before anything runs, InfrastructureError when the run cannot be carried out.
+    """Runs `agent` `trials` times against each scene (a suite stands for its scenes); writes `out/<run-id>/`.
+    The server listens on http and https (`tls`: every service's URL is https). Opens the results store with
+    `store` once the scenes load, before any agent starts, and writes the run there too, each trial as it ends.
+    Raises SpecError, NotFound or UsageError before anything runs, InfrastructureError when the run cannot be
+    carried out.
     `on_start` is given the run folder before the first trial starts, `on_progress` each trial as it ends,
     `on_note` each warning (no sandbox here; the results store failed).
     `pass_env` names variables of this process's environment the agent gets too, `env` variables with their
@@ -238,48 +239,6 @@ class ThreadedTrials:
                     raise
         finally:
             server.stop()
-
-
-def latest_run(out: Path = Path("runs")) -> Path:
-    """The run folder under `out` written last: by its `run.json`, or for a run that was stopped before it
-    wrote one, by the newest `events.jsonl` of its trials."""
-    written: dict[Path, int] = {}
-    for path in [*out.glob("*/run.json"), *out.glob("*/*/*/events.jsonl")]:
-        run = path.parent if path.name == "run.json" else path.parent.parent.parent
-        written[run] = max(written.get(run, 0), path.stat().st_mtime_ns)
-    if not written:
-        raise NotFound(f"no runs in {out}/ (a run folder holds run.json, or trial folders)")
-    return max(written, key=lambda run: written[run])
-
-
-def trial_folders(path: Path) -> list[Path]:
-    """The trial folders of a run folder, by scene and trial number; a trial folder by itself. A trial folder
-    holds `result.json`, or only `events.jsonl` when the run was stopped before the trial ended."""
-    if _is_trial(path):
-        return [path]
-    if not path.is_dir():
-        raise NotFound(f"{path}: no such run or trial folder")
-    trials = sorted(
-        (found for found in path.glob("*/*") if _is_trial(found)), key=lambda t: (t.parent.name, _number(t.name))
-    )
-    if not trials:
-        raise NotFound(
-            f"{path}: neither a trial folder (with result.json or events.jsonl) nor a run folder (with <scene>/<trial>/)"
-        )
-    return trials
-
-
-def interrupted(trial: Path) -> bool:
-    """Whether the run ended before this trial did (killed, or still running): its folder has no result.json."""
-    return not (trial / "result.json").is_file()
-
-
-def _is_trial(path: Path) -> bool:
-    return (path / "result.json").is_file() or (path / "events.jsonl").is_file()
-
-
-def _number(name: str) -> int:
-    return int(name) if name.isdigit() else 0
 
 
 def _command(agent: str) -> list[str]:

@@ -1,11 +1,11 @@
 """The agent's supervisor: a small process between the runner and the agent that ends the agent's whole tree.
 
-The runner starts it as a script (`python -I -S supervisor.py STATUS_FD PARENT_PID [--sandboxed] -- AGENT ARGV...`), never
-imports it: it uses the standard library only, so it starts fast and nothing of the user's environment or of
-soundstage's can change what it does. It answers on the file descriptor STATUS_FD, one JSON object a line:
-`{"started": PID}` or `{"error": REASON}` (the agent command could not be started), then, when it is done,
-`{"exit": CODE, "killed": BOOL}` or `{"signal": NUMBER, "killed": BOOL}` (`killed`: the supervisor killed the
-agent, because it was still running when the supervisor was told to end).
+The runner starts it as a script (`python -I -S supervisor.py STATUS_FD PARENT_PID [--sandboxed] -- AGENT
+ARGV...`), never imports it: it uses the standard library only, so it starts fast and nothing of the user's
+environment or of soundstage's can change what it does. It answers on the file descriptor STATUS_FD, one JSON
+object a line: `{"started": PID}` or `{"error": REASON}` (the agent command could not be started), then, when it
+is done, `{"exit": CODE, "killed": BOOL}` or `{"signal": NUMBER, "killed": BOOL}` (`killed`: the supervisor
+killed the agent, because it was still running when the supervisor was told to end).
 
 It ends, killing everything the agent started, when the agent exits, when it receives SIGTERM (the runner's
 way to end an attempt), or when the runner dies. On Linux:

@@ -190,7 +190,10 @@ def test_the_budget_comes_from_the_models_context():
     system = tokens(SYSTEM)
     assert prompt_budget("openai/gpt-4o-mini", None) == (
         128_000 - 1_024 - system,
-        f"openai/gpt-4o-mini takes 128,000 tokens, 1,024 of them kept for its answer, less {system} for the instructions",
+        (
+            "openai/gpt-4o-mini takes 128,000 tokens, 1,024 of them kept for its answer, "
+            f"less {system} for the instructions"
+        ),
     )
     assert prompt_budget("local-model", None)[0] == 32_768 - 1_024 - system
     assert prompt_budget("gpt-4o", 5_000) == (

@@ -123,13 +123,19 @@ def test_problems_of_uses_are_reported_where_the_scene_wrote_them(here: Path) ->
             "greet.yaml",
             14,
             "checks[0].use",
-            f"no library check 'answerd_in_thread' (library checks: answered_in_thread, no_errors, quiet_in; read from: {library})",
+            (
+                "no library check 'answerd_in_thread' "
+                f"(library checks: answered_in_thread, no_errors, quiet_in; read from: {library})"
+            ),
         ),
         (
             "greet.yaml",
             15,
             "checks[1].use.colour",
-            f"answered_in_thread has no parameter 'colour' (parameters: channel, question, contains, by; defined at {library}:3)",
+            (
+                "answered_in_thread has no parameter 'colour' "
+                f"(parameters: channel, question, contains, by; defined at {library}:3)"
+            ),
         ),
         ("greet.yaml", 16, "checks[2].use", "quiet_in needs the argument 'channel': where"),
         ("greet.yaml", 17, "checks[3].use.contains", "expected a string, found 42"),
@@ -138,8 +144,8 @@ def test_problems_of_uses_are_reported_where_the_scene_wrote_them(here: Path) ->
             17,
             "checks[3].use",
             (
-                "check id 'answered_in_thread' is used twice (first at checks[1]): a use entry is named after its library "
-                "check, so give it an `id`"
+                "check id 'answered_in_thread' is used twice (first at checks[1]): "
+                "a use entry is named after its library check, so give it an `id`"
             ),
         ),
         (
@@ -163,7 +169,8 @@ def test_an_unknown_ref_in_an_argument_is_named_at_that_argument(here: Path) -> 
 
 def test_a_problem_inside_the_definition_names_the_library_check(here: Path) -> None:
     (here / "checks" / "shared.yaml").write_text(
-        "checks:\n  - id: by_someone\n    params: {who: a person}\n    state: {slack.message: {from: $who, count_gte: many}}\n"
+        "checks:\n  - id: by_someone\n    params: {who: a person}\n"
+        "    state: {slack.message: {from: $who, count_gte: many}}\n"
     )
     path = scene(here, "  - use: {check: by_someone, who: $maya}\n")
     assert errors_of(path) == [

@@ -337,9 +337,9 @@ def test_message_fails_naming_the_closest_message(result, story):
 
 def test_message_names_who_heard_it_instead(result, story):
     r = result({"message": {"from": "$bot", "to": "$maya", "carries": ["laura.impact"]}}, story.attempt())
-    assert (
-        r.actual
-        == 'none of 5 messages matched; closest: seq 12 ("Priya, W-4821\'s payroll bounced. Approve the refund?"), but it did not reach $maya (only $priya did)'
+    assert r.actual == (
+        'none of 5 messages matched; closest: seq 12 ("Priya, W-4821\'s payroll bounced. Approve the refund?"), '
+        "but it did not reach $maya (only $priya did)"
     )
 
 
@@ -406,7 +406,8 @@ def test_before_passes_in_order_with_every_milestone_kind(result, story):
     assert r.expected == (
         "a call matching POST /api/chat.postMessage, then laura.workspace revealed to the agent, "
         "then a message from $bot to $priya, then $priya deciding priya.refund, "
-        'then state {"record": {"collection": "slack.messages", "where": {"channel": "C0SUPPORT01", "user": "U0STAGEBO…}, '
+        'then state {"record": {"collection": "slack.messages", '
+        '"where": {"channel": "C0SUPPORT01", "user": "U0STAGEBO…}, '
         "then fault bad_deploy resolved, in that order"
     )
     assert r.actual.startswith("a call matching POST /api/chat.postMessage at seq 2, then laura.workspace revealed")
@@ -499,17 +500,26 @@ def test_milestones_are_checked_when_parsed(result, story):
         (
             {"before": [{"called": "x", "message": {"from": "$bot"}}]},
             "checks[0].before[0]",
-            "a milestone has exactly one of: called, revealed, message, decided, state, fault_resolved; found called, message",
+            (
+                "a milestone has exactly one of: called, revealed, message, decided, state, fault_resolved; "
+                "found called, message"
+            ),
         ),
         (
             {"before": [{"asked": "x"}]},
             "checks[0].before[0]",
-            "unknown milestone 'asked' (a milestone is one of: called, revealed, message, decided, state, fault_resolved)",
+            (
+                "unknown milestone 'asked' "
+                "(a milestone is one of: called, revealed, message, decided, state, fault_resolved)"
+            ),
         ),
         (
             {"before": [{"state": {"record": {"collection": "x", "wher": {}}}}]},
             "checks[0].before[0].state",
-            "record.wher: unknown field 'wher' (expected one of: collection, where, absent, field, equals, contains, ignore_case)",
+            (
+                "record.wher: unknown field 'wher' "
+                "(expected one of: collection, where, absent, field, equals, contains, ignore_case)"
+            ),
         ),
         (
             {"before": [{"state": {"smell": {}}}]},

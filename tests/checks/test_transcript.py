@@ -136,7 +136,10 @@ def test_the_whole_attempt_in_simulated_time(log):
         "14:01:10 seq 14 github GET /repos/acme/orders/issues -> 200 (12): "
         + "; ".join(f'number {n} "Issue {n}" (open)' for n in range(1, 11))
         + " and 2 more",
-        "14:01:15 seq 15 github POST /repos/acme/orders/issues -> 422 error: Validation Failed; Issue title missing_field",
+        (
+            "14:01:15 seq 15 github POST /repos/acme/orders/issues -> 422 error: "
+            "Validation Failed; Issue title missing_field"
+        ),
         "14:01:20 seq 16 slack POST /api/chat.update -> 200 error: message_not_found",
         "14:01:25 seq 17 datadog GET /api/v1/monitor -> 403 error: Forbidden",
         "14:01:30 seq 18 pagerduty PUT /incidents/P1 -> 400 error: 2001; Invalid Input Provided; Status is invalid.",

@@ -359,8 +359,8 @@ def test_a_run_whose_trials_the_store_does_not_hold_is_scored_but_not_stored(ben
         "hello: 1/1 passed, pass@1 100%",
         "hello checks passed: said_hello 100%, posted 100%",
         (
-            f"the results store sqlite:///{bench.out}/soundstage.db holds none of these trials (the run ended before they"
-            " did): this evaluation is not stored"
+            f"the results store sqlite:///{bench.out}/soundstage.db holds none of these trials "
+            "(the run ended before they did): this evaluation is not stored"
         ),
         f"next: soundstage explain {run}",
     ]

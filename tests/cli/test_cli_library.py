@@ -114,7 +114,8 @@ def test_check_with_a_library_file_scores_what_needs_no_argument(bench, cli) -> 
     assert evaluation["skipped_checks"] == ["posted_in (needs channel)"]
     text = cli("check", trial, "--checks", str(shared)).stdout.splitlines()
     assert text[-2] == (
-        "not scored, needing arguments (use them from a check list, `- use: {check: name, ...}`): posted_in (needs channel)"
+        "not scored, needing arguments (use them from a check list, `- use: {check: name, ...}`): "
+        "posted_in (needs channel)"
     )
 
 

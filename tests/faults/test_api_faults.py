@@ -297,7 +297,8 @@ def test_datadog_client_raises_api_exception(stage: Any) -> None:
 def test_pagerduty_rate_limit_and_server_error(stage: Any) -> None:
     world = World(
         stage,
-        "  - {id: busy, service: pagerduty, operation: 'GET /incidents', kind: rate_limit, retry_after: 5s, limit: 960/1m}\n"
+        "  - {id: busy, service: pagerduty, operation: 'GET /incidents', kind: rate_limit, "
+        "retry_after: 5s, limit: 960/1m}\n"
         "  - {id: down, service: pagerduty, operation: 'GET /services', kind: server_error}\n",
     )
     refused = world.pagerduty("GET", "/incidents")

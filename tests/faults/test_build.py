@@ -82,7 +82,10 @@ def test_recover_after_defaults_to_zero() -> None:
         (
             "state: Warn",
             "state: Red",
-            "scene.yaml:8: faults[0].effects[0].datadog.monitor.state: expected 'Alert', 'Warn' or 'No Data', found 'Red'",
+            (
+                "scene.yaml:8: faults[0].effects[0].datadog.monitor.state: "
+                "expected 'Alert', 'Warn' or 'No Data', found 'Red'"
+            ),
         ),
         ("90s", "soon", "scene.yaml:11: faults[0].recover_after: expected a duration like 30s, 5m or 2h, found 'soon'"),
         (
@@ -110,19 +113,37 @@ def test_fault_ids_are_unique() -> None:
     [
         (
             "checks:\n  - {id: fixed, state: {fault_resolved: {fault: slwo}}}\n",
-            "scene.yaml:13: checks[0].state.fault_resolved.fault: fault 'slwo' is not one of the scene's faults (declared: slow); did you mean 'slow'?",
+            (
+                "scene.yaml:13: checks[0].state.fault_resolved.fault: "
+                "fault 'slwo' is not one of the scene's faults (declared: slow); did you mean 'slow'?"
+            ),
         ),
         (
             'checks:\n  - {id: first, before: [{fault_resolved: slwo}, {called: "*"}]}\n',
-            "scene.yaml:13: checks[0].before[0].fault_resolved: fault 'slwo' is not one of the scene's faults (declared: slow); did you mean 'slow'?",
+            (
+                "scene.yaml:13: checks[0].before[0].fault_resolved: "
+                "fault 'slwo' is not one of the scene's faults (declared: slow); did you mean 'slow'?"
+            ),
         ),
         (
-            'checks:\n  - {id: soon, within: {milestone: {state: {fault_resolved: {fault: slwo}}}, after: {called: "*"}, limit: 1h}}\n',
-            "scene.yaml:13: checks[0].within.milestone.state.fault_resolved.fault: fault 'slwo' is not one of the scene's faults (declared: slow); did you mean 'slow'?",
+            (
+                "checks:\n  - {id: soon, within: {milestone: {state: {fault_resolved: {fault: slwo}}}, "
+                'after: {called: "*"}, limit: 1h}}\n'
+            ),
+            (
+                "scene.yaml:13: checks[0].within.milestone.state.fault_resolved.fault: "
+                "fault 'slwo' is not one of the scene's faults (declared: slow); did you mean 'slow'?"
+            ),
         ),
         (
-            "people:\n  - {ref: maya, slack_user: $maya, on: {fault_resolved: slwo, say: Back to normal., in: $incidents}}\n",
-            "scene.yaml:13: people[0].on[0]: fault 'slwo' is not one of the scene's faults (declared: slow); did you mean 'slow'?",
+            (
+                "people:\n"
+                "  - {ref: maya, slack_user: $maya, on: {fault_resolved: slwo, say: Back to normal., in: $incidents}}\n"
+            ),
+            (
+                "scene.yaml:13: people[0].on[0]: "
+                "fault 'slwo' is not one of the scene's faults (declared: slow); did you mean 'slow'?"
+            ),
         ),
     ],
 )
@@ -135,6 +156,7 @@ def test_a_declared_fault_may_be_named_everywhere() -> None:
         "checks:\n"
         "  - {id: fixed, state: {fault_resolved: {fault: slow}}}\n"
         '  - {id: first, before: [{fault_resolved: slow}, {called: "*"}]}\n'
-        "people:\n  - {ref: maya, slack_user: $maya, on: {fault_resolved: slow, say: Back to normal., in: $incidents}}\n"
+        "people:\n"
+        "  - {ref: maya, slack_user: $maya, on: {fault_resolved: slow, say: Back to normal., in: $incidents}}\n"
     )
     assert [c.id for c in build_image(*read_scene_text(HEAD + GOOD + tail, "scene.yaml")).checks] == ["fixed", "first"]

@@ -63,7 +63,8 @@ def test_a_merge_that_deploys_the_fix_resolves_the_fault(faulty: FaultWorld) -> 
     faulty.live.advance("1m")
     assert faulty.monitor_state() == "Alert"
     faulty.live.advance("1m")
-    # Released at 14:02:10 (resolved at 14:00:10, after the merge), the monitor follows its metrics: its 5-minute window still holds the spike.
+    # Released at 14:02:10 (resolved at 14:00:10, after the merge), the monitor follows its metrics: its
+    # 5-minute window still holds the spike.
     assert faulty.monitor_state() == "Warn"
     faulty.live.advance("3m")
     assert faulty.monitor_state() == "OK"

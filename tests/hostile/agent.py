@@ -168,7 +168,9 @@ def connect_through_the_proxy():
     with socket.create_connection((host, int(port)), timeout=10) as connection:
         auth = base64.b64encode(credential.encode()).decode()
         connection.sendall(
-            f"CONNECT 127.0.0.1:5432 HTTP/1.1\r\nHost: 127.0.0.1:5432\r\nProxy-Authorization: Basic {auth}\r\n\r\n".encode()
+            (
+                f"CONNECT 127.0.0.1:5432 HTTP/1.1\r\nHost: 127.0.0.1:5432\r\nProxy-Authorization: Basic {auth}\r\n\r\n"
+            ).encode()
         )
         return connection.recv(200).split(b"\r\n", 1)[0].decode()
 

@@ -112,7 +112,10 @@ def line(event: dict[str, Any], name: Names) -> str:
         to = ",".join(name(u) for u in event["to"]) or "nobody"
         facts = f" carries {','.join(event['facts'])}" if event["facts"] else ""
         agent = " (agent)" if event["from_agent"] else ""
-        return f"{at} message {name.ts(event['ts'])} {name(event['user'])}{agent} in {where} to {to}{facts}: {event['text']}"
+        return (
+            f"{at} message {name.ts(event['ts'])} {name(event['user'])}{agent} in {where} to {to}{facts}: "
+            f"{event['text']}"
+        )
     if kind == "asked":
         what = event["fact"] or event["decision"]
         return f"{at} asked {name(event['person'])} for {what} by {name(event['by'])} in {name.ts(event['ts'])}"
@@ -139,7 +142,10 @@ def line(event: dict[str, Any], name: Names) -> str:
             f" in {name.ts(event['ts'])}"
         )
     if kind == "script":
-        return f"{at} script {name(event['person'])} in {name(event['channel'])} ({event['trigger']}) {name.ts(event['ts'])}: {event['text']}"
+        return (
+            f"{at} script {name(event['person'])} in {name(event['channel'])} ({event['trigger']}) "
+            f"{name.ts(event['ts'])}: {event['text']}"
+        )
     raise AssertionError(f"not a people event: {event}")
 
 

@@ -71,7 +71,10 @@ def test_phrases_match_only_at_word_boundaries(people):
     slack.chat_postMessage(channel=channel, text="Noted w-4821.")  # carries the fact, in any case
     live.advance("1m")
     assert story(live) == [
-        "@5 message @5 $bot (agent) in dm:bot+laura to $laura: Any workspaces missing? Customer identity check for W-48210 done.",
+        (
+            "@5 message @5 $bot (agent) in dm:bot+laura to $laura: "
+            "Any workspaces missing? Customer identity check for W-48210 done."
+        ),
         "@10 message @10 $bot (agent) in dm:bot+laura to $laura carries laura.workspace: Noted w-4821.",
         "@10 told $laura laura.workspace in @10",
         "@35 message @35 $laura in dm:bot+laura to nobody: Thanks, noted.",
@@ -120,15 +123,19 @@ def test_share_if_withholds_until_it_holds(people):
         "@35 message @35 $laura in dm:bot+laura to nobody: That's not something I can share, I'm afraid.",
         # One message both tells and asks: the fact reaches Laura before she answers. "root cause" asks
         # for Omar's fact too, which Laura now knows and may repeat (she does not own it: no `revealed`).
-        "@40 message @40 $bot (agent) in dm:bot+laura to $laura carries omar.incident: FYI the root cause was db-3. So, when is the renewal?",
+        (
+            "@40 message @40 $bot (agent) in dm:bot+laura to $laura carries omar.incident: "
+            "FYI the root cause was db-3. So, when is the renewal?"
+        ),
         "@40 knows $laura omar.incident from agent in @40",
         "@40 told $laura omar.incident in @40",
         "@40 asked $laura for laura.renewal by $bot in @40",
         "@40 asked $laura for omar.incident by $bot in @40",
         "@70 revealed $laura laura.renewal to $bot in @70",
         (
-            "@70 message @70 $laura in dm:bot+laura to nobody carries laura.renewal,omar.incident: They renew on June 30. "
-            "I'm not the owner, but as I understand it: The outage was caused by a full disk on db-3."
+            "@70 message @70 $laura in dm:bot+laura to nobody carries laura.renewal,omar.incident: "
+            "They renew on June 30. I'm not the owner, but as I understand it: "
+            "The outage was caused by a full disk on db-3."
         ),
     ]
 

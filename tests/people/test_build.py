@@ -152,8 +152,8 @@ def line_of(text: str, snippet: str, nth: int = 1) -> int:
         ),
         (
             (
-                "  - ref: laura\n    slack_user: $laura\n    facts:\n      - id: x\n        text: X\n        match: [X]\n"
-                "        share_if: {told: [laura.y]}"
+                "  - ref: laura\n    slack_user: $laura\n    facts:\n"
+                "      - id: x\n        text: X\n        match: [X]\n        share_if: {told: [laura.y]}"
             ),
             "share_if",
             "people[0].facts[0].share_if.told[0]",
@@ -161,8 +161,8 @@ def line_of(text: str, snippet: str, nth: int = 1) -> int:
         ),
         (
             (
-                "  - ref: laura\n    slack_user: $laura\n    facts:\n      - id: x\n        text: X\n        match: [X]\n"
-                "        referred_by: [$nina]"
+                "  - ref: laura\n    slack_user: $laura\n    facts:\n"
+                "      - id: x\n        text: X\n        match: [X]\n        referred_by: [$nina]"
             ),
             "referred_by",
             "people[0].facts[0].referred_by[0]",
@@ -221,7 +221,10 @@ def line_of(text: str, snippet: str, nth: int = 1) -> int:
             "$support names a record of slack.channels, expected one of slack.users",
         ),
         (
-            "  - ref: laura\n    slack_user: $laura\n    on:\n      - {decided: {person: $nina, decision: d}, say: hi, to: $bot}",
+            (
+                "  - ref: laura\n    slack_user: $laura\n    on:\n"
+                "      - {decided: {person: $nina, decision: d}, say: hi, to: $bot}"
+            ),
             "decided",
             "people[0].on[0].decided.person",
             "expected a person of this scene (people: $laura), found '$nina'",

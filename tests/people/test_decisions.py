@@ -82,14 +82,20 @@ def test_told_chooses_the_option_and_the_default_otherwise(people):
     reply = ask_priya(live, "Their payroll bounced because of it. Approve the refund?")
     assert reply == "Go with approve the refund."
     assert story(live, after=after) == [
-        "@80 message @80 $bot (agent) in dm:bot+priya to $priya carries laura.impact: Their payroll bounced because of it. Approve the refund?",
+        (
+            "@80 message @80 $bot (agent) in dm:bot+priya to $priya carries laura.impact: "
+            "Their payroll bounced because of it. Approve the refund?"
+        ),
         "@80 knows $priya laura.impact from agent in @80",
         "@80 told $priya laura.impact in @80",
         "@80 asked $priya for priya.refund by $bot in @80",
         "@140 decided $priya priya.refund = approve the refund by $bot in @140",
         "@140 message @140 $priya in dm:bot+priya to nobody: Go with approve the refund.",
         # `on: {decided: ...}`: Laura speaks at once; Priya watches #general and hears her.
-        "@140 script $laura in $general (decided priya.refund) @140/2: Great, I'll tell Northwind the refund is approved.",
+        (
+            "@140 script $laura in $general (decided priya.refund) @140/2: "
+            "Great, I'll tell Northwind the refund is approved."
+        ),
         "@140 message @140/2 $laura in $general to $priya: Great, I'll tell Northwind the refund is approved.",
     ]
 

@@ -68,7 +68,10 @@ def test_a_fact_passes_from_its_owner_to_whoever_hears_it_and_on_to_the_agent(pe
         "@0 asked $laura for laura.workspace by $bot in @0",
         "@0 asked $omar for laura.workspace by $bot in @0",  # Omar does not know and was not asked directly
         "@30 revealed $laura laura.workspace to $bot in @30",
-        "@30 message @30 $laura in $support thread @0 to $omar carries laura.workspace: Good question. Northwind is on workspace W-4821.",
+        (
+            "@30 message @30 $laura in $support thread @0 to $omar carries laura.workspace: "
+            "Good question. Northwind is on workspace W-4821."
+        ),
         "@30 knows $omar laura.workspace from $laura in @30",
     ]
     assert [m["user"] for m in slack.conversations_replies(channel=refs["support"], ts=asked)["messages"]] == [
@@ -82,7 +85,10 @@ def test_a_fact_passes_from_its_owner_to_whoever_hears_it_and_on_to_the_agent(pe
     assert story(live, after=after) == [
         "@45 message @45 $bot (agent) in dm:bot+omar to $omar: Which workspace is Northwind on?",
         "@45 asked $omar for laura.workspace by $bot in @45",
-        "@75 message @75 $omar in dm:bot+omar to nobody carries laura.workspace: From what I heard: Northwind is on workspace W-4821.",
+        (
+            "@75 message @75 $omar in dm:bot+omar to nobody carries laura.workspace: "
+            "From what I heard: Northwind is on workspace W-4821."
+        ),
     ]
 
 

@@ -42,7 +42,12 @@ def live(server: Server, scene_yaml: str | None = None, scene: str | None = None
 def python(env: dict[str, str], code: str) -> Any:
     """Runs `code` in a fresh interpreter with exactly the agent's environment; answers what it prints (JSON)."""
     done = subprocess.run(
-        [sys.executable, "-c", code], env={"PATH": "/usr/bin:/bin", **env}, capture_output=True, text=True, timeout=60
+        [sys.executable, "-c", code],
+        env={"PATH": "/usr/bin:/bin", **env},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
     )
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
@@ -53,7 +58,7 @@ def calls(world: World) -> list[tuple[str, str, str, int]]:
 
 
 def test_the_agents_environment_goes_through_the_proxy(server: Server) -> None:
-    world, env = live(server, SCENE)
+    _world, env = live(server, SCENE)
     token = env["SOUNDSTAGE_TOKEN"]
     proxy = f"http://agent:{token}@127.0.0.1:{server.hub.proxy.port}"  # type: ignore[union-attr]
     for name in ("HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy"):
@@ -119,6 +124,7 @@ def test_curl_with_slacks_documented_example(server: Server) -> None:
         capture_output=True,
         text=True,
         timeout=60,
+        check=True,
     )
     assert json.loads(done.stdout)["ok"] is True, done.stderr
     assert calls(world) == [("slack", "POST", "/api/auth.test", 200)]
@@ -485,6 +491,7 @@ def test_a_go_program_with_the_standard_library(server: Server, tmp_path: Path) 
         capture_output=True,
         text=True,
         timeout=180,
+        check=False,
     )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["ok"] is True

@@ -76,7 +76,8 @@ def test_run_with_tls_gives_the_agent_https_urls_it_can_verify_from_its_environm
         url = os.environ["SLACK_API_URL"]
         # slack_sdk's default SSL context and httpx both read SSL_CERT_FILE: nothing else is configured
         user = WebClient(token=os.environ["SLACK_BOT_TOKEN"], base_url=url).auth_test()["user_id"]
-        assert httpx.post(url + "auth.test", headers={"Authorization": "Bearer " + os.environ["SLACK_BOT_TOKEN"]}).json()["ok"]
+        assert httpx.post(url + "auth.test", \
+headers={"Authorization": "Bearer " + os.environ["SLACK_BOT_TOKEN"]}).json()["ok"]
         print(json.dumps({"url": url, "user": user}))
     """)
     )
@@ -122,7 +123,8 @@ seen = {"urls": {k: v for k, v in os.environ.items() if k.endswith("_API_URL")}}
 seen["slack"] = WebClient(token=os.environ["SLACK_BOT_TOKEN"], base_url=os.environ["SLACK_API_URL"]).auth_test()["user"]
 kit = GitHub(os.environ["GITHUB_TOKEN"], base_url=os.environ["GITHUB_API_URL"], http_cache=False)
 seen["githubkit"] = kit.rest.users.get_authenticated().parsed_data.login
-seen["pygithub"] = Github(auth=Auth.Token(os.environ["GITHUB_TOKEN"]), base_url=os.environ["GITHUB_API_URL"]).get_user().login
+seen["pygithub"] = Github(auth=Auth.Token(os.environ["GITHUB_TOKEN"]), \
+base_url=os.environ["GITHUB_API_URL"]).get_user().login
 with ApiClient(Configuration(host=os.environ["DATADOG_API_URL"])) as api:
     seen["datadog"] = [m.name for m in MonitorsApi(api).list_monitors()]
 pd = pagerduty.RestApiV2Client(os.environ["PAGERDUTY_TOKEN"], default_from=os.environ["PAGERDUTY_FROM"],

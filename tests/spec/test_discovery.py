@@ -39,7 +39,7 @@ def test_roots_without_soundstage_path(tmp_path: Path, monkeypatch: pytest.Monke
 
 
 def test_find_scene_by_name_in_root_order(two_roots: tuple[Path, Path, Path]) -> None:
-    first, second, here = two_roots
+    _first, second, here = two_roots
     write(second / "seeds" / "outage.yaml")
     write(here / "seeds" / "outage.yaml")
     write(here / "seeds" / "local.yaml")
@@ -88,7 +88,7 @@ def test_find_world_relative_to_the_scene_first(two_roots: tuple[Path, Path, Pat
 
 
 def test_find_world_by_name_in_the_roots_then_beside_the_scene_folder(two_roots: tuple[Path, Path, Path]) -> None:
-    first, second, here = two_roots
+    _first, second, here = two_roots
     scene = write(here / "project" / "seeds" / "s.yaml")
     write(second / "worlds" / "acme.yaml")
     write(here / "project" / "worlds" / "acme.yaml")
@@ -111,7 +111,7 @@ def test_a_missing_world_lists_the_available_ones(two_roots: tuple[Path, Path, P
 
 
 def test_list_scenes_by_name_with_descriptions(two_roots: tuple[Path, Path, Path]) -> None:
-    first, second, here = two_roots
+    _first, second, here = two_roots
     write(second / "seeds" / "outage.yaml", "name: outage\ndescription: The orders API is slow.\n")
     write(here / "seeds" / "outage.yaml", "name: outage\ndescription: shadowed by the first root\n")
     write(here / "seeds" / "blank.yaml", "name: blank\n")

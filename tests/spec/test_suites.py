@@ -11,7 +11,10 @@ import pytest
 from soundstage.errors import SpecError
 from soundstage.spec.suites import expand_suites, is_suite, read_suite
 
-SCENE = "name: {name}\ntags: {tags}\ntask: Do nothing.\nseed:\n  slack:\n    users: [{{ref: bot, name: bot, is_bot: true}}]\n"
+SCENE = (
+    "name: {name}\ntags: {tags}\ntask: Do nothing.\n"
+    "seed:\n  slack:\n    users: [{{ref: bot, name: bot, is_bot: true}}]\n"
+)
 
 
 @pytest.fixture

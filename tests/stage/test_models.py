@@ -149,7 +149,10 @@ def test_unknown_fields_at_every_depth() -> None:
         "acme.yaml:3: clock.speeed: unknown field 'speeed'; expected one of: realtime, speed, start, tick",
         "acme.yaml:8: slack.users[1].titel: unknown field 'titel'; expected one of: "
         + ", ".join(sorted(User.model_fields)),
-        "acme.yaml:15: jira: unknown field 'jira'; expected one of: clock, datadog, description, generate, github, name, pagerduty, slack",
+        (
+            "acme.yaml:15: jira: unknown field 'jira'; "
+            "expected one of: clock, datadog, description, generate, github, name, pagerduty, slack"
+        ),
     ]
 
 
@@ -160,8 +163,9 @@ def test_unknown_fields_in_a_scene() -> None:
             "allow, datadog_user, github_user, may_advance_clock, network, pagerduty_user, pass_env, slack_user"
         ),
         (
-            "scene.yaml:7: steps: unknown field 'steps'; expected one of: agent, api_faults, checks, clock, description, "
-            "difficulty, faults, name, pass, people, rate_limits, seed, tags, task, world"
+            "scene.yaml:7: steps: unknown field 'steps'; expected one of: "
+            "agent, api_faults, checks, clock, description, difficulty, faults, name, pass, people, rate_limits, seed, "
+            "tags, task, world"
         ),
     ]
 
@@ -182,8 +186,9 @@ def test_wrong_types() -> None:
         "scene.yaml:4: clock.realtime: expected true or false, found 'yes'",
         "scene.yaml:4: clock.speed: expected a number, found 'fast'",
         (
-            "scene.yaml:5: check: unknown field 'check'; expected one of: agent, api_faults, checks, clock, description, "
-            "difficulty, faults, name, pass, people, rate_limits, seed, tags, task, world"
+            "scene.yaml:5: check: unknown field 'check'; expected one of: "
+            "agent, api_faults, checks, clock, description, difficulty, faults, name, pass, people, rate_limits, seed, "
+            "tags, task, world"
         ),
         "scene.yaml:6: checks[0]: expected a mapping, found 'answered'",
         "scene.yaml:7: pass: expected a list, found 'answered'",
@@ -267,9 +272,13 @@ def test_bad_rate_limit_values_and_services() -> None:
 def test_bad_generate_keys() -> None:
     text = "name: acme\ngenerate:\n  messages: {count: 2}\n  slak.messages: {}\n  slack.messages: 5\n"
     assert world_errors(text) == [
-        "acme.yaml:3: generate.messages: expected <service>.<collection> with service one of: slack, github, datadog, pagerduty; found 'messages'",
         (
-            "acme.yaml:4: generate.slak.messages: expected <service>.<collection> with service one of: slack, github, datadog, pagerduty; "
+            "acme.yaml:3: generate.messages: "
+            "expected <service>.<collection> with service one of: slack, github, datadog, pagerduty; found 'messages'"
+        ),
+        (
+            "acme.yaml:4: generate.slak.messages: "
+            "expected <service>.<collection> with service one of: slack, github, datadog, pagerduty; "
             "found 'slak.messages'"
         ),
         "acme.yaml:5: generate.slack.messages: expected a mapping, found 5",
@@ -310,7 +319,10 @@ def test_the_hosts_a_scene_allows_are_host_and_port_in_one_spelling() -> None:
 
 
 def test_bad_hosts_to_allow() -> None:
-    text = "name: x\ntask: t\nworld: acme\nagent:\n  allow:\n    - localhost\n    - 'host:0'\n    - '::1:80'\n    - 'a b:80'\n"
+    text = (
+        "name: x\ntask: t\nworld: acme\nagent:\n"
+        "  allow:\n    - localhost\n    - 'host:0'\n    - '::1:80'\n    - 'a b:80'\n"
+    )
     expected = "expected host:port like 127.0.0.1:11434, localhost:8080 or [::1]:8080, found"
     assert scene_errors(text) == [
         f"scene.yaml:6: agent.allow[0]: {expected} 'localhost'",

@@ -56,8 +56,8 @@ def test_the_base_scene_is_valid(tmp_path: Path) -> None:
             "{id: c, never: {in: $ext, carries: [sam.contract_vaule]}}",
             "checks[0].never.carries[0]",
             (
-                "fact 'sam.contract_vaule' is not one of the scene's facts (declared: priya.budget, sam.contract_value); "
-                "did you mean 'sam.contract_value'?"
+                "fact 'sam.contract_vaule' is not one of the scene's facts "
+                "(declared: priya.budget, sam.contract_value); did you mean 'sam.contract_value'?"
             ),
         ),
         (

@@ -67,7 +67,7 @@ class Definition:
     def expand(self, arguments: dict[str, Any], i: int) -> tuple[dict[str, Any], dict[tuple[PathPart, ...], str]]:
         """The check's body with each `$param` replaced, and where each replacement went (its path inside the
         list: `(3, "state", "slack.message", "channel")`)."""
-        values = {name: arguments[name] if name in arguments else param.default for name, param in self.params.items()}
+        values = {name: arguments.get(name, param.default) for name, param in self.params.items()}
         placed: dict[tuple[PathPart, ...], str] = {}
 
         def fill(value: Any, path: tuple[PathPart, ...]) -> Any:
@@ -302,7 +302,8 @@ def _definition(document: Document, item: Any, i: int, errors: list[SpecError]) 
 
 
 def _params(document: Document, value: Any, at: tuple[PathPart, ...], errors: list[SpecError]) -> dict[str, Param]:
-    """`params: {name: "what it is"}` or `{name: {description, default}}`; a parameter with a default may be left out."""
+    """`params: {name: "what it is"}` or `{name: {description, default}}`; a parameter with a default may be left
+    out."""
     if not isinstance(value, dict):
         errors.append(
             _error(document, f"params is a mapping of parameter name to its description, got {describe(value)}", *at)

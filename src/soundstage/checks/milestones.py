@@ -66,7 +66,8 @@ class Milestone(Args):
     @classmethod
     def _one(cls, data: Any) -> Any:
         if not isinstance(data, dict):
-            raise ValueError(f"a milestone is a mapping with one of: {', '.join(MILESTONES)}")
+            # ValueError: what pydantic reports as the field's error (a TypeError would escape it).
+            raise ValueError(f"a milestone is a mapping with one of: {', '.join(MILESTONES)}")  # noqa: TRY004
         unknown = [k for k in data if k not in MILESTONES]
         if unknown:
             raise ValueError(f"unknown milestone {unknown[0]!r} (a milestone is one of: {', '.join(MILESTONES)})")

@@ -230,7 +230,10 @@ def _not_revealed(attempt: Attempt, fact: str, agent: str | None) -> tuple[str, 
     if referred is not None:
         to = who(attempt, referred.owner)
         return (
-            f"{who(attempt, referred.person)} referred the agent to {to} at seq {referred.seq}, but the agent never asked {to}",
+            (
+                f"{who(attempt, referred.person)} referred the agent to {to} at seq {referred.seq}, "
+                f"but the agent never asked {to}"
+            ),
             [referred.seq],
         )
     if asked:

@@ -232,7 +232,8 @@ def _with(attempt: Attempt, args: TraceArgs) -> Outcome:
     if not candidates:
         return Outcome(False, expected, "the agent made no calls" if not attempt.calls else f"no call{scope} was made")
     near = closest(candidates, tests, earliest=True)
-    actual = f"none of {count(len(candidates), 'call')}{scope} did; closest: {_call(near)}, where {listing(misses(near, tests))}"
+    nearest = f"closest: {_call(near)}, where {listing(misses(near, tests))}"
+    actual = f"none of {count(len(candidates), 'call')}{scope} did; {nearest}"
     return Outcome(False, expected, actual, [near.seq])
 
 
@@ -350,9 +351,7 @@ def _meets(call: CallEvent, path: str, condition: InputTest) -> bool:
     if "contains" in given and not any(value_matches(v, condition.contains, case.fold) for v in values):
         return False
     regex = condition._regex
-    if regex is not None and not any(isinstance(v, (str, int, float)) and regex.search(str(v)) for v in values):
-        return False
-    return True
+    return regex is None or any(isinstance(v, (str, int, float)) and regex.search(str(v)) for v in values)
 
 
 def _equal(value: Any, expected: Any, case: Case) -> bool:

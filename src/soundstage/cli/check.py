@@ -19,9 +19,8 @@ from ..checks.library import read_library_file
 from ..errors import InfrastructureError, NotFound, SpecError, UsageError
 from ..results import Run, SceneFigures, outcome, run_figures
 from ..results.digests import changed_files
-from ..results.folders import recorded_digests
+from ..results.folders import interrupted, recorded_digests, trial_folders
 from ..results.trust import files_unchanged, tampering_note
-from ..runner import interrupted, trial_folders
 from ..spec.loader import SpecErrors
 from .output import (
     JsonOption,
@@ -342,7 +341,8 @@ class _ChecksFile:
 def _say_skipped(checks: _ChecksFile | None) -> None:
     if checks is not None and checks.skipped:
         say(
-            f"not scored, needing arguments (use them from a check list, `- use: {{check: name, ...}}`): {', '.join(checks.skipped)}"
+            "not scored, needing arguments (use them from a check list, `- use: {check: name, ...}`): "
+            + ", ".join(checks.skipped)
         )
 
 
@@ -356,7 +356,8 @@ def _print(evaluation: dict[str, Any]) -> None:
         return
     verdict = "invalid" if evaluation["invalid"] else "passed" if evaluation["passed"] else "failed"
     say(
-        f"{verdict}: {sum(r['passed'] is True for r in evaluation['checks'])} of {len(evaluation['checks'])} checks passed"
+        f"{verdict}: {sum(r['passed'] is True for r in evaluation['checks'])} of {len(evaluation['checks'])} "
+        "checks passed"
     )
 
 

@@ -15,7 +15,8 @@ from ..errors import UsageError
 from ..events import JsonLines, cut_short
 from ..results import Run
 from ..results.files import read_run_json, read_trial
-from ..runner import how_the_agent_ended, interrupted, latest_run, trial_folders
+from ..results.folders import interrupted, latest_run, trial_folders
+from ..runner import how_the_agent_ended
 from .output import JsonOption, emit, handles_errors, next_step, quote, say
 
 

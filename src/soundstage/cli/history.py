@@ -236,7 +236,8 @@ def _run(db: str | None, out: Path, run_id: str, evaluation: int | None) -> Run:
 
 
 def _db_words(db: str | None, out: Path) -> str:
-    """The options that name the same store again, for the `next:` line (never the URL itself: it may hold a password)."""
+    """The options that name the same store again, for the `next:` line (never the URL itself: it may hold a
+    password)."""
     if db:
         return " --db ..."
     return "" if out == Path("runs") else f" --out {quote(str(out))}"

@@ -106,7 +106,8 @@ def run(
         bool,
         typer.Option(
             "--ray-shared-out",
-            help="With --ray: --out is on storage every node reaches at the same path; nodes write trial folders there.",
+            help="With --ray: --out is on storage every node reaches at the same path; "
+            "nodes write trial folders there.",
         ),
     ] = False,
     sandbox: Annotated[
@@ -122,7 +123,8 @@ def run(
     db: DbOption = None,
     json_output: JsonOption = False,
 ) -> None:
-    """Run the agent against each scene, TRIALS times; write the trial folders and the results store; print a summary."""
+    """Run the agent against each scene, TRIALS times; write the trial folders and the results store; print a
+    summary."""
     values = dict(_assignment(item) for item in env or [])
     if (ray_shared_out or ray_address is not None) and not ray:
         raise UsageError("--ray-address and --ray-shared-out go with --ray")

@@ -75,7 +75,8 @@ def serve(
         typer.Option(
             "--db",
             envvar="SOUNDSTAGE_DB",
-            help="A results store: runs over HTTP are written to it, and its runs are shown: postgresql://USER@HOST/DB or sqlite:///FILE [default: none].",
+            help="A results store: runs over HTTP are written to it, and its runs are shown: "
+            "postgresql://USER@HOST/DB or sqlite:///FILE [default: none].",
             show_default=False,
         ),
     ] = None,
@@ -185,7 +186,8 @@ def _print(info: dict[str, Any]) -> None:
         say(f"  proxy         {info['proxy_url']}  (a world's `env` holds HTTPS_PROXY with its credential)")
     if info["admin_token"]:
         say(
-            f"The control API needs `authorization: Bearer {info['admin_token']}` (made now; set SOUNDSTAGE_ADMIN_TOKEN to choose it)."
+            f"The control API needs `authorization: Bearer {info['admin_token']}` "
+            "(made now; set SOUNDSTAGE_ADMIN_TOKEN to choose it)."
         )
     else:
         say("The control API needs the header `authorization: Bearer $SOUNDSTAGE_ADMIN_TOKEN`.")

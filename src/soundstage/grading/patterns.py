@@ -31,8 +31,8 @@ class CallPattern:
     def parse(cls, text: Any) -> CallPattern:
         if isinstance(text, CallPattern):
             return text
-        if not isinstance(text, str):
-            raise ValueError(f"{_HELP}; got {text!r}")
+        if not isinstance(text, str):  # ValueError: what pydantic reports as the field's error
+            raise ValueError(f"{_HELP}; got {text!r}")  # noqa: TRY004
         match = _SYNTAX.match(text.strip())
         if not match:
             raise ValueError(f"{_HELP}; got {text!r}")

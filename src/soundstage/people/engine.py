@@ -284,9 +284,7 @@ class Engine:
             return False
         if condition.decided is not None and not any(condition.decided.matches(*d) for d in state.decided):
             return False
-        if condition.state is not None and not state_holds(world, dict(condition.state)):
-            return False
-        return True
+        return condition.state is None or state_holds(world, dict(condition.state))
 
     def replier(self, reply: Reply) -> Callable[[World], None]:
         return lambda world: self.reply(world, reply)

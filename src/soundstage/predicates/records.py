@@ -88,7 +88,8 @@ def record(args: RecordArgs, attempt: Attempt) -> Outcome:
     near = (
         closest(meeting, field) if meeting else closest(records, field, rank=lambda r: sum(c.holds(r) for c in where))
     )
-    actual = f"none of {count(len(records), 'record')} did; closest: {record_name(near)}, where {listing(misses(near, where + field))}"
+    nearest = f"closest: {record_name(near)}, where {listing(misses(near, where + field))}"
+    actual = f"none of {count(len(records), 'record')} did; {nearest}"
     return Outcome(False, f"a {what}", actual, attempt.record_evidence(args.collection, near))
 
 

@@ -82,6 +82,49 @@ def run_folders(out: Path) -> list[Path]:
     return sorted(found, reverse=True)
 
 
+def latest_run(out: Path = Path("runs")) -> Path:
+    """The run folder under `out` written last: by its `run.json`, or for a run that was stopped before it
+    wrote one, by the newest `events.jsonl` of its trials."""
+    written: dict[Path, int] = {}
+    for path in [*out.glob(f"*/{RUN_FILE}"), *out.glob("*/*/*/events.jsonl")]:
+        run = path.parent if path.name == RUN_FILE else path.parent.parent.parent
+        written[run] = max(written.get(run, 0), path.stat().st_mtime_ns)
+    if not written:
+        raise NotFound(f"no runs in {out}/ (a run folder holds run.json, or trial folders)")
+    return max(written, key=lambda run: written[run])
+
+
+def trial_folders(path: Path) -> list[Path]:
+    """The trial folders of a run folder, by scene and trial number; a trial folder by itself. A trial folder
+    holds `result.json`, or only `events.jsonl` when the run was stopped before the trial ended."""
+    if _is_trial(path):
+        return [path]
+    if not path.is_dir():
+        raise NotFound(f"{path}: no such run or trial folder")
+    trials = sorted(
+        (found for found in path.glob("*/*") if _is_trial(found)), key=lambda t: (t.parent.name, _number(t.name))
+    )
+    if not trials:
+        raise NotFound(
+            f"{path}: neither a trial folder (with result.json or events.jsonl) "
+            "nor a run folder (with <scene>/<trial>/)"
+        )
+    return trials
+
+
+def interrupted(trial: Path) -> bool:
+    """Whether the run ended before this trial did (killed, or still running): its folder has no result.json."""
+    return not (trial / RESULT_FILE).is_file()
+
+
+def _is_trial(path: Path) -> bool:
+    return (path / RESULT_FILE).is_file() or (path / "events.jsonl").is_file()
+
+
+def _number(name: str) -> int:
+    return int(name) if name.isdigit() else 0
+
+
 def recorded_digests(trial: Path) -> dict[str, str] | None:
     """The digests of a trial folder's files its run recorded in `run.json`, if that holds the trial."""
     try:

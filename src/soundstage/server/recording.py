@@ -10,14 +10,14 @@ Before its service's handler, every call passes the scene's api faults (`faults.
 or server error answers in the handler's place, a slow answer moves the clock on (and may be held for real
 time, outside the lock); the trace marks such a call `injected`.
 
-It is total: a call that carries a credential of the world it addresses is logged exactly once whatever
-fails (a handler, the vendor's error builder, a body too big or too deep to keep), and the world's undo
-journal always closes. Once the world's log cannot be written (`EventLog.broken`: a full disk), every call
-gets the vendor's 503 (`Service.unavailable`) and changes nothing. A call that carries none never reaches the world: the vendor's authentication
-error, nothing logged, the clock unmoved; except one with no credential at all under the world's own URL
-(`/w/<id>/...`, the id being a secret of the world's agent) that the service serves to anyone
-(`Service.anonymous`: GitHub's reads of public repos), which is logged as the world's with no actor.
-After the attempt ends, the agent's tokens are revoked.
+It is total: a call that carries a credential of the world it addresses is logged exactly once whatever fails (a
+handler, the vendor's error builder, a body too big or too deep to keep), and the world's undo journal always closes.
+Once the world's log cannot be written (`EventLog.broken`: a full disk), every call gets the vendor's 503
+(`Service.unavailable`) and changes nothing. A call that carries none never reaches the world: the vendor's
+authentication error, nothing logged, the clock unmoved; except one with no credential at all under the world's own URL
+(`/w/<id>/...`, the id being a secret of the world's agent) that the service serves to anyone (`Service.anonymous`:
+GitHub's reads of public repos), which is logged as the world's with no actor. After the attempt ends, the agent's
+tokens are revoked.
 """
 
 from __future__ import annotations
@@ -121,9 +121,9 @@ async def serve_call(hub: Hub, target: Target, scope: Scope, receive: Receive, s
 def record(
     world: World, service: Service, principal: Principal | None, call: ServiceRequest, size: int | None = None
 ) -> tuple[Reply, bytes, str, int]:
-    """Runs one call against `world` and writes it to the log, under the world's lock; answers the reply,
-    its encoded body, the call's simulated HTTP date and the real delay (ms) an api fault holds it for. `size` is the body's size when only part of it
-    was read (it ran over the server's limit): the vendor's 413, and the handler never runs."""
+    """Runs one call against `world` and writes it to the log, under the world's lock; answers the reply, its encoded
+    body, the call's simulated HTTP date and the real delay (ms) an api fault holds it for. `size` is the body's size
+    when only part of it was read (it ran over the server's limit): the vendor's 413, and the handler never runs."""
     size = len(call.body) if size is None else size
     with world.lock:
         if world.finished:
@@ -191,7 +191,7 @@ def _anonymous(service: Service, call: ServiceRequest) -> bool:
     serves = getattr(service, "anonymous", None)
     try:
         return bool(serves(call)) if serves is not None else False
-    except Exception:
+    except Exception:  # noqa: BLE001 (whatever a request holds, a service that cannot tell serves no one)
         return False
 
 
@@ -199,7 +199,7 @@ def _token(service: Service, call: ServiceRequest) -> str | None:
     """The call's credential; None when there is none or it cannot be read (`Basic` with no valid base64)."""
     try:
         return service.token(call)
-    except Exception:
+    except Exception:  # noqa: BLE001 (a credential that cannot be read is no credential: the vendor's 401)
         return None
 
 

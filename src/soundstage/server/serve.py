@@ -13,7 +13,7 @@ import socket
 import threading
 import time
 from types import FrameType
-from typing import Any
+from typing import Any, Self
 
 import uvicorn
 
@@ -127,15 +127,15 @@ class Server:
             self.hub.proxy = ProxyPort(sock.getsockname()[1], local_ca())
             self._proxy = (Proxy(self.app, self.hub, self.hub.proxy.ca), sock)
         self.port = self._sockets[0].getsockname()[1]
-        common: dict[str, Any] = dict(
-            log_level="warning",
-            access_log=False,
-            lifespan="off",
-            date_header=False,
-            server_header=False,  # the services send a simulated Date of their own
-            http=H11Heads,  # h11, its request heads bounded (heads.py)
-            h11_max_incomplete_event_size=HEAD_LIMIT,  # a head coming in pieces is bounded alike
-        )
+        common: dict[str, Any] = {
+            "log_level": "warning",
+            "access_log": False,
+            "lifespan": "off",
+            "date_header": False,
+            "server_header": False,  # the services send a simulated Date of their own
+            "http": H11Heads,  # h11, its request heads bounded (heads.py)
+            "h11_max_incomplete_event_size": HEAD_LIMIT,  # a head coming in pieces is bounded alike
+        }
         if log_config is not None:
             common.update(log_config=log_config, log_level=None, access_log=access_log)
         self._servers = [_Listener(uvicorn.Config(self.app, **common))]
@@ -196,7 +196,7 @@ class Server:
     def _loop(self) -> None:
         asyncio.run(self.serve())
 
-    def start(self, timeout: float = 10.0) -> Server:
+    def start(self, timeout: float = 10.0) -> Self:
         self._thread = threading.Thread(target=self._loop, name="soundstage-server", daemon=True)
         self._thread.start()
         deadline = time.monotonic() + timeout
@@ -216,7 +216,7 @@ class Server:
         if self._proxy is not None:
             self._proxy[1].close()
 
-    def __enter__(self) -> Server:
+    def __enter__(self) -> Self:
         return self.start()
 
     def __exit__(self, *exc: object) -> None:

@@ -1,11 +1,11 @@
 """What the REST services (GitHub, Datadog, PagerDuty) share: operations registered on an `Operations`
 registry as `"METHOD /path/{param}"`, routed by a `Router`, and one way of answering a call.
 
-A service subclasses `RestService`, names its registry and its vendor error class, and says how its
-vendor words an error (`envelope`), a path it does not serve (`unknown_path`), a failure on its side
-(`failure`), a body too large (`oversized`), an outage (`outage`), and how a call is run once routed (`run`: credentials first, then the body, then the
-handler). The dispatch here records the operation and the parsed body on every reply and turns the
-vendor error a handler raises into the vendor's answer.
+A service subclasses `RestService`, names its registry and its vendor error class, and says how its vendor words an
+error (`envelope`), a path it does not serve (`unknown_path`), a failure on its side (`failure`), a body too large
+(`oversized`), an outage (`outage`), and how a call is run once routed (`run`: credentials first, then the body, then
+the handler). The dispatch here records the operation and the parsed body on every reply and turns the vendor error a
+handler raises into the vendor's answer.
 """
 
 from __future__ import annotations

@@ -29,9 +29,11 @@ seed:
         base: 420
         noise: 5%
         daily: 40
-      - {{ref: p99_web2, metric: orders.latency.p99, tags: [service:orders, env:prod, host:web-2], base: 380, noise: 20}}
+      - {{ref: p99_web2, metric: orders.latency.p99, tags: [service:orders, env:prod, host:web-2], \
+base: 380, noise: 20}}
       - {{metric: orders.requests, type: count, tags: [service:orders, env:prod, host:web-1], base: 1200, noise: 10%}}
-      - {{metric: payments.errors, type: count, tags: [service:payments, env:prod], base: 2, overrides: [{{from: -1h, value: 50}}]}}
+      - {{metric: payments.errors, type: count, tags: [service:payments, env:prod], base: 2, \
+overrides: [{{from: -1h, value: 50}}]}}
     monitors:
       - ref: latency
         name: Orders p99 latency high

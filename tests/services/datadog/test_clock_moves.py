@@ -47,7 +47,8 @@ seed:
       - {metric: app.latency, tags: [host:b], base: 400, noise: 5%, interval: 20}
       - {metric: app.latency, tags: [host:c], base: 300, interval: 90, overrides: [{from: -10m, to: 2h, value: 900}]}
       - {metric: app.errors, type: count, tags: [host:a], base: 2, noise: 2}
-      - {metric: app.errors, type: count, tags: [host:b], base: 3, noise: 1, overrides: [{from: 1d, to: 26h, value: 40}]}
+      - {metric: app.errors, type: count, tags: [host:b], base: 3, noise: 1, \
+overrides: [{from: 1d, to: 26h, value: 40}]}
       - {metric: app.queue, tags: [host:a], base: 10, noise: 10}
     monitors:
       - ref: latency

@@ -113,7 +113,8 @@ clock: {start: "2026-03-02T14:00:00Z"}
 seed:
   datadog:
     metrics:
-      - {metric: queue.depth, tags: [service:jobs], base: 10, overrides: [{from: 3m, to: 6m, value: 100}, {from: 6m, to: 9m, value: 45}]}
+      - {metric: queue.depth, tags: [service:jobs], base: 10, \
+overrides: [{from: 3m, to: 6m, value: 100}, {from: 6m, to: 9m, value: 45}]}
     monitors:
       - ref: queue
         name: Queue deep
@@ -235,10 +236,16 @@ HEAD = 'name: g\ntask: t\nclock: {start: "2026-03-02T14:00:00Z"}\nseed:\n  datad
         (
             "    monitors: [{name: m, query: 'avg:a{*} > 1'}]\n",
             "seed.datadog.monitors[0].query",
-            "The value provided for parameter 'query' is invalid: expected time_aggr(last_#m):space_aggr:metric{scope} [by {tags}] <comparator> <threshold>",
+            (
+                "The value provided for parameter 'query' is invalid: "
+                "expected time_aggr(last_#m):space_aggr:metric{scope} [by {tags}] <comparator> <threshold>"
+            ),
         ),
         (
-            "    monitors: [{name: m, type: 'metric alert', query: 'avg(last_5m):avg:a{*} > 1', options: {thresholds: {critical: 3}}}]\n",
+            (
+                "    monitors: [{name: m, type: 'metric alert', query: 'avg(last_5m):avg:a{*} > 1', "
+                "options: {thresholds: {critical: 3}}}]\n"
+            ),
             "seed.datadog.monitors[0].query",
             "Alert threshold (3.0) does not match that used in the query (1.0).",
         ),
@@ -269,7 +276,8 @@ def test_seed_errors(body: str, field: str, message: str) -> None:
 def test_seed_given_state_and_explicit_id() -> None:
     body = (
         "    monitors:\n"
-        '      - {ref: logs, id: 77, name: Errors in logs, type: log alert, query: \'logs("status:error").last("5m") > 10\', overall_state: Alert}\n'
+        "      - {ref: logs, id: 77, name: Errors in logs, type: log alert, "
+        'query: \'logs("status:error").last("5m") > 10\', overall_state: Alert}\n'
         "      - {name: No data yet, query: 'avg(last_5m):avg:nothing.here{*} > 1'}\n"
     )
     image = build_image(*read_scene_text(HEAD + body))

@@ -125,7 +125,10 @@ def test_raw_mute_errors_and_override(dd: DatadogWorld) -> None:
         400,
         {
             "errors": [
-                "host:web-2 is already muted. To mute this host with a different end timestamp, add 'override': true to the request"
+                (
+                    "host:web-2 is already muted. "
+                    "To mute this host with a different end timestamp, add 'override': true to the request"
+                )
             ]
         },
     )

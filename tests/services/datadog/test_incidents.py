@@ -352,7 +352,10 @@ def test_raw_create_update_and_checks(fresh: DatadogWorld) -> None:
                     },
                 }
             },
-            "Invalid value 'SEV-9' for field 'severity': expected one of UNKNOWN, SEV-0, SEV-1, SEV-2, SEV-3, SEV-4, SEV-5",
+            (
+                "Invalid value 'SEV-9' for field 'severity': "
+                "expected one of UNKNOWN, SEV-0, SEV-1, SEV-2, SEV-3, SEV-4, SEV-5"
+            ),
         ),
         (
             {

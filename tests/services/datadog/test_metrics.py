@@ -163,7 +163,10 @@ def test_several_queries_and_exclusions(dd_shared: DatadogWorld) -> None:
     [
         (
             {"from": START, "to": START, "query": "avg:orders.latency.p99"},
-            "Error parsing query: unable to parse avg:orders.latency.p99: expected a scope in braces after 'orders.latency.p99', like {*} or {service:orders}",
+            (
+                "Error parsing query: unable to parse avg:orders.latency.p99: "
+                "expected a scope in braces after 'orders.latency.p99', like {*} or {service:orders}"
+            ),
         ),
         ({"to": START, "query": "avg:a{*}"}, "The value provided for parameter 'from' is invalid"),
         ({"from": "x", "to": START, "query": "avg:a{*}"}, "The value provided for parameter 'from' is invalid"),

@@ -51,7 +51,10 @@ def test_raw_used_monitors_are_a_conflict(usage: DatadogWorld) -> None:
                         "monitor [1000001,Orders latency] is referenced in slos: "
                         "[0123456789abcdef0123456789abcdef,Orders latency SLO]"
                     ),
-                    "monitor [1000001,Orders latency] is referenced in composite monitors: [1000004,Latency and errors]",
+                    (
+                        "monitor [1000001,Orders latency] is referenced in composite monitors: "
+                        "[1000004,Latency and errors]"
+                    ),
                 ],
                 "1000002": [
                     "monitor [1000002,Orders errors] is referenced in composite monitors: [1000004,Latency and errors]"

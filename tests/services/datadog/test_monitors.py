@@ -224,24 +224,30 @@ def test_edit_replaces_the_options_keeping_given_nulls(dd: DatadogWorld) -> None
         (
             {"type": "metric alert", "query": "avg:a{*} > 1"},
             (
-                "The value provided for parameter 'query' is invalid: expected time_aggr(last_#m):space_aggr:metric{scope}"
-                " [by {tags}] <comparator> <threshold>"
+                "The value provided for parameter 'query' is invalid: "
+                "expected time_aggr(last_#m):space_aggr:metric{scope} [by {tags}] <comparator> <threshold>"
             ),
         ),
         (
             {"type": "metric alert", "query": "avg(last_5m):" + " " * 100_000 + "x"},  # once quadratic to refuse
             (
-                "The value provided for parameter 'query' is invalid: expected time_aggr(last_#m):space_aggr:metric{scope}"
-                " [by {tags}] <comparator> <threshold>"
+                "The value provided for parameter 'query' is invalid: "
+                "expected time_aggr(last_#m):space_aggr:metric{scope} [by {tags}] <comparator> <threshold>"
             ),
         ),
         (
             {"type": "metric alert", "query": "avg(last_32d):avg:a{*} > 1"},
-            "The value provided for parameter 'query' is invalid: the evaluation window is longer than a month (last_31d)",
+            (
+                "The value provided for parameter 'query' is invalid: "
+                "the evaluation window is longer than a month (last_31d)"
+            ),
         ),
         (
             {"type": "metric alert", "query": "avg(last_" + "9" * 5000 + "d):avg:a{*} > 1"},
-            "The value provided for parameter 'query' is invalid: the evaluation window is longer than a month (last_31d)",
+            (
+                "The value provided for parameter 'query' is invalid: "
+                "the evaluation window is longer than a month (last_31d)"
+            ),
         ),
         (
             {"type": "metric alert", "query": "avg(last_5m):avg:a{*} > 1", "options": {"thresholds": {"critical": 2}}},

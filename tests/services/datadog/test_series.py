@@ -1,6 +1,7 @@
 """Series values against their definition computed point by point: rolled-up buckets, monitor windows (one
-by one and a day of them at once) and the range of values a monitor's evaluation can be spared for, over seeded random series (bases, daily
-swings, noise, overrides, submitted points, late starts), ranges, rollups and aggregators."""
+by one and a day of them at once) and the range of values a monitor's evaluation can be spared for, over
+seeded random series (bases, daily swings, noise, overrides, submitted points, late starts), ranges, rollups
+and aggregators."""
 
 from __future__ import annotations
 

@@ -52,7 +52,7 @@ def test_private_repos_and_the_callers_own_are_not_for_anyone(gh):
     r = anonymous(gh, "GET", "/repos/acme/empty")
     assert (r.status_code, r.json()["message"]) == (404, "Not Found")
     with pytest.raises(GithubException) as refused:
-        Github(base_url=gh.url).get_user().login
+        _ = Github(base_url=gh.url).get_user().login
     assert refused.value.status == 401
     for path in ("/user", "/user/repos", "/search/code?q=total"):
         r = anonymous(gh, "GET", path)

@@ -55,7 +55,13 @@ class Gh:
 
     def __call__(self, *args: str, cwd: str = ".") -> str:
         done = subprocess.run(
-            [self.program, *args], env=self.env, cwd=self.home / cwd, capture_output=True, text=True, timeout=120
+            [self.program, *args],
+            env=self.env,
+            cwd=self.home / cwd,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
         )
         assert done.returncode == 0, done.stderr
         return done.stdout
@@ -164,8 +170,8 @@ def test_clone_and_check_out_a_pull_request(gh: Gh) -> None:
     gh("pr", "checkout", "4", cwd="orders")
     head = gh.state(REFS)["acme/orders:refs/heads/fix-totals-cache"]["sha"]
     git = ["git", "-C", str(gh.home / "orders")]
-    assert subprocess.run([*git, "rev-parse", "HEAD"], capture_output=True, text=True).stdout == f"{head}\n"
-    branch = subprocess.run([*git, "status", "-sb"], capture_output=True, text=True).stdout
+    assert subprocess.run([*git, "rev-parse", "HEAD"], capture_output=True, text=True, check=True).stdout == f"{head}\n"
+    branch = subprocess.run([*git, "status", "-sb"], capture_output=True, text=True, check=True).stdout
     assert branch == "## fix-totals-cache...origin/fix-totals-cache\n"
     assert [o for o in gh.operations() if o and not o[0].isupper()] == ["git-upload-pack"] * 3
 
@@ -294,7 +300,7 @@ def test_gh_with_gh_host_at_soundstage_as_github_enterprise(server: Server, tmp_
     }
 
     def gh(*args: str) -> str:
-        done = subprocess.run([program, *args], env=env, capture_output=True, text=True, timeout=120)
+        done = subprocess.run([program, *args], env=env, capture_output=True, text=True, timeout=120, check=False)
         assert done.returncode == 0, done.stderr
         return done.stdout
 

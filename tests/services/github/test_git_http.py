@@ -58,7 +58,13 @@ class Git:
 
     def run(self, *args: str, cwd: str = ".") -> subprocess.CompletedProcess[str]:
         return subprocess.run(
-            [self.program, *args], cwd=self.home / cwd, env=self.env, capture_output=True, text=True, timeout=120
+            [self.program, *args],
+            cwd=self.home / cwd,
+            env=self.env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
         )
 
     def __call__(self, *args: str, cwd: str = ".") -> str:

@@ -243,8 +243,8 @@ def test_bad_documents(acme: GitHubWorld) -> None:
     tokens = ask(acme, "{ viewer { " + "login " * 10_000 + "} }")["errors"][0]["message"]
     assert tokens == "Syntax Error: Document contains more than 10000 tokens. Parsing aborted."
     fields = " ".join(f"f{i}: login" for i in range(1999))
-    assert ask(acme, "{ viewer { %s } }" % fields)["data"]["viewer"]["f1998"] == "stagebot"
-    too_many = ask(acme, "{ viewer { %s f1999: login } }" % fields)
+    assert ask(acme, f"{{ viewer {{ {fields} }} }}")["data"]["viewer"]["f1998"] == "stagebot"
+    too_many = ask(acme, f"{{ viewer {{ {fields} f1999: login }} }}")
     assert too_many == {"errors": [{"message": "Query has more than 2000 fields, which exceeds the limit of 2000"}]}
     doubling = "".join(f"fragment F{i} on User {{ ...F{i + 1} ...F{i + 1} }} " for i in range(40))
     doubled = ask(acme, "{ viewer { ...F0 } } " + doubling + "fragment F40 on User { login }")
@@ -291,7 +291,8 @@ def test_merge_pull_request_is_the_rest_merge(acme: GitHubWorld) -> None:
     answer = ask(
         acme,
         """mutation PullRequestMerge($input: MergePullRequestInput!) {
-          mergePullRequest(input: $input) { clientMutationId pullRequest { state merged mergeCommit { oid messageHeadline } } }
+          mergePullRequest(input: $input) { clientMutationId pullRequest { state merged \
+mergeCommit { oid messageHeadline } } }
         }""",
         input={"pullRequestId": PULL_4, "mergeMethod": "SQUASH", "clientMutationId": "m1"},
     )
@@ -331,7 +332,7 @@ def test_merge_pull_request_is_the_rest_merge(acme: GitHubWorld) -> None:
     assert score_custom(world, checks).passed
     call = world.log.calls()[-1]
     assert (call.method, call.path, call.operation, call.status) == ("POST", "/graphql", "PullRequestMerge", 200)
-    again = ask(acme, 'mutation { mergePullRequest(input: {pullRequestId: "%s"}) { clientMutationId } }' % PULL_4)
+    again = ask(acme, f'mutation {{ mergePullRequest(input: {{pullRequestId: "{PULL_4}"}}) {{ clientMutationId }} }}')
     assert again == {
         "data": {"mergePullRequest": None},
         "errors": [
@@ -359,7 +360,8 @@ def test_issue_mutations(acme: GitHubWorld) -> None:
     created = ask(
         acme,
         """mutation IssueCreate($input: CreateIssueInput!) {
-          createIssue(input: $input) { issue { number title body state author { login } labels(first: 5) { nodes { name } } assignees(first: 5) { nodes { login } } } }
+          createIssue(input: $input) { issue { number title body state author { login } \
+labels(first: 5) { nodes { name } } assignees(first: 5) { nodes { login } } } }
         }""",
         input={
             "repositoryId": ORDERS,
@@ -388,7 +390,10 @@ def test_issue_mutations(acme: GitHubWorld) -> None:
 
     commented = ask(
         acme,
-        "mutation CommentCreate($input: AddCommentInput!) { addComment(input: $input) { commentEdge { node { body url author { login } } } } }",
+        (
+            "mutation CommentCreate($input: AddCommentInput!) "
+            "{ addComment(input: $input) { commentEdge { node { body url author { login } } } } }"
+        ),
         input={"subjectId": ISSUE_2, "body": "Looking into it"},
     )["data"]["addComment"]["commentEdge"]["node"]
     comment = next(c for c in acme.state(COMMENTS).values() if c["body"] == "Looking into it")
@@ -400,7 +405,10 @@ def test_issue_mutations(acme: GitHubWorld) -> None:
 
     closed = ask(
         acme,
-        "mutation IssueClose($input: CloseIssueInput!) { closeIssue(input: $input) { issue { state stateReason closed } } }",
+        (
+            "mutation IssueClose($input: CloseIssueInput!) "
+            "{ closeIssue(input: $input) { issue { state stateReason closed } } }"
+        ),
         input={"issueId": ISSUE_2, "stateReason": "NOT_PLANNED"},
     )
     assert closed == {
@@ -447,7 +455,8 @@ def test_reviews(acme: GitHubWorld) -> None:
 
 
 def test_status_check_rollup_of_a_pulls_head(acme: GitHubWorld) -> None:
-    query = """{ repository(owner: "acme", name: "orders") { pullRequest(number: 4) { commits(last: 1) { nodes { commit {
+    query = """{ repository(owner: "acme", name: "orders") { pullRequest(number: 4) { \
+commits(last: 1) { nodes { commit {
       statusCheckRollup { state contexts(first: 10) { nodes {
         __typename ... on StatusContext { context state targetUrl }
         ... on CheckRun { name status conclusion checkSuite { workflowRun { workflow { name } } } }
@@ -512,7 +521,8 @@ def test_the_trace_names_the_operation_and_limits_count_graphql(stage: Any) -> N
 
 def test_search_is_rest_search(acme: GitHubWorld) -> None:
     query = """query($q: String!) { search(query: $q, type: ISSUE, first: 10) {
-      issueCount edges { cursor node { __typename ... on Issue { number } ... on PullRequest { number author { login } } } }
+      issueCount edges { cursor node { __typename ... on Issue { number } \
+... on PullRequest { number author { login } } } }
     } }"""
     pulls = ask(acme, query, q="repo:acme/orders is:pr is:open totals")["data"]["search"]
     assert pulls == {

@@ -15,7 +15,8 @@ from soundstage.world import World
 from .conftest import call
 
 _PULLS = "\n".join(
-    f"          - {{title: Change {i}, head: {'feature' if i % 2 else 'other'}{', state: closed' if i % 3 == 0 else ''}}}"
+    f"          - {{title: Change {i}, head: {'feature' if i % 2 else 'other'}"
+    f"{', state: closed' if i % 3 == 0 else ''}}}"
     for i in range(12)
 )
 _ITEMS = "\n".join(

@@ -100,8 +100,8 @@ def test_a_pull_as_a_diff_and_a_patch(gh):
     mails = patch.split("\nFrom ")
     assert len(mails) == 2
     assert (
-        "Subject: [PATCH 1/2] Notes 0\n\nWhy: 0\n---\n NOTES | 1 +\n 1 file changed, 1 insertion(+)\n create mode 100644 NOTES\n"
-        in mails[0]
+        "Subject: [PATCH 1/2] Notes 0\n\nWhy: 0\n---\n"
+        " NOTES | 1 +\n 1 file changed, 1 insertion(+)\n create mode 100644 NOTES\n" in mails[0]
     )
     assert mails[0].endswith("@@ -0,0 +1 @@\n+one\n")
     assert (

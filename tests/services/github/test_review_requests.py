@@ -76,24 +76,24 @@ def test_a_review_by_a_requested_reviewer_fulfils_the_request(acme: GitHubWorld)
         (
             {"reviewers": ["omar", "nobody"]},
             (
-                "Reviews may only be requested from collaborators. One or more of the users or teams you specified is not "
-                "a collaborator of the acme/orders repository."
+                "Reviews may only be requested from collaborators. "
+                "One or more of the users or teams you specified is not a collaborator of the acme/orders repository."
             ),
             DOCS,
         ),
         (
             {"reviewers": ["acme"]},  # an organization
             (
-                "Reviews may only be requested from collaborators. One or more of the users or teams you specified is not "
-                "a collaborator of the acme/orders repository."
+                "Reviews may only be requested from collaborators. "
+                "One or more of the users or teams you specified is not a collaborator of the acme/orders repository."
             ),
             DOCS,
         ),
         (
             {"team_reviewers": ["backend"]},
             (
-                "Reviews may only be requested from collaborators. One or more of the users or teams you specified is not "
-                "a collaborator of the acme/orders repository."
+                "Reviews may only be requested from collaborators. "
+                "One or more of the users or teams you specified is not a collaborator of the acme/orders repository."
             ),
             DOCS,
         ),

@@ -88,8 +88,10 @@ def test_search_code(acme: GitHubWorld) -> None:
             "/search/issues",
             "repo:acme/nope bug",
             {
-                "message": "The listed users, orgs, or repositories cannot be searched either because the resources do not"
-                " exist or you do not have permission to view them.",
+                "message": (
+                    "The listed users, orgs, or repositories cannot be searched either because the resources "
+                    "do not exist or you do not have permission to view them."
+                ),
                 "resource": "Search",
                 "field": "q",
                 "code": "invalid",

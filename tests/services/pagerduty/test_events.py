@@ -148,7 +148,10 @@ def test_a_service_in_maintenance_opens_nothing(pd: PagerDutyWorld) -> None:
             [
                 "'payload.summary' is missing or blank",
                 "'payload.source' is missing or blank",
-                "'payload.severity' is invalid (must be one of the following: 'critical', 'warning', 'error' or 'info')",
+                (
+                    "'payload.severity' is invalid "
+                    "(must be one of the following: 'critical', 'warning', 'error' or 'info')"
+                ),
             ],
         ),
         ({**TRIGGER, "dedup_key": 5}, ["'dedup_key' must be a string"]),

@@ -268,17 +268,15 @@ def test_responder_request(pdw: PagerDutyWorld) -> None:
         (maya, "pending"),
     ]
     responder = incident["incidents_responders"][0]
-    assert (
-        responder["user"]
-        == {
-            "id": lee,
-            "type": "user_reference",
-            "summary": "Lee Park",
-            "self": f"{pdw.url}/users/{lee}",
-            "html_url": f"https://acme.pagerduty.com/users/{lee}",
-            "avatar_url": "https://secure.gravatar.com/avatar/bce32127e52ea4ba536e9546fbae5216.png?d=mm&r=PG",  # of lee@acme.test
-        }
-    )
+    assert responder["user"] == {
+        "id": lee,
+        "type": "user_reference",
+        "summary": "Lee Park",
+        "self": f"{pdw.url}/users/{lee}",
+        "html_url": f"https://acme.pagerduty.com/users/{lee}",
+        # of lee@acme.test
+        "avatar_url": "https://secure.gravatar.com/avatar/bce32127e52ea4ba536e9546fbae5216.png?d=mm&r=PG",
+    }
     assert responder["user"]["avatar_url"] == client.rget(f"users/{lee}")["avatar_url"]
     assert responder["requester"]["avatar_url"] == client.rget(f"users/{maya}")["avatar_url"]
     bad = pdw.raw(

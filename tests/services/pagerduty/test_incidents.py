@@ -17,7 +17,8 @@ from .schema import problems, response_schema
 
 # Where PagerDuty's API (and the description's own examples) differ from its schemas; see views_incidents.
 KNOWN = re.compile(
-    r"\.(priority|resolved_at|resolve_reason|alert_grouping): null where not nullable$|\.body\.details: expected object|"
+    r"\.(priority|resolved_at|resolve_reason|alert_grouping): null where not nullable$|"
+    r"\.body\.details: expected object|"
     r"'acknowledge_log_entry' not in \['acknowledgement_log_entry'\]$"
 )
 

@@ -94,7 +94,8 @@ seed:
             end: -1d
             users: [$ben]
             restrictions:
-              - {type: weekly_restriction, start_day_of_week: 6, start_time_of_day: "00:00:00", duration_seconds: 172800}
+              - {type: weekly_restriction, start_day_of_week: 6, start_time_of_day: "00:00:00", \
+duration_seconds: 172800}
     escalation_policies:
       - ref: both
         name: Both

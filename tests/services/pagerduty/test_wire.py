@@ -98,8 +98,9 @@ def test_paging(pd_read: PagerDutyWorld) -> None:
                 "code": 2001,
                 "errors": [
                     (
-                        "Offset+limit exceeds maximum allowed value of 10000. Please try to refine your search to reduce"
-                        " the returned set of records below this number, like adding a date range."
+                        "Offset+limit exceeds maximum allowed value of 10000. "
+                        "Please try to refine your search to reduce the returned set of records below this number, "
+                        "like adding a date range."
                     )
                 ],
             },

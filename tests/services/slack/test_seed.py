@@ -347,8 +347,9 @@ def test_errors_name_the_field(slack, message, field):
         ),
         (
             (
-                "[{ref: a, channel: $c, user: $maya, text: a}, {ref: b, channel: $c, user: $maya, text: b, thread_ts: $a},"
-                " {channel: $c, user: $maya, text: c, thread_ts: $b}]"
+                "[{ref: a, channel: $c, user: $maya, text: a}, "
+                "{ref: b, channel: $c, user: $maya, text: b, thread_ts: $a}, "
+                "{channel: $c, user: $maya, text: c, thread_ts: $b}]"
             ),
             "thread_ts must name a thread's first message",
         ),
@@ -440,9 +441,11 @@ def test_generated_messages_do_not_depend_on_the_machines_clock(monkeypatch: pyt
     for year in (2001, 2040):
 
         class Frozen(real.datetime):
+            YEAR = year  # this turn's year, bound when the class is made (not when `now` is called)
+
             @classmethod
             def now(cls, tz=None):  # type: ignore[no-untyped-def]
-                return real.datetime(year, 6, 1, 12, 0, tzinfo=tz)
+                return real.datetime(cls.YEAR, 6, 1, 12, 0, tzinfo=tz)
 
         monkeypatch.setattr(dates, "datetime", Frozen)
         texts.append([m["text"] for m in build(USERS + GENERATE, extra).collections[store.MESSAGES]])

@@ -1,11 +1,11 @@
 """Monitor state: a metric monitor's query evaluated over the world's series at the simulated time.
 
-`attach(world)` evaluates every monitor once a simulated minute (at each whole minute after the clock
-start) and writes `overall_state`, `overall_state_modified` and `state.groups` only when they change, so
-the event log shows each transition as one write: a metric override (a fault) turns a monitor to Alert
-within a simulated minute. A fault may also hold a monitor in a state (`force` / `release`): evaluation
-leaves a held monitor alone, and follows its metrics again once released. Only `metric alert` and `query alert` monitors with a query `queries` reads
-are evaluated, once a series matches their query; the others keep the state they were given.
+`attach(world)` evaluates every monitor once a simulated minute (at each whole minute after the clock start) and writes
+`overall_state`, `overall_state_modified` and `state.groups` only when they change, so the event log shows each
+transition as one write: a metric override (a fault) turns a monitor to Alert within a simulated minute. A fault may
+also hold a monitor in a state (`force` / `release`): evaluation leaves a held monitor alone, and follows its metrics
+again once released. Only `metric alert` and `query alert` monitors with a query `queries` reads are evaluated, once a
+series matches their query; the others keep the state they were given.
 
 Per group, the window's values (aggregated across the group's series at each timestamp) are reduced by
 the time aggregation and compared with the thresholds: Alert past `critical` (staying Alert until past

@@ -74,12 +74,12 @@ def _resolve(source: Any, info: GraphQLResolveInfo, **args: Any) -> Any:
     """A field of a dict by its GraphQL name, of an object by its snake_case one; methods get the
     arguments in snake_case. A connection must be bounded by `first` or `last`, as on GitHub."""
     name = info.field_name
-    if get_named_type(info.return_type).name.endswith("Connection") and args.get("first") is None:
-        if args.get("last") is None and _lists(info):
-            raise Problem(
-                "MISSING_PAGINATION_BOUNDARIES",
-                f"You must provide a `first` or `last` value to properly paginate the `{name}` connection.",
-            )
+    connection = get_named_type(info.return_type).name.endswith("Connection")
+    if connection and args.get("first") is None and args.get("last") is None and _lists(info):
+        raise Problem(
+            "MISSING_PAGINATION_BOUNDARIES",
+            f"You must provide a `first` or `last` value to properly paginate the `{name}` connection.",
+        )
     if info.parent_type is SCHEMA.mutation_type:
         return MUTATIONS[name](source.ctx, args["input"])
     if isinstance(source, dict):

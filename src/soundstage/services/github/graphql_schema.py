@@ -284,7 +284,9 @@ type PullRequest implements Node & Labelable & Assignable {
   isCrossRepository: Boolean!
   commits(first: Int, after: String, last: Int, before: String): PullRequestCommitConnection!
   files(first: Int, after: String, last: Int, before: String): PullRequestChangedFileConnection
-  reviews(first: Int, after: String, last: Int, before: String, states: [PullRequestReviewState!]): PullRequestReviewConnection
+  reviews(
+    first: Int, after: String, last: Int, before: String, states: [PullRequestReviewState!]
+  ): PullRequestReviewConnection
   latestReviews(first: Int, after: String, last: Int, before: String): PullRequestReviewConnection
   reviewDecision: PullRequestReviewDecision
   reviewRequests(first: Int, after: String): ReviewRequestConnection
@@ -365,7 +367,9 @@ type Query {
   organization(login: String!): Organization
   node(id: ID!): Node
   nodes(ids: [ID!]!): [Node]!
-  search(query: String!, type: SearchType!, first: Int, after: String, last: Int, before: String): SearchResultItemConnection!
+  search(
+    query: String!, type: SearchType!, first: Int, after: String, last: Int, before: String
+  ): SearchResultItemConnection!
 }
 
 input CreateIssueInput {

@@ -1,9 +1,9 @@
 """Releases, workflow runs, check runs, commit statuses and deployments: one function per operation.
 
-A rerun (of a run, of its failed jobs, of one job) queues a new attempt that completes two simulated
-minutes later as `ci.finish_run` decides: as the first attempt ended (the code did not change), or passing
-from the attempt a flaky run passes on. A job's log is a redirect to its plain text, as on GitHub. A deployment to `production` deploys its ref: the repo's
-`production` commit moves there, which is what faults watch.
+A rerun (of a run, of its failed jobs, of one job) queues a new attempt that completes two simulated minutes later as
+`ci.finish_run` decides: as the first attempt ended (the code did not change), or passing from the attempt a flaky run
+passes on. A job's log is a redirect to its plain text, as on GitHub. A deployment to `production` deploys its ref: the
+repo's `production` commit moves there, which is what faults watch.
 """
 
 from __future__ import annotations

@@ -42,7 +42,10 @@ def _repos(call: Call, qualifiers: dict[str, list[str]]) -> list[Record]:
         return call.visible(call.world[REPOS])
     found = [call.world[REPOS].get(n) for n in names]
     if not all(found) or len(call.visible(r for r in found if r)) < len(found):
-        message = "The listed users, orgs, or repositories cannot be searched either because the resources do not exist or you do not have permission to view them."
+        message = (
+            "The listed users, orgs, or repositories cannot be searched either because the resources do not exist "
+            "or you do not have permission to view them."
+        )
         raise GitHubError(
             422,
             "Validation Failed",

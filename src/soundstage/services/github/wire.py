@@ -75,9 +75,9 @@ def version(request: ServiceRequest) -> str:
     return request.headers.get("x-github-api-version") or DEFAULT_VERSION
 
 
-# Views that caches hand to every answer showing the same records and that nobody changes (`share`), by id,
-# and answers made of them (one such view or list of views, or a new list of them), encoded and tagged once:
-# by the shared object's id or the tuple of the items' ids. Each entry holds what it is keyed by, so the ids stay theirs; both are bounded
+# Views that caches hand to every answer showing the same records and that nobody changes (`share`), by id, and answers
+# made of them (one such view or list of views, or a new list of them), encoded and tagged once: by the shared object's
+# id or the tuple of the items' ids. Each entry holds what it is keyed by, so the ids stay theirs; both are bounded
 # (emptied when full), the answers by the bytes they keep.
 _SHARED_MAX = 8192
 _SHARED: dict[int, Any] = {}

@@ -203,5 +203,6 @@ def incident(args: IncidentArgs, attempt: Attempt) -> Outcome:
         where = f" on {attempt.label(args.service)}" if args.service is not None else ""
         return Outcome(passed, expected, f"there are no incidents{where}")
     near = closest(incidents, conditions)
-    actual = f"none of {count(len(incidents), 'incident')} matched; closest: {_name(near)}, but {listing(misses(near, conditions))}"
+    nearest = f"closest: {_name(near)}, but {listing(misses(near, conditions))}"
+    actual = f"none of {count(len(incidents), 'incident')} matched; {nearest}"
     return Outcome(passed, expected, actual, attempt.record_evidence(INCIDENTS, near))

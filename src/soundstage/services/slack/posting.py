@@ -1,7 +1,7 @@
 """Who may post in a channel: Slack's channel posting permissions, kept in the channel's `properties` as
-`posting_restricted_to` (top-level messages, and replies also sent to the channel) and
-`threads_restricted_to` (thread replies), each `{type: ["admin"], user: [ids]}`: workspace admins and owners
-when `type` has `admin` (Enterprise Grid adds `org_admin`), and the users listed. A channel without them lets every member post."""
+`posting_restricted_to` (top-level messages, and replies also sent to the channel) and `threads_restricted_to` (thread
+replies), each `{type: ["admin"], user: [ids]}`: workspace admins and owners when `type` has `admin` (Enterprise Grid
+adds `org_admin`), and the users listed. A channel without them lets every member post."""
 
 from __future__ import annotations
 

@@ -1,10 +1,9 @@
 """Building the `slack:` sections of a world definition and a scene into a world image.
 
-`assign` (pass 1, every file) gives each record its id: the team `T…`, users `U…`, channels `C…`, DMs
-`D…`, group DMs `G…` and messages their `ts`. Messages without `ago` or `ts` are posted in file order, one
-minute apart, ending one minute before the clock start. `build` (pass 2) adds the records (`seed_directory`, `seed_messages`),
-resolving refs and rejecting anything Slack could not hold (a member that is not a user, a reply in
-another channel...).
+`assign` (pass 1, every file) gives each record its id: the team `T…`, users `U…`, channels `C…`, DMs `D…`, group DMs
+`G…` and messages their `ts`. Messages without `ago` or `ts` are posted in file order, one minute apart, ending one
+minute before the clock start. `build` (pass 2) adds the records (`seed_directory`, `seed_messages`), resolving refs and
+rejecting anything Slack could not hold (a member that is not a user, a reply in another channel...).
 """
 
 from __future__ import annotations
