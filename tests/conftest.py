@@ -18,7 +18,8 @@ from soundstage.clock import parse_time
 from soundstage.server import Server
 from soundstage.world import World
 
-pytest_plugins = ["tests.attempts", "tests.stores"]  # hand-made attempts; the results stores to test against
+# hand-made attempts; the results stores to test against; how the tests are spread over xdist's workers
+pytest_plugins = ["tests.attempts", "tests.stores", "tests.scheduling"]
 
 
 class LiveWorld:

@@ -28,6 +28,7 @@ from soundstage.results.files import run_document
 from soundstage.results.folders import interrupted, latest_run, trial_folders
 from soundstage.runner import how_the_agent_ended, run_scenes
 from soundstage.services.slack.store import MESSAGES
+from soundstage.stage import image
 
 STAGE = Path(__file__).parent / "cli" / "stage"  # the hello scene and the scripted agent, shared with tests/cli/
 SCENE = STAGE / "hello.yaml"
@@ -144,6 +145,24 @@ def test_a_passing_trial_writes_the_whole_folder(out: Path, hello: str) -> None:
     assert sorted(recorded["digests"]) == TRIAL_FILES
     assert read_json(Path(run.folder) / "run.json") == {**run_document(run), "results": [recorded]}
     assert read_json(Path(run.folder) / "run.json")["scenes"] == [str(SCENE)]
+
+
+def test_runs_in_one_process_build_a_scene_once_until_its_file_changes(
+    out: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    scene = tmp_path / "hello.yaml"
+    scene.write_text(SCENE.read_text())
+    built: list[str] = []
+    build = image.build_image
+    monkeypatch.setattr(image, "build_image", lambda *given: built.append("built") or build(*given))
+
+    first = run_scenes([str(scene)], agent("exit", "0"), out=out)
+    second = run_scenes([str(scene)], agent("exit", "0"), out=out)
+    scene.write_text(scene.read_text().replace("name: hello", "name: hello-again"))
+    third = run_scenes([str(scene)], agent("exit", "0"), out=out)
+
+    assert built == ["built", "built"]
+    assert [r.results[0].scene for r in (first, second, third)] == ["hello", "hello", "hello-again"]
 
 
 def test_the_agent_gets_the_task_and_exactly_the_documented_environment(

@@ -69,6 +69,46 @@ def files(run: dict[str, Any]) -> list[tuple[str, list[str], Any]]:
     ]
 
 
+def parent(pid: int) -> int:
+    stat = Path(f"/proc/{pid}/stat").read_text()
+    return int(stat[stat.rindex(")") + 2 :].split()[1])
+
+
+# First, while no other cluster of the module runs: it starts one of its own.
+def test_a_node_that_dies_mid_trial_has_its_trial_run_again_on_another(tmp_path: Path) -> None:
+    """A cluster of its own: a head that runs no trial, and two nodes, one of which is taken down under the
+    first trial (its stage's process is a worker of that node's raylet)."""
+    cluster = Cluster(initialize_head=True, head_node_args={"num_cpus": 0, "include_dashboard": False})
+    nodes = [cluster.add_node(num_cpus=1) for _ in range(2)]
+    marker = tmp_path / "held"
+    taken_down: list[object] = []  # the node, or why it could not be taken down
+
+    def take_down() -> None:
+        try:
+            assert wait_until(lambda: marker.is_file() and marker.read_text() != "", 300), "no trial was held"
+            raylet = parent(int(marker.read_text()))
+            [node] = [node for node in nodes if node.all_processes["raylet"][0].process.pid == raylet]
+            cluster.remove_node(node)
+            taken_down.append(node)
+        # Anything at all (the wait, the marker, Ray's remove_node) is kept for the test's own assertion
+        # below to show: an exception left to end this thread would be only printed, and the cause lost.
+        except Exception as exc:  # noqa: BLE001 - handed to the main thread, see above
+            taken_down.append(exc)
+
+    watcher = threading.Thread(target=take_down)
+    watcher.start()
+    try:
+        run = first_trial_run("hold", marker, cluster, tmp_path)
+    finally:
+        watcher.join()
+        cluster.shutdown()
+
+    assert taken_down in ([nodes[0]], [nodes[1]])
+    assert run.exit_code == 0
+    assert [(r.trial, r.outcome) for r in run.results] == [(n, "passed") for n in (1, 2, 3, 4)]
+    assert sorted(r.attempts for r in run.results) == [1, 1, 1, 2]
+
+
 def test_a_run_on_ray_has_the_trials_folders_and_store_rows_of_a_local_run(cluster: Cluster, tmp_path: Path) -> None:
     # The failing agent's run writes its trial folders on storage the nodes share (here, this machine's disk).
     for agent, exit_code, shared in ((PASSING, 0, []), (FAILING, 1, ["--ray-shared-out"])):
@@ -153,42 +193,3 @@ def test_a_worker_killed_mid_trial_has_its_trial_run_again_and_counted_once(clus
 def test_an_agent_that_cannot_start_ends_the_run_as_it_does_locally(cluster: Cluster, tmp_path: Path) -> None:
     with pytest.raises(InfrastructureError, match="the agent command 'no-such-agent' could not be started"):
         run_scenes([SCENE], "no-such-agent", out=tmp_path / "runs", where=RayTrials(cluster.address))
-
-
-def parent(pid: int) -> int:
-    stat = Path(f"/proc/{pid}/stat").read_text()
-    return int(stat[stat.rindex(")") + 2 :].split()[1])
-
-
-def test_a_node_that_dies_mid_trial_has_its_trial_run_again_on_another(tmp_path: Path) -> None:
-    """A cluster of its own: a head that runs no trial, and two nodes, one of which is taken down under the
-    first trial (its stage's process is a worker of that node's raylet)."""
-    cluster = Cluster(initialize_head=True, head_node_args={"num_cpus": 0, "include_dashboard": False})
-    nodes = [cluster.add_node(num_cpus=1) for _ in range(2)]
-    marker = tmp_path / "held"
-    taken_down: list[object] = []  # the node, or why it could not be taken down
-
-    def take_down() -> None:
-        try:
-            assert wait_until(lambda: marker.is_file() and marker.read_text() != "", 300), "no trial was held"
-            raylet = parent(int(marker.read_text()))
-            [node] = [node for node in nodes if node.all_processes["raylet"][0].process.pid == raylet]
-            cluster.remove_node(node)
-            taken_down.append(node)
-        # Anything at all (the wait, the marker, Ray's remove_node) is kept for the test's own assertion
-        # below to show: an exception left to end this thread would be only printed, and the cause lost.
-        except Exception as exc:  # noqa: BLE001 - handed to the main thread, see above
-            taken_down.append(exc)
-
-    watcher = threading.Thread(target=take_down)
-    watcher.start()
-    try:
-        run = first_trial_run("hold", marker, cluster, tmp_path)
-    finally:
-        watcher.join()
-        cluster.shutdown()
-
-    assert taken_down in ([nodes[0]], [nodes[1]])
-    assert run.exit_code == 0
-    assert [(r.trial, r.outcome) for r in run.results] == [(n, "passed") for n in (1, 2, 3, 4)]
-    assert sorted(r.attempts for r in run.results) == [1, 1, 1, 2]

@@ -66,6 +66,9 @@ DRAIN_LIMIT = 1 << 20
 # The pauses, in seconds, before a write to the results store that failed is tried again (SQLite itself waits
 # up to 5 s for a lock at each try): a store locked or unreachable for longer is given up for the run.
 STORE_RETRIES = (0.5, 1.0, 2.0, 4.0)
+# The scenes' images, kept for the runs that follow in this process (rehearsals and tests run many): a scene
+# is built again only when one of its files changes.
+IMAGES = ImageCache()
 
 
 def run_scenes(
@@ -114,8 +117,7 @@ def run_scenes(
         raise UsageError("give at least one scene")
     if trials < 1 or (parallel is not None and parallel < 1) or timeout <= 0:
         raise UsageError("--trials and --parallel must be at least 1, and --timeout more than 0")
-    cache = ImageCache()
-    images = [cache.load(scene=scene) for scene in scenes]
+    images = [IMAGES.load(scene=scene) for scene in scenes]
     names = [image.name for image in images]
     for name in names:
         if names.count(name) > 1:

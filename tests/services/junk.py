@@ -124,17 +124,28 @@ class Sweep:
             assert self.records() == before, what
         return response
 
-    def operation(self, operation: str, params: dict[str, str], template: Any, queries: list[dict[str, Any]]) -> None:
-        """Every junk body (made from the valid `template`) and every junk query (with the valid body) to
-        `operation`, its path parameters filled from `params`."""
+    def operation(
+        self, operation: str, params: dict[str, str], template: Any, queries: list[dict[str, Any]], every: bool = True
+    ) -> None:
+        """Every junk body (made from the valid `template`; without `every`, only the valid one and those that
+        are no object) and every junk query (with the valid body) to `operation`, its path parameters filled
+        from `params`."""
         method, path = operation.split(" ", 1)
         path, valid = fill(path, params), fill(template, params)
-        for body in bodies(valid):
+        for body in bodies(valid) if every else [valid, *WHOLE]:
             self.send(method, path, json=body)
         for content, kind in RAW:
             self.send(method, path, content=content, headers={"Content-Type": kind})
         for query in queries:
             self.send(method, path, params=query, json=valid)
+
+    def junk_ids(self, operation: str, valid: dict[str, str], template: Any, queries: list[dict[str, Any]]) -> None:
+        """Each junk id in every path parameter of `operation` (any other from `valid`). The first gets every junk
+        body; the others the bodies a handler must refuse whatever its path names, since the body sweep with
+        real ids already sends every mutant past the lookup (eight times the mutants found nothing more)."""
+        names = re.findall(r"\{(\w+)\}", operation)
+        for index, junk in enumerate(JUNK_IDS):
+            self.operation(operation, {**valid, **dict.fromkeys(names, junk)}, template, queries, every=index == 0)
 
     def readable(self, operations: list[str], params: dict[str, str]) -> None:
         """Every read still answers below 500 (no junk was stored that breaks a view)."""

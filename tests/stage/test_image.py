@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import os
 from pathlib import Path
 
 import pytest
@@ -88,10 +89,19 @@ def test_cache_reuses_images_and_notices_edits(tmp_path):
     assert cache.load(scene=str(scene)) is first
     assert cache.load(scene_yaml=INLINE) is cache.load(scene_yaml=INLINE)
     scene.write_text(INLINE.replace("task: t", "task: changed"))
-    import os
-
     os.utime(scene, ns=(1, 1))
     assert cache.load(scene=str(scene)).task == "changed"
+
+
+def test_cache_notices_an_edit_that_keeps_the_files_time(tmp_path):
+    scene = tmp_path / "s.yaml"
+    scene.write_text(INLINE)
+    os.utime(scene, ns=(1, 1))
+    cache = ImageCache()
+    cache.load(scene=str(scene))
+    scene.write_text(INLINE.replace("task: t", "task: longer"))
+    os.utime(scene, ns=(1, 1))
+    assert cache.load(scene=str(scene)).task == "longer"
 
 
 def test_cache_keeps_the_images_used_last():

@@ -9,6 +9,7 @@ scene whose clock starts `now` is rebuilt for every world, since its records are
 from __future__ import annotations
 
 import hashlib
+import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from functools import partial
@@ -293,41 +294,55 @@ def _located(ctx: BuildContext, error: CheckSpecError) -> SpecError:
 
 class ImageCache:
     """Images by scene text, or by scene file while neither it nor its world definition has changed; the
-    `size` used last, so a server sent endless distinct inline scenes keeps a bounded number."""
+    `size` used last, so a server sent endless distinct inline scenes keeps a bounded number. Runs in threads
+    may share one: an image is never changed, only copied."""
 
     def __init__(self, size: int = 256) -> None:
         self.size = size
-        self._images: OrderedDict[Any, tuple[WorldImage, list[tuple[Path, int]]]] = OrderedDict()
+        self._images: OrderedDict[Any, tuple[WorldImage, list[tuple[Path, tuple[int, int]]]]] = OrderedDict()
+        self._lock = threading.Lock()  # held for lookups only, never while an image is built
 
     def load(self, scene: str | None = None, scene_yaml: str | None = None, named: bool = False) -> WorldImage:
         """The image of `scene` (a path or a name; only a name when `named`) or of the text `scene_yaml`."""
         if scene_yaml is not None:
             # surrogatepass: text with a lone surrogate still has a key, and the loader says where it is
             key: Any = hashlib.sha256(scene_yaml.encode("utf-8", "surrogatepass")).hexdigest()
-            cached = self._images.get(key)
+            cached = self._cached(key)
             if cached is not None:
-                self._images.move_to_end(key)
-                return cached[0]
+                return cached
             image = build_image(*read_scene_text(scene_yaml))
         else:
             if not scene:
                 raise SpecError("give a scene name or path, or the scene's YAML text")
             path = find_named_scene(scene) if named else find_scene(scene)
             key = path.resolve()
-            cached = self._images.get(key)
-            if cached is not None and all(_mtime(f) == mtime for f, mtime in cached[1]):
-                self._images.move_to_end(key)
-                return cached[0]
+            cached = self._cached(key)
+            if cached is not None:
+                return cached
             image = build_image(*read_scene(path))  # errors name the path as the user gave it
         if image.clock.start != "now":
-            self._images[key] = (image, [(Path(f), _mtime(Path(f))) for f in image.files])
-            while len(self._images) > self.size:
-                self._images.popitem(last=False)
+            files = [(Path(f), _stamp(Path(f))) for f in image.files]
+            with self._lock:
+                self._images[key] = (image, files)
+                while len(self._images) > self.size:
+                    self._images.popitem(last=False)
         return image
 
+    def _cached(self, key: Any) -> WorldImage | None:
+        """The image kept under `key` while none of the files it was built from has changed since."""
+        with self._lock:
+            cached = self._images.get(key)
+            if cached is None or any(_stamp(f) != stamp for f, stamp in cached[1]):
+                return None
+            self._images.move_to_end(key)
+            return cached[0]
 
-def _mtime(path: Path) -> int:
+
+def _stamp(path: Path) -> tuple[int, int]:
+    """When the file was last written, and its size: a file rewritten within the clock's resolution mostly
+    changes size too."""
     try:
-        return path.stat().st_mtime_ns
+        found = path.stat()
     except OSError:
-        return -1
+        return (-1, -1)
+    return (found.st_mtime_ns, found.st_size)
