@@ -9,8 +9,9 @@ from typing import Any
 from soundstage.checks import CheckResult
 
 
-def check(id: str, passed: bool | None, required: bool = True) -> dict[str, Any]:
-    result = CheckResult(
+def said(passed: bool | None, required: bool = True, invalid: bool = False, id: str = "said") -> CheckResult:
+    """A check result with nothing but its verdict to tell."""
+    return CheckResult(
         id=id,
         kind="trace",
         required=required,
@@ -20,8 +21,12 @@ def check(id: str, passed: bool | None, required: bool = True) -> dict[str, Any]
         explanation="z",
         evidence=[],
         source="scene",
+        invalid=invalid,
     )
-    return result.model_dump(mode="json")
+
+
+def check(id: str, passed: bool | None, required: bool = True) -> dict[str, Any]:
+    return said(passed, required, id=id).model_dump(mode="json")
 
 
 def write_run(folder: Path, trials: dict[str, list[dict[str, bool | None]]], optional: tuple[str, ...] = ()) -> Path:

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from tests.runs import write_run
+from tests.runs import said, write_run
 
 from soundstage.checks import CheckResult
 from soundstage.results import SceneFigures, read_run, run_figures, scene_figures
@@ -72,21 +72,6 @@ def test_figures_per_scene(tmp_path: Path) -> None:
 def trials(n: int, c: int) -> list[Graded]:
     """n trials of one scene, the first c passed."""
     return [Graded("s", "passed" if number <= c else "failed", [said(number <= c)]) for number in range(1, n + 1)]
-
-
-def said(passed: bool | None, required: bool = True, invalid: bool = False) -> CheckResult:
-    return CheckResult(
-        id="said",
-        kind="trace",
-        required=required,
-        passed=passed,
-        expected="x",
-        actual="y",
-        explanation="z",
-        evidence=[],
-        source="scene",
-        invalid=invalid,
-    )
 
 
 def test_pass_at_k_and_pass_hat_k_are_estimated_for_every_k() -> None:

@@ -3,23 +3,9 @@ results give, and result.json files of earlier versions read as version 1."""
 
 from __future__ import annotations
 
-from soundstage.checks import CheckResult
+from tests.runs import said
+
 from soundstage.results import Counts, Trial, outcome
-
-
-def said(passed: bool | None, required: bool = True, invalid: bool = False, id: str = "said") -> CheckResult:
-    return CheckResult(
-        id=id,
-        kind="trace",
-        required=required,
-        passed=passed,
-        expected="x",
-        actual="y",
-        explanation="z",
-        evidence=[],
-        source="scene",
-        invalid=invalid,
-    )
 
 
 def test_a_trials_outcome_by_its_check_results() -> None:

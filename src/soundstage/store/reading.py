@@ -12,6 +12,19 @@ from .transaction import Transaction
 
 # The statements select `runs` rows newest first.
 NEWEST = "ORDER BY runs.started_at DESC, runs.id DESC"
+# The fields of a check result stored as they are, each in a column of its name.
+CHECK_FIELDS = (
+    "kind",
+    "required",
+    "passed",
+    "invalid",
+    "score",
+    "expected",
+    "actual",
+    "explanation",
+    "evidence",
+    "source",
+)
 
 
 def list_runs(tx: Transaction) -> list[ListedRun]:
@@ -132,16 +145,4 @@ def _trial(row: dict[str, Any], checks: list[CheckResult], graded: Outcome) -> T
 
 def _check(row: dict[str, Any]) -> CheckResult:
     """A check row as the result it stores (its arguments are not stored)."""
-    fields = (
-        "kind",
-        "required",
-        "passed",
-        "invalid",
-        "score",
-        "expected",
-        "actual",
-        "explanation",
-        "evidence",
-        "source",
-    )
-    return CheckResult(id=row["check_id"], **{name: row[name] for name in fields})
+    return CheckResult(id=row["check_id"], **{name: row[name] for name in CHECK_FIELDS})

@@ -9,7 +9,7 @@ from datetime import datetime
 
 from ..checks.results import CheckResult
 from ..results import Run, Trial, run_figures
-from .reading import read_trials
+from .reading import CHECK_FIELDS, read_trials
 from .transaction import Transaction
 
 # How a run's own grading (evaluation 0) is recorded among its evaluations.
@@ -38,27 +38,9 @@ TRIAL_COLUMNS = [
     "infrastructure",
     "digests",
 ]
-CHECK_COLUMNS = [
-    "run_id",
-    "evaluation",
-    "scene",
-    "trial",
-    "position",
-    "check_id",
-    "kind",
-    "required",
-    "passed",
-    "invalid",
-    "score",
-    "expected",
-    "actual",
-    "explanation",
-    "evidence",
-    "source",
-]
-# The fields of a trial and of a check result stored as they are (a trial's counts are columns too).
+CHECK_COLUMNS = ["run_id", "evaluation", "scene", "trial", "position", "check_id", *CHECK_FIELDS]
+# The fields of a trial stored as they are (its counts are columns too).
 TRIAL_FIELDS = set(TRIAL_COLUMNS[3:]) - {"calls", "events", "errors", "unimplemented", "after_finish"}
-CHECK_FIELDS = set(CHECK_COLUMNS[6:])
 FIGURE_COLUMNS = [
     "run_id",
     "evaluation",
@@ -171,7 +153,7 @@ def _write_checks(
         "checks",
         insert("checks", CHECK_COLUMNS),
         [
-            {**key, "position": position, "check_id": check.id, **check.model_dump(include=CHECK_FIELDS)}
+            {**key, "position": position, "check_id": check.id, **check.model_dump(include=set(CHECK_FIELDS))}
             for position, check in enumerate(checks)
         ],
     )
