@@ -141,8 +141,8 @@ class Sweep:
 
     def junk_ids(self, operation: str, valid: dict[str, str], template: Any, queries: list[dict[str, Any]]) -> None:
         """Each junk id in every path parameter of `operation` (any other from `valid`). The first gets every junk
-        body; the others the bodies a handler must refuse whatever its path names, since the body sweep with
-        real ids already sends every mutant past the lookup (eight times the mutants found nothing more)."""
+        body; the others the bodies a handler must refuse whatever its path names: every mutant already reaches
+        the handler once here and again, past the lookup, in the body sweep with real ids."""
         names = re.findall(r"\{(\w+)\}", operation)
         for index, junk in enumerate(JUNK_IDS):
             self.operation(operation, {**valid, **dict.fromkeys(names, junk)}, template, queries, every=index == 0)
