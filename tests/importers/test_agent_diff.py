@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from soundstage.errors import SpecError
+from soundstage.errors import SpecError, UsageError
 from soundstage.importers.agent_diff import import_agent_diff
 from soundstage.runner import run_scenes
 from soundstage.stage.validate import validate_file
@@ -119,10 +119,12 @@ def test_a_wrong_agent_fails_exactly_the_checks_it_misses(imported: Path, test: 
 
 def test_input_errors_name_the_file_and_field(tmp_path: Path) -> None:
     bad = tmp_path / "seed.json"
-    bad.write_text(json.dumps({"users": [{"user_id": "U1"}]}))
+    bad.write_text(json.dumps({"users": [{"user_id": "U1"}], "channels": [], "channel_members": []}))
     with pytest.raises(SpecError) as caught:
         import_agent_diff(bad, DATA / "suite.json", tmp_path / "out")
-    assert str(caught.value) == f"{bad}: users[0].username: required text field is missing or empty"
+    # and, as the users of its tests are not in it, one error for each of them
+    first = f"{bad}: users[0].username: required text field is missing or empty"
+    assert str(caught.value) == f"{first} (and 14 more errors)"
     suite = tmp_path / "suite.json"
     suite.write_text(
         json.dumps({"tests": [{"id": "t", "prompt": "p", "impersonate_user_id": "U_NOBODY", "assertions": []}]})
@@ -130,3 +132,64 @@ def test_input_errors_name_the_file_and_field(tmp_path: Path) -> None:
     with pytest.raises(SpecError) as caught:
         import_agent_diff(DATA / "seed.json", suite, tmp_path / "out")
     assert str(caught.value) == f"{suite}: tests[0].impersonate_user_id: 'U_NOBODY' is not a user of seed.json"
+
+
+def test_every_input_error_at_once_and_nothing_written(tmp_path: Path) -> None:
+    seed = tmp_path / "seed.json"
+    data = json.loads((DATA / "seed.json").read_text())
+    data["users"][1:3] = [{"user_id": "U_NONAME"}, "not a row"]
+    seed.write_text(json.dumps(data))
+    suite = tmp_path / "suite.json"
+    tests = [{"id": "t", "prompt": "p", "impersonate_user_id": "U_NOBODY", "assertions": []}, {"id": "u"}]
+    suite.write_text(json.dumps({"tests": tests}))
+    out = tmp_path / "out"
+    with pytest.raises(SpecError) as caught:
+        import_agent_diff(seed, suite, out)
+    assert [str(e) for e in caught.value.errors] == [  # type: ignore[attr-defined]
+        f"{seed}: users[1].username: required text field is missing or empty",
+        f"{seed}: users[2]: expected an object, found str",
+        f"{suite}: tests[1].prompt: required text field is missing or empty",
+        f"{suite}: tests[1].impersonate_user_id: required text field is missing or empty",
+        f"{suite}: tests[1].assertions: expected a list of assertions",
+        f"{suite}: tests[0].impersonate_user_id: 'U_NOBODY' is not a user of seed.json",
+    ]
+    assert not out.exists()  # not even the world file
+
+
+BOX_SEED = {"box_users": [{"id": "27512847635", "name": "Admin"}], "box_folders": [], "box_files": []}
+
+
+@pytest.mark.parametrize("service", ["box", "calendar", "linear"])
+def test_a_suite_of_another_service_is_refused_once_saying_only_slack_is_supported(
+    tmp_path: Path, service: str
+) -> None:
+    suite = tmp_path / f"{service}_bench.json"
+    tests = [{"id": f"test_{n}", "prompt": "p", "impersonate_user_id": "x", "assertions": []} for n in range(3)]
+    suite.write_text(json.dumps({"service": service, "tests": tests}))
+    with pytest.raises(SpecError) as caught:
+        import_agent_diff(DATA / "seed.json", suite, tmp_path / "out")
+    assert str(caught.value) == (
+        f"{suite}: service: a suite for '{service}', not Slack: only Slack is supported (Agent-Diff's Slack bench)"
+    )
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_seed_of_another_service_is_refused_naming_its_tables(tmp_path: Path) -> None:
+    seed = tmp_path / "box_default.json"
+    seed.write_text(json.dumps(BOX_SEED))
+    with pytest.raises(SpecError) as caught:
+        import_agent_diff(seed, DATA / "suite.json", tmp_path / "out")
+    assert str(caught.value) == (
+        f"{seed}: channels: not an Agent-Diff Slack seed, having no channels or channel_members table (its tables:"
+        " box_users, box_folders, box_files): only Slack is supported (Agent-Diff's Slack bench)"
+    )
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_file_that_cannot_be_written_leaves_nothing_behind(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    (out / "seeds").mkdir(parents=True)
+    (out / "seeds" / "test_9.yaml").mkdir()  # a folder where a scene goes
+    with pytest.raises(UsageError, match="test_9.yaml: cannot be written: Is a directory"):
+        import_agent_diff(DATA / "seed.json", DATA / "suite.json", out)
+    assert sorted(p.relative_to(out).as_posix() for p in out.rglob("*")) == ["seeds", "seeds/test_9.yaml"]

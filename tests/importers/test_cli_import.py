@@ -55,3 +55,16 @@ def test_bad_input_exits_2_naming_the_file_and_field(tmp_path: Path) -> None:
     result = invoke(str(tmp_path / "nope.json"), str(suite), str(tmp_path / "out"))
     assert result.exit_code == 2
     assert result.stderr.splitlines()[0] == f"error: {tmp_path}/nope.json: cannot be read: No such file or directory"
+
+
+def test_a_suite_of_another_service_exits_2_with_one_error_and_writes_nothing(tmp_path: Path) -> None:
+    suite = tmp_path / "box_bench.json"
+    tests = [{"id": f"t{n}", "prompt": "p", "impersonate_user_id": "27512847635", "assertions": []} for n in range(3)]
+    suite.write_text(json.dumps({"service": "box", "tests": tests}))
+    result = invoke(str(DATA / "seed.json"), str(suite), str(tmp_path / "out"))
+    assert result.exit_code == 2
+    assert result.stderr.splitlines() == [
+        f"error: {suite}: service: a suite for 'box', not Slack: only Slack is supported (Agent-Diff's Slack bench)",
+        "next: soundstage import agent-diff --help",
+    ]
+    assert not (tmp_path / "out").exists()

@@ -14,6 +14,8 @@ from typing import Any
 
 import yaml
 
+from ..errors import UsageError
+from ..spec.loader import SpecErrors
 from .agent_diff_checks import Unexpressed, translate
 from .agent_diff_input import InputFile
 from .agent_diff_seed import world_definition
@@ -62,64 +64,96 @@ class Imported:
 
 def import_agent_diff(seed_path: Path, suite_path: Path, out: Path) -> Imported:
     """Writes the world, the scenes and `report.json` under `out`; raises SpecError naming the file and
-    field of a malformed input."""
+    field of every problem of the inputs, having written nothing."""
     seed, suite = InputFile.read(seed_path), InputFile.read(suite_path)
     world_name = _slug(f"agent-diff-{seed.name}")
-    world = world_definition(seed, world_name)
-    tests = suite.tests()
-    reactions = seed.rows("message_reactions", ["message_id", "user_id", "reaction_type"])
-    users = {u["user_id"] for u in seed.rows("users", ["user_id", "username"])}
+    slack_seed, slack_suite = seed.is_slack_seed(), suite.is_slack_suite()
+    world = world_definition(seed, world_name) if slack_seed else {}
+    tests = suite.tests() if slack_suite else []
+    reactions = seed.rows("message_reactions", ["message_id", "user_id", "reaction_type"]) if slack_seed else []
+    users = {u["user_id"] for u in seed.rows("users", ["user_id", "username"])} if slack_seed else set()
     ignore = suite.data.get("ignore_fields") or {}
     if not isinstance(ignore, dict):
-        raise suite.error("ignore_fields", "expected an object of field lists")
-    (out / "worlds").mkdir(parents=True, exist_ok=True)
-    (out / "seeds").mkdir(parents=True, exist_ok=True)
+        suite.error("ignore_fields", "expected an object of field lists")
+        ignore = {}
+    for n, test in enumerate(suite.data.get("tests") or [] if slack_seed and slack_suite else []):
+        agent = test.get("impersonate_user_id") if isinstance(test, dict) else None
+        if isinstance(agent, str) and agent and agent not in users:
+            suite.error(f"tests[{n}].impersonate_user_id", f"{agent!r} is not a user of {seed.path.name}")
+    problems = [*seed.errors.values(), *suite.errors.values()]
+    if problems:
+        raise problems[0] if len(problems) == 1 else SpecErrors(problems)
     imported = Imported(out / "worlds" / f"{world_name}.yaml")
-    imported.world.write_text(_header([f"From {seed.path.name} of {SOURCE}."]) + _dump(world), encoding="utf-8")
-    for n, test in enumerate(tests):
-        agent = test["impersonate_user_id"]
-        if agent not in users:
-            raise suite.error(f"tests[{n}].impersonate_user_id", f"{agent!r} is not a user of {seed.path.name}")
-        checks, notes = [], []
-        for m, assertion in enumerate(test["assertions"]):
-            check_id = f"a{m + 1}"
-            ignored = [
-                *(ignore.get("global") or []),
-                *(ignore.get(assertion["entity"]) or []),
-                *(assertion.get("ignore_fields", assertion.get("ignore")) or []),
-            ]
-            if isinstance(assertion.get("description"), str):
-                notes.append(f"{check_id}: {assertion['description']}")
-            try:
-                translation = translate(assertion, reactions, ignored)
-            except Unexpressed as exc:
-                imported.outcomes.append(Outcome(test["id"], m + 1, check_id, unexpressed=str(exc)))
-                notes.append(f"{check_id}: NOT EXPRESSED: {json.dumps(assertion, ensure_ascii=False)}")
-                notes.append(f"  why: {exc}")
-                continue
-            imported.outcomes.append(Outcome(test["id"], m + 1, check_id, caveat=translation.caveat))
-            if translation.caveat:
-                notes.append(f"{check_id}: inexact when {translation.caveat}")
-            checks.append({"id": check_id, "state": translation.check})
-            if translation.only is not None:
-                checks.append({"id": f"{check_id}_only", "state": translation.only})
-                notes.append(f"{check_id}_only: part of {check_id}: no record it matches changed another field")
-        scene = {
-            "name": _slug(test["id"]),
-            "description": test.get("name") or test["id"],
-            "world": world_name,
-            "task": test["prompt"],
-            "agent": {"slack_user": f"${agent}"},
-            "checks": checks,
-        }
+    files = {imported.world: _header([f"From {seed.path.name} of {SOURCE}."]) + _dump(world)}
+    for test in tests:
         path = out / "seeds" / f"{_slug(test['id'])}.yaml"
-        lines = [f"Test {test['id']} of {suite.path.name}, from {SOURCE}.", *notes]
-        path.write_text(_header(lines) + _dump(scene), encoding="utf-8")
+        files[path] = _scene(test, suite, world_name, reactions, ignore, imported)
         imported.scenes.append(path)
-    (out / "report.json").write_text(
-        json.dumps(imported.to_dict(), indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
-    )
+    files[out / "report.json"] = json.dumps(imported.to_dict(), indent=2, ensure_ascii=False) + "\n"
+    _write(files)
     return imported
+
+
+def _scene(
+    test: dict[str, Any],
+    suite: InputFile,
+    world_name: str,
+    reactions: list[dict[str, Any]],
+    ignore: dict[str, Any],
+    imported: Imported,
+) -> str:
+    """A test as a scene's text: its checks, and in comments what each assertion says or why it is not said."""
+    checks, notes = [], []
+    for m, assertion in enumerate(test["assertions"]):
+        check_id = f"a{m + 1}"
+        ignored = [
+            *(ignore.get("global") or []),
+            *(ignore.get(assertion["entity"]) or []),
+            *(assertion.get("ignore_fields", assertion.get("ignore")) or []),
+        ]
+        if isinstance(assertion.get("description"), str):
+            notes.append(f"{check_id}: {assertion['description']}")
+        try:
+            translation = translate(assertion, reactions, ignored)
+        except Unexpressed as exc:
+            imported.outcomes.append(Outcome(test["id"], m + 1, check_id, unexpressed=str(exc)))
+            notes.append(f"{check_id}: NOT EXPRESSED: {json.dumps(assertion, ensure_ascii=False)}")
+            notes.append(f"  why: {exc}")
+            continue
+        imported.outcomes.append(Outcome(test["id"], m + 1, check_id, caveat=translation.caveat))
+        if translation.caveat:
+            notes.append(f"{check_id}: inexact when {translation.caveat}")
+        checks.append({"id": check_id, "state": translation.check})
+        if translation.only is not None:
+            checks.append({"id": f"{check_id}_only", "state": translation.only})
+            notes.append(f"{check_id}_only: part of {check_id}: no record it matches changed another field")
+    scene = {
+        "name": _slug(test["id"]),
+        "description": test.get("name") or test["id"],
+        "world": world_name,
+        "task": test["prompt"],
+        "agent": {"slack_user": f"${test['impersonate_user_id']}"},
+        "checks": checks,
+    }
+    lines = [f"Test {test['id']} of {suite.path.name}, from {SOURCE}.", *notes]
+    return _header(lines) + _dump(scene)
+
+
+def _write(files: dict[Path, str]) -> None:
+    """Writes every file, or, when one cannot be written, none: what was made so far is removed again."""
+    made: list[Path] = []
+    try:
+        for path, text in files.items():
+            for folder in reversed([path.parent, *path.parent.parents]):
+                if not folder.exists():
+                    folder.mkdir()
+                    made.append(folder)
+            path.write_text(text, encoding="utf-8")
+            made.append(path)
+    except OSError as exc:
+        for done in reversed(made):
+            done.rmdir() if done.is_dir() else done.unlink()
+        raise UsageError(f"{exc.filename or path}: cannot be written: {exc.strerror or exc}") from None
 
 
 def _slug(text: str) -> str:
