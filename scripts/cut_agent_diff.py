@@ -27,6 +27,8 @@ TESTS = [
     "test_14",
     "test_17",
     "test_23",
+    "test_27",
+    "test_50",
     "test_56",
 ]
 CHANNELS = {"C01ABCD1234", "C02EFGH5678", "C04MNOP3456", "C03IJKL9012"}

@@ -85,6 +85,18 @@ def test_get_path():
     assert get_path("text", "a") == []
 
 
+def test_a_double_star_reaches_any_depth():
+    bold = {"type": "text", "style": {"bold": True}}
+    table = {"type": "table", "rows": [[{"type": "rich_text", "elements": [bold]}]]}
+    listed = {"type": "rich_text", "elements": [{"type": "rich_text_list", "style": "bullet", "elements": []}]}
+    record = {"blocks": [table, listed], "type": "message"}
+    assert get_path(record, "blocks.**.type") == ["table", "rich_text", "text", "rich_text", "rich_text_list"]
+    assert get_path(record, "blocks.**.style.bold") == [True]
+    assert get_path(record, "blocks.**.style") == [{"bold": True}, "bullet"]
+    assert get_path(record, "**.type") == ["message", *get_path(record, "blocks.**.type")]
+    assert get_path(record, "blocks.**.nothing") == []
+
+
 def test_value_matches():
     assert value_matches("Export times out", "EXPORT") is True
     assert value_matches(12, 12) is True

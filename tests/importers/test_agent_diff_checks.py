@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from soundstage.importers.agent_diff_checks import Unexpressed, translate
@@ -147,8 +149,8 @@ def test_memberships_and_reactions():
     ("assertion", "why"),
     [
         (
-            {"diff_type": "added", "entity": "messages", "where": {"blocks": {"contains": "bold"}}},
-            "soundstage keeps, as Slack does",
+            {"diff_type": "added", "entity": "messages", "where": {"blocks": {"i_contains": "bold"}}},
+            "blocks tested with i_contains, not contains",
         ),
         (
             {"diff_type": "added", "entity": "messages", "where": {"message_text": {"gt": "a"}}},
@@ -183,3 +185,47 @@ def test_what_cannot_be_said(assertion, why):
 def test_a_regex_over_escaped_text_is_a_caveat():
     t = check({"diff_type": "added", "entity": "messages", "where": {"message_text": {"regex": "a < b"}}})
     assert t.caveat is not None and t.caveat.startswith("a regex written with &, < or >")
+
+
+EXACT = None
+TYPED = "the blocks the agent sent have {!r} in a text rather than as a type"
+
+
+@pytest.mark.parametrize(
+    ("needle", "path", "value", "caveat"),
+    [  # the blocks assertions of Agent-Diff's Slack bench v2 (tests 23 to 29) that soundstage can say
+        ('"bold":true', "blocks.**.bold", True, EXACT),
+        ('"italic":true', "blocks.**.italic", True, EXACT),
+        ('"style":"bullet"', "blocks.**.style", "bullet", EXACT),
+        ('"type":"table"', "blocks.**.type", "table", EXACT),
+        ('"type":"mrkdwn"', "blocks.**.type", "mrkdwn", EXACT),
+        ("rich_text_list", "blocks.**.type", "rich_text_list", TYPED),
+        ("rich_text_preformatted", "blocks.**.type", "rich_text_preformatted", TYPED),
+        ("rich_text_quote", "blocks.**.type", "rich_text_quote", TYPED),
+    ],
+)
+def test_blocks_are_tested_where_soundstages_own_rich_text_block_never_holds_the_text(needle, path, value, caveat):
+    where = {"channel_id": {"eq": "C1"}, "blocks": {"contains": needle}}
+    t = check({"diff_type": "added", "entity": "messages", "where": where, "expected_count": 1})
+    assert t.check["diff"]["where"][path] == {"equals": value}
+    assert t.check["diff"]["ignore_case"] is False
+    if caveat is None:
+        assert t.caveat is None
+    else:
+        assert t.caveat is not None and t.caveat.startswith(caveat.format(value))
+
+
+@pytest.mark.parametrize(
+    ("needle", "why"),
+    [  # the other four: a message sent as text has them too
+        ("rich_text_section", "rich_text_section is in every one of the rich_text blocks soundstage makes"),
+        ('"type":"user"', '"type":"user" can be in the rich_text blocks soundstage makes'),
+        ("DAU", "'DAU' can be in the text of a message, and so in the rich_text blocks soundstage makes"),
+        ("U02ARTEM23", "'U02ARTEM23' can be in the text of a message"),
+        ('"text":"x"', '"text":"x" can be in the rich_text blocks'),
+    ],
+)
+def test_blocks_tests_a_message_sent_as_text_could_meet_are_not_said(needle, why):
+    where = {"blocks": {"contains": needle}}
+    with pytest.raises(Unexpressed, match="^" + re.escape(why)):
+        check({"diff_type": "added", "entity": "messages", "where": where})

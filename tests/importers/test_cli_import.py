@@ -22,16 +22,11 @@ def test_it_prints_the_figures_and_every_assertion_left_out(tmp_path: Path) -> N
     lines = result.stdout.splitlines()
     assert lines[:3] == [
         f"{tmp_path}/worlds/agent-diff-seed.yaml: world",
-        f"14 scenes in {tmp_path}/seeds",
-        "22 assertions: 18 expressed exactly, 1 with a caveat, 3 not expressed",
+        f"16 scenes in {tmp_path}/seeds",
+        "41 assertions: 38 expressed exactly, 1 with a caveat, 2 not expressed",
     ]
-    assert [line.split(":")[0] for line in lines[3:7]] == [
-        "  test_14 a1",
-        "  test_23 a1",
-        "  test_23 a2",
-        "  test_23 a3",
-    ]
-    assert lines[4].startswith("  test_23 a1: not expressed: soundstage keeps, as Slack does, a rich_text block")
+    assert [line.split(":")[0] for line in lines[3:6]] == ["  test_14 a1", "  test_23 a1", "  test_27 a2"]
+    assert lines[4].startswith("  test_23 a1: not expressed: rich_text_section is in every one of the rich_text")
     assert lines[-1] == f"next: soundstage validate {tmp_path}/worlds/agent-diff-seed.yaml {tmp_path}/seeds/test_1.yaml"
 
 
@@ -40,7 +35,7 @@ def test_json_is_the_report(tmp_path: Path) -> None:
     assert result.exit_code == 0
     report = json.loads(result.stdout)
     assert report == json.loads((tmp_path / "report.json").read_text())
-    assert (report["assertions"], report["unexpressed"]) == (22, 3)
+    assert (report["assertions"], report["unexpressed"]) == (41, 2)
 
 
 def test_bad_input_exits_2_naming_the_file_and_field(tmp_path: Path) -> None:

@@ -9,9 +9,14 @@ from typing import Any
 
 def get_path(value: Any, path: str) -> list[Any]:
     """The values at a dotted path (`labels.name`, `blocks.0.text`); a path through a list reaches into each
-    element, so it can give several values. A path that does not exist gives none."""
+    element, so it can give several values. `**` stands for any number of levels, none included:
+    `blocks.**.type` is the `type` of every mapping at any depth of `blocks`. A path that does not exist gives
+    none."""
     found = [value]
     for part in path.split("."):
+        if part == "**":
+            found = [inner for current in found for inner in _mappings(current)]
+            continue
         step: list[Any] = []
         for current in found:
             if type(current) is dict or isinstance(current, Mapping):  # dict first: the ABC's check is slow
@@ -26,6 +31,20 @@ def get_path(value: Any, path: str) -> list[Any]:
         found = step
         if not found:
             return []
+    return found
+
+
+def _mappings(value: Any) -> list[Any]:
+    """Every mapping in `value` at any depth, itself included, through mappings' values and lists' elements."""
+    found: list[Any] = []
+    pending = [value]
+    while pending:
+        current = pending.pop()
+        if isinstance(current, Mapping):
+            found.append(current)
+            pending.extend(reversed(list(current.values())))
+        elif isinstance(current, list):
+            pending.extend(reversed(current))
     return found
 
 

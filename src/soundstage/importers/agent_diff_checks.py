@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..services.slack import mrkdwn
+from .agent_diff_blocks import blocks_test
 
 
 class Unexpressed(Exception):
@@ -93,7 +94,8 @@ def translate(assertion: dict[str, Any], seed_reactions: list[dict[str, Any]], i
     if entity == "channel_members":
         return Translation(_members(kind, where, assertion))
     if entity == "messages":
-        check = {"collection": "slack.messages", "change": kind, "where": _messages_where(where)}
+        said, caveat = _messages_where(where)
+        check = {"collection": "slack.messages", "change": kind, "where": said}
         check["where"]["subtype"] = {"not": {"in": list(NOTICES)}}
         changing = ["text"]
         fields = MESSAGE_FIELDS
@@ -101,11 +103,12 @@ def translate(assertion: dict[str, Any], seed_reactions: list[dict[str, Any]], i
         check = {"collection": "slack.channels", "change": kind, "where": _channels_where(where)}
         changing = CHANNEL_CHANGING
         fields = CHANNEL_FIELDS
+        caveat = None
     else:
         raise Unexpressed(f"entity {entity!r} has no soundstage counterpart here")
-    caveat, only = None, None
+    only = None
     if entity == "messages" and _escaped_regex(where, assertion.get("expected_changes")):
-        caveat = (
+        caveat = _and(caveat) + (
             "a regex written with &, < or >: soundstage keeps a message's text as Slack does, with those "
             "escaped (&amp;, &lt;, &gt;), and a regex cannot be escaped as a literal text is"
         )
@@ -128,8 +131,9 @@ def translate(assertion: dict[str, Any], seed_reactions: list[dict[str, Any]], i
                 only["diff"].pop(extra)
             only["diff"]["ignore_case"] = False
         if entity == "messages" and "blocks" not in ignored:
-            caveat = f"{caveat}; and when " if caveat else ""
-            caveat += f"Agent-Diff also fails it when the agent's edit sends blocks (strict), and {BLOCKS}"
+            caveat = (
+                _and(caveat) + f"Agent-Diff also fails it when the agent's edit sends blocks (strict), and {BLOCKS}"
+            )
     check.update(_count(assertion))
     check["ignore_case"] = False
     return Translation({"diff": check}, caveat, only)
@@ -169,11 +173,23 @@ def _changes(
     check["strict"] = True
 
 
-def _messages_where(where: dict[str, Any]) -> dict[str, Any]:
+def _and(caveat: str | None) -> str:
+    """The start of a caveat's next case."""
+    return f"{caveat}; and when " if caveat else ""
+
+
+def _messages_where(where: dict[str, Any]) -> tuple[dict[str, Any], str | None]:
+    """`where` of a messages assertion, and the caveat of its test of blocks, if inexact."""
     out: dict[str, dict[str, Any]] = {}
+    caveat = None
     for name, pred in where.items():
         if name == "blocks":
-            raise Unexpressed(BLOCKS)
+            try:
+                path, test, caveat = blocks_test(pred)
+            except ValueError as exc:
+                raise Unexpressed(str(exc)) from None
+            _merge(out, path, test)
+            continue
         if name == "parent_id":
             parent = _eq_only(name, pred)
             # A reply's thread_ts is its parent's ts; the parent's own thread_ts is its ts too, and
@@ -185,7 +201,7 @@ def _messages_where(where: dict[str, Any]) -> dict[str, Any]:
             raise Unexpressed(f"messages.{name} has no soundstage counterpart here")
         field = MESSAGE_FIELDS[name]
         _merge(out, field.path, _test(pred, field))
-    return out
+    return out, caveat
 
 
 def _channels_where(where: dict[str, Any]) -> dict[str, Any]:

@@ -16,6 +16,14 @@ test, wrong = sys.argv[1], sys.argv[2:] == ["wrong"]
 GENERAL, RANDOM, GROWTH, ALPHA = "C01ABCD1234", "C02EFGH5678", "C04MNOP3456", "C05ALPHA"
 
 
+def text(words: str, **style: bool) -> dict:
+    return {"type": "text", "text": words, **({"style": style} if style else {})}
+
+
+def cell(words: str) -> dict:
+    return {"type": "rich_text", "elements": [{"type": "rich_text_section", "elements": [text(words)]}]}
+
+
 def dm(*users: str) -> str:
     return client.conversations_open(users=",".join(users))["channel"]["id"]
 
@@ -54,6 +62,21 @@ elif test == "test_14":
     client.chat_update(channel=GENERAL, ts="1699564800.000123", text=text)
 elif test == "test_17":
     client.chat_delete(channel=GENERAL, ts="1699564800.000123")
+elif test == "test_23" and wrong:  # mrkdwn in text: Slack's own rich_text block has no style
+    client.chat_postMessage(channel=GENERAL, text="*Attention* _check logs_")
+elif test == "test_23":
+    section = {
+        "type": "rich_text_section",
+        "elements": [text("Attention", bold=True), text(" "), text("check logs", italic=True)],
+    }
+    client.chat_postMessage(
+        channel=GENERAL, text="Attention check logs", blocks=[{"type": "rich_text", "elements": [section]}]
+    )
+elif test == "test_27" and wrong:  # a table drawn in text
+    client.chat_postMessage(channel=GROWTH, text="Metric | Value\nDAU | 1500")
+elif test == "test_27":
+    rows = [[cell("Metric"), cell("Value")], [cell("DAU"), cell("1500")]]
+    client.chat_postMessage(channel=GROWTH, text="DAU: 1500", blocks=[{"type": "table", "rows": rows}])
 elif test == "test_56":
     for ts in ["1700300000.000001", "1700300060.000002"] if wrong else ["1700300000.000001"]:
         client.reactions_add(channel=GROWTH, timestamp=ts, name="honey_pot")
