@@ -119,6 +119,24 @@ def test_a_wrong_agent_fails_exactly_the_checks_it_misses(imported: Path, test: 
     assert set(failed) == CASES[test], log
 
 
+def test_a_member_removed_and_invited_back_is_a_changed_membership_as_in_agent_diff(
+    imported: Path, tmp_path: Path
+) -> None:
+    # test_50 keeps Mateo and Robert in #project-alpha-dev: no membership of theirs added, removed or changed.
+    command = shlex.join([sys.executable, str(ORACLE), "test_50", "rejoin"])
+    (result,) = run_scenes([str(imported / "seeds" / "test_50.yaml")], command, out=tmp_path, timeout=120).results
+    checks = {c["id"]: c for c in json.loads((Path(result.folder) / "checks.json").read_text())}
+    assert {n: checks[n]["passed"] for n in ("a8", "a9", "a10", "a11", "a12", "a13")} == {
+        "a8": True,  # not added: he was there at the start and is at the end
+        "a9": True,  # not removed, for the same reason
+        "a10": False,  # but his membership is a new one, as Agent-Diff's joined_at says
+        "a11": True,
+        "a12": True,
+        "a13": True,  # Robert's is the one he had
+    }
+    assert checks["a10"]["actual"].startswith('1 record matched: id "C06ALPHADEV", name "project-alpha-dev" (joined')
+
+
 def test_input_errors_name_the_file_and_field(tmp_path: Path) -> None:
     bad = tmp_path / "seed.json"
     bad.write_text(json.dumps({"users": [{"user_id": "U1"}], "channels": [], "channel_members": []}))

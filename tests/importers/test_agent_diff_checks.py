@@ -229,3 +229,28 @@ def test_blocks_tests_a_message_sent_as_text_could_meet_are_not_said(needle, why
     where = {"blocks": {"contains": needle}}
     with pytest.raises(Unexpressed, match="^" + re.escape(why)):
         check({"diff_type": "added", "entity": "messages", "where": where})
+
+
+def test_a_changed_membership_is_a_member_who_joined_again():
+    a = {
+        "diff_type": "changed",
+        "entity": "channel_members",
+        "where": {"channel_id": {"eq": "C1"}, "user_id": {"eq": "U1"}},
+        "expected_count": 0,
+    }
+    t = translate(a, SEED, [], frozenset({("C1", "U1")}))
+    assert t.caveat is None
+    assert t.check == {
+        "diff": {
+            "collection": "slack.channels",
+            "change": "changed",
+            "where": {"id": {"equals": "C1"}, "members": {"has": ["U1"]}},
+            "fields": ["joined.U1"],
+            "count": 0,
+            "ignore_case": False,
+        }
+    }
+    with pytest.raises(Unexpressed, match="U1 is not a member of C1 at the start"):
+        translate(a, SEED, [], frozenset())
+    with pytest.raises(Unexpressed, match="one channel_id and one user_id, each by eq"):
+        translate({**a, "where": {"channel_id": "C1"}}, SEED, [], frozenset({("C1", "U1")}))

@@ -34,6 +34,14 @@ class Outcome:
     caveat: str | None = None
 
 
+@dataclass(frozen=True)
+class Seed:
+    """What the checks need of the seed: its reactions, and its memberships as (channel id, user id)."""
+
+    reactions: list[dict[str, Any]]
+    members: frozenset[tuple[str, str]]
+
+
 @dataclass
 class Imported:
     world: Path
@@ -72,6 +80,9 @@ def import_agent_diff(seed_path: Path, suite_path: Path, out: Path) -> Imported:
     tests = suite.tests() if slack_suite else []
     reactions = seed.rows("message_reactions", ["message_id", "user_id", "reaction_type"]) if slack_seed else []
     users = {u["user_id"] for u in seed.rows("users", ["user_id", "username"])} if slack_seed else set()
+    members = frozenset(
+        (m["channel_id"], m["user_id"]) for m in seed.rows("channel_members", ["channel_id", "user_id"]) if slack_seed
+    )
     ignore = suite.data.get("ignore_fields") or {}
     if not isinstance(ignore, dict):
         suite.error("ignore_fields", "expected an object of field lists")
@@ -87,7 +98,7 @@ def import_agent_diff(seed_path: Path, suite_path: Path, out: Path) -> Imported:
     files = {imported.world: _header([f"From {seed.path.name} of {SOURCE}."]) + _dump(world)}
     for test in tests:
         path = out / "seeds" / f"{_slug(test['id'])}.yaml"
-        files[path] = _scene(test, suite, world_name, reactions, ignore, imported)
+        files[path] = _scene(test, suite, world_name, Seed(reactions, members), ignore, imported)
         imported.scenes.append(path)
     files[out / "report.json"] = json.dumps(imported.to_dict(), indent=2, ensure_ascii=False) + "\n"
     _write(files)
@@ -98,7 +109,7 @@ def _scene(
     test: dict[str, Any],
     suite: InputFile,
     world_name: str,
-    reactions: list[dict[str, Any]],
+    seed: Seed,
     ignore: dict[str, Any],
     imported: Imported,
 ) -> str:
@@ -114,7 +125,7 @@ def _scene(
         if isinstance(assertion.get("description"), str):
             notes.append(f"{check_id}: {assertion['description']}")
         try:
-            translation = translate(assertion, reactions, ignored)
+            translation = translate(assertion, seed.reactions, ignored, seed.members)
         except Unexpressed as exc:
             imported.outcomes.append(Outcome(test["id"], m + 1, check_id, unexpressed=str(exc)))
             notes.append(f"{check_id}: NOT EXPRESSED: {json.dumps(assertion, ensure_ascii=False)}")

@@ -79,8 +79,14 @@ NOTICES = [
 ]
 
 
-def translate(assertion: dict[str, Any], seed_reactions: list[dict[str, Any]], ignored: list[str]) -> Translation:
-    """The state check (`{"diff": ...}` or `{"slack.reaction": ...}`) saying what the assertion says."""
+def translate(
+    assertion: dict[str, Any],
+    seed_reactions: list[dict[str, Any]],
+    ignored: list[str],
+    seed_members: frozenset[tuple[str, str]] = frozenset(),
+) -> Translation:
+    """The state check (`{"diff": ...}` or `{"slack.reaction": ...}`) saying what the assertion says;
+    `seed_members`: the seed's memberships, (channel id, user id)."""
     kind, entity = assertion["diff_type"], assertion["entity"]
     where = assertion.get("where") or {}
     if not isinstance(where, dict):
@@ -92,7 +98,7 @@ def translate(assertion: dict[str, Any], seed_reactions: list[dict[str, Any]], i
     if kind != "changed" and assertion.get("expected_changes"):
         raise Unexpressed(f"expected_changes on a {kind} assertion")
     if entity == "channel_members":
-        return Translation(_members(kind, where, assertion))
+        return Translation(_members(kind, where, assertion, seed_members, ignored))
     if entity == "messages":
         said, caveat = _messages_where(where)
         check = {"collection": "slack.messages", "change": kind, "where": said}
@@ -225,7 +231,11 @@ def _channels_where(where: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _members(kind: str, where: dict[str, Any], assertion: dict[str, Any]) -> dict[str, Any]:
+def _members(
+    kind: str, where: dict[str, Any], assertion: dict[str, Any], seed: frozenset[tuple[str, str]], ignored: list[str]
+) -> dict[str, Any]:
+    if kind == "changed":
+        return _rejoined(where, assertion, seed, ignored)
     out: dict[str, dict[str, Any]] = {}
     for name, pred in where.items():
         if name == "channel_id":
@@ -234,11 +244,36 @@ def _members(kind: str, where: dict[str, Any], assertion: dict[str, Any]) -> dic
             _merge(out, "members", _test(pred, Field("members")))
         else:
             raise Unexpressed(f"channel_members.{name} has no soundstage counterpart here")
-    if assertion.get("expected_changes"):
-        raise Unexpressed("a channel membership has no fields of its own to change")
     check: dict[str, Any] = {"collection": "slack.channels", "each": "members", "change": kind, "where": out}
     check.update(_count(assertion))
     check["ignore_case"] = False
+    return {"diff": check}
+
+
+def _rejoined(
+    where: dict[str, Any], assertion: dict[str, Any], seed: frozenset[tuple[str, str]], ignored: list[str]
+) -> dict[str, Any]:
+    """A changed membership: Agent-Diff's row (channel, user) is kept by its key, so a member who left or was
+    removed and came back is that row with a new `joined_at`; soundstage keeps the join in the channel's
+    `joined` (the members who joined since the start), which such a member has and a starting one has not."""
+    if set(where) != {"channel_id", "user_id"}:
+        raise Unexpressed("a changed membership is said for one channel_id and one user_id, each by eq")
+    channel, user = _eq_only("channel_id", where["channel_id"]), _eq_only("user_id", where["user_id"])
+    if assertion.get("expected_changes") or "joined_at" in ignored:
+        raise Unexpressed("a membership changes only its joined_at here, not as expected_changes or ignore_fields say")
+    if (channel, user) not in seed:
+        raise Unexpressed(
+            f"{user} is not a member of {channel} at the start, so Agent-Diff counts any membership of theirs as "
+            "added, never as changed"
+        )
+    check = {
+        "collection": "slack.channels",
+        "change": "changed",
+        "where": {"id": {"equals": channel}, "members": {"has": [user]}},
+        "fields": [f"joined.{user}"],
+        **_count(assertion),
+        "ignore_case": False,
+    }
     return {"diff": check}
 
 

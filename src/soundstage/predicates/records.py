@@ -226,7 +226,17 @@ class _Entry:
 
 
 def _move(name: str, before: Any, after: Any) -> str:
-    """One field's change in words: a list by the elements it gained and lost, else from → to."""
+    """One field's change in words: a list by the elements it gained and lost, a mapping (or one made) by the
+    keys it gained and lost when it did, else from → to."""
+    if isinstance(before, dict | None) and isinstance(after, dict | None):
+        old, new = before or {}, after or {}
+        said = [
+            f"{verb} {some(keys, len(keys), lambda v: show(v, 40))}"
+            for verb, keys in (("gained", [k for k in new if k not in old]), ("lost", [k for k in old if k not in new]))
+            if keys
+        ]
+        if said:
+            return f"{name} {', '.join(said)}"
     if isinstance(before, list) and isinstance(after, list):
         gained, lost = _gained(before, after), _gained(after, before)
         said = [

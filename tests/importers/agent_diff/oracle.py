@@ -1,7 +1,8 @@
-"""Scripted agents for the imported Agent-Diff excerpt: `oracle.py TEST [wrong]`.
+"""Scripted agents for the imported Agent-Diff excerpt: `oracle.py TEST [wrong|rejoin]`.
 
 Each test's agent does what its task asks, with slack_sdk against the world; `wrong` does a plausible
-mistake instead, which the imported checks must catch.
+mistake instead, which the imported checks must catch; `rejoin` (test_50) only removes a member of
+#project-alpha-dev and invites him back.
 """
 
 import os
@@ -77,6 +78,9 @@ elif test == "test_27" and wrong:  # a table drawn in text
 elif test == "test_27":
     rows = [[cell("Metric"), cell("Value")], [cell("DAU"), cell("1500")]]
     client.chat_postMessage(channel=GROWTH, text="DAU: 1500", blocks=[{"type": "table", "rows": rows}])
+elif test == "test_50" and sys.argv[2:] == ["rejoin"]:  # Mateo removed and invited back: a new membership
+    client.conversations_kick(channel="C06ALPHADEV", user="U_MATEO")
+    client.conversations_invite(channel="C06ALPHADEV", users="U_MATEO")
 elif test == "test_56":
     for ts in ["1700300000.000001", "1700300060.000002"] if wrong else ["1700300000.000001"]:
         client.reactions_add(channel=GROWTH, timestamp=ts, name="honey_pot")

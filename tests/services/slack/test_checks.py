@@ -342,5 +342,6 @@ def test_the_check_language_on_a_live_slack_world(stage):
         ("eyes_gone", True),
     ]
     assert results[0].actual == (
-        f'1 record matched: id "{refs["growth"]}", name "growth" (members gained "{refs["maya"]}")'
+        f'1 record matched: id "{refs["growth"]}", name "growth" (members gained "{refs["maya"]}" and joined gained'
+        f' "{refs["maya"]}")'
     )

@@ -172,6 +172,21 @@ def test_kick(slack):
     assert slack.channel("support")["members"] == [slack["bot"], slack["laura"]]
 
 
+def test_a_member_removed_and_invited_back_has_a_new_join(slack):
+    support, maya = slack["support"], slack["maya"]
+    assert "joined" not in slack.channel(support)  # the starting members joined before the start
+    slack.client.conversations_kick(channel=support, user=maya)
+    assert "joined" not in slack.channel(support)
+    slack.client.conversations_invite(channel=support, users=maya)
+    join = slack.client.conversations_history(channel=support)["messages"][0]
+    assert (join["subtype"], join["user"]) == ("channel_join", maya)
+    assert slack.channel(support)["joined"] == {maya: join["ts"]}  # when, as the join's message says
+    slack.client.conversations_kick(channel=support, user=maya)
+    assert slack.channel(support)["joined"] == {}
+    info = slack.client.conversations_info(channel=support)["channel"]
+    assert "joined" not in info and "members" not in info  # ours, never Slack's
+
+
 def test_kick_errors(slack):
     support = slack["support"]
     assert slack.error("conversations.kick", channel=support, user=slack["bot"]) == "cant_kick_self"

@@ -11,7 +11,7 @@ from ...world import Record, World
 from . import messages, store
 from .names import normalized
 from .store import CHANNELS, USERS
-from .timestamps import now_ms, now_seconds
+from .timestamps import make_ts, now_ms, now_seconds
 
 
 def topic(value: str, creator: str, at: int) -> dict[str, Any]:
@@ -179,13 +179,28 @@ def create_channel(world: World, name: str, creator: str, is_private: bool) -> R
 
 
 def add_members(world: World, conversation: Record, users: Iterable[str], inviter: str | None = None) -> Record:
-    """Joins (`inviter` None) or invites users, each announced the way Slack does."""
+    """Joins (`inviter` None) or invites users, each announced the way Slack does. Each one's join is kept in
+    our `joined` (user id -> the `ts` of the join's message), so a member who left or was removed and came
+    back is a changed membership, as in Slack's own records of it."""
     new = [u for u in users if u not in conversation["members"]]
-    changed = world[CHANNELS].change(conversation["id"], members=[*conversation["members"], *new])
+    if not new:
+        return world[CHANNELS].change(conversation["id"], members=list(conversation["members"]))
+    stamps = {user_id: make_ts(world.ids, world.now()) for user_id in new}
+    changed = world[CHANNELS].change(
+        conversation["id"],
+        members=[*conversation["members"], *new],
+        joined={**conversation.get("joined", {}), **stamps},
+    )
     for user_id in new:
         extra = {"inviter": inviter} if inviter else None
         messages.post(
-            world, changed["id"], user_id, f"<@{user_id}> has joined the channel", subtype="channel_join", extra=extra
+            world,
+            changed["id"],
+            user_id,
+            f"<@{user_id}> has joined the channel",
+            subtype="channel_join",
+            extra=extra,
+            ts=stamps[user_id],
         )
     return changed
 
@@ -194,7 +209,10 @@ def remove_member(world: World, conversation: Record, user_id: str, *, announce:
     """Leaves (announced with Slack's `channel_leave` message) or kicks (`announce=False`, as Slack does)."""
     if announce:
         messages.post(world, conversation["id"], user_id, f"<@{user_id}> has left the channel", subtype="channel_leave")
-    return world[CHANNELS].change(conversation["id"], members=[m for m in conversation["members"] if m != user_id])
+    left: dict[str, Any] = {"members": [m for m in conversation["members"] if m != user_id]}
+    if "joined" in conversation:  # only members who joined since the start have one
+        left["joined"] = {u: ts for u, ts in conversation["joined"].items() if u != user_id}
+    return world[CHANNELS].change(conversation["id"], **left)
 
 
 def set_topic(world: World, conversation: Record, user_id: str, field: str, value: str) -> Record:

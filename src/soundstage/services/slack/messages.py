@@ -154,10 +154,12 @@ def post(
     subtype: str | None = None,
     extra: dict[str, Any] | None = None,
     composed: bool | None = None,
+    ts: str | None = None,
 ) -> Record:
     """Posts a message (a reply when `thread_ts` is given) and updates the thread's parent. `composed`: as
-    `record` has it (False for a post through the API)."""
-    ts = make_ts(world.ids, world.now())
+    `record` has it (False for a post through the API); `ts`: one made for it already (a join's, kept by the
+    channel too)."""
+    ts = ts or make_ts(world.ids, world.now())
     parent = world[MESSAGES].get(thread_ts) if thread_ts else None
     if parent is not None and parent["channel"] != channel_id:
         parent = None  # a ts of another channel's message names no thread here

@@ -2,11 +2,13 @@
 (people, checks, the judge, tests).
 
 Records are Slack's own objects with the fields the official schema marks required, in Slack's formats:
-`ts` strings of epoch seconds and 6 digits, integer epoch seconds elsewhere. Two fields are ours and never
-rendered: a conversation's `members` (user ids) and a message's `channel`. Records are never changed in
-place and a change cannot drop a key, so a message field that no longer applies is set to None and not
-rendered. Each kind of record is built, and changed, in the module named by what it holds: `directory`
-(team, users, user groups), `channels`, `messages`, `reactions`, `pins`, `bookmarks`.
+`ts` strings of epoch seconds and 6 digits, integer epoch seconds elsewhere. Three fields are ours and never
+rendered: a conversation's `members` (user ids) and `joined` (the members who joined since the start, each
+with the `ts` of their join's message; a conversation no one joined has none) and a message's `channel`.
+Records are never changed in place and a change cannot drop a key, so a message field that no longer
+applies is set to None and not rendered. Each kind of record is built, and changed, in the module named by
+what it holds: `directory` (team, users, user groups), `channels`, `messages`, `reactions`, `pins`,
+`bookmarks`.
 """
 
 from __future__ import annotations

@@ -8,10 +8,13 @@ from typing import Any
 from ...world import Record, World
 from . import messages, reads, store, timeline
 
+# A conversation's fields that are ours, never Slack's: its members, and when those who joined since the start did.
+_OURS = frozenset({"members", "joined"})
+
 
 def conversation(record: Record, viewer: str, *, num_members: bool = False) -> dict[str, Any]:
-    """A conversation without our `members` list; `is_member` (channels) or the other party (DMs)."""
-    view = {k: v for k, v in record.items() if k != "members"}
+    """A conversation without our `members` and `joined`; `is_member` (channels) or the other party (DMs)."""
+    view = {k: v for k, v in record.items() if k not in _OURS}
     members = record["members"]
     if record.get("is_im"):
         view["user"] = next((m for m in members if m != viewer), viewer)
