@@ -64,6 +64,15 @@ def test_the_excerpt_imports_into_valid_files_with_a_report(imported: Path) -> N
         ("test_23", "a1"),
         ("test_27", "a2"),
     ]
+    assert [(w["test"], w["warning"][:60]) for w in report["warnings"]] == [
+        ("test_50", "no attempt can pass: a2 and a3 cannot both hold (the channel")
+    ]
+    assert (
+        (imported / "seeds" / "test_50.yaml")
+        .read_text()
+        .splitlines()[1]
+        .startswith("# WARNING: no attempt can pass: a2 and a3 cannot both hold")
+    )
     scene = (imported / "seeds" / "test_23.yaml").read_text()
     assert "# a1: NOT EXPRESSED: " in scene
     assert "#   why: rich_text_section is in every one of the rich_text blocks soundstage makes, as Slack" in scene

@@ -27,6 +27,14 @@ def test_it_prints_the_figures_and_every_assertion_left_out(tmp_path: Path) -> N
     ]
     assert [line.split(":")[0] for line in lines[3:6]] == ["  test_14 a1", "  test_23 a1", "  test_27 a2"]
     assert lines[4].startswith("  test_23 a1: not expressed: rich_text_section is in every one of the rich_text")
+    assert lines[6:8] == [
+        "1 warning:",
+        (
+            "  test_50: no attempt can pass: a2 and a3 cannot both hold (the channels row C_OLD_PROJECT): a2 needs"
+            " channel_name, is_archived changed, and a3 lets it change only topic_text; and a3 needs topic_text"
+            " changed, and a2 lets it change only channel_name, is_archived"
+        ),
+    ]
     assert lines[-1] == f"next: soundstage validate {tmp_path}/worlds/agent-diff-seed.yaml {tmp_path}/seeds/test_1.yaml"
 
 

@@ -45,4 +45,9 @@ def agent_diff(
     for detail in report["details"]:
         kind = "not expressed" if "unexpressed" in detail else "caveat"
         say(f"  {detail['test']} {detail['check']}: {kind}: {detail.get('unexpressed') or detail.get('caveat')}")
+    if report["warnings"]:
+        n = len(report["warnings"])
+        say(f"{n} warning{'s' if n > 1 else ''}:")
+    for warning in report["warnings"]:
+        say(f"  {warning['test']}: {warning['warning']}")
     next_step(f"soundstage validate {quote(str(imported.world), *map(str, imported.scenes[:1]))}")

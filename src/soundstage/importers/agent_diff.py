@@ -17,6 +17,7 @@ import yaml
 from ..errors import UsageError
 from ..spec.loader import SpecErrors
 from .agent_diff_checks import Unexpressed, translate
+from .agent_diff_conflicts import conflicts, demand
 from .agent_diff_input import InputFile
 from .agent_diff_seed import world_definition
 
@@ -35,6 +36,14 @@ class Outcome:
 
 
 @dataclass(frozen=True)
+class Warning:
+    """A test no attempt can pass as Agent-Diff grades it, and why."""
+
+    test: str
+    text: str
+
+
+@dataclass(frozen=True)
 class Seed:
     """What the checks need of the seed: its reactions, and its memberships as (channel id, user id)."""
 
@@ -47,6 +56,7 @@ class Imported:
     world: Path
     scenes: list[Path] = field(default_factory=list)
     outcomes: list[Outcome] = field(default_factory=list)
+    warnings: list[Warning] = field(default_factory=list)
 
     @property
     def expressed(self) -> int:
@@ -67,6 +77,7 @@ class Imported:
                 for o in self.outcomes
                 if o.unexpressed or o.caveat
             ],
+            "warnings": [{"test": w.test, "warning": w.text} for w in self.warnings],
         }
 
 
@@ -114,7 +125,7 @@ def _scene(
     imported: Imported,
 ) -> str:
     """A test as a scene's text: its checks, and in comments what each assertion says or why it is not said."""
-    checks, notes = [], []
+    checks, notes, demands = [], [], []
     for m, assertion in enumerate(test["assertions"]):
         check_id = f"a{m + 1}"
         ignored = [
@@ -124,6 +135,9 @@ def _scene(
         ]
         if isinstance(assertion.get("description"), str):
             notes.append(f"{check_id}: {assertion['description']}")
+        found = demand(check_id, assertion, ignored)
+        if found is not None:
+            demands.append(found)
         try:
             translation = translate(assertion, seed.reactions, ignored, seed.members)
         except Unexpressed as exc:
@@ -146,7 +160,9 @@ def _scene(
         "agent": {"slack_user": f"${test['impersonate_user_id']}"},
         "checks": checks,
     }
-    lines = [f"Test {test['id']} of {suite.path.name}, from {SOURCE}.", *notes]
+    warnings = [f"no attempt can pass: {conflict}" for conflict in conflicts(demands)]
+    imported.warnings += [Warning(test["id"], text) for text in warnings]
+    lines = [f"Test {test['id']} of {suite.path.name}, from {SOURCE}.", *(f"WARNING: {w}" for w in warnings), *notes]
     return _header(lines) + _dump(scene)
 
 
