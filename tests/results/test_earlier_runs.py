@@ -238,6 +238,13 @@ def test_the_commands_and_the_runs_api_answer_as_before(main: Store) -> None:
         described, trial = expected["api store"][f"/v1/runs/{run}"], expected["api store"][f"/v1/runs/{run}/trials/2"]
         for check in [*(c for entry in described["results"] for c in entry["checks"]), *trial["checks"]]:
             check.update(args={}, version=2)
+    # A trial over the runs API also gives its agent's stderr (agent.log) and its records' names.
+    for source in ("api folders", "api store"):
+        for run, stderr in ((GOOD, '{"env": {"PATH": '), (BAD, "no idea")):
+            trial = found[source][f"/v1/runs/{run}/trials/2"]
+            assert trial["stderr"].startswith(stderr)
+            assert sorted(trial["names"].values()) == ["#general", "@maya", "@slackbot", "@stagebot"]
+            expected[source][f"/v1/runs/{run}/trials/2"].update(stderr=trial["stderr"], names=trial["names"])
     # The evaluations `check` wrote are dated now, not when main wrote them.
     made = [evaluation["created_at"] for evaluation in found["show after check"]["stdout"]["run"]["evaluations"]]
     assert made[0] == "2026-12-06T22:12:54.488685Z"

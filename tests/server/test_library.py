@@ -3,10 +3,12 @@ listed with the server's own runs, read trial by trial, and compared."""
 
 from __future__ import annotations
 
+import json
 import shlex
 import shutil
 import sys
 from collections.abc import Iterator
+from datetime import date, timedelta
 from pathlib import Path
 
 import httpx
@@ -108,6 +110,69 @@ def test_a_run_and_its_trials_read_back(served: httpx.Client, out: Path) -> None
         assert (response.status_code, response.json()["error"]["code"]) == (404, "not_found"), path
 
 
+def test_a_trial_gives_each_calls_answer_its_agents_stderr_and_its_records_names(
+    served: httpx.Client, out: Path
+) -> None:
+    good, _ = runs_of(out)
+    trial = served.get(f"/v1/runs/{good}/trials/1").json()
+    calls = [event for event in trial["events"] if event["kind"] == "call"]
+    assert calls == trial["trace"]  # each call's answer as the trace recorded it
+    listed, posted = calls
+    assert (listed["status"], [c["name"] for c in listed["response"]["channels"]]) == (200, ["general"])
+    assert (posted["status"], posted["response"]["ok"], posted["response"]["message"]["text"]) == (
+        200,
+        True,
+        "hello from the agent",
+    )
+    # The hello agent writes its task to its stderr, which the run keeps in agent.log.
+    assert json.loads(trial["stderr"])["stdin"] == "Say hello in #general."
+    assert trial["names"][posted["body"]["channel"]] == "#general"
+    assert trial["names"][posted["actor"]] == "@stagebot"
+    assert sorted(trial["names"].values()) == ["#general", "@maya", "@slackbot", "@stagebot"]
+
+
+def test_a_long_stderr_is_served_by_its_end_and_says_so(tmp_path: Path) -> None:
+    folder = write_run(tmp_path / "20261201-093000", {"greet": [{"said": True}]})
+    (folder / "greet" / "1" / "agent.log").write_bytes(b"x" * 70_000 + b"Traceback: the end\n")
+    with Server(tls_port=None, libraries=[FolderRuns(extra=[folder])]) as server, client(server) as http:
+        trial = http.get("/v1/runs/20261201-093000/trials/1").json()
+    assert len(trial["stderr"]) == 65_536
+    assert trial["stderr"].endswith("xxTraceback: the end\n")
+    assert trial["notes"] == ["agent.log: 70,019 bytes; only its last 65,536 are shown"]
+    assert trial["names"] == {}  # no state.json
+
+
+def test_the_runs_listed_by_scene_agent_and_day(served: httpx.Client, out: Path) -> None:
+    good, bad = runs_of(out)
+
+    def listed(**query: str) -> list[str]:
+        response = served.get("/v1/runs", params=query)
+        assert response.status_code == 200, response.text
+        return [run["id"] for run in response.json()]
+
+    day = served.get(f"/v1/runs/{good}").json()["created"][:10]
+    before = (date.fromisoformat(day) - timedelta(days=1)).isoformat()
+    assert listed() == listed(scene="hello") == listed(since=day, until=day) == listed(since=before) == [good, bad]
+    assert listed(agent=agent("hello")) == [good]
+    assert listed(agent=agent("exit"), scene="hello", until=day) == [bad]
+    assert listed(scene="other") == listed(until=before) == listed(agent="python") == []
+
+
+@pytest.mark.parametrize(
+    "query, message",
+    [
+        ("scene=hello&scene=other", "give scene once, not empty"),
+        ("agent=", "give agent once, not empty"),
+        ("since=2026-13-01", "since must be a day as YYYY-MM-DD, got '2026-13-01'"),
+        ("until=20261201", "until must be a day as YYYY-MM-DD, got '20261201'"),
+        ("scenes=hello", "unknown parameter 'scenes': the parameters are scene, agent, since, until"),
+    ],
+)
+def test_a_list_of_runs_refuses_what_it_cannot_select_by(served: httpx.Client, query: str, message: str) -> None:
+    response = served.get(f"/v1/runs?{query}")
+    assert (response.status_code, response.json()["error"]) == (400, {"code": "invalid_request", "message": message})
+
+
 def test_two_runs_compared(served: httpx.Client, out: Path) -> None:
     good, bad = runs_of(out)
     comparison = served.get(f"/v1/compare?a={good}&b={bad}").json()
@@ -178,13 +243,8 @@ def test_runs_from_the_store_and_a_trial_whose_folder_is_gone(store_url: str, tm
         assert len(trial["trace"]) == 2
         shutil.rmtree(made.folder)  # a shared store: the folders are on another machine
         trial = http.get(f"/v1/runs/{made.run_id}/trials/1").json()
-        assert (trial["outcome"], trial["trace"], trial["events"], trial["diff"], trial["output"]) == (
-            "passed",
-            None,
-            None,
-            None,
-            None,
-        )
+        log = ("trace", "events", "diff", "output", "stderr", "names")
+        assert (trial["outcome"], *(trial[key] for key in log)) == ("passed", None, None, None, None, None, None)
         # Nothing to say of a trial whose files cannot be read here but what the store has: its sandbox.
         assert (trial["changed_since_graded"], trial["notes"]) == (None, [] if SANDBOX == "bwrap" else [NO_SANDBOX])
         assert [c["id"] for c in trial["checks"]] == ["said_hello", "posted"]

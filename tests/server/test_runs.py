@@ -102,6 +102,17 @@ def test_a_run_with_custom_checks_driven_and_finished_by_the_agent(stage):
     ]
     assert [e["kind"] for e in detail["events"]] == ["start", "call", "call", "write", "finish"]
     assert [m["text"] for m in detail["diff"]["slack.messages"]["added"]] == ["hello there"]
+    general = detail["trace"][1]["body"]["channel"]
+    assert (detail["trace"][1]["response"]["channel"], detail["trace"][1]["response"]["message"]["text"]) == (
+        general,
+        "hello there",
+    )
+    # Its records' names from its world; no stderr, as the caller ran the agent.
+    assert (detail["names"][general], detail["names"][detail["trace"][1]["actor"]]) == (
+        "#general",
+        "@stagebot",
+    )
+    assert detail["stderr"] is None
 
     listed = {r["id"]: r for r in stage.http.get("/v1/runs").json()}[run["id"]]
     assert listed == {
@@ -118,6 +129,11 @@ def test_a_run_with_custom_checks_driven_and_finished_by_the_agent(stage):
         "exit_code": 0,
         "scene_figures": [{key: value for key, value in figures.items() if key != "checks"}],
     }
+
+    by_scene = [r["id"] for r in stage.http.get("/v1/runs", params={"scene": "control-test"}).json()]
+    assert run["id"] in by_scene
+    assert stage.http.get("/v1/runs", params={"scene": "other"}).json() == []
+    assert stage.http.get("/v1/runs", params={"agent": "http", "since": done["created"][:10]}).json() == [listed]
 
     # The results outlive the world.
     assert stage.http.delete(f"/v1/worlds/{world['id']}").status_code == 200

@@ -13,8 +13,10 @@ import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
+from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import httpx
 import pytest
@@ -224,7 +226,9 @@ def test_the_timeline_tells_people_faults_and_the_clock(page: Any, tmp_path: Pat
         kinds = page.locator("#timeline .entry .kind").all_inner_texts()
         assert {"message", "revealed", "decided", "clock", "asked", "told"} <= set(kinds)
         revealed = page.locator(".entry.revealed").first.inner_text()
-        assert "revealed laura.invoice to" in revealed
+        assert "(@laura) revealed laura.invoice to U954GCKR0NM (@stagebot)" in revealed  # names beside ids
+        asked_laura = page.locator(".entry.message").first.inner_text()
+        assert "agent U954GCKR0NM (@stagebot) in D" in asked_laura and " (DM with @laura): Hi Laura" in asked_laura
         assert "decided priya.refund: approve the refund" in page.locator(".entry.decided").inner_text()
         assert "the clock moved 15s" in page.locator(".entry.clock").first.inner_text()
         assert page.locator(".entry.asked.quiet").count() > 0  # what people were asked is told in grey
@@ -235,3 +239,149 @@ def test_the_timeline_tells_people_faults_and_the_clock(page: Any, tmp_path: Pat
         assert page.locator(".entry.fault_resolved").inner_text().endswith("fault bad_deploy resolved")
         assert "milestone reached:" in page.locator(".entry.milestone").first.inner_text()
         screenshot(page, "timeline-faults")
+
+
+def opened_at(viewer: dict[str, Any], route: str) -> str:
+    """The viewer's address, given its token, opening at `route`."""
+    return viewer["ui"].split("&go=")[0] + "&go=" + quote(route, safe="")
+
+
+def test_each_calls_answer_beside_it_with_the_names_of_the_ids_it_sends(page: Any, viewer: dict[str, Any]) -> None:
+    careless = viewer["runs"]["careless_support"]
+    page.goto(opened_at(viewer, f"#/trial/{careless}/csv-export/1"))
+    page.wait_for_selector("#timeline")
+    posted, edited = page.locator(".entry.call").nth(2), page.locator(".entry.call").nth(3)
+    assert "slack POST /api/chat.postMessage 200" in posted.inner_text()
+    # Its answer: the status and the start of the body, the whole body (as the trace has it) once opened.
+    answer = posted.locator("details.response")
+    assert answer.locator("summary").inner_text().startswith('response 200 {"ok":true,"channel":"C')
+    assert not answer.locator("pre").is_visible()
+    answer.locator("summary").click()
+    assert '"text": "You can find the CSV export under Settings > Data."' in answer.locator("pre").inner_text()
+    # Slack's failures are answered with 200: the call is an error by its body, and its answer is open.
+    assert "error" in edited.get_attribute("class")
+    assert edited.locator("details.response pre").is_visible()
+    assert '"error": "cant_update_message"' in edited.locator("details.response pre").inner_text()
+    # The channel it posted to, by name beside its id.
+    assert posted.locator(".names").inner_text().endswith(" #support")
+    screenshot(page, "trial-responses")
+
+
+def test_a_trials_stderr(page: Any, viewer: dict[str, Any]) -> None:
+    careless = viewer["runs"]["careless_support"]
+    page.goto(opened_at(viewer, f"#/trial/{careless}/csv-export/2"))
+    page.wait_for_selector("#timeline")
+    assert page.inner_text("#stderr") == "could not edit the question: cant_update_message\n"
+    assert page.inner_text("#output") == "Done.\n"
+    screenshot(page, "trial-stderr")
+
+
+def test_the_runs_filtered_by_scene_agent_and_day(page: Any, viewer: dict[str, Any]) -> None:
+    good, careless = viewer["runs"]["csv_export"], viewer["runs"]["careless_support"]
+    page.goto(viewer["ui"])
+    page.wait_for_selector("#runs")
+    assert page.inner_text("#shown") == "2 runs"
+    agents = page.locator("#filter-agent option").all_inner_texts()
+    careless_agent = next(agent for agent in agents if agent.endswith("careless_support.py"))
+    page.select_option("#filter-agent", careless_agent)
+    page.wait_for_selector("#unfilter")
+    assert [row.get_attribute("data-run") for row in page.locator("#runs tbody tr").all()] == [careless]
+    assert page.inner_text("#shown") == "1 of 2 runs"
+    assert page.locator("#trends rect").count() == 1  # the trends of the runs shown
+    screenshot(page, "runs-filtered")
+    # The filters are in the address, so a filtered list can be shared; the page sends them to GET /v1/runs.
+    address = page.url
+    page.goto("about:blank")
+    page.goto(address)
+    page.wait_for_selector("#runs")
+    assert page.input_value("#filter-agent") == careless_agent
+    page.select_option("#filter-agent", "")
+    page.locator("#shown:text-is('2 runs')").wait_for()
+    page.select_option("#filter-scene", "csv-export")
+    page.wait_for_selector("#unfilter")
+    assert page.locator("#runs tbody tr").count() == 2
+    created = page.locator(f"#runs tr[data-run='{good}'] td").nth(2).inner_text()[:10]
+    page.fill("#filter-since", created)
+    page.locator("#filter-since[value]").wait_for()
+    assert (page.input_value("#filter-since"), page.inner_text("#shown")) == (created, "2 of 2 runs")
+    later = (date.fromisoformat(created) + timedelta(days=1)).isoformat()
+    page.fill("#filter-since", later)
+    page.locator("#shown:text-is('0 of 2 runs')").wait_for()
+    assert page.evaluate("location.hash") == f"#/runs?scene=csv-export&since={later}"
+    page.click("#unfilter")
+    page.locator("#shown:text-is('2 runs')").wait_for()
+    assert page.evaluate("location.hash") == "#/runs"
+
+
+HOSTILE_SCENE = """
+name: hostile
+task: "Say hello in #general."
+clock: {start: "2026-03-02T14:00:00Z", tick: 5s}
+agent: {slack_user: $bot, datadog_user: $bot_dd}
+seed:
+  slack:
+    team: {name: Acme, domain: acme}
+    users:
+      - {ref: bot, name: stagebot, real_name: Stage Bot, is_bot: true}
+    channels:
+      - {ref: general, name: general, members: [$bot]}
+  datadog:
+    users:
+      - {ref: bot_dd, handle: stagebot@acme.test, email: stagebot@acme.test, name: Stage Bot}
+checks:
+  - id: posted
+    trace: {called: "POST /api/chat.postMessage"}
+"""
+
+HOSTILE_AGENT = """
+import json, os, sys, urllib.request
+
+MARKUP = "<img src=x onerror=document.title=1>"
+
+
+def call(url, body=None, **headers):
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(url, data=data, headers={"content-type": "application/json", **headers})
+    with urllib.request.urlopen(request) as response:
+        return json.loads(response.read())
+
+
+sys.stdin.read()
+dd = {"DD-API-KEY": os.environ["DD_API_KEY"], "DD-APPLICATION-KEY": os.environ["DD_APP_KEY"]}
+query = "avg(last_5m):avg:orders.latency.p99{*} > 800"
+monitor = {"name": MARKUP, "type": "metric alert", "query": query}
+monitor = call(os.environ["DATADOG_API_URL"] + "/api/v1/monitor", monitor, **dd)
+call(os.environ["DATADOG_API_URL"] + f"/api/v1/monitor/{monitor['id']}", **dd)
+slack = {"authorization": "Bearer " + os.environ["SLACK_BOT_TOKEN"]}
+channels = call(os.environ["SLACK_API_URL"] + "conversations.list", {}, **slack)["channels"]
+message = {"channel": channels[0]["id"], "text": MARKUP + "x" * 30000}
+call(os.environ["SLACK_API_URL"] + "chat.postMessage", message, **slack)
+sys.stderr.write("<script>document.title = 'pwned'</script>\\n")
+print("done")
+"""
+
+
+def test_what_the_agent_wrote_is_shown_as_text_and_bounded(page: Any, tmp_path: Path) -> None:
+    """Its request and response bodies, a name it gave a record, and its stderr: text, never markup."""
+    (tmp_path / "hostile.yaml").write_text(HOSTILE_SCENE)
+    (tmp_path / "hostile.py").write_text(HOSTILE_AGENT)
+    out = tmp_path / "runs"
+    made = run_scenes([str(tmp_path / "hostile.yaml")], f"{sys.executable} {tmp_path / 'hostile.py'}", out=out)
+    markup = "<img src=x onerror=document.title=1>"
+    with Server(tls_port=None, libraries=[FolderRuns(out)]) as server:
+        page.goto(f"{server.url}/ui/#token={server.admin_token}&go=%23%2Ftrial%2F{made.run_id}%2Fhostile%2F1")
+        page.wait_for_selector("#timeline")
+        read = page.locator(".entry.call").nth(1)
+        assert "datadog GET /api/v1/monitor/" in read.inner_text()
+        assert read.locator(".names b").inner_text() == markup  # the monitor's name beside its id
+        posted = page.locator(".entry.call").nth(3)
+        assert posted.locator(".preview").first.inner_text().startswith('{"channel":"C')
+        assert markup in posted.locator(".preview").first.inner_text()  # the request's body, as sent
+        posted.locator("details.response summary").click()
+        body = posted.locator("details.response pre").inner_text()
+        assert '"text": "&lt;img src=x onerror=' in body  # Slack's answer escapes <, > and & its own way
+        assert len(body) < 21_000 and body.endswith(" more characters not shown")
+        assert page.inner_text("#stderr") == "<script>document.title = 'pwned'</script>\n"
+        assert page.locator("#main img, #main script").count() == 0
+        assert page.title() == "soundstage"
+        screenshot(page, "trial-hostile")

@@ -11,10 +11,12 @@ the commands.
     writer.py    RunWriter: the results store as a run goes, and run.json (ResultsSink: the store's side)
     folders.py   reading run folders: runs, trials' logs, recorded digests; FolderRuns, a library of runs
     library.py   RunLibrary: where runs are read back from (the store, run folders)
-    log.py       TrialLog: a trial's calls, events, diff and output
+    log.py       TrialLog: a trial's calls, events, diff, output, stderr and its records' names
+    names.py     the names of a trial's records by id, as each service names them
     digests.py   the digests of a trial folder's files
     trust.py     whether a stored grade can be trusted: files changed since, notes, `files_unchanged`
     compare.py   two runs compared
+    selection.py RunFilter: the runs of a scene, of an agent, started within a span of days
 """
 
 from __future__ import annotations
@@ -25,7 +27,9 @@ from .figures import CheckFigures, SceneFigures, run_figures, scene_figures
 from .folders import FolderRuns, read_log, read_run, run_folders
 from .library import RunLibrary
 from .log import TrialLog
+from .names import record_names
 from .run import Evaluation, ListedRun, Run, exit_code, unimplemented
+from .selection import RunFilter
 from .trial import Counts, Outcome, Trial, outcome
 from .version import VERSION
 from .writer import ResultsSink, RunWriter
@@ -41,6 +45,7 @@ __all__ = [
     "Outcome",
     "ResultsSink",
     "Run",
+    "RunFilter",
     "RunLibrary",
     "RunWriter",
     "SceneFigures",
@@ -52,6 +57,7 @@ __all__ = [
     "outcome",
     "read_log",
     "read_run",
+    "record_names",
     "run_figures",
     "run_folders",
     "scene_figures",

@@ -17,11 +17,14 @@ from ..errors import NotFound, UsageError
 from ..events import JsonLines
 from .files import RESULT_FILE, RUN_FILE, read_run_json, read_trial
 from .log import TrialLog
+from .names import record_names
 from .run import ListedRun, Run
 from .trial import Trial
 
 # A run folder's name is when it started, in the machine's local time: `YYYYMMDD-HHMMSS[-N]`.
 _STAMP = re.compile(r"^(\d{8}-\d{6})(?:-\d+)?$")
+# How much of an agent's stderr (`agent.log`) a trial's log keeps: its end, where a traceback is.
+STDERR_LIMIT = 64 * 1024
 
 
 def read_run(folder: Path) -> Run:
@@ -137,18 +140,48 @@ def recorded_digests(trial: Path) -> dict[str, str] | None:
 
 
 def read_log(folder: Path) -> TrialLog:
-    """A trial folder's log: its calls (`trace.jsonl`), every event (`events.jsonl`), `diff.json` and
-    `output.txt`, and notes saying what was left out (a last line cut short). Missing files read as empty."""
+    """A trial folder's log: its calls (`trace.jsonl`), every event (`events.jsonl`), `diff.json`, `output.txt`,
+    the agent's stderr (`agent.log`, its last `STDERR_LIMIT` bytes) and its records' names (from `state.json`
+    and `diff.json`), and notes saying what was left out (a last line cut short, the start of a long stderr, a
+    state that is not JSON). Missing files read as empty."""
     if not (folder / RESULT_FILE).is_file():
         raise NotFound(f"{folder}: not a trial folder that ended (no {RESULT_FILE})")
     trace, events = JsonLines(folder / "trace.jsonl"), JsonLines(folder / "events.jsonl")
+    diff = json.loads((folder / "diff.json").read_text(encoding="utf-8")) if (folder / "diff.json").is_file() else {}
+    stderr, stderr_note = _tail(folder / "agent.log", STDERR_LIMIT)
+    names, names_note = _names(folder / "state.json", diff)
     return TrialLog(
         trace=_lines(trace),
         events=_lines(events),
-        diff=json.loads((folder / "diff.json").read_text(encoding="utf-8")) if (folder / "diff.json").is_file() else {},
+        diff=diff,
         output=(folder / "output.txt").read_text(encoding="utf-8") if (folder / "output.txt").is_file() else "",
-        notes=[lines.cut_short for lines in (trace, events) if lines.cut_short],
+        stderr=stderr,
+        names=names,
+        notes=[note for note in (trace.cut_short, events.cut_short, stderr_note, names_note) if note],
     )
+
+
+def _tail(path: Path, limit: int) -> tuple[str, str | None]:
+    """A file's last `limit` bytes as text (bytes that are not UTF-8 replaced), and a note when it has more."""
+    if not path.is_file():
+        return "", None
+    with path.open("rb") as file:
+        size = file.seek(0, 2)
+        file.seek(max(0, size - limit))
+        text = file.read().decode("utf-8", "replace")
+    if size <= limit:
+        return text, None
+    return text, f"{path.name}: {size:,} bytes; only its last {limit:,} are shown"
+
+
+def _names(state: Path, diff: dict[str, Any]) -> tuple[dict[str, str], str | None]:
+    """The names of a trial's records, and a note when its `state.json` cannot be read as JSON."""
+    if not state.is_file():
+        return record_names({}, diff), None
+    try:
+        return record_names(json.loads(state.read_bytes()), diff), None
+    except ValueError:
+        return {}, f"{state.name}: not JSON, so its records are shown by their ids alone"
 
 
 def _lines(lines: JsonLines) -> list[Any]:

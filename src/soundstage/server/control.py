@@ -15,6 +15,7 @@ import json
 import logging
 import secrets
 from collections.abc import Awaitable, Callable
+from datetime import date
 from typing import Any
 
 from starlette.concurrency import run_in_threadpool
@@ -24,6 +25,7 @@ from starlette.responses import JSONResponse, Response
 from ..checks import CheckSpecError, score, score_custom, watch_state_milestones
 from ..clock import iso, parse_duration
 from ..errors import NotFound, SpecError
+from ..results import RunFilter
 from ..services.base import LoneSurrogate, loads_json
 from ..spec.discovery import is_name, list_scenes
 from ..stage import WorldImage
@@ -387,8 +389,38 @@ def _shelf(request: Request) -> Shelf:
 
 
 async def list_runs(request: Request) -> Any:
+    selection = _run_filter(request)
     await run_in_threadpool(_runs(request).settle, _hub(request).worlds)
-    return await run_in_threadpool(_shelf(request).list)
+    return await run_in_threadpool(_shelf(request).list, selection)
+
+
+RUN_FILTERS = ("scene", "agent", "since", "until")
+
+
+def _run_filter(request: Request) -> RunFilter:
+    """The runs `?scene=NAME&agent=COMMAND&since=YYYY-MM-DD&until=YYYY-MM-DD` select; 400 for any other
+    parameter, a parameter given twice or empty, or a day that is no date."""
+    query = request.query_params
+    known = ", ".join(RUN_FILTERS)
+    for name in query:
+        if name not in RUN_FILTERS:
+            raise ControlError(400, "invalid_request", f"unknown parameter {name[:40]!r}: the parameters are {known}")
+        if len(query.getlist(name)) > 1 or not query[name]:
+            raise ControlError(400, "invalid_request", f"give {name} once, not empty")
+    return RunFilter(
+        query.get("scene"), query.get("agent"), _day(query.get("since"), "since"), _day(query.get("until"), "until")
+    )
+
+
+def _day(raw: str | None, name: str) -> date | None:
+    if raw is None:
+        return None
+    try:
+        if len(raw) == len("YYYY-MM-DD"):  # fromisoformat takes other forms too (20261201)
+            return date.fromisoformat(raw)
+    except ValueError:
+        pass
+    raise ControlError(400, "invalid_request", f"{name} must be a day as YYYY-MM-DD, got {raw[:40]!r}")
 
 
 async def get_run(request: Request) -> Any:

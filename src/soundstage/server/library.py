@@ -12,13 +12,15 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import NotFound
-from ..results import Run, RunLibrary, Trial, TrialLog, compare_trials, read_log, run_figures
+from ..results import Run, RunFilter, RunLibrary, Trial, TrialLog, compare_trials, read_log, run_figures
 from ..results.files import RESULT_FILE
 from ..results.trust import changed_since_graded, trust_notes
 from .runs import RunRecord, Runs, TrialRecord
 
 # Where a run comes from: this server (a run over HTTP), or a library (a run of `soundstage run`).
 OWN, LIBRARY = "http", "cli"
+# A trial's log where there is none to read: its folder is elsewhere, or its world was dropped before it ended.
+NO_LOG = {"trace": None, "events": None, "diff": None, "output": None, "stderr": None, "names": None}
 
 
 class Shelf:
@@ -29,14 +31,17 @@ class Shelf:
         self.own = runs
         self.libraries = libraries
 
-    def list(self) -> list[dict[str, Any]]:
-        """Every run as `GET /v1/runs` lists it, oldest first."""
-        records = list(self.own.runs.values())
-        found = {record.id: _summary(record.run(), OWN, record.metadata, [record.scene]) for record in records}
+    def list(self, selection: RunFilter | None = None) -> list[dict[str, Any]]:
+        """Every run as `GET /v1/runs` lists it, oldest first; with a `selection`, those it selects."""
+        found: dict[str, dict[str, Any] | None] = {}  # None: a run the selection leaves out
+        for record in list(self.own.runs.values()):
+            found[record.id] = _selected(record.run(), OWN, record.metadata, [record.scene], selection)
         for library in self.libraries:
             for listed in library.runs():
-                found.setdefault(listed.run.run_id, _summary(listed.run, LIBRARY, {}, _names(listed.run)))
-        return sorted(found.values(), key=lambda run: (run["created"] or "", run["id"]))
+                if listed.run.run_id not in found:
+                    found[listed.run.run_id] = _selected(listed.run, LIBRARY, {}, _names(listed.run), selection)
+        shown = [run for run in found.values() if run is not None]
+        return sorted(shown, key=lambda run: (run["created"] or "", run["id"]))
 
     def find(self, run_id: str) -> RunRecord | Run:
         """A run of this server (its record) or of a library (with its trials)."""
@@ -78,7 +83,7 @@ def stored_trial(run: Run, scene: str, number: int) -> dict[str, Any]:
         raise NotFound(f"run {run.run_id} has no trial {number} of scene {scene[:80]!r}")
     answer = {**_entry(trial), **_trust(trial, run.evaluation), "folder": trial.folder}
     if not trial.folder or not (Path(trial.folder) / RESULT_FILE).is_file():
-        return {**answer, "trace": None, "events": None, "diff": None, "output": None}
+        return {**answer, **NO_LOG}
     log = read_log(Path(trial.folder))
     return {**answer, **_log(log), "notes": [*answer["notes"], *log.notes]}
 
@@ -88,8 +93,16 @@ def own_trial(run: RunRecord, trial: TrialRecord, live: TrialLog | None) -> dict
     log (`live`, its world's now, while it runs; null for a world dropped before it finished). Read from no
     file, it has no notes."""
     log = live if trial.result is None else trial.log
-    empty = {"trace": None, "events": None, "diff": None, "output": None}
-    return {**_own(run, trial), "notes": [], **(_log(log) if log is not None else empty)}
+    return {**_own(run, trial), "notes": [], **(_log(log) if log is not None else NO_LOG)}
+
+
+def _selected(
+    run: Run, source: str, metadata: dict[str, Any], scenes: list[str], selection: RunFilter | None
+) -> dict[str, Any] | None:
+    """A run as `GET /v1/runs` lists it, or None when `selection` leaves it out."""
+    if selection is not None and not selection.matches(run, scenes):
+        return None
+    return _summary(run, source, metadata, scenes)
 
 
 def _summary(run: Run, source: str, metadata: dict[str, Any], scenes: list[str]) -> dict[str, Any]:
@@ -159,4 +172,11 @@ def _trust(trial: Trial, evaluation: int) -> dict[str, Any]:
 
 
 def _log(log: TrialLog) -> dict[str, Any]:
-    return {"trace": log.trace, "events": log.events, "diff": log.diff, "output": log.output}
+    return {
+        "trace": log.trace,
+        "events": log.events,
+        "diff": log.diff,
+        "output": log.output,
+        "stderr": log.stderr,
+        "names": log.names,
+    }

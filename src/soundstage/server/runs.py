@@ -24,7 +24,7 @@ from ..checks import Check, CheckResult, CheckSpecError, CheckSpecErrors, Evalua
 from ..checks.library import parse_with_library
 from ..clock import US
 from ..errors import InfrastructureError, NotFound
-from ..results import Counts, Outcome, ResultsSink, Run, Trial, TrialLog, exit_code, outcome, run_figures
+from ..results import Counts, Outcome, ResultsSink, Run, Trial, TrialLog, exit_code, outcome, record_names, run_figures
 from ..spec.loader import SpecErrors
 from ..stage import WorldImage
 from ..world import World
@@ -53,12 +53,15 @@ def counts(world: World) -> Counts:
 
 
 def world_log(world: World, output: str | None) -> TrialLog:
-    """A world's log as its trial's: its calls, every event, its state's diff, and `output` (None while it runs)."""
+    """A world's log as its trial's: its calls, every event, its state's diff, `output` (None while it runs) and
+    its records' names. No stderr: the caller runs the agent."""
+    diff = world.diff()
     return TrialLog(
         trace=[e.model_dump(mode="json") for e in world.log.calls()],
         events=[e.model_dump(mode="json") for e in world.log.events],
-        diff=world.diff(),
+        diff=diff,
         output=output,
+        names=record_names(world.state(), diff),
     )
 
 

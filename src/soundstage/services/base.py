@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from importlib import import_module
 from pkgutil import iter_modules
@@ -108,6 +108,8 @@ class Service(Protocol):
       trace of no service's call records.
     - `fault_options` (name -> `FaultOption`, default none) and `fault_statuses` (kind -> the statuses a
       scene may give an api fault of that kind, default none: the vendor's own only).
+    - `record_names(state)`: the names a person knows its records' ids by (`#support` for a channel id), for
+      the records that have one, from a world's `State`; the viewer shows them beside the ids.
     """
 
     @property
@@ -175,6 +177,21 @@ class Service(Protocol):
 
     def build(self, section: Any, ctx: BuildContext) -> None:
         """Image building, pass 2: adds the section's records to the image's collections."""
+
+
+# A world's records by collection, as `World.state()` gives them and a trial's `state.json` keeps them.
+State = Mapping[str, Iterable[Mapping[str, Any]]]
+
+
+def names_by_field(state: State, fields: Mapping[str, str]) -> dict[str, str]:
+    """The records of each collection of `fields` by their `id`, named by their field `fields[collection]`;
+    records without an id or a name are left out."""
+    return {
+        str(record["id"]): str(record[name])
+        for collection, name in fields.items()
+        for record in state.get(collection, ())
+        if record.get("id") is not None and record.get(name)
+    }
 
 
 class InjectedFault(Exception):

@@ -98,12 +98,41 @@ function trend(points) {
   return svg;
 }
 
-async function runsView() {
-  const runs = await api("/v1/runs");
-  if (!runs.length) {
+// The runs list's filters, as GET /v1/runs takes them and the address keeps them (#/runs?scene=...).
+const FILTERS = ["scene", "agent", "since", "until"];
+
+function filterBar(all, filters) {
+  const choose = (name) => (event) => {
+    const next = new URLSearchParams();
+    for (const key of FILTERS) {
+      const value = key === name ? event.target.value : filters.get(key);
+      if (value) next.set(key, value);
+    }
+    window.location.hash = next.toString() ? `#/runs?${next}` : "#/runs";
+  };
+  const options = (values) => [...new Set(values)].sort();
+  const select = (name, label, values) => h("label", {}, label, " ",
+    h("select", { id: `filter-${name}`, onchange: choose(name) },
+      h("option", { value: "" }, "all"),
+      options([...values, filters.get(name) || []].flat()).map((value) => h("option", { value, selected: value === filters.get(name) }, value))));
+  const day = (name, label) => h("label", {}, label, " ",
+    h("input", { type: "date", id: `filter-${name}`, value: filters.get(name) || "", onchange: choose(name) }));
+  return h("form", { class: "toolbar filters", id: "filters", onsubmit: (event) => event.preventDefault() },
+    select("scene", "scene", all.flatMap((run) => run.scenes || [])),
+    select("agent", "agent", all.map((run) => run.agent)),
+    day("since", "from"), day("until", "to"),
+    filters.toString() ? link("#/runs", "show every run", { id: "unfilter" }) : null);
+}
+
+async function runsView(query) {
+  const filters = new URLSearchParams();
+  for (const key of FILTERS) if (query.get(key)) filters.set(key, query.get(key));
+  const all = await api("/v1/runs");
+  if (!all.length) {
     show(h("h1", {}, "Runs"), h("p", { class: "muted" }, "No runs yet. `soundstage run` or POST /v1/runs makes one."));
     return;
   }
+  const runs = filters.toString() ? await api(`/v1/runs?${filters}`) : all;
   const newest = [...runs].reverse();
   const chosen = [];
   const compareButton = h("button", { id: "compare", disabled: true, onclick: () => {
@@ -150,6 +179,8 @@ async function runsView() {
   ));
   show(
     h("h1", {}, "Runs"),
+    filterBar(all, filters),
+    h("p", { class: "muted", id: "shown" }, filters.toString() ? `${runs.length} of ${all.length} runs` : `${all.length} runs`),
     h("div", { class: "toolbar" }, compareButton, h("span", { class: "muted" }, "Choose two runs to compare them.")),
     h("table", { id: "runs" },
       h("thead", {}, h("tr", {}, ["", "run", "started (UTC)", "agent", "scenes", "status", "passed", "per scene"].map((t) => h("th", {}, t)))),
@@ -223,6 +254,41 @@ function preview(value, limit) {
   return text.length > limit ? text.slice(0, limit) + "…" : text;
 }
 
+// The names of the shown trial's records by id (#support beside C2FJSP4FLTM), from its recorded state.
+let names = new Map();
+
+// An id with its name beside it, when its world had one; `ids` may be a list of them.
+function named(ids) {
+  return [ids].flat().map((id, i) => [i ? ", " : "", String(id),
+    names.has(String(id)) ? h("span", { class: "name" }, ` (${names.get(String(id))})`) : null]);
+}
+
+// The named ids a call's request mentions (in its path, query or body), each once, in order.
+function mentioned(event) {
+  const text = [event.path, JSON.stringify(event.query || {}), JSON.stringify(event.body ?? "")].join(" ");
+  const ids = new Set(text.split(/[^A-Za-z0-9_=+.-]+/).filter((word) => names.has(word)));
+  if (!ids.size) return null;
+  return h("div", { class: "names" }, [...ids].map((id, i) => [i ? " · " : "", id, " ", h("b", {}, names.get(id))]));
+}
+
+// A call's answer as the trace recorded it: its status and the start of its body; opened, the body, cut at
+// RESPONSE_LIMIT characters (a listing may be megabytes). Opened by itself when the call failed.
+const RESPONSE_LIMIT = 20000;
+
+function response(event, failed) {
+  if (event.response === null || event.response === undefined) {
+    return h("div", { class: "preview response" }, `response ${event.status}: no body recorded`);
+  }
+  const text = typeof event.response === "string" ? event.response : JSON.stringify(event.response, null, 2);
+  const cut = text.length > RESPONSE_LIMIT ? `\n… ${text.length - RESPONSE_LIMIT} more characters not shown` : "";
+  return h("details", { class: "response", open: failed },
+    h("summary", {}, "response ", h("span", { class: "status" }, String(event.status)), " ",
+      h("span", { class: "preview" }, preview(event.response, 160))),
+    h("pre", {}, text.slice(0, RESPONSE_LIMIT) + cut));
+}
+
+const failedCall = (event) => event.kind === "call" && (event.status >= 400 || event.error === true);
+
 function describeEvent(event) {
   switch (event.kind) {
     case "call":
@@ -230,21 +296,24 @@ function describeEvent(event) {
         h("span", {}, `${event.service} ${event.method} ${event.path} `),
         h("span", { class: "status" }, String(event.status)),
         event.body ? h("div", { class: "preview" }, preview(event.body, 240)) : null,
+        mentioned(event),
+        response(event, failedCall(event)),
       ];
     case "message":
-      return [`${event.from_agent ? "agent" : event.user} in ${event.channel}: `, h("q", {}, preview(event.text, 400))];
-    case "revealed": return [`${event.person} revealed ${event.fact} to ${event.to}`];
-    case "withheld": return [`${event.person} withheld ${event.fact} from ${event.to} (${event.reason})`];
-    case "referred": return [`${event.person} referred ${event.to} to ${event.owner} for ${event.fact}`];
-    case "decided": return [`${event.person} decided ${event.decision}: ${event.option}`];
-    case "asked": return [`${event.by} asked ${event.person} about ${event.fact || event.decision}`];
-    case "told": return [`${event.person} was told ${event.fact}`];
-    case "knows": return [`${event.person} knows ${event.fact} (${event.source})`];
+      return [event.from_agent ? "agent" : "", event.from_agent ? " " : "", named(event.user), " in ", named(event.channel), ": ",
+        h("q", {}, preview(event.text, 400))];
+    case "revealed": return [named(event.person), ` revealed ${event.fact} to `, named(event.to)];
+    case "withheld": return [named(event.person), ` withheld ${event.fact} from `, named(event.to), ` (${event.reason})`];
+    case "referred": return [named(event.person), " referred ", named(event.to), " to ", named(event.owner), ` for ${event.fact}`];
+    case "decided": return [named(event.person), ` decided ${event.decision}: ${event.option}`];
+    case "asked": return [named(event.by), " asked ", named(event.person), ` about ${event.fact || event.decision}`];
+    case "told": return [named(event.person), ` was told ${event.fact}`];
+    case "knows": return [named(event.person), ` knows ${event.fact} (${event.source})`];
     case "fault_started": return [`fault ${event.fault} started`];
     case "fault_resolved": return [`fault ${event.fault} resolved`];
-    case "script": return [`${event.person} in ${event.channel} (${event.trigger}): `, h("q", {}, preview(event.text, 400))];
+    case "script": return [named(event.person), " in ", named(event.channel), ` (${event.trigger}): `, h("q", {}, preview(event.text, 400))];
     case "clock": return [`the clock moved ${event.advanced}`];
-    case "write": return [`${event.collection} ${event.op} ${event.id}` + (event.by ? ` (by call ${event.by})` : "")];
+    case "write": return [`${event.collection} ${event.op} `, named(event.id), event.by ? ` (by call ${event.by})` : ""];
     case "finish": return [`finished (${event.reason}): `, h("q", {}, preview(event.output, 300))];
     case "after_finish": return [`refused, after finish: ${event.service} ${event.method} ${event.path} ${event.status}`];
     case "start": return [`scene ${event.scene}, world ${event.world}`];
@@ -296,9 +365,10 @@ async function trialView(runId, scene, number, seq) {
   const order = { failed: 0, undecided: 1, passed: 2 };
   const sorted = [...checks].sort((a, b) => order[verdict(a)] - order[verdict(b)]);
   const events = trial.events || [];
+  names = new Map(Object.entries(trial.names || {}));
   const timeline = events.map((event) => h("div", {
     id: `seq-${event.seq}`,
-    class: `entry ${event.kind}` + (QUIET.has(event.kind) ? " quiet" : "") + (event.kind === "call" && event.status >= 400 ? " error" : ""),
+    class: `entry ${event.kind}` + (QUIET.has(event.kind) ? " quiet" : "") + (failedCall(event) ? " error" : ""),
     "data-seq": event.seq,
   },
     h("span", { class: "seq" }, event.seq),
@@ -320,7 +390,11 @@ async function trialView(runId, scene, number, seq) {
         h("h2", {}, `Checks (${checks.filter((c) => c.passed === true).length} of ${checks.length} passed)`),
         sorted.length ? sorted.map((c) => checkCard(c, base)) : h("p", { class: "muted" }, "No checks: the trial is ungraded."),
         h("h2", {}, "Output"),
-        h("pre", { id: "output" }, trial.output === null ? "(not available)" : trial.output || "(none)")),
+        h("pre", { id: "output" }, trial.output === null ? "(not available)" : trial.output || "(none)"),
+        h("h2", {}, "Stderr (agent.log)"),
+        h("pre", { id: "stderr" }, trial.stderr === null || trial.stderr === undefined
+          ? "(not kept here: the agent of a run over HTTP is run by its caller, or the trial's folder cannot be read)"
+          : trial.stderr || "(none)")),
       h("section", {},
         h("h2", {}, "Timeline"),
         trial.events === null
@@ -364,12 +438,12 @@ async function compareView(a, b) {
   );
 }
 
-// ---- routing: #/runs, #/run/ID, #/trial/RUN/SCENE/N[/SEQ], #/compare/A/B ----
+// ---- routing: #/runs[?scene=&agent=&since=&until=], #/run/ID, #/trial/RUN/SCENE/N[/SEQ], #/compare/A/B ----
 let shown = null;
 
 async function route() {
-  const parts = (window.location.hash.replace(/^#\/?/, "") || "runs").split("/").map(decodeURIComponent);
-  const [view, ...args] = parts;
+  const [path, query] = window.location.hash.replace(/^#\/?/, "").split("?");
+  const [view, ...args] = (path || "runs").split("/").map(decodeURIComponent);
   try {
     if (view === "trial" && args.length >= 3) {
       const key = args.slice(0, 3).join("/");
@@ -381,7 +455,7 @@ async function route() {
     shown = null;
     if (view === "run" && args.length === 1) await runView(args[0]);
     else if (view === "compare" && args.length === 2) await compareView(args[0], args[1]);
-    else await runsView();
+    else await runsView(new URLSearchParams(query || ""));
   } catch (error) {
     shown = null;
     if (error instanceof Unauthorized) askForToken();

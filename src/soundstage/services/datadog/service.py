@@ -25,6 +25,7 @@ from . import evaluation, limits, seed_logs, seed_monitoring, seed_records
 from .calls import Call, ops
 from .errors import DatadogError, envelope, forbidden, not_found, server_error
 from .models import DatadogSection
+from .store import record_names
 
 API_KEY = "api_key"  # token types of the two keys
 APPLICATION_KEY = "application_key"
@@ -48,6 +49,7 @@ class DatadogService(RestService):
     agent_user = "datadog_user"  # who the agent is here, in a scene's `agent:`
     hosts = tuple(f"api.{site}" for site in SITES)
     secret_params = ("api_key", "application_key")
+    record_names = staticmethod(record_names)  # the viewer's names beside ids
     fault_options: ClassVar[Mapping[str, FaultOption]] = {"limit": ANNOUNCED_LIMIT}
     fault_statuses: ClassVar[Mapping[str, tuple[int, ...]]] = {"server_error": (500, 502, 503, 504)}
     ops = ops

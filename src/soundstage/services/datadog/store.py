@@ -13,6 +13,7 @@ The fields of each are described where the records are made (`monitors`, `series
 from __future__ import annotations
 
 from ...world import Record
+from ..base import State, names_by_field
 
 MONITORS = "datadog.monitors"
 SERIES = "datadog.series"
@@ -25,6 +26,14 @@ DASHBOARDS = "datadog.dashboards"
 USERS = "datadog.users"
 INCIDENTS = "datadog.incidents"
 METRICS = "datadog.metrics"
+
+# The field naming the records that requests name by id (a host is named by its name already).
+NAMED = {MONITORS: "name", DASHBOARDS: "title", SLOS: "name", USERS: "name", INCIDENTS: "title"}
+
+
+def record_names(state: State) -> dict[str, str]:
+    """Monitors, dashboards, SLOs, users and incidents by id, named."""
+    return names_by_field(state, NAMED)
 
 
 def downtime_status(downtime: Record, now: int) -> str:

@@ -11,6 +11,8 @@ releases, workflow runs, check runs and commit statuses.
 
 from __future__ import annotations
 
+from ..base import State, names_by_field
+
 USERS = "github.users"
 REPOS = "github.repos"
 REFS = "github.refs"
@@ -34,8 +36,30 @@ REACTIONS = "github.reactions"
 MILESTONES = "github.milestones"
 ISSUE_TYPES = "github.issue_types"
 
+# The field naming the records that requests name by numeric id (most are named by login, repo or number).
+NAMED = {
+    USERS: "login",
+    REPOS: "full_name",
+    RELEASES: "name",
+    WORKFLOW_RUNS: "display_title",
+    CHECK_RUNS: "name",
+    MILESTONES: "title",
+}
+
 HEADS = "refs/heads/"
 TAGS = "refs/tags/"
+
+
+def record_names(state: State) -> dict[str, str]:
+    """Accounts, repos, releases, workflow runs, check runs and milestones by id, named; and issues and pull
+    requests by the node id GraphQL names them by, as `acme/orders#12: its title`."""
+    threads = {
+        str(record["node_id"]): f"{record['repository']}#{record['number']}: {record['title']}"
+        for collection in (ISSUES, PULLS)
+        for record in state.get(collection, ())
+        if record.get("node_id")
+    }
+    return {**names_by_field(state, NAMED), **threads}
 
 
 def ref_key(repo: str, ref: str) -> str:

@@ -25,7 +25,7 @@ from . import handlers_events, limits, seed_directory, seed_incidents
 from .calls import Call, ops
 from .errors import PagerDutyError, envelope, invalid, not_found, server_error
 from .models import PagerdutySection
-from .store import USERS
+from .store import USERS, record_names
 from .timers import attach as attach_timers
 
 import_registrations(__package__)
@@ -60,6 +60,7 @@ class PagerDutyService(RestService):
     unimplemented = ("GET /incidents/custom_fields", "GET /incidents/types", "GET /services/custom_fields")
     error = PagerDutyError
     https_only = True  # the official client refuses any other base URL
+    record_names = staticmethod(record_names)  # the viewer's names beside ids
 
     def envelope(self, exc: PagerDutyError) -> Any:
         return envelope(exc)

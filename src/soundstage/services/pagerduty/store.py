@@ -31,6 +31,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ...world import Record
+from ..base import State, names_by_field
 
 USERS = "pagerduty.users"
 TEAMS = "pagerduty.teams"
@@ -44,6 +45,22 @@ ALERTS = "pagerduty.alerts"
 NOTES = "pagerduty.notes"
 LOG_ENTRIES = "pagerduty.log_entries"
 CHANGE_EVENTS = "pagerduty.change_events"
+
+# The field naming each kind of record a person knows by name.
+NAMED = {
+    USERS: "name",
+    TEAMS: "name",
+    SERVICES: "name",
+    ESCALATION_POLICIES: "name",
+    SCHEDULES: "name",
+    PRIORITIES: "name",
+    INCIDENTS: "title",
+}
+
+
+def record_names(state: State) -> dict[str, str]:
+    """The directory's records and the incidents by their `P…` id, named."""
+    return names_by_field(state, NAMED)
 
 
 def service_with_key(services: Iterable[Record], key: str) -> Record | None:

@@ -14,7 +14,7 @@ from .calls import Args, Call, body_values, ops, uploaded, with_warnings
 from .errors import SERVER_ERRORS, SlackError, error_body
 from .files import UPLOAD
 from .models import SlackSection
-from .store import FILES, USERS
+from .store import FILES, USERS, record_names
 
 import_registrations(__package__)
 
@@ -76,6 +76,7 @@ class SlackService:
     domains = ("slack.com",)  # `files.slack.com`, a workspace's own host
     secrets = (r"xox[abposre]-[A-Za-z0-9-]+", r"xapp-[A-Za-z0-9-]+")
     secret_params = ("token",)
+    record_names = staticmethod(record_names)  # the viewer's names beside ids
     fault_options: ClassVar[Mapping[str, FaultOption]] = {
         "error": FaultOption(
             Literal[SERVER_ERRORS] | None,  # type: ignore[valid-type]

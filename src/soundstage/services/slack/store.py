@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ...world import Record, World
+from ..base import State, names_by_field
 from .timeline import Threads
 
 TEAMS = "slack.teams"
@@ -37,6 +38,20 @@ WRITTEN = frozenset({None, "thread_broadcast", "bot_message", "me_message", "fil
 
 class _Emails(dict[str, str]):
     """Lower-case email -> user id, made on first lookup (a world part: emails do not change)."""
+
+
+def record_names(state: State) -> dict[str, str]:
+    """Users and user groups by id as Slack mentions them (`@maya`), channels as it links them (`#support`), a
+    DM by whom it is with (`DM with @maya`); a group DM by its name."""
+    users = {user_id: f"@{name}" for user_id, name in names_by_field(state, {USERS: "name"}).items()}
+    groups = {group_id: f"@{handle}" for group_id, handle in names_by_field(state, {USERGROUPS: "handle"}).items()}
+    channels = {}
+    for channel in state.get(CHANNELS, ()):
+        if channel.get("is_im"):
+            channels[channel["id"]] = f"DM with {users.get(channel['user'], channel['user'])}"
+        elif channel.get("name"):
+            channels[channel["id"]] = channel["name"] if channel.get("is_mpim") else f"#{channel['name']}"
+    return {**users, **groups, **channels}
 
 
 def team_id(world: World) -> str:
