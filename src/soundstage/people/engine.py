@@ -7,7 +7,7 @@ entries of the event log, in order, and
 - for each message someone wrote in Slack (a `write` of `slack.messages`, op `added`, of a WRITTEN
   subtype): works out who heard it and to whom it was put (`hearing`), logs a `message` event, lets each
   hearer learn the facts it carries (`knows`, and `told` when it came from the agent) and, when the agent
-  wrote it, works out what it asks each hearer (`understanding`) and their
+  wrote it, works out what it asks each hearer (`understanding`, and the optional model's) and their
   answer (`asked` events now; the reply posted `reply_after` later, with its `revealed` / `withheld` /
   `referred` / `decided` events);
 - for each `decided` or `fault_resolved` event: posts what people say `on` it (`script` events).
@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..clock import iso, parse_time
 from ..events import (
@@ -47,6 +47,7 @@ from .cast import Cast, Condition, Decision, Fact, Line, Person
 from .hearing import Hearer, hearers
 from .replies import Part, compose
 from .understanding import Reading
+from .understanding_model import ModelUnderstanding
 from .wording import Wording
 
 
@@ -60,6 +61,7 @@ class State:
     decided: list[tuple[str, str, str]] = field(default_factory=list)  # (person, decision key, option)
     replies: dict[str, int] = field(default_factory=dict)  # person ref -> replies given
     wording: Wording | None = None
+    understanding: ModelUnderstanding | None = None
     reading: bool = False
 
 
@@ -92,6 +94,7 @@ def attach(world: World, cast: Cast) -> None:
         return
     state = world.part(State)
     state.wording = Wording.from_env(os.environ)
+    state.understanding = ModelUnderstanding.from_env(os.environ)
     engine = Engine(cast)
     t = iso(world.now())
     for person in cast.people:
@@ -174,6 +177,8 @@ class Engine:
                     world.log.emit(ToldEvent, t=write.t, person=person.user, fact=key, ts=message["ts"])
         if not from_agent:
             return  # people learn from every message they hear, but answer only the agent's
+        if state.understanding is not None and any(hearer.addressed for hearer in heard):
+            reading = replace(reading, model=state.understanding.asked(text, self.cast))
         at = parse_time(write.t)
         for hearer in heard:
             reply = self.answer(world, state, write.t, message, hearer, reading, author)
@@ -184,13 +189,13 @@ class Engine:
 
     def asked(self, reading: Reading, hearer: Hearer) -> tuple[list[Fact], list[Decision]]:
         """What a message asks a hearer for: what its `ask` phrases name as written, and, when it was put
-        to them, what it asks in other words; a vague question put to them asks
+        to them, what it asks in other words (or a model understood); a vague question put to them asks
         for their `general_answer`."""
 
         def asks(key: str, item: Fact | Decision) -> bool:
             if item.ask.found(reading.text):
                 return True
-            return hearer.addressed and item.ask.understood(reading)
+            return hearer.addressed and (item.ask.understood(reading) or key in reading.model)
 
         facts = [fact for key, fact in self.cast.facts.items() if asks(key, fact)]
         decisions = [decision for key, decision in self.cast.decisions.items() if asks(key, decision)]

@@ -108,6 +108,7 @@ class Reading:
     question: bool
     groups: frozenset[str]
     vague: bool  # a question in general terms: "any idea what's going on?"
+    model: frozenset[str] = frozenset()  # the keys a model understood it to ask for (`understanding_model`)
 
     @classmethod
     def of(cls, text: str) -> Reading:
