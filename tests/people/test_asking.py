@@ -67,13 +67,14 @@ def test_phrases_match_only_at_word_boundaries(people):
     live = people(SCENE)
     slack = live.slack()
     channel = dm(live, "laura")
-    slack.chat_postMessage(channel=channel, text="Any workspaces missing? Customer identity check for W-48210 done.")
+    # Not a question, so only the phrases as written count (in a question, "workspaces" is understood).
+    slack.chat_postMessage(channel=channel, text="No workspaces missing. Customer identity check for W-48210 done.")
     slack.chat_postMessage(channel=channel, text="Noted w-4821.")  # carries the fact, in any case
     live.advance("1m")
     assert story(live) == [
         (
             "@5 message @5 $bot (agent) in dm:bot+laura to $laura: "
-            "Any workspaces missing? Customer identity check for W-48210 done."
+            "No workspaces missing. Customer identity check for W-48210 done."
         ),
         "@10 message @10 $bot (agent) in dm:bot+laura to $laura carries laura.workspace: Noted w-4821.",
         "@10 told $laura laura.workspace in @10",

@@ -16,6 +16,7 @@ GOOD = """
     persona: Customer Success Lead.
     reply_after: 45s
     watches: [$support, $general]
+    general_answer: workspace
     facts:
       - id: workspace
         text: "Northwind is on workspace W-4821."
@@ -63,6 +64,7 @@ def test_a_cast_is_resolved_to_ids(people):
     )
     assert laura.watches == {refs["support"], refs["general"]}
     assert laura.knows == ("laura.workspace", "laura.renewal")
+    assert (laura.general_answer, maya.general_answer) == ("laura.workspace", None)
     assert maya.knows == ("maya.eta", "laura.workspace")
     assert list(cast.facts) == ["laura.workspace", "laura.renewal", "maya.eta"]
     workspace = cast.facts["laura.workspace"]
@@ -137,6 +139,15 @@ def line_of(text: str, snippet: str, nth: int = 1) -> int:
             "knows: [maya.eta]",
             "people[0].knows[0]",
             "expected a fact as <person ref>.<fact id> (facts: none), found 'maya.eta'",
+        ),
+        (
+            (
+                "  - ref: laura\n    slack_user: $laura\n    general_answer: workspace\n    facts:\n"
+                "      - {id: x, text: X, match: [X]}"
+            ),
+            "general_answer",
+            "people[0].general_answer",
+            "laura has no fact 'workspace' (their facts: x)",
         ),
         (
             "  - ref: laura\n    slack_user: $laura\n    watches: [$nowhere]",

@@ -198,3 +198,83 @@ def test_a_world_without_people_has_no_engine(people):
     live.slack().chat_postMessage(channel=live.world.refs["general"], text="Hello")
     assert story(live, start=True) == []
     assert live.world.part(State) == State()  # the engine never kept anything
+
+
+# -- put to them: by name, in a thread, and not when someone else is called on ---------------------------
+
+ASKING = scene(
+    """
+  - ref: omar
+    slack_user: $omar
+    reply_after: 30s
+    facts:
+      - {id: incident, text: "A bad cache key.", match: ["bad cache key"], ask: ["root cause"]}
+  - ref: maya
+    slack_user: $maya
+    reply_after: 1m
+  - ref: priya
+    slack_user: $priya
+    reply_after: 2m
+""",
+    name="hearing-asked",
+)
+
+
+def test_calling_someone_by_name_puts_the_message_to_them(people):
+    live = people(ASKING)
+    refs = live.world.refs
+    slack = live.slack()
+    slack.chat_postMessage(channel=refs["general"], text="Omar, why is checkout failing?")  # @0
+    slack.chat_postMessage(channel=refs["general"], text="hey maya the deploy is out")  # @5
+    slack.chat_postMessage(channel=refs["general"], text="Omar said the queue is fine.")  # @10: about him
+    slack.chat_postMessage(channel=refs["ops"], text="Maya, are you around?")  # @15: #ops is not hers
+    live.advance("2m")
+    assert story(live) == [
+        "@0 message @0 $bot (agent) in $general to $omar: Omar, why is checkout failing?",
+        "@0 asked $omar for omar.incident by $bot in @0",
+        "@5 message @5 $bot (agent) in $general to $maya: hey maya the deploy is out",
+        "@10 message @10 $bot (agent) in $general to nobody: Omar said the queue is fine.",
+        "@15 message @15 $bot (agent) in $ops to nobody: Maya, are you around?",
+        "@30 revealed $omar omar.incident to $bot in @30",
+        "@30 message @30 $omar in $general thread @0 to nobody carries omar.incident: Sure. A bad cache key.",
+        "@65 message @65 $maya in $general thread @5 to nobody: Got it, thanks!",
+    ]
+
+
+def test_a_question_in_a_thread_is_put_to_everyone_in_it_unless_it_calls_on_someone(people):
+    live = people(ASKING)
+    refs = live.world.refs
+    slack = live.slack()
+    thread = refs["maya_question"]  # Maya asked it, Omar replied
+    slack.chat_postMessage(channel=refs["support"], thread_ts=thread, text="cc <@{}>".format(refs["priya"]))  # @0
+    slack.chat_postMessage(channel=refs["support"], thread_ts=thread, text="Thanks all.")  # @5: a statement
+    slack.chat_postMessage(channel=refs["support"], thread_ts=thread, text="Maya, any errors on your side?")  # @10
+    slack.chat_postMessage(channel=refs["support"], thread_ts=thread, text="Why is checkout failing?")  # @15
+    live.advance("3m")
+    assert story(live) == [
+        f"@0 message @0 $bot (agent) in $support thread $maya_question to $omar,$maya,$priya: cc <@{refs['priya']}>",
+        "@5 message @5 $bot (agent) in $support thread $maya_question to $omar,$maya,$priya: Thanks all.",
+        # Put to Maya: Omar and Priya, in the thread too, leave it to her (it asks nothing she knows).
+        (
+            "@10 message @10 $bot (agent) in $support thread $maya_question to $omar,$maya,$priya: "
+            "Maya, any errors on your side?"
+        ),
+        (
+            "@15 message @15 $bot (agent) in $support thread $maya_question to $omar,$maya,$priya: "
+            "Why is checkout failing?"
+        ),
+        "@15 asked $omar for omar.incident by $bot in @15",
+        "@15 asked $maya for omar.incident by $bot in @15",
+        "@15 asked $priya for omar.incident by $bot in @15",
+        "@45 revealed $omar omar.incident to $bot in @45",
+        (
+            "@45 message @45 $omar in $support thread $maya_question to $maya,$priya carries omar.incident: "
+            "Sure. A bad cache key."
+        ),
+        "@45 knows $maya omar.incident from $omar in @45",
+        "@45 knows $priya omar.incident from $omar in @45",
+        "@70 message @70 $maya in $support thread $maya_question to $omar,$priya: Got it, thanks!",
+        "@75 message @75 $maya in $support thread $maya_question to $omar,$priya: No idea, I'm afraid.",
+        "@120 message @120 $priya in $support thread $maya_question to $omar,$maya: OK, thanks for letting me know.",
+        "@135 message @135 $priya in $support thread $maya_question to $omar,$maya: Hmm, I don't know that one.",
+    ]

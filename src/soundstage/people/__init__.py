@@ -3,7 +3,9 @@
     cast = build_people(scene.people, ctx)   # people.build: once per world image, names resolved
     attach(world, cast)                      # people.engine: in every new live world
 
-`models` is the file format, `cast` the resolved description, `engine` the rules (who hears what, what
-they learn, share, decide and say, and when), `replies` the templates, `wording` the optional model
-wording. docs/people.md describes the behaviour.
+`models` is the file format, `cast` the resolved description, `engine` the rules (what they learn,
+share, decide and say, and when), `names` and `hearing` who hears a message and whom it is put to,
+`phrases`, `understanding` and `synonyms` what a question asks for, `replies` the templates, `wording` the
+optional model wording, `understanding_model` the optional model understanding, `narrow` `validate`'s
+warnings. docs/people.md describes the behaviour.
 """

@@ -19,6 +19,9 @@ from ..spec.build import BuildContext
 from ..spec.refs import RefError, resolve_refs
 from . import cast as c
 from . import models as m
+from .names import Names
+from .phrases import Phrases
+from .understanding import Asks
 
 Path = tuple[str | int, ...]
 
@@ -53,7 +56,9 @@ class _Builder:
                 cast.append(self._person(i, person))
             except SpecError as exc:
                 errors.append(exc)
-        return c.Cast.of(cast), errors
+        users = self.ctx.collections.get(USERS)
+        names = Names.of(users) if cast and users is not None else Names()
+        return c.Cast.of(cast, names), errors
 
     def error(self, message: str, *path: str | int) -> SpecError:
         return self.ctx.error(message, *path)
@@ -122,6 +127,10 @@ class _Builder:
             for j, s in enumerate(person.script)
         )
         on = tuple(self._trigger(t, i, "on", j) for j, t in enumerate(person.on))
+        general = person.general_answer
+        if general is not None and general not in {fact.id for fact in person.facts}:
+            own = ", ".join(fact.id for fact in person.facts) or "none"
+            raise self.error(f"{person.ref} has no fact {general!r} (their facts: {own})", i, "general_answer")
         return c.Person(
             ref=person.ref,
             user=user,
@@ -133,6 +142,7 @@ class _Builder:
             decisions=decisions,
             script=script,
             on=on,
+            general_answer=f"{person.ref}.{general}" if general is not None else None,
         )
 
     def _fact_of(self, i: int, j: int, person: m.Person, user: str, fact: m.Fact) -> c.Fact:
@@ -148,8 +158,8 @@ class _Builder:
             id=fact.id,
             owner=user,
             text=fact.text,
-            match=c.Phrases.of(fact.match),
-            ask=c.Phrases.of(fact.ask),
+            match=Phrases.of(fact.match),
+            ask=Asks.of(fact.ask),
             confidential=fact.confidential,
             share_if=self._condition(fact.share_if, *here, "share_if") if fact.share_if is not None else None,
             referred_by=tuple(dict.fromkeys(referred_by)),
@@ -168,7 +178,7 @@ class _Builder:
             key=f"{person.ref}.{decision.id}",
             id=decision.id,
             owner=user,
-            ask=c.Phrases.of(decision.ask),
+            ask=Asks.of(decision.ask),
             options=tuple(decision.options),
             choose=choose,
             default=decision.default,

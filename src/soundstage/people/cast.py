@@ -10,34 +10,14 @@ keys: `laura.workspace`, `laura.refund`.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-
-def phrase_pattern(phrase: str) -> re.Pattern[str]:
-    """A phrase found case-insensitively, at word boundaries, whatever characters it starts or ends with:
-    `W-4821` is in "ws W-4821." but not in "W-48210", `refund` is in "Refund?" but not in "refunds"."""
-    words = [re.escape(w) for w in phrase.split()]
-    return re.compile(r"(?<!\w)" + r"\s+".join(words) + r"(?!\w)", re.IGNORECASE)
-
-
-@dataclass(frozen=True)
-class Phrases:
-    """Phrases as written and their patterns; `found(text)` is whether any of them occurs in `text`."""
-
-    phrases: tuple[str, ...]
-    patterns: tuple[re.Pattern[str], ...] = field(repr=False, compare=False)
-
-    @classmethod
-    def of(cls, phrases: list[str] | tuple[str, ...]) -> Phrases:
-        kept = tuple(p for p in phrases if p.strip())
-        return cls(kept, tuple(phrase_pattern(p) for p in kept))
-
-    def found(self, text: str) -> bool:
-        return any(p.search(text) for p in self.patterns)
+from .names import Names
+from .phrases import Phrases
+from .understanding import Asks
 
 
 @dataclass(frozen=True)
@@ -73,7 +53,7 @@ class Fact:
     owner: str  # user id
     text: str
     match: Phrases
-    ask: Phrases
+    ask: Asks
     confidential: bool = False
     share_if: Condition | None = None
     referred_by: tuple[str, ...] = ()  # user ids of the people who send askers to the owner
@@ -90,7 +70,7 @@ class Decision:
     key: str  # `laura.refund`
     id: str
     owner: str  # user id
-    ask: Phrases
+    ask: Asks
     options: tuple[str, ...]
     choose: tuple[Choice, ...]
     default: str | None
@@ -135,6 +115,7 @@ class Person:
     decisions: tuple[Decision, ...]
     script: tuple[Scripted, ...]
     on: tuple[Trigger, ...]
+    general_answer: str | None = None  # the key of the fact they give to a vague question
 
 
 @dataclass(frozen=True)
@@ -145,11 +126,13 @@ class Cast:
     by_user: Mapping[str, Person] = field(default_factory=lambda: MappingProxyType({}))
     facts: Mapping[str, Fact] = field(default_factory=lambda: MappingProxyType({}))  # in declaration order
     decisions: Mapping[str, Decision] = field(default_factory=lambda: MappingProxyType({}))
+    names: Names = field(default_factory=Names)  # every user of the world, by the names a message may call them by
 
     @classmethod
-    def of(cls, people: list[Person]) -> Cast:
+    def of(cls, people: list[Person], names: Names) -> Cast:
         return cls(
             people=tuple(people),
+            names=names,
             by_user=MappingProxyType({p.user: p for p in people}),
             facts=MappingProxyType({f.key: f for p in people for f in p.facts}),
             decisions=MappingProxyType({d.key: d for p in people for d in p.decisions}),
@@ -161,12 +144,6 @@ class Cast:
     def carried(self, text: str) -> list[str]:
         """The keys of the facts a text carries (one of their `match` phrases occurs in it)."""
         return [key for key, fact in self.facts.items() if fact.match.found(text)]
-
-    def asked_facts(self, text: str) -> list[Fact]:
-        return [fact for fact in self.facts.values() if fact.ask.found(text)]
-
-    def asked_decisions(self, text: str) -> list[Decision]:
-        return [decision for decision in self.decisions.values() if decision.ask.found(text)]
 
     def person(self, ref: str) -> Person | None:
         for person in self.people:

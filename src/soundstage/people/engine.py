@@ -5,10 +5,11 @@ the start, schedules their scripted messages and watches the world: after every 
 entries of the event log, in order, and
 
 - for each message someone wrote in Slack (a `write` of `slack.messages`, op `added`, of a WRITTEN
-  subtype): works out who heard it (DM, mention, thread they are part of, channel they watch), logs a
-  `message` event, lets each hearer learn the facts it carries (`knows`, and `told` when it came from the
-  agent) and, when the agent wrote it, works out each hearer's answer (`asked` events now; the reply
-  posted `reply_after` later, with its `revealed` / `withheld` / `referred` / `decided` events);
+  subtype): works out who heard it and to whom it was put (`hearing`), logs a `message` event, lets each
+  hearer learn the facts it carries (`knows`, and `told` when it came from the agent) and, when the agent
+  wrote it, works out what it asks each hearer (`understanding`, and the optional model's) and their
+  answer (`asked` events now; the reply posted `reply_after` later, with its `revealed` / `withheld` /
+  `referred` / `decided` events);
 - for each `decided` or `fault_resolved` event: posts what people say `on` it (`script` events).
 
 Everything is decided here, by rules, in log order; nothing reads the machine's clock or an unseeded
@@ -19,9 +20,8 @@ was told what, what was decided, how many replies each person gave) is the world
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..clock import iso, parse_time
 from ..events import (
@@ -38,17 +38,17 @@ from ..events import (
     WriteEvent,
 )
 from ..predicates.live import state_holds
-from ..services.slack import channels, messages, store
+from ..services.slack import channels, messages
 from ..services.slack import service as slack
 from ..services.slack.mrkdwn import unescape
 from ..services.slack.store import CHANNELS, MESSAGES, USERS, WRITTEN
-from ..services.slack.timestamps import ts_us
 from ..world import Record, World
 from .cast import Cast, Condition, Decision, Fact, Line, Person
+from .hearing import Hearer, hearers
 from .replies import Part, compose
+from .understanding import Reading
+from .understanding_model import ModelUnderstanding
 from .wording import Wording
-
-MENTION = re.compile(r"<@([A-Z0-9]+)(?:\|[^>]*)?>")
 
 
 @dataclass
@@ -61,6 +61,7 @@ class State:
     decided: list[tuple[str, str, str]] = field(default_factory=list)  # (person, decision key, option)
     replies: dict[str, int] = field(default_factory=dict)  # person ref -> replies given
     wording: Wording | None = None
+    understanding: ModelUnderstanding | None = None
     reading: bool = False
 
 
@@ -93,6 +94,7 @@ def attach(world: World, cast: Cast) -> None:
         return
     state = world.part(State)
     state.wording = Wording.from_env(os.environ)
+    state.understanding = ModelUnderstanding.from_env(os.environ)
     engine = Engine(cast)
     t = iso(world.now())
     for person in cast.people:
@@ -146,7 +148,8 @@ class Engine:
         text = unescape(message.get("text") or "")  # as people read it: `P&L`, not Slack's stored `P&amp;L`
         agent = world.agent.get(slack.agent_user)
         from_agent = agent is not None and author == agent
-        hearers = self.hearers(world, message, author)
+        reading = Reading.of(text)
+        heard = hearers(world, self.cast, message, author, reading)
         facts = self.cast.carried(text)
         world.log.emit(
             MessageEvent,
@@ -156,12 +159,13 @@ class Engine:
             user=author,
             text=text,
             thread_ts=message.get("thread_ts"),
-            to=[person.user for person, _ in hearers],
+            to=[hearer.person.user for hearer in heard],
             facts=facts,
             from_agent=from_agent,
         )
         # A message's facts reach everyone who heard it before anyone answers it.
-        for person, _ in hearers:
+        for hearer in heard:
+            person = hearer.person
             known = state.knows.setdefault(person.user, set())
             for key in facts:
                 if key not in known:
@@ -173,59 +177,43 @@ class Engine:
                     world.log.emit(ToldEvent, t=write.t, person=person.user, fact=key, ts=message["ts"])
         if not from_agent:
             return  # people learn from every message they hear, but answer only the agent's
+        if state.understanding is not None and any(hearer.addressed for hearer in heard):
+            reading = replace(reading, model=state.understanding.asked(text, self.cast))
         at = parse_time(write.t)
-        for person, addressed in hearers:
-            reply = self.answer(world, state, write.t, message, person, addressed, author)
+        for hearer in heard:
+            reply = self.answer(world, state, write.t, message, hearer, reading, author)
             if reply is not None:
-                world.schedule(at + person.reply_after, self.replier(reply))
-
-    def hearers(self, world: World, message: Record, author: str) -> list[tuple[Person, bool]]:
-        """The people who hear a message, in cast order, each with whether it was addressed to them (a
-        DM or group DM they are in, or a mention)."""
-        conversation = world[CHANNELS].get(message["channel"])
-        if conversation is None:
-            return []
-        heard: list[tuple[Person, bool]] = []
-        if conversation.get("is_im") or conversation.get("is_mpim"):
-            members = set(conversation.get("members") or ())
-            return [(p, True) for p in self.cast.people if p.user in members and p.user != author]
-        mentioned = set(MENTION.findall(message.get("text") or ""))
-        in_thread = self.thread_people(world, message)
-        for person in self.cast.people:
-            if person.user == author:
-                continue
-            addressed = person.user in mentioned and store.can_see(conversation, person.user)
-            if addressed or person.user in in_thread or conversation["id"] in person.watches:
-                heard.append((person, addressed))
-        return heard
-
-    def thread_people(self, world: World, message: Record) -> set[str]:
-        """Who is part of the thread a reply is in: the author of its first message and of earlier replies."""
-        thread_ts = message.get("thread_ts")
-        if not thread_ts or thread_ts == message["ts"]:
-            return set()
-        people: set[str] = set()
-        parent = world[MESSAGES].get(thread_ts)
-        if parent is not None and parent.get("subtype") in WRITTEN:
-            people.add(str(parent.get("user")))
-        before = ts_us(message["ts"])
-        for reply in store.replies(world, thread_ts):
-            if reply.get("subtype") in WRITTEN and ts_us(reply["ts"]) < before:
-                people.add(str(reply.get("user")))
-        return people
+                world.schedule(at + hearer.person.reply_after, self.replier(reply))
 
     # -- answering ---------------------------------------------------------------------------------
 
+    def asked(self, reading: Reading, hearer: Hearer) -> tuple[list[Fact], list[Decision]]:
+        """What a message asks a hearer for: what its `ask` phrases name as written, and, when it was put
+        to them, what it asks in other words (or a model understood); a vague question put to them asks
+        for their `general_answer`."""
+
+        def asks(key: str, item: Fact | Decision) -> bool:
+            if item.ask.found(reading.text):
+                return True
+            return hearer.addressed and (item.ask.understood(reading) or key in reading.model)
+
+        facts = [fact for key, fact in self.cast.facts.items() if asks(key, fact)]
+        decisions = [decision for key, decision in self.cast.decisions.items() if asks(key, decision)]
+        general = hearer.person.general_answer
+        if hearer.addressed and reading.vague and not facts and not decisions and general is not None:
+            facts = [self.cast.facts[general]]
+        return facts, decisions
+
     def answer(
-        self, world: World, state: State, t: str, message: Record, person: Person, addressed: bool, asker: str
+        self, world: World, state: State, t: str, message: Record, hearer: Hearer, reading: Reading, asker: str
     ) -> Reply | None:
-        """Logs what the agent's message asks `person` and decides their reply (None: they stay silent)."""
-        text = unescape(message.get("text") or "")
+        """Logs what the agent's message asks a hearer and decides their reply (None: they stay silent)."""
+        person, addressed = hearer.person, hearer.addressed
+        text = reading.text
         ts = message["ts"]
         answers: list[Answer] = []
-        asked = False
-        for fact in self.cast.asked_facts(text):
-            asked = True
+        facts, decisions = self.asked(reading, hearer)
+        for fact in facts:
             world.log.emit(AskedEvent, t=t, person=person.user, by=asker, fact=fact.key, ts=ts)
             if fact.owner == person.user:
                 answers.append(self.share(world, state, fact, owner=True))
@@ -237,16 +225,19 @@ class Engine:
                 answers.append(self.share(world, state, fact, owner=False))
             else:
                 answers.append(Answer(Part("unknown", fact.key)))
-        for decision in self.cast.asked_decisions(text):
-            asked = True
+        for decision in decisions:
             world.log.emit(AskedEvent, t=t, person=person.user, by=asker, decision=decision.key, ts=ts)
             if decision.owner == person.user:
                 option = self.choose(world, state, person, decision)
                 answers.append(Answer(Part("decide", decision.key, option=option), "decided", decision=decision.key))
             elif addressed:
                 answers.append(Answer(Part("unknown", decision.key)))
-        if not asked and addressed:
-            answers.append(Answer(Part("ack")))
+        if not facts and not decisions:
+            if addressed and reading.vague:
+                # Asked in general terms, someone who knows anything asks what exactly is wanted.
+                answers.append(Answer(Part("clarify" if state.knows.get(person.user) else "unknown")))
+            elif hearer.direct:
+                answers.append(Answer(Part("ack")))
         if not answers:
             return None
         conversation = world[CHANNELS].get(message["channel"]) or {}

@@ -106,3 +106,4 @@ class Person(Spec):
     decisions: list[Decision] = []
     script: list[Scripted] = []
     on: Annotated[list[Trigger], BeforeValidator(_listed)] = []  # one mapping, or a list of them
+    general_answer: str | None = None  # the id of their fact they give to a vague question

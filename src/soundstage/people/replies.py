@@ -10,6 +10,7 @@ A reply is made of parts, one per thing the person has to say, in the order they
 | `refer` | they do not know; the asker should ask the owner | `<@owner>` |
 | `refuse` | they will not share (confidential, or `share_if` does not hold) | nothing: no part of the fact |
 | `unknown` | they do not know | nothing |
+| `clarify` | a vague question ("what's going on?"), and no `general_answer` | nothing: asks what is needed |
 | `ack` | the message asked nothing of them | nothing |
 
 Refusals and "I don't know" are said once per reply however many facts they cover, and a referral once
@@ -55,6 +56,11 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
         "No idea, I'm afraid.",
         "Hmm, I don't know that one.",
     ),
+    "clarify": (
+        "Happy to help. What exactly do you need to know?",
+        "Sure, what do you need to know, specifically?",
+        "Can you be more specific? What do you need from me?",
+    ),
     "ack": (
         "Thanks, noted.",
         "Got it, thanks!",
@@ -67,7 +73,7 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
 class Part:
     """One thing a reply says. `key` is the fact or decision it is about (for `refer`, the owner)."""
 
-    kind: str  # reveal | decide | refer | refuse | unknown | ack
+    kind: str  # reveal | pass | decide | refer | refuse | unknown | clarify | ack
     key: str = ""
     text: str = ""  # reveal: the fact's text
     option: str = ""  # decide: the option
@@ -86,7 +92,7 @@ def merge(parts: list[Part]) -> list[Part]:
     said: list[Part] = []
     seen: set[tuple[str, str]] = set()
     for part in parts:
-        if part.kind in ("refuse", "unknown", "ack"):
+        if part.kind in ("refuse", "unknown", "clarify", "ack"):
             group = (part.kind, "")
         elif part.kind == "refer":
             group = (part.kind, part.owner)

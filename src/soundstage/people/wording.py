@@ -43,7 +43,16 @@ def instruction(part: Part) -> str:
         return "Politely decline to share what they asked for, without saying anything about it"
     if part.kind == "unknown":
         return "Say you don't know"
+    if part.kind == "clarify":
+        return "Ask what exactly they need to know, without saying anything you know"
     return "Acknowledge the message briefly"
+
+
+def people_model(env: Mapping[str, str], model_env: str) -> tuple[Endpoint, str] | None:
+    """The people's endpoint and the model `model_env` names, when both are set."""
+    model = env.get(model_env)
+    endpoint = Endpoint.from_env(env, URLS) if model else None
+    return (endpoint, model) if endpoint is not None and model else None
 
 
 @dataclass(frozen=True)
@@ -53,11 +62,8 @@ class Wording:
 
     @classmethod
     def from_env(cls, env: Mapping[str, str]) -> Wording | None:
-        model = env.get(MODEL_ENV)
-        if not model:
-            return None
-        endpoint = Endpoint.from_env(env, URLS)
-        return cls(endpoint, model) if endpoint is not None else None
+        found = people_model(env, MODEL_ENV)
+        return cls(*found) if found is not None else None
 
     def phrase(self, name: str, persona: str, question: str, parts: list[Part], template: str, cast: Cast) -> str:
         """The model's wording of a reply if it says what `parts` say and nothing more, else `template`."""
