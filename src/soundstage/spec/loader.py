@@ -42,6 +42,7 @@ if yaml.__with_libyaml__:
     from yaml._yaml import CParser
 
 from ..errors import SpecError
+from .broken import broken_path
 
 PathKey = tuple[Any, ...]
 M = TypeVar("M", bound=BaseModel)
@@ -278,11 +279,13 @@ def load_yaml(text: str, file: str, max_chars: int | None = None, max_values: in
         raise SpecError(_too_long(max_chars), file=file, line=text.count("\n", 0, max_chars) + 1)
     # PyYAML refuses them before parsing, where no line or field is known: read as U+FFFD, then reported.
     lone = [found.start() for found in _SURROGATE.finditer(text)]
+    readable = _SURROGATE.sub("\ufffd", text) if lone else text
     try:
-        data, lines = _parse(_SURROGATE.sub("\ufffd", text) if lone else text, file, lone, max_values)
+        data, lines = _parse(readable, file, lone, max_values)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
-        raise SpecError(_syntax_message(exc), file=file, line=mark.line + 1 if mark else None) from None
+        line = mark.line + 1 if mark else None
+        raise SpecError(_syntax_message(exc), file=file, line=line, field=dotted(broken_path(readable))) from None
     except yaml.reader.ReaderError as exc:
         line = text.count("\n", 0, exc.position) + 1
         raise SpecError(f"invalid YAML: {exc.reason} (found #x{exc.character:04x})", file=file, line=line) from None
