@@ -161,15 +161,15 @@ def read_world(path: Path) -> tuple[WorldDefinition, Document]:
 
 def read_scene(path: Path) -> tuple[Scene, Document]:
     document = read_document(path)
-    return _checked_scene(document), document
+    return checked_scene(document), document
 
 
 def read_scene_text(text: str, file: str = "<scene_yaml>") -> tuple[Scene, Document]:
     document = load_yaml(text, file)
-    return _checked_scene(document), document
+    return checked_scene(document), document
 
 
-def _checked_scene(document: Document) -> Scene:
+def checked_scene(document: Document) -> Scene:
     """The scene, once every operation its `rate_limits` name is one the service implements (or `*`): a
     misspelt name would otherwise limit nothing, silently."""
     _sections_built()
