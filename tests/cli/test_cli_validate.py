@@ -30,6 +30,7 @@ def test_each_error_names_file_line_and_field(bench, cli) -> None:
     assert result.stdout.splitlines() == [
         "hello.yaml: ok (scene)",
         "bad.yaml:2: task: expected a string, found 3",
+        "bad.yaml:6: seed.slack.channels[0].members[0]: unknown ref $ghost (known refs: none)",
         "next: soundstage validate bad.yaml",
     ]
 
@@ -81,6 +82,7 @@ def test_each_kind_reports_its_own_fields(bench, cli) -> None:
 
     assert result.exit_code == 2
     assert result.stdout.splitlines() == [
+        "suite.yaml:2: tags: no scene has the tag 'nothing'",
         "suite.yaml:3: scene: unknown field 'scene'; expected one of: description, name, scenes, tags",
         f"library.yaml:2: checks[0]: a check definition has exactly one kind key ({KINDS}); found trace, also",
         "project.yaml:1: store: expected a string, found 3",

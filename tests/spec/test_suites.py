@@ -67,3 +67,13 @@ def test_run_takes_a_suite(here: Path) -> None:
     result = CliRunner().invoke(app, ["run", "suites/support.yaml", "--agent", "true", "--json"])
     run = json.loads(result.stdout)
     assert [(r["scene"], r["trial"]) for r in run["results"]] == [("beta", 1), ("gamma", 1)]
+
+
+def test_a_bad_field_of_a_suite_hides_no_missing_scene(here: Path) -> None:
+    suite = here / "suites" / "bad.yaml"
+    suite.write_text("name: bad\ndescripton: typo\nscenes: [alpah]\n")
+    with pytest.raises(SpecError) as raised:
+        read_suite(suite)
+    errors = [(e.line, e.field, e.message.split(";")[0]) for e in raised.value.errors]  # type: ignore[attr-defined]
+    assert errors == [(2, "descripton", "unknown field 'descripton'"), (3, "scenes[0]", errors[1][2])]
+    assert errors[1][2].startswith("no scene 'alpah'")

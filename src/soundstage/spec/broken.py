@@ -62,7 +62,7 @@ def _started(open_: list[_Open], event: yaml.NodeEvent) -> None:
             here.key = event.value if isinstance(event, yaml.ScalarEvent) else "?"
         here.started += 1
         here.value_open = collection
-        if not collection and not (here.mapping and here.started % 2):  # a value or an item
-            here.ended = event.end_mark.line
+        if not collection and not (here.mapping and here.started % 2) and event.end_mark is not None:
+            here.ended = event.end_mark.line  # a value or an item, whole
     if collection:
         open_.append(_Open(isinstance(event, yaml.MappingStartEvent)))

@@ -16,7 +16,7 @@ from ..errors import NotFound, SpecError
 from .discovery import find_named_suite, find_scene, is_file, is_name, list_scenes
 from .fields import Spec
 from .kinds import file_kind
-from .loader import SpecErrors, read_document, validate_model
+from .loader import SpecErrors, read_document, validate_partly
 
 
 class Suite(Spec):
@@ -50,9 +50,10 @@ def read_suite(path: Path) -> tuple[Suite, list[str]]:
     """A suite and its scenes (paths), each once; raises SpecErrors naming file, line and field of every
     scene it lists that cannot be found, or SpecErrors of its fields."""
     document = read_document(path)
-    suite = validate_model(Suite, document)
+    suite, errors, _ = validate_partly(Suite, document, {"name": path.stem})
+    if suite is None:
+        raise SpecErrors(errors)
     scenes: list[str] = []
-    errors: list[SpecError] = []
     for i, entry in enumerate(suite.scenes):
         relative = path.parent / entry
         try:
@@ -71,7 +72,7 @@ def read_suite(path: Path) -> tuple[Suite, list[str]]:
             errors.append(SpecError(f"no scene has the tag {tag!r}", file=document.file, line=line, field="tags"))
         scenes += tagged
     if errors:
-        raise SpecErrors(errors)
+        raise SpecErrors(sorted(errors, key=lambda error: error.line or 0))
     unique: dict[Path, str] = {}
     for scene in scenes:
         unique.setdefault(Path(scene).resolve(), scene)

@@ -13,8 +13,8 @@ from ..spec.kinds import Kind, file_kind
 from ..spec.loader import Document, SpecErrors, read_document, validate_model
 from ..spec.project_file import ProjectFile
 from ..spec.suites import read_suite
-from .image import WorldImage, build_image
-from .models import Scene, checked_scene, read_world
+from .image import WorldImage, build_image, scene_image
+from .models import Scene, read_world
 
 
 @dataclass
@@ -44,7 +44,7 @@ def validated(path: Path) -> Validated:
     errors: list[SpecError] = []
     try:
         if kind == "scene":
-            image = build_image(checked_scene(document), document)
+            image = scene_image(document)
         else:
             _VALIDATORS[kind](path, document)
     except SpecError as exc:
