@@ -4,12 +4,19 @@ from __future__ import annotations
 
 import json
 
+from soundstage.grading import KINDS as CHECK_KINDS
+
+KINDS = ", ".join(sorted([*CHECK_KINDS, "state"]))
+
 
 def test_good_files_are_ok(bench, cli) -> None:
     result = cli("validate", "hello.yaml")
 
     assert result.exit_code == 0
-    assert result.stdout.splitlines() == ["hello.yaml: ok", "next: soundstage run hello.yaml --agent 'python agent.py'"]
+    assert result.stdout.splitlines() == [
+        "hello.yaml: ok (scene)",
+        "next: soundstage run hello.yaml --agent 'python agent.py'",
+    ]
 
 
 def test_each_error_names_file_line_and_field(bench, cli) -> None:
@@ -21,8 +28,9 @@ def test_each_error_names_file_line_and_field(bench, cli) -> None:
 
     assert result.exit_code == 2
     assert result.stdout.splitlines() == [
-        "hello.yaml: ok",
+        "hello.yaml: ok (scene)",
         "bad.yaml:2: task: expected a string, found 3",
+        "bad.yaml:6: seed.slack.channels[0].members[0]: unknown ref $ghost (known refs: none)",
         "next: soundstage validate bad.yaml",
     ]
 
@@ -34,15 +42,71 @@ def test_json_lists_every_file(bench, cli) -> None:
     assert json.loads(result.stdout) == {
         "ok": False,
         "files": [
-            {"file": "hello.yaml", "ok": True, "errors": [], "warnings": []},
+            {"file": "hello.yaml", "kind": "scene", "ok": True, "errors": [], "warnings": []},
             {
                 "file": "missing.yaml",
+                "kind": None,
                 "ok": False,
                 "errors": [{"file": "missing.yaml", "line": None, "field": "", "message": "no such file"}],
                 "warnings": [],
             },
         ],
     }
+
+
+def test_each_kind_of_file_is_told_by_its_content(bench, cli) -> None:
+    bench.write("world.yaml", "name: tiny\nslack:\n  users: [{ref: bot, name: stagebot}]\n")
+    bench.write("suite.yaml", "name: greetings\ndescription: Saying hello.\nscenes: [hello.yaml]\n")
+    bench.write("library.yaml", "description: Mine.\nchecks:\n  - {id: quiet, trace: {not_called: ['*']}}\n")
+    bench.write("project.yaml", "run: {trials: 2}\nchecks:\n  - {id: calm, trace: {no_errors: true}}\n")
+
+    result = cli("validate", "hello.yaml", "world.yaml", "suite.yaml", "library.yaml", "project.yaml")
+
+    assert result.exit_code == 0, result.stdout
+    assert result.stdout.splitlines() == [
+        "hello.yaml: ok (scene)",
+        "world.yaml: ok (world)",
+        "suite.yaml: ok (suite)",
+        "library.yaml: ok (library)",
+        "project.yaml: ok (project)",
+        "next: soundstage run hello.yaml suite.yaml --agent 'python agent.py'",
+    ]
+
+
+def test_each_kind_reports_its_own_fields(bench, cli) -> None:
+    bench.write("suite.yaml", "name: greetings\ntags: [nothing]\nscene: [hello.yaml]\n")
+    bench.write("library.yaml", "checks:\n  - {id: quiet, trace: {not_called: ['*']}, also: 1}\n")
+    bench.write("project.yaml", "store: 3\nchecks:\n  - {id: calm}\n")
+
+    result = cli("validate", "suite.yaml", "library.yaml", "project.yaml")
+
+    assert result.exit_code == 2
+    assert result.stdout.splitlines() == [
+        "suite.yaml:2: tags: no scene has the tag 'nothing'",
+        "suite.yaml:3: scene: unknown field 'scene'; expected one of: description, name, scenes, tags",
+        f"library.yaml:2: checks[0]: a check definition has exactly one kind key ({KINDS}); found trace, also",
+        "project.yaml:1: store: expected a string, found 3",
+        f"project.yaml:3: checks[0]: a check definition has exactly one kind key ({KINDS}); found none",
+        "next: soundstage validate suite.yaml library.yaml project.yaml",
+    ]
+
+
+def test_a_broken_suite_sends_run_to_a_validate_that_names_file_line_and_field(bench, cli) -> None:
+    (bench.root / "suites").mkdir()
+    bench.write("suites/safety.yaml", "name: safety\ndescription: Doing no harm: keeping data in.\ntags: [x]\n")
+
+    ran = cli("run", "safety", "--agent", bench.hello())
+    validated = cli("validate", "suites/safety.yaml")
+
+    broken = ":2: description: invalid YAML: mapping values are not allowed here"
+    found = bench.root / "suites" / "safety.yaml"  # by its name, where the run found it
+    assert ran.exit_code == 2
+    assert ran.stderr.splitlines() == [f"error: {found}{broken}", f"next: soundstage validate {found}"]
+    assert validated.exit_code == 2
+    assert validated.stdout.splitlines() == [
+        f"suites/safety.yaml{broken}",
+        "next: soundstage validate suites/safety.yaml",
+    ]
 
 
 NARROW = (
@@ -52,7 +116,7 @@ NARROW = (
     '      - {id: value, text: "180k.", match: ["180k"], ask: ["contract value", "what they pay"]}\n'
 )
 NARROW_WARNING = (
-    'narrow.yaml:13: people[0].facts[0].ask: warning: sam.value is asked only by these exact words ("contract '
+    'warning: narrow.yaml:13: people[0].facts[0].ask: sam.value is asked only by these exact words ("contract '
     'value", "what they pay"): add a single word a question would use, or a phrase of the synonym table '
     '(docs/people.md, "Other words")'
 )
@@ -65,7 +129,7 @@ def test_a_fact_only_exact_words_ask_for_is_warned_of_without_failing(bench, cli
 
     assert result.exit_code == 0
     assert result.stdout.splitlines() == [
-        "narrow.yaml: ok",
+        "narrow.yaml: ok (scene)",
         NARROW_WARNING,
         "next: soundstage run narrow.yaml --agent 'python agent.py'",
     ]
@@ -75,6 +139,6 @@ def test_a_fact_only_exact_words_ask_for_is_warned_of_without_failing(bench, cli
             "file": "narrow.yaml",
             "line": 13,
             "field": "people[0].facts[0].ask",
-            "message": NARROW_WARNING.partition("warning: ")[2],
+            "message": NARROW_WARNING.partition("ask: ")[2],
         }
     ]

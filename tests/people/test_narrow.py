@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from soundstage.people.narrow import AskWarning, narrow, narrow_asks
+from soundstage.people.narrow import narrow, narrow_asks
 
 from .conftest import scene
 
@@ -41,19 +41,19 @@ def test_each_fact_and_decision_only_exact_words_ask_for_is_warned_of(tmp_path):
     lines = path.read_text().splitlines()
     value, waive = (next(n for n, line in enumerate(lines, 1) if f"id: {id_}," in line) for id_ in ("value", "waive"))
     advice = 'add a single word a question would use, or a phrase of the synonym table (docs/people.md, "Other words")'
-    assert narrow_asks(path) == [
-        AskWarning(
-            where,
-            value,
-            "people[0].facts[0].ask",
-            f'laura.value is asked only by these exact words ("contract value", "W-4821"): {advice}',
-        ),
-        AskWarning(
-            where,
-            waive,
-            "people[0].decisions[0].ask",
-            f'laura.waive is asked only by these exact words ("waive the fee"): {advice}',
-        ),
+    assert [warning.to_dict() for warning in narrow_asks(path)] == [
+        {
+            "file": where,
+            "line": value,
+            "field": "people[0].facts[0].ask",
+            "message": f'laura.value is asked only by these exact words ("contract value", "W-4821"): {advice}',
+        },
+        {
+            "file": where,
+            "line": waive,
+            "field": "people[0].decisions[0].ask",
+            "message": f'laura.waive is asked only by these exact words ("waive the fee"): {advice}',
+        },
     ]
 
 

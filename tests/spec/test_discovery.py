@@ -124,7 +124,7 @@ def test_list_scenes_by_name_with_descriptions(two_roots: tuple[Path, Path, Path
         (
             "broken",
             here / "seeds" / "broken.yaml",
-            f"invalid: {here / 'seeds' / 'broken.yaml'}:2: invalid YAML: mapping values are not allowed here",
+            f"invalid: {here / 'seeds' / 'broken.yaml'}:2: name: invalid YAML: mapping values are not allowed here",
         ),
         ("odd", here / "seeds" / "odd.yaml", ""),
         ("outage", second / "seeds" / "outage.yaml", "The orders API is slow."),

@@ -135,12 +135,28 @@ def test_duplicate_key_in_a_list_item() -> None:
 
 def test_syntax_error_names_the_line() -> None:
     assert error_of("name: acme\nslack:\n  users: [a, b\n  channels: []\n") == (
-        "w.yaml:4: invalid YAML: expected ',' or ']', but got ':' (while parsing a flow sequence on line 3)"
+        "w.yaml:4: slack.users[1]: invalid YAML: expected ',' or ']', but got ':' "
+        "(while parsing a flow sequence on line 3)"
     )
 
 
 def test_bad_indentation() -> None:
-    assert error_of("name: acme\n  description: x\n") == ("w.yaml:2: invalid YAML: mapping values are not allowed here")
+    assert error_of("name: acme\n  description: x\n") == (
+        "w.yaml:2: name: invalid YAML: mapping values are not allowed here"
+    )  # a plain value goes on over lines: `acme description` is name's, broken by its `:`
+
+
+@pytest.mark.parametrize(
+    ("text", "where"),
+    [
+        ("name: x\ndescription: Doing no harm: keeping data in\n", "w.yaml:2: description"),  # suites/safety.yaml's
+        ("a:\n  - b: 1\n  - c: d: 2\n", "w.yaml:3: a[1].c"),
+        ("- a\n- b: c: d\n", "w.yaml:2: [1].b"),
+        ("a:\n  b: 1\n c: 2\n", "w.yaml:3"),  # between entries, at the top: no field
+    ],
+)
+def test_a_syntax_error_names_the_field_it_broke(text: str, where: str) -> None:
+    assert error_of(text).rsplit(": invalid YAML", 1)[0] == where
 
 
 def test_a_character_yaml_does_not_allow() -> None:

@@ -4,6 +4,7 @@ suites/<name>.yaml`); a bad suite is refused with the file, line and field of ea
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -45,13 +46,20 @@ def test_a_suite_is_its_scenes_in_order_each_once(here: Path) -> None:
     ]
 
 
-def test_a_bad_suite_names_each_problem(here: Path) -> None:
+def problems(here: Path, text: str) -> list[tuple[int | None, str, str]]:
+    """Each problem of a suite of `text`: its line, field and message up to its first `:` or `;`."""
     suite = here / "suites" / "bad.yaml"
-    suite.write_text("name: bad\nscenes:\n  - alpha\n  - alpah\ntags: [oncall, nothing]\n")
+    suite.write_text(text)
     with pytest.raises(SpecError) as raised:
         read_suite(suite)
-    errors = [(e.line, e.field, e.message.split(":")[0]) for e in raised.value.errors]  # type: ignore[attr-defined]
-    assert errors == [(4, "scenes[1]", "no scene 'alpah'"), (5, "tags", "no scene has the tag 'nothing'")]
+    errors: list[SpecError] = raised.value.errors  # type: ignore[attr-defined]
+    return [(e.line, e.field, re.split("[:;]", e.message)[0]) for e in errors]
+
+
+def test_a_bad_suite_names_each_problem(here: Path) -> None:
+    text = "name: bad\nscenes:\n  - alpha\n  - alpah\ntags: [oncall, nothing]\n"
+    assert problems(here, text) == [(4, "scenes[1]", "no scene 'alpah'"), (5, "tags", "no scene has the tag 'nothing'")]
+    suite = here / "suites" / "bad.yaml"
     suite.write_text("name: empty\ndescription: nothing in it\n")
     with pytest.raises(SpecError) as raised:
         read_suite(suite)
@@ -67,3 +75,10 @@ def test_run_takes_a_suite(here: Path) -> None:
     result = CliRunner().invoke(app, ["run", "suites/support.yaml", "--agent", "true", "--json"])
     run = json.loads(result.stdout)
     assert [(r["scene"], r["trial"]) for r in run["results"]] == [("beta", 1), ("gamma", 1)]
+
+
+def test_a_bad_field_of_a_suite_hides_no_missing_scene(here: Path) -> None:
+    assert problems(here, "name: bad\ndescripton: typo\nscenes: [alpah]\n") == [
+        (2, "descripton", "unknown field 'descripton'"),
+        (3, "scenes[0]", "no scene 'alpah'"),
+    ]

@@ -184,3 +184,88 @@ def test_faults_and_people_name_declared_faults_in_their_conditions(tmp_path: Pa
         (line, "faults[0].active_while.fault_resolved.fault", unknown),
         (line + 6, "people[0].facts[0].share_if.state.fault_resolved.fault", unknown),
     ]
+
+
+def test_a_bad_field_of_a_person_hides_no_check_error(tmp_path: Path) -> None:
+    text = SCENE.replace("    slack_user: $priya\n", "    slack_user: $priya\n    reply_after: soon\n") + (
+        "  - {id: a, revealed: [priya.budgit]}\n"
+        "  - {id: b, trace_calls: {called: '*'}}\n"
+        "  - {id: c, knows: {person: $nina, facts: [priya.budget]}}\n"
+    )
+    first = FIRST + 1
+    assert problems(tmp_path, text) == [
+        (16, "people[0].reply_after", "expected a duration like 30s, 5m or 2h, found 'soon'"),
+        (first, "checks[0].revealed[0]", _unknown_fact("priya.budgit", "priya.budget")),
+        (first + 1, "checks[1].trace_calls", _unknown_kind("trace_calls")),
+        (
+            first + 2,
+            "checks[2].knows.person",
+            "$nina is not a person of this scene (people: $priya, $sam): only people hear, learn and decide",
+        ),
+    ]
+
+
+def test_a_bad_ref_hides_no_unknown_field_of_its_check(tmp_path: Path) -> None:
+    text = SCENE + "  - {id: a, state: {slack.message: {channel: $nope, txt: refund}}}\n"
+    assert problems(tmp_path, text) == [
+        (
+            FIRST,
+            "checks[0].state.slack.message.channel",
+            "unknown ref $nope (known refs: $bot, $ext, $nina, $priya, $sam)",
+        ),
+        (
+            FIRST,
+            "checks[0].state.slack.message.txt",
+            (
+                "unknown field 'txt' (expected one of: channel, from, in_thread_of, text_contains, text_matches, "
+                "count_gte, ignore_case)"
+            ),
+        ),
+    ]
+
+
+def test_an_unknown_field_a_bad_record_and_a_missing_task_are_reported_together(tmp_path: Path) -> None:
+    text = (
+        SCENE.replace("task: Ask Priya to approve the refund.\n", "tsak: Ask Priya.\n").replace(
+            "members: [$bot, $nina]", "members: [$bot, $nobody]"
+        )
+        + "  - {id: ok, revealed: [priya.budget]}\n"
+    )
+    assert [(line, field) for line, field, _ in problems(tmp_path, text)] == [
+        (1, "task"),
+        (2, "tsak"),
+        (12, "seed.slack.channels[0].members[1]"),
+    ]
+
+
+def test_a_person_left_out_leaves_no_false_alarm_and_hides_nothing_else(tmp_path: Path) -> None:
+    # Without slack_user, Sam cannot be read: a check naming his fact is no problem of its own.
+    text = SCENE.replace("  - ref: sam\n    slack_user: $sam\n", "  - ref: sam\n") + (
+        "  - {id: a, never: {in: $ext, carries: [sam.contract_value]}}\n  - {id: b, trace: {called: 3}}\n"
+    )
+    found = problems(tmp_path, text)
+    assert [(line, field) for line, field, _ in found] == [
+        (20, "people[1].slack_user"),
+        (FIRST, "checks[1].trace.called"),
+    ]
+    assert found[0][2] == "required field is missing"
+
+
+def test_a_broken_world_file_hides_no_error_of_the_scene(tmp_path: Path) -> None:
+    (tmp_path / "worlds").mkdir()
+    (tmp_path / "worlds" / "tiny.yaml").write_text("name: tiny\nslack:\n  users: [{ref: bot, nmae: stagebot}]\n")
+    (tmp_path / "seeds").mkdir()
+    scene = tmp_path / "seeds" / "scene.yaml"
+    scene.write_text("name: s\nworld: tiny\ntask: 3\nchecks: []\n")
+    assert [(Path(e.file).name, e.line, e.field) for e in validate_file(scene)] == [
+        ("scene.yaml", 3, "task"),
+        ("tiny.yaml", 3, "slack.users[0].name"),
+        ("tiny.yaml", 3, "slack.users[0].nmae"),
+    ]
+
+
+def _unknown_fact(name: str, meant: str) -> str:
+    return (
+        f"fact {name!r} is not one of the scene's facts (declared: priya.budget, sam.contract_value); "
+        f"did you mean {meant!r}?"
+    )

@@ -24,11 +24,11 @@ from ..errors import SpecError
 from ..grading.kinds import KINDS, STATE_CHECKS
 from ..spec.discovery import roots
 from ..spec.loader import Document, SpecErrors, describe, dotted, read_document
+from ..spec.project_file import FILE as PROJECT_FILE
 from ..spec.refs import PathPart, ref_name
 from .parse import Check, CheckSpecError, CheckSpecErrors, Source, Use, parse_check_list
 
 LIBRARY_ENV = "SOUNDSTAGE_CHECKS"
-PROJECT_FILE = "soundstage.yaml"
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*")
 _DEFINITION_KEYS = ("id", "description", "params")
 
@@ -220,12 +220,13 @@ def read_library(files: list[Path]) -> Library:
     return library
 
 
-def read_library_file(path: Path) -> list[Definition]:
+def read_library_file(path: Path, project: bool = False) -> list[Definition]:
     """The definitions of one file: a mapping with `checks` (a list of definitions) and an optional
-    `description`; a project file (soundstage.yaml) is read for its `checks` only."""
+    `description`; a project file (soundstage.yaml, or one known to be a project file) is read for its `checks`
+    only."""
     document = read_document(path)
     errors: list[SpecError] = []
-    project = path.name == PROJECT_FILE or _is_configured_project(path)
+    project = project or path.name == PROJECT_FILE or _is_configured_project(path)
     if not project:
         for key in document.data:
             if key not in ("description", "checks"):

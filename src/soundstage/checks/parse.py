@@ -174,16 +174,19 @@ def parse_check(item: Any, refs: dict[str, str], source: Source, i: int) -> Chec
     if not isinstance(value, dict):
         errors.append(CheckSpecError(f"the arguments of a {kind.name} check are a mapping, got {_type(value)}", path))
         raise CheckSpecErrors(errors)
-    if errors:  # an unknown ref would only add confusing problems of its own
-        raise CheckSpecErrors(errors)
+    unknown = [at for at, _ in problems]
     try:
         args = kind.parse(value)
     except ArgumentErrors as exc:
         for loc, message in exc.problems:
             if filled and loc[:1] == (kind.shorthand,):
                 loc = loc[1:]
-            errors.append(CheckSpecError(message, path + loc))
+            # An unknown ref's value, left as written, is no problem of its own: only the others are.
+            if not any((path + loc)[: len(at)] == at for at in unknown):
+                errors.append(CheckSpecError(message, path + loc))
         raise CheckSpecErrors(errors) from None
+    if errors:
+        raise CheckSpecErrors(errors)
     return Check(id=str(check_id), kind=kind, args=args, spec=value, source=source, at=path, shorthand=filled)
 
 

@@ -1,4 +1,5 @@
-"""`soundstage validate FILE...`: world and scene files checked as a run would load them."""
+"""`soundstage validate FILE...`: scenes, world definitions, suites, check libraries and project files, each
+told by its content and checked as a run would load it."""
 
 from __future__ import annotations
 
@@ -7,48 +8,49 @@ from typing import Annotated
 
 import typer
 
-from ..people.narrow import narrow_asks
-from ..spec.loader import read_document
-from ..stage.validate import is_scene, validate_file
+from ..stage.validate import Validated, validated
 from .output import JsonOption, emit, finish, handles_errors, next_step, quote, say
+
+# The kinds of file `soundstage run` takes.
+RUNNABLE = ("scene", "suite")
 
 
 @handles_errors("validate")
 def validate(
-    files: Annotated[list[Path], typer.Argument(help="World definitions and scenes.", show_default=False)],
+    files: Annotated[
+        list[Path],
+        typer.Argument(help="Scenes, world definitions, suites, check libraries, project files.", show_default=False),
+    ],
     json_output: JsonOption = False,
 ) -> None:
-    """Check world and scene files: schema, refs, check ids, pass list. Errors name file, line and field."""
-    found = {str(path): validate_file(path) for path in files}
-    warned = {str(path): narrow_asks(path) for path in files}  # not errors: the exit code ignores them
-    bad = [file for file, errors in found.items() if errors]
+    """Check scenes, worlds, suites, check libraries and project files: each told by its content; every error
+    with its file, line and field."""
+    found = [validated(path) for path in files]
+    bad = [checked.file for checked in found if not checked.ok]
     if json_output:
-        emit(
-            {
-                "ok": not bad,
-                "files": [
-                    {
-                        "file": file,
-                        "ok": not errors,
-                        "errors": [e.to_dict() for e in errors],
-                        "warnings": [w.to_dict() for w in warned[file]],
-                    }
-                    for file, errors in found.items()
-                ],
-            }
-        )
+        emit({"ok": not bad, "files": [_record(checked) for checked in found]})
     else:
-        for file, errors in found.items():
-            if not errors:
-                say(f"{file}: ok")
-            for error in errors:
+        for checked in found:
+            if checked.ok:
+                say(f"{checked.file}: ok ({checked.kind})")
+            for error in checked.errors:
                 say(str(error))
-            for warning in warned[file]:
-                say(str(warning))
-        next_step(f"soundstage validate {quote(*bad)}" if bad else _next_ok(files))
+            for warning in checked.warnings:
+                say(f"warning: {warning}")
+        next_step(f"soundstage validate {quote(*bad)}" if bad else _next_ok(found))
     finish(2 if bad else 0)
 
 
-def _next_ok(files: list[Path]) -> str:
-    scenes = [str(path) for path in files if is_scene(read_document(path))]
-    return f"soundstage run {quote(*scenes)} --agent 'python agent.py'" if scenes else "soundstage list"
+def _record(checked: Validated) -> dict[str, object]:
+    return {
+        "file": checked.file,
+        "kind": checked.kind,
+        "ok": checked.ok,
+        "errors": [error.to_dict() for error in checked.errors],
+        "warnings": [warning.to_dict() for warning in checked.warnings],
+    }
+
+
+def _next_ok(found: list[Validated]) -> str:
+    runnable = [checked.file for checked in found if checked.kind in RUNNABLE]
+    return f"soundstage run {quote(*runnable)} --agent 'python agent.py'" if runnable else "soundstage list"

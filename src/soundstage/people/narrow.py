@@ -10,7 +10,6 @@ file, line and field of its `ask`; a scene that has one still runs.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -21,27 +20,12 @@ from .understanding import Asks
 WORD = re.compile(r"[A-Za-z]+(?:['\u2019][A-Za-z]+)?")
 
 
-@dataclass(frozen=True)
-class AskWarning:
-    file: str
-    line: int | None
-    field: str
-    message: str
-
-    def __str__(self) -> str:
-        where = self.file + (f":{self.line}" if self.line is not None else "")
-        return f"{where}: {self.field}: warning: {self.message}"
-
-    def to_dict(self) -> dict[str, object]:
-        return {"file": self.file, "line": self.line, "field": self.field, "message": self.message}
-
-
 def narrow(phrase: str) -> bool:
     """Whether only these very words, in this order, ask for what the phrase names."""
     return not (WORD.fullmatch(phrase.strip()) or Asks.of([phrase]).groups)
 
 
-def narrow_asks(path: Path) -> list[AskWarning]:
+def narrow_asks(path: Path) -> list[SpecError]:
     """A warning for each fact and decision of a scene's people whose every `ask` phrase is narrow. A file
     that cannot be read, or whose people are malformed, gets none here: validation reports its errors."""
     try:
@@ -49,7 +33,7 @@ def narrow_asks(path: Path) -> list[AskWarning]:
     except SpecError:
         return []
     people = document.data.get("people")
-    warnings: list[AskWarning] = []
+    warnings: list[SpecError] = []
     for i, person in enumerate(people if isinstance(people, list) else []):
         if not isinstance(person, dict):
             continue
@@ -62,13 +46,13 @@ def narrow_asks(path: Path) -> list[AskWarning]:
                 where = ("people", i, section, j, "ask")
                 listed = ", ".join(f'"{p}"' for p in ask)
                 warnings.append(
-                    AskWarning(
-                        str(path),
-                        document.line(where),
-                        dotted(where),
+                    SpecError(
                         f"{person.get('ref')}.{item.get('id')} is asked only by these exact words ({listed}): "
                         "add a single word a question would use, or a phrase of the synonym table "
                         '(docs/people.md, "Other words")',
+                        str(path),
+                        document.line(where),
+                        dotted(where),
                     )
                 )
     return warnings

@@ -18,6 +18,7 @@ Every value is text that can be written out again: a lone UTF-16 surrogate (half
 
 from __future__ import annotations
 
+import copy
 import re
 import zlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -42,6 +43,7 @@ if yaml.__with_libyaml__:
     from yaml._yaml import CParser
 
 from ..errors import SpecError
+from .broken import broken_path
 
 PathKey = tuple[Any, ...]
 M = TypeVar("M", bound=BaseModel)
@@ -278,11 +280,13 @@ def load_yaml(text: str, file: str, max_chars: int | None = None, max_values: in
         raise SpecError(_too_long(max_chars), file=file, line=text.count("\n", 0, max_chars) + 1)
     # PyYAML refuses them before parsing, where no line or field is known: read as U+FFFD, then reported.
     lone = [found.start() for found in _SURROGATE.finditer(text)]
+    readable = _SURROGATE.sub("\ufffd", text) if lone else text
     try:
-        data, lines = _parse(_SURROGATE.sub("\ufffd", text) if lone else text, file, lone, max_values)
+        data, lines = _parse(readable, file, lone, max_values)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
-        raise SpecError(_syntax_message(exc), file=file, line=mark.line + 1 if mark else None) from None
+        line = mark.line + 1 if mark else None
+        raise SpecError(_syntax_message(exc), file=file, line=line, field=dotted(broken_path(readable))) from None
     except yaml.reader.ReaderError as exc:
         line = text.count("\n", 0, exc.position) + 1
         raise SpecError(f"invalid YAML: {exc.reason} (found #x{exc.character:04x})", file=file, line=line) from None
@@ -535,13 +539,69 @@ def validate_model(model_cls: type[M], document: Document) -> M:
     try:
         return model_cls.model_validate(document.data)
     except ValidationError as exc:
-        errors: list[SpecError] = []
-        for detail in exc.errors(include_url=False):
-            error = _spec_error(model_cls, document, detail)
-            if all(error.to_dict() != seen.to_dict() for seen in errors):
-                errors.append(error)
-        errors.sort(key=lambda error: error.line or 0)
-        raise SpecErrors(errors) from None
+        raise SpecErrors(_spec_errors(model_cls, document, exc)) from None
+
+
+def validate_partly(
+    model_cls: type[M], document: Document, stand_ins: Mapping[str, Any] | None = None
+) -> tuple[M | None, list[SpecError], list[PathKey]]:
+    """`document.data` as a `model_cls` with the parts that do not validate left out, every problem of it (as
+    `validate_model` names them) and the paths left out: so that what reads the model next (refs, people,
+    checks) can look at the rest, and one problem does not hide the others. A part is a mapping's key (never
+    a list's item, so that every later problem keeps its index); a required top-level field missing or left
+    out takes its value from `stand_ins`. None when the whole does not validate (a problem of the top level)."""
+    try:
+        return model_cls.model_validate(document.data), [], []
+    except ValidationError as exc:
+        errors = _spec_errors(model_cls, document, exc)
+        details = exc.errors(include_url=False)
+    data = copy.deepcopy(document.data)
+    left_out: list[PathKey] = []
+    stand_ins = stand_ins or {}
+    for _ in range(len(details) + 8):  # each round leaves out at least one more part, or stops
+        changed = False
+        for detail in details:
+            path = _data_path(data, detail["loc"], keep_last=detail["type"] == "missing")
+            if detail["type"] == "missing" and len(path) == 1 and path[0] in stand_ins:
+                changed |= data.get(path[0]) != stand_ins[path[0]]
+                data[path[0]] = stand_ins[path[0]]
+                continue
+            path = path[:-1] if detail["type"] == "missing" else path
+            while path and isinstance(path[-1], int):
+                path = path[:-1]
+            parent = _at(data, path[:-1])
+            if isinstance(parent, dict) and path and path[-1] in parent:
+                del parent[path[-1]]
+                left_out.append(path)
+                changed = True
+        if not changed:
+            return None, errors, left_out
+        try:
+            return model_cls.model_validate(data), errors, left_out
+        except ValidationError as exc:
+            details = exc.errors(include_url=False)
+    return None, errors, left_out
+
+
+def _at(data: Any, path: PathKey) -> Any:
+    """The value at `path`; None where an earlier part was left out already."""
+    for part in path:
+        try:
+            data = data[part]
+        except (KeyError, IndexError, TypeError):
+            return None
+    return data
+
+
+def _spec_errors(model_cls: type[BaseModel], document: Document, exc: ValidationError) -> list[SpecError]:
+    """Each problem pydantic found, once, by line."""
+    errors: list[SpecError] = []
+    for detail in exc.errors(include_url=False):
+        error = _spec_error(model_cls, document, detail)
+        if all(error.to_dict() != seen.to_dict() for seen in errors):
+            errors.append(error)
+    errors.sort(key=lambda error: error.line or 0)
+    return errors
 
 
 # What each pydantic error type expected, in plain words; the found value is added after.

@@ -1,9 +1,9 @@
 """Suites: `suites/<name>.yaml` lists scenes run together (`soundstage run suites/oncall.yaml`), by name or
 path, and/or every scene carrying some tags (docs/scenes.md, "Suites").
 
-A run's argument is a suite when it is a file whose YAML has `scenes` or `tags` and no `task`, or a name
-that no scene has and a `suites/<name>.yaml` of the roots has. Its scenes take its place, in its order, each
-once.
+A run's argument is a suite when it is a file whose keys make it one (`scenes` or `tags`, and none only a
+scene has: spec/kinds.py), or a name that no scene has and a `suites/<name>.yaml` of the roots has. Its
+scenes take its place, in its order, each once.
 """
 
 from __future__ import annotations
@@ -15,7 +15,8 @@ from pydantic import model_validator
 from ..errors import NotFound, SpecError
 from .discovery import find_named_suite, find_scene, is_file, is_name, list_scenes
 from .fields import Spec
-from .loader import SpecErrors, read_document, validate_model
+from .kinds import file_kind
+from .loader import SpecErrors, read_document, validate_partly
 
 
 class Suite(Spec):
@@ -38,10 +39,10 @@ def is_suite(argument: str) -> Path | None:
     path = Path(argument)
     if is_file(path) and path.suffix in (".yaml", ".yml"):
         try:
-            data = read_document(path).data
+            document = read_document(path)
         except SpecError:
             return None  # read as a scene, whose errors name it
-        return path if ("scenes" in data or "tags" in data) and "task" not in data else None
+        return path if file_kind(document) == "suite" else None
     return find_named_suite(argument) if is_name(argument) else None
 
 
@@ -49,9 +50,10 @@ def read_suite(path: Path) -> tuple[Suite, list[str]]:
     """A suite and its scenes (paths), each once; raises SpecErrors naming file, line and field of every
     scene it lists that cannot be found, or SpecErrors of its fields."""
     document = read_document(path)
-    suite = validate_model(Suite, document)
+    suite, errors, _ = validate_partly(Suite, document, {"name": path.stem})
+    if suite is None:
+        raise SpecErrors(errors)
     scenes: list[str] = []
-    errors: list[SpecError] = []
     for i, entry in enumerate(suite.scenes):
         relative = path.parent / entry
         try:
@@ -70,7 +72,7 @@ def read_suite(path: Path) -> tuple[Suite, list[str]]:
             errors.append(SpecError(f"no scene has the tag {tag!r}", file=document.file, line=line, field="tags"))
         scenes += tagged
     if errors:
-        raise SpecErrors(errors)
+        raise SpecErrors(sorted(errors, key=lambda error: error.line or 0))
     unique: dict[Path, str] = {}
     for scene in scenes:
         unique.setdefault(Path(scene).resolve(), scene)

@@ -12,7 +12,6 @@ import hashlib
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -31,9 +30,9 @@ from ..people.engine import attach
 from ..services import SERVICES
 from ..spec.build import BuildContext
 from ..spec.discovery import find_named_scene, find_scene, find_world
-from ..spec.loader import Document, SpecErrors
+from ..spec.loader import Document, PathKey, SpecErrors, load_yaml, read_document
 from ..world import Collection, World
-from .models import AgentSpec, ClockSpec, Scene, WorldDefinition, read_scene, read_scene_text, read_world
+from .models import AgentSpec, ClockSpec, Scene, SceneParts, WorldDefinition, read_world, scene_parts
 from .references import unresolved
 
 DEFAULT_START = "2026-03-02T14:00:00Z"
@@ -123,36 +122,52 @@ class WorldImage:
         return world
 
 
-def build_image(scene: Scene, scene_doc: Document) -> WorldImage:
+def build_image(scene: Scene, scene_doc: Document, earlier: SceneParts | None = None) -> WorldImage:
     """Builds the image of a parsed scene; raises SpecErrors naming the file, line and field of every
-    problem it finds (a problem in one part does not hide the problems of the others)."""
+    problem it finds (a problem in one part does not hide the problems of the others). `earlier`: the scene
+    as `scene_parts` read it, whose problems are reported with these and whose parts left out are not looked
+    for (a check naming a fact of a person left out is no problem of its own)."""
     # A big world makes hundreds of thousands of objects that all live on: without this, each full collection
     # walks all of them again (a fifth of loading 100,000 messages).
     with collector.held():
-        return _build(scene, scene_doc)
+        return _build(scene, scene_doc, earlier or SceneParts(scene, [], []))
 
 
-def _build(scene: Scene, scene_doc: Document) -> WorldImage:
+def scene_image(document: Document) -> WorldImage:
+    """The image of a scene file's document; raises SpecErrors naming every problem of it at once, of its fields
+    and of what they name."""
+    parts = scene_parts(document)
+    if parts.scene is None:
+        raise SpecErrors(parts.errors)
+    return build_image(parts.scene, document, parts)
+
+
+def _build(scene: Scene, scene_doc: Document, earlier: SceneParts) -> WorldImage:
     scene_file = scene_doc.file
-    world, world_doc = _world(scene, scene_doc)
+    try:
+        world, world_doc = _world(scene, scene_doc)
+    except SpecError as exc:
+        raise SpecErrors(_sorted(earlier.errors + _listed(exc), scene_file)) from None
     clock = _clock(scene, world)
     documents = {doc.file: doc for doc in (scene_doc, world_doc) if doc is not None}
     seed = world.name if world else scene.name
     ctx = BuildContext(IdSource(seed), _start(clock), seed, documents)
 
     sections = _sections(scene, scene_file, world, world_doc)
-    errors = _records(sections, ctx) + _generated(sections, ctx)
-    if errors:  # everything below resolves names against these records: it would only add false alarms
-        raise SpecErrors(errors)
-    agent, errors = _agent(scene, ctx.at(scene_file, ("agent",)))
+    built = _records(sections, ctx) + _generated(sections, ctx)
+    errors = earlier.errors + built
+    if built or any(path[0] == "seed" for path in earlier.left_out):
+        # Everything below resolves names against these records: it would only add false alarms.
+        raise SpecErrors(_sorted(errors, scene_file))
+    agent, unresolved_agent = _agent(scene, ctx.at(scene_file, ("agent",)))
     cast, unresolved_people = build_people(scene.people, ctx.at(scene_file, ("people",)))
     faults, unresolved_faults = build_faults(scene.faults, ctx.at(scene_file, ("faults",)))
     rules, unresolved_api_faults = api_faults.build_api_faults(scene.api_faults, ctx.at(scene_file, ("api_faults",)))
-    parsed, unparsed = _checks(scene, ctx.at(scene_file, ()), cast, faults)
-    errors += unresolved_people + unresolved_faults + unresolved_api_faults + unparsed
+    parsed, unparsed = _checks(scene, ctx.at(scene_file, ()), cast, faults, earlier.left_out)
+    errors += unresolved_agent + unresolved_people + unresolved_faults + unresolved_api_faults + unparsed
 
-    if errors:  # the scene's first, each file's by line
-        raise SpecErrors(sorted(errors, key=partial(_place, scene_file)))
+    if errors:
+        raise SpecErrors(_sorted(errors, scene_file))
     return WorldImage(
         scene=scene,
         source=scene_file,
@@ -269,22 +284,31 @@ def _agent(scene: Scene, ctx: BuildContext) -> tuple[dict[str, Any], list[SpecEr
     return agent, errors
 
 
-def _checks(scene: Scene, ctx: BuildContext, cast: Cast, faults: list[ResolvedFault]) -> tuple[Parsed, list[SpecError]]:
+def _checks(
+    scene: Scene, ctx: BuildContext, cast: Cast, faults: list[ResolvedFault], left_out: list[PathKey]
+) -> tuple[Parsed, list[SpecError]]:
     """The scene's checks parsed (library entries expanded) and its pass list checked, and what is wrong with
-    them: their own problems, then every name they use that the scene does not resolve."""
+    them: their own problems, then every name they use that the scene does not resolve (but those of people
+    or faults left out)."""
     parsed = parse_with_library(scene.checks, ctx.refs, scene_file=_local(ctx.file))
     errors = parsed.library_errors + [_located(ctx, e) for e in parsed.errors]
     try:
         written = [str(c["id"]) for c in parsed.expanded if isinstance(c, dict) and isinstance(c.get("id"), str)]
-        check_pass_list(scene.pass_, parsed.checks, written)
+        if all(path[0] != "checks" for path in left_out):
+            check_pass_list(scene.pass_, parsed.checks, written)
     except CheckSpecErrors as exc:
         errors += [_located(ctx, e) for e in exc.errors]
-    errors += unresolved(ctx, parsed.checks, cast, scene, faults)
+    errors += unresolved(ctx, parsed.checks, cast, scene, faults, left_out)
     return parsed, errors
 
 
-def _place(scene_file: str, error: SpecError) -> tuple[bool, int]:
-    return error.file != scene_file, error.line or 0
+def _sorted(errors: list[SpecError], scene_file: str) -> list[SpecError]:
+    """The scene's first, each file's by line."""
+    return sorted(errors, key=lambda error: (error.file != scene_file, error.line or 0))
+
+
+def _listed(exc: SpecError) -> list[SpecError]:
+    return list(getattr(exc, "errors", None) or [exc])
 
 
 def _located(ctx: BuildContext, error: CheckSpecError) -> SpecError:
@@ -310,7 +334,7 @@ class ImageCache:
             cached = self._cached(key)
             if cached is not None:
                 return cached
-            image = build_image(*read_scene_text(scene_yaml))
+            image = scene_image(load_yaml(scene_yaml, "<scene_yaml>"))
         else:
             if not scene:
                 raise SpecError("give a scene name or path, or the scene's YAML text")
@@ -319,7 +343,7 @@ class ImageCache:
             cached = self._cached(key)
             if cached is not None:
                 return cached
-            image = build_image(*read_scene(path))  # errors name the path as the user gave it
+            image = scene_image(read_document(path))  # errors name the path as the user gave it
         if image.clock.start != "now":
             files = [(Path(f), _stamp(Path(f))) for f in image.files]
             with self._lock:

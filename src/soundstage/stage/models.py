@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 import functools
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -21,7 +22,17 @@ from ..faults.models import Fault
 from ..people.models import Person
 from ..services import SERVICES
 from ..spec.fields import Duration, Rate, Spec, Time, env_name, host_port
-from ..spec.loader import Document, SpecErrors, describe, dotted, load_yaml, read_document, validate_model
+from ..spec.loader import (
+    Document,
+    PathKey,
+    SpecErrors,
+    describe,
+    dotted,
+    load_yaml,
+    read_document,
+    validate_model,
+    validate_partly,
+)
 
 
 class ClockSpec(Spec):
@@ -161,21 +172,42 @@ def read_world(path: Path) -> tuple[WorldDefinition, Document]:
 
 def read_scene(path: Path) -> tuple[Scene, Document]:
     document = read_document(path)
-    return _checked_scene(document), document
+    return checked_scene(document), document
 
 
 def read_scene_text(text: str, file: str = "<scene_yaml>") -> tuple[Scene, Document]:
     document = load_yaml(text, file)
-    return _checked_scene(document), document
+    return checked_scene(document), document
 
 
-def _checked_scene(document: Document) -> Scene:
-    """The scene, once every operation its `rate_limits` name is one the service implements (or `*`): a
-    misspelt name would otherwise limit nothing, silently."""
+def checked_scene(document: Document) -> Scene:
+    """The scene; raises SpecErrors naming every problem of its fields."""
+    parts = scene_parts(document)
+    if parts.errors or parts.scene is None:
+        raise SpecErrors(parts.errors)
+    return parts.scene
+
+
+@dataclass
+class SceneParts:
+    """A scene read as far as it goes: the parts of it that validate, the problems of the others, and the paths
+    of what was left out for them (`loader.validate_partly`)."""
+
+    scene: Scene | None
+    errors: list[SpecError]
+    left_out: list[PathKey]
+
+
+# What a scene missing its name or task is built with meanwhile, so that its other problems are found too.
+_STAND_INS = {"name": "scene", "task": ""}
+
+
+def scene_parts(document: Document) -> SceneParts:
+    """The scene's fields, every operation its `rate_limits` name checked to be one the service implements (or
+    `*`): a misspelt name would otherwise limit nothing, silently."""
     _sections_built()
-    scene = validate_model(Scene, document)
-    errors: list[SpecError] = []
-    for service, limits in scene.rate_limits.items():
+    scene, errors, left_out = validate_partly(Scene, document, _STAND_INS)
+    for service, limits in scene.rate_limits.items() if scene is not None else ():
         known = SERVICES[service].operations()
         for operation in limits if isinstance(limits, dict) else ():
             if operation != "*" and operation not in known:
@@ -186,6 +218,4 @@ def _checked_scene(document: Document) -> Scene:
                     f"expected * or a {service} operation soundstage implements, found {describe(operation)}{hint}"
                 )
                 errors.append(SpecError(message, file=document.file, line=document.line(path), field=dotted(path)))
-    if errors:
-        raise SpecErrors(errors)
-    return scene
+    return SceneParts(scene, sorted(errors, key=lambda error: error.line or 0), left_out)

@@ -22,23 +22,43 @@ from ..spec.build import BuildContext
 from ..spec.refs import RefError, resolve_refs
 from .models import Scene
 
+# The names each part of a scene declares, and the keys that declare them: with one of those keys (or the whole
+# part) left out, as it did not validate, a name missing from the scene may be one of its, and is not reported.
+_DECLARED_BY = {
+    "people": (("fact", "person", "decision"), {"ref", "slack_user", "facts", "decisions", "id", "options"}),
+    "faults": (("fault",), {"id"}),
+}
+
 
 def unresolved(
-    ctx: BuildContext, checks: list[Check], cast: Cast, scene: Scene, faults: list[ResolvedFault]
+    ctx: BuildContext,
+    checks: list[Check],
+    cast: Cast,
+    scene: Scene,
+    faults: list[ResolvedFault],
+    left_out: Iterable[tuple[Any, ...]] = (),
 ) -> list[SpecError]:
     """A SpecError for every name that the scene does not declare, in its checks, its faults' conditions and
-    its people's conditions and triggers; `ctx` points at the scene file."""
+    its people's conditions and triggers; `ctx` points at the scene file. `left_out`: the paths of the scene's
+    parts that did not validate."""
     declared = [fault.id for fault in scene.faults]
+    unsure = {what for path in left_out for what in _unsure(path)}
     errors: list[SpecError] = []
     for what, path, value in _references(ctx, checks, scene, faults):
-        problem = _problem(what, value, cast, declared, ctx.refs)
+        problem = None if what in unsure else _problem(what, value, cast, declared, ctx.refs)
         if problem is not None:
             errors.append(ctx.error(problem, *path))
-    for i, person in enumerate(scene.people):
+    for i, person in enumerate(scene.people if "fault" not in unsure else ()):
         for j, trigger in enumerate(person.on):
             if trigger.fault_resolved is not None and trigger.fault_resolved not in declared:
                 errors.append(ctx.error(_unknown("fault", trigger.fault_resolved, declared), "people", i, "on", j))
     return errors
+
+
+def _unsure(path: tuple[Any, ...]) -> tuple[str, ...]:
+    """The kinds of name that a part left out may have declared."""
+    names, keys = _DECLARED_BY.get(path[0], ((), set()))
+    return names if len(path) < 3 or keys & set(path[2:]) else ()
 
 
 def _references(
