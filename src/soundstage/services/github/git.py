@@ -54,9 +54,22 @@ def tree_sha(entries: list[Record]) -> str:
     return _hash("tree", tree_payload(entries))
 
 
+UTC = "+0000"
+
+
+def zone(person: Record) -> str:
+    """The time zone git wrote a person's date in (`+0200`); a person without `tz` is in UTC."""
+    return person.get("tz", UTC)
+
+
+def zone_minutes(tz: str) -> int:
+    """`+0530` as minutes east of UTC (330)."""
+    return (-1 if tz[0] == "-" else 1) * (int(tz[1:3]) * 60 + int(tz[3:5]))
+
+
 def signature(person: Record) -> str:
-    """`Name <email> 1772460000 +0000` from `{name, email, at}` (`at` in epoch microseconds)."""
-    return f"{person['name']} <{person['email']}> {person['at'] // US} +0000"
+    """`Name <email> 1772460000 +0000` from `{name, email, at, tz?}` (`at` in epoch microseconds)."""
+    return f"{person['name']} <{person['email']}> {person['at'] // US} {zone(person)}"
 
 
 def commit_payload(tree: str, parents: list[str], author: Record, committer: Record, message: str) -> bytes:

@@ -25,6 +25,7 @@ _IDS = {
     "Deployment": 2_500_000_000,
     "DeploymentStatus": 5_900_000_000,
     "Release": 210_000_000,
+    "Workflow": 160_000_000,
     "WorkflowRun": 13_000_000_000,
     "CheckRun": 38_000_000_000,
     "StatusContext": 33_000_000_000,
