@@ -100,8 +100,11 @@ def get_release_by_tag(call: Call) -> Any:
 @ops("GET /repos/{owner}/{repo}/tags")
 def list_tags(call: Call) -> Any:
     repo = call.repo()
-    found = sorted(repos.refs(call.records, repo["full_name"], "tags/"), key=lambda r: _version(r["ref"]), reverse=True)
-    return paginate(call, found, lambda r: views_ci.tag(call.base, repo, r))
+    full = repo["full_name"]
+    found = sorted(repos.refs(call.records, full, "tags/"), key=lambda r: _version(r["ref"]), reverse=True)
+    return paginate(
+        call, found, lambda r: views_ci.tag(call.base, repo, r, repos.resolve(call.records, full, r["ref"]))
+    )
 
 
 def _version(ref: str) -> list[tuple[int, str]]:

@@ -13,7 +13,7 @@ from ...ids import IdSource
 from ...spec.build import BuildContext
 from ...world import Collection, World
 from .git import Objects
-from .store import BLOBS, COMMITS, TREES
+from .store import BLOBS, COMMITS, TAG_OBJECTS, TREES
 
 # Where each kind's numeric ids start (GitHub's ids are large and grow; these look like theirs).
 _IDS = {
@@ -60,8 +60,8 @@ class Records:
 
     @property
     def objects(self) -> Objects:
-        """The git objects: blobs, trees and commits."""
-        return Objects(self[BLOBS], self[TREES], self[COMMITS])
+        """The git objects: blobs, trees, commits and annotated tags."""
+        return Objects(self[BLOBS], self[TREES], self[COMMITS], self[TAG_OBJECTS])
 
     def new_id(self, kind: str) -> tuple[int, str]:
         """The next numeric id of a kind of record (`Issue`, `CheckRun`...) and its node id."""

@@ -87,14 +87,15 @@ def release(base: str, records: Records, record: Record) -> dict[str, Any]:
     }
 
 
-def tag(base: str, repo: Record, ref: Record) -> dict[str, Any]:
-    """A tag of `GET .../tags`: its name, commit and archives; the node id of its ref."""
+def tag(base: str, repo: Record, ref: Record, sha: str | None) -> dict[str, Any]:
+    """A tag of `GET .../tags`: its name, the commit it names (`sha`, an annotated tag's peeled) and archives;
+    the node id of its ref."""
     full, name = repo["full_name"], ref["ref"].removeprefix("refs/tags/")
     return {
         "name": name,
         "zipball_url": f"{base}/repos/{full}/zipball/refs/tags/{name}",
         "tarball_url": f"{base}/repos/{full}/tarball/refs/tags/{name}",
-        "commit": {"sha": ref["sha"], "url": f"{base}/repos/{full}/commits/{ref['sha']}"},
+        "commit": {"sha": sha, "url": f"{base}/repos/{full}/commits/{sha}"},
         "node_id": base64.b64encode(f"03:Ref{repo['id']}:{ref['ref']}".encode()).decode(),
     }
 
