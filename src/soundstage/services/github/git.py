@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 import hashlib
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -216,28 +217,24 @@ def entries(objects: Objects, tree: str) -> list[Record]:
     return _get(objects.trees, tree)["tree"]
 
 
-def flatten(objects: Objects, tree: str, prefix: str = "") -> dict[str, str]:
-    """Every file under `tree` as path -> blob sha, in git's order."""
-    files: dict[str, str] = {}
+def _files(objects: Objects, tree: str, prefix: str = "") -> Iterator[tuple[str, Record]]:
+    """Every file entry under `tree` with its path, in git's order."""
     for entry in entries(objects, tree):
         path = prefix + entry["path"]
         if entry["type"] == "tree":
-            files.update(flatten(objects, entry["sha"], path + "/"))
+            yield from _files(objects, entry["sha"], path + "/")
         else:
-            files[path] = entry["sha"]
-    return files
+            yield path, entry
 
 
-def modes(objects: Objects, tree: str, prefix: str = "") -> dict[str, str]:
+def flatten(objects: Objects, tree: str) -> dict[str, str]:
+    """Every file under `tree` as path -> blob sha, in git's order."""
+    return {path: entry["sha"] for path, entry in _files(objects, tree)}
+
+
+def modes(objects: Objects, tree: str) -> dict[str, str]:
     """The mode of every file under `tree` that is not a plain file (`100755`), by path."""
-    found: dict[str, str] = {}
-    for entry in entries(objects, tree):
-        path = prefix + entry["path"]
-        if entry["type"] == "tree":
-            found.update(modes(objects, entry["sha"], path + "/"))
-        elif entry["mode"] != FILE_MODE:
-            found[path] = entry["mode"]
-    return found
+    return {path: entry["mode"] for path, entry in _files(objects, tree) if entry["mode"] != FILE_MODE}
 
 
 def mode_changes(objects: Objects, before: str | None, after: str) -> dict[str, str]:
