@@ -272,3 +272,51 @@ def test_a_flaky_run_passes_when_run_again_and_a_real_failure_does_not(runs: Git
     assert runs.raw("GET", f"/repos/acme/app/actions/runs/{flaky}/attempts/4/jobs").status_code == 404
     bad = runs.raw("GET", f"/repos/acme/app/actions/runs/{flaky}/jobs", params={"filter": "newest"})
     assert bad.status_code == 422
+
+
+def test_workflows_are_known_by_their_runs(runs: GitHubWorld) -> None:
+    """`gh run list` names each run's workflow from `GET .../actions/workflows`, a page at a time."""
+    kit = runs.kit()
+    listed = kit.rest.actions.list_repo_workflows("acme", "app").parsed_data
+    assert listed.total_count == 2
+    assert [(w.id, w.name, w.path, w.state) for w in listed.workflows] == [
+        (160000001, "CI", ".github/workflows/ci.yml", "active"),
+        (160000002, "Tests", ".github/workflows/tests.yml", "active"),
+    ]
+    tests = runs.raw("GET", "/repos/acme/app/actions/workflows/160000002").json()
+    assert tests == {
+        "id": 160000002,
+        "node_id": "MDg6V29ya2Zsb3cxNjAwMDAwMDI=",
+        "name": "Tests",
+        "path": ".github/workflows/tests.yml",
+        "state": "active",
+        "created_at": "2026-03-02T13:30:00.000Z",
+        "updated_at": "2026-03-02T13:30:00.000Z",
+        "url": f"{runs.url}/repos/acme/app/actions/workflows/160000002",
+        "html_url": "https://github.com/acme/app/blob/main/.github/workflows/tests.yml",
+        "badge_url": "https://github.com/acme/app/workflows/Tests/badge.svg",
+    }
+    assert runs.raw("GET", "/repos/acme/app/actions/workflows/tests.yml").json() == tests  # by its file's name
+    page = runs.raw("GET", "/repos/acme/app/actions/workflows", params={"per_page": 1, "page": 2})
+    assert (page.json()["total_count"], [w["name"] for w in page.json()["workflows"]]) == (2, ["Tests"])
+    assert page.headers["Link"] == (
+        f'<{runs.url}/repos/acme/app/actions/workflows?per_page=1&page=1>; rel="prev", '
+        f'<{runs.url}/repos/acme/app/actions/workflows?per_page=1&page=1>; rel="first"'
+    )
+    py = runs.py().get_repo("acme/app")
+    assert [(w.id, w.name) for w in py.get_workflows()] == [(160000001, "CI"), (160000002, "Tests")]
+    assert py.get_workflow("ci.yml").name == "CI"
+    for missing in ("160000003", "deploy.yml", "Tests"):
+        gone = runs.raw("GET", f"/repos/acme/app/actions/workflows/{missing}")
+        assert (gone.status_code, gone.json()["message"]) == (404, "Not Found")
+
+
+def test_the_runs_of_one_workflow(runs: GitHubWorld) -> None:
+    kit = runs.kit()
+    found = kit.rest.actions.list_workflow_runs("acme", "app", "tests.yml").parsed_data
+    assert [(r.name, r.head_branch, r.workflow_id) for r in found.workflow_runs] == [("Tests", "rename", 160000002)]
+    ci_runs = kit.rest.actions.list_workflow_runs("acme", "app", 160000001, branch="main").parsed_data
+    assert [(r.name, r.head_branch) for r in ci_runs.workflow_runs] == [("CI", "main")]
+    py = runs.py().get_repo("acme/app").get_workflow(160000001)
+    assert sorted(r.head_branch for r in py.get_runs()) == ["main", "retry"]
+    assert runs.raw("GET", "/repos/acme/app/actions/workflows/9/runs").status_code == 404

@@ -6,9 +6,11 @@ from soundstage.services.github import diffs, git
 from soundstage.world import Collection
 
 
-def _objects(files: dict[str, str]) -> tuple[git.Objects, list[tuple[str, str | None, str | None]]]:
-    objects = git.Objects(Collection("github.blobs"), Collection("github.trees"), Collection("github.commits"))
-    return objects, [(path, None, git.write_blob(objects, text)) for path, text in files.items()]
+def _objects(files: dict[str, str]) -> tuple[git.Objects, list[diffs.Change]]:
+    objects = git.Objects(*(Collection(f"github.{n}") for n in ("blobs", "trees", "commits", "tags")))
+    return objects, [
+        (path, None, git.write_blob(objects, text), git.FILE_MODE, git.FILE_MODE) for path, text in files.items()
+    ]
 
 
 def test_a_small_stat_is_not_scaled():

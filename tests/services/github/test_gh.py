@@ -5,6 +5,7 @@ proxy (docs/gh.md): its GraphQL reads and writes, `gh pr diff`, `gh api`, and `g
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -311,3 +312,43 @@ def test_gh_with_gh_host_at_soundstage_as_github_enterprise(server: Server, tmp_
     gh("pr", "merge", "4", "-R", "acme/orders", "--merge")
     assert world["github.pulls"].get("acme/orders#4")["merged"] is True
     assert [c.operation for c in world.log.calls() if c.path == "/graphql"][-1] == "PullRequestMerge"
+
+
+def test_checks_commits_runs_and_releases(gh: Gh) -> None:
+    """What gh 2.23 asks beyond issues and pulls: `isRequired` of each check, `Commit.authors`, the workflows
+    a run list is named by, and `Repository.releases`."""
+    pull = gh.world.refs["fix_commit"]
+    assert gh("pr", "checks", "4", "-R", "acme/orders") == (
+        "build\tpass\t1m30s\thttps://github.com/acme/orders/actions/runs/13000000002/job/38000000002\n"
+    )
+    assert json.loads(gh("pr", "view", "4", "-R", "acme/orders", "--json", "commits")) == {
+        "commits": [
+            {
+                "authoredDate": "2026-03-02T12:00:00Z",
+                "authors": [
+                    {"email": "maya@acme.test", "id": "MDQ6VXNlcjkwMDAwMDAy", "login": "maya", "name": "Maya Chen"}
+                ],
+                "committedDate": "2026-03-02T12:00:00Z",
+                "messageBody": "",
+                "messageHeadline": "Key the totals cache by order id",
+                "oid": pull,
+            }
+        ]
+    }
+    assert gh("run", "list", "-R", "acme/orders") == (
+        "completed\tsuccess\tTurn the totals cache off\tCI\tcache-off\tpush\t13000000003\t1m30s\tMar  2, 2026\n"
+        "completed\tsuccess\tKey the totals cache by order id\tCI\tfix-totals-cache\tpush\t13000000002\t1m30s\t"
+        "Mar  2, 2026\n"
+        "completed\tsuccess\tRelease 1.4.0\tCI\tmain\tpush\t13000000001\t1m30s\tMar  2, 2026\n"
+    )
+    assert gh("release", "list", "-R", "acme/orders") == (
+        "1.4.0\tLatest\tv1.4.0\t2026-02-28T14:00:00Z\n1.3.0\t\tv1.3.0\t2026-02-21T14:00:00Z\n"
+    )
+    assert [c.operation for c in gh.world.log.calls()] == [
+        "PullRequestByNumber",
+        "PullRequestStatusChecks",
+        "PullRequestByNumber",
+        "GET /repos/{owner}/{repo}/actions/runs",
+        "GET /repos/{owner}/{repo}/actions/workflows",
+        "RepositoryReleaseList",
+    ]

@@ -325,33 +325,94 @@ def test_the_server_refuses_a_stale_update_and_deleting_the_default_branch(gh):
     assert gh.state(REFS)["acme/orders:refs/heads/main"]["sha"] == main
 
 
-def test_what_the_world_cannot_store_is_refused_whole(gh, clone):
-    clone.env["GIT_COMMITTER_DATE"] = "2026-03-02T17:00:00+0200"
-    sha = clone.commit("orders", {"tz.txt": "tz\n"}, "Dated in another zone")
-    done = clone.run("push", "origin", "HEAD:refs/heads/tz", cwd="orders")
-    assert done.returncode == 1
-    assert (
-        f" ! [remote rejected] HEAD -> tz (commit {sha} is dated in time zone +0200; "
-        "GitHub's API writes UTC dates only)\n"
-    ) in done.stderr
-    clone("reset", "-q", "--hard", "HEAD~1", cwd="orders")
-    clone.env["GIT_COMMITTER_DATE"] = "2026-03-02T15:00:00+0000"
-    clone.commit("orders", {"run.sh": "echo hi\n"}, "A script")
+def test_what_github_accepts_lands_as_git_wrote_it(gh, clone):
+    """A commit dated outside UTC, an executable file and an annotated tag: GitHub takes each, and so does the
+    world, with the same ids; REST then answers what GitHub answers for them."""
+    clone.env["GIT_AUTHOR_DATE"] = "2026-03-02T17:00:00+0200"
+    clone.env["GIT_COMMITTER_DATE"] = "2026-03-02T09:30:00-0530"
+    (clone.home / "orders/run.sh").write_text("echo hi\n")
     os.chmod(clone.home / "orders/run.sh", 0o755)
-    clone("commit", "-q", "-am", "Make it executable", cwd="orders")
-    done = clone.run("push", "origin", "HEAD:refs/heads/exec", cwd="orders")
-    assert "(tree " in done.stderr and "holds an entry of mode 100755 (only text files))" in done.stderr
-    assert {"acme/orders:refs/heads/tz", "acme/orders:refs/heads/exec"}.isdisjoint(gh.state(REFS))
-    assert git.blob_sha("tz\n") not in gh.state("github.blobs")
-    clone("reset", "-q", "--hard", "HEAD~2", cwd="orders")
-    clone("tag", "-a", "v9", "-m", "Annotated", cwd="orders")
-    clone("tag", "v9-light", cwd="orders")
-    done = clone.run("push", "origin", "v9", "v9-light", cwd="orders")
+    sha = clone.commit("orders", {}, "A script, from two time zones")
+    clone("tag", "-a", "v9", "-m", "Version 9", cwd="orders")
     tag = clone("rev-parse", "v9", cwd="orders").strip()
-    refused = f" ! [remote rejected] v9 -> v9 ({tag} is an annotated tag; the world's tags are lightweight refs)\n"
-    assert refused in done.stderr
-    refs = gh.state(REFS)
-    assert refs["acme/orders:refs/tags/v9-light"]["sha"] == refs["acme/orders:refs/heads/main"]["sha"]
+    done = clone.run("push", "origin", "HEAD:main", "HEAD:refs/heads/script", "v9", cwd="orders")
+    assert done.returncode == 0, done.stderr
+    assert " * [new tag]         v9 -> v9\n" in done.stderr
+    commit = gh.raw("GET", f"/repos/acme/orders/git/commits/{sha}").json()
+    assert (commit["author"]["date"], commit["committer"]["date"]) == ("2026-03-02T15:00:00Z", "2026-03-02T15:00:00Z")
+    tree = gh.raw("GET", f"/repos/acme/orders/git/trees/{commit['tree']['sha']}").json()["tree"]
+    assert [(e["path"], e["mode"]) for e in tree if e["path"] == "run.sh"] == [("run.sh", "100755")]
+    assert gh.raw("GET", "/repos/acme/orders/git/ref/tags/v9").json()["object"] == {
+        "sha": tag,
+        "type": "tag",
+        "url": f"{gh.url}/repos/acme/orders/git/tags/{tag}",
+    }
+    assert gh.raw("GET", f"/repos/acme/orders/git/tags/{tag}").json() == {
+        "node_id": base64.b64encode(f"03:Tag{int(tag[:12], 16)}".encode()).decode(),
+        "sha": tag,
+        "url": f"{gh.url}/repos/acme/orders/git/tags/{tag}",
+        "tagger": {"name": "Stage Bot", "email": "bot@acme.test", "date": "2026-03-02T15:00:00Z"},
+        "object": {"sha": sha, "type": "commit", "url": f"{gh.url}/repos/acme/orders/git/commits/{sha}"},
+        "tag": "v9",
+        "message": "Version 9\n",
+        "verification": {
+            "verified": False,
+            "reason": "unsigned",
+            "signature": None,
+            "payload": None,
+            "verified_at": None,
+        },
+    }
+    assert {t["name"]: t["commit"]["sha"] for t in gh.raw("GET", "/repos/acme/orders/tags").json()}["v9"] == sha
+    assert gh.raw("GET", "/repos/acme/orders/commits/v9").json()["sha"] == sha
+    query = '{ repository(owner: "acme", name: "orders") { defaultBranchRef { target { author { date } '
+    query += "committer { date } committedDate } } } }"
+    graph = gh.raw("POST", "/graphql", json={"query": query}).json()["data"]["repository"]["defaultBranchRef"]
+    assert graph["target"] == {  # GitHub's GitTimestamp keeps the zone git wrote; DateTime is UTC
+        "author": {"date": "2026-03-02T17:00:00+02:00"},
+        "committer": {"date": "2026-03-02T09:30:00-05:30"},
+        "committedDate": "2026-03-02T15:00:00Z",
+    }
+    patch = gh.raw("GET", f"/repos/acme/orders/commits/{sha}", headers={"Accept": "application/vnd.github.patch"})
+    assert "\nDate: Mon, 2 Mar 2026 17:00:00 +0200\n" in patch.text
+    assert " create mode 100755 run.sh\n" in patch.text and "\nnew file mode 100755\n" in patch.text
+    # A fresh clone has every object with its own id: the tag, the commit as dated, the executable.
+    clone("clone", "-q", _authed(gh.url, gh.token) + "/acme/orders.git", "again")
+    clone("checkout", "-q", "v9", cwd="again")
+    assert clone("cat-file", "-p", "v9", cwd="again") == clone("cat-file", "-p", "v9", cwd="orders")
+    assert clone("rev-parse", "v9^{commit}", cwd="again").strip() == sha
+    assert os.access(clone.home / "again/run.sh", os.X_OK)
+    clone("fsck", "--strict", cwd="again")
+    # A REST commit on top keeps the file executable, as GitHub keeps a file's mode when it changes it.
+    put = gh.raw(
+        "PUT",
+        "/repos/acme/orders/contents/run.sh",
+        json={
+            "message": "Say hello",
+            "content": base64.b64encode(b"echo hello\n").decode(),
+            "branch": "script",
+            "sha": git.blob_sha("echo hi\n"),
+        },
+    )
+    assert put.status_code == 200, put.text
+    clone("fetch", "-q", "origin", cwd="orders")
+    hello = git.blob_sha("echo hello\n")
+    assert clone("ls-tree", "origin/script", "run.sh", cwd="orders") == f"100755 blob {hello}\trun.sh\n"
+
+
+def test_what_the_world_cannot_store_is_refused_whole(gh, clone):
+    (clone.home / "orders/link").symlink_to("README.md")
+    clone.commit("orders", {}, "A symlink")
+    done = clone.run("push", "origin", "HEAD:refs/heads/link", cwd="orders")
+    assert done.returncode == 1
+    assert "(tree " in done.stderr and "holds an entry of mode 120000 (only files and directories))" in done.stderr
+    assert "acme/orders:refs/heads/link" not in gh.state(REFS)
+    clone("reset", "-q", "--hard", "HEAD~1", cwd="orders")
+    clone("tag", "-a", "t9", "-m", "A tag of a tree", "HEAD^{tree}", cwd="orders")
+    done = clone.run("push", "origin", "t9", cwd="orders")
+    tag = clone("rev-parse", "t9", cwd="orders").strip()
+    assert f" ! [remote rejected] t9 -> t9 (tag {tag} tags a tree; the world tags commits only)\n" in done.stderr
+    assert "acme/orders:refs/tags/t9" not in gh.state(REFS)
 
 
 def _stored(gh) -> list[dict[str, Any]]:

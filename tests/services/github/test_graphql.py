@@ -580,3 +580,84 @@ def test_updates_labels_and_assignees(acme: GitHubWorld) -> None:
         "data": {"addAssigneesToAssignable": {"assignable": {"assignees": {"nodes": [{"login": "maya"}]}}}}
     }
     assert acme.state(ISSUES)["acme/orders#2"]["assignees"] == ["maya"]
+
+
+def test_checks_are_never_required(acme: GitHubWorld) -> None:
+    """`gh pr checks` asks `isRequired` of every context: only branch protection requires one, and the world
+    has none."""
+    head = acme.raw("GET", "/repos/acme/orders/pulls/4").json()["head"]["sha"]
+    acme.raw("POST", f"/repos/acme/orders/statuses/{head}", json={"state": "success", "context": "ci/lint"})
+    answer = ask(
+        acme,
+        """query Checks($id: ID!) { node(id: $id) { ... on PullRequest { commits(last: 1) { nodes { commit {
+          statusCheckRollup { contexts(first: 10) { nodes {
+            ... on StatusContext { context isRequired(pullRequestId: $id) }
+            ... on CheckRun { name isRequired(pullRequestNumber: 4) }
+          } } } } } } } } }""",
+        id=PULL_4,
+    )
+    rollup = answer["data"]["node"]["commits"]["nodes"][0]["commit"]["statusCheckRollup"]
+    assert rollup["contexts"]["nodes"] == [
+        {"context": "ci/lint", "isRequired": False},
+        {"name": "build", "isRequired": False},
+    ]
+
+
+def test_a_commits_authors_and_co_authors(gh: GitHubWorld) -> None:
+    """`Commit.authors`: the git author, then each `Co-authored-by:` trailer; a GitActor's `user` is the
+    account with its email, its `date` in the commit's own time zone."""
+    main = gh.raw("GET", "/repos/acme/orders/git/ref/heads/main").json()["object"]["sha"]
+    tree = gh.raw("GET", f"/repos/acme/orders/git/commits/{main}").json()["tree"]["sha"]
+    message = "Pair on totals\n\nCo-authored-by: Maya Chen <maya@acme.test>\nco-authored-by: Sam <sam@acme.test>\n"
+    made = gh.raw(
+        "POST",
+        "/repos/acme/orders/git/commits",
+        json={"message": message, "tree": tree, "parents": [main]},
+    ).json()
+    gh.raw("PATCH", "/repos/acme/orders/git/refs/heads/main", json={"sha": made["sha"]})
+    answer = ask(
+        gh,
+        """{ repository(owner: "acme", name: "orders") { defaultBranchRef { target {
+          author { name date } committer { email }
+          authors(first: 5) { totalCount nodes { name email date avatarUrl user { login } } }
+        } } } }""",
+    )
+    target = answer["data"]["repository"]["defaultBranchRef"]["target"]
+    at = made["author"]["date"].removesuffix("Z") + "+00:00"
+    assert target["author"] == {"name": "Stage Bot", "date": at}
+    assert target["committer"] == {"email": "bot@acme.test"}
+    avatar = "https://avatars.githubusercontent.com/u/{}?v=4"
+    gravatar = "https://secure.gravatar.com/avatar/b2965ab83585c36a1d322837e297ffbb?d=identicon&r=g"
+    assert target["authors"]["totalCount"] == 3
+    assert [(a["name"], a["email"], a["date"], a["avatarUrl"], a["user"]) for a in target["authors"]["nodes"]] == [
+        ("Stage Bot", "bot@acme.test", at, avatar.format(90000001), None),  # a bot is no User
+        ("Maya Chen", "maya@acme.test", at, avatar.format(90000002), {"login": "maya"}),
+        ("Sam", "sam@acme.test", at, gravatar, None),
+    ]
+
+
+def test_releases(acme: GitHubWorld) -> None:
+    """`gh release list`'s query: newest first, `isLatest` the release REST calls latest; drafts too."""
+    acme.raw("POST", "/repos/acme/orders/releases", json={"tag_name": "v1.5.0", "name": "1.5.0", "draft": True})
+    query = """query List($order: ReleaseOrder) { repository(owner: "acme", name: "orders") {
+      latestRelease { tagName }
+      releases(first: 2, orderBy: $order) {
+        totalCount
+        nodes { name tagName isDraft isLatest isPrerelease createdAt publishedAt author { login } tagCommit { oid } }
+        pageInfo { hasNextPage endCursor }
+      }
+    } }"""
+    repo = ask(acme, query, order={"field": "CREATED_AT", "direction": "DESC"})["data"]["repository"]
+    assert repo["latestRelease"] == {"tagName": "v1.4.0"}
+    releases = repo["releases"]
+    assert (releases["totalCount"], releases["pageInfo"]) == (3, {"hasNextPage": True, "endCursor": "Y3Vyc29yOjI="})
+    main = acme.live.world.refs["release_commit"]
+    fields = ("name", "tagName", "isDraft", "isLatest", "isPrerelease", "createdAt", "publishedAt")
+    assert [(*(r[k] for k in fields), r["author"]["login"], r["tagCommit"]["oid"]) for r in releases["nodes"]] == [
+        ("1.5.0", "v1.5.0", True, False, False, "2026-03-02T14:00:00Z", None, "stagebot", main),  # a draft: its target
+        ("1.4.0", "v1.4.0", False, True, False, "2026-02-28T14:00:00Z", "2026-02-28T14:00:00Z", "alex", main),
+    ]
+    by_name = ask(acme, query, order={"field": "NAME", "direction": "ASC"})["data"]["repository"]["releases"]
+    assert [r["name"] for r in by_name["nodes"]] == ["1.3.0", "1.4.0"]
+    unbounded = ask(acme, '{ repository(owner: "acme", name: "orders") { releases { nodes { name } } } }')
+    assert unbounded["errors"][0]["type"] == "MISSING_PAGINATION_BOUNDARIES"

@@ -17,6 +17,29 @@ from .store import CHECK_RUNS, RELEASES, STATUSES, TAGS, WORKFLOW_RUNS
 RUN_TAKES = 90_000_000  # a job's run time, in microseconds
 
 
+def workflows(records: Records, repo: str) -> list[Record]:
+    """A repo's workflows, by id: each workflow its runs name, as it was when its first run began (the world
+    holds no workflow files, so a workflow is known by its runs)."""
+    found: dict[int, Record] = {}
+    for run in sorted(records[WORKFLOW_RUNS].by("repository", repo), key=lambda r: (r["created_at"], r["id"])):
+        found.setdefault(
+            run["workflow_id"],
+            {
+                "id": run["workflow_id"],
+                "repository": repo,
+                "name": run["name"],
+                "path": run["path"],
+                "created_at": run["created_at"],
+            },
+        )
+    return [found[k] for k in sorted(found)]
+
+
+def workflow(records: Records, repo: str, ident: str) -> Record | None:
+    """A workflow by its id or its file's name (`ci.yml`), as GitHub's `workflow_id` takes either."""
+    return next((w for w in workflows(records, repo) if ident in (str(w["id"]), w["path"].rpartition("/")[2])), None)
+
+
 def add_run(
     records: Records,
     repo: str,
@@ -33,13 +56,17 @@ def add_run(
     ident, node = records.new_id("WorkflowRun")
     commit = commits.commit(records.objects, sha)
     workflow = fields.get("workflow") or "CI"
+    path = f".github/workflows/{workflow.lower().replace(' ', '-')}.yml"
+    # A workflow is its file: the runs of one path share its id, numbered as they first ran.
+    known = (r["workflow_id"] for r in records[WORKFLOW_RUNS].by("repository", repo) if r["path"] == path)
+    workflow_id = next(known, None) or records.new_id("Workflow")[0]
     run = {
         "id": ident,
         "node_id": node,
         "repository": repo,
         "name": workflow,
-        "path": f".github/workflows/{workflow.lower().replace(' ', '-')}.yml",
-        "workflow_id": 160_000_000 + sum(map(ord, repo if workflow == "CI" else repo + workflow)),
+        "path": path,
+        "workflow_id": workflow_id,
         "check_suite_id": 30_000_000_000 + ident % 1_000_000_000,
         "head_branch": branch,
         "head_sha": sha,
@@ -178,6 +205,13 @@ def add_status(
         "updated_at": at,
     }
     return records[STATUSES].add(str(ident), record)
+
+
+def latest_release(records: Records, repo: str) -> Record | None:
+    """The release GitHub calls latest: the most recently published one that is neither a draft nor a
+    prerelease."""
+    published = [r for r in records[RELEASES].by("repository", repo) if not r["draft"] and not r["prerelease"]]
+    return max(published, key=lambda r: (r["published_at"], r["id"]), default=None)
 
 
 def add_release(records: Records, repo: str, tag: str, target: str, login: str, at: int, **fields: Any) -> Record:

@@ -119,16 +119,19 @@ def commit_changes(
     message: str,
     author: Record,
     committer: Record,
+    modes: dict[str, str] | None = None,
 ) -> Record:
     """A new commit of the first parent's files with `changes` (path -> text, None deletes); no parents
-    makes a root commit, a second one a merge commit."""
+    makes a root commit, a second one a merge commit. Files keep their mode (an executable stays one)
+    unless `modes` gives them another."""
     paths = files(objects, parents[0]) if parents else {}
+    kept = git.modes(objects, known(objects, parents[0])["tree"]) if parents else {}
     for path, content in changes.items():
         if content is None:
             paths.pop(path, None)
         else:
             paths[path] = git.write_blob(objects, content)
-    return git.write_commit(objects, repo, paths, parents, message, author, committer)
+    return git.write_commit(objects, repo, paths, parents, message, author, committer, {**kept, **(modes or {})})
 
 
 def merged_files(objects: Objects, ours: str, theirs: str) -> dict[str, str | None] | None:
@@ -166,7 +169,9 @@ def merge(
     if changes is None:
         return None
     parents = [ours] if squash else [ours, theirs]
-    return commit_changes(objects, repo, parents, changes, message, author, committer)
+    base = merge_base(objects, ours, theirs)
+    modes = git.mode_changes(objects, known(objects, base)["tree"] if base else None, known(objects, theirs)["tree"])
+    return commit_changes(objects, repo, parents, changes, message, author, committer, modes)
 
 
 def rebase(objects: Objects, repo: str, base: str, head: str, committer: Record) -> str:
@@ -182,7 +187,8 @@ def rebase(objects: Objects, repo: str, base: str, head: str, committer: Record)
             now = text_at(objects, current, path)
             after = text_at(objects, record["sha"], path)
             changes[path] = git.merge3(before, now, after)[1]
-        current = commit_changes(objects, repo, [current], changes, record["message"], record["author"], committer)[
-            "sha"
-        ]
+        modes = git.mode_changes(objects, known(objects, parent)["tree"] if parent else None, record["tree"])
+        current = commit_changes(
+            objects, repo, [current], changes, record["message"], record["author"], committer, modes
+        )["sha"]
     return current

@@ -17,26 +17,41 @@ _NULL = "0" * 7
 _STAT_WIDTH = 72  # format-patch's diffstat width (git's MAIL_DEFAULT_WRAP)
 
 
-def _file(objects: Objects, path: str, old: str | None, new: str | None) -> str:
-    """One file's `diff --git` section (`old`/`new`: blob shas, None where the file is absent)."""
+Change = tuple[str, str | None, str | None, str, str]  # path, old blob, new blob (None: absent), their modes
+
+
+def _file(objects: Objects, path: str, old: str | None, new: str | None, old_mode: str, new_mode: str) -> str:
+    """One file's `diff --git` section (`old`/`new`: blob shas, None where the file is absent); a change of
+    mode alone is its `old mode`/`new mode` lines."""
     lines = [f"diff --git a/{path} b/{path}"]
     if old is None:
-        lines += [f"new file mode {FILE_MODE}", f"index {_NULL}..{new[:7] if new else _NULL}"]
+        lines += [f"new file mode {new_mode}", f"index {_NULL}..{new[:7] if new else _NULL}"]
     elif new is None:
-        lines += [f"deleted file mode {FILE_MODE}", f"index {old[:7]}..{_NULL}"]
+        lines += [f"deleted file mode {old_mode}", f"index {old[:7]}..{_NULL}"]
+    elif old_mode != new_mode:
+        lines += [f"old mode {old_mode}", f"new mode {new_mode}"]
+        if old == new:
+            return "\n".join(lines) + "\n"
+        lines.append(f"index {old[:7]}..{new[:7]}")
     else:
-        lines.append(f"index {old[:7]}..{new[:7]} {FILE_MODE}")
+        lines.append(f"index {old[:7]}..{new[:7]} {new_mode}")
     lines += [f"--- a/{path}" if old else "--- /dev/null", f"+++ b/{path}" if new else "+++ /dev/null"]
     lines += git.hunks(git.text(objects, old) if old else None, git.text(objects, new) if new else None)
     return "\n".join(lines) + "\n"
 
 
-def _changes(objects: Objects, before: str | None, after: str) -> list[tuple[str, str | None, str | None]]:
-    """The files that differ between two commits (before None: nothing), in path order, as (path, old
-    blob, new blob)."""
+def _changes(objects: Objects, before: str | None, after: str) -> list[Change]:
+    """The files that differ between two commits (before None: nothing) in content or mode, in path order."""
     old = commits.files(objects, before) if before else {}
     new = commits.files(objects, after)
-    return [(p, old.get(p), new.get(p)) for p in sorted(set(old) | set(new)) if old.get(p) != new.get(p)]
+    old_modes = git.modes(objects, commits.known(objects, before)["tree"]) if before else {}
+    new_modes = git.modes(objects, commits.known(objects, after)["tree"])
+    found = []
+    for path in sorted(set(old) | set(new)):
+        modes = (old_modes.get(path, FILE_MODE), new_modes.get(path, FILE_MODE))
+        if old.get(path) != new.get(path) or (path in old and path in new and modes[0] != modes[1]):
+            found.append((path, old.get(path), new.get(path), *modes))
+    return found
 
 
 def spot(
@@ -94,13 +109,13 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
-def diffstat(objects: Objects, changes: list[tuple[str, str | None, str | None]]) -> str:
+def diffstat(objects: Objects, changes: list[Change]) -> str:
     """`git diff --stat --summary` as format-patch writes it: a line per file with its `+`/`-` graph
     (scaled down as git does when it would pass the width), the totals, then created and deleted files."""
-    counts = [_counts(objects, old, new) for _, old, new in changes]
+    counts = [_counts(objects, old, new) for _, old, new, _, _ in changes]
     max_change = max((a + d for a, d in counts), default=0)
     number_width = len(str(max_change))
-    name_width = max((len(path) for path, _, _ in changes), default=0)
+    name_width = max((len(path) for path, *_ in changes), default=0)
     graph_width = max_change
     width = _STAT_WIDTH
     if name_width + number_width + 6 + graph_width > width:
@@ -111,7 +126,7 @@ def diffstat(objects: Objects, changes: list[tuple[str, str | None, str | None]]
         else:
             graph_width = width - number_width - 6 - name_width
     lines = []
-    for (path, _, _), (added, deleted) in zip(changes, counts):
+    for (path, *_), (added, deleted) in zip(changes, counts):
         name = path if len(path) <= name_width else "..." + path[len(path) - name_width + 3 :]
         plus, minus = added, deleted
         if graph_width < max_change:
@@ -133,9 +148,13 @@ def diffstat(objects: Objects, changes: list[tuple[str, str | None, str | None]]
     if deletions or not insertions:
         total_line += f", {_plural(deletions, 'deletion')}(-)"
     lines.append(total_line)
-    for path, old, new in changes:
+    for path, old, new, old_mode, new_mode in changes:
         if old is None or new is None:
-            lines.append(f" {'create' if old is None else 'delete'} mode {FILE_MODE} {path}")
+            lines.append(
+                f" {'create' if old is None else 'delete'} mode {new_mode if old is None else old_mode} {path}"
+            )
+        elif old_mode != new_mode:
+            lines.append(f" mode change {old_mode} => {new_mode} {path}")
     return "\n".join(lines) + "\n"
 
 
@@ -144,10 +163,12 @@ def _scale(value: int, width: int, most: int) -> int:
     return 0 if value == 0 else 1 + value * (width - 1) // most
 
 
-def _mail_date(us: int) -> str:
-    """An RFC 2822 date as git writes it: `Mon, 2 Mar 2026 13:00:00 +0000` (the day not padded)."""
-    moment = time.gmtime(us // US)
-    return time.strftime("%a, ", moment) + str(moment.tm_mday) + time.strftime(" %b %Y %H:%M:%S +0000", moment)
+def _mail_date(person: Record) -> str:
+    """A person's date as git writes it in a mail, in their own time zone: `Mon, 2 Mar 2026 15:00:00 +0200`
+    (the day not padded)."""
+    zone = git.zone(person)
+    moment = time.gmtime(person["at"] // US + git.zone_minutes(zone) * 60)
+    return time.strftime("%a, ", moment) + str(moment.tm_mday) + time.strftime(f" %b %Y %H:%M:%S {zone}", moment)
 
 
 def format_patch(objects: Objects, run: list[Record]) -> str:
@@ -166,7 +187,7 @@ def format_patch(objects: Objects, run: list[Record]) -> str:
         head = [
             f"From {record['sha']} Mon Sep 17 00:00:00 2001",
             f"From: {author['name']} <{author['email']}>",
-            f"Date: {_mail_date(author['at'])}",
+            f"Date: {_mail_date(author)}",
             f"Subject: {tag} {subject}",
             "",
             *([body] if body else []),

@@ -1,5 +1,6 @@
-"""Git's object model, computed exactly as git computes it: blob, tree and commit shas, a tree built
-from a path -> text map and flattened back, a line-based three-way merge and unified patches.
+"""Git's object model, computed exactly as git computes it: blob, tree, commit and annotated tag shas, a
+tree built from a path -> text map (and the modes of executable files) and flattened back, a line-based
+three-way merge and unified patches.
 
 Everything here is pure: objects are written to and read from an `Objects` (three collections keyed by
 sha), so the same files, messages and times always give the same shas.
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 import hashlib
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,16 +18,18 @@ from ...clock import US
 from ...world import Collection, Record
 
 FILE_MODE = "100644"
+EXECUTABLE_MODE = "100755"
 TREE_MODE = "040000"
 
 
 @dataclass
 class Objects:
-    """Where git objects live: `github.blobs`, `github.trees`, `github.commits`, keyed by sha."""
+    """Where git objects live: `github.blobs`, `github.trees`, `github.commits`, `github.tags`, keyed by sha."""
 
     blobs: Collection
     trees: Collection
     commits: Collection
+    tags: Collection
 
 
 def _hash(kind: str, payload: bytes) -> str:
@@ -54,9 +58,22 @@ def tree_sha(entries: list[Record]) -> str:
     return _hash("tree", tree_payload(entries))
 
 
+UTC = "+0000"
+
+
+def zone(person: Record) -> str:
+    """The time zone git wrote a person's date in (`+0200`); a person without `tz` is in UTC."""
+    return person.get("tz", UTC)
+
+
+def zone_minutes(tz: str) -> int:
+    """`+0530` as minutes east of UTC (330)."""
+    return (-1 if tz[0] == "-" else 1) * (int(tz[1:3]) * 60 + int(tz[3:5]))
+
+
 def signature(person: Record) -> str:
-    """`Name <email> 1772460000 +0000` from `{name, email, at}` (`at` in epoch microseconds)."""
-    return f"{person['name']} <{person['email']}> {person['at'] // US} +0000"
+    """`Name <email> 1772460000 +0000` from `{name, email, at, tz?}` (`at` in epoch microseconds)."""
+    return f"{person['name']} <{person['email']}> {person['at'] // US} {zone(person)}"
 
 
 def commit_payload(tree: str, parents: list[str], author: Record, committer: Record, message: str) -> bytes:
@@ -70,6 +87,16 @@ def commit_payload(tree: str, parents: list[str], author: Record, committer: Rec
 
 def commit_sha(tree: str, parents: list[str], author: Record, committer: Record, message: str) -> str:
     return _hash("commit", commit_payload(tree, parents, author, committer, message))
+
+
+def tag_payload(tag: Record) -> bytes:
+    """An annotated tag object's bytes, from `{object, type, tag, tagger, message}` (the message as written)."""
+    head = f"object {tag['object']}\ntype {tag['type']}\ntag {tag['tag']}\ntagger {signature(tag['tagger'])}\n"
+    return (head + "\n" + tag["message"]).encode()
+
+
+def tag_sha(tag: Record) -> str:
+    return _hash("tag", tag_payload(tag))
 
 
 # -- writing -----------------------------------------------------------------------------------------
@@ -93,19 +120,27 @@ def clash(paths: list[str]) -> str | None:
     return None
 
 
-def write_tree(objects: Objects, files: dict[str, str]) -> str:
-    """Stores the tree (and subtrees) of a flat path -> blob sha map; answers the root tree's sha."""
+def write_tree(objects: Objects, files: dict[str, str], modes: dict[str, str] | None = None) -> str:
+    """Stores the tree (and subtrees) of a flat path -> blob sha map, each file `100644` unless `modes` gives
+    its path another mode (`100755`); answers the root tree's sha."""
+    modes = modes or {}
     here: dict[str, str] = {}
     below: dict[str, dict[str, str]] = {}
+    below_modes: dict[str, dict[str, str]] = {}
     for path, sha in files.items():
         head, sep, rest = path.partition("/")
         if sep:
             below.setdefault(head, {})[rest] = sha
+            if path in modes:
+                below_modes.setdefault(head, {})[rest] = modes[path]
         else:
             here[head] = sha
-    entries: list[Record] = [{"path": n, "mode": FILE_MODE, "type": "blob", "sha": s} for n, s in here.items()]
+    entries: list[Record] = [
+        {"path": n, "mode": modes.get(n, FILE_MODE), "type": "blob", "sha": s} for n, s in here.items()
+    ]
     entries += [
-        {"path": n, "mode": TREE_MODE, "type": "tree", "sha": write_tree(objects, sub)} for n, sub in below.items()
+        {"path": n, "mode": TREE_MODE, "type": "tree", "sha": write_tree(objects, sub, below_modes.get(n))}
+        for n, sub in below.items()
     ]
     entries.sort(key=tree_key)
     return write_entries(objects, entries)
@@ -128,9 +163,10 @@ def write_commit(
     message: str,
     author: Record,
     committer: Record,
+    modes: dict[str, str] | None = None,
 ) -> Record:
-    """Stores a commit of `files` (path -> blob sha); answers its record."""
-    return write_commit_tree(objects, repo, write_tree(objects, files), parents, message, author, committer)
+    """Stores a commit of `files` (path -> blob sha; `modes` as `write_tree` takes them); answers its record."""
+    return write_commit_tree(objects, repo, write_tree(objects, files, modes), parents, message, author, committer)
 
 
 def write_commit_tree(
@@ -161,6 +197,11 @@ def write_commit_tree(
     return record
 
 
+def write_tag(objects: Objects, tag: Record) -> Record:
+    """Stores an annotated tag (`{sha, repository, object, type, tag, tagger, message}`); answers its record."""
+    return objects.tags.get(tag["sha"]) or objects.tags.add(tag["sha"], tag)
+
+
 # -- reading -----------------------------------------------------------------------------------------
 
 
@@ -176,16 +217,30 @@ def entries(objects: Objects, tree: str) -> list[Record]:
     return _get(objects.trees, tree)["tree"]
 
 
-def flatten(objects: Objects, tree: str, prefix: str = "") -> dict[str, str]:
-    """Every file under `tree` as path -> blob sha, in git's order."""
-    files: dict[str, str] = {}
+def _files(objects: Objects, tree: str, prefix: str = "") -> Iterator[tuple[str, Record]]:
+    """Every file entry under `tree` with its path, in git's order."""
     for entry in entries(objects, tree):
         path = prefix + entry["path"]
         if entry["type"] == "tree":
-            files.update(flatten(objects, entry["sha"], path + "/"))
+            yield from _files(objects, entry["sha"], path + "/")
         else:
-            files[path] = entry["sha"]
-    return files
+            yield path, entry
+
+
+def flatten(objects: Objects, tree: str) -> dict[str, str]:
+    """Every file under `tree` as path -> blob sha, in git's order."""
+    return {path: entry["sha"] for path, entry in _files(objects, tree)}
+
+
+def modes(objects: Objects, tree: str) -> dict[str, str]:
+    """The mode of every file under `tree` that is not a plain file (`100755`), by path."""
+    return {path: entry["mode"] for path, entry in _files(objects, tree) if entry["mode"] != FILE_MODE}
+
+
+def mode_changes(objects: Objects, before: str | None, after: str) -> dict[str, str]:
+    """The files whose mode differs from tree `before` (None: none) to tree `after`, with the new mode."""
+    old, new = modes(objects, before) if before else {}, modes(objects, after)
+    return {path: new.get(path, FILE_MODE) for path in old.keys() | new.keys() if old.get(path) != new.get(path)}
 
 
 def entry_at(objects: Objects, tree: str, path: str) -> Record | None:

@@ -20,7 +20,7 @@ from typing import Any
 
 from ...world import Principal, Record, World
 from ..base import Reply, ServiceRequest
-from . import git_objects, pulls, repos
+from . import git, git_objects, pulls, repos
 from .git_objects import ZERO, Pushed, Unstorable
 from .git_pack import FLUSH, PackError, PackTooLarge, mib, pkt, read_pack, read_pkts, sideband, write_pack
 from .records import Records
@@ -150,6 +150,14 @@ def advertised(records: Records, repo: Record) -> list[tuple[str, str]]:
 
 def _advertise(records: Records, repo: Record, service: str) -> Reply:
     refs = advertised(records, repo)
+    if service == UPLOAD:  # each annotated tag is followed by the commit it names, as `<tag>^{}`
+        objects = records.objects
+        refs = [
+            line
+            for name, sha in refs
+            for line in [(name, sha)]
+            + ([(name + "^{}", git_objects.peeled(objects, sha))] if sha in objects.tags else [])
+        ]
     caps = _UPLOAD_CAPS if service == UPLOAD else _RECEIVE_CAPS
     if service == UPLOAD and refs and refs[0][0] == "HEAD":
         caps += f" symref=HEAD:{HEADS}{repo['default_branch']}"
@@ -203,12 +211,12 @@ def _upload(records: Records, repo: Record, body: bytes) -> Reply:
             done = True
     trace = {"want": wants, "have": haves, "done": done, "depth": depth}
     objects = records.objects
-    unknown = [sha for sha in wants if sha not in objects.commits]
+    unknown = [sha for sha in wants if sha not in objects.commits and sha not in objects.tags]
     if not wants or unknown:
         refused = pkt(f"ERR upload-pack: not our ref {(unknown or ['none'])[0]}\n")
         return _reply(f"{UPLOAD}-result", refused, UPLOAD, trace)
     common = [sha for sha in haves if sha in objects.commits]
-    fetch = git_objects.plan(objects, wants, common, depth, cut)
+    fetch = git_objects.plan(objects, [git_objects.peeled(objects, sha) for sha in wants], common, depth, cut)
     out = b""
     if depth is not None:  # every round of a shallow fetch starts with where its history is cut
         out += b"".join(pkt(f"shallow {sha}\n") for sha in fetch.shallow)
@@ -220,11 +228,24 @@ def _upload(records: Records, repo: Record, body: bytes) -> Reply:
         return _reply(f"{UPLOAD}-result", out + pkt("NAK\n"), UPLOAD, trace)
     out += pkt(f"ACK {common[-1]}\n") if common else pkt("NAK\n")
     try:
-        pack = write_pack(git_objects.fetch_objects(objects, fetch))
+        pack = write_pack(git_objects.fetch_objects(objects, fetch) + _tags(records, repo, wants, fetch, caps))
     except Unstorable as exc:
         return _reply(f"{UPLOAD}-result", out + pkt(f"ERR {exc}\n"), UPLOAD, trace)
     out += sideband(1, pack) + FLUSH if "side-band-64k" in caps else pack
     return _reply(f"{UPLOAD}-result", out, UPLOAD, trace)
+
+
+def _tags(records: Records, repo: Record, wants: list[str], fetch: git_objects.Fetch, caps: set[str]) -> list[Any]:
+    """The annotated tags a fetch sends: those it wants, and with `include-tag` those of the repo naming a
+    commit it sends (git then keeps them, as it follows tags)."""
+    objects = records.objects
+    sent = set(fetch.commits)
+    named = [r["sha"] for r in repos.refs(records, repo["full_name"], "tags/") if r["sha"] in objects.tags]
+    found = dict.fromkeys(
+        [sha for sha in wants if sha in objects.tags]
+        + ([sha for sha in named if git_objects.peeled(objects, sha) in sent] if "include-tag" in caps else [])
+    )
+    return [git_objects.pack_object(objects, sha) for sha in found]
 
 
 # -- pushing -----------------------------------------------------------------------------------------
@@ -334,9 +355,12 @@ def _update(records: Records, repo: Record, pushed: Pushed, ref: str, before: st
         records[REFS].remove(ref_key(full, ref))
         return None
     try:
-        commits = pushed.new_commits(after)
+        tag = pushed.tag(after, full)  # an annotated tag: its commit is stored, then the tag
+        commits = pushed.new_commits(tag["object"] if tag else after)
         pushed.store(full, commits)
     except Unstorable as exc:
         return str(exc)
+    if tag is not None:
+        git.write_tag(records.objects, tag)
     repos.set_ref(records, full, ref, after)
     return None

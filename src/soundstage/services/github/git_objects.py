@@ -1,12 +1,12 @@
-"""A world's git objects as git's wire carries them, without HTTP: each blob, tree and commit record as
-its object bytes, the objects a fetch needs (reachable from what the client wants, not from what it
-has, to a depth), and objects a push brought checked and written through the same state functions the
-REST API's `POST .../git/blobs|trees|commits` use.
+"""A world's git objects as git's wire carries them, without HTTP: each blob, tree, commit and annotated
+tag record as its object bytes, the objects a fetch needs (reachable from what the client wants, not
+from what it has, to a depth), and objects a push brought checked and written through the same state
+functions the REST API's `POST .../git/blobs|trees|commits` use.
 
-The world stores what GitHub's REST API can express: UTF-8 text files and directories, and commits whose
-dates are in UTC with no extra headers. A pushed object outside that (an executable or binary file, a
-symlink, a signed commit, a local time zone) cannot be stored with its id, so the push is refused with
-a reason, never stored under another id.
+The world stores UTF-8 text files (plain or executable) and directories, commits with no headers beyond
+git's own (dated in any time zone, which is kept), and annotated tags of commits. A pushed object outside
+that (a binary file, a symlink, a submodule, a signed commit) cannot be stored with its id, so the push
+is refused with a reason, never stored under another id.
 """
 
 from __future__ import annotations
@@ -20,13 +20,14 @@ from itertools import pairwise
 from ...clock import US
 from ...world import Record
 from . import commits, git
-from .git import FILE_MODE, TREE_MODE, Objects
+from .git import EXECUTABLE_MODE, FILE_MODE, TREE_MODE, Objects
 from .git_pack import PackObject
 
 ZERO = "0" * 40
 MAX_OBJECTS = 100_000  # the most objects one fetch packs
 MAX_PACK_BYTES = 256 * 1024 * 1024  # the most object bytes one fetch packs
-_PERSON = re.compile(r"(?P<name>[^<>\n]*) <(?P<email>[^<>\n]*)> (?P<at>\d{1,12}) (?P<tz>[+-]\d{4})")
+_PERSON = re.compile(r"(?P<name>[^<>\n]*) <(?P<email>[^<>\n]*)> (?P<at>\d{1,12}) (?P<tz>[+-][01]\d[0-5]\d)")
+_BLOB_MODES = {b"100644": FILE_MODE, b"100755": EXECUTABLE_MODE}
 
 
 class Unstorable(ValueError):
@@ -48,7 +49,16 @@ def pack_object(objects: Objects, sha: str) -> PackObject | None:
             commit["tree"], commit["parents"], commit["author"], commit["committer"], commit["message"]
         )
         return PackObject("commit", payload)
+    tag = objects.tags.get(sha)
+    if tag is not None:
+        return PackObject("tag", git.tag_payload(tag))
     return None
+
+
+def peeled(objects: Objects, sha: str) -> str:
+    """The commit an annotated tag names; any other sha as it is."""
+    tag = objects.tags.get(sha)
+    return tag["object"] if tag else sha
 
 
 # -- fetching ----------------------------------------------------------------------------------------
@@ -173,8 +183,6 @@ class Pushed:
             obj = self.pack.get(sha)
             if obj is None:
                 raise Unstorable("missing necessary objects")
-            if obj.kind == "tag":
-                raise Unstorable(f"{sha} is an annotated tag; the world's tags are lightweight refs")
             if obj.kind != "commit":
                 raise Unstorable(f"{sha} is a {obj.kind}, not a commit")
             if sha in state:  # its parents are done
@@ -206,14 +214,41 @@ class Pushed:
         found = _Commit(
             fields["tree"][0],
             fields.get("parent", []),
-            _person(sha, fields["author"][0]),
-            _person(sha, fields["committer"][0]),
+            _person(f"commit {sha}", fields["author"][0]),
+            _person(f"commit {sha}", fields["committer"][0]),
             message.removesuffix("\n"),
         )
         rebuilt = git.commit_payload(found.tree, found.parents, found.author, found.committer, found.message)
         if rebuilt != payload:
-            raise Unstorable(f"commit {sha} cannot be stored as it is (a date outside UTC, or its message's ending)")
+            raise Unstorable(f"commit {sha} cannot be stored as it is (its message's ending)")
         return found
+
+    def tag(self, sha: str, repo: str) -> Record | None:
+        """The annotated tag `sha` (the world's, or the pack's once checked: a tag of a commit, written back
+        to the same bytes), None when `sha` is not a tag."""
+        if sha in self.objects.tags:
+            return self.objects.tags.get(sha)
+        obj = self.pack.get(sha)
+        if obj is None or obj.kind != "tag":
+            return None
+        head, sep, message = obj.payload.decode("utf-8", "replace").partition("\n\n")
+        fields = dict(line.partition(" ")[::2] for line in head.split("\n"))
+        if not sep or list(fields) != ["object", "type", "tag", "tagger"]:
+            raise Unstorable(f"tag {sha} is malformed (it needs an object, a type, a name and a tagger)")
+        if fields["type"] != "commit":
+            raise Unstorable(f"tag {sha} tags a {fields['type']}; the world tags commits only")
+        record = {
+            "sha": sha,
+            "repository": repo,
+            "object": fields["object"],
+            "type": "commit",
+            "tag": fields["tag"],
+            "tagger": _person(f"tag {sha}", fields["tagger"]),
+            "message": message,
+        }
+        if git.tag_payload(record) != obj.payload:
+            raise Unstorable(f"tag {sha} cannot be stored as it is")
+        return record
 
     def check(self, tree: str) -> bool:
         """Checks a tree of the pack or the world and everything under it (only text files and directories,
@@ -285,17 +320,18 @@ class Pushed:
         trees[tree] = None
 
 
-def _person(sha: str, value: str) -> Record:
+def _person(what: str, value: str) -> Record:
+    """`{name, email, at}`, and `tz` when git dated it outside UTC (`+0200`), kept so it is written back."""
     match = _PERSON.fullmatch(value)
     if match is None:
-        raise Unstorable(f"commit {sha} has a malformed author or committer")
-    if match["tz"] != "+0000":
-        raise Unstorable(f"commit {sha} is dated in time zone {match['tz']}; GitHub's API writes UTC dates only")
-    return {"name": match["name"], "email": match["email"], "at": int(match["at"]) * US}
+        raise Unstorable(f"{what} has a malformed author, committer or tagger")
+    person = {"name": match["name"], "email": match["email"], "at": int(match["at"]) * US}
+    return person if match["tz"] == git.UTC else {**person, "tz": match["tz"]}
 
 
 def _tree_entries(sha: str, payload: bytes) -> list[Record]:
-    """A pushed tree's entries; only regular files and directories, written back to the same bytes."""
+    """A pushed tree's entries; only files (plain or executable) and directories, written back to the same
+    bytes."""
     entries: list[Record] = []
     keys: list[bytes] = []  # each name as git orders it: a directory's as if it ended in "/"
     at = 0
@@ -307,8 +343,10 @@ def _tree_entries(sha: str, payload: bytes) -> list[Record]:
         mode, name = payload[at:space], payload[space + 1 : nul]
         target = payload[nul + 1 : nul + 21].hex()
         at = nul + 21
-        if mode not in (b"100644", b"40000"):
-            raise Unstorable(f"tree {sha} holds an entry of mode {mode.decode('ascii', 'replace')} (only text files)")
+        if mode not in _BLOB_MODES and mode != b"40000":
+            raise Unstorable(
+                f"tree {sha} holds an entry of mode {mode.decode('ascii', 'replace')} (only files and directories)"
+            )
         try:
             path = name.decode("utf-8")
         except UnicodeDecodeError:
@@ -316,7 +354,7 @@ def _tree_entries(sha: str, payload: bytes) -> list[Record]:
         if path in ("", ".", "..") or "/" in path:
             raise Unstorable(f"tree {sha} has an invalid name")
         is_tree = mode == b"40000"
-        kind = ("tree", TREE_MODE) if is_tree else ("blob", FILE_MODE)
+        kind = ("tree", TREE_MODE) if is_tree else ("blob", _BLOB_MODES[mode])
         entries.append({"path": path, "mode": kind[1], "type": kind[0], "sha": target})
         keys.append(name + b"/" if is_tree else name)
     # Read back as read, each entry gives its own bytes: the tree's are `git.tree_payload`'s when its entries

@@ -7,16 +7,18 @@ from __future__ import annotations
 
 import base64
 import binascii
+import hashlib
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
+from ...clock import US
 from ...world import Record
-from . import ci, commits, issues, milestones, pulls, repos
+from . import ci, commits, git, issues, milestones, pulls, repos
 from .records import Records
-from .store import CHECK_RUNS, ISSUES, PULLS, REPOS, STATUSES, USERS, WORKFLOW_RUNS
+from .store import CHECK_RUNS, ISSUES, PULLS, RELEASES, REPOS, STATUSES, USERS, WORKFLOW_RUNS
 from .views import HTML, association, maybe_stamp, stamp
 
 MAX_PAGE = 100  # GitHub's largest `first`/`last`
@@ -194,6 +196,21 @@ class Commit:
         self.authored_date = stamp(record["author"]["at"])
         self.url = f"{HTML}/{record['repository']}/commit/{record['sha']}"
 
+    def author(self) -> GitActor:
+        return GitActor(self.ctx, self.record["author"])
+
+    def committer(self) -> GitActor:
+        return GitActor(self.ctx, self.record["committer"])
+
+    def authors(self, **page: Any) -> Connection:
+        """The git author, then each `Co-authored-by:` trailer of the message, as GitHub lists them."""
+        author = self.record["author"]
+        found = [GitActor(self.ctx, author)] + [
+            GitActor(self.ctx, {**author, "name": m["name"], "email": m["email"]})
+            for m in _CO_AUTHOR.finditer(self.record["message"])
+        ]
+        return Connection(found, **page)
+
     def status_check_rollup(self) -> dict[str, Any] | None:
         """The commit's statuses (the latest per context) and check runs; None when it has neither."""
         records, sha = self.ctx.records, self.oid
@@ -209,9 +226,44 @@ class Commit:
         return {"state": state, "contexts": lambda first=None, after=None: Connection(contexts, first, after)}
 
 
+_CO_AUTHOR = re.compile(
+    r"^Co-authored-by: *(?P<name>[^<>\n]*?) *<(?P<email>[^<>\n]+)> *$", re.IGNORECASE | re.MULTILINE
+)
+
+
+class GitActor:
+    """A commit's author or committer as git wrote it: `date` in the commit's own time zone (GitHub's
+    GitTimestamp is not converted to UTC), `user` the account with that email."""
+
+    def __init__(self, ctx: Context, person: Record) -> None:
+        self.ctx, self.person = ctx, person
+        self.typename = "GitActor"
+        self.name, self.email = person["name"], person["email"]
+        zone = git.zone(person)
+        local = stamp(person["at"] + git.zone_minutes(zone) * 60 * US).removesuffix("Z")
+        self.date = f"{local}{zone[0]}{zone[1:3]}:{zone[3:5]}"
+
+    def user(self) -> Actor | None:
+        found = repos.user_by_email(self.ctx.records, self.email)
+        return Actor(self.ctx, found) if found and found["type"] == "User" else None
+
+    def avatar_url(self, size: int | None = None) -> str:
+        found = repos.user_by_email(self.ctx.records, self.email)
+        if found is not None:
+            return f"https://avatars.githubusercontent.com/u/{found['id']}?v=4"
+        digest = hashlib.md5(self.email.strip().lower().encode(), usedforsecurity=False).hexdigest()
+        return f"https://secure.gravatar.com/avatar/{digest}?d=identicon&r=g"
+
+
+def _not_required(pull_request_id: str | None = None, pull_request_number: int | None = None) -> bool:
+    """`isRequired`: a check is required only by a branch protection rule, and the world has none."""
+    return False
+
+
 def _status_context(record: Record) -> dict[str, Any]:
     return {
         "typename": "StatusContext",
+        "isRequired": _not_required,
         "context": record["context"],
         "state": record["state"].upper(),
         "targetUrl": record["target_url"],
@@ -228,6 +280,7 @@ def _check_run(records: Records, record: Record) -> dict[str, Any]:
     conclusion = record["conclusion"]
     return {
         "typename": "CheckRun",
+        "isRequired": _not_required,
         "state": "PENDING" if conclusion is None else "SUCCESS" if conclusion in _PASSING else "FAILURE",
         "name": record["name"],
         "status": record["status"].upper(),
@@ -450,6 +503,33 @@ class PullRequest(Item):
         return Empty()
 
 
+class Release:
+    def __init__(self, ctx: Context, record: Record, latest: bool) -> None:
+        self.ctx, self.record = ctx, record
+        self.typename = "Release"
+        self.id = record["node_id"]
+        self.database_id = record["id"]
+        self.name, self.tag_name, self.description = record["name"], record["tag_name"], record["body"]
+        self.is_draft, self.is_prerelease, self.is_latest = record["draft"], record["prerelease"], latest
+        self.created_at = stamp(record["created_at"])
+        self.published_at = maybe_stamp(record["published_at"])
+        self.updated_at = stamp(record["published_at"] or record["created_at"])
+        self.resource_path = f"/{record['repository']}/releases/tag/{record['tag_name']}"
+        self.url = HTML + self.resource_path
+
+    def author(self) -> Actor | None:
+        return actor(self.ctx, self.record["author"])
+
+    def tag_commit(self) -> Commit | None:
+        """The commit its tag names (a draft's target, which it will tag once published)."""
+        repo, record = self.record["repository"], self.record
+        return commit(
+            self.ctx,
+            repos.resolve(self.ctx.records, repo, record["tag_name"])
+            or repos.resolve(self.ctx.records, repo, record["target_commitish"]),
+        )
+
+
 def item(ctx: Context, record: Record) -> Issue | PullRequest:
     return PullRequest(ctx, record) if "head" in record else Issue(ctx, record)
 
@@ -584,6 +664,22 @@ class Repository:
         ]
         found.sort(key=lambda r: r["name"].lower(), reverse=(order_by or {}).get("direction") == "DESC")
         return Connection([Label(r) for r in found], **page)
+
+    def releases(self, order_by: dict[str, str] | None = None, **page: Any) -> Connection:
+        """Newest first unless `orderBy` says otherwise (`CREATED_AT`, `NAME`); drafts too, as the
+        repository's writers see them."""
+        records = self.ctx.records
+        found = records[RELEASES].by("repository", self.record["full_name"])
+        latest = ci.latest_release(records, self.record["full_name"])
+        by_name = (order_by or {}).get("field") == "NAME"
+        found = sorted(found, key=lambda r: ((r["name"] or "") if by_name else r["created_at"], r["id"]))
+        if (order_by or {}).get("direction", "DESC") == "DESC":
+            found.reverse()
+        return Connection([Release(self.ctx, r, r is latest) for r in found], **page)
+
+    def latest_release(self) -> Release | None:
+        found = ci.latest_release(self.ctx.records, self.record["full_name"])
+        return Release(self.ctx, found, True) if found else None
 
     def assignable_users(self, query: str | None = None, **page: Any) -> Connection:
         found = [

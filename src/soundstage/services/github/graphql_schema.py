@@ -11,6 +11,7 @@ SDL = """
 scalar DateTime
 scalar URI
 scalar GitObjectID
+scalar GitTimestamp
 scalar HTML
 
 interface Node { id: ID! }
@@ -124,13 +125,28 @@ type Commit implements Node {
   committedDate: DateTime!
   authoredDate: DateTime!
   url: URI!
+  author: GitActor
+  committer: GitActor
+  authors(first: Int, after: String, last: Int, before: String): GitActorConnection!
   statusCheckRollup: StatusCheckRollup
 }
 
+type GitActor { avatarUrl(size: Int): URI! date: GitTimestamp email: String name: String user: User }
+type GitActorEdge { cursor: String! node: GitActor }
+type GitActorConnection { totalCount: Int! nodes: [GitActor] edges: [GitActorEdge] pageInfo: PageInfo! }
+
 type StatusCheckRollup { state: StatusState! contexts(first: Int, after: String): StatusCheckRollupContextConnection! }
-type StatusContext { context: String! state: StatusState! targetUrl: URI description: String createdAt: DateTime! }
+type StatusContext {
+  context: String!
+  state: StatusState!
+  targetUrl: URI
+  description: String
+  createdAt: DateTime!
+  isRequired(pullRequestId: ID, pullRequestNumber: Int): Boolean!
+}
 type CheckRun {
   name: String!
+  isRequired(pullRequestId: ID, pullRequestNumber: Int): Boolean!
   status: CheckStatusState!
   conclusion: CheckConclusionState
   startedAt: DateTime
@@ -314,6 +330,28 @@ type SearchResultItemConnection {
 
 union IssueOrPullRequest = Issue | PullRequest
 
+enum ReleaseOrderField { CREATED_AT NAME }
+input ReleaseOrder { field: ReleaseOrderField! direction: OrderDirection! }
+type Release implements Node {
+  id: ID!
+  databaseId: Int
+  name: String
+  tagName: String!
+  description: String
+  isDraft: Boolean!
+  isLatest: Boolean!
+  isPrerelease: Boolean!
+  createdAt: DateTime!
+  publishedAt: DateTime
+  updatedAt: DateTime!
+  url: URI!
+  resourcePath: URI!
+  author: User
+  tagCommit: Commit
+}
+type ReleaseEdge { cursor: String! node: Release }
+type ReleaseConnection { totalCount: Int! nodes: [Release] edges: [ReleaseEdge] pageInfo: PageInfo! }
+
 type Repository implements Node {
   id: ID!
   databaseId: Int
@@ -358,6 +396,8 @@ type Repository implements Node {
   label(name: String!): Label
   labels(first: Int, after: String, last: Int, before: String, query: String, orderBy: LabelOrder): LabelConnection
   assignableUsers(first: Int, after: String, query: String): UserConnection!
+  releases(first: Int, after: String, last: Int, before: String, orderBy: ReleaseOrder): ReleaseConnection!
+  latestRelease: Release
 }
 
 type Query {

@@ -100,8 +100,11 @@ def get_release_by_tag(call: Call) -> Any:
 @ops("GET /repos/{owner}/{repo}/tags")
 def list_tags(call: Call) -> Any:
     repo = call.repo()
-    found = sorted(repos.refs(call.records, repo["full_name"], "tags/"), key=lambda r: _version(r["ref"]), reverse=True)
-    return paginate(call, found, lambda r: views_ci.tag(call.base, repo, r))
+    full = repo["full_name"]
+    found = sorted(repos.refs(call.records, full, "tags/"), key=lambda r: _version(r["ref"]), reverse=True)
+    return paginate(
+        call, found, lambda r: views_ci.tag(call.base, repo, r, repos.resolve(call.records, full, r["ref"]))
+    )
 
 
 def _version(ref: str) -> list[tuple[int, str]]:
@@ -111,22 +114,46 @@ def _version(ref: str) -> list[tuple[int, str]]:
 
 @ops("GET /repos/{owner}/{repo}/releases/latest")
 def latest_release(call: Call) -> Any:
-    repo = call.repo()
-    published = [
-        r for r in call.world[RELEASES].by("repository", repo["full_name"]) if not r["draft"] and not r["prerelease"]
-    ]
-    if not published:
+    latest = ci.latest_release(call.records, call.repo()["full_name"])
+    if latest is None:
         raise not_found(f"{DOCS}/releases/releases#get-the-latest-release")
-    latest = max(published, key=lambda r: (r["published_at"], r["id"]))
     return views_ci.release(call.base, call.records, latest)
 
 
 # -- workflow runs and checks ------------------------------------------------------------------------
 
 
+@ops("GET /repos/{owner}/{repo}/actions/workflows")
+def list_workflows(call: Call) -> Any:
+    found = ci.workflows(call.records, call.repo()["full_name"])
+    return _wrapped(call, found, "workflows", lambda w: views_ci.workflow(call.base, call.records, w))
+
+
+def _workflow_of(call: Call, docs: str) -> Record:
+    found = ci.workflow(call.records, call.repo()["full_name"], call.params["workflow_id"])
+    if found is None:
+        raise not_found(f"{DOCS}/actions/{docs}")
+    return found
+
+
+@ops("GET /repos/{owner}/{repo}/actions/workflows/{workflow_id}")
+def get_workflow(call: Call) -> Any:
+    return views_ci.workflow(call.base, call.records, _workflow_of(call, "workflows#get-a-workflow"))
+
+
+@ops("GET /repos/{owner}/{repo}/actions/workflows/{workflow_id}/runs")
+def list_workflow_runs(call: Call) -> Any:
+    found = _workflow_of(call, "workflow-runs#list-workflow-runs-for-a-workflow")
+    return _runs(call, call.repo(), found["id"])
+
+
 @ops("GET /repos/{owner}/{repo}/actions/runs")
 def list_runs(call: Call) -> Any:
-    repo = call.repo()
+    return _runs(call, call.repo(), None)
+
+
+def _runs(call: Call, repo: Record, workflow_id: int | None) -> Reply:
+    """The repo's runs (of one workflow), newest first, by the filters both list operations take."""
     status = call.param("status")
     if status is not None and status not in _RUN_STATUSES + _CONCLUSIONS:
         raise GitHubError(422, "Validation Failed", [{"resource": "WorkflowRun", "field": "status", "code": "invalid"}])
@@ -136,6 +163,7 @@ def list_runs(call: Call) -> Any:
         r
         for r in call.world[WORKFLOW_RUNS].by("repository", repo["full_name"])
         if all(r[names[k]] == v for k, v in wanted.items())
+        and workflow_id in (None, r["workflow_id"])
         and (status is None or r["status"] == status or r["conclusion"] == status)
     ]
     return _wrapped(call, _newest(runs), "workflow_runs", lambda r: views_ci.workflow_run(call.base, call.records, r))

@@ -17,13 +17,15 @@ _REFS_DOCS = "https://docs.github.com/rest/git/refs"
 @ops("GET /repos/{owner}/{repo}/git/refs")
 def list_refs(call: Call) -> Any:
     full = call.repo()["full_name"]
-    return paginate(call, repos.refs(call.records, full), lambda r: views_git.git_ref(call.base, full, r))
+    return paginate(call, repos.refs(call.records, full), lambda r: views_git.git_ref(call.base, call.records, full, r))
 
 
 @ops("GET /repos/{owner}/{repo}/git/matching-refs/{ref}")
 def matching_refs(call: Call) -> Any:
     full = call.repo()["full_name"]
-    return [views_git.git_ref(call.base, full, r) for r in repos.refs(call.records, full, call.params["ref"])]
+    return [
+        views_git.git_ref(call.base, call.records, full, r) for r in repos.refs(call.records, full, call.params["ref"])
+    ]
 
 
 @ops("GET /repos/{owner}/{repo}/git/ref/{ref}")
@@ -32,7 +34,7 @@ def get_ref(call: Call) -> Any:
     record = repos.ref(call.records, full, call.params["ref"])
     if record is None:
         raise not_found(f"{_REFS_DOCS}#get-a-reference")
-    return views_git.git_ref(call.base, full, record)
+    return views_git.git_ref(call.base, call.records, full, record)
 
 
 @ops("POST /repos/{owner}/{repo}/git/refs")
@@ -47,7 +49,7 @@ def create_ref(call: Call) -> Any:
     if commits.commit(call.records.objects, sha) is None:
         raise GitHubError(422, "Object does not exist", documentation_url=f"{_REFS_DOCS}#create-a-reference")
     record = repos.set_ref(call.records, full, name, sha)
-    return created(views_git.git_ref(call.base, full, record))
+    return created(views_git.git_ref(call.base, call.records, full, record))
 
 
 @ops("PATCH /repos/{owner}/{repo}/git/refs/{ref}")
@@ -66,7 +68,7 @@ def update_ref(call: Call) -> Any:
     if not force and record["sha"] not in {c["sha"] for c in commits.history(objects, sha)}:
         raise GitHubError(422, "Update is not a fast forward", documentation_url=f"{_REFS_DOCS}#update-a-reference")
     record = repos.set_ref(call.records, full, record["ref"], sha)
-    return views_git.git_ref(call.base, full, record)
+    return views_git.git_ref(call.base, call.records, full, record)
 
 
 @ops("DELETE /repos/{owner}/{repo}/git/refs/{ref}")
@@ -86,6 +88,16 @@ def get_git_commit(call: Call) -> Any:
     if record is None or record["repository"] != full:
         raise not_found("https://docs.github.com/rest/git/commits#get-a-commit-object")
     return views_git.git_commit(call.base, full, record)
+
+
+@ops("GET /repos/{owner}/{repo}/git/tags/{tag_sha}")
+def get_tag(call: Call) -> Any:
+    """An annotated tag object (a lightweight tag has none: its ref names the commit)."""
+    full = call.repo()["full_name"]
+    record = call.records.objects.tags.get(call.params["tag_sha"])
+    if record is None or record["repository"] != full:
+        raise not_found("https://docs.github.com/rest/git/tags#get-a-tag")
+    return views_git.git_tag(call.base, full, record)
 
 
 @ops("GET /repos/{owner}/{repo}/git/trees/{tree_sha}")
@@ -154,6 +166,7 @@ def create_tree(call: Call) -> Any:
     if base is not None and base not in objects.trees:
         raise GitHubError(422, "base_tree is not a valid tree oid", documentation_url=TREE_DOCS)
     files = git.flatten(objects, base) if base else {}
+    modes = git.modes(objects, base) if base else {}  # a file the body names takes the mode its entry gives
     changes = call.tree_changes(objects)
     for path, change in changes.items():
         if change is None:
@@ -167,7 +180,7 @@ def create_tree(call: Call) -> Any:
     for path, change in wanted.items():
         kind, value = change
         files[path] = git.write_blob(objects, value) if kind == "text" else value
-    sha = git.write_tree(objects, files)
+    sha = git.write_tree(objects, files, {p: m for p, m in modes.items() if p not in changes})
     entries = [
         views_git.tree_entry(call.base, full, e, _size(objects, e), e["path"]) for e in git.entries(objects, sha)
     ]
@@ -192,5 +205,5 @@ def create_commit(call: Call) -> Any:
         raise GitHubError(422, "Parent SHA does not exist or is not a commit object", documentation_url=docs)
     committer = call.person("committer", dated=True) or repos.identity(call.me, call.now())
     author = call.person("author", dated=True) or committer
-    record = git.write_commit(objects, full, git.flatten(objects, tree), parents, message, author, committer)
+    record = git.write_commit_tree(objects, full, tree, parents, message, author, committer)
     return created(views_git.git_commit(call.base, full, record))

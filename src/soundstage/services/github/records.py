@@ -13,7 +13,7 @@ from ...ids import IdSource
 from ...spec.build import BuildContext
 from ...world import Collection, World
 from .git import Objects
-from .store import BLOBS, COMMITS, TREES
+from .store import BLOBS, COMMITS, TAG_OBJECTS, TREES
 
 # Where each kind's numeric ids start (GitHub's ids are large and grow; these look like theirs).
 _IDS = {
@@ -25,6 +25,7 @@ _IDS = {
     "Deployment": 2_500_000_000,
     "DeploymentStatus": 5_900_000_000,
     "Release": 210_000_000,
+    "Workflow": 160_000_000,
     "WorkflowRun": 13_000_000_000,
     "CheckRun": 38_000_000_000,
     "StatusContext": 33_000_000_000,
@@ -59,8 +60,8 @@ class Records:
 
     @property
     def objects(self) -> Objects:
-        """The git objects: blobs, trees and commits."""
-        return Objects(self[BLOBS], self[TREES], self[COMMITS])
+        """The git objects: blobs, trees, commits and annotated tags."""
+        return Objects(self[BLOBS], self[TREES], self[COMMITS], self[TAG_OBJECTS])
 
     def new_id(self, kind: str) -> tuple[int, str]:
         """The next numeric id of a kind of record (`Issue`, `CheckRun`...) and its node id."""

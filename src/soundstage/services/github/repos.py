@@ -10,7 +10,7 @@ from typing import Any
 from ...world import Record
 from . import commits
 from .records import Records
-from .store import HEADS, REFS, REPOS, USERS, ref_key
+from .store import HEADS, REFS, REPOS, TAG_OBJECTS, USERS, ref_key
 
 _SHA = re.compile(r"[0-9a-f]{4,40}")
 
@@ -58,7 +58,8 @@ def resolve(records: Records, repo: str, name: str) -> str | None:
     for candidate in (name, "refs/" + name, HEADS + name, "refs/tags/" + name):
         found = refs.get(ref_key(repo, candidate))
         if found:
-            return found["sha"]
+            tag = records[TAG_OBJECTS].get(found["sha"])  # an annotated tag names its commit
+            return tag["object"] if tag else found["sha"]
     if name == "production":
         record = records[REPOS].get(repo)
         return record.get("production") if record else None

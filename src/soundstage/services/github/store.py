@@ -3,10 +3,10 @@ faults, tests) reads GitHub state by. docs/services/github.md lists every collec
 
 Accounts, repos and refs: `github.users` (by login), `github.repos` (by "owner/repo": `default_branch`,
 `production`, `deploy_on_merge`...), `github.refs` (by "owner/repo:refs/heads/x": `repository`, `ref`,
-`sha`). Git objects, by sha: `github.blobs`, `github.trees`, `github.commits`. Issues and pull requests
-(by "owner/repo#N", one number sequence per repo) and `github.labels` (by "owner/repo:name"). The rest
-are keyed by their numeric id: comments, reviews and review comments, deployments and their statuses,
-releases, workflow runs, check runs and commit statuses.
+`sha`). Git objects, by sha: `github.blobs`, `github.trees`, `github.commits`, `github.tags` (annotated
+tags). Issues and pull requests (by "owner/repo#N", one number sequence per repo) and `github.labels` (by
+"owner/repo:name"). The rest are keyed by their numeric id: comments, reviews and review comments,
+deployments and their statuses, releases, workflow runs, check runs and commit statuses.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ REFS = "github.refs"
 BLOBS = "github.blobs"
 TREES = "github.trees"
 COMMITS = "github.commits"
+TAG_OBJECTS = "github.tags"
 ISSUES = "github.issues"
 PULLS = "github.pulls"
 LABELS = "github.labels"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import base64
 from typing import Any
+from urllib.parse import quote
 
 from ...world import Record
 from . import commits, repos
@@ -86,15 +87,35 @@ def release(base: str, records: Records, record: Record) -> dict[str, Any]:
     }
 
 
-def tag(base: str, repo: Record, ref: Record) -> dict[str, Any]:
-    """A tag of `GET .../tags`: its name, commit and archives; the node id of its ref."""
+def tag(base: str, repo: Record, ref: Record, sha: str | None) -> dict[str, Any]:
+    """A tag of `GET .../tags`: its name, the commit it names (`sha`, an annotated tag's peeled) and archives;
+    the node id of its ref."""
     full, name = repo["full_name"], ref["ref"].removeprefix("refs/tags/")
     return {
         "name": name,
         "zipball_url": f"{base}/repos/{full}/zipball/refs/tags/{name}",
         "tarball_url": f"{base}/repos/{full}/tarball/refs/tags/{name}",
-        "commit": {"sha": ref["sha"], "url": f"{base}/repos/{full}/commits/{ref['sha']}"},
+        "commit": {"sha": sha, "url": f"{base}/repos/{full}/commits/{sha}"},
         "node_id": base64.b64encode(f"03:Ref{repo['id']}:{ref['ref']}".encode()).decode(),
+    }
+
+
+def workflow(base: str, records: Records, record: Record) -> dict[str, Any]:
+    """A workflow, its times with milliseconds as GitHub gives them."""
+    repo = repos.repo(records, record["repository"])
+    assert repo is not None
+    full, at = repo["full_name"], stamp(record["created_at"]).removesuffix("Z") + ".000Z"
+    return {
+        "id": record["id"],
+        "node_id": node_id("Workflow", record["id"]),
+        "name": record["name"],
+        "path": record["path"],
+        "state": "active",
+        "created_at": at,
+        "updated_at": at,
+        "url": f"{base}/repos/{full}/actions/workflows/{record['id']}",
+        "html_url": f"{HTML}/{full}/blob/{repo['default_branch']}/{record['path']}",
+        "badge_url": f"{HTML}/{full}/workflows/{quote(record['name'])}/badge.svg",
     }
 
 

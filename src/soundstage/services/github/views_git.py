@@ -170,13 +170,30 @@ def content_file(base: str, repo: str, ref: str, path: str, entry: Record, text:
     return found
 
 
-def git_ref(base: str, repo: str, ref: Record) -> dict[str, Any]:
+def git_ref(base: str, records: Records, repo: str, ref: Record) -> dict[str, Any]:
+    """A ref, naming a commit or an annotated tag."""
     name, sha = ref["ref"], ref["sha"]
+    kind = "tag" if sha in records.objects.tags else "commit"
     return {
         "ref": name,
         "node_id": node_id("Ref", int(sha[:12], 16)),
         "url": f"{base}/repos/{repo}/git/{name}",
-        "object": {"sha": sha, "type": "commit", "url": f"{base}/repos/{repo}/git/commits/{sha}"},
+        "object": {"sha": sha, "type": kind, "url": f"{base}/repos/{repo}/git/{kind}s/{sha}"},
+    }
+
+
+def git_tag(base: str, repo: str, tag: Record) -> dict[str, Any]:
+    """An annotated tag (`GET .../git/tags/{tag_sha}`): its tagger's date in UTC, as every REST date."""
+    sha, target = tag["sha"], tag["object"]
+    return {
+        "node_id": node_id("Tag", int(sha[:12], 16)),
+        "sha": sha,
+        "url": f"{base}/repos/{repo}/git/tags/{sha}",
+        "tagger": git_person(tag["tagger"]),
+        "object": {"sha": target, "type": tag["type"], "url": f"{base}/repos/{repo}/git/commits/{target}"},
+        "tag": tag["tag"],
+        "message": tag["message"],
+        "verification": _UNSIGNED,
     }
 
 
