@@ -130,18 +130,14 @@ def test_team_info(slack):
     assert slack.client.team_info(team=slack["acme"])["team"] == team
 
 
+def _team_world(scene_world, team: str):
+    """A world of one bot in the team given (a YAML mapping)."""
+    section = f"  slack:\n    team: {team}\n    users: [{{ref: bot, name: bot, is_bot: true}}]\n"
+    return scene_world("name: a-team\ntask: test\nagent: {slack_user: $bot}\nseed:\n" + section)
+
+
 def test_team_info_of_a_free_workspace_with_the_default_icon(scene_world):
-    free = scene_world(
-        """
-name: free-team
-task: test
-agent: {slack_user: $bot}
-seed:
-  slack:
-    team: {name: Globex, locale: de-DE}
-    users: [{ref: bot, name: bot, is_bot: true}]
-"""
-    )
+    free = _team_world(scene_world, "{name: Globex, locale: de-DE}")
     team = free.raw("team.info").json()["team"]
     assert team["icon"] == {
         **{
@@ -162,17 +158,7 @@ seed:
 
 
 def test_a_pro_workspace_pays_for_the_standard_product(scene_world):
-    pro = scene_world(
-        """
-name: pro-team
-task: test
-agent: {slack_user: $bot}
-seed:
-  slack:
-    team: {name: Initech, plan: pro}
-    users: [{ref: bot, name: bot, is_bot: true}]
-"""
-    )
+    pro = _team_world(scene_world, "{name: Initech, plan: pro}")
     assert pro.call("team.info")["team"]["pay_prod_cur"] == "std"
 
 

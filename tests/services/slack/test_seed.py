@@ -601,41 +601,19 @@ def test_guests_and_start_dates():
     assert "start_date" not in nina["profile"] and "guest_invited_by" not in laura["profile"]
 
 
-@pytest.mark.parametrize(
-    ("slack", "where", "message"),
-    [
-        (
-            GUESTS.replace("plan: pro", "plan: free"),
-            "users[2].guest",
-            "guest accounts need a paid plan (the team's `plan`), not free",
-        ),
-        (
-            GUESTS.replace("{invited_by: $laura}", "{invited_by: $nina}"),
-            "users[3].guest.invited_by",
-            "$nina is not a full member of the workspace, who could invite a guest",
-        ),
-        (
-            GUESTS.replace("{invited_by: $laura}", "{invited_by: $bot}"),
-            "users[3].guest.invited_by",
-            "$bot is not a full member of the workspace, who could invite a guest",
-        ),
-        (
-            GUESTS + "channels:\n  - {name: a, members: [$nina]}\n  - {name: b, members: [$laura, $nina]}\n",
-            "channels[1].members[1]",
-            "a single-channel guest, already in #a",
-        ),
-        (
-            GUESTS.replace('start_date: "2020-09-01"', 'start_date: "2020-9-1"'),
-            "users[1].start_date",
-            "'2020-9-1' is not a date (YYYY-MM-DD)",
-        ),
-        (
-            GUESTS.replace("plan: pro", "plan: pro, sso: {name: okta, label: Okta}"),
-            "team.sso",
-            "single sign-on needs the business_plus plan, not pro",
-        ),
-    ],
-)
-def test_guest_and_team_errors(slack, where, message):
-    error = failure(slack)
+# The guests' section broken one way (a text in it replaced), where the error is and what it says.
+CHANNELS_AB = "channels:\n  - {name: a, members: [$nina]}\n  - {name: b, members: [$laura, $nina]}\n"
+BROKEN = [
+    (("plan: pro", "plan: free"), "users[2].guest", "guest accounts need a paid plan (the team's `plan`), not free"),
+    (("{invited_by: $laura}", "{invited_by: $nina}"), "users[3].guest.invited_by", "$nina is not a full member"),
+    (("{invited_by: $laura}", "{invited_by: $bot}"), "users[3].guest.invited_by", "$bot is not a full member"),
+    (("users:", CHANNELS_AB + "users:"), "channels[1].members[1]", "a single-channel guest, already in #a"),
+    (('"2020-09-01"', '"2020-9-1"'), "users[1].start_date", "'2020-9-1' is not a date (YYYY-MM-DD)"),
+    (("pro}", "pro, sso: {name: okta, label: Okta}}"), "team.sso", "needs the business_plus plan, not pro"),
+]
+
+
+@pytest.mark.parametrize(("change", "where", "message"), BROKEN)
+def test_guest_and_team_errors(change, where, message):
+    error = failure(GUESTS.replace(*change))
     assert where in str(error) and message in str(error), str(error)

@@ -217,9 +217,8 @@ def test_a_custom_status_shows_its_emoji_until_it_expires(slack):
 
 GUEST_SCENE = """
 name: guests
-task: test
-clock: {start: "2026-03-02T14:00:00Z"}
 agent: {slack_user: $bot}
+task: test
 seed:
   slack:
     team: {name: Acme, plan: pro}

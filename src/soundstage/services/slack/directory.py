@@ -63,8 +63,7 @@ def team(
         icon.update(image_original=f"{stem}_original.png", image_default=False)
     else:
         icon = {
-            f"image_{n}": f"https://a.slack-edge.com/80588/img/avatars-teams/ava_0001-{n}.png"
-            for n in _TEAM_ICON_SIZES
+            f"image_{n}": f"https://a.slack-edge.com/80588/img/avatars-teams/ava_0001-{n}.png" for n in _TEAM_ICON_SIZES
         }
         icon["image_default"] = True
     found: dict[str, Any] = {

@@ -54,7 +54,7 @@ class Team(Spec):
     name: str = "Soundstage"
     domain: str | None = None  # default: the name, lower case, letters and digits only
     plan: Literal["free", "pro", "business_plus"] = "free"  # Slack's plans for one workspace
-    locale: str = Field("en-US", pattern=r"^[a-z]{2}-[A-Z]{2}$")  # the workspace's language
+    locale: str = Field(default="en-US", pattern=r"^[a-z]{2}-[A-Z]{2}$")  # the workspace's language
     custom_icon: bool = False  # an icon of its own (else Slack's default, its initials on a color)
     sso: SingleSignOn | None = None  # sign-in through an identity provider (Business+)
 
