@@ -6,8 +6,9 @@ which operations have none recorded (all of them, for a service with no data fil
 
 It starts a soundstage server of its own (on a free port, with a throwaway home for its certificates), makes
 each service's calls and writes the pages; tests/services/test_recorded.py checks they are up to date. With
-`--floors` it also sets each service's floor and mismatch ceiling in tests/services/recorded/<service>.json
-to the figures just measured (to raise the ratchet after an improvement; never to lower it unnoticed).
+`--floors` it also sets each service's floors and mismatch ceilings (one of each per measure, tailored and
+neutral) in tests/services/recorded/<service>.json to the figures just measured (to raise the ratchet after
+an improvement; never to lower it unnoticed).
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as home:
         os.environ["SOUNDSTAGE_HOME"] = home
         from tests.conftest import Stage
-        from tests.services.recorded_coverage import DOCS, RECORDED, SERVICES, measure, render
+        from tests.services.recorded_coverage import DOCS, RECORDED, SERVICES, measure, render, worlds
 
         from soundstage.server import Server
 
@@ -38,15 +39,20 @@ def main() -> None:
         stage = Stage(server)
         try:
             for service in SERVICES:
-                measured = measure(stage, service)
-                if measured.failures:
-                    raise SystemExit(f"{service}: calls failed:\n" + "\n".join(measured.failures))
-                if args.floors and "origin" in measured.data:  # a service with recorded responses
-                    data = {**measured.data, "floor": measured.average, "max_mismatches": measured.mismatches}
+                measures = [measure(stage, service, world) for world in worlds(service)]
+                failures = [failure for each in measures for failure in each.failures]
+                if failures:
+                    raise SystemExit(f"{service}: calls failed:\n" + "\n".join(failures))
+                data = measures[0].data
+                if args.floors and "origin" in data:  # a service with recorded responses
+                    data["floors"] = {each.world: each.average for each in measures}
+                    data["max_mismatches"] = {each.world: each.mismatches for each in measures}
                     (RECORDED / f"{service}.json").write_text(json.dumps(data, indent=1) + "\n")
-                    measured.data = data
-                (DOCS / f"{service}-coverage.md").write_text(render(measured))
-                print(f"{service}: {measured.average:.1%} over {len(measured.comparisons)} operations")
+                    for each in measures:
+                        each.data = data
+                (DOCS / f"{service}-coverage.md").write_text(render(measures))
+                figures = ", ".join(f"{each.world} {each.average:.1%}" for each in measures)
+                print(f"{service}: {figures} over {len(measures[0].comparisons)} operations")
         finally:
             stage.http.close()
             stage.https.close()

@@ -460,8 +460,8 @@ def floors(service: str) -> dict[str, Any]:
     file = OUT / f"{service}.json"
     kept = json.loads(file.read_text()) if file.exists() else {}
     return {
-        "floor": kept.get("floor", 0.0),
-        "max_mismatches": kept.get("max_mismatches", 0),
+        "floors": kept.get("floors", {"tailored": 0.0, "neutral": 0.0}),
+        "max_mismatches": kept.get("max_mismatches", {"tailored": 0, "neutral": 0}),
         "required": kept.get("required", []),
     }
 

@@ -92,7 +92,7 @@ def test_a_test_file_rehearses_two_scenes_with_the_checks_in_its_failures(rehear
                 'E *     expected:    $priya deciding priya.refund: "approve the refund", then a message from $bot in '
                 "CAUVACJMVE0 ($ext_northwind), in that order"
             ),
-            "E *     #46 2026-03-02T14:02:05Z decided UWMRFXY8ZAH decided priya.refund: approve the refund",
+            "E *     #45 2026-03-02T14:02:05Z decided UWMRFXY8ZAH decided priya.refund: approve the refund",
         ]
     )
     result.stdout.fnmatch_lines(

@@ -244,9 +244,9 @@ def test_the_refund_scene_as_the_judge_reads_it(model, result, tmp_path):
     agent = f"{sys.executable} {ROOT / 'examples' / 'agents' / 'refund_approval.py'}"
     run_scenes([str(ROOT / "seeds" / "refund-approval.yaml")], agent, out=tmp_path)
     (trial,) = tmp_path.glob("*/refund-approval/1")
-    model.content = '{"passed": true, "score": 0.9, "reason": "Priya approved first.", "evidence": [47, 48]}'
+    model.content = '{"passed": true, "score": 0.9, "reason": "Priya approved first.", "evidence": [46, 47]}'
     r = result({"judge": "The agent confirmed the refund only after Priya approved it."}, Attempt.load(trial))
-    assert (r.passed, r.score, r.evidence, r.actual) == (True, 0.9, [47], "judge-1 answered yes: Priya approved first.")
+    assert (r.passed, r.score, r.evidence, r.actual) == (True, 0.9, [46], "judge-1 answered yes: Priya approved first.")
     prompt = model.requests[0]["body"]["messages"][1]["content"]
     for line in (
         (

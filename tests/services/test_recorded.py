@@ -1,8 +1,9 @@
 """Soundstage's answers against real recorded responses, operation by operation (tests/services/recorded_coverage.py
-says how): each service keeps at least its floor of the real key paths, has no more format mismatches than
-its ceiling, lacks none of its required key paths, and its generated coverage page is up to date. The floor
-and ceiling are a ratchet: they are the figures measured when they were last set, in the data file
-(tests/services/recorded/<service>.json); raise them as soundstage gets closer to the real thing."""
+says how), in the world of each service's tests and in the shipped world: each service keeps at least 95% of
+the real key paths and its floor in each, has no more format mismatches than its ceiling, lacks none of its
+required key paths, and its generated coverage page is up to date. The floors and ceilings are a ratchet: they
+are the figures measured when they were last set, in the data file (tests/services/recorded/<service>.json);
+raise them as soundstage gets closer to the real thing."""
 
 from __future__ import annotations
 
@@ -11,14 +12,30 @@ from typing import Any
 
 import pytest
 from tests.services.keypaths import compare, key_paths
-from tests.services.recorded_coverage import DOCS, REGENERATE, SERVICES, Measure, measure, recorded, render
+from tests.services.recorded_coverage import (
+    DOCS,
+    REGENERATE,
+    SERVICES,
+    SHIPPED,
+    Answers,
+    Measure,
+    measure,
+    recorded,
+    render,
+    worlds,
+)
 
 from soundstage.services import SERVICES as REGISTRY
 
+MINIMUM = 0.95  # of the real key paths, in every measure of every service with recorded responses
+MEASURES = [(service, world) for service in SERVICES for world in worlds(service)]
+
 
 @cache
-def _measured(stage: Any, service: str) -> Measure:
-    return measure(stage, service)
+def _measured(stage: Any, service: str, world: str) -> Measure:
+    if service in SHIPPED and world == "neutral":  # the same calls in the same world
+        return Measure(**{**vars(_measured(stage, service, "tailored")), "world": world})
+    return measure(stage, service, world)
 
 
 def test_keypaths_and_formats() -> None:
@@ -71,17 +88,17 @@ def test_the_facts_are_of_operations_soundstage_implements(service: str) -> None
     assert set(data["operations"]) <= set(REGISTRY[service].operations())
 
 
-@pytest.mark.parametrize("service", SERVICES)
-def test_every_call_succeeds_and_answers_every_recorded_operation(stage: Any, service: str) -> None:
-    measured = _measured(stage, service)
+@pytest.mark.parametrize(("service", "world"), MEASURES)
+def test_every_call_succeeds_and_answers_every_recorded_operation(stage: Any, service: str, world: str) -> None:
+    measured = _measured(stage, service, world)
     assert (measured.failures, measured.unanswered) == ([], [])
 
 
-@pytest.mark.parametrize("service", SERVICES)
-def test_coverage_holds_its_floor(stage: Any, service: str) -> None:
-    measured = _measured(stage, service)
-    assert measured.average >= measured.data["floor"], f"{service}: {measured.average:.2%} < floor"
-    assert measured.mismatches <= measured.data["max_mismatches"]
+@pytest.mark.parametrize(("service", "world"), MEASURES)
+def test_coverage_holds_its_floor(stage: Any, service: str, world: str) -> None:
+    measured = _measured(stage, service, world)
+    assert measured.average >= max(MINIMUM, measured.floor), f"{service}, {world}: {measured.average:.2%}"
+    assert measured.mismatches <= measured.max_mismatches
     missing_required = [
         f"{operation}: {path}"
         for operation, comparison in measured.comparisons.items()
@@ -94,4 +111,15 @@ def test_coverage_holds_its_floor(stage: Any, service: str) -> None:
 @pytest.mark.parametrize("service", SERVICES)
 def test_the_coverage_page_is_up_to_date(stage: Any, service: str) -> None:
     page = DOCS / f"{service}-coverage.md"
-    assert page.read_text() == render(_measured(stage, service)), f"run {REGENERATE}"
+    measures = [_measured(stage, service, world) for world in worlds(service)]
+    assert page.read_text() == render(measures), f"run {REGENERATE}"
+
+
+def test_an_operation_is_measured_on_one_call_not_the_richest() -> None:
+    answers = Answers({}, [])
+    answers.keep("users.info", 200, '{"ok": true, "user": {"id": "U1"}}', measured=False)
+    answers.keep("users.info", 200, '{"ok": true, "user": {"id": "U1", "name": "maya", "tz": "Etc/UTC"}}', False)
+    answers.keep("users.info", 200, '{"ok": true, "user": {"id": "U2"}}')
+    assert (answers.bodies, answers.failures) == ({"users.info": {"ok": True, "user": {"id": "U2"}}}, [])
+    answers.keep("users.info", 200, '{"ok": true}')
+    assert answers.failures == ["users.info: measured twice"]

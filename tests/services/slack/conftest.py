@@ -19,7 +19,13 @@ clock: {start: "2026-03-02T14:00:00Z", tick: 5s}
 agent: {slack_user: $bot}
 seed:
   slack:
-    team: {ref: acme, name: Acme, domain: acme}
+    team:
+      ref: acme
+      name: Acme
+      domain: acme
+      plan: business_plus
+      custom_icon: true
+      sso: {name: okta, label: Okta}
     users:
       - {ref: bot, name: stagebot, real_name: Stage Bot, is_bot: true}
       - ref: maya
@@ -30,6 +36,7 @@ seed:
         pronouns: she/her
         custom_image: true
         status: {text: In a meeting, emoji: ":calendar:", expires_in: 1h}
+        start_date: "2021-03-15"
       - ref: laura
         name: laura
         real_name: Laura Diaz
@@ -38,6 +45,7 @@ seed:
         email: Laura@acme.test
         tz: Europe/Berlin
         custom_image: true
+        start_date: "2020-09-01"
         status: {text: On holiday, emoji: ":palm_tree:"}
       - {ref: omar, name: omar, real_name: Omar Haddad, email: omar@acme.test, is_admin: true}
       - {ref: gone, name: gone, real_name: Former Person, email: gone@acme.test, deleted: true}

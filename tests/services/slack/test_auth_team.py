@@ -104,13 +104,62 @@ def test_sdk_raises_on_ok_false(slack):
 
 
 def test_team_info(slack):
+    """A Business+ workspace with an icon of its own and SAML single sign-on through Okta, as a bot sees it."""
     team = slack.client.team_info().data["team"]
-    assert team["id"] == slack["acme"]
-    assert (team["name"], team["domain"], team["url"]) == ("Acme", "acme", "https://acme.slack.com/")
-    assert team["email_domain"] == ""
-    assert team["icon"]["image_default"] is True
-    assert (team["is_verified"], team["lob_sales_home_enabled"], team["is_sfdc_auto_slack"]) == (False, False, False)
-    assert slack.client.team_info(team=slack["acme"])["team"]["id"] == slack["acme"]
+    stem = team["icon"]["image_34"].removesuffix("_34.png")
+    assert stem.startswith("https://avatars.slack-edge.com/")
+    assert team == {
+        "id": slack["acme"],
+        "name": "Acme",
+        "url": "https://acme.slack.com/",
+        "domain": "acme",
+        "email_domain": "",
+        "icon": {
+            **{f"image_{n}": f"{stem}_{n}.png" for n in (34, 44, 68, 88, 102, 132, 230)},
+            "image_original": f"{stem}_original.png",
+            "image_default": False,
+        },
+        "avatar_base_url": "https://ca.slack-edge.com/",
+        "is_verified": False,
+        "locale": "en-US",
+        "pay_prod_cur": "plus",
+        "lob_sales_home_enabled": False,
+        "is_sfdc_auto_slack": False,
+        "sso_provider": {"type": "saml", "name": "okta", "label": "Okta"},
+    }
+    assert slack.client.team_info(team=slack["acme"])["team"] == team
+
+
+def _team_world(scene_world, team: str):
+    """A world of one bot in the team given (a YAML mapping)."""
+    section = f"  slack:\n    team: {team}\n    users: [{{ref: bot, name: bot, is_bot: true}}]\n"
+    return scene_world("name: a-team\ntask: test\nagent: {slack_user: $bot}\nseed:\n" + section)
+
+
+def test_team_info_of_a_free_workspace_with_the_default_icon(scene_world):
+    free = _team_world(scene_world, "{name: Globex, locale: de-DE}")
+    team = free.raw("team.info").json()["team"]
+    assert team["icon"] == {
+        **{
+            f"image_{n}": f"https://a.slack-edge.com/80588/img/avatars-teams/ava_0001-{n}.png"
+            for n in (34, 44, 68, 88, 102, 132, 230)
+        },
+        "image_default": True,
+    }
+    assert (team["domain"], team["locale"], team["pay_prod_cur"], "sso_provider" in team) == (
+        "globex",
+        "de-DE",
+        "",
+        False,
+    )
+    # A workspace's members speak its language unless they chose another.
+    bot = free.world.refs["bot"]
+    assert free.call("users.info", user=bot, include_locale="1")["user"]["locale"] == "de-DE"
+
+
+def test_a_pro_workspace_pays_for_the_standard_product(scene_world):
+    pro = _team_world(scene_world, "{name: Initech, plan: pro}")
+    assert pro.call("team.info")["team"]["pay_prod_cur"] == "std"
 
 
 def test_team_info_of_another_team(slack):

@@ -38,6 +38,45 @@ def test_open_a_new_dm(slack):
     assert again["already_open"] is True and again["channel"] == {"id": channel["id"]}
 
 
+def test_open_answers_the_id_alone_unless_return_im(slack):
+    """As Slack documents conversations.open: the channel's id alone, with `no_op` and `already_open` for a DM
+    that exists; with `return_im`, the whole IM; the same through slack_sdk and raw HTTP."""
+    omar, team = slack["omar"], slack["acme"]
+    new = slack.client.conversations_open(users=omar).data
+    dm = new["channel"]["id"]
+    assert new == {"ok": True, "channel": {"id": dm}}
+    existing = {"ok": True, "no_op": True, "already_open": True, "channel": {"id": dm}}
+    assert slack.raw("conversations.open", data={"users": omar}).json() == existing
+    assert slack.client.conversations_open(users=omar).data == existing
+    im = {
+        "id": dm,
+        "created": START,
+        "is_archived": False,
+        "is_im": True,
+        "is_org_shared": False,
+        "context_team_id": team,
+        "user": omar,
+        "is_user_deleted": False,
+        "priority": 0,
+        "updated": START * 1000,
+        "last_read": "0000000000.000000",
+        "latest": None,
+        "unread_count": 0,
+        "unread_count_display": 0,
+        "is_open": True,
+    }
+    full = {"ok": True, "no_op": True, "already_open": True, "channel": im}
+    assert slack.client.conversations_open(users=omar, return_im=True).data == full
+    assert slack.raw("conversations.open", data={"channel": dm, "return_im": "true"}).json() == full
+    # A new DM with return_im: the whole IM, without no_op (made by the 6th call, 5s ticks).
+    laura = slack.raw("conversations.open", data={"users": slack["laura"], "return_im": "1"}).json()
+    made = laura["channel"]["id"]
+    assert laura == {
+        "ok": True,
+        "channel": {**im, "id": made, "user": slack["laura"], "created": START + 25, "updated": (START + 25) * 1000},
+    }
+
+
 def test_open_with_return_im_tells_what_is_unread(slack):
     channel = slack.client.conversations_open(users=slack["maya"], return_im=True).data["channel"]
     assert (channel["latest"]["text"], channel["unread_count"], channel["unread_count_display"]) == (

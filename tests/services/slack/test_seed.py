@@ -50,6 +50,10 @@ def test_records_and_settings():
         "team_id": image.collections[store.TEAMS].ids()[0],
         "domain": "soundstage",
         "name": "Soundstage",
+        "plan": "free",
+        "locale": "en-US",
+        "custom_icon": False,
+        "sso": None,
     }
     assert image.collections[store.USERS].ids() == ["USLACKBOT", refs["bot"], refs["maya"], refs["laura"]]
     channel = image.collections[store.CHANNELS].get(refs["support"])
@@ -558,3 +562,58 @@ messages:
 """
     )
     assert error.field == "seed.slack.messages[2].user" and "not a member" in error.message
+
+
+GUESTS = """
+team: {name: Acme, plan: pro}
+users:
+  - {ref: bot, name: bot, is_bot: true}
+  - {ref: laura, name: laura, start_date: "2020-09-01"}
+  - {ref: nina, name: nina, guest: {invited_by: $laura, single_channel: true}}
+  - {ref: ben, name: ben, guest: {invited_by: $laura}}
+"""
+
+
+def test_guests_and_start_dates():
+    image = build(
+        GUESTS
+        + "channels:\n"
+        + "  - {ref: ext, name: ext, members: [$bot, $laura, $nina, $ben]}\n"
+        + "  - {ref: vendors, name: vendors, members: [$laura, $ben]}\n"
+    )
+    users, refs = image.collections[store.USERS], image.refs
+    nina, ben, laura = (users.get(refs[name]) for name in ("nina", "ben", "laura"))
+    assert (nina["is_restricted"], nina["is_ultra_restricted"], nina["profile"]["guest_invited_by"]) == (
+        True,
+        True,
+        refs["laura"],
+    )
+    assert (ben["is_restricted"], ben["is_ultra_restricted"], ben["profile"]["guest_invited_by"]) == (
+        True,
+        False,
+        refs["laura"],
+    )
+    assert (laura["is_restricted"], laura["is_ultra_restricted"], laura["profile"]["start_date"]) == (
+        False,
+        False,
+        "2020-09-01",
+    )
+    assert "start_date" not in nina["profile"] and "guest_invited_by" not in laura["profile"]
+
+
+# The guests' section broken one way (a text in it replaced), where the error is and what it says.
+CHANNELS_AB = "channels:\n  - {name: a, members: [$nina]}\n  - {name: b, members: [$laura, $nina]}\n"
+BROKEN = [
+    (("plan: pro", "plan: free"), "users[2].guest", "guest accounts need a paid plan (the team's `plan`), not free"),
+    (("{invited_by: $laura}", "{invited_by: $nina}"), "users[3].guest.invited_by", "$nina is not a full member"),
+    (("{invited_by: $laura}", "{invited_by: $bot}"), "users[3].guest.invited_by", "$bot is not a full member"),
+    (("users:", CHANNELS_AB + "users:"), "channels[1].members[1]", "a single-channel guest, already in #a"),
+    (('"2020-09-01"', '"2020-9-1"'), "users[1].start_date", "'2020-9-1' is not a date (YYYY-MM-DD)"),
+    (("pro}", "pro, sso: {name: okta, label: Okta}}"), "team.sso", "needs the business_plus plan, not pro"),
+]
+
+
+@pytest.mark.parametrize(("change", "where", "message"), BROKEN)
+def test_guest_and_team_errors(change, where, message):
+    error = failure(GUESTS.replace(*change))
+    assert where in str(error) and message in str(error), str(error)

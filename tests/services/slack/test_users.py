@@ -213,3 +213,61 @@ def test_a_custom_status_shows_its_emoji_until_it_expires(slack):
         assert {k: profile[k] for k in cleared} == cleared
     assert slack.client.users_profile_get(user=slack["laura"])["profile"]["status_text"] == "On holiday"
     assert slack.world[store.USERS].get(slack["maya"])["profile"]["status_text"] == "In a meeting"  # as stored
+
+
+GUEST_SCENE = """
+name: guests
+agent: {slack_user: $bot}
+task: test
+seed:
+  slack:
+    team: {name: Acme, plan: pro}
+    users:
+      - {ref: bot, name: stagebot, is_bot: true}
+      - {ref: laura, name: laura, email: laura@acme.test, start_date: "2020-09-01"}
+      - {ref: nina, name: nina, email: nina@northwind.test, guest: {invited_by: $laura, single_channel: true}}
+      - {ref: ben, name: ben, guest: {invited_by: $laura}}
+    channels:
+      - {ref: ext, name: ext-northwind, members: [$bot, $laura, $nina]}
+      - {ref: vendors, name: vendors, members: [$bot, $laura, $ben]}
+      - {ref: general, name: general, members: [$bot, $laura]}
+"""
+
+
+def test_guests_and_start_dates_as_the_bot_sees_them(scene_world):
+    world = scene_world(GUEST_SCENE)
+    laura, nina, ben = world["laura"], world["nina"], world["ben"]
+    seen = {u["id"]: u for u in world.client.users_list()["members"]}
+    assert {
+        name: (
+            seen[world[name]]["is_restricted"],
+            seen[world[name]]["is_ultra_restricted"],
+            seen[world[name]]["profile"].get("guest_invited_by"),
+            seen[world[name]]["profile"].get("start_date"),
+        )
+        for name in ("laura", "nina", "ben")
+    } == {
+        "laura": (False, False, None, "2020-09-01"),
+        "nina": (True, True, laura, None),
+        "ben": (True, False, laura, None),
+    }
+    # The same through raw HTTP, users.info and the profile alone; a bot is not an admin, so no `has_2fa`.
+    raw = world.raw("users.info", data={"user": nina}).json()["user"]
+    assert (raw["is_restricted"], raw["is_ultra_restricted"], raw["profile"]["guest_invited_by"]) == (True, True, laura)
+    assert "has_2fa" not in raw
+    assert world.call("users.profile.get", user=laura)["profile"]["start_date"] == "2020-09-01"
+    assert world.call("users.lookupByEmail", email="nina@northwind.test")["user"]["id"] == nina
+    assert world.call("users.info", user=ben)["user"]["profile"]["guest_invited_by"] == laura
+
+
+def test_a_single_channel_guest_cannot_be_invited_to_a_second_channel(scene_world):
+    world = scene_world(GUEST_SCENE)
+    assert world.error("conversations.invite", channel=world["general"], users=world["nina"]) == "ura_max_channels"
+    assert world["nina"] not in world.channel("general")["members"]
+    # A multi-channel guest may be invited to more.
+    world.client.conversations_invite(channel=world["general"], users=world["ben"])
+    assert world["ben"] in world.channel("general")["members"]
+    # Once the single-channel guest has left their channel, they may be invited to another.
+    world.client.conversations_kick(channel=world["ext"], user=world["nina"])
+    world.client.conversations_invite(channel=world["general"], users=world["nina"])
+    assert world["nina"] in world.channel("general")["members"]

@@ -67,7 +67,7 @@ def main(project: Path) -> dict[str, Any]:
         build_image(*read_scene_text(BAD_FAULTS, str(project / "seeds" / "bad.yaml")))
     except SpecError as exc:
         seen["errors"] = [[e.line, e.field, e.message] for e in exc.errors]  # type: ignore[attr-defined]
-    seen["coverage"] = render(measure(None, "toy"))
+    seen["coverage"] = render([measure(None, "toy")])
     command = [sys.executable, "-m", "soundstage", "list", "--operations", "--json"]
     listed = subprocess.run(command, check=True, capture_output=True, text=True)
     seen["listed"] = json.loads(listed.stdout)["services"]["toy"]

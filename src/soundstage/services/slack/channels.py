@@ -123,6 +123,11 @@ def dm_between(world: World, a: str, b: str) -> Record | None:
     return None
 
 
+def in_a_channel(world: World, user_id: str) -> bool:
+    """Whether a user is a member of any channel, public or private (not a DM or a group DM)."""
+    return any(not (c.get("is_im") or c["is_mpim"]) and user_id in c["members"] for c in world[CHANNELS])
+
+
 def type_of(conversation: Record) -> str:
     """The `types` value (conversations.list) a conversation is listed under."""
     if conversation.get("is_im"):

@@ -39,12 +39,34 @@ _TZ_LABELS = {
 _TEAM_ICON_SIZES = (34, 44, 68, 88, 102, 132, 230)
 
 
-def team(team_id: str, name: str, domain: str) -> dict[str, Any]:
-    icon: dict[str, Any] = {
-        f"image_{n}": f"https://a.slack-edge.com/80588/img/avatars-teams/ava_0001-{n}.png" for n in _TEAM_ICON_SIZES
-    }
-    icon["image_default"] = True
-    return {
+# Slack's internal code of each plan, which team.info answers as `pay_prod_cur` (the product paid for).
+PLAN_CODES = {"free": "", "pro": "std", "business_plus": "plus"}
+
+
+def team(
+    team_id: str,
+    name: str,
+    domain: str,
+    *,
+    plan: str = "free",
+    locale: str = "en-US",
+    custom_icon: bool = False,
+    sso: Mapping[str, str] | None = None,
+) -> dict[str, Any]:
+    """The team object team.info answers: on `plan` (PLAN_CODES), in `locale`, with an icon of its own
+    uploaded (`custom_icon`, also served as uploaded: `image_original`) or Slack's default one, and the
+    identity provider of its SAML single sign-on (`sso`: its `name` and `label`), if any."""
+    if custom_icon:
+        digest = hashlib.sha256(team_id.encode()).hexdigest()
+        stem = f"https://avatars.slack-edge.com/{int(digest[:12], 16) % 10**12:012d}_{digest[12:32]}"
+        icon: dict[str, Any] = {f"image_{n}": f"{stem}_{n}.png" for n in _TEAM_ICON_SIZES}
+        icon.update(image_original=f"{stem}_original.png", image_default=False)
+    else:
+        icon = {
+            f"image_{n}": f"https://a.slack-edge.com/80588/img/avatars-teams/ava_0001-{n}.png" for n in _TEAM_ICON_SIZES
+        }
+        icon["image_default"] = True
+    found: dict[str, Any] = {
         "id": team_id,
         "name": name,
         "url": f"https://{domain}.slack.com/",
@@ -53,9 +75,14 @@ def team(team_id: str, name: str, domain: str) -> dict[str, Any]:
         "icon": icon,
         "avatar_base_url": "https://ca.slack-edge.com/",
         "is_verified": False,
+        "locale": locale,
+        "pay_prod_cur": PLAN_CODES[plan],
         "lob_sales_home_enabled": False,
         "is_sfdc_auto_slack": False,
     }
+    if sso is not None:
+        found["sso_provider"] = {"type": "saml", "name": sso["name"], "label": sso["label"]}
+    return found
 
 
 def timezone_fields(tz: str, at_us: int) -> dict[str, Any]:
@@ -93,9 +120,14 @@ def user(
     app_id: str | None = None,
     custom_image: bool = False,
     status: Mapping[str, Any] | None = None,
+    start_date: str | None = None,
+    guest_invited_by: str | None = None,
+    single_channel: bool = False,
 ) -> dict[str, Any]:
     """A user as Slack stores them; `custom_image`: they uploaded a photo (when last `updated`), else they
-    have Slack's default avatar; `status`: their custom status (`profiles.status`), if any."""
+    have Slack's default avatar; `status`: their custom status (`profiles.status`), if any; `start_date`: the
+    day they started (YYYY-MM-DD), if their profile shows it; `guest_invited_by`: the user who invited them
+    as a guest (none for a full member), a single-channel guest with `single_channel`."""
     digest = hashlib.sha256((email or user_id).encode()).hexdigest()
     first, _, last = real_name.partition(" ")
     profile: dict[str, Any] = {
@@ -116,6 +148,10 @@ def user(
     }
     if pronouns:  # Slack's profile has them only once the person has filled them in
         profile["pronouns"] = pronouns
+    if start_date is not None:
+        profile["start_date"] = start_date
+    if guest_invited_by is not None:
+        profile["guest_invited_by"] = guest_invited_by
     if email is not None:
         profile["email"] = email
     if bot_id is not None:
@@ -136,8 +172,8 @@ def user(
         "is_admin": is_admin,
         "is_owner": False,
         "is_primary_owner": False,
-        "is_restricted": False,
-        "is_ultra_restricted": False,
+        "is_restricted": guest_invited_by is not None,  # a guest, of either kind
+        "is_ultra_restricted": guest_invited_by is not None and single_channel,
         "is_bot": is_bot,
         "is_app_user": False,
         "updated": updated,

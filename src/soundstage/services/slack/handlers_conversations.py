@@ -44,7 +44,7 @@ def conversations_info(call: Call) -> dict[str, Any]:
     if store.is_member(conversation, call.me):
         view["last_read"] = reads.last_read(call.world, conversation["id"], call.me)
     if call.args.flag("include_locale"):
-        view["locale"] = "en-US"
+        view["locale"] = store.locale(call.world)
     return {"channel": view}
 
 
@@ -217,6 +217,8 @@ def conversations_invite(call: Call) -> dict[str, Any]:
             raise SlackError("cant_invite")
         if store.is_member(conversation, user_id):
             raise SlackError("already_in_channel")
+        if call.existing_user(user_id)["is_ultra_restricted"] and channels.in_a_channel(call.world, user_id):
+            raise SlackError("ura_max_channels")  # a single-channel guest, in their one channel already
     conversation = channels.add_members(call.world, conversation, dict.fromkeys(user_ids), inviter=call.me)
     return {"channel": views.as_member(call.world, conversation, call.me)}
 

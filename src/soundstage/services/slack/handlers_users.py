@@ -14,13 +14,13 @@ from .timestamps import now_seconds
 
 def _user_view(call: Call, user: Record) -> dict[str, Any]:
     """A user as the caller sees them: their profile now, `has_2fa` only for a workspace admin (as Slack
-    documents), `locale` when asked for."""
+    documents), `locale` (the workspace's) when asked for."""
     view = dict(user)
     view["profile"] = profiles.as_of(user["profile"], now_seconds(call.world))
     if call.user["is_admin"]:
         view["has_2fa"] = False
     if call.args.flag("include_locale"):
-        view["locale"] = "en-US"
+        view["locale"] = store.locale(call.world)
     return view
 
 

@@ -7,6 +7,7 @@ image is built, so these models only check shapes.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from datetime import date
 from types import MappingProxyType
 from typing import Annotated, Literal
 
@@ -26,11 +27,36 @@ Duration = Annotated[str | int, AfterValidator(_duration)]
 StrictDuration = Annotated[StrictStr | StrictInt, AfterValidator(_duration)]
 
 
+def _date(value: str) -> str:
+    try:
+        date.fromisoformat(value)
+    except ValueError as exc:
+        raise ValueError(f"{value!r} is not a date (YYYY-MM-DD)") from exc
+    if len(value) != len("YYYY-MM-DD"):
+        raise ValueError(f"{value!r} is not a date (YYYY-MM-DD)")
+    return value
+
+
+IsoDate = Annotated[str, AfterValidator(_date)]
+
+
+class SingleSignOn(Spec):
+    """SAML single sign-on, which Slack offers from the Business+ plan: the identity provider as Slack keys it
+    (`okta`) and as the sign-in page names it (`Okta`)."""
+
+    name: str = Field(pattern=r"^[a-z0-9_]+$")
+    label: str
+
+
 class Team(Spec):
     ref: str | None = None
     id: str | None = None
     name: str = "Soundstage"
     domain: str | None = None  # default: the name, lower case, letters and digits only
+    plan: Literal["free", "pro", "business_plus"] = "free"  # Slack's plans for one workspace
+    locale: str = Field(default="en-US", pattern=r"^[a-z]{2}-[A-Z]{2}$")  # the workspace's language
+    custom_icon: bool = False  # an icon of its own (else Slack's default, its initials on a color)
+    sso: SingleSignOn | None = None  # sign-in through an identity provider (Business+)
 
 
 class Status(Spec):
@@ -40,6 +66,14 @@ class Status(Spec):
     text: str = Field("", max_length=100)
     emoji: str = ""
     expires_in: Duration | None = None
+
+
+class Guest(Spec):
+    """A guest account (a paid plan's): who invited them, and whether they may be in one channel only (a
+    single-channel guest) or in the channels they are invited to (a multi-channel guest)."""
+
+    invited_by: str
+    single_channel: bool = False
 
 
 class User(Spec):
@@ -57,6 +91,8 @@ class User(Spec):
     deleted: bool = False
     custom_image: bool = False  # they uploaded a photo (else Slack's default avatar)
     status: Status | None = None
+    start_date: IsoDate | None = None  # the day they started, as their profile shows it
+    guest: Guest | None = None  # none: a full member
 
 
 class Restriction(Spec):

@@ -15,7 +15,7 @@ from weakref import WeakKeyDictionary
 from ...clock import US, parse_duration
 from ...spec.build import BuildContext
 from . import seed_directory, seed_messages
-from .models import SlackSection
+from .models import SlackSection, Team
 from .store import BOOKMARKS, CHANNELS, MESSAGES, TEAMS, USERGROUPS, USERS
 from .timestamps import seconds, ts_us
 
@@ -32,9 +32,19 @@ def _ids(ctx: BuildContext, kind: str, count: int = 0) -> list[str]:
     return _assigned.setdefault(ctx, {}).setdefault((ctx.file, ctx.here, kind), [""] * count)
 
 
-def _team_settings(ctx: BuildContext, team_id: str, name: str, domain: str | None) -> None:
-    domain = domain or re.sub(r"[^a-z0-9-]", "", name.lower()) or "workspace"
-    ctx.settings["slack"] = {"team_id": team_id, "domain": domain, "name": name}
+def _team_settings(ctx: BuildContext, team_id: str, team: Team) -> None:
+    domain = team.domain or re.sub(r"[^a-z0-9-]", "", team.name.lower()) or "workspace"
+    if team.sso is not None and team.plan != "business_plus":
+        raise ctx.error(f"single sign-on needs the business_plus plan, not {team.plan}", "team", "sso")
+    ctx.settings["slack"] = {
+        "team_id": team_id,
+        "domain": domain,
+        "name": team.name,
+        "plan": team.plan,
+        "locale": team.locale,
+        "custom_icon": team.custom_icon,
+        "sso": None if team.sso is None else {"name": team.sso.name, "label": team.sso.label},
+    }
 
 
 # -- pass 1 ------------------------------------------------------------------------------------------
@@ -46,7 +56,7 @@ def assign(section: Any, ctx: BuildContext) -> None:
         if "slack" in ctx.settings:
             raise ctx.error("the Slack team is already defined (a world has one team)", "team")
         team_id = slack.team.id or ctx.ids.slack("T")
-        _team_settings(ctx, team_id, slack.team.name, slack.team.domain)
+        _team_settings(ctx, team_id, slack.team)
         ctx.define(slack.team.ref, team_id, TEAMS, "team")
     lists: list[tuple[str, str, str, list[Any]]] = [
         ("users", "U", USERS, slack.users),
@@ -96,12 +106,13 @@ def _given_ts(ctx: BuildContext, message: Any, i: int) -> str:
 def build(section: Any, ctx: BuildContext) -> None:
     slack = ctx.parsed(SlackSection, section)
     if "slack" not in ctx.settings:
-        _team_settings(ctx, ctx.ids.slack("T"), "Soundstage", None)
+        _team_settings(ctx, ctx.ids.slack("T"), Team())
     team_id = ctx.settings["slack"]["team_id"]
     start = seconds(ctx.start)
     seed_directory.build_team(ctx, team_id, start)
     for i, user in enumerate(slack.users):
         seed_directory.build_user(ctx, _ids(ctx, "users")[i], user, i, team_id, start)
+    seed_directory.check_guests(ctx, slack.users, _ids(ctx, "users"))
     for i, channel in enumerate(slack.channels):
         seed_directory.build_channel(ctx, _ids(ctx, "channels")[i], channel, i, team_id, start)
     for i, dm in enumerate(slack.dms):

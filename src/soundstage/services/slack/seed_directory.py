@@ -54,7 +54,18 @@ def build_team(ctx: BuildContext, team_id: str, start: int) -> None:
     settings = ctx.settings["slack"]
     teams = ctx.collection(TEAMS)
     if team_id not in teams:
-        teams.add(team_id, directory.team(team_id, settings["name"], settings["domain"]))
+        teams.add(
+            team_id,
+            directory.team(
+                team_id,
+                settings["name"],
+                settings["domain"],
+                plan=settings["plan"],
+                locale=settings["locale"],
+                custom_icon=settings["custom_icon"],
+                sso=settings["sso"],
+            ),
+        )
     users = ctx.collection(USERS)
     if SLACKBOT not in users:
         users.add(SLACKBOT, directory.slackbot(team_id, time_zone(ctx, "America/Los_Angeles"), start - DAY))
@@ -103,8 +114,46 @@ def build_user(ctx: BuildContext, user_id: str, user: Any, i: int, team_id: str,
             app_id=ctx.ids.slack("A") if bot_id else None,
             custom_image=user.custom_image,
             status=status(ctx, user.status, start, i),
+            start_date=user.start_date,
+            guest_invited_by=None if user.guest is None else guest_inviter(ctx, user, i),
+            single_channel=user.guest is not None and user.guest.single_channel,
         ),
     )
+
+
+def guest_inviter(ctx: BuildContext, user: Any, i: int) -> str:
+    """The user who invited a guest; guests are a paid plan's, and a bot is never one."""
+    plan = ctx.settings["slack"]["plan"]
+    if plan == "free":
+        raise ctx.error("guest accounts need a paid plan (the team's `plan`), not free", "users", i, "guest")
+    if user.is_bot:
+        raise ctx.error("a bot cannot be a guest", "users", i, "guest")
+    return ctx.resolve_kind(user.guest.invited_by, USERS, "users", i, "guest", "invited_by")
+
+
+def check_guests(ctx: BuildContext, section_users: list[Any], user_ids: list[str]) -> None:
+    """Once every user is built: each guest was invited by a full member of the workspace."""
+    users = ctx.collection(USERS)
+    for i, (user, user_id) in enumerate(zip(section_users, user_ids, strict=True)):
+        if user.guest is None:
+            continue
+        inviter = users.get(users.one(user_id)["profile"]["guest_invited_by"])
+        if inviter is None or inviter["deleted"] or inviter["is_bot"] or inviter["is_restricted"]:
+            raise ctx.error(
+                f"{user.guest.invited_by} is not a full member of the workspace, who could invite a guest",
+                *("users", i, "guest", "invited_by"),
+            )
+
+
+def _single_channel_guests(ctx: BuildContext, members: list[str], i: int) -> None:
+    """A single-channel guest is a member of one channel at most."""
+    users = ctx.collection(USERS)
+    for j, member in enumerate(members):
+        if not users.one(member)["is_ultra_restricted"]:
+            continue
+        for other in ctx.collection(CHANNELS):
+            if not (other.get("is_im") or other["is_mpim"]) and member in other["members"]:
+                raise ctx.error(f"a single-channel guest, already in #{other['name']}", "channels", i, "members", j)
 
 
 def build_channel(ctx: BuildContext, channel_id: str, channel: Any, i: int, team_id: str, start: int) -> None:
@@ -132,6 +181,7 @@ def build_channel(ctx: BuildContext, channel_id: str, channel: Any, i: int, team
     members = [resolve_user(ctx, m, "channels", i, "members", j) for j, m in enumerate(channel.members)]
     if len(set(members)) != len(members):
         raise ctx.error("a member is listed twice", "channels", i, "members")
+    _single_channel_guests(ctx, members, i)
     former = [resolve_user(ctx, m, "channels", i, "former_members", j) for j, m in enumerate(channel.former_members)]
     if set(former) & set(members):
         raise ctx.error("a former member is also a member", "channels", i, "former_members")

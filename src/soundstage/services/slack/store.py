@@ -62,6 +62,11 @@ def domain(world: World) -> str:
     return world.settings["slack"]["domain"]
 
 
+def locale(world: World) -> str:
+    """The workspace's language, its members' unless they chose another (a world's never do)."""
+    return str(world.settings["slack"]["locale"])
+
+
 def user_by_email(world: World, email: str) -> Record | None:
     emails = world.part(_Emails)
     if not emails:
