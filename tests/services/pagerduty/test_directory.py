@@ -142,7 +142,8 @@ def test_services(pd_read: PagerDutyWorld) -> None:
     }
     billing = client.rget(f"services/{pd_read.ref('billing_svc')}")
     assert billing["incident_urgency_rule"] == {"type": "constant", "urgency": "high"}
-    assert "support_hours" not in billing  # PagerDuty's schema has no null for it
+    # What a service was given none of is null, as PagerDuty answers it (its schema has no null for them).
+    assert (billing["support_hours"], billing["description"], billing["last_incident_timestamp"]) == (None, None, None)
     assert orders["created_at"] == "2025-05-06T14:00:00Z"
     desc = pd_read.raw("GET", "/services", params={"sort_by": "name:desc"}).json()["services"]
     assert [s["name"] for s in desc] == ["Orders API", "Billing"]
@@ -256,3 +257,29 @@ def test_every_read_answers_json_under_its_key(pd_read: PagerDutyWorld, path: st
     assert response.status_code == 200
     key = "user" if path == "/users/me" else path.strip("/")
     assert key in response.json()
+
+
+SHIPPED = """
+name: shipped-directory
+world: acme
+task: test
+agent: {pagerduty_user: $bot_pd}
+"""
+
+
+def test_the_shipped_world_describes_its_rotation_and_policy(stage: Any) -> None:
+    pd = PagerDutyWorld(stage.world(SHIPPED))
+    client = pd.client()
+    schedule = client.rget(f"schedules/{pd.ref('orders_primary')}")
+    policy = client.rget(f"escalation_policies/{pd.ref('orders_ep')}")
+    assert (schedule["description"], policy["description"]) == (
+        "The orders team's weekly on-call rotation",
+        "The orders rotation, then Omar",
+    )
+    (listed,) = pd.raw("GET", "/schedules").json()["schedules"]
+    assert listed["description"] == "The orders team's weekly on-call rotation"
+    service = client.rget(f"services/{pd.ref('orders_svc')}")
+    assert (service["support_hours"], service["incident_urgency_rule"]) == (
+        None,
+        {"type": "constant", "urgency": "high"},
+    )

@@ -54,11 +54,17 @@ def calls(pd: PagerDutyWorld) -> list[tuple[str, str, str, dict[str, Any]]]:
 
 
 # Nulls PagerDuty documents or answers although the description types them as plain values: the timeouts
-# of a service without them ("Value is `null` if the feature is disabled"), and the schedule, start and end
-# of an on-call for a user the policy names directly.
+# of a service without them ("Value is `null` if the feature is disabled"), the schedule, start and end
+# of an on-call for a user the policy names directly, the end of a layer that does not end ("If `null`, the
+# layer does not end"), and what an object was given none of: PagerDuty's own answers show a service's
+# `description` and `support_hours`, a user's `job_title`, as null rather than leaving them out.
 DOCUMENTED_NULLS = re.compile(
     r"\$\.(services\[\d+\]|service)\.(auto_resolve_timeout|acknowledgement_timeout)"
     r"|\$\.oncalls\[\d+\]\.(schedule|start|end)"
+    r"|\$\.(schedules\[\d+\]|schedule)\.schedule_layers\[\d+\]\.end"
+    r"|\$\.(services\[\d+\]|service)\.(description|support_hours|last_incident_timestamp)"
+    r"|\$\.(users\[\d+\]|user)\.job_title"
+    r"|\$\.maintenance_window\.description"
 )
 
 
@@ -85,4 +91,5 @@ def test_maintenance_window_matches_the_spec(pd: PagerDutyWorld) -> None:
         headers={"From": pd.email},
     )
     assert response.status_code == 201
-    assert problems(response.json(), response_schema("POST", "/maintenance_windows", 201)) == []
+    found = problems(response.json(), response_schema("POST", "/maintenance_windows", 201))
+    assert [p for p in found if not (p.endswith("null where not nullable") and DOCUMENTED_NULLS.match(p))] == []

@@ -27,6 +27,7 @@ from .errors import DatadogError, bad_request, not_found
 from .logs_query import Doc, Matcher, compile_query
 from .monitor_search import QueryParsingError, parse_search
 from .monitor_search import Search as MonitorSearch
+from .stamps import stamp
 from .store import DOWNTIMES, HOSTS, INCIDENTS, MONITORS, USERS
 from .views_monitoring import GROUP_STATES
 
@@ -45,6 +46,10 @@ class Call(RestCall):
 
     def not_an_object(self) -> DatadogError:
         return DatadogError(400, "Invalid JSON body: expected an object")
+
+    def stamp(self) -> int:
+        """The time Datadog records for what this call stores: the simulated now to the microsecond (`stamps`)."""
+        return stamp(self.world.ids, self.now())
 
     def text(self, name: str) -> str | None:
         """A query parameter as a string (the last one when repeated), None when absent."""

@@ -75,7 +75,7 @@ def _checked(call: Call, attributes: dict[str, Any], current: Record | None) -> 
     if "monitor_identifier" in attributes or current is None:
         fields["monitor_identifier"] = _identifier(call, attributes.get("monitor_identifier"))
     if "schedule" in attributes or current is None:
-        fields["schedule"] = _schedule(attributes.get("schedule"), current, call.now())
+        fields["schedule"] = _schedule(attributes.get("schedule"), current, call.stamp())
     return {**fields, **read(_Attributes, attributes, named).given()}
 
 
@@ -90,8 +90,8 @@ def _scope(value: Any) -> str:
 
 
 def _schedule(given: Any, current: Record | None, now: int) -> dict[str, Any]:
-    """A one-time schedule, in µs: what `given` sets over the one `current` has (from now, with no end, for a
-    new downtime)."""
+    """A one-time schedule, in µs: what `given` sets over the one `current` has (from `now`, the call's stamp,
+    with no end, for a new downtime)."""
     schedule = {} if given is None else given
     if not isinstance(schedule, dict):
         raise invalid("schedule")
@@ -150,7 +150,7 @@ def create_downtime(call: Call) -> dict[str, Any]:
     record = downtimes.new_downtime(
         downtime_id,
         downtimes.next_legacy_id(call.world.ids),
-        call.now(),
+        call.stamp(),
         call.principal.user or None,
         **fields,
     )
@@ -173,7 +173,7 @@ def update_downtime(call: Call) -> dict[str, Any]:
         raise bad_request("A canceled downtime cannot be updated")
     fields = _checked(call, data["attributes"], current)
     include = set(call.names("include", _INCLUDES))
-    record = call.world[DOWNTIMES].change(current["id"], **fields, modified=call.now(), updated_by=call.key_user())
+    record = call.world[DOWNTIMES].change(current["id"], **fields, modified=call.stamp(), updated_by=call.key_user())
     return _response(call, record, include, written=True)
 
 
@@ -181,8 +181,8 @@ def update_downtime(call: Call) -> dict[str, Any]:
 def cancel_downtime(call: Call) -> Reply:
     record = downtime_of(call, f"Downtime {call.params['downtime_id']} not found")
     if record["canceled"] is None:
-        now = call.now()
-        call.world[DOWNTIMES].change(record["id"], canceled=now, modified=now)
+        stamped = call.stamp()
+        call.world[DOWNTIMES].change(record["id"], canceled=stamped, modified=stamped)
     return Reply(204, None)
 
 

@@ -68,10 +68,10 @@ def _checked(call: Call, body: dict[str, Any], current: Record | None) -> dict[s
 def _schedule(call: Call, body: dict[str, Any], current: Record | None) -> dict[str, Any]:
     """The one-time schedule `start` and `end` (epoch seconds) set over the one `current` has (from now, with
     no end, for a new downtime), in µs."""
-    base = current["schedule"] if current else {"start": call.now(), "end": None}
+    base = current["schedule"] if current else {"start": call.stamp(), "end": None}
     start = _seconds(body, "start", base["start"])
     end = _seconds(body, "end", base["end"])
-    start = call.now() if start is None else start
+    start = call.stamp() if start is None else start
     if end is not None and end <= start:
         raise bad_request("The downtime end must be after its start")
     return {"start": start, "end": end}
@@ -129,7 +129,7 @@ def create_downtime(call: Call) -> dict[str, Any]:
     fields = _checked(call, call.fields, None)
     downtime_id = call.world.ids.uuid(DOWNTIMES)
     record = downtimes.new_downtime(
-        downtime_id, downtimes.next_legacy_id(call.world.ids), call.now(), call.key_user(), **fields
+        downtime_id, downtimes.next_legacy_id(call.world.ids), call.stamp(), call.key_user(), **fields
     )
     call.world[DOWNTIMES].add(downtime_id, record)
     return views_monitoring.downtime_v1(call.world, record)
@@ -146,7 +146,7 @@ def update_downtime(call: Call) -> dict[str, Any]:
     if current["canceled"] is not None:
         raise bad_request("A canceled downtime cannot be updated")
     fields = _checked(call, call.fields, current)
-    record = call.world[DOWNTIMES].change(current["id"], **fields, modified=call.now(), updated_by=call.key_user())
+    record = call.world[DOWNTIMES].change(current["id"], **fields, modified=call.stamp(), updated_by=call.key_user())
     return views_monitoring.downtime_v1(call.world, record)
 
 
@@ -154,8 +154,8 @@ def update_downtime(call: Call) -> dict[str, Any]:
 def cancel_downtime(call: Call) -> Reply:
     record = _of(call, f"Downtime {call.params['downtime_id']} not found")
     if record["canceled"] is None:
-        now = call.now()
-        call.world[DOWNTIMES].change(record["id"], canceled=now, modified=now)
+        stamped = call.stamp()
+        call.world[DOWNTIMES].change(record["id"], canceled=stamped, modified=stamped)
     return Reply(204, None)
 
 
@@ -173,6 +173,7 @@ def cancel_downtimes_by_scope(call: Call) -> dict[str, Any]:
     ]
     if not found:
         raise not_found("No downtimes found")
+    stamped = call.stamp()
     for record in found:
-        call.world[DOWNTIMES].change(record["id"], canceled=now, modified=now)
+        call.world[DOWNTIMES].change(record["id"], canceled=stamped, modified=stamped)
     return {"cancelled_ids": [d["legacy_id"] for d in found]}

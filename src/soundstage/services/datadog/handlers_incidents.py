@@ -120,7 +120,7 @@ def create_incident(call: Call) -> Reply:
     severity, state, rest = _split_fields(_fields(attributes.get("fields", {})))
     _, commander = _commander(call, data.get("relationships", {}))
     collection = call.world[INCIDENTS]
-    now = call.now()
+    now = call.stamp()
     record = incidents.incident(
         call.world.ids.uuid("datadog:incident"),
         incidents.next_public_id(collection),
@@ -147,7 +147,7 @@ def update_incident(call: Call) -> dict[str, Any]:
     if data.get("id", record["id"]) != record["id"]:
         raise bad_request(f"Invalid 'data.id': {data.get('id')!r} is not the incident in the path")
     attributes = data.get("attributes", {})
-    now = call.now()
+    now = call.stamp()
     changes: dict[str, Any] = {}
     title = string_field(attributes, "title", _ATTRIBUTES)
     if title is not None:

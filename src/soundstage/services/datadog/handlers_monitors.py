@@ -158,8 +158,9 @@ def _scope_tags(record: Record) -> list[str]:
 def create_monitor(call: Call) -> dict[str, Any]:
     fields = _checked_fields(call.fields, None)
     shown = monitor_view(call)
-    now = call.now()
-    record = _evaluated(call, new_monitor(_next_id(call), now, call.principal.user or None, fields))
+    record = _evaluated(
+        call, new_monitor(_next_id(call), call.now(), call.stamp(), call.principal.user or None, fields)
+    )
     call.world[MONITORS].add(str(record["id"]), record)
     return _view(call, record, shown)
 
@@ -181,7 +182,7 @@ def update_monitor(call: Call) -> dict[str, Any]:
     if "query" in changes:
         changes["state"] = {"groups": {}}  # other groups, other states
     changes["tags"] = list(merged["tags"] or [])
-    changes["modified"] = call.now()
+    changes["modified"] = call.stamp()
     record = _evaluated(call, {**current, **changes})
     updated = call.world[MONITORS].change(
         str(current["id"]), **{k: v for k, v in record.items() if current.get(k) != v}
@@ -222,16 +223,17 @@ def mute_monitor(call: Call) -> dict[str, Any]:
             raise invalid("end")
         end_us = end_s * US
     downtime_id = call.world.ids.uuid(DOWNTIMES)
+    stamped = call.stamp()
     call.world[DOWNTIMES].add(
         downtime_id,
         downtimes.new_downtime(
             downtime_id,
             downtimes.next_legacy_id(call.world.ids),
-            now,
+            stamped,
             call.principal.user or None,
             scope=scope,
             monitor_identifier={"monitor_id": record["id"]},
-            schedule={"start": now, "end": end_us},
+            schedule={"start": stamped, "end": end_us},
         ),
     )
     return _view(call, record, shown)
@@ -251,6 +253,7 @@ def unmute_monitor(call: Call) -> dict[str, Any]:
     ]
     if scope and not all_scopes and not mutes:
         raise DatadogError(400, f"Monitor {record['id']} is not muted for scope {scope}")
+    stamped = call.stamp()
     for downtime in mutes:
-        call.world[DOWNTIMES].change(downtime["id"], canceled=now, modified=now)
+        call.world[DOWNTIMES].change(downtime["id"], canceled=stamped, modified=stamped)
     return _view(call, record, shown)

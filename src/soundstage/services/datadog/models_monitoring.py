@@ -115,6 +115,7 @@ class Monitor(Spec):
     priority: int | None = Field(default=None, ge=1, le=5)
     options: MonitorOptions = Field(default_factory=MonitorOptions)
     overall_state: MonitorState | None = None  # the state at the clock start; default: evaluated
+    creator: str | None = None  # a user ref or id; default: the world's first Datadog user not a service account
     ago: Duration = "30d"  # created this long before the clock start
 
 

@@ -36,6 +36,18 @@ def problem(type_: Any, query: Any, options: dict[str, Any]) -> str | None:
     return None
 
 
+# The options Datadog's web app saves with every monitor it makes (the API leaves them out when a request
+# does): a world's monitors were made there, by its people.
+MADE_IN_APP = {
+    "notify_audit": False,
+    "require_full_window": False,
+    "notify_no_data": False,
+    "renotify_interval": 0,
+    "include_tags": True,
+    "new_group_delay": 60,
+}
+
+
 def complete_options(query: str, type_: str, options: dict[str, Any]) -> dict[str, Any]:
     """Options as Datadog stores them: the query's threshold as `thresholds.critical`, the usual defaults
     (`groupby_simple_monitor` false, as in Datadog's recorded answer to an edit that left it out)."""
@@ -66,9 +78,10 @@ def is_multi(query: str) -> bool:
         return " by " in query
 
 
-def new_monitor(monitor_id: int, at: int, creator: str | None, fields: dict[str, Any]) -> dict[str, Any]:
+def new_monitor(monitor_id: int, at: int, created: int, creator: str | None, fields: dict[str, Any]) -> dict[str, Any]:
     """A monitor record from checked fields (`name`, `type`, `query`, and optionally `message`, `tags`,
-    `priority`, `options`, `restricted_roles`), not yet evaluated."""
+    `priority`, `options`, `restricted_roles`), not yet evaluated: its state as of `at`, `created` and
+    `modified` at the stamp `created`."""
     return {
         "id": monitor_id,
         "name": fields.get("name") or "",
@@ -81,8 +94,8 @@ def new_monitor(monitor_id: int, at: int, creator: str | None, fields: dict[str,
         "overall_state": "No Data",
         "overall_state_modified": at,
         "state": {"groups": {}},
-        "created": at,
-        "modified": at,
+        "created": created,
+        "modified": created,
         "creator": creator,
         "multi": is_multi(fields["query"]),
         "restricted_roles": fields.get("restricted_roles"),

@@ -17,9 +17,11 @@ from .downtimes import new_downtime, next_legacy_id, parse_scope
 from .hosts import new_host
 from .models import DatadogSection
 from .models_monitoring import parse_offset
-from .monitors import FIRST_ID, new_monitor, problem
+from .monitors import FIRST_ID, MADE_IN_APP, new_monitor, problem
+from .seed_records import user_ref
 from .series import new_series
-from .store import DOWNTIMES, HOSTS, MONITORS, SERIES
+from .stamps import stamp
+from .store import DOWNTIMES, HOSTS, MONITORS, SERIES, USERS
 
 _GIVEN = "datadog.monitors_with_state"  # ctx.settings: ids of monitors whose state the files give
 
@@ -128,11 +130,12 @@ def _monitors(section: DatadogSection, ctx: BuildContext) -> None:
             monitor_id = monitor.id or FIRST_ID + ctx.ids.next(MONITORS)
         if str(monitor_id) in collection:
             raise ctx.error(f"monitor id {monitor_id} is used twice", "monitors", i, "id")
-        options = monitor.options.model_dump(exclude_none=True)
+        options = {**MADE_IN_APP, **monitor.options.model_dump(exclude_none=True)}
         message = problem(monitor.type, monitor.query, options)
         if message:
             raise ctx.error(message, "monitors", i, "query")
-        created = ctx.start - parse_duration(monitor.ago)
+        made = ctx.start - parse_duration(monitor.ago)
+        creator = user_ref(ctx, monitor.creator, "monitors", i, "creator") if monitor.creator else _maker(ctx)
         fields: dict[str, Any] = {
             "name": monitor.name,
             "type": monitor.type,
@@ -142,12 +145,18 @@ def _monitors(section: DatadogSection, ctx: BuildContext) -> None:
             "priority": monitor.priority,
             "options": options,
         }
-        record = new_monitor(monitor_id, created, None, fields)
+        record = new_monitor(monitor_id, made, stamp(ctx.ids, made), creator, fields)
         if monitor.overall_state is not None:
             record["overall_state"] = monitor.overall_state
             record["overall_state_modified"] = ctx.start
             given.append(monitor_id)
         collection.add(str(monitor_id), record)
+
+
+def _maker(ctx: BuildContext) -> str | None:
+    """Who made a monitor the files name no creator for: the first of the world's people (not a service
+    account) in Datadog, or no one when it has none."""
+    return next((u["id"] for u in ctx.collection(USERS) if not u["service_account"]), None)
 
 
 def _downtimes(section: DatadogSection, ctx: BuildContext) -> None:
@@ -174,12 +183,12 @@ def _downtimes(section: DatadogSection, ctx: BuildContext) -> None:
         start = (
             _offset(downtime.schedule.start, ctx, "downtimes", i, "schedule", "start")
             if downtime.schedule.start
-            else ctx.start
+            else stamp(ctx.ids, ctx.start)
         )
         end = _offset(downtime.schedule.end, ctx, "downtimes", i, "schedule", "end") if downtime.schedule.end else None
         if end is not None and end <= start:
             raise ctx.error("a downtime must end after it starts", "downtimes", i, "schedule", "end")
-        created = min(start, ctx.start) - parse_duration(downtime.ago)
+        created = stamp(ctx.ids, min(start, ctx.start) - parse_duration(downtime.ago))
         record = new_downtime(
             record_id,
             next_legacy_id(ctx.ids),

@@ -19,6 +19,7 @@ from ...spec.build import BuildContext
 from . import events, incidents, logs, users
 from .models import DatadogSection
 from .models_records import Dashboard, Event, Incident, Log, Slo, Timed, User
+from .stamps import stamp
 from .store import DASHBOARDS, EVENTS, INCIDENTS, LOGS, MONITORS, SLOS, USERS
 
 DAY = 86400 * US
@@ -120,7 +121,7 @@ def _user(ctx: BuildContext, user: User, user_id: str) -> dict[str, Any]:
         user_id,
         LEGACY_USER_IDS + ctx.ids.next("datadog.user_ids"),
         user.email,
-        _before(ctx, user.ago, 400 * DAY),
+        stamp(ctx.ids, _before(ctx, user.ago, 400 * DAY)),
         handle=user.handle,
         name=user.name,
         title=user.title,
@@ -132,7 +133,7 @@ def _user(ctx: BuildContext, user: User, user_id: str) -> dict[str, Any]:
     )
 
 
-def _user_ref(ctx: BuildContext, value: str | None, *path: str | int) -> str | None:
+def user_ref(ctx: BuildContext, value: str | None, *path: str | int) -> str | None:
     if value is None:
         return None
     user_id = ctx.resolve_kind(value, USERS, *path)
@@ -200,7 +201,7 @@ def _build_slo(ctx: BuildContext, slo: Slo, slo_id: str, i: int) -> None:
             "monitor_ids": monitor_ids,
             "query": slo.query.model_dump() if slo.query else None,
             "groups": list(slo.groups),
-            "creator": _user_ref(ctx, slo.creator, "slos", i, "creator"),
+            "creator": user_ref(ctx, slo.creator, "slos", i, "creator"),
             "created_at": at,
             "modified_at": at,
         },
@@ -208,7 +209,7 @@ def _build_slo(ctx: BuildContext, slo: Slo, slo_id: str, i: int) -> None:
 
 
 def _build_dashboard(ctx: BuildContext, dashboard: Dashboard, dashboard_id: str, i: int) -> None:
-    at = _before(ctx, dashboard.ago, 30 * DAY)
+    at = stamp(ctx.ids, _before(ctx, dashboard.ago, 30 * DAY))
     ctx.collection(DASHBOARDS).add(
         dashboard_id,
         {
@@ -223,7 +224,7 @@ def _build_dashboard(ctx: BuildContext, dashboard: Dashboard, dashboard_id: str,
             ],
             "tags": list(dashboard.tags),
             "template_variables": ctx.resolve(dashboard.template_variables, "dashboards", i, "template_variables"),
-            "author": _user_ref(ctx, dashboard.author, "dashboards", i, "author"),
+            "author": user_ref(ctx, dashboard.author, "dashboards", i, "author"),
             "created_at": at,
             "modified_at": at,
         },
@@ -234,14 +235,15 @@ def _build_incident(ctx: BuildContext, incident: Incident, incident_id: str, col
     public_id = incident.public_id or incidents.next_public_id(collection)
     if collection.by("public_id", public_id):
         raise ctx.error(f"public_id {public_id} is used by another incident", "incidents", i, "public_id")
-    at = _when(ctx, incident, "incidents", i)
+    when = _when(ctx, incident, "incidents", i)
+    at = stamp(ctx.ids, when)
     resolved = None
     if incident.state == "resolved":
-        resolved = at + (parse_duration(incident.resolved_after) if incident.resolved_after else 0)
+        resolved = stamp(ctx.ids, when + (parse_duration(incident.resolved_after) if incident.resolved_after else 0))
     elif incident.resolved_after is not None:
         raise ctx.error("resolved_after is for resolved incidents", "incidents", i, "resolved_after")
-    commander = _user_ref(ctx, incident.commander, "incidents", i, "commander")
-    created_by = _user_ref(ctx, incident.created_by, "incidents", i, "created_by") or commander
+    commander = user_ref(ctx, incident.commander, "incidents", i, "commander")
+    created_by = user_ref(ctx, incident.created_by, "incidents", i, "created_by") or commander
     for name in incident.fields:
         if name in (incidents.SEVERITY, incidents.STATE):
             raise ctx.error(

@@ -31,15 +31,6 @@ def stamp(us: int | None, zone: str | None = None) -> str | None:
     return datetime.fromtimestamp(us // US, ZoneInfo(zone)).isoformat()
 
 
-def _drop_none(view: dict[str, Any], *keys: str) -> dict[str, Any]:
-    """Leaves out the `keys` whose value is None: the schema has them as non-nullable strings, and a record
-    from a file that did not give them has nothing to say."""
-    for key in keys:
-        if view[key] is None:
-            del view[key]
-    return view
-
-
 # -- users and teams ---------------------------------------------------------------------------------
 
 
@@ -66,14 +57,13 @@ def team_ref(call: Call, team_id: str) -> dict[str, Any]:
 
 
 def team_view(call: Call, team: Record) -> dict[str, Any]:
-    view = {
+    return {
         **identity(call, "team", "teams", team["id"], team["name"]),
         "name": team["name"],
         "description": team["description"],
         "default_role": "manager",
         "parent": None,
     }
-    return _drop_none(view, "description")
 
 
 def _teams(call: Call, team_ids: list[str], whole: bool) -> list[dict[str, Any]]:
@@ -136,7 +126,7 @@ def user_view(call: Call, user: Record, include: list[str], calendars: bool = Fa
     if calendars:
         feed = f"webcal.pagerduty.com/private/{calendar_key(call, user)}/feed"
         view.update(http_cal_url=f"https://{feed}", web_cal_url=f"webcal://{feed}")
-    return _drop_none(view, "job_title")
+    return view
 
 
 def calendar_key(call: Call, user: Record) -> str:
@@ -171,7 +161,7 @@ def _target(call: Call, target: Record, whole: bool) -> dict[str, Any]:
 
 def policy_view(call: Call, policy: Record, include: list[str]) -> dict[str, Any]:
     services = call.world[SERVICES].by("escalation_policy", policy["id"])
-    view = {
+    return {
         **identity(
             call,
             "escalation_policy",
@@ -197,7 +187,6 @@ def policy_view(call: Call, policy: Record, include: list[str]) -> dict[str, Any
         ],
         "teams": _teams(call, policy["teams"], "teams" in include),
     }
-    return _drop_none(view, "description")
 
 
 def integration_ref(call: Call, service_id: str, integration: dict[str, Any]) -> dict[str, Any]:
@@ -244,7 +233,7 @@ def service_view(call: Call, service: Record, include: list[str], zone: str | No
     zone = zone or account_zone(call)
     status = "maintenance" if in_maintenance(call.world, service["id"], call.now()) else service["status"]
     policy = call.world[ESCALATION_POLICIES].get(service["escalation_policy"])
-    view = {
+    return {
         **identity(
             call,
             "service",
@@ -276,7 +265,6 @@ def service_view(call: Call, service: Record, include: list[str], zone: str | No
         "alert_grouping_parameters": {"type": None},
         "auto_pause_notifications_parameters": {"enabled": False, "timeout": 0},
     }
-    return _drop_none(view, "description", "last_incident_timestamp", "support_hours")
 
 
 # -- schedules ---------------------------------------------------------------------------------------
@@ -343,7 +331,6 @@ def schedule_view(
         "users": [user_ref(call, u) for u in user_ids],
         "teams": [team_ref(call, t) for t in schedule["teams"]],
     }
-    _drop_none(view, "description")
     if not full:
         return view
     final = render_final(schedule, *span) if span else None
@@ -358,7 +345,7 @@ def schedule_view(
 
 def _layer_view(call: Call, schedule: Record, layer: Record, span: tuple[int, int] | None, zone: str) -> dict[str, Any]:
     entries = render_layer(schedule, layer, *span) if span else None
-    view = {
+    return {
         "id": layer["id"],
         "name": layer["name"],
         "start": stamp(layer["start"], zone),
@@ -370,7 +357,6 @@ def _layer_view(call: Call, schedule: Record, layer: Record, span: tuple[int, in
         "rendered_schedule_entries": _entries(call, entries or [], zone),
         "rendered_coverage_percentage": _coverage(entries, *span) if entries is not None and span else None,
     }
-    return _drop_none(view, "end")
 
 
 def _targets_schedule(policy: Record, schedule_id: str) -> bool:
@@ -402,7 +388,7 @@ def priority_view(call: Call, priority: Record) -> dict[str, Any]:
 def window_view(call: Call, window: Record) -> dict[str, Any]:
     services = [call.world[SERVICES].get(s) for s in window["services"]]
     teams = list(dict.fromkeys(t for s in services if s for t in s["teams"]))
-    view = {
+    return {
         **identity(
             call,
             "maintenance_window",
@@ -418,4 +404,3 @@ def window_view(call: Call, window: Record) -> dict[str, Any]:
         "services": [service_ref(call, s) for s in window["services"]],
         "teams": [team_ref(call, t) for t in teams],
     }
-    return _drop_none(view, "description")
