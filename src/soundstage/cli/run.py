@@ -243,7 +243,7 @@ def _summary(result: Run) -> None:
         if rates:
             say(rates)
     for trial in result.results:
-        if trial.outcome not in ("passed", "ungraded"):
+        if trial.outcome not in ("passed", "ungraded") and not trial.infrastructure:  # that one's line is below
             say(f"{trial.scene} {_failure(trial)}")
     for trial in result.results:
         if trial.infrastructure:
