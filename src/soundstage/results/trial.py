@@ -68,22 +68,20 @@ class Trial(BaseModel):
 
 def not_started(reason: str) -> CheckResult:
     """What a trial whose agent could not be started (`reason`) is graded by, by the run and by every re-scoring,
-    instead of its scene's checks: a check of soundstage's own that could not be carried out, so the trial is
-    `invalid`, left out of the figures, never the agent's failure."""
+    instead of its scene's checks: it is `invalid`, left out of the figures, never the agent's failure."""
     expected = "the agent's command started"
-    return CheckResult(
-        id="agent_started",
-        kind="integrity",
-        required=True,
-        passed=None,
-        score=None,
-        expected=expected,
-        actual=reason,
-        explanation=explain(None, [(expected, reason)]),
-        evidence=[],
-        source="soundstage",
-        invalid=True,
-    )
+    return unscored("agent_started", expected, reason, explain(None, [(expected, reason)]))
+
+
+# What every check result of soundstage's own that stands for a trial's checks has: it could not be carried out.
+_UNSCORED = {"kind": "integrity", "required": True, "passed": None, "evidence": [], "invalid": True}
+
+
+def unscored(check: str, expected: str, actual: str, explanation: str) -> CheckResult:
+    """A check of soundstage's own that could not be carried out, given a trial instead of its checks: the trial
+    is `invalid`."""
+    named = {"id": check, "expected": expected, "actual": actual, "explanation": explanation, "source": "soundstage"}
+    return CheckResult.model_validate({**_UNSCORED, **named})
 
 
 def outcome(checks: list[CheckResult]) -> Outcome:
