@@ -5,8 +5,10 @@ network, no key). The model's key reaches the agent by `--pass-env` and is writt
 from __future__ import annotations
 
 import json
+import os
 import re
 import shlex
+import subprocess
 import sys
 import threading
 from collections.abc import Iterator
@@ -15,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.ports import free_port
 
 from soundstage.runner import run_scenes
 
@@ -105,6 +108,11 @@ class _Handler(BaseHTTPRequestHandler):
 
     def do_POST(self) -> None:
         body = json.loads(self.rfile.read(int(self.headers["content-length"])))
+        if self.path != "/v1/chat/completions":  # as OpenAI answers a path it does not serve
+            self._answer(
+                404, {"error": {"message": f"Invalid URL (POST {self.path})", "type": "invalid_request_error"}}
+            )
+            return
         self.server.requests.append({"authorization": self.headers.get("authorization"), "path": self.path, **body})
         turn = len(self.server.requests)
         name, arguments = refund_approval(History(body["messages"]))
@@ -131,8 +139,11 @@ class _Handler(BaseHTTPRequestHandler):
                 }
             ],
         }
+        self._answer(200, answer)
+
+    def _answer(self, status: int, answer: dict[str, Any]) -> None:
         data = json.dumps(answer).encode()
-        self.send_response(200)
+        self.send_response(status)
         self.send_header("content-type", "application/json")
         self.send_header("content-length", str(len(data)))
         self.end_headers()
@@ -188,3 +199,42 @@ def test_the_llm_agent_passes_a_people_scene_against_a_scripted_model(
     for path in Path(run.folder).rglob("*"):
         if path.is_file():
             assert KEY not in path.read_text(errors="replace"), path
+
+
+AGENT = ROOT / "examples" / "agents" / "llm_agent.py"
+
+
+def _alone(**env: str) -> subprocess.CompletedProcess[str]:
+    """The agent run with nothing of a world's or a model's environment but `env`."""
+    settings = {"PATH": os.environ.get("PATH", ""), **env}
+    return subprocess.run(
+        [sys.executable, str(AGENT)],
+        input="Say hello.",
+        env=settings,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+    )
+
+
+def test_without_a_key_or_a_model_url_the_agent_stops_at_once_saying_which_variable_to_set() -> None:
+    ended = _alone()
+
+    assert (ended.returncode, ended.stdout) == (2, "")
+    assert ended.stderr == (
+        "llm_agent: set OPENAI_API_KEY (soundstage run ... --pass-env OPENAI_API_KEY), or OPENAI_BASE_URL for a "
+        "model that needs no key (--env OPENAI_BASE_URL=http://localhost:11434/v1)\n"
+    )
+
+
+def test_a_model_that_cannot_be_reached_or_refuses_is_one_line_too(model: ScriptedModel) -> None:
+    url = f"http://127.0.0.1:{free_port()}/v1"
+    unreachable = _alone(OPENAI_BASE_URL=url)
+    refused = _alone(OPENAI_BASE_URL=model.url.replace("/v1", "/v0"), OPENAI_API_KEY=KEY)
+
+    assert unreachable.returncode == 2 and unreachable.stderr.startswith(
+        f"llm_agent: the model at {url}/chat/completions (OPENAI_BASE_URL) could not be reached: "
+    )
+    assert (refused.returncode, refused.stderr.count("\n")) == (2, 1)
+    assert refused.stderr.startswith(f"llm_agent: the model at {model.url[:-3]}/v0/chat/completions answered 404: ")

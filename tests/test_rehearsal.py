@@ -53,12 +53,6 @@ TOO_EARLY = [
         'priya.refund: "approve the refund" at seq 45'
     ),
     (
-        '    explanation: Failed: expected $priya deciding priya.refund: "approve the refund", '
-        "then a message from $bot in CAUVACJMVE0 ($ext_northwind), in that order, "
-        "but a message from $bot in CAUVACJMVE0 ($ext_northwind) came "
-        'at seq 25, before $priya deciding priya.refund: "approve the refund" at seq 45.'
-    ),
-    (
         "    #25 2026-03-02T14:00:55Z message U954GCKR0NM in CAUVACJMVE0 to [] carrying [laura.invoice]: "
         '"Hi Nina, sorry for the trouble. We have approved a refund of the duplicate ..."'
     ),

@@ -21,7 +21,7 @@ from tests.sandboxes import SANDBOX
 from soundstage import runner
 from soundstage.checks import rescore
 from soundstage.checks.evaluate import saved_attempt
-from soundstage.errors import InfrastructureError, NotFound, UsageError
+from soundstage.errors import NotFound, UsageError
 from soundstage.results import Run
 from soundstage.results.digests import folder_digests
 from soundstage.results.files import run_document
@@ -568,20 +568,69 @@ def test_progress_is_reported_per_finished_trial(out: Path) -> None:
 # -- runs that cannot be carried out -----------------------------------------------------------------
 
 
-def test_an_agent_that_cannot_be_started_is_an_infrastructure_error_naming_the_command(out: Path) -> None:
-    with pytest.raises(InfrastructureError) as raised:
-        run_scenes([str(SCENE)], "soundstage-no-such-agent --flag", out=out)
-    assert str(raised.value) == (
-        "the agent command 'soundstage-no-such-agent --flag' could not be started: No such file or directory"
+def _unstarted(run: Run, reason: str) -> None:
+    """Every trial of `run` is invalid for `reason`, not the agent's doing, in the run, result.json and
+    checks.json, and left out of the figures."""
+    assert run.exit_code == 3 and run.results
+    for trial in run.results:
+        folder = Path(trial.folder)
+        assert (trial.outcome, trial.infrastructure, trial.finish_reason) == ("invalid", reason, "not_run")
+        assert [(c.id, c.source, c.passed, c.invalid, c.actual) for c in trial.checks] == [
+            ("agent_started", "soundstage", None, True, reason)
+        ]
+        saved = read_json(folder / "result.json")
+        assert (saved["outcome"], saved["infrastructure"]) == ("invalid", reason)
+        assert [c["id"] for c in read_json(folder / "checks.json")] == ["agent_started"]
+        assert sorted(trial.digests or {}) == [
+            "checks.json",
+            "events.jsonl",
+            "result.json",
+            "scene.json",
+            "trace.jsonl",
+        ]
+    assert run.figures is not None and [(f.status, f.invalid, f.k, f.pass_at_1) for f in run.figures] == [
+        ("graded", len(run.results), 0, None)
+    ]
+
+
+def test_an_agent_that_cannot_be_started_makes_each_trial_invalid_naming_the_command(out: Path) -> None:
+    run = run_scenes([str(SCENE)], "soundstage-no-such-agent --flag", trials=2, out=out)
+
+    _unstarted(
+        run, "the agent command 'soundstage-no-such-agent --flag' could not be started: No such file or directory"
     )
 
 
-def test_an_agent_that_is_not_executable_is_an_infrastructure_error_too(out: Path, tmp_path: Path) -> None:
+def test_an_agent_that_is_not_executable_is_invalid_too(out: Path, tmp_path: Path) -> None:
     script = tmp_path / "agent.sh"
     script.write_text("#!/bin/sh\necho hi\n")  # not marked executable
-    with pytest.raises(InfrastructureError) as raised:
-        run_scenes([str(SCENE)], str(script), out=out)
-    assert str(raised.value) == f"the agent command {str(script)!r} could not be started: Permission denied"
+
+    run = run_scenes([str(SCENE)], str(script), out=out)
+
+    _unstarted(run, f"the agent command {str(script)!r} could not be started: Permission denied")
+
+
+def test_a_script_whose_interpreter_is_missing_could_not_be_started_in_the_sandbox_or_not(
+    out: Path, tmp_path: Path
+) -> None:
+    script = tmp_path / "agent.py"
+    script.write_text("#!/usr/bin/env soundstage-no-such-python\nprint('hi')\n")
+    script.chmod(0o755)
+    why = (
+        f"the agent command {str(script)!r} could not be started: No such file or directory: its interpreter "
+        "'soundstage-no-such-python' (its #! line)"
+    )
+
+    for sandbox in ("none", "auto"):  # in bubblewrap, where there is one: it would exit 1, saying so in agent.log
+        _unstarted(run_scenes([str(SCENE)], str(script), out=out, sandbox=sandbox), why)
+
+
+def test_an_agent_that_starts_and_fails_at_once_is_its_own_failure(out: Path) -> None:
+    run = run_scenes([str(SCENE)], shlex.join([sys.executable, "-c", "import no_such_module"]), out=out)
+
+    [trial] = run.results
+    assert (trial.outcome, trial.exit_code, trial.infrastructure, run.exit_code) == ("failed", 1, None, 1)
+    assert "ModuleNotFoundError" in (Path(trial.folder) / "agent.log").read_text()
 
 
 @pytest.mark.parametrize(

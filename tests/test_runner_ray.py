@@ -18,7 +18,6 @@ ray = pytest.importorskip("ray", reason="Ray is not installed (pip install 'soun
 from ray.cluster_utils import Cluster
 from tests.processes import wait_until
 
-from soundstage.errors import InfrastructureError
 from soundstage.results import Run
 from soundstage.results.digests import folder_digests
 from soundstage.results.files import run_document
@@ -190,6 +189,12 @@ def test_a_worker_killed_mid_trial_has_its_trial_run_again_and_counted_once(clus
         ray.shutdown()
 
 
-def test_an_agent_that_cannot_start_ends_the_run_as_it_does_locally(cluster: Cluster, tmp_path: Path) -> None:
-    with pytest.raises(InfrastructureError, match="the agent command 'no-such-agent' could not be started"):
-        run_scenes([SCENE], "no-such-agent", out=tmp_path / "runs", where=RayTrials(cluster.address))
+def test_an_agent_that_cannot_start_is_an_invalid_trial_as_it_is_locally(cluster: Cluster, tmp_path: Path) -> None:
+    run = run_scenes([SCENE], "no-such-agent", out=tmp_path / "runs", where=RayTrials(cluster.address))
+
+    [trial] = run.results
+    assert (run.exit_code, trial.outcome, trial.infrastructure) == (
+        3,
+        "invalid",
+        "the agent command 'no-such-agent' could not be started: No such file or directory",
+    )

@@ -13,7 +13,7 @@ from tests.processes import kill_a_run, marked, wait_until
 from tests.sandboxes import needs_bwrap
 
 from soundstage import sandbox
-from soundstage.errors import InfrastructureError, UsageError
+from soundstage.errors import UsageError
 from soundstage.runner import run_scenes
 from soundstage.sandbox import Cover, bwrap_command, choose, command_words, unstartable
 
@@ -113,6 +113,14 @@ def test_a_program_that_cannot_be_started_is_known_before_the_sandbox_starts(tmp
     assert unstartable(str(script), env) == "Permission denied"
     assert unstartable(str(tmp_path), env) == "Permission denied"
     script.chmod(0o755)
+    assert unstartable(str(script), env) is None
+    for line, missing in (
+        ("#!/nowhere/python3 -u", "'/nowhere/python3'"),
+        ("#!/usr/bin/env no-such-python", "'no-such-python'"),
+    ):
+        script.write_text(f"{line}\nprint('hi')\n")
+        assert unstartable(str(script), env) == f"No such file or directory: its interpreter {missing} (its #! line)"
+    script.write_text("#!/usr/bin/env sh\n")
     assert unstartable(str(script), env) is None
 
 
@@ -256,11 +264,14 @@ def test_a_sandboxed_agent_that_crashes_is_recorded_with_its_signal(tmp_path: Pa
 
 
 @needs_bwrap
-def test_a_missing_agent_program_is_an_infrastructure_error_in_the_sandbox_too(tmp_path: Path) -> None:
-    with pytest.raises(InfrastructureError) as raised:
-        run_scenes([str(SCENE)], "soundstage-no-such-agent --flag", out=tmp_path / "runs", sandbox="required")
-    assert str(raised.value) == (
-        "the agent command 'soundstage-no-such-agent --flag' could not be started: No such file or directory"
+def test_a_missing_agent_program_makes_an_invalid_trial_in_the_sandbox_too(tmp_path: Path) -> None:
+    run = run_scenes([str(SCENE)], "soundstage-no-such-agent --flag", out=tmp_path / "runs", sandbox="required")
+
+    [trial] = run.results
+    assert (trial.outcome, trial.sandbox, trial.infrastructure) == (
+        "invalid",
+        "bwrap",
+        "the agent command 'soundstage-no-such-agent --flag' could not be started: No such file or directory",
     )
 
 

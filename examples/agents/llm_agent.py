@@ -9,7 +9,8 @@ the tools the model calls, and ends when the model calls `finish` or answers wit
 prints last is its output. `wait` moves the world's simulated clock on, so colleagues can answer.
 
 Settings, from the environment: OPENAI_BASE_URL (default https://api.openai.com/v1), OPENAI_API_KEY, MODEL
-(default gpt-4o-mini), MAX_TURNS (default 40).
+(default gpt-4o-mini), MAX_TURNS (default 40). Without a key or a model's URL (a local model may need no key), or
+when the model cannot be reached or refuses, it stops with one line on stderr saying why, and exit code 2.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import json
 import os
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NoReturn
 
 import httpx
 
@@ -209,18 +210,41 @@ if "PAGERDUTY_TOKEN" in os.environ:
 # ---- the loop ----
 
 
-def chat(messages: list[dict[str, Any]]) -> dict[str, Any]:
-    response = httpx.post(
-        os.environ.get("OPENAI_BASE_URL", "https://api.openai.com/v1").rstrip("/") + "/chat/completions",
-        headers={"authorization": "Bearer " + os.environ.get("OPENAI_API_KEY", "")},
-        json={
-            "model": os.environ.get("MODEL", "gpt-4o-mini"),
-            "messages": messages,
-            "tools": [{"type": "function", "function": schema} for schema, _ in TOOLS.values()],
-        },
-        timeout=120,
-    )
-    response.raise_for_status()
+DEFAULT_MODEL_URL = "https://api.openai.com/v1"
+
+
+def stop(why: str) -> NoReturn:
+    """Ends the agent with one line on stderr (its `agent.log` under soundstage), not a traceback."""
+    print(f"llm_agent: {why}", file=sys.stderr)
+    sys.exit(2)
+
+
+def model_url() -> str:
+    """The model's chat-completions endpoint; stops at once when neither a key nor a model's URL is set."""
+    if not os.environ.get("OPENAI_API_KEY") and not os.environ.get("OPENAI_BASE_URL"):
+        stop(
+            "set OPENAI_API_KEY (soundstage run ... --pass-env OPENAI_API_KEY), or OPENAI_BASE_URL for a model "
+            "that needs no key (--env OPENAI_BASE_URL=http://localhost:11434/v1)"
+        )
+    return os.environ.get("OPENAI_BASE_URL", DEFAULT_MODEL_URL).rstrip("/") + "/chat/completions"
+
+
+def chat(url: str, messages: list[dict[str, Any]]) -> dict[str, Any]:
+    try:
+        response = httpx.post(
+            url,
+            headers={"authorization": "Bearer " + os.environ.get("OPENAI_API_KEY", "")},
+            json={
+                "model": os.environ.get("MODEL", "gpt-4o-mini"),
+                "messages": messages,
+                "tools": [{"type": "function", "function": schema} for schema, _ in TOOLS.values()],
+            },
+            timeout=120,
+        )
+    except httpx.HTTPError as exc:
+        stop(f"the model at {url} (OPENAI_BASE_URL) could not be reached: {exc}")
+    if response.is_error:
+        stop(f"the model at {url} answered {response.status_code}: {' '.join(response.text.split())[:300]}")
     return response.json()["choices"][0]["message"]
 
 
@@ -236,12 +260,13 @@ def call(name: str, arguments: str) -> str:
 
 
 def main() -> None:
+    url = model_url()
     messages: list[dict[str, Any]] = [
         {"role": "system", "content": SYSTEM},
         {"role": "user", "content": sys.stdin.read()},
     ]
     for _ in range(int(os.environ.get("MAX_TURNS", "40"))):
-        reply = chat(messages)
+        reply = chat(url, messages)
         messages.append({key: value for key, value in reply.items() if value is not None})
         calls = reply.get("tool_calls") or []
         if not calls:

@@ -4,7 +4,7 @@ SoundstageError
  ├── SpecError           a world, scene or check file is invalid (file, line, field)
  ├── UsageError          a command or control-API call was asked for something it cannot do
  │    └── NotFound       no such world, scene or trial
- └── InfrastructureError the run could not be carried out (server, agent process, judge model)
+ └── InfrastructureError the run could not be carried out (server, results store, judge model)
 """
 
 from __future__ import annotations

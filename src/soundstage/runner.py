@@ -32,12 +32,13 @@ from typing import IO, TYPE_CHECKING, Any, Protocol
 from .checks import score
 from .checks.evaluate import INITIAL_FILE, WRITES_FILE
 from .clock import US
-from .errors import InfrastructureError, UsageError
+from .errors import UsageError
 from .events import CallEvent, Event, FinishEvent, WriteEvent
 from .guard import undumpable
 from .results import Run, RunWriter, Trial, exit_code, outcome, run_figures
 from .results.digests import file_digest
 from .results.files import CHECKS_FILE, RESULT_FILE, checks_json, encoded, result_json, write
+from .results.trial import not_started
 from .sandbox import BWRAP, NONE, Cover, bwrap_command, choose, command_words, needed_folders, unstartable
 from .server import Hub, Server
 from .server.hub import TRUST_VARIABLES
@@ -235,7 +236,7 @@ class ThreadedTrials:
                 try:
                     for future in as_completed(futures):
                         yield future.result()
-                except BaseException:  # an agent that cannot start, or Ctrl-C: end every trial now
+                except BaseException:  # a failure of the run itself, or Ctrl-C: end every trial now
                     pool.shutdown(wait=False, cancel_futures=True)
                     runner.kill_all()
                     raise
@@ -437,6 +438,12 @@ class _TrialRunner:
             wall = time.monotonic() - started
             world.finish(stdout, "timeout" if timed_out else "exited")
             result = self._write(world, folder, number, ending, timed_out, wall)
+        except NotStarted as exc:  # not the agent's failure: the trial is invalid, saying why, and the run goes on
+            checked = [not_started(str(exc))]
+            result = self._invalid(world, folder.path, number, str(exc)).model_copy(update={"checks": checked})
+            with contextlib.suppress(OSError):  # as `_write` does: what could not be written is said already
+                folder.write(CHECKS_FILE, checks_json(checked))
+                folder.write(RESULT_FILE, result_json(result))
         finally:
             self.hub.drop(world.id)  # no call reaches the world any more; closes events.jsonl
             trace.close()
@@ -476,13 +483,15 @@ class _TrialRunner:
         secrets = secrets_of(world, plan.given, env)
         with contextlib.ExitStack() as stack:
             argv = plan.argv
+            words = command_words(argv, plan.cwd or Path.cwd())
+            # Found before it runs, in the sandbox or not: bubblewrap would only exit 1 saying so in agent.log,
+            # which the agent writes too, and its interpreter's absence reads as the script's own.
+            reason = unstartable(words[0], env)
+            if reason is not None:
+                raise NotStarted(plan.agent, reason)
             if self.sandbox == BWRAP:
                 workdir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="soundstage-agent-")))
                 cover = plan.cover + trial_cover(self.run_folder, folder.path, image, env)
-                words = command_words(argv, plan.cwd or Path.cwd())
-                reason = unstartable(words[0], env)
-                if reason is not None:
-                    raise InfrastructureError(f"the agent command {plan.agent!r} could not be started: {reason}")
                 argv = bwrap_command(words, workdir, cover, needed_folders(env))
             with (folder.path / "agent.log").open("wb") as log:
                 agent = _Agent(plan.agent, argv, env, plan.cwd, world.task, log, trace.ended, self.sandbox == BWRAP)
@@ -581,6 +590,15 @@ def _why(exc: OSError) -> str:
     return exc.strerror or str(exc)
 
 
+class NotStarted(Exception):
+    """The agent's command could not be started: the system could not run its program (not found, not
+    executable, its `#!` interpreter missing), or its supervisor could not be run. Decided before the agent
+    runs a line of its own, so nothing the agent does makes a trial of it; once it runs, how it ends is its own."""
+
+    def __init__(self, command: str, reason: str) -> None:
+        super().__init__(f"the agent command {command!r} could not be started: {reason}")
+
+
 @dataclass(frozen=True)
 class _Ending:
     """How the agent ended: its exit code (negative: killed by that signal), and whether soundstage killed it."""
@@ -650,8 +668,8 @@ class _Agent:
         head = [sys.executable, "-I", "-S", str(SUPERVISOR), str(status_w), str(os.getpid())]
         return [*head, "--sandboxed"] if sandboxed else head
 
-    def _not_started(self, reason: str) -> InfrastructureError:
-        return InfrastructureError(f"the agent command {self.command!r} could not be started: {reason}")
+    def _not_started(self, reason: str) -> NotStarted:
+        return NotStarted(self.command, reason)
 
     def _message(self) -> dict[str, Any] | None:
         line = self._status.readline()

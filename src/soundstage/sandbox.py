@@ -144,13 +144,34 @@ def command_words(argv: list[str], cwd: Path) -> list[str]:
 def unstartable(program: str, env: dict[str, str]) -> str | None:
     """Why `program` (a command's first word, absolute when it names a file: `command_words`) cannot be
     started, as the system would say it, or None: found first, since inside the sandbox bubblewrap would only
-    exit with its own message."""
+    exit with its own message. A script whose `#!` line names an interpreter that cannot be run (or `env` a
+    program not on PATH) cannot be started either; the system says so as if the script itself were missing."""
     found = program if "/" in program else shutil.which(program, mode=os.F_OK, path=env.get("PATH", ""))
     if found is None or not os.path.exists(found):
         return os.strerror(errno.ENOENT)
     if os.path.isdir(found) or not os.access(found, os.X_OK):
         return os.strerror(errno.EACCES)
-    return None
+    named = _interpreter(Path(found))
+    if not named or not os.path.isabs(named[0]):  # a relative one is the system's to find, from the working folder
+        return None
+    interpreter, *words = named
+    why = unstartable(interpreter, env)
+    if why is None and os.path.basename(interpreter) == "env" and words and not words[0].startswith("-"):
+        why = unstartable(words[0], env)  # `#!/usr/bin/env python3`: python3 on the agent's PATH
+        interpreter = words[0]
+    return f"{why}: its interpreter {interpreter!r} (its #! line)" if why is not None else None
+
+
+def _interpreter(path: Path) -> list[str]:
+    """The words of a script's `#!` line (the interpreter and its argument); none for a program that has none."""
+    try:
+        with path.open("rb") as file:
+            head = file.read(256)
+    except OSError:
+        return []
+    if not head.startswith(b"#!"):
+        return []
+    return head[2:].split(b"\n", 1)[0].decode("utf-8", "replace").split()
 
 
 def needed_folders(env: dict[str, str]) -> list[Path]:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from soundstage.checks.explaining import check_lines, entry_line
+from soundstage.grading.outcome import Outcome, combine, explain
 
 
 def test_entry_lines_read_as_calls_and_writes() -> None:
@@ -93,7 +96,56 @@ def test_a_failed_check_reads_as_its_verdict_then_its_evidence() -> None:
         "posted (trace): failed",
         "  expected:    a post",
         "  actual:      none",
-        "  explanation: Failed: expected a post, but none.",
         "  #2 2026-03-02T14:00:00Z slack POST /api/chat.postMessage 200",
     ]
     assert check_lines(undecided, [])[0] == "judged (judge): undecided, not required"
+
+
+def _result(*parts: Outcome) -> dict[str, Any]:
+    outcome = combine(list(parts))
+    return {
+        "id": "careful",
+        "kind": "trace",
+        "passed": outcome.passed,
+        "required": True,
+        "expected": outcome.expected,
+        "actual": outcome.actual,
+        "explanation": outcome.explanation or explain(outcome.passed, [(outcome.expected, outcome.actual)]),
+    }
+
+
+def test_the_explanation_is_a_line_only_where_it_says_more_than_expected_and_actual() -> None:
+    posted = Outcome(True, "a post", "1 call matched (seq 4)")
+    few = Outcome(False, "at most 5 calls", "the agent made 6 calls")
+    clean = Outcome(False, "no call to get an error", "1 call did (seq 6)")
+
+    one = check_lines(_result(few), [])
+    some = check_lines(_result(posted, few, clean), [])
+    every = check_lines(_result(few, clean), [])
+    stored = check_lines({**_result(few), "explanation": "Not scored: its files changed since it was graded."}, [])
+
+    assert one == ["careful (trace): failed", "  expected:    at most 5 calls", "  actual:      the agent made 6 calls"]
+    assert some[1:] == [
+        "  expected:    a post; at most 5 calls; no call to get an error",
+        "  actual:      1 call matched (seq 4); the agent made 6 calls; 1 call did (seq 6)",
+        "  explanation: not met: at most 5 calls; no call to get an error",
+    ]
+    assert [line.split(":")[0] for line in every] == ["careful (trace)", "  expected", "  actual"]
+    assert stored[-1] == "  explanation: Not scored: its files changed since it was graded."
+
+
+def test_entry_lines_read_milestones_faults_and_the_end_in_words() -> None:
+    head = {"seq": 9, "t": "2026-03-02T14:00:40Z"}
+    milestone = {**head, "kind": "milestone", "key": '{"slack.message":{"channel":"C1","text_contains":"done"}}'}
+
+    assert entry_line(milestone) == (
+        '#9 2026-03-02T14:00:40Z milestone state {"slack.message": {"channel": "C1", "text_contains": "done"}} held'
+    )
+    assert entry_line({**head, "kind": "fault_resolved", "fault": "bad_deploy"}) == (
+        "#9 2026-03-02T14:00:40Z fault_resolved bad_deploy resolved"
+    )
+    assert entry_line({**head, "kind": "fault_started", "fault": "bad_deploy"}).endswith(" bad_deploy started")
+    assert entry_line({**head, "kind": "clock", "advanced": "5m"}).endswith(" clock moved on 5m")
+    assert entry_line({**head, "kind": "finish", "output": "done", "reason": "exited"}).endswith(
+        ' finish the attempt ended (exited), output "done"'
+    )

@@ -25,8 +25,9 @@ def test_a_passing_run_exits_0_with_a_summary(bench, cli) -> None:
     folder = run_folder(bench)
     lines = result.stdout.splitlines()
     assert f"run {folder.name}" in lines[0]
-    [row] = [[cell.strip() for cell in line.split("│")[1:6]] for line in lines if "│ hello" in line]
-    assert row == ["hello", "1/1", "100%", "100%", "100%"]
+    [row] = [[cell.strip() for cell in line.split("│")[1:-1]] for line in lines if "│ hello" in line]
+    assert row == ["hello", "1/1", "100%"]
+    assert "┃ scene ┃ passed ┃ pass@1 ┃" in lines  # with one trial, pass@k and pass^k are pass@1 again
     assert lines[-3:] == [
         "hello checks passed: said_hello 100%, posted 100%",
         f"run folder: runs/{folder.name}",
@@ -78,16 +79,32 @@ def test_an_unknown_scene_exits_2(bench, cli) -> None:
     assert result.stderr.startswith("error: no scene 'nowhere': no such file")
 
 
-def test_an_agent_that_cannot_start_exits_3(bench, cli) -> None:
-    result = cli("run", "hello.yaml", "--agent", "./no-such-agent")
+def test_an_agent_that_cannot_start_is_an_invalid_trial_saying_why_and_exits_3(bench, cli) -> None:
+    why = "the agent command './no-such-agent' could not be started: No such file or directory"
+    result = cli("run", "hello.yaml", "--agent", "./no-such-agent", "--trials", "2")
+    folder = run_folder(bench)
+    shown = cli("show", folder.name)
+    stored = cli("show", folder.name, "--json")
+    checked = cli("check", str(folder), "--json")  # scored again: still not the agent's doing
 
     assert result.exit_code == 3
-    assert result.stderr.splitlines() == [
-        *WARNING,
-        f"run folder: runs/{run_folder(bench).name}",
-        "error: the agent command './no-such-agent' could not be started: No such file or directory",
-        "next: soundstage run --help",
+    assert result.stderr.splitlines() == [*WARNING, f"run folder: runs/{folder.name}"]
+    assert result.stdout.splitlines()[-5:] == [
+        "└───────┴─────────────────┴────────┴────────┴────────┘",
+        f"hello #1: invalid, not the agent's doing: {why}",
+        f"hello #2: invalid, not the agent's doing: {why}",
+        f"run folder: runs/{folder.name}",
+        f"next: soundstage explain runs/{folder.name}",
     ]
+    assert bench.json(folder / "hello" / "1" / "result.json")["infrastructure"] == why
+    assert f"hello #1: invalid, not the agent's doing: {why}" in shown.stdout.splitlines()
+    [scene] = json.loads(stored.stdout)["scenes"]
+    assert [(t["outcome"], t["infrastructure"]) for t in scene["trials"]] == [("invalid", why)] * 2
+    assert checked.exit_code == 3
+    rescored = json.loads(checked.stdout)
+    assert [(t["outcome"], [c["id"] for c in t["checks"]]) for t in rescored["trials"]] == [
+        ("invalid", ["agent_started"])
+    ] * 2
 
 
 def test_an_agent_that_crashes_is_named_as_such_with_its_log(bench, cli) -> None:
@@ -203,16 +220,13 @@ def test_a_scene_without_checks_is_ungraded_and_exits_0(bench, cli) -> None:
 
 
 def test_json_errors_are_one_document_too(bench, cli) -> None:
-    result = cli("run", "hello.yaml", "--agent", "./no-such-agent", "--json")
+    url = "postgresql://postgres@127.0.0.1:1/test"  # nobody listens there
+    result = cli("run", "hello.yaml", "--agent", bench.hello(), "--db", url, "--json")
 
     assert result.exit_code == 3
-    assert json.loads(result.stdout) == {
-        "error": {
-            "type": "InfrastructureError",
-            "message": "the agent command './no-such-agent' could not be started: No such file or directory",
-            "exit_code": 3,
-        }
-    }
+    error = json.loads(result.stdout)["error"]
+    assert (error["type"], error["exit_code"]) == ("InfrastructureError", 3)
+    assert error["message"].startswith(f"cannot reach the results store {url}: ")
     assert result.stderr == ""
 
 

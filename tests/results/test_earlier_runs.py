@@ -49,7 +49,7 @@ def main(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Store]:
     with closing(sqlite3.connect(tmp_path / OUT / "soundstage.db")) as connection:
         connection.executescript((HERE / "main" / "soundstage.sql").read_text())
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("COLUMNS", "80")  # the width main's tables were printed at
+    monkeypatch.setenv("COLUMNS", "80")  # the width main's tables were printed at: a pipe's are no longer held to it
     monkeypatch.delenv("SOUNDSTAGE_DB", raising=False)
     monkeypatch.delenv("SOUNDSTAGE_JSON", raising=False)
     store = open_store(f"sqlite:///{OUT}/soundstage.db", create=False)
@@ -207,6 +207,10 @@ def api(library: RunLibrary) -> dict[str, Any]:
     return answers
 
 
+def _beside_tables(text: str) -> list[str]:
+    return [line for line in text.splitlines() if line[:1] not in "┏┃┡│└"]
+
+
 def answers(store: Store) -> dict[str, Any]:
     """What main was asked, in the order it was asked (`check` writes evaluations 1 and 2 to the store)."""
     found = {"runs": cli("runs", "--out", str(OUT), "--json"), "runs_human": cli("runs", "--out", str(OUT))}
@@ -251,6 +255,20 @@ def test_the_commands_and_the_runs_api_answer_as_before(main: Store) -> None:
     assert all(datetime.fromisoformat(stamp) >= asked for stamp in made[1:])
     for evaluation, stamp in zip(expected["show after check"]["stdout"]["run"]["evaluations"], made, strict=True):
         evaluation["created_at"] = stamp
+    # Piped, a table is as wide as its content, where main squashed the list of runs to COLUMNS and cut its cells
+    # short (`scen…`): each row now holds its run whole, and the lines around the table are as they were.
+    listed = found.pop("runs_human")
+    rows = [
+        [cell.strip() for cell in line.split("│")[1:-1]] for line in listed["stdout"].splitlines() if line[:1] == "│"
+    ]
+    assert rows == [
+        [run, f"2026-12-06 22:12:{second}", f"python tests/cli/stage/agent.py {how}", "tests/cli/stage/hello.yaml"]
+        + ["2", passed, f"{OUT}/{run}"]
+        for run, second, how, passed in ((BAD, "54", "exit 0", "0/2"), (GOOD, "49", "hello", "2/2"))
+    ]
+    before = expected.pop("runs_human")
+    assert listed["exit_code"] == before["exit_code"]
+    assert _beside_tables(listed["stdout"]) == _beside_tables(before["stdout"])
     dated = re.compile(r"^(evaluation [12]: .*, )\d{4}-\d\d-\d\d \d\d:\d\d:\d\d( UTC)$", re.MULTILINE)
     for answer in (expected, found):
         answer["show after check human"]["stdout"] = dated.sub(r"\1(now)\2", answer["show after check human"]["stdout"])

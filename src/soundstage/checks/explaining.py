@@ -7,19 +7,39 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ..grading.outcome import explain
+from ..grading.words import show
+
 
 def check_lines(check: dict[str, Any], entries: list[dict[str, Any]]) -> list[str]:
     """A check that did not pass (its result as `checks.json` holds it) and the events of its evidence, as
     lines: the check's own first, the rest indented under it by two spaces."""
     state = "undecided" if check["passed"] is None else "failed"
     required = "" if check["required"] else ", not required"
+    adds = _beyond(check)
     return [
         f"{check['id']} ({check['kind']}): {state}{required}",
         f"  expected:    {check['expected']}",
         f"  actual:      {check['actual']}",
-        f"  explanation: {check['explanation']}",
+        *([f"  explanation: {adds}"] if adds else []),
         *(f"  {entry_line(entry)}" for entry in entries),
     ]
+
+
+def _beyond(check: dict[str, Any]) -> str | None:
+    """What a check's explanation says that its `expected` and `actual` lines do not, or None. Most explanations
+    join the two in a sentence (`Failed: expected X, but Y.`), which adds nothing under them. A check of several
+    conditions (`expected` and `actual` each joined by `; `) names in it those that were not met, which is
+    worth a line when some were; any other explanation (a stored grade not scored) is shown as it is."""
+    passed, expected, actual, text = check["passed"], check["expected"], check["actual"], check["explanation"]
+    if text == explain(passed, [(expected, actual)]):
+        return None
+    expectations, findings = expected.split("; "), actual.split("; ")
+    if len(expectations) > 1 and len(expectations) == len(findings):
+        unmet = [(e, a) for e, a in zip(expectations, findings, strict=True) if f"expected {e}, but {a}" in text]
+        if text == explain(passed, unmet):
+            return None if len(unmet) == len(expectations) else "not met: " + "; ".join(e for e, _ in unmet)
+    return str(text)
 
 
 def entry_line(event: dict[str, Any]) -> str:
@@ -35,16 +55,26 @@ def entry_line(event: dict[str, Any]) -> str:
         fields = f" ({', '.join(event['fields'])})" if event.get("fields") else ""
         by = f", by #{event['by']}" if event.get("by") else ""
         return f"{head} {event.get('collection')} {event.get('id')} {event.get('op')}{fields}{by}"
-    said = _PEOPLE_LINES.get(event.get("kind", ""))
+    if event.get("kind") == "milestone":  # the state predicate as a check file writes it, not JSON in JSON
+        return f"{head} milestone state {show(_predicate(event.get('key')), 160)} held"
+    said = _LINES.get(event.get("kind", ""))
     if said is not None:
-        return f"{head} {event['kind']} " + said.format_map(_Blank({**event, "text": _short(event.get("text"))}))
+        shown = {**event, "text": _short(event.get("text")), "output": _short(event.get("output"))}
+        return f"{head} {event['kind']} " + said.format_map(_Blank(shown))
     rest = {k: v for k, v in event.items() if k not in ("seq", "t", "kind")}
     details = json.dumps(rest, ensure_ascii=False, separators=(",", ":"))
     return f"{head} {event.get('kind')} {details if len(details) <= 160 else details[:157] + '...'}"
 
 
-# What passed between the agent and the people, one readable line per kind (ids as the log has them).
-_PEOPLE_LINES = {
+# What passed between the agent and the people, and what else the log holds, one readable line per kind (ids as
+# the log has them).
+_LINES = {
+    "start": "world {world} of {scene}",
+    "clock": "moved on {advanced}",
+    "finish": "the attempt ended ({reason}), output {output}",
+    "after_finish": "{service} {method} {path} {status}, after the attempt ended",
+    "fault_started": "{fault} started",
+    "fault_resolved": "{fault} resolved",
     "message": "{user} in {channel} to [{to}] carrying [{facts}]: {text}",
     "asked": "{by} asked {person} for {fact}{decision}",
     "revealed": "{person} shared {fact} with {to}",
@@ -68,6 +98,14 @@ class _Blank(dict):  # type: ignore[type-arg]
         if value is None:
             return ""
         return ", ".join(map(str, value)) if isinstance(value, list) else value
+
+
+def _predicate(key: object) -> object:
+    """A milestone's key, the predicate as canonical JSON, read back (as it is when it is not JSON)."""
+    try:
+        return json.loads(key) if isinstance(key, str) else key
+    except ValueError:
+        return key
 
 
 def _short(text: object, width: int = 80) -> str:

@@ -19,6 +19,7 @@ from ..checks.library import read_library_file
 from ..errors import InfrastructureError, NotFound, SpecError, UsageError
 from ..results import Run, SceneFigures, outcome, run_figures
 from ..results.digests import changed_files
+from ..results.files import RESULT_FILE, read_trial
 from ..results.folders import interrupted, recorded_digests, trial_folders
 from ..results.trust import files_unchanged, tampering_note
 from ..spec.loader import SpecErrors
@@ -234,6 +235,9 @@ def _store_evaluation(
 
 
 def _rescored(trial: Path, checks: _ChecksFile | None) -> Evaluation:
+    unstarted = _not_started(trial)
+    if unstarted is not None:  # its agent never ran: nothing of the world is its doing, any checks would fail
+        return Evaluation.score([unstarted])
     if checks is None:
         return rescore(trial)
     try:
@@ -243,6 +247,17 @@ def _rescored(trial: Path, checks: _ChecksFile | None) -> Evaluation:
         raise SpecErrors(
             [SpecError(e.message, file=checks.file, line=checks.line(e.path), field=e.field) for e in errors]
         ) from None
+
+
+def _not_started(trial: Path) -> CheckResult | None:
+    """The result a trial whose agent could not be started was graded by (results.trial.not_started), as its
+    folder holds it; None for any other trial."""
+    if not (trial / RESULT_FILE).is_file():
+        return None
+    saved = read_trial(trial)
+    if saved.finish_reason != "not_run":
+        return None
+    return next((check for check in saved.checks if check.source == "soundstage" and check.id == "agent_started"), None)
 
 
 def _live(url: str, checks: _ChecksFile | None) -> dict[str, Any]:

@@ -11,9 +11,10 @@ import functools
 import json
 import os
 import shlex
+import signal
 import sys
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn, TypeVar
 
 import typer
 
@@ -35,20 +36,53 @@ if TYPE_CHECKING:
     stderr: Console
 
 
+# What `emit` writes at once: a pipe's capacity on Linux.
+PIECE = 1 << 16
+# The width a table may take where the output is not a terminal: a pipe or a file has no width of its own, so a
+# table is as wide as its content, never squashed to 80 columns (or to the terminal the pipe's reader sits at).
+UNBOUNDED = 1 << 16
+
+
 @functools.cache
 def _console(name: str) -> Console:
     """`stdout` or `stderr`, made when first used: rich is imported by the commands that print with it, not by
     `soundstage --help`. Bound to sys.stdout / sys.stderr when printing, so a test runner's captured streams are
     used."""
-    from rich.console import Console
+    from rich.console import Console, ConsoleDimensions
 
-    return Console(stderr=name == "stderr", highlight=False, soft_wrap=True)
+    class Output(Console):
+        @property
+        def size(self) -> ConsoleDimensions:
+            found = Console.size.fget(self)  # type: ignore[attr-defined]
+            return found if self.is_terminal else ConsoleDimensions(UNBOUNDED, found.height)
+
+        @size.setter
+        def size(self, new_size: tuple[int, int]) -> None:
+            Console.size.fset(self, new_size)  # type: ignore[attr-defined]
+
+        def on_broken_pipe(self) -> None:
+            pipe_closed()
+
+    return Output(stderr=name == "stderr", highlight=False, soft_wrap=True)
 
 
 def __getattr__(name: str) -> Any:
     if name in ("stdout", "stderr"):
         return _console(name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def pipe_closed() -> NoReturn:
+    """Ends the command as `cat` or `git log` end when their reader stops reading (`soundstage runs | head -1`):
+    at once, quietly, killed by SIGPIPE (status 141 in a shell). SIGPIPE is ignored while a command runs (Python
+    does, so that a server's closed socket is an error to handle, not the end of the process); a closed stdout is
+    the end of the command's work."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())  # what is left in Python's buffer goes nowhere, without a complaint
+    if hasattr(signal, "SIGPIPE"):
+        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+        os.kill(os.getpid(), signal.SIGPIPE)
+    raise SystemExit(128 + 13)  # where SIGPIPE cannot end the process (no such signal, or blocked): its status
 
 
 def json_requested(args: list[str]) -> bool:
@@ -58,8 +92,15 @@ def json_requested(args: list[str]) -> bool:
 
 def emit(data: Any) -> None:
     """The one JSON document of a command."""
-    sys.stdout.write(json.dumps(data, ensure_ascii=False) + "\n")  # one line: a reader can take it with readline
-    sys.stdout.flush()
+    text = json.dumps(data, ensure_ascii=False) + "\n"  # one line: a reader can take it with readline
+    try:
+        # In pieces no larger than a pipe holds: a write the reader's going cuts short is not an error, the next
+        # write is (pipe_closed).
+        for start in range(0, len(text), PIECE):
+            sys.stdout.write(text[start : start + PIECE])
+            sys.stdout.flush()
+    except BrokenPipeError:
+        pipe_closed()
 
 
 def say(text: str = "") -> None:

@@ -225,28 +225,25 @@ def _progress(total: int, live: bool) -> Iterator[_Progress | None]:
 
 def _summary(result: Run) -> None:
     figures_shown = result.figures or []
-    # Every scene has as many trials; invalid ones are left out of its k.
+    # Every scene has as many trials; invalid ones are left out of its k. With one trial, pass@k and pass^k are
+    # pass@1 again: the table has that column alone.
     k = result.trials if not any(figures.invalid for figures in figures_shown) else "k"
-    table = Table("scene", "passed", "pass@1", f"pass@{k}", f"pass^{k}", title=f"run {result.run_id}")
+    over_k = [f"pass@{k}", f"pass^{k}"] if result.trials > 1 else []
+    table = Table("scene", "passed", "pass@1", *over_k, title=f"run {result.run_id}")
     for figures in figures_shown:
         if figures.status == "ungraded":
-            table.add_row(Text(figures.scene), f"ungraded ({figures.trials} trials)", "-", "-", "-")
+            table.add_row(Text(figures.scene), f"ungraded ({figures.trials} trials)", "-", *["-" for _ in over_k])
             continue
         invalid = f" ({figures.invalid} invalid)" if figures.invalid else ""
-        table.add_row(
-            Text(figures.scene),
-            f"{figures.passed}/{figures.k}{invalid}",
-            share(figures.pass_at_1),
-            share(figures.pass_at_k),
-            share(figures.pass_hat_k),
-        )
+        shares = [share(figures.pass_at_1), share(figures.pass_at_k), share(figures.pass_hat_k)]
+        table.add_row(Text(figures.scene), f"{figures.passed}/{figures.k}{invalid}", *shares[: 1 + len(over_k)])
     stdout.print(table)
     for figures in figures_shown:
         rates = checks_line(figures)
         if rates:
             say(rates)
     for trial in result.results:
-        if trial.outcome not in ("passed", "ungraded"):
+        if trial.outcome not in ("passed", "ungraded") and not trial.infrastructure:  # that one's line is below
             say(f"{trial.scene} {_failure(trial)}")
     for trial in result.results:
         if trial.infrastructure:

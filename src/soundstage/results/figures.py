@@ -7,9 +7,10 @@ pass@k = 1 - C(n-c, k) / C(n, k), the chance that k trials drawn from the n hold
 pass^k = C(c, k) / C(n, k), the chance that all k do (as tau-bench reports it). For k = n they are the
 figures of the n trials themselves.
 
-An `invalid` trial (a check could not be carried out, or soundstage itself failed) says nothing of the agent: it
-is counted in `invalid` and left out of every rate, so n is the number of the scene's other trials (`k`). A
-failed trial counts as not passing; a check that was not decided counts as not passing.
+An `invalid` trial (a check could not be carried out, its agent could not be started, or soundstage itself
+failed) says nothing of the agent: it is counted in `invalid` and left out of every rate, so n is the number of
+the scene's other trials (`k`). A failed trial counts as not passing; a check that was not decided counts as not
+passing.
 """
 
 from __future__ import annotations

@@ -9,9 +9,11 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from ..checks.results import CheckResult, Evaluation
+from ..grading.outcome import explain
 from .version import VERSION
 
-# passed | failed | invalid (a check could not be carried out, or soundstage itself failed) | ungraded (no checks)
+# passed | failed | invalid (a check could not be carried out, the agent could not be started, or soundstage
+# itself failed: never the agent's failure) | ungraded (no checks)
 Outcome = Literal["passed", "failed", "invalid", "ungraded"]
 
 
@@ -49,7 +51,9 @@ class Trial(BaseModel):
     folder: str  # where it was written; "" for a trial of a run over HTTP
     attempts: int = 1  # more when it was run again after the machine running it died (runner_ray.py)
     sandbox: str | None = None  # what the agent ran in: bwrap | none; None: not recorded
-    infrastructure: str | None = None  # the failure of soundstage's own that made it invalid, in one line
+    # What made it invalid, not the agent's doing, in one line: a failure of soundstage's own, or an agent command
+    # that could not be started.
+    infrastructure: str | None = None
     # Each file of its folder, by name: "sha256:<hex>" as graded. In run.json and the store, never in the folder
     # itself; None: not recorded (an earlier version's, or a trial the run never finished).
     digests: dict[str, str] | None = None
@@ -60,6 +64,24 @@ class Trial(BaseModel):
         if "failed_checks" not in self.model_fields_set:
             self.failed_checks = [check.id for check in self.checks if check.required and check.passed is not True]
         return self
+
+
+def not_started(reason: str) -> CheckResult:
+    """What a trial whose agent could not be started (`reason`) is graded by, by the run and by every re-scoring,
+    instead of its scene's checks: it is `invalid`, left out of the figures, never the agent's failure."""
+    expected = "the agent's command started"
+    return unscored("agent_started", expected, reason, explain(None, [(expected, reason)]))
+
+
+# What every check result of soundstage's own that stands for a trial's checks has: it could not be carried out.
+_UNSCORED = {"kind": "integrity", "required": True, "passed": None, "evidence": [], "invalid": True}
+
+
+def unscored(check: str, expected: str, actual: str, explanation: str) -> CheckResult:
+    """A check of soundstage's own that could not be carried out, given a trial instead of its checks: the trial
+    is `invalid`."""
+    named = {"id": check, "expected": expected, "actual": actual, "explanation": explanation, "source": "soundstage"}
+    return CheckResult.model_validate({**_UNSCORED, **named})
 
 
 def outcome(checks: list[CheckResult]) -> Outcome:

@@ -10,7 +10,7 @@ from ..checks.results import CheckResult
 from ..errors import UsageError
 from .digests import changed_files
 from .files import read_trial
-from .trial import Trial
+from .trial import Trial, unscored
 
 
 def changed_since_graded(trial: Trial) -> list[str] | None:
@@ -55,16 +55,9 @@ def tampering_note(changed: list[str]) -> str:
 def files_unchanged(changed: list[str]) -> CheckResult:
     """What a re-scoring gives a trial whose files changed since it was graded, instead of scoring them: a
     check of soundstage's own that could not be carried out, so the trial is `invalid`."""
-    return CheckResult(
-        id="files_unchanged",
-        kind="integrity",
-        required=True,
-        passed=None,
-        score=None,
-        expected="the trial's files as they were when it was graded",
-        actual=tampering_note(changed),
-        explanation=f"Not scored: its files {tampering_note(changed)}; their lines cannot be trusted.",
-        evidence=[],
-        source="soundstage",
-        invalid=True,
+    return unscored(
+        "files_unchanged",
+        "the trial's files as they were when it was graded",
+        tampering_note(changed),
+        f"Not scored: its files {tampering_note(changed)}; their lines cannot be trusted.",
     )
