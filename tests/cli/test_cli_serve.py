@@ -13,6 +13,7 @@ import sys
 from collections.abc import Iterator
 
 import httpx
+import pytest
 from tests.ports import free_port
 
 from soundstage.store import open_store
@@ -79,6 +80,19 @@ def test_serve_prints_its_urls_and_answers(bench) -> None:
         assert created.status_code == 201
         world = created.json()["id"]
         assert created.json()["env"]["SLACK_API_URL"] == f"{base}/w/{world}/slack/api/"
+
+
+@pytest.mark.parametrize(
+    ("asked", "shown"),
+    [({}, {"http": "httptools", "loop": "uvloop"}), ({"SOUNDSTAGE_HTTP": "h11", "SOUNDSTAGE_LOOP": "asyncio"}, None)],
+)
+def test_serve_says_which_parser_and_loop_serve_and_both_answer(bench, asked, shown) -> None:
+    env = {k: v for k, v in os.environ.items() if k not in ("SOUNDSTAGE_HTTP", "SOUNDSTAGE_LOOP")}
+    with serving(bench, {**env, **asked}) as info:
+        assert info["stack"] == (shown or {"http": "h11", "loop": "asyncio"})
+        admin = {"authorization": f"Bearer {info['admin_token']}"}
+        created = httpx.post(f"{info['url']}/v1/worlds", json={"scene": "hello"}, headers=admin, timeout=10)
+        assert created.status_code == 201
 
 
 def test_serve_writes_runs_over_http_to_the_store_given(bench, tmp_path) -> None:

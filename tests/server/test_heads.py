@@ -14,6 +14,8 @@ import pytest
 
 from soundstage.server import Server
 from soundstage.server.heads import HEAD_LIMIT, MAX_HEADERS, Head
+from soundstage.server.llhttp_heads import HttpToolsHeads
+from soundstage.server.stack import Stack
 from soundstage.world import World
 
 from .test_control import SCENE
@@ -21,15 +23,16 @@ from .test_control import SCENE
 Connect = Callable[[], socket.socket]
 
 
-@pytest.fixture(scope="module")
-def server() -> Iterator[Server]:
-    with Server(proxy_port=0) as running:
+@pytest.fixture(scope="module", params=[Stack("httptools", "uvloop"), Stack("h11", "asyncio")], ids=str)
+def server(request: pytest.FixtureRequest) -> Iterator[Server]:
+    with Server(proxy_port=0, stack=request.param) as running:
         yield running
 
 
 @pytest.fixture
 def decoded(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """How many header lines h11 decoded, head by head (the servers' threads share this process's h11)."""
+    """How many header fields the parser decoded, head by head: h11's (the proxy's tunnels use it on either
+    stack) and llhttp's, as uvicorn's httptools protocol is handed them."""
     found: list[int] = []
     decode = h11._readers._decode_header_lines  # type: ignore[attr-defined]
 
@@ -37,7 +40,14 @@ def decoded(monkeypatch: pytest.MonkeyPatch) -> list[int]:
         found.append(len(lines))
         return decode(lines)
 
+    complete = HttpToolsHeads.on_headers_complete
+
+    def handed(protocol: HttpToolsHeads) -> None:
+        found.append(len(protocol.headers))
+        complete(protocol)
+
     monkeypatch.setattr(h11._readers, "_decode_header_lines", counted)
+    monkeypatch.setattr(HttpToolsHeads, "on_headers_complete", handed)
     return found
 
 

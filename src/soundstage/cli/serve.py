@@ -15,6 +15,7 @@ import uvicorn
 from ..errors import UsageError
 from ..server import Hub, Server
 from ..server.hub import FINISHED_TTL, IDLE_TTL, MAX_WORLDS
+from ..server.stack import Stack
 from ..services import SERVICES
 from ..spec.discovery import list_scenes
 from .output import JsonOption, emit, handles_errors, next_step, quote, say
@@ -80,6 +81,22 @@ def serve(
             show_default=False,
         ),
     ] = None,
+    http: Annotated[
+        str,
+        typer.Option(
+            "--http",
+            envvar="SOUNDSTAGE_HTTP",
+            help="The HTTP parser: auto (httptools where installed, else h11), httptools or h11.",
+        ),
+    ] = "auto",
+    loop: Annotated[
+        str,
+        typer.Option(
+            "--loop",
+            envvar="SOUNDSTAGE_LOOP",
+            help="The event loop: auto (uvloop where installed, else asyncio), uvloop or asyncio.",
+        ),
+    ] = "auto",
     json_output: JsonOption = False,
 ) -> None:
     """Serve the control API and the services on http and https; print their base URLs."""
@@ -110,6 +127,7 @@ def serve(
         proxy_port=proxy_port,
         public_url=public_url,
         public_tls_url=public_tls_url,
+        stack=Stack.choose(http, loop),
     )
     info = _describe(server, token is None)
     if json_output:
@@ -169,6 +187,7 @@ def _describe(server: Server, made: bool) -> dict[str, Any]:
         "admin_token_required": True,
         "admin_token": server.admin_token if made else None,
         "max_worlds": server.hub.max_worlds,
+        "stack": {"http": server.stack.http, "loop": server.stack.loop},
         "create_world": command,
         # The web viewer; a made token goes in the part after `#`, which the browser never sends.
         "ui": f"{base}/ui/" + (f"#token={server.admin_token}" if made else ""),
@@ -176,7 +195,8 @@ def _describe(server: Server, made: bool) -> dict[str, Any]:
 
 
 def _print(info: dict[str, Any]) -> None:
-    say(f"soundstage is serving on {info['url']} and {info['tls_url']}")
+    stack = info["stack"]
+    say(f"soundstage is serving on {info['url']} and {info['tls_url']} ({stack['http']} on {stack['loop']})")
     say(f"  control API   {info['control']}")
     for name, url in info["services"].items():
         say(f"  {name:<13} {url}  (the world is found from the token)")

@@ -5,8 +5,8 @@ Parsing is where a big head costs: h11 reads a head only once its blank line has
 line (an 80 KB head of 20,000 fields arriving in one read was parsed whole, and served). `Head` counts
 the lines with `bytes.count` as they come and refuses the head at the first line past the bound. The http
 and https ports run uvicorn's h11 protocol through `H11Heads`; the interception proxy counts its CONNECT
-heads and the requests inside its tunnels with `Head` too. Another HTTP implementation needs the same count
-where its parser takes bytes (httptools: its `data_received`, before `parser.feed_data`).
+heads and the requests inside its tunnels with `Head` too; with httptools (stack.py) the ports run
+`llhttp_heads.HttpToolsHeads`, which counts in its `data_received` before llhttp is fed.
 """
 
 from __future__ import annotations

@@ -321,8 +321,9 @@ async def _reach(
     if not named and _private_name(host):
         return refused
     try:
-        loop = asyncio.get_running_loop()
-        found = await asyncio.wait_for(loop.getaddrinfo(host, int(port), type=socket.SOCK_STREAM), RESOLVE_TIMEOUT)
+        # socket's resolver in a thread, as asyncio's loop does it; uvloop's own would go around socket.
+        lookup = asyncio.to_thread(socket.getaddrinfo, host, int(port), type=socket.SOCK_STREAM)
+        found = await asyncio.wait_for(lookup, RESOLVE_TIMEOUT)
     except (TimeoutError, OSError):
         return 502, "Bad Gateway: the host name could not be resolved", None
     addresses = list(dict.fromkeys(str(info[4][0]) for info in found))

@@ -21,9 +21,10 @@ from .. import collector
 from ..errors import InfrastructureError
 from ..results import ResultsSink, RunLibrary
 from .app import create_app
-from .heads import HEAD_LIMIT, H11Heads
+from .heads import HEAD_LIMIT
 from .hub import Hub, ProxyPort, TLSPort
 from .proxy import Proxy
+from .stack import Stack
 from .tls import local_ca
 
 SWEEP_SECONDS = 30.0
@@ -110,8 +111,10 @@ class Server:
         proxy_port: int | None = None,
         public_url: str | None = None,
         public_tls_url: str | None = None,
+        stack: Stack | None = None,
     ) -> None:
         self.hub = hub or Hub()
+        self.stack = stack or Stack.choose()
         self.host = host
         self.public_url = public_url
         self.app = create_app(
@@ -133,8 +136,7 @@ class Server:
             "lifespan": "off",
             "date_header": False,
             "server_header": False,  # the services send a simulated Date of their own
-            "http": H11Heads,  # h11, its request heads bounded (heads.py)
-            "h11_max_incomplete_event_size": HEAD_LIMIT,  # a head coming in pieces is bounded alike
+            **self.stack.options(),
         }
         if log_config is not None:
             common.update(log_config=log_config, log_level=None, access_log=access_log)
@@ -194,7 +196,7 @@ class Server:
             self._loop()
 
     def _loop(self) -> None:
-        asyncio.run(self.serve())
+        self.stack.run(self.serve)
 
     def start(self, timeout: float = 10.0) -> Self:
         self._thread = threading.Thread(target=self._loop, name="soundstage-server", daemon=True)
