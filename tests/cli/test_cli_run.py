@@ -62,8 +62,8 @@ def test_an_invalid_scene_exits_2_naming_file_line_and_field(bench, cli) -> None
     assert result.exit_code == 2
     assert result.stdout == ""
     fields = (
-        "custom_image, deleted, display_name, email, id, is_admin, is_bot, name, pronouns, real_name, ref, status, "
-        "title, tz"
+        "custom_image, deleted, display_name, email, guest, id, is_admin, is_bot, name, pronouns, real_name, ref, "
+        "start_date, status, title, tz"
     )
     assert result.stderr.splitlines() == [
         f"error: bad.yaml:6: seed.slack.users[0].colour: unknown field 'colour'; expected one of: {fields}",
