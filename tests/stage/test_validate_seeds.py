@@ -6,8 +6,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from soundstage.stage import validate_file
 
+Problems = list[tuple[int | None, str, str]]
+
+HEAD = "name: s\ntask: t\nseed:\n"  # then a service section (the cases below), then a bad check
 BAD_CHECK = "checks:\n  - {id: a, trace: {called: 3}}\n"
 BAD_PATTERN = (
     "a call pattern is '<METHOD> <PATH>' such as 'POST /api/chat.postMessage' or 'GET /repos/*/issues', "
@@ -15,18 +20,15 @@ BAD_PATTERN = (
 )
 
 
-def problems(tmp_path: Path, text: str, name: str = "scene.yaml") -> list[tuple[int | None, str, str]]:
+def problems(tmp_path: Path, text: str, name: str = "scene.yaml") -> Problems:
     scene = tmp_path / name
     scene.write_text(text)
     return [(e.line, e.field, e.message) for e in validate_file(scene)]
 
 
-def test_slack_every_bad_record_and_the_bad_check(tmp_path: Path) -> None:
-    text = """name: slack-errors
-task: t
-agent: {slack_user: $bot}
-seed:
-  slack:
+# #ext names Priya, left out; the messages name #ext and #general, left out: none of them is a problem.
+SLACK = (
+    """  slack:
     users:
       - {ref: bot, name: stagebot, is_bot: true}
       - {ref: priya, name: priya, tz: Mars/Olympus}
@@ -38,34 +40,30 @@ seed:
     messages:
       - {channel: $ext, user: $priya, text: hi}
       - {channel: $gen, user: $sam, text: hello}
-"""
-    # #ext names Priya, left out; the messages name #ext and #general, left out: none of them is a problem.
-    assert problems(tmp_path, text + BAD_CHECK) == [
-        (8, "seed.slack.users[1].tz", "unknown time zone 'Mars/Olympus' (expected an IANA name such as Europe/Berlin)"),
+""",
+    [
+        (7, "seed.slack.users[1].tz", "unknown time zone 'Mars/Olympus' (expected an IANA name such as Europe/Berlin)"),
         (
-            11,
+            10,
             "seed.slack.channels[0].name",
             (
                 "invalid channel name 'Ops Room' (invalid_name_specials): use lower case letters, digits, - and _, "
                 "at most 80 characters"
             ),
         ),
-        (13, "seed.slack.channels[2].members", "a member is listed twice"),
-        (18, "checks[0].trace.called", BAD_PATTERN),
-    ]
+        (12, "seed.slack.channels[2].members", "a member is listed twice"),
+    ],
+)
 
 
-def test_github_every_bad_record_and_the_bad_check(tmp_path: Path) -> None:
-    text = """name: github-errors
-task: t
-agent: {github_user: $me}
-seed:
-  github:
+# acme/app is left out, and its issues with it: their problems are its own to fix first.
+GITHUB = (
+    """  github:
     users: [{ref: me, login: me}]
     repos:
       - full_name: acme/app
         files: {README.md: hi}
-        license: wtfpl
+        production: $me
         issues: [{title: hidden, user: $nobody}]
       - full_name: acme/api
         files: {README.md: hi}
@@ -75,30 +73,20 @@ seed:
           - {title: two, state: open, closed_ago: 1h}
         pulls:
           - {title: p, head: feature}
-"""
-    # acme/app is left out, and its issues with it: their problems are its own to fix first.
-    assert problems(tmp_path, text + BAD_CHECK) == [
-        (
-            10,
-            "seed.github.repos[0].license",
-            (
-                "unknown license 'wtfpl'; one of AGPL-3.0, Apache-2.0, BSD-2-Clause, BSD-3-Clause, CC0-1.0, GPL-3.0, "
-                "LGPL-3.0, MIT, MPL-2.0, Unlicense"
-            ),
-        ),
-        (14, "seed.github.repos[1].labels[1]", "label 'bug' is defined twice in acme/api"),
-        (16, "seed.github.repos[1].issues[0].user", "unknown ref $nobody (known refs: $me)"),
-        (17, "seed.github.repos[1].issues[1].closed_ago", "an open item has no closed_ago"),
-        (19, "seed.github.repos[1].pulls[0].head", "acme/api has no branch 'feature'"),
-        (21, "checks[0].trace.called", BAD_PATTERN),
-    ]
+""",
+    [
+        (9, "seed.github.repos[0].production", "$me names a record of github.users, expected one of github.commits"),
+        (13, "seed.github.repos[1].labels[1]", "label 'bug' is defined twice in acme/api"),
+        (15, "seed.github.repos[1].issues[0].user", "unknown ref $nobody (known refs: $me)"),
+        (16, "seed.github.repos[1].issues[1].closed_ago", "an open item has no closed_ago"),
+        (18, "seed.github.repos[1].pulls[0].head", "acme/api has no branch 'feature'"),
+    ],
+)
 
 
-def test_datadog_every_bad_record_and_the_bad_check(tmp_path: Path) -> None:
-    text = """name: datadog-errors
-task: t
-seed:
-  datadog:
+# The downtime names monitor $m1, left out.
+DATADOG = (
+    """  datadog:
     users: [{ref: ana, email: ana@acme.test}]
     monitors:
       - {ref: m1, name: lat, type: metric alert, query: "nonsense", message: m}
@@ -108,9 +96,8 @@ seed:
       - {name: web-1}
     downtimes:
       - {scope: "env:prod", monitor_identifier: {monitor_id: $m1}}
-"""
-    # The downtime names monitor $m1, left out.
-    assert problems(tmp_path, text + BAD_CHECK) == [
+""",
+    [
         (
             7,
             "seed.datadog.monitors[0].query",
@@ -121,15 +108,13 @@ seed:
         ),
         (8, "seed.datadog.monitors[1].creator", "unknown ref $nobody (known refs: $ana, $m1, $m2)"),
         (11, "seed.datadog.hosts[1].name", "host 'web-1' is defined twice"),
-        (15, "checks[0].trace.called", BAD_PATTERN),
-    ]
+    ],
+)
 
 
-def test_pagerduty_every_bad_record_and_the_bad_check(tmp_path: Path) -> None:
-    text = """name: pagerduty-errors
-task: t
-seed:
-  pagerduty:
+# Incident b is of the service $svc, left out.
+PAGERDUTY = (
+    """  pagerduty:
     users:
       - {ref: omar, name: Omar, email: omar@acme.test}
       - {ref: omar2, name: Omar Two, email: omar@acme.test}
@@ -142,9 +127,8 @@ seed:
       - {title: a, service: $svc2, ago: 1h, status: acknowledged, acknowledged_ago: 2h}
       - {title: b, service: $svc, ago: 1h}
       - {title: c, service: $svc2, ago: 1h, resolved_ago: 10m}
-"""
-    # Incident b is of the service $svc, left out.
-    assert problems(tmp_path, text + BAD_CHECK) == [
+""",
+    [
         (7, "seed.pagerduty.users[1].email", "email omar@acme.test is already used by another PagerDuty user"),
         (
             11,
@@ -153,8 +137,15 @@ seed:
         ),
         (14, "seed.pagerduty.incidents[0].acknowledged_ago", "acknowledged_ago must be at most ago"),
         (16, "seed.pagerduty.incidents[2].resolved_ago", "a triggered incident has no resolved_ago"),
-        (18, "checks[0].trace.called", BAD_PATTERN),
-    ]
+    ],
+)
+
+
+@pytest.mark.parametrize("section", [SLACK, GITHUB, DATADOG, PAGERDUTY], ids=["slack", "github", "datadog", "pd"])
+def test_every_bad_record_of_a_section_and_the_bad_check(tmp_path: Path, section: tuple[str, Problems]) -> None:
+    text, expected = section
+    check = (HEAD + text).count("\n") + 2  # the line of the bad check, after the section
+    assert problems(tmp_path, HEAD + text + BAD_CHECK) == [*expected, (check, "checks[0].trace.called", BAD_PATTERN)]
 
 
 def test_a_world_file_reports_every_bad_record_of_every_section(tmp_path: Path) -> None:
