@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
+from soundstage.cli import main
 from soundstage.grading import KINDS as CHECK_KINDS
 
 KINDS = ", ".join(sorted([*CHECK_KINDS, "state"]))
@@ -142,3 +145,103 @@ def test_a_fact_only_exact_words_ask_for_is_warned_of_without_failing(bench, cli
             "message": NARROW_WARNING.partition("ask: ")[2],
         }
     ]
+
+
+# A project file with every kind of problem: an unknown field, a bad value, a bad check definition.
+BROKEN_PROJECT = "run:\n  agnt: python agent.py\n  trials: 0\nchecks:\n  - id: quiet\n    kind: nonsense\n"
+BROKEN_LINES = [
+    (
+        "soundstage.yaml:2: run.agnt: unknown field 'agnt'; expected one of: agent, env, intercept, out, parallel, "
+        "pass_env, strict, timeout, tls, trials"
+    ),
+    "soundstage.yaml:3: run.trials: expected a number of at least 1, found 0",
+    (
+        "soundstage.yaml:5: checks[0]: a check definition has exactly one kind key (before, decided, judge, knows, "
+        "message, never, output, revealed, state, told, trace, within); found kind"
+    ),
+]
+
+
+def test_a_broken_project_file_is_validated_with_every_problem(bench, cli) -> None:
+    bench.write("soundstage.yaml", BROKEN_PROJECT)
+
+    result = cli("validate", "soundstage.yaml")
+
+    expected = [*BROKEN_LINES, "next: soundstage validate soundstage.yaml"]
+    assert (result.exit_code, result.stdout.splitlines()) == (2, expected)
+
+
+def test_a_project_file_that_is_not_yaml_is_validated(bench, cli) -> None:
+    bench.write("soundstage.yaml", "run: [\n")
+
+    result = cli("validate", "soundstage.yaml", "--json")
+
+    assert result.exit_code == 2
+    assert json.loads(result.stdout)["files"] == [
+        {
+            "file": "soundstage.yaml",
+            "kind": "project",
+            "ok": False,
+            "errors": [
+                {
+                    "file": "soundstage.yaml",
+                    "line": 2,
+                    "field": "run",
+                    "message": (
+                        "invalid YAML: expected the node content, but found '<stream end>' "
+                        "(while parsing a flow node on line 2)"
+                    ),
+                }
+            ],
+            "warnings": [],
+        }
+    ]
+
+
+def test_any_file_is_validated_despite_a_broken_project_file_whose_problems_come_too(bench, cli) -> None:
+    bench.write("soundstage.yaml", BROKEN_PROJECT)
+
+    result = cli("validate", "hello.yaml")
+
+    assert result.exit_code == 2
+    where = str(bench.root / "soundstage.yaml")
+    assert result.stdout.splitlines() == [
+        "hello.yaml: ok (scene)",
+        *(line.replace("soundstage.yaml", where, 1) for line in BROKEN_LINES),
+        f"next: soundstage validate {where}",
+    ]
+
+
+def test_other_commands_refused_by_a_broken_project_file_point_to_validating_it(bench, cli) -> None:
+    bench.write("soundstage.yaml", BROKEN_PROJECT)
+    where = str(bench.root / "soundstage.yaml")
+
+    for command in (["list"], ["runs"], ["run", "hello.yaml", "--agent", bench.hello()]):
+        result = cli(*command)
+        assert result.exit_code == 2
+        assert result.stderr.splitlines()[-1] == f"next: soundstage validate {where}"
+
+
+def test_a_command_missing_what_the_broken_project_file_was_to_give_points_to_validating_it(bench, capsys) -> None:
+    bench.write("soundstage.yaml", "run: [\n")
+
+    with pytest.raises(SystemExit) as exited:
+        main(["run", "hello.yaml"])  # no --agent: the project file was to give it
+
+    assert exited.value.code == 2
+    assert capsys.readouterr().err.splitlines() == [
+        (
+            f"error: {bench.root / 'soundstage.yaml'}:2: run: invalid YAML: expected the node content, but found "
+            "'<stream end>' (while parsing a flow node on line 2)"
+        ),
+        f"next: soundstage validate {bench.root / 'soundstage.yaml'}",
+    ]
+
+
+def test_a_bad_check_definition_of_the_project_file_sends_checks_to_validate(bench, cli) -> None:
+    bench.write("soundstage.yaml", "checks:\n  - id: quiet\n    kind: nonsense\n")
+
+    result = cli("checks")
+
+    assert result.exit_code == 2
+    assert result.stderr.splitlines()[-1] == f"next: soundstage validate {bench.root / 'soundstage.yaml'}"

@@ -15,7 +15,7 @@ from typer.core import TyperCommand, TyperGroup
 from ..errors import SoundstageError
 from . import output
 from .config import load_project, unload_project
-from .output import json_requested, report
+from .output import json_requested, report, report_soundstage_error
 
 # Each command: its module and function. A command's module is imported only when that command runs, so
 # `soundstage --help` and every command start without loading what the others need.
@@ -134,7 +134,12 @@ def main(args: list[str] | None = None) -> None:
         context = getattr(exc, "ctx", None)
         command = context.command_path if context is not None else "soundstage"
         code = getattr(exc, "exit_code", 2)
-        report("UsageError", exc.format_message(), code, json_requested(argv), f"{command} --help")
+        if output.refused is not None and command != "soundstage validate":
+            # Options missing without the project file's defaults: the project file is what to fix.
+            report_soundstage_error(output.refused, json_requested(argv), command.removeprefix("soundstage "))
+            code = output.refused.exit_code
+        else:
+            report("UsageError", exc.format_message(), code, json_requested(argv), f"{command} --help")
     finally:
         gc.freeze()
         gc.enable()

@@ -16,7 +16,7 @@ if TYPE_CHECKING:  # the project file's model loads when a command runs, not wit
     from .. import project
 
 # The project file in effect, and the variables as they were before it set any (for `config` to tell apart).
-_loaded: dict[str, Any] = {"project": None, "environ": {}}
+_loaded: dict[str, Any] = {"project": None, "environ": {}, "found": None}
 SECRET = re.compile(r"_KEY$|_TOKEN$|SECRET|PASSWORD")
 
 
@@ -28,7 +28,7 @@ def load_project(named: Path | None) -> dict[str, dict[str, Any]] | None:
 
     _loaded["environ"] = dict(os.environ)
     _loaded["project"] = None
-    path = project.find(Path.cwd(), str(named) if named is not None else None)
+    path = _loaded["found"] = project.find(Path.cwd(), str(named) if named is not None else None)
     if path is None:
         return None
     found = project.load(path, os.environ)
@@ -41,6 +41,12 @@ def project_file() -> Path | None:
     """The project file in effect, if any."""
     found: project.Project | None = _loaded["project"]
     return found.path if found is not None else None
+
+
+def refused_project() -> Path | None:
+    """The project file found that does not load, if any: every command but `validate` refuses to run."""
+    found: Path | None = _loaded["found"]
+    return found if output.refused is not None else None
 
 
 def unload_project() -> None:

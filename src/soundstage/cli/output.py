@@ -137,11 +137,16 @@ def report(
     _console("stderr").print(f"next: {hint}", markup=False)
 
 
+# The commands whose files `validate` reads (scenes, world definitions, suites, check libraries).
+VALIDATED = ("run", "checks")
+
+
 def report_soundstage_error(exc: SoundstageError, json_mode: bool, command: str) -> None:
     errors: list[SpecError] = list(getattr(exc, "errors", None) or [exc]) if isinstance(exc, SpecError) else []
     files = sorted({e.file for e in errors if e.file and not e.file.startswith("<")})
-    # A scene that does not load: `validate` lists every error of it.
-    hint = f"soundstage validate {quote(*files)}" if files and command == "run" else f"soundstage {command} --help"
+    # A scene, a library or the project file that does not load: `validate` lists every problem of it.
+    validating = files and (command in VALIDATED or exc is refused)
+    hint = f"soundstage validate {quote(*files)}" if validating else f"soundstage {command} --help"
     report(type(exc).__name__, str(exc), exc.exit_code, json_mode, hint, errors)
 
 
@@ -149,14 +154,15 @@ def report_soundstage_error(exc: SoundstageError, json_mode: bool, command: str)
 refused: SoundstageError | None = None
 
 
-def handles_errors(name: str) -> Callable[[F], F]:
-    """Turns a SoundstageError raised by command `name` (or found before it ran) into its report and exit code."""
+def handles_errors(name: str, refusing: bool = True) -> Callable[[F], F]:
+    """Turns a SoundstageError raised by command `name` (or found before it ran, the project file's, unless it
+    is not `refusing` to run without the project file) into its report and exit code."""
 
     def wrap(command: F) -> F:
         @functools.wraps(command)
         def run(*args: Any, **kwargs: Any) -> Any:
             try:
-                if refused is not None:
+                if refused is not None and refusing:
                     raise refused
                 return command(*args, **kwargs)
             except SoundstageError as exc:

@@ -3,11 +3,16 @@
 Building runs in two passes over every service section (world definition first, then the scene's
 `seed`): `assign` gives each record with a `ref` its id, so that `build` can resolve `$name` anywhere,
 across services too.
+
+A service builds each record of its section with `attempt`: a record with a problem is left out, its problem
+kept (`errors`), and the next record is built, so that one run reports every problem of a section. A record
+that names one left out is left out too, without a problem of its own (`LeftOut`): the problem is the other's.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -35,6 +40,11 @@ FAKER_PROVIDERS = (
 M = TypeVar("M", bound=BaseModel)
 
 
+class LeftOut(SpecError):
+    """A record names a record left out for its own problem: it is left out too, and its problem is not
+    reported (it would only repeat the other's)."""
+
+
 class BuildContext:
     def __init__(self, ids: IdSource, start: int, seed: str, documents: dict[str, Document] | None = None) -> None:
         self.ids = ids
@@ -49,6 +59,8 @@ class BuildContext:
         self._documents = documents or {}  # by file: where errors find their lines
         self._seed = seed
         self.random = random.Random(seed)
+        self.errors: list[SpecError] = []  # the problems of the records `attempt` left out, not yet taken
+        self.failed: set[str] = set()  # the ids (what their refs stand for) of the records left out
 
     @cached_property
     def faker(self) -> Faker:
@@ -89,6 +101,39 @@ class BuildContext:
             problem = exc.errors()[0]
             raise self.error(problem["msg"], *problem["loc"]) from None
 
+    def attempt(self, build: Callable[[], object], record_id: str | None = None, ref: str | None = None) -> bool:
+        """Builds one record (`build()`), True when it was built. A record with a problem is left out: its
+        problem kept in `errors`, its id (`record_id`, or a stand-in for a `ref` its build would have defined)
+        in `failed`, so that what names it is left out too, quietly. A record whose id is left out already is
+        not built."""
+        if record_id is not None and record_id in self.failed:
+            return False
+        try:
+            build()
+        except LeftOut:
+            pass
+        except SpecError as exc:
+            self.errors += getattr(exc, "errors", None) or [exc]
+        else:
+            return True
+        if record_id is not None:
+            self.failed.add(record_id)
+        if ref and ref not in self.refs:
+            self.refs[ref] = f"(left out: ${ref})"
+            self.ref_kinds[ref] = "a record left out"
+            self.failed.add(self.refs[ref])
+        return False
+
+    def taken(self) -> list[SpecError]:
+        """The problems `attempt` kept since last taken."""
+        errors, self.errors = self.errors, []
+        return errors
+
+    def built(self, value: Any) -> None:
+        """Leaves out (raises LeftOut) what names `value`, an id of a record left out."""
+        if self.failed and isinstance(value, str) and value in self.failed:
+            raise LeftOut(f"{value} was left out", file=self.file)
+
     def define(self, ref: str | None, value: str, kind: str, *path: str | int) -> None:
         """Names a record: `$ref` now means `value` (its id). Refs are unique across the whole world."""
         if not ref:
@@ -101,9 +146,11 @@ class BuildContext:
     def resolve(self, value: Any, *path: str | int) -> Any:
         """Replaces every `$name` string inside `value` with that record's id; unknown names are errors."""
         try:
-            return resolve_refs(value, self.refs)
+            resolved = resolve_refs(value, self.refs)
         except RefError as exc:
             raise self.error(exc.message, *path, *exc.path) from None
+        self.built(resolved)
+        return resolved
 
     def resolve_kind(self, value: Any, kind: str, *path: str | int) -> str:
         """Resolves a `$name` that must name a record of collection `kind`; a plain id passes through."""

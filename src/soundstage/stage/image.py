@@ -28,7 +28,7 @@ from ..people.build import build_people
 from ..people.cast import Cast
 from ..people.engine import attach
 from ..services import SERVICES
-from ..spec.build import BuildContext
+from ..spec.build import BuildContext, LeftOut
 from ..spec.discovery import find_named_scene, find_scene, find_world
 from ..spec.loader import Document, PathKey, SpecErrors, load_yaml, read_document
 from ..world import Collection, World
@@ -154,16 +154,25 @@ def _build(scene: Scene, scene_doc: Document, earlier: SceneParts) -> WorldImage
     ctx = BuildContext(IdSource(seed), _start(clock), seed, documents)
 
     sections = _sections(scene, scene_file, world, world_doc)
-    built = _records(sections, ctx) + _generated(sections, ctx)
-    errors = earlier.errors + built
-    if built or any(path[0] == "seed" for path in earlier.left_out):
-        # Everything below resolves names against these records: it would only add false alarms.
+    unnamed, built = _records(sections, ctx)
+    built += _generated(sections, ctx)
+    errors = earlier.errors + unnamed + built
+    if unnamed or any(path[0] == "seed" for path in earlier.left_out):
+        # Records left out before their refs were defined: everything below resolves names against those refs,
+        # and would only add false alarms. (A record left out in `build` has its ref: what names it is left
+        # out quietly, BuildContext.attempt.)
         raise SpecErrors(_sorted(errors, scene_file))
     agent, unresolved_agent = _agent(scene, ctx.at(scene_file, ("agent",)))
     cast, unresolved_people = build_people(scene.people, ctx.at(scene_file, ("people",)))
     faults, unresolved_faults = build_faults(scene.faults, ctx.at(scene_file, ("faults",)))
     rules, unresolved_api_faults = api_faults.build_api_faults(scene.api_faults, ctx.at(scene_file, ("api_faults",)))
-    parsed, unparsed = _checks(scene, ctx.at(scene_file, ()), cast, faults, earlier.left_out)
+    # A person or fault that names a record left out is left out too: what it declares is not looked for.
+    left_out = earlier.left_out + [
+        (part, 0, key)
+        for part, key, found in (("people", "slack_user", unresolved_people), ("faults", "id", unresolved_faults))
+        if any(isinstance(error, LeftOut) for error in found)
+    ]
+    parsed, unparsed = _checks(scene, ctx.at(scene_file, ()), cast, faults, left_out)
     errors += unresolved_agent + unresolved_people + unresolved_faults + unresolved_api_faults + unparsed
 
     if errors:
@@ -233,22 +242,27 @@ def _sections(
     return sections
 
 
-def _records(sections: list[Section], ctx: BuildContext) -> list[SpecError]:
-    """Gives every section's records their ids, then builds them, so that a `$ref` resolves across services;
-    a section that failed is not built."""
-    errors: list[SpecError] = []
-    failed: set[tuple[str, str]] = set()  # (file, service) whose section could not be built
-    for step in ("assign", "build"):
+def _records(sections: list[Section], ctx: BuildContext) -> tuple[list[SpecError], list[SpecError]]:
+    """Gives every section's records their ids, then builds them, so that a `$ref` resolves across services:
+    the problems of each pass, every record's (a record with a problem is left out, and the others built). A
+    section with a problem in the first pass is not built."""
+    found: dict[str, list[SpecError]] = {"assign": [], "build": []}
+    failed: set[tuple[str, str]] = set()  # (file, service) whose section could not be given its ids
+    for step, errors in found.items():
         for file, here, holder in sections:
             for name, service in SERVICES.items():
                 section = getattr(holder, name, None)
-                if section is not None and (file, name) not in failed:
-                    try:
-                        getattr(service, step)(section, ctx.at(file, here + (name,)))
-                    except SpecError as exc:
-                        errors.append(exc)
-                        failed.add((file, name))
-    return errors
+                if section is None or (file, name) in failed:
+                    continue
+                before = len(errors)
+                try:
+                    getattr(service, step)(section, ctx.at(file, here + (name,)))
+                except SpecError as exc:
+                    errors += _listed(exc)
+                errors += ctx.taken()
+                if len(errors) > before:
+                    failed.add((file, name))
+    return found["assign"], found["build"]
 
 
 def _generated(sections: list[Section], ctx: BuildContext) -> list[SpecError]:
@@ -303,8 +317,10 @@ def _checks(
 
 
 def _sorted(errors: list[SpecError], scene_file: str) -> list[SpecError]:
-    """The scene's first, each file's by line."""
-    return sorted(errors, key=lambda error: (error.file != scene_file, error.line or 0))
+    """The scene's first, each file's by line; none of a part that names a record left out (its own problem is
+    reported)."""
+    kept = [error for error in errors if not isinstance(error, LeftOut)]
+    return sorted(kept, key=lambda error: (error.file != scene_file, error.line or 0))
 
 
 def _listed(exc: SpecError) -> list[SpecError]:

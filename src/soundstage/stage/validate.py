@@ -34,13 +34,14 @@ class Validated:
         return not self.errors
 
 
-def validated(path: Path) -> Validated:
-    """Every error of a file, by line: a scene's refs, people, faults and checks included."""
+def validated(path: Path, kind: Kind | None = None) -> Validated:
+    """Every error of a file, by line: a scene's refs, people, faults and checks included. Read as `kind`, else
+    as the kind its content tells."""
     try:
         document = read_document(path)
     except SpecError as exc:
-        return Validated(str(path), None, listed(exc))
-    kind = file_kind(document)
+        return Validated(str(path), kind, listed(exc))
+    kind = kind or file_kind(document)
     image: WorldImage | None = None
     errors: list[SpecError] = []
     try:

@@ -10,6 +10,8 @@ digits, a dashboard's `abc-def-ghi`, and each of its widgets has an integer id.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 from weakref import WeakKeyDictionary
 
@@ -25,6 +27,8 @@ from .store import DASHBOARDS, EVENTS, INCIDENTS, LOGS, MONITORS, SLOS, USERS
 DAY = 86400 * US
 _LOWER = "abcdefghijklmnopqrstuvwxyz0123456789"
 LEGACY_USER_IDS = 1_445_000  # users' integer ids count from here (a monitor's `creator.id`)
+# The section's list of each collection whose records `assign` gives ids.
+_LISTS = {SLOS: "slos", DASHBOARDS: "dashboards", INCIDENTS: "incidents"}
 # The ids `assign` gave each section's records, by record, for `build` (per build).
 _ids: WeakKeyDictionary[BuildContext, dict[int, Any]] = WeakKeyDictionary()
 
@@ -64,31 +68,44 @@ def _before(ctx: BuildContext, ago: str | None, default: int) -> int:
 def assign(section: DatadogSection, ctx: BuildContext) -> None:
     """Pass 1: every record's id, and each `ref` defined."""
     given = _ids.setdefault(ctx, {})
-    collection = ctx.collection(USERS)
+    ctx.collection(USERS)  # the image has the collection, with users or without
     for i, user in enumerate(section.users):
-        user_id = user.id or ctx.ids.uuid("datadog:user")
-        if user_id in collection:
-            raise ctx.error(f"user id {user_id} is used twice", "users", i, "id")
-        if collection.by("handle", user.handle or user.email):
-            raise ctx.error(f"handle {user.handle or user.email} is used by another user", "users", i, "handle")
-        ctx.define(user.ref, user_id, USERS, "users", i)
-        # Users hold no refs, so they are added now.
-        collection.add(user_id, _user(ctx, user, user_id))
+        ctx.attempt(partial(_assign_user, ctx, user, i))
     for i, event in enumerate(section.events):
         given[id(event)] = event.id or events.event_id(ctx.ids)
-        ctx.define(event.ref, str(given[id(event)]), EVENTS, "events", i)
-    for i, slo in enumerate(section.slos):
-        given[id(slo)] = _unique(ctx, SLOS, slo.id or _slo_id(ctx.ids), "slos", i)
-        ctx.define(slo.ref, given[id(slo)], SLOS, "slos", i)
-    for i, dashboard in enumerate(section.dashboards):
-        given[id(dashboard)] = _unique(ctx, DASHBOARDS, dashboard.id or _dashboard_id(ctx.ids), "dashboards", i)
-        ctx.define(dashboard.ref, given[id(dashboard)], DASHBOARDS, "dashboards", i)
-    for i, incident in enumerate(section.incidents):
-        given[id(incident)] = _unique(ctx, INCIDENTS, incident.id or ctx.ids.uuid("datadog:incident"), "incidents", i)
-        ctx.define(incident.ref, given[id(incident)], INCIDENTS, "incidents", i)
+        ctx.attempt(partial(ctx.define, event.ref, str(given[id(event)]), EVENTS, "events", i))
+    made: list[tuple[str, list[Any], Callable[[], str]]] = [
+        (SLOS, section.slos, partial(_slo_id, ctx.ids)),
+        (DASHBOARDS, section.dashboards, partial(_dashboard_id, ctx.ids)),
+        (INCIDENTS, section.incidents, partial(ctx.ids.uuid, "datadog:incident")),
+    ]
+    for name, records, new_id in made:
+        for i, record in enumerate(records):
+            ctx.attempt(partial(_assign_id, ctx, name, record, new_id, i))
     for i, entry in enumerate(section.logs):
         if entry.ref is not None:
-            raise ctx.error("logs cannot carry a ref (their ids are opaque)", "logs", i, "ref")
+            ctx.errors.append(ctx.error("logs cannot carry a ref (their ids are opaque)", "logs", i, "ref"))
+
+
+def _assign_user(ctx: BuildContext, user: User, i: int) -> None:
+    """A user's id, and the user: users hold no refs, so they are added now."""
+    collection = ctx.collection(USERS)
+    user_id = user.id or ctx.ids.uuid("datadog:user")
+    if user_id in collection:
+        raise ctx.error(f"user id {user_id} is used twice", "users", i, "id")
+    if collection.by("handle", user.handle or user.email):
+        raise ctx.error(f"handle {user.handle or user.email} is used by another user", "users", i, "handle")
+    ctx.define(user.ref, user_id, USERS, "users", i)
+    collection.add(user_id, _user(ctx, user, user_id))
+
+
+def _assign_id(
+    ctx: BuildContext, collection: str, record: Slo | Dashboard | Incident, new_id: Callable[[], str], i: int
+) -> None:
+    """The id of a record of `collection` (its own, else `new_id()`), unique; its ref defined."""
+    path = (_LISTS[collection], i)
+    _ids[ctx][id(record)] = _unique(ctx, collection, record.id or new_id(), *path)
+    ctx.define(record.ref, _ids[ctx][id(record)], collection, *path)
 
 
 def _unique(ctx: BuildContext, collection: str, record_id: str, *path: str | int) -> str:
@@ -104,16 +121,16 @@ def build(section: DatadogSection, ctx: BuildContext) -> None:
     """Pass 2: the records."""
     given = _ids[ctx]
     for i, event in enumerate(section.events):
-        _build_event(ctx, event, given[id(event)], i)
+        ctx.attempt(partial(_build_event, ctx, event, given[id(event)], i), str(given[id(event)]))
     for i, entry in enumerate(section.logs):
-        _build_log(ctx, entry, i)
+        ctx.attempt(partial(_build_log, ctx, entry, i))
     for i, slo in enumerate(section.slos):
-        _build_slo(ctx, slo, given[id(slo)], i)
+        ctx.attempt(partial(_build_slo, ctx, slo, given[id(slo)], i), given[id(slo)])
     for i, dashboard in enumerate(section.dashboards):
-        _build_dashboard(ctx, dashboard, given[id(dashboard)], i)
+        ctx.attempt(partial(_build_dashboard, ctx, dashboard, given[id(dashboard)], i), given[id(dashboard)])
     collection = ctx.collection(INCIDENTS)
     for i, incident in enumerate(section.incidents):
-        _build_incident(ctx, incident, given[id(incident)], collection, i)
+        ctx.attempt(partial(_build_incident, ctx, incident, given[id(incident)], collection, i), given[id(incident)])
 
 
 def _user(ctx: BuildContext, user: User, user_id: str) -> dict[str, Any]:

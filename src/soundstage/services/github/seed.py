@@ -6,6 +6,7 @@ then each repo's issues and pull requests (`seed_issues`), its releases and CI r
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from ...spec.build import BuildContext
@@ -18,10 +19,13 @@ def assign(section: Any, ctx: BuildContext) -> None:
 
 
 def build(section: Any, ctx: BuildContext) -> None:
+    """Each record built on its own (`BuildContext.attempt`): one with a problem is left out, the others built; a
+    repo left out leaves out what it holds."""
     github = ctx.parsed(GithubSection, section)
     here = ctx.here
     for i, repo in enumerate(github.repos):
-        seed_repos.build_repo(ctx, repo, i)
+        if not ctx.attempt(partial(seed_repos.build_repo, ctx, repo, i), repo.full_name):
+            continue
         ctx.at(ctx.file, here + ("repos", i))
         seed_issues.build(repo, ctx)
         seed_ci.build(repo, ctx)

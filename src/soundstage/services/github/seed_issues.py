@@ -10,6 +10,8 @@ pull names its milestone by title or ref.
 
 from __future__ import annotations
 
+from functools import partial
+
 from ...clock import parse_duration
 from ...spec.build import BuildContext
 from ...world import Record
@@ -26,62 +28,71 @@ def build(repo: Repo, ctx: BuildContext) -> None:
     name = repo.full_name
     owner = name.split("/")[0]
     for k, planned in enumerate(repo.milestones):
-        _build_milestone(ctx, records, name, owner, planned, k)
+        ctx.attempt(partial(_build_milestone, ctx, records, name, owner, planned, k), ref=planned.ref)
     count = len(repo.issues) + len(repo.pulls)
     for k, issue in enumerate(repo.issues):
-        at, closed_at = _times(ctx, issue, ctx.start - (count - k) * 2 * HOUR, issue.state == "closed", "issues", k)
-        login = account(ctx, issue.user, owner, "issues", k, "user")["login"]
-        assignees = [
-            account(ctx, a, owner, "issues", k, "assignees", j)["login"] for j, a in enumerate(issue.assignees)
-        ]
-        labels = [
-            issues.apply_labels(records, name, [ctx.resolve(value, "issues", k, "labels", j)])[0]
-            for j, value in enumerate(issue.labels)
-        ]
-        milestone = _milestone_of(ctx, records, name, issue.milestone, "issues", k, "milestone")
-        if issue.type is not None:
-            org = repos.user(records, owner)
-            if org is None or org["type"] != "Organization":
-                raise ctx.error(f"{name} is not an organization's repo: its issues have no types", "issues", k, "type")
-            issue_types.ensure(records, org)
-        record = issues.create_issue(
-            records,
-            name,
-            login,
-            at,
-            title=issue.title,
-            body=issue.body,
-            labels=labels,
-            assignees=assignees,
-            milestone=milestone,
-            type=issue.type,
-        )
-        if issue.state == "closed":
-            record = issues.update_item(records, ISSUES, record, login, closed_at, state="closed")
-        _touch(ctx, records, ISSUES, record, issue, "issues", k)
-        ctx.define(issue.ref, item_key(name, record["number"]), ISSUES, "issues", k)
+        default = ctx.start - (count - k) * 2 * HOUR
+        ctx.attempt(partial(_build_issue, ctx, records, repo, issue, k, default), ref=issue.ref)
     for k, pull in enumerate(repo.pulls):
         default = ctx.start - (count - len(repo.issues) - k) * 2 * HOUR
-        at, closed_at = _times(ctx, pull, default, pull.merged or pull.state == "closed", "pulls", k)
-        base = pull.base or repo.default_branch
-        for field, branch in (("head", pull.head), ("base", base)):
-            if repos.branch_sha(records, name, branch) is None:
-                raise ctx.error(f"{name} has no branch {branch!r}", "pulls", k, field)
-        if pull.head == base:
-            raise ctx.error(f"head and base are both {base!r}", "pulls", k, "head")
-        login = account(ctx, pull.user, owner, "pulls", k, "user")["login"]
-        milestone = _milestone_of(ctx, records, name, pull.milestone, "pulls", k, "milestone")
-        record = pulls.create_pull(
-            records, name, login, at, title=pull.title, body=pull.body, head=pull.head, base=base
-        )
-        if milestone is not None:
-            record = issues.update_item(records, PULLS, record, login, at, milestone=milestone)
-        if pull.merged:
-            record = _mark_merged(records, record, login, closed_at)
-        elif pull.state == "closed":
-            record = issues.update_item(records, PULLS, record, login, closed_at, state="closed")
-        _touch(ctx, records, PULLS, record, pull, "pulls", k)
-        ctx.define(pull.ref, item_key(name, record["number"]), PULLS, "pulls", k)
+        ctx.attempt(partial(_build_pull, ctx, records, repo, pull, k, default), ref=pull.ref)
+
+
+def _build_issue(ctx: BuildContext, records: Records, repo: Repo, issue: Issue, k: int, default: int) -> None:
+    name = repo.full_name
+    owner = name.split("/")[0]
+    at, closed_at = _times(ctx, issue, default, issue.state == "closed", "issues", k)
+    login = account(ctx, issue.user, owner, "issues", k, "user")["login"]
+    assignees = [account(ctx, a, owner, "issues", k, "assignees", j)["login"] for j, a in enumerate(issue.assignees)]
+    labels = [
+        issues.apply_labels(records, name, [ctx.resolve(value, "issues", k, "labels", j)])[0]
+        for j, value in enumerate(issue.labels)
+    ]
+    milestone = _milestone_of(ctx, records, name, issue.milestone, "issues", k, "milestone")
+    if issue.type is not None:
+        org = repos.user(records, owner)
+        if org is None or org["type"] != "Organization":
+            raise ctx.error(f"{name} is not an organization's repo: its issues have no types", "issues", k, "type")
+        issue_types.ensure(records, org)
+    record = issues.create_issue(
+        records,
+        name,
+        login,
+        at,
+        title=issue.title,
+        body=issue.body,
+        labels=labels,
+        assignees=assignees,
+        milestone=milestone,
+        type=issue.type,
+    )
+    if issue.state == "closed":
+        record = issues.update_item(records, ISSUES, record, login, closed_at, state="closed")
+    _touch(ctx, records, ISSUES, record, issue, "issues", k)
+    ctx.define(issue.ref, item_key(name, record["number"]), ISSUES, "issues", k)
+
+
+def _build_pull(ctx: BuildContext, records: Records, repo: Repo, pull: Pull, k: int, default: int) -> None:
+    name = repo.full_name
+    owner = name.split("/")[0]
+    at, closed_at = _times(ctx, pull, default, pull.merged or pull.state == "closed", "pulls", k)
+    base = pull.base or repo.default_branch
+    for field, branch in (("head", pull.head), ("base", base)):
+        if repos.branch_sha(records, name, branch) is None:
+            raise ctx.error(f"{name} has no branch {branch!r}", "pulls", k, field)
+    if pull.head == base:
+        raise ctx.error(f"head and base are both {base!r}", "pulls", k, "head")
+    login = account(ctx, pull.user, owner, "pulls", k, "user")["login"]
+    milestone = _milestone_of(ctx, records, name, pull.milestone, "pulls", k, "milestone")
+    record = pulls.create_pull(records, name, login, at, title=pull.title, body=pull.body, head=pull.head, base=base)
+    if milestone is not None:
+        record = issues.update_item(records, PULLS, record, login, at, milestone=milestone)
+    if pull.merged:
+        record = _mark_merged(records, record, login, closed_at)
+    elif pull.state == "closed":
+        record = issues.update_item(records, PULLS, record, login, closed_at, state="closed")
+    _touch(ctx, records, PULLS, record, pull, "pulls", k)
+    ctx.define(pull.ref, item_key(name, record["number"]), PULLS, "pulls", k)
 
 
 def _build_milestone(ctx: BuildContext, records: Records, repo: str, owner: str, planned: Milestone, k: int) -> None:

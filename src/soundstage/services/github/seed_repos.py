@@ -9,6 +9,7 @@ the last one hour before the clock start.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 from weakref import WeakKeyDictionary
 
@@ -58,17 +59,22 @@ def account(ctx: BuildContext, value: str | None, default: str, *path: str | int
 
 def assign(github: GithubSection, ctx: BuildContext) -> None:
     """Accounts, and each repo's history (its name and commit refs defined)."""
-    users = ctx.collection(USERS)
     for i, user in enumerate(github.users):
-        _add_user(ctx, user, i)
+        ctx.attempt(partial(_add_user, ctx, user, i))
     for i, repo in enumerate(github.repos):
-        owner = repo.full_name.split("/")[0]
-        if owner not in users:
-            users.add(owner, user_record(ctx, owner, "Organization"))
-        if repo.full_name in _heads.setdefault(ctx, {}):
-            raise ctx.error(f"repo {repo.full_name} is defined twice", "repos", i, "full_name")
-        ctx.define(repo.ref, repo.full_name, REPOS, "repos", i)
-        _write_history(ctx, repo, i)
+        ctx.attempt(partial(_add_repo, ctx, repo, i))
+
+
+def _add_repo(ctx: BuildContext, repo: Repo, i: int) -> None:
+    """A repo's name and its history; its owner an Organization account unless a user owns it."""
+    users = ctx.collection(USERS)
+    owner = repo.full_name.split("/")[0]
+    if owner not in users:
+        users.add(owner, user_record(ctx, owner, "Organization"))
+    if repo.full_name in _heads.setdefault(ctx, {}):
+        raise ctx.error(f"repo {repo.full_name} is defined twice", "repos", i, "full_name")
+    ctx.define(repo.ref, repo.full_name, REPOS, "repos", i)
+    _write_history(ctx, repo, i)
 
 
 def _add_user(ctx: BuildContext, user: User, i: int) -> None:
@@ -157,7 +163,7 @@ def build_repo(ctx: BuildContext, repo: Repo, i: int) -> None:
         },
     )
     for k, label in enumerate(repo.labels):
-        _build_label(ctx, records, name, label, i, k)
+        ctx.attempt(partial(_build_label, ctx, records, name, label, i, k), ref=label.ref)
 
 
 def _commit_of(ctx: BuildContext, records: Records, repo: str, value: str, *path: str | int) -> str:

@@ -8,6 +8,8 @@ windows), and PagerDuty's default P1..P5 priorities when no section gave any.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from ...clock import US
@@ -60,28 +62,27 @@ def assign(section: PagerdutySection, ctx: BuildContext) -> None:
     for field, collection in _KINDS:
         for i, item in enumerate(getattr(section, field)):
             if item.ref:
-                ctx.define(item.ref, ctx.ids.pagerduty(), collection, field, i)
+                ctx.attempt(partial(ctx.define, item.ref, ctx.ids.pagerduty(), collection, field, i))
     for i, priority in enumerate(section.priorities or []):
         record_id = ctx.ids.pagerduty()
-        ctx.define(priority.ref, record_id, PRIORITIES, "priorities", i)
+        ctx.attempt(partial(ctx.define, priority.ref, record_id, PRIORITIES, "priorities", i))
         _add_priority(ctx, record_id, priority.name, priority.description or "", priority.color)
 
 
 def build(section: PagerdutySection, ctx: BuildContext) -> None:
     """Pass 2: the records."""
     ctx.settings["pagerduty"] = {"time_zone": section.time_zone}
-    for i, team in enumerate(section.teams):
-        _add_team(ctx, team, i)
-    for i, user in enumerate(section.users):
-        _add_user(ctx, user, i)
-    for i, schedule in enumerate(section.schedules):
-        _add_schedule(ctx, schedule, i)
-    for i, policy in enumerate(section.escalation_policies):
-        _add_policy(ctx, policy, i)
-    for i, service in enumerate(section.services):
-        _add_service(ctx, service, i)
-    for i, window in enumerate(section.maintenance_windows):
-        _add_window(ctx, window, i)
+    builders: list[tuple[list[Any], Callable[[BuildContext, Any, int], None]]] = [
+        (section.teams, _add_team),
+        (section.users, _add_user),
+        (section.schedules, _add_schedule),
+        (section.escalation_policies, _add_policy),
+        (section.services, _add_service),
+        (section.maintenance_windows, _add_window),
+    ]
+    for records, add in builders:
+        for i, record in enumerate(records):
+            ctx.attempt(partial(add, ctx, record, i), ctx.refs[record.ref] if record.ref else None)
     if not len(ctx.collection(PRIORITIES)):
         for name, color in DEFAULT_PRIORITIES:
             _add_priority(ctx, ctx.ids.pagerduty(), name, "", color)

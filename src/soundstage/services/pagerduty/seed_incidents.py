@@ -13,6 +13,7 @@ state is.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import cast
 from weakref import WeakKeyDictionary
 
@@ -50,16 +51,16 @@ def assign(section: PagerdutySection, ctx: BuildContext) -> None:
     ids = _ids(ctx)
     for i, incident in enumerate(section.incidents):
         ids[("incidents", i)] = ctx.ids.pagerduty()
-        ctx.define(incident.ref, ids[("incidents", i)], INCIDENTS, "incidents", i)
+        ctx.attempt(partial(ctx.define, incident.ref, ids[("incidents", i)], INCIDENTS, "incidents", i))
         for k, alert in enumerate(incident.alerts or []):
             ids[("alerts", i, k)] = ctx.ids.pagerduty("Q", 14)
-            ctx.define(alert.ref, ids[("alerts", i, k)], ALERTS, "incidents", i, "alerts", k)
+            ctx.attempt(partial(ctx.define, alert.ref, ids[("alerts", i, k)], ALERTS, "incidents", i, "alerts", k))
         for k, note in enumerate(incident.notes):
             ids[("notes", i, k)] = ctx.ids.pagerduty()
-            ctx.define(note.ref, ids[("notes", i, k)], NOTES, "incidents", i, "notes", k)
+            ctx.attempt(partial(ctx.define, note.ref, ids[("notes", i, k)], NOTES, "incidents", i, "notes", k))
     for i, event in enumerate(section.change_events):
         ids[("change_events", i)] = "01" + ctx.ids.code("pagerduty:change_event", 24)
-        ctx.define(event.ref, ids[("change_events", i)], CHANGE_EVENTS, "change_events", i)
+        ctx.attempt(partial(ctx.define, event.ref, ids[("change_events", i)], CHANGE_EVENTS, "change_events", i))
 
 
 def _ids(ctx: BuildContext) -> dict[tuple[str | int, ...], str]:
@@ -77,10 +78,12 @@ def build(section: PagerdutySection, ctx: BuildContext) -> None:
     incidents = Incidents(ctx.collection, ctx.ids, on_call)
     parts = IncidentParts(ctx.collection, ctx.ids, on_call)
     order = sorted(range(len(section.incidents)), key=lambda i: -parse_duration(section.incidents[i].ago))
+    ids = _ids(ctx)
     for i in order:
-        _build_incident(section.incidents[i], i, incidents, parts, ctx)
+        built = partial(_build_incident, section.incidents[i], i, incidents, parts, ctx)
+        ctx.attempt(built, ids[("incidents", i)])
     for i, event in enumerate(section.change_events):
-        _build_change_event(event, i, ctx)
+        ctx.attempt(partial(_build_change_event, event, i, ctx), ids[("change_events", i)])
 
 
 def _build_incident(spec: Incident, i: int, incidents: Incidents, parts: IncidentParts, ctx: BuildContext) -> None:

@@ -9,6 +9,7 @@ rejecting anything Slack could not hold (a member that is not a user, a reply in
 from __future__ import annotations
 
 import re
+from functools import partial
 from typing import Any
 from weakref import WeakKeyDictionary
 
@@ -53,11 +54,7 @@ def _team_settings(ctx: BuildContext, team_id: str, team: Team) -> None:
 def assign(section: Any, ctx: BuildContext) -> None:
     slack = ctx.parsed(SlackSection, section)
     if slack.team is not None:
-        if "slack" in ctx.settings:
-            raise ctx.error("the Slack team is already defined (a world has one team)", "team")
-        team_id = slack.team.id or ctx.ids.slack("T")
-        _team_settings(ctx, team_id, slack.team)
-        ctx.define(slack.team.ref, team_id, TEAMS, "team")
+        ctx.attempt(partial(_assign_team, ctx, slack.team))
     lists: list[tuple[str, str, str, list[Any]]] = [
         ("users", "U", USERS, slack.users),
         ("channels", "C", CHANNELS, slack.channels),
@@ -70,23 +67,32 @@ def assign(section: Any, ctx: BuildContext) -> None:
         given = _ids(ctx, kind, len(records))
         for i, record in enumerate(records):
             given[i] = record.id or ctx.ids.slack(prefix)
-            ctx.define(record.ref, given[i], collection, kind, i)
+            ctx.attempt(partial(ctx.define, record.ref, given[i], collection, kind, i))
     # Messages with their own `ts` first, so that no `ts` made for another message can be the same.
     stamps = _ids(ctx, "messages", len(slack.messages))
     for i, message in enumerate(slack.messages):
         if message.ts is not None:
-            stamps[i] = _given_ts(ctx, message, i)
+            ctx.attempt(partial(_given_ts, ctx, message, i, stamps))
     undated = [i for i, m in enumerate(slack.messages) if m.ago is None and m.ts is None]
     at = {i: ctx.start - (len(undated) - k) * MINUTE for k, i in enumerate(undated)}
     for i, message in enumerate(slack.messages):
         if message.ts is None:
             when = at[i] if message.ago is None else ctx.start - parse_duration(message.ago)
             stamps[i] = seed_messages.seed_ts(ctx, when)
-        ctx.define(message.ref, stamps[i], MESSAGES, "messages", i)
+        ctx.attempt(partial(ctx.define, message.ref, stamps[i], MESSAGES, "messages", i))
 
 
-def _given_ts(ctx: BuildContext, message: Any, i: int) -> str:
-    """A message's own `ts`, checked; the second's counter moves past it, so `ts`s made later are newer."""
+def _assign_team(ctx: BuildContext, team: Team) -> None:
+    if "slack" in ctx.settings:
+        raise ctx.error("the Slack team is already defined (a world has one team)", "team")
+    team_id = team.id or ctx.ids.slack("T")
+    _team_settings(ctx, team_id, team)
+    ctx.define(team.ref, team_id, TEAMS, "team")
+
+
+def _given_ts(ctx: BuildContext, message: Any, i: int, stamps: list[str]) -> None:
+    """A message's own `ts`, checked, into `stamps`; the second's counter moves past it, so `ts`s made later are
+    newer."""
     ts = message.ts
     if message.ago is not None:
         raise ctx.error("give a message either `ts` or `ago`", "messages", i, "ts")
@@ -97,36 +103,41 @@ def _given_ts(ctx: BuildContext, message: Any, i: int) -> str:
     second, _, fraction = ts.partition(".")
     while seed_messages.count_ts(ctx, int(second)) * 100 < int(fraction):
         pass
-    return ts
+    stamps[i] = ts
 
 
 # -- pass 2 ------------------------------------------------------------------------------------------
 
 
 def build(section: Any, ctx: BuildContext) -> None:
+    """Each record built on its own (`BuildContext.attempt`): one with a problem is left out, the others built."""
     slack = ctx.parsed(SlackSection, section)
     if "slack" not in ctx.settings:
         _team_settings(ctx, ctx.ids.slack("T"), Team())
     team_id = ctx.settings["slack"]["team_id"]
     start = seconds(ctx.start)
     seed_directory.build_team(ctx, team_id, start)
+    user_ids = _ids(ctx, "users")
     for i, user in enumerate(slack.users):
-        seed_directory.build_user(ctx, _ids(ctx, "users")[i], user, i, team_id, start)
-    seed_directory.check_guests(ctx, slack.users, _ids(ctx, "users"))
-    for i, channel in enumerate(slack.channels):
-        seed_directory.build_channel(ctx, _ids(ctx, "channels")[i], channel, i, team_id, start)
-    for i, dm in enumerate(slack.dms):
-        seed_directory.build_dm(ctx, _ids(ctx, "dms")[i], dm, i, team_id, start)
-    for i, group_dm in enumerate(slack.group_dms):
-        seed_directory.build_group_dm(ctx, _ids(ctx, "group_dms")[i], group_dm, i, team_id, start)
+        ctx.attempt(partial(seed_directory.build_user, ctx, user_ids[i], user, i, team_id, start), user_ids[i])
+    for i, user in enumerate(slack.users):
+        ctx.attempt(partial(seed_directory.check_guest, ctx, user, user_ids[i], i), user_ids[i])
+    _each(ctx, "channels", slack.channels, seed_directory.build_channel, team_id, start)
+    _each(ctx, "dms", slack.dms, seed_directory.build_dm, team_id, start)
+    _each(ctx, "group_dms", slack.group_dms, seed_directory.build_group_dm, team_id, start)
     stamps = _ids(ctx, "messages")
     posters: seed_messages.Posters = {}
     for i, message in enumerate(slack.messages):
-        seed_messages.build_message(ctx, stamps[i], message, i, team_id, posters)
+        ctx.attempt(partial(seed_messages.build_message, ctx, stamps[i], message, i, team_id, posters), stamps[i])
     for i, message in enumerate(slack.messages):
-        seed_messages.link_message(ctx, stamps[i], message, i)
+        ctx.attempt(partial(seed_messages.link_message, ctx, stamps[i], message, i), stamps[i])
     seed_messages.finish_messages(ctx)
-    for i, group in enumerate(slack.usergroups):
-        seed_directory.build_usergroup(ctx, _ids(ctx, "usergroups")[i], group, i, team_id, start)
-    for i, bookmark in enumerate(slack.bookmarks):
-        seed_directory.build_bookmark(ctx, _ids(ctx, "bookmarks")[i], bookmark, i, team_id, start)
+    _each(ctx, "usergroups", slack.usergroups, seed_directory.build_usergroup, team_id, start)
+    _each(ctx, "bookmarks", slack.bookmarks, seed_directory.build_bookmark, team_id, start)
+
+
+def _each(ctx: BuildContext, kind: str, records: list[Any], build_one: Any, team_id: str, start: int) -> None:
+    """Builds each record of the section's list `kind` with `build_one(ctx, id, record, i, team_id, start)`."""
+    ids = _ids(ctx, kind)
+    for i, record in enumerate(records):
+        ctx.attempt(partial(build_one, ctx, ids[i], record, i, team_id, start), ids[i])

@@ -131,18 +131,19 @@ def guest_inviter(ctx: BuildContext, user: Any, i: int) -> str:
     return ctx.resolve_kind(user.guest.invited_by, USERS, "users", i, "guest", "invited_by")
 
 
-def check_guests(ctx: BuildContext, section_users: list[Any], user_ids: list[str]) -> None:
-    """Once every user is built: each guest was invited by a full member of the workspace."""
+def check_guest(ctx: BuildContext, user: Any, user_id: str, i: int) -> None:
+    """Once every user is built: a guest was invited by a full member of the workspace."""
+    if user.guest is None:
+        return
     users = ctx.collection(USERS)
-    for i, (user, user_id) in enumerate(zip(section_users, user_ids, strict=True)):
-        if user.guest is None:
-            continue
-        inviter = users.get(users.one(user_id)["profile"]["guest_invited_by"])
-        if inviter is None or inviter["deleted"] or inviter["is_bot"] or inviter["is_restricted"]:
-            raise ctx.error(
-                f"{user.guest.invited_by} is not a full member of the workspace, who could invite a guest",
-                *("users", i, "guest", "invited_by"),
-            )
+    invited_by = users.one(user_id)["profile"]["guest_invited_by"]
+    ctx.built(invited_by)
+    inviter = users.get(invited_by)
+    if inviter is None or inviter["deleted"] or inviter["is_bot"] or inviter["is_restricted"]:
+        raise ctx.error(
+            f"{user.guest.invited_by} is not a full member of the workspace, who could invite a guest",
+            *("users", i, "guest", "invited_by"),
+        )
 
 
 def _single_channel_guests(ctx: BuildContext, members: list[str], i: int) -> None:
