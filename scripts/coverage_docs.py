@@ -31,7 +31,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as home:
         os.environ["SOUNDSTAGE_HOME"] = home
         from tests.conftest import Stage
-        from tests.services.recorded_coverage import DOCS, RECORDED, SERVICES, measure, render, worlds
+        from tests.services.recorded_coverage import DOCS, RECORDED, SERVICES, WORLDS, measure, render
 
         from soundstage.server import Server
 
@@ -39,7 +39,7 @@ def main() -> None:
         stage = Stage(server)
         try:
             for service in SERVICES:
-                measures = [measure(stage, service, world) for world in worlds(service)]
+                measures = [measure(stage, service, world) for world in WORLDS]
                 failures = [failure for each in measures for failure in each.failures]
                 if failures:
                     raise SystemExit(f"{service}: calls failed:\n" + "\n".join(failures))

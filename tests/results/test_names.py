@@ -35,7 +35,7 @@ def test_every_service_names_its_records_in_the_acme_world(stage: Any) -> None:
         "Orders API latency",
         "Maya Chen",
     ]
-    pagerduty = ("PELK58X", "PD8KSAJ", "PL5GQHN", "P0LWZHC", "PVNAGVG", "P6N4F97", "PQB0LRS")
+    pagerduty = ("PELK58X", "PD8KSAJ", "PL5GQHN", "P0LWZHC", "PVNAGVG", "PLEJBMS", "PQB0LRS")
     assert [names[key] for key in pagerduty] == [
         "Maya Chen",
         "Orders",

@@ -12,7 +12,10 @@ where they change the answer's shape (`include_hosts_metadata`, `with_downtimes`
 that leaves a next page). Each recorded response is compared with the answer to one call, the one made as
 the recorded request was (an operation's other calls set the world up and are not measured), never with the
 richest of several answers. GitHub's and Datadog's test world is the shipped one, so their two measures are
-one.
+one. What the shipped world lacks for a call to succeed, the neutral sequence makes first, as a user or a
+sender would: Slack's bot note to react to, PagerDuty's open pages (sent by the monitors through the Orders
+API's Events API integration) to acknowledge, snooze and merge; an incident's parts (alerts, notes, log
+entries, related deploys) are read on the shipped world's own resolved incident.
 """
 
 from __future__ import annotations
@@ -480,12 +483,24 @@ def datadog_answers(stage: Any, world: str) -> Answers:
     return answers
 
 
+# The refs the tailored sequence names, found in the shipped world: the agent (Stage Bot) in Maya's place,
+# Maya (on call next) in Sam's; its open incidents, alert and priority the neutral sequence makes itself.
+ACME_PAGERDUTY = {
+    "orders_svc": "orders_svc",
+    "ep": "orders_ep",
+    "primary": "orders_primary",
+    "maya": "bot_pd",
+    "sam": "maya_pd",
+    "past": "old_latency_incident",
+}
+
+
 def pagerduty_answers(stage: Any, world: str) -> Answers:
     from tests.services.pagerduty.conftest import PagerDutyWorld
     from tests.services.pagerduty.incident_scene import ZONED_INCIDENT_SCENE
 
-    # The account in New York, as the recorded examples' offsets show theirs.
-    pd = PagerDutyWorld(stage.world(ZONED_INCIDENT_SCENE))
+    # The test world's account is in New York, as the recorded examples' offsets show theirs.
+    pd = PagerDutyWorld(stage.world(ZONED_INCIDENT_SCENE if world == "tailored" else ACME))
     answers = Answers({}, [])
 
     def call(operation: str, path: str, measured: bool = True, **kwargs: Any) -> Any:
@@ -493,9 +508,20 @@ def pagerduty_answers(stage: Any, world: str) -> Answers:
         response = pd.raw(operation.partition(" ")[0], path, headers=headers, **kwargs)
         return answers.keep(operation, response.status_code, response.text, measured)
 
-    latency, fresh = pd.ref("latency"), pd.ref("fresh")
-    service = {"id": pd.ref("orders_svc"), "type": "service_reference"}
-    priority = {"id": pd.ref("p1"), "type": "priority_reference"}  # the recorded examples set one
+    if world == "tailored":
+        refs = {name: pd.ref(name) for name in ("orders_svc", "ep", "primary", "maya", "sam", "p1", "fresh")}
+        # The incident the writes act on and the one whose parts are read: #3, acknowledged, with an alert.
+        refs["latency"] = refs["past"] = pd.ref("latency")
+        refs["past_alert"] = pd.ref("latency_alert")
+    else:
+        refs = {name: pd.ref(ref) for name, ref in ACME_PAGERDUTY.items()}
+        alerts = call("GET /incidents/{id}/alerts", f"/incidents/{refs['past']}/alerts", False)["alerts"]
+        refs["past_alert"] = alerts[0]["id"]
+        refs["p1"] = call("GET /priorities", "/priorities", False)["priorities"][0]["id"]
+        refs["latency"], refs["fresh"] = pagerduty_pages(call, refs)
+    latency, fresh = refs["latency"], refs["fresh"]
+    service = {"id": refs["orders_svc"], "type": "service_reference"}
+    priority = {"id": refs["p1"], "type": "priority_reference"}  # the recorded examples set one
     created = call(
         "POST /incidents",
         "/incidents",
@@ -513,11 +539,9 @@ def pagerduty_answers(stage: Any, world: str) -> Answers:
         "POST /incidents/{id}/responder_requests",
         f"/incidents/{latency}/responder_requests",
         json={
-            "requester_id": pd.ref("maya"),
+            "requester_id": refs["maya"],
             "message": "Please help",
-            "responder_request_targets": [
-                {"responder_request_target": {"id": pd.ref("sam"), "type": "user_reference"}}
-            ],
+            "responder_request_targets": [{"responder_request_target": {"id": refs["sam"], "type": "user_reference"}}],
         },
     )
     call(
@@ -556,37 +580,72 @@ def pagerduty_answers(stage: Any, world: str) -> Answers:
                 "end_time": "2026-03-02T16:00:00Z",
                 "description": "Database upgrade",
                 # A service with a team, as the recorded example's window shows teams.
-                "services": [{"id": pd.ref("orders_svc"), "type": "service_reference"}],
+                "services": [{"id": refs["orders_svc"], "type": "service_reference"}],
             }
         },
     )
     week = {"since": "2026-03-02T00:00:00Z", "until": "2026-03-09T00:00:00Z"}
     call("GET /escalation_policies", "/escalation_policies")
-    call("GET /escalation_policies/{id}", f"/escalation_policies/{pd.ref('ep')}")
+    call("GET /escalation_policies/{id}", f"/escalation_policies/{refs['ep']}")
     statuses = {"statuses[]": ["triggered", "acknowledged", "resolved"]}
     bridged = {"include[]": "conference_bridge"}  # the recorded examples show the bridge
     call("GET /incidents", "/incidents", params={**statuses, **bridged})
     call("GET /incidents/{id}", f"/incidents/{latency}", params=bridged)
-    call("GET /incidents/{id}/alerts", f"/incidents/{latency}/alerts")
-    call("GET /incidents/{id}/alerts/{alert_id}", f"/incidents/{latency}/alerts/{pd.ref('latency_alert')}")
-    entries = call("GET /incidents/{id}/log_entries", f"/incidents/{latency}/log_entries")["log_entries"]
-    call("GET /incidents/{id}/notes", f"/incidents/{latency}/notes")
-    call("GET /incidents/{id}/related_change_events", f"/incidents/{latency}/related_change_events")
+    # An incident's parts are read on the world's own incident where it has one (acme's of yesterday).
+    past = refs["past"]
+    call("GET /incidents/{id}/alerts", f"/incidents/{past}/alerts")
+    call("GET /incidents/{id}/alerts/{alert_id}", f"/incidents/{past}/alerts/{refs['past_alert']}")
+    entries = call("GET /incidents/{id}/log_entries", f"/incidents/{past}/log_entries")["log_entries"]
+    call("GET /incidents/{id}/notes", f"/incidents/{past}/notes")
+    call("GET /incidents/{id}/related_change_events", f"/incidents/{past}/related_change_events")
     call("GET /log_entries", "/log_entries")
     trigger = next(e for e in entries if e["type"] == "trigger_log_entry")  # the recorded example's kind
     call("GET /log_entries/{id}", f"/log_entries/{trigger['id']}")
     call("GET /oncalls", "/oncalls", params=week)
     call("GET /priorities", "/priorities")
     call("GET /schedules", "/schedules")
-    next_oncall = {"include_next_oncall_for_user": pd.ref("sam")}
-    call("GET /schedules/{id}", f"/schedules/{pd.ref('primary')}", params={**week, **next_oncall})
+    next_oncall = {"include_next_oncall_for_user": refs["sam"]}
+    call("GET /schedules/{id}", f"/schedules/{refs['primary']}", params={**week, **next_oncall})
     call("GET /services", "/services")
-    call("GET /services/{id}", f"/services/{pd.ref('orders_svc')}")
+    call("GET /services/{id}", f"/services/{refs['orders_svc']}")
     call("GET /teams", "/teams")
     call("GET /users", "/users")
     call("GET /users/me", "/users/me")
-    call("GET /users/{id}", f"/users/{pd.ref('maya')}")  # one's own: with the calendar URLs
+    call("GET /users/{id}", f"/users/{refs['maya']}")  # one's own: with the calendar URLs
     return answers
+
+
+def pagerduty_pages(call: Callable[..., Any], refs: dict[str, str]) -> tuple[str, str]:
+    """Two pages the monitors send to the Orders API through its Events API v2 integration (its routing key
+    read from the service, as a sender's set-up would): p99 latency, acknowledged by the agent with a
+    priority, and errors, left triggered. Their ids, in that order; no call here is measured."""
+
+    service = f"/services/{refs['orders_svc']}"
+    integration = call("GET /services/{id}", service, False)["service"]["integrations"][0]["id"]
+    found = call("GET /services/{id}/integrations/{integration_id}", f"{service}/integrations/{integration}", False)
+    key = found["integration"]["integration_key"]
+    opened = []
+    for monitor, summary, dedup in [
+        ("Orders p99 latency", "p99 latency 2.4s", "orders-latency"),
+        ("Orders error count", "140 errors in 10 minutes", "orders-errors"),
+    ]:
+        payload = {
+            "summary": summary,
+            "source": "datadog",
+            "severity": "critical",
+            "custom_details": {"monitor": monitor},
+        }
+        event = {"routing_key": key, "event_action": "trigger", "dedup_key": dedup, "payload": payload}
+        call("POST /v2/enqueue", "/v2/enqueue", False, token=None, json=event)  # a routing key, no token
+        opened.append(call("GET /incidents", "/incidents", False, params={"incident_key": dedup})["incidents"][0]["id"])
+    priority = {"id": refs["p1"], "type": "priority_reference"}
+    call(
+        "PUT /incidents/{id}",
+        f"/incidents/{opened[0]}",
+        False,
+        json={"incident": {"type": "incident", "status": "acknowledged", "priority": priority}},
+    )
+    return opened[0], opened[1]
 
 
 ANSWERS: dict[str, Callable[[Any, str], Answers]] = {
@@ -597,15 +656,6 @@ ANSWERS: dict[str, Callable[[Any, str], Answers]] = {
 }
 # Services whose test world is the shipped one: their neutral measure is their tailored one.
 SHIPPED = {"github", "datadog"}
-# Services measured in their test world only, and why the shipped world cannot answer the calls.
-TAILORED_ONLY = {
-    "pagerduty": "the shipped world has no incident with alerts, whose reads the recorded examples show",
-}
-
-
-def worlds(service: str) -> tuple[str, ...]:
-    """The measures a service has."""
-    return ("tailored",) if service in TAILORED_ONLY else WORLDS
 
 
 # -- measuring ---------------------------------------------------------------------------------------
@@ -680,7 +730,8 @@ def render(measures: list[Measure]) -> str:
         "",
         "The same calls are measured in two worlds: *tailored*, the world of the service's tests, which has",
         "something of every kind the recorded responses show, and *neutral*, the shipped world",
-        "(worlds/acme.yaml) as it is.",
+        "(worlds/acme.yaml) as it is; what it lacks for a call to succeed (a message to react to, an open",
+        "incident to acknowledge), the calls make first, as a user or a monitor would.",
         "",
     ]
     for each in measures:
@@ -691,8 +742,6 @@ def render(measures: list[Measure]) -> str:
         )
     if m.service in SHIPPED:
         lines.append("- Its test world is the shipped one, so the two measures are one.")
-    if m.service in TAILORED_ONLY:
-        lines.append(f"- Measured in its test world only: {TAILORED_ONLY[m.service]}.")
     lines.append("")
     if m.data["exclusions"]:
         lines += ["Left out of the comparison (soundstage cannot have them):", ""]

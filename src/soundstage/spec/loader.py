@@ -54,7 +54,7 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 _LONE = "expected text, found a lone UTF-16 surrogate (half of a character), which no file or reply can hold"
 
 # The bounds of text sent to a server (a scene's `scene_yaml`), far above any real scene (worlds/acme.yaml is
-# 22,336 characters, 1,496 values and 6 levels deep). PyYAML composes some 15,000 values a second: these keep
+# 23,555 characters, 1,551 values and 6 levels deep). PyYAML composes some 15,000 values a second: these keep
 # one request to seconds.
 MAX_CHARS = 1_048_576
 MAX_DEPTH = 100  # the nesting a request's JSON body may have too (services.base.MAX_JSON_DEPTH)
