@@ -1,6 +1,6 @@
 """How xdist spreads the tests over its workers: the long ones first, each test to whichever worker is free,
-except that the tests of a module that starts something costly for all of them (a Ray cluster) go to one
-worker, which starts it once. xdist's own `loadgroup` would say this with a mark, but under pytest 9.2 it no
+except that the tests of a module that starts something costly for all of them (a Ray cluster, `npm ci`) go
+to one worker, which starts it once while the other workers go on. xdist's own `loadgroup` would say this with a mark, but under pytest 9.2 it no
 longer renames the tests it groups, so the modules are named here."""
 
 from __future__ import annotations
@@ -10,12 +10,14 @@ from typing import Any
 import pytest
 from xdist.scheduler import LoadScopeScheduling
 
-# Modules whose tests share what a module fixture starts.
-TOGETHER = ("tests/test_runner_ray.py",)
+# Modules whose tests share what a module or session fixture starts: on a fresh clone, every worker with a
+# Node test would otherwise wait its turn for the one `npm ci` (a lock) while the first installs.
+TOGETHER = ("tests/test_runner_ray.py", "tests/node/test_node_sdks.py")
 # The modules whose tests take seconds each (clusters, whole runs, other interpreters), run first: the workers
 # start on them while the many short tests fill in around them, so no worker is left with a long one at the end.
 SLOW_FIRST = (
     "test_runner_ray.py",
+    "test_node_sdks.py",
     "test_toy_service.py",
     "test_docker.py",
     "test_hostile_agent.py",
