@@ -1,7 +1,7 @@
 """How xdist spreads the tests over its workers: the long ones first, each test to whichever worker is free,
 except that the tests of a module that starts something costly for all of them (a Ray cluster, `npm ci`) go
-to one worker, which starts it once while the other workers go on. xdist's own `loadgroup` would say this with a mark, but under pytest 9.2 it no
-longer renames the tests it groups, so the modules are named here."""
+to one worker, which starts it once while the other workers go on. xdist's own `loadgroup` would say this
+with a mark, but under pytest 9.2 it no longer renames the tests it groups, so the modules are named here."""
 
 from __future__ import annotations
 
