@@ -26,7 +26,7 @@ from soundstage.results import Run
 from soundstage.results.digests import folder_digests
 from soundstage.results.files import run_document
 from soundstage.results.folders import interrupted, latest_run, trial_folders
-from soundstage.runner import how_the_agent_ended, run_scenes
+from soundstage.runner import how_the_agent_ended, run_cover, run_scenes
 from soundstage.services.slack.store import MESSAGES
 from soundstage.stage import image
 
@@ -778,3 +778,12 @@ def test_the_run_process_is_not_dumpable_once_it_has_run_an_agent(out: Path) -> 
     )
     answered = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
     assert answered.stdout.splitlines()[-1] == "0"  # no process of the user's reads its memory or environment
+
+
+def test_the_runs_cover_hides_soundstages_home_and_the_people_understanding_cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("SOUNDSTAGE_HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("SOUNDSTAGE_PEOPLE_UNDERSTANDING_CACHE", raising=False)
+    hidden = run_cover(tmp_path / "runs", tmp_path / "runs" / "r", None, [], []).hidden
+    assert hidden[2:4] == (tmp_path / "home", tmp_path / "home" / "people" / "understanding.jsonl")
+    monkeypatch.setenv("SOUNDSTAGE_PEOPLE_UNDERSTANDING_CACHE", str(tmp_path / "elsewhere.jsonl"))
+    assert tmp_path / "elsewhere.jsonl" in run_cover(tmp_path / "runs", tmp_path / "runs" / "r", None, [], []).hidden

@@ -35,6 +35,8 @@ from .clock import US
 from .errors import UsageError
 from .events import CallEvent, Event, FinishEvent, WriteEvent
 from .guard import undumpable
+from .home import home
+from .people.understanding_model import cache_path
 from .results import Run, RunWriter, Trial, exit_code, outcome, run_figures
 from .results.digests import file_digest
 from .results.files import CHECKS_FILE, RESULT_FILE, checks_json, encoded, result_json, write
@@ -43,7 +45,6 @@ from .sandbox import BWRAP, NONE, Cover, bwrap_command, choose, command_words, n
 from .server import Hub, Server
 from .server.hub import TRUST_VARIABLES
 from .server.runs import counts
-from .server.tls import home as tls_home
 from .spec.fields import env_name
 from .spec.suites import expand_suites
 from .stage import ImageCache, WorldImage
@@ -176,9 +177,10 @@ def run_scenes(
 
 def run_cover(out: Path, folder: Path, store_file: Path | None, files: list[Path], alone: list[Path]) -> Cover:
     """What no agent of the run may see: the run folders (`out`, and the run's own in case `out` holds what
-    the agent runs), the results store's file, soundstage's home but the CA certificates the agent trusts,
-    `files` with the folders they lie in (the suites given), and the `alone` files (the project file)."""
-    hidden = [out, folder, tls_home(), *files, *(file.parent for file in files), *alone]
+        the agent runs), the results store's file, soundstage's home but the CA certificates the agent trusts (and
+    the people's understanding cache, wherever it is: what is in it decides what people reveal),
+        `files` with the folders they lie in (the suites given), and the `alone` files (the project file)."""
+    hidden = [out, folder, home(), cache_path(os.environ), *files, *(file.parent for file in files), *alone]
     if store_file is not None:
         sidecars = [store_file.with_name(store_file.name + suffix) for suffix in ("-wal", "-shm", "-journal")]
         hidden += [store_file.parent, store_file, *sidecars]

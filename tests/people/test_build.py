@@ -278,3 +278,11 @@ def test_the_control_api_reports_a_people_mistake_with_line_and_field(stage):
             "message": "expected a fact as <person ref>.<fact id> (facts: none), found 'maya.eta'",
         }
     ]
+
+
+def test_only_the_people_are_called_on_by_name(people):
+    refs = people(scene(GOOD, name="build-names")).world.refs
+    names = cast_of(scene(GOOD, name="build-names")).names
+    # Nina and the bot are users but not people: what reads every message holds the cast's names alone.
+    assert sorted(names.users) == ["laura", "laura diaz", "maya", "maya chen", "priya", "priya raman"]
+    assert names.addressees("Nina? Laura?") == {refs["laura"]}

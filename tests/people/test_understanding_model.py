@@ -90,13 +90,13 @@ def test_without_the_setting_no_model_is_asked(people, chat_model, monkeypatch):
 
 
 def test_the_endpoint_and_cache_from_the_environment(tmp_path):
-    env = {"SOUNDSTAGE_PEOPLE_UNDERSTANDING_MODEL": "m", "SOUNDSTAGE_JUDGE_URL": "http://j/v1", "HOME": str(tmp_path)}
+    home = str(tmp_path / "home")
+    env = {"SOUNDSTAGE_PEOPLE_UNDERSTANDING_MODEL": "m", "SOUNDSTAGE_JUDGE_URL": "http://j/v1", "SOUNDSTAGE_HOME": home}
     assert ModelUnderstanding.from_env(env) == ModelUnderstanding(
-        Endpoint("http://j/v1", None), "m", cache_at(tmp_path / ".cache" / "soundstage" / "understanding.jsonl")
+        Endpoint("http://j/v1", None), "m", cache_at(tmp_path / "home" / "people" / "understanding.jsonl")
     )
-    assert ModelUnderstanding.from_env({**env, "XDG_CACHE_HOME": str(tmp_path / "x")}).cache.path == (
-        tmp_path / "x" / "soundstage" / "understanding.jsonl"
-    )
+    named = {**env, "SOUNDSTAGE_PEOPLE_UNDERSTANDING_CACHE": str(tmp_path / "x.jsonl")}
+    assert ModelUnderstanding.from_env(named).cache.path == tmp_path / "x.jsonl"
     assert ModelUnderstanding.from_env({"SOUNDSTAGE_PEOPLE_UNDERSTANDING_MODEL": "m"}) is None  # nowhere to ask
     assert ModelUnderstanding.from_env({"SOUNDSTAGE_JUDGE_URL": "http://j/v1"}) is None  # off unless named
 

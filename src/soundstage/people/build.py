@@ -57,7 +57,10 @@ class _Builder:
             except SpecError as exc:
                 errors.append(exc)
         users = self.ctx.collections.get(USERS)
-        names = Names.of(users) if cast and users is not None else Names()
+        # By name, only the people are called on (any user still by a mention): the names' pattern grows with
+        # the names in it, and a world may have thousands of users, every message of which it would read.
+        playing = {person.user for person in cast}
+        names = Names.of(u for u in users if u["id"] in playing) if cast and users is not None else Names()
         return c.Cast.of(cast, names), errors
 
     def error(self, message: str, *path: str | int) -> SpecError:

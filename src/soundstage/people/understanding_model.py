@@ -7,8 +7,9 @@ and so the judge's when the people have none of their own: `SOUNDSTAGE_PEOPLE_UR
 `OPENROUTER_API_KEY`. The model sees the question and each fact's and decision's key and `ask` phrases,
 never a fact's text. Its answer is cached by the question's text (with the model and those keys and
 phrases) in a JSON-lines file, `SOUNDSTAGE_PEOPLE_UNDERSTANDING_CACHE`, else
-`$XDG_CACHE_HOME/soundstage/understanding.jsonl` (`~/.cache/...`), so a rerun hears each question as the
-first run did without asking again. A failed call, or an answer that is not a list of keys, adds nothing
+`people/understanding.jsonl` in soundstage's home, so a rerun hears each question as the first run did without
+asking again. What the file holds decides what people reveal, so a run's sandbox hides it from the agent
+(`runner.run_cover`). A failed call, or an answer that is not a list of keys, adds nothing
 and is not cached.
 """
 
@@ -23,6 +24,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..home import home
 from ..llm import Endpoint, ModelError
 from .cast import Cast
 from .wording import people_model
@@ -83,13 +85,7 @@ class ModelUnderstanding:
         found = people_model(env, MODEL_ENV)
         if found is None:
             return None
-        named = env.get(CACHE_ENV)
-        if named:
-            path = Path(named)
-        else:
-            home = env.get("XDG_CACHE_HOME") or str(Path(env.get("HOME") or Path.home()) / ".cache")
-            path = Path(home) / "soundstage" / "understanding.jsonl"
-        return cls(*found, cache_at(path.resolve()))
+        return cls(*found, cache_at(cache_path(env).resolve()))
 
     def asked(self, question: str, cast: Cast) -> frozenset[str]:
         """The keys of the facts and decisions the model takes `question` to ask for."""
@@ -114,6 +110,11 @@ class ModelUnderstanding:
                 return frozenset()
             self.cache.put(key, asks)
         return frozenset(asks)
+
+
+def cache_path(env: Mapping[str, str]) -> Path:
+    """Where the answers are kept: `SOUNDSTAGE_PEOPLE_UNDERSTANDING_CACHE`, else in soundstage's home."""
+    return Path(env.get(CACHE_ENV) or home(env) / "people" / "understanding.jsonl")
 
 
 def keys_in(answer: str, known: list[str]) -> list[str] | None:

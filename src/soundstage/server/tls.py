@@ -9,7 +9,6 @@ soundstage verify, and so do its other HTTPS calls (to a model provider, say).
 from __future__ import annotations
 
 import fcntl
-import os
 import ssl
 import threading
 from dataclasses import dataclass
@@ -18,6 +17,7 @@ from pathlib import Path
 import certifi
 
 from ..errors import InfrastructureError
+from ..home import home
 
 HOSTS = ("127.0.0.1", "localhost", "::1")
 _lock = threading.Lock()
@@ -39,10 +39,6 @@ class LocalCA:
     @property
     def bundle(self) -> Path:
         return self.folder / "bundle.pem"
-
-
-def home() -> Path:
-    return Path(os.environ.get("SOUNDSTAGE_HOME") or Path.home() / ".soundstage")
 
 
 def local_ca(folder: Path | None = None) -> LocalCA:
