@@ -3,7 +3,7 @@ for phrases: each message has a rank, its place in `ts` order, and a group's bit
 the messages holding two words are one `&` however many hold each, and how many they are is `bit_count`.
 
 A group's bits are made from its list the first time a search reads it. The bits of a group many messages hold
-(one rank in `DENSE` or more, so that they cost at most four times the list's pointers) are kept: those of a
+(one rank in `DENSE` or more, so that they cost at most sixteen times the list's pointers) are kept: those of a
 world image's lists in a table every world copied from it shares, those of groups a world wrote in its own,
 kept in step with its writes. A rare group's bits cost what reading its list costs, and are made again each
 time.
@@ -21,7 +21,7 @@ from typing import Self
 from ...world import Record
 from .words import Pairs, Postings
 
-DENSE = 256
+DENSE = 1024
 _KINDS = (Postings, Pairs)
 
 
