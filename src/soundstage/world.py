@@ -109,7 +109,8 @@ class Collection:
                 if base is None:
                     base = origin.indexes[kind] = kind.build(base_records)
                 index = base.copy()
-                for record_id in self._written or ():
+                # In id order, as an index may hand out something in order (`slack.bitmaps`: ranks by ts).
+                for record_id in sorted(self._written or ()):
                     index.update(record_id, base_records.get(record_id), self._records.get(record_id))
             else:
                 index = kind.build(self._records)

@@ -14,7 +14,7 @@ from soundstage.server import Hub
 from soundstage.server.recording import record
 from soundstage.services import SERVICES
 from soundstage.services.base import ServiceRequest
-from soundstage.services.slack import messages, store, words
+from soundstage.services.slack import matching, messages, store, words
 from soundstage.services.slack.store import MESSAGES
 from soundstage.services.slack.timeline import in_history
 from soundstage.services.slack.timestamps import ts_us
@@ -212,6 +212,7 @@ def test_search_finds_what_reading_every_message_finds(
         with monkeypatch.context() as scan:
             scan.setattr(words, "candidates", lambda *args: None)
             scan.setattr(words, "one_word", lambda *args: None)
+            scan.setattr(matching, "several", lambda *args: None)
             scanned = [_call(world, "search.messages", **ask) for ask in asks]
         assert indexed == scanned
         totals.append(indexed[0]["messages"]["total"])

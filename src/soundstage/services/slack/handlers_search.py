@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from . import search, store, views, words
+from . import matching, search, store, views, words
 from .calls import Call, numbered_paging, ops
 from .errors import SlackError
 
@@ -42,11 +42,9 @@ def _messages(call: Call) -> tuple[str, dict[str, Any]]:
     world = call.world
     query = search.parse(world, call.user, text)
     visible = {c["id"]: c for c in world[store.CHANNELS] if store.can_see(c, call.me)}
-    word = query.word()
-    if word is not None:
-        answer = _one_word(call, word, query.channels, visible, by_time, ascending, count, page)
-        if answer is not None:
-            return text, answer
+    answer = _from_indexes(call, query, visible, by_time, ascending, count, page)
+    if answer is not None:
+        return text, answer
     held = words.candidates(world, query.include, query.channels)
     scored = []
     for message in world[store.MESSAGES] if held is None else store.messages_at(world, held):
@@ -65,22 +63,30 @@ def _messages(call: Call) -> tuple[str, dict[str, Any]]:
     return text, {**numbered_paging(len(scored), count, page), "matches": matches}
 
 
-def _one_word(
+def _from_indexes(
     call: Call,
-    word: str,
-    named: list[str | None],
+    query: search.Query,
     visible: dict[str, Any],
     by_time: bool,
     ascending: bool,
     count: int,
     page: int,
 ) -> dict[str, Any] | None:
-    """The `messages` of a search of one word (and `in:`), read from the word's lists without testing a
-    message; None when they cannot tell (`words.one_word`)."""
+    """The `messages` of a search of words and phrases (and `in:`) read from the indexes' lists
+    (`words.one_word`) or bits (`matching.several`) without testing a message; None when they cannot tell."""
+    if not query.include or query.exclude or query.other_modifiers:
+        return None
     inside: Iterable[str] = visible
-    if named:  # several `in:` must all hold
-        inside = {c for c in named if c in visible} if len(set(named)) == 1 else set()
-    read = words.one_word(call.world, word, inside, by_time, ascending, (page - 1) * count, count)
+    if query.channels:  # several `in:` must all hold
+        named = set(query.channels)
+        inside = {c for c in named if c in visible} if len(named) == 1 else set()
+    skip = (page - 1) * count
+    word = query.word()
+    read = None
+    if word is not None:
+        read = words.one_word(call.world, word, inside, by_time, ascending, skip, count)
+    if read is None:
+        read = matching.several(call.world, query.include, inside, by_time, ascending, skip, count)
     if read is None:
         return None
     total, chosen = read

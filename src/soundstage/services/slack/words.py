@@ -16,8 +16,8 @@ import re
 from bisect import bisect_left, insort
 from collections import Counter
 from collections.abc import Hashable, Iterable, Iterator, Mapping
-from itertools import islice
-from typing import Any, cast
+from itertools import islice, pairwise
+from typing import Any, Self, cast
 
 from ...indexes import GroupIndex
 from ...world import Record, World
@@ -146,9 +146,9 @@ class Postings(GroupIndex):
 
     __slots__ = ("most",)
 
-    def __init__(self, lists: dict[Hashable, list[Any]] | None = None, most: dict[str, int] | None = None) -> None:
+    def __init__(self, lists: dict[Hashable, list[Any]] | None = None, most: dict[Hashable, int] | None = None) -> None:
         super().__init__(lists)
-        self.most: dict[str, int] = most if most is not None else {}  # per word, no message has it more often
+        self.most: dict[Hashable, int] = most if most is not None else {}  # per word, no message has it more often
 
     @staticmethod
     def entries(record_id: str, record: Record) -> Iterable[tuple[Hashable, Any]]:
@@ -159,33 +159,56 @@ class Postings(GroupIndex):
         return (((word, channel, n), record_id) for word, n in times.items())
 
     @classmethod
-    def build(cls, records: Mapping[str, Record]) -> Postings:
+    def build(cls, records: Mapping[str, Record]) -> Self:
         index = super().build(records)
         for group in index.lists:
-            word, _, n = cast("tuple[str, str, int]", group)
+            word, _, n = cast("tuple[Hashable, str, int]", group)
             index.most[word] = max(n, index.most.get(word, 0))
         return index
 
-    def copy(self) -> Postings:
+    def copy(self) -> Self:
         self._own = set()
-        return Postings(dict(self.lists), dict(self.most))
+        return type(self)(dict(self.lists), dict(self.most))
 
     def _insert(self, group: Hashable, entry: Any) -> None:
-        word, _, n = cast("tuple[str, str, int]", group)
+        word, _, n = cast("tuple[Hashable, str, int]", group)
         if n > self.most.get(word, 0):
             self.most[word] = n
         super()._insert(group, entry)
 
-    def levels(self, word: str, conversations: Iterable[str]) -> dict[int, list[list[str]]]:
+    def levels(self, word: Hashable, conversations: Iterable[str]) -> dict[int, list[list[str]]]:
         """The ts lists of `word` in `conversations`, by how often their messages hold it (oldest first)."""
         found: dict[int, list[list[str]]] = {}
+        for group, entries in self.groups(word, conversations):
+            found.setdefault(group[2], []).append(entries)
+        return found
+
+    def groups(self, word: Hashable, conversations: Iterable[str]) -> Iterator[tuple[tuple[Any, str, int], list[str]]]:
+        """Each group of `word` in `conversations` with messages, and its ts list."""
         most = self.most.get(word, 0)
         for conversation in conversations:
             for n in range(1, most + 1):
-                entries = self.lists.get((word, conversation, n))
+                group = (word, conversation, n)
+                entries = self.lists.get(group)
                 if entries:
-                    found.setdefault(n, []).append(entries)
-        return found
+                    yield group, entries
+
+
+class Pairs(Postings):
+    """Searchable message ts by pair of adjacent words (the first word, the characters between them, the
+    second word), conversation and how many times the message holds that pair: a phrase of two words is
+    found where they are such a pair, as `Postings` find a word."""
+
+    __slots__ = ()
+
+    @staticmethod
+    def entries(record_id: str, record: Record) -> Iterable[tuple[Hashable, Any]]:
+        if not searchable(record):
+            return ()
+        channel = record["channel"]
+        text = mrkdwn.unescape(record["text"]).lower()
+        pairs = Counter((a.group(), text[a.end() : b.start()], b.group()) for a, b in pairwise(_WORD.finditer(text)))
+        return (((pair, channel, n), record_id) for pair, n in pairs.items())
 
 
 def one_word(
