@@ -25,7 +25,7 @@ from ..services.base import ServiceRequest
 from ..services.mcp import Tool, Tools
 from ..world import Principal, World
 from .hub import Hub
-from .recording import MCP_PATH, Receive, Scope, Send
+from .recording import JSON_TYPE, MCP_PATH, Receive, Scope, Send
 
 # The services that have tools, by name.
 TOOLED: dict[str, Tools] = {name: tools for name, s in SERVICES.items() if (tools := getattr(s, "tools", None))}
@@ -168,7 +168,9 @@ def rest_request(endpoint: Endpoint, tool: Tool, headers: dict[str, str], call: 
         method=call.method,
         path=call.path,
         query={k: _text(v) for k, v in call.query.items() if v is not None},
-        headers={**headers, "content-type": "application/json; charset=utf-8", "accept": "application/json"},
+        # The MCP server makes the REST call, and names itself as the vendors' servers do (GitHub refuses a
+        # call without a User-Agent).
+        headers={**headers, "content-type": JSON_TYPE, "accept": "application/json", "user-agent": "soundstage-mcp"},
         body=body,
         base_url=f"{endpoint.base}/w/{endpoint.world.id}/{tool.service}",
     )
