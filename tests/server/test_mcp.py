@@ -280,3 +280,29 @@ def test_explain_names_the_tool_of_a_call():
         == "#4 T github GET /user 200 via mcp:github/get_me"
     )
     assert entry_line(event) == "#4 T github GET /user 200"
+
+
+@pytest.mark.parametrize("tools", [slack_tools, github_tools], ids=["slack", "github"])
+def test_every_tool_of_the_facts_file_is_bound_to_a_rest_call(tools):
+    assert [tool.name for tool in tools.all()] == list(tools.facts)
+    assert all(tools.source(tool.name)["license"] == "MIT" for tool in tools.all())
+
+
+def test_github_issue_tools_write_and_read_as_rest_does(stage):
+    live = stage.world(EVERY_SERVICE)
+    url, token = live.env["GITHUB_MCP_URL"], live.env["GITHUB_TOKEN"]
+
+    async def steps(session: ClientSession) -> Any:
+        created = await session.call_tool("create_issue", {"owner": "acme", "repo": "orders", "title": "Probe"})
+        number = json.loads(created.content[0].text)["number"]
+        read = await session.call_tool("get_issue", {"owner": "acme", "repo": "orders", "issue_number": number})
+        return created, read
+
+    created, read = over_mcp(url, token, steps)
+    issue = json.loads(created.content[0].text)
+    assert created.is_error is False and issue["title"] == "Probe" and issue["user"]["login"] == "stagebot"
+    assert json.loads(read.content[0].text)["number"] == issue["number"]
+    assert [(e["method"], e["path"], e["status"], e["mcp"]["tool"]) for e in live.trace()] == [
+        ("POST", "/repos/acme/orders/issues", 201, "create_issue"),
+        ("GET", f"/repos/acme/orders/issues/{issue['number']}", 200, "get_issue"),
+    ]
