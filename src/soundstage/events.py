@@ -75,6 +75,8 @@ class CallEvent(Event):
     actor: str | None = None  # who the token belongs to in that service
     body_cut: int | None = None  # the body's size in bytes when `body` keeps only an excerpt of it
     injected: dict[str, Any] | None = None  # the scene's api fault that answered or delayed it: fault, kind...
+    # The MCP tool call this call stood for: `{tool, arguments}` (`arguments_cut`: their size past the trace's limit).
+    mcp: dict[str, Any] | None = None
 
 
 @event_kind

@@ -205,7 +205,8 @@ def test_errors_name_the_field(data, message, path, field):
             (
                 "a call pattern is '<METHOD> <PATH>' such as 'POST /api/chat.postMessage' or 'GET "
                 "/repos/*/issues', optionally after "
-                "a service ('github:POST /repos/*'), or '*' for any call; got 'chat.postMessage'"
+                "a service ('github:POST /repos/*'), 'mcp:<service>/<tool>' for an MCP tool's calls "
+                "('mcp:github/create_issue'), or '*' for any call; got 'chat.postMessage'"
             ),
             ("called",),
         ),

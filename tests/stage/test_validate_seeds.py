@@ -16,7 +16,8 @@ HEAD = "name: s\ntask: t\nseed:\n"  # then a service section (the cases below), 
 BAD_CHECK = "checks:\n  - {id: a, trace: {called: 3}}\n"
 BAD_PATTERN = (
     "a call pattern is '<METHOD> <PATH>' such as 'POST /api/chat.postMessage' or 'GET /repos/*/issues', "
-    "optionally after a service ('github:POST /repos/*'), or '*' for any call; got 3"
+    "optionally after a service ('github:POST /repos/*'), 'mcp:<service>/<tool>' for an MCP tool's calls "
+    "('mcp:github/create_issue'), or '*' for any call; got 3"
 )
 
 

@@ -43,10 +43,13 @@ def _beyond(check: dict[str, Any]) -> str | None:
 
 
 def entry_line(event: dict[str, Any]) -> str:
-    """One log entry in a line: a call as `#seq time service METHOD path status [error=code]`."""
+    """One log entry in a line: a call as `#seq time service METHOD path status [via mcp:service/tool] [error=code]`."""
     head = f"#{event.get('seq')} {event.get('t')}"
     if event.get("kind") == "call":
         line = f"{head} {event.get('service')} {event.get('method')} {event.get('path')} {event.get('status')}"
+        mcp = event.get("mcp")
+        if isinstance(mcp, dict):  # the MCP tool the call came through
+            line += f" via mcp:{event.get('service')}/{mcp.get('tool')}"
         response = event.get("response")
         if isinstance(response, dict) and response.get("ok") is False:  # Slack answers errors with 200
             line += f" error={response.get('error')}"

@@ -190,7 +190,7 @@ def _end(attempt: Attempt, pattern: CallPattern, which: str) -> Outcome:
         return Outcome(False, expected, "the agent made no calls")
     call = attempt.calls[0 if which == "first" else -1]
     return Outcome(
-        pattern.matches(call.service, call.method, call.path),
+        pattern.matches_call(call.service, call.method, call.path, call.mcp),
         expected,
         f"the {which} call was {_call(call)}",
         [call.seq],
@@ -388,7 +388,8 @@ def _input(call: CallEvent, path: str) -> str:
 
 
 def _call(call: CallEvent) -> str:
-    return f"{call.method} {call.path} (seq {call.seq})"
+    tool = f" through mcp:{call.service}/{call.mcp.get('tool')}" if call.mcp else ""
+    return f"{call.method} {call.path}{tool} (seq {call.seq})"
 
 
 def _failure(call: CallEvent) -> str:
@@ -411,6 +412,8 @@ def miss(attempt: Attempt, pattern: CallPattern) -> tuple[str, list[int]]:
     calls = attempt.calls
     if not calls:
         return "the agent made no calls", []
+    if pattern.tool is not None:
+        return _tool_miss(calls, pattern)
     shapes = attempt.call_shapes
     if pattern.service is not None:
         own = {k: c for k, c in shapes.items() if k[0] == pattern.service}
@@ -424,3 +427,13 @@ def miss(attempt: Attempt, pattern: CallPattern) -> tuple[str, list[int]]:
     name = f"{closest.service}:{_call(closest)}" if pattern.service else _call(closest)
     lead = f"none of {count(len(calls), 'call')} matched" if len(calls) > 1 else "the only call did not match"
     return f"{lead}; closest: {name}", [closest.seq]
+
+
+def _tool_miss(calls: list[CallEvent], pattern: CallPattern) -> tuple[str, list[int]]:
+    """Why a tool's pattern matched nothing, naming the most similar tool of its service called."""
+    tools = [c for c in calls if c.mcp is not None and c.service == pattern.service]
+    if not tools:
+        return f"none of {count(len(calls), 'call')} came through a {pattern.service} MCP tool", []
+    wanted = pattern.text.partition("/")[2].replace("*", "").lower()
+    closest = max(tools, key=lambda c: (dice(wanted, str(c.mcp.get("tool", "")).lower()), -c.seq))  # type: ignore[union-attr]
+    return f"none of {count(len(calls), 'call')} matched; closest: {_call(closest)}", [closest.seq]

@@ -35,7 +35,10 @@ def _owners(name: str) -> str:
 
 
 def _pattern(text: str) -> str:
-    CallPattern.parse(text)  # the trace checks' grammar; its ValueError says what was expected
+    # The trace checks' grammar; its ValueError says what was expected. A fault meets the REST call, which a
+    # REST pattern names whether it came over MCP or not.
+    if CallPattern.parse(text).tool is not None:
+        raise ValueError(f"an api fault matches REST calls ('POST /api/chat.postMessage'), not a tool: got {text!r}")
     return text
 
 

@@ -202,7 +202,9 @@ class Attempt:
     def calls_matching(self, pattern: CallPattern) -> list[CallEvent]:
         """The calls a pattern matches, oldest first (cached per pattern)."""
         found = self._matching.get(pattern.text)
-        if found is None and pattern.service is None and pattern.method is None and pattern.path is None:
+        if found is None and pattern.tool is not None:
+            found = self._matching[pattern.text] = [c for c in self.calls if pattern.names_tool(c.service, c.mcp)]
+        elif found is None and pattern.service is None and pattern.method is None and pattern.path is None:
             found = self.calls
         elif found is None:
             groups = [

@@ -14,6 +14,7 @@ from . import control
 from .control import AGENT, PUBLIC, endpoint, error_response
 from .hub import Hub
 from .library import Shelf
+from .mcp import mcp_target, serve_mcp
 from .recording import Receive, Scope, Send, serve_call, service_target
 from .runs import Runs
 from .viewer import viewer_routes
@@ -82,5 +83,9 @@ class App:
             target = service_target(scope["path"])
             if target is not None:
                 await serve_call(self.hub, target, scope, receive, send)
+                return
+            endpoint = mcp_target(scope["path"])
+            if endpoint is not None:
+                await serve_mcp(self.hub, endpoint, scope, receive, send)
                 return
         await self.control(scope, receive, send)

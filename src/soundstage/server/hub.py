@@ -193,6 +193,7 @@ class Hub:
         }
         for name, url in self.urls(world, base_url).items():
             env.update(SERVICES[name].environment(world, url))
+        env.update(self.mcp_urls(world, base_url))
         env.update(self.envs[world.id])
         if self.tls is not None:
             env.update(trust(self.tls.ca))
@@ -203,6 +204,17 @@ class Hub:
                 if behind_proxy is not None:
                     env.update(behind_proxy(env))
         return env
+
+    def mcp_urls(self, world: World, base_url: str) -> dict[str, str]:
+        """The MCP endpoints of `world` (docs/mcp.md), by environment variable: one per service with tools that
+        the agent has a credential of (`SLACK_MCP_URL`), and one for all of them (`SOUNDSTAGE_MCP_URL`); https on
+        the TLS port under `--tls`."""
+        base = self.tls.base(base_url) if self.tls is not None and self.tls.everywhere else base_url
+        urls = {"SOUNDSTAGE_MCP_URL": f"{base}/w/{world.id}/mcp"}
+        for name, service in SERVICES.items():
+            if getattr(service, "tools", None) is not None and service.credentials(world):
+                urls[f"{name.upper()}_MCP_URL"] = f"{base}/w/{world.id}/mcp/{name}"
+        return urls
 
     def urls(self, world: World, base_url: str) -> dict[str, str]:
         """Each service's base URL in `world`: https on the TLS port for every service under `--tls`, and

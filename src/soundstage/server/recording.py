@@ -50,6 +50,8 @@ JSON_TYPE = "application/json; charset=utf-8"
 _JSON_TYPE_HEADER = (b"content-type", JSON_TYPE.encode("latin-1"))
 # The ASGI scope extension of a call the interception proxy (proxy.py) took at the vendor's own host.
 VENDOR_HOST = "soundstage.vendor_host"
+# The path of a tool call that stood for no REST call, as its event records it.
+MCP_PATH = "/mcp"
 Scope = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
 Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
@@ -119,11 +121,17 @@ async def serve_call(hub: Hub, target: Target, scope: Scope, receive: Receive, s
 
 
 def record(
-    world: World, service: Service, principal: Principal | None, call: ServiceRequest, size: int | None = None
+    world: World,
+    service: Service,
+    principal: Principal | None,
+    call: ServiceRequest,
+    size: int | None = None,
+    mcp: dict[str, Any] | None = None,
 ) -> tuple[Reply, bytes, str, int]:
     """Runs one call against `world` and writes it to the log, under the world's lock; answers the reply, its encoded
     body, the call's simulated HTTP date and the real delay (ms) an api fault holds it for. `size` is the body's size
-    when only part of it was read (it ran over the server's limit): the vendor's 413, and the handler never runs."""
+    when only part of it was read (it ran over the server's limit): the vendor's 413, and the handler never runs.
+    `mcp` is the MCP tool call the call stands for (`tool_call`), kept on its one event."""
     size = len(call.body) if size is None else size
     with world.lock:
         if world.finished:
@@ -178,8 +186,51 @@ def record(
             unimplemented=reply.unimplemented,
             actor=principal.user if principal is not None else None,
             injected=injected.record if injected is not None else None,
+            mcp=mcp,
         )
     return reply, content, http_date(at), injected.real_delay_ms if injected is not None else 0
+
+
+def tool_call(tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    """What a call's event keeps of the MCP tool call it stood for: the tool and its arguments, or past
+    `TRACE_BODY_LIMIT` the start of their JSON and their size (`arguments_cut`)."""
+    try:
+        encoded = orjson.dumps(arguments)
+    except (TypeError, orjson.JSONEncodeError):  # nested deeper than JSON can be written: the tool alone
+        return {"tool": tool, "arguments": None}
+    if len(encoded) <= TRACE_BODY_LIMIT:
+        return {"tool": tool, "arguments": arguments}
+    excerpt = encoded[: TRACE_EXCERPT * 4].decode("utf-8", "replace")[:TRACE_EXCERPT]
+    return {"tool": tool, "arguments": excerpt, "arguments_cut": len(encoded)}
+
+
+def record_refused_tool(
+    world: World, service: str, principal: Principal | None, mcp: dict[str, Any], status: int, message: str
+) -> None:
+    """Logs a tool call that stood for no REST call, as one call of `service` (`mcp` for the endpoint of every
+    service): a tool the server lacks (404, counted as unimplemented, as an endpoint it lacks is) or arguments its
+    schema refuses (400). The world's lifecycle runs as for any call; after the attempt ended, it is refused as a
+    revoked token's call is."""
+    with world.lock:
+        if world.finished:
+            world.log.emit(
+                AfterFinishEvent, t=iso(world.now()), service=service, method="POST", path=MCP_PATH, status=401
+            )
+            return
+        at = world.now() if world.log.broken is not None else world.begin_call()
+        world.end_call(
+            at,
+            service=service,
+            method="POST",
+            path=MCP_PATH,
+            operation="tools/call",
+            status=status,
+            response={"error": message},
+            error=True,
+            unimplemented=status == 404,
+            actor=principal.user if principal is not None else None,
+            mcp=mcp,
+        )
 
 
 def _internal_error(service: Service, exc: BaseException, call: ServiceRequest) -> Reply:

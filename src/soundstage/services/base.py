@@ -106,6 +106,8 @@ class Service(Protocol):
     - `secrets`: regular expressions of the vendor's credential formats, redacted wherever a judge model
       would read them; `secret_params`: the query parameters that carry credentials in its API, which the
       trace of no service's call records.
+    - `tools`: its MCP server's tools (`services.mcp.Tools`, from the package's `mcp_tools.py`), served at
+      `/w/<id>/mcp/<name>` and with every other service's at `/w/<id>/mcp` (docs/mcp.md).
     - `fault_options` (name -> `FaultOption`, default none) and `fault_statuses` (kind -> the statuses a
       scene may give an api fault of that kind, default none: the vendor's own only).
     - `record_names(state)`: the names a person knows its records' ids by (`#support` for a channel id), for

@@ -295,6 +295,8 @@ function describeEvent(event) {
       return [
         h("span", {}, `${event.service} ${event.method} ${event.path} `),
         h("span", { class: "status" }, String(event.status)),
+        // A call that came through an MCP tool names it.
+        event.mcp ? h("span", { class: "tool" }, ` via mcp:${event.service}/${event.mcp.tool}`) : null,
         event.body ? h("div", { class: "preview" }, preview(event.body, 240)) : null,
         mentioned(event),
         response(event, failedCall(event)),

@@ -23,7 +23,7 @@ from ..base import (
     parse_body,
 )
 from ..rest import RestService, trace_body
-from . import git_http, media, seed, wire
+from . import git_http, mcp_tools, media, seed, wire
 from .calls import TAILS, Call, ops
 from .errors import GitHubError, envelope, not_found, server_error
 from .git_http import git_path
@@ -74,6 +74,7 @@ def _unauthenticated(request: ServiceRequest) -> GitHubError:
 
 class GitHubService(RestService):
     name = "github"
+    tools = mcp_tools.tools  # its MCP server's tools (docs/mcp.md)
     title = "GitHub"
     section = GithubSection  # its part of world and scene files
     agent_user = "github_user"  # who the agent is here, in a scene's `agent:`

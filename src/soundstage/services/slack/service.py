@@ -9,7 +9,7 @@ from typing import Any, ClassVar, Literal
 
 from ...world import Principal, Record, World
 from ..base import Credential, FaultOption, Injection, Reply, ServiceRequest, import_registrations, injected
-from . import files, limits, seed, seed_messages
+from . import files, limits, mcp_tools, seed, seed_messages
 from .calls import Args, Call, body_values, ops, uploaded, with_warnings
 from .errors import SERVER_ERRORS, SlackError, error_body
 from .files import UPLOAD
@@ -77,6 +77,7 @@ class SlackService:
     secrets = (r"xox[abposre]-[A-Za-z0-9-]+", r"xapp-[A-Za-z0-9-]+")
     secret_params = ("token",)
     record_names = staticmethod(record_names)  # the viewer's names beside ids
+    tools = mcp_tools.tools  # its MCP server's tools (docs/mcp.md)
     fault_options: ClassVar[Mapping[str, FaultOption]] = {
         "error": FaultOption(
             Literal[SERVER_ERRORS] | None,  # type: ignore[valid-type]

@@ -1,0 +1,187 @@
+"""MCP endpoints (docs/mcp.md): a world's services as MCP tools, `/w/<id>/mcp/<service>` for one service and
+`/w/<id>/mcp` for every service that has tools.
+
+This module finds the endpoint and checks the caller before anything else: the world's own credentials, under
+the same rules as a REST call. A request with none of them, with another world's, or for a world that is not
+live is refused with HTTP 401 and never reaches the world; one for a finished world is refused the same way and
+logged as a revoked token's call is (`after_finish`). Protocol requests (`initialize`, `tools/list`, pings) are
+not calls of the agent's on the world: nothing is logged for them. A tool call is: `mcp_session` serves the
+protocol with the official SDK, imported on the first MCP request only (it takes half a second to import).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from importlib import import_module
+from typing import Any
+
+import orjson
+
+from ..clock import iso
+from ..events import AfterFinishEvent
+from ..services import SERVICES
+from ..services.base import ServiceRequest
+from ..services.mcp import Tool, Tools
+from ..world import Principal, World
+from .hub import Hub
+from .recording import JSON_TYPE, MCP_PATH, Receive, Scope, Send
+
+# The services that have tools, by name.
+TOOLED: dict[str, Tools] = {name: tools for name, s in SERVICES.items() if (tools := getattr(s, "tools", None))}
+# The name the endpoint of every service goes by in the log, where a call names no one service.
+EVERY = "mcp"
+# The headers of the MCP transport itself, which the REST call a tool stands for does not carry.
+TRANSPORT_HEADERS = frozenset(
+    ("host", "content-type", "content-length", "accept", "connection", "transfer-encoding", "last-event-id")
+)
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    """An authenticated MCP request: the world, the endpoint's service (None: every service), who calls, and the
+    tools it serves, each with the credential headers its REST calls carry."""
+
+    hub: Hub
+    world: World
+    service: str | None
+    principal: Principal
+    tools: dict[str, tuple[Tool, dict[str, str]]]
+    base: str  # `scheme://host`, where the services' URLs hang from
+
+    @property
+    def log_name(self) -> str:
+        return self.service or EVERY
+
+
+def mcp_target(path: str) -> tuple[str, str | None] | None:
+    """`(world id, service or None for every service)` for an MCP endpoint's path, else None."""
+    if not path.startswith("/w/"):
+        return None
+    parts = path.rstrip("/").split("/")  # "", "w", id, "mcp"[, service]
+    if len(parts) < 4 or parts[3] != "mcp" or not parts[2] or len(parts) > 5:
+        return None
+    if len(parts) == 4:
+        return parts[2], None
+    return (parts[2], parts[4]) if parts[4] in TOOLED else None
+
+
+async def serve_mcp(hub: Hub, target: tuple[str, str | None], scope: Scope, receive: Receive, send: Send) -> None:
+    """Answers one request to an MCP endpoint."""
+    world_id, name = target
+    headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
+    world = hub.worlds.get(world_id)
+    principal = _caller(hub, world, name, headers) if world is not None else None
+    if world is None or principal is None:
+        await _refuse(send, "the request carries no credential of this world for this endpoint")
+        return
+    if world.finished:
+        with world.lock:
+            world.log.emit(
+                AfterFinishEvent,
+                t=iso(world.now()),
+                service=name or EVERY,
+                method=scope["method"],
+                path=MCP_PATH,
+                status=401,
+            )
+        await _refuse(send, "the token was revoked: the attempt has ended")
+        return
+    hub.touch(world)
+    host = headers.get("host") or "{}:{}".format(*scope.get("server") or ("127.0.0.1", 80))
+    endpoint = Endpoint(
+        hub, world, name, principal, _tools(hub, world, name, headers), f"{scope.get('scheme', 'http')}://{host}"
+    )
+    await import_module(f"{__package__}.mcp_session").serve(endpoint, scope, receive, send)
+
+
+def _caller(hub: Hub, world: World, name: str | None, headers: Mapping[str, str]) -> Principal | None:
+    """Who the request's credential speaks for: one the world handed its agent, of the endpoint's service (any
+    of them on the endpoint of every service); else None."""
+    handed = set(hub.envs.get(world.id, {}).values())
+    for service_name in [name] if name else list(TOOLED):
+        token = _token(service_name, headers)
+        principal = world.tokens.get(token) if token in handed else None
+        if principal is not None and (name is None or principal.service == name):
+            return principal
+    bearer = _bearer(headers)
+    if name is None and bearer in handed:  # the control token, or another service's
+        return world.tokens.get(bearer)
+    return None
+
+
+def _token(service: str, headers: Mapping[str, str]) -> str | None:
+    """The credential the service reads from these headers, or the bearer token."""
+    try:
+        token = SERVICES[service].token(ServiceRequest("POST", "/", {}, headers))
+    except Exception:  # noqa: BLE001 (a credential that cannot be read is no credential)
+        token = None
+    return token or _bearer(headers)
+
+
+def _bearer(headers: Mapping[str, str]) -> str | None:
+    scheme, _, value = headers.get("authorization", "").partition(" ")
+    return value.strip() or None if scheme.lower() == "bearer" else None
+
+
+def _tools(
+    hub: Hub, world: World, name: str | None, headers: Mapping[str, str]
+) -> dict[str, tuple[Tool, dict[str, str]]]:
+    """The tools the endpoint serves, by name, each with the credential headers its REST call carries: on one
+    service's endpoint, those the agent sent; on the endpoint of every service, the world's own credential for the
+    tool's service, for the services the world handed the agent one of."""
+    if name is not None:
+        forwarded = {k: v for k, v in headers.items() if k not in TRANSPORT_HEADERS and not k.startswith("mcp-")}
+        return {tool.name: (tool, forwarded) for tool in TOOLED[name].all()}
+    env = hub.envs.get(world.id, {})
+    served: dict[str, tuple[Tool, dict[str, str]]] = {}
+    for tools in TOOLED.values():
+        for tool in tools.all():
+            try:
+                served[tool.name] = (tool, tools.headers(env, tool))
+            except KeyError:  # the world has no credential of this service: none of its tools
+                break
+    return served
+
+
+async def _refuse(send: Send, reason: str) -> None:
+    # As the SDK's own bearer authentication refuses: OAuth's invalid_token, with the challenge MCP clients read.
+    body = orjson.dumps({"error": "invalid_token", "error_description": reason})
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 401,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"www-authenticate", b'Bearer error="invalid_token"'),
+                (b"content-length", b"%d" % len(body)),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})
+
+
+def rest_request(endpoint: Endpoint, tool: Tool, headers: dict[str, str], call: Any) -> ServiceRequest:
+    """The REST request a tool call stands for, as the recording layer takes a call from the wire."""
+    body = b"" if call.body is None else orjson.dumps(call.body)
+    return ServiceRequest(
+        method=call.method,
+        path=call.path,
+        query={k: _text(v) for k, v in call.query.items() if v is not None},
+        # The MCP server makes the REST call, and names itself as the vendors' servers do (GitHub refuses a
+        # call without a User-Agent).
+        headers={**headers, "content-type": JSON_TYPE, "accept": "application/json", "user-agent": "soundstage-mcp"},
+        body=body,
+        base_url=f"{endpoint.base}/w/{endpoint.world.id}/{tool.service}",
+    )
+
+
+def _text(value: Any) -> Any:
+    """A query value as it comes in a URL: text (a list: the parameter repeated)."""
+    if isinstance(value, list):
+        return [_text(item) for item in value]
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
