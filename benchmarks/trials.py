@@ -1,6 +1,6 @@
 """Trials per second of `soundstage run`, and where a trial's time goes, side by side in one run (docs/scale.md).
 
-    python benchmarks/trials.py [--trials 10] [--parallel 2] [--skip-ways]
+    python benchmarks/trials.py [--trials 10] [--parallel 2] [--skip-ways] [--ray-only]
 
 Scripted agents (no model) against two example scenes, TRIALS trials each: csv-export
 (examples/agents/csv_export.py) and a people scene, workaround (examples/agents/workaround.py).
@@ -9,6 +9,11 @@ Scripted agents (no model) against two example scenes, TRIALS trials each: csv-e
     included: sequentially, with `--parallel P`, and on a local Ray cluster (`--ray`, started by this benchmark)
     of 1 and then 2 nodes of one CPU each, one trial at a time on each, whose ratio is the scaling factor.
     Without Ray installed (`pip install 'soundstage[ray]'`) or without the option, the Ray way says so.
+(e) `--ray` without an address on this machine against `--parallel P` (threads), wall and CPU: the first `--ray`
+    run, which starts soundstage's local cluster (`soundstage ray`) and the stages, then runs that find them
+    up; the cluster, in a soundstage home of the benchmark's own, is stopped after. CPU is the command's (its
+    agents' included) and, for `--ray`, the cluster's (its processes sampled from /proc, Linux only).
+    `--ray-only` runs this alone.
 (b) A trial's time split, from the sequential trials run again in this process with timers around the
     runner's steps. Soundstage's share: building the live world and the trial folder, launching the agent
     (spawning its supervisor until the agent's process exists), ending its tree once it has exited, scoring
@@ -94,6 +99,118 @@ def run_way(trials: int, folder: Path, *extra: str) -> float:
         argv = soundstage("run", str(ROOT / "seeds" / f"{scene}.yaml"), "--agent", agent_command(scene))
         wall += timed_command([*argv, "--trials", str(trials), "--out", str(folder), "--json", *extra], ROOT)
     return trials * len(SCENES) / wall
+
+
+def cpu_of_session(session: int) -> dict[int, float]:
+    """CPU seconds of each live process of a session: its own, and that of the children it has reaped."""
+    tick = os.sysconf("SC_CLK_TCK")
+    found = {}
+    for proc in Path("/proc").iterdir():
+        try:
+            stat = (proc / "stat").read_text()
+        except (OSError, ValueError):
+            continue
+        fields = stat[stat.rindex(")") + 2 :].split()
+        if int(fields[3]) == session:
+            found[int(proc.name)] = sum(int(value) for value in fields[11:15]) / tick
+    return found
+
+
+class SessionCpu:
+    """The CPU the processes of the session `session()` names (a Ray head's, once it exists) use while this
+    samples them, every 0.1 s: Ray's raylet does not reap its workers' CPU into its own (it ignores SIGCHLD),
+    so each process is followed while it lives."""
+
+    def __init__(self, session: Callable[[], int | None]) -> None:
+        self.session = session
+        head = session()
+        self.first = cpu_of_session(head) if head is not None else {}  # a head started later: all of it counts
+        self.last = dict(self.first)
+        self.done = threading.Event()
+        self.thread = threading.Thread(target=self.sample)
+        self.thread.start()
+
+    def sample(self) -> None:
+        while not self.done.wait(0.1):
+            self.read()
+
+    def read(self) -> None:
+        head = self.session()
+        if head is not None:
+            self.last.update(cpu_of_session(head))
+
+    def stop(self) -> float:
+        self.done.set()
+        self.thread.join()
+        self.read()
+        return sum(seconds - self.first.get(pid, 0.0) for pid, seconds in self.last.items())
+
+
+def timed_cpu(argv: list[str], env: dict[str, str], session: Callable[[], int | None]) -> tuple[float, float]:
+    """Wall and CPU seconds of a command run to its end: its own with its children's, and those of the
+    processes of the session `session()` names (a Ray head's) while it runs."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cluster = SessionCpu(session)
+    started = time.perf_counter()
+    done = subprocess.run(argv, cwd=ROOT, env=env, capture_output=True, text=True, check=False)
+    wall = time.perf_counter() - started
+    if done.returncode != 0:
+        raise SystemExit(f"{' '.join(argv)} exited with {done.returncode}:\n{done.stdout}\n{done.stderr}")
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    return wall, cpu + cluster.stop()
+
+
+def ray_against_threads(trials: int, parallel: int, rounds: int = 3) -> dict[str, list[tuple[float, float]]] | str:
+    """(e): wall and CPU of `--parallel P` and of `--ray` (the first run starting the local cluster, then
+    `rounds` runs finding it up) over both scenes, TRIALS trials each, one command per scene; or why not."""
+    if importlib.util.find_spec("ray") is None:
+        return RAY_MISSING
+    found: dict[str, list[tuple[float, float]]] = defaultdict(list)
+    with scratch() as home:
+        env = {**ENV, "SOUNDSTAGE_HOME": str(home)}
+        env.pop("RAY_ADDRESS", None)
+        record = home / "ray" / "cluster.json"
+
+        def head() -> int | None:
+            try:
+                return int(json.loads(record.read_text())["pid"])
+            except (OSError, ValueError):  # none yet, or being written
+                return None
+
+        def way(name: str, *extra: str) -> None:
+            wall = cpu = 0.0
+            with scratch() as folder:
+                for scene in SCENES:
+                    argv = soundstage("run", str(ROOT / "seeds" / f"{scene}.yaml"), "--agent", agent_command(scene))
+                    argv += ["--trials", str(trials), "--out", str(folder), "--json", *extra]
+                    spent = timed_cpu(argv, env, head)
+                    wall, cpu = wall + spent[0], cpu + spent[1]
+            found[name].append((wall, cpu))
+
+        try:
+            way("--ray, cold", "--ray")
+            for _ in range(rounds):
+                way(f"--parallel {parallel}", "--parallel", str(parallel))
+                way("--ray, reused", "--ray")
+        finally:
+            subprocess.run(soundstage("ray", "stop"), env=env, capture_output=True, check=False)
+    return found
+
+
+def print_ray_against_threads(trials: int, parallel: int) -> None:
+    print(f"(e) --ray on this machine against --parallel {parallel}: {trials} trials of each of {', '.join(SCENES)}")
+    found = ray_against_threads(trials, parallel)
+    if isinstance(found, str):
+        print(f"    {found}")
+        return
+    print(f"    {'way':<18} {'wall s':>8} {'CPU s':>8}  (medians of {len(found['--ray, reused'])}, but the cold start)")
+    for name, figures in found.items():
+        wall, cpu = statistics.median(f[0] for f in figures), statistics.median(f[1] for f in figures)
+        print(f"    {name:<18} {wall:8.2f} {cpu:8.2f}")
+    threads = statistics.median(f[0] for f in found[f"--parallel {parallel}"])
+    reused = statistics.median(f[0] for f in found["--ray, reused"])
+    print(f"    --ray reused over --parallel {parallel}, wall: x{reused / threads:.2f}")
 
 
 def ray_ways(trials: int, folders: Callable[[], contextlib.AbstractContextManager[Path]]) -> dict[int, float] | str:
@@ -393,9 +510,14 @@ def main() -> None:
     parser.add_argument("--trials", type=int, default=10, help="trials of each scene, each way")
     parser.add_argument("--parallel", type=int, default=2, help="trials at once for --parallel")
     parser.add_argument("--skip-ways", action="store_true", help="only (b), (c) and (d)")
+    parser.add_argument("--ray-only", action="store_true", help="only (e)")
     args = parser.parse_args()
+    if args.ray_only:
+        print_ray_against_threads(args.trials, args.parallel)
+        return
     if not args.skip_ways:
         print_ways(args.trials, args.parallel)
+        print_ray_against_threads(args.trials, args.parallel)
     with scratch() as folder:
         timers = split_run(args.trials, folder)
         print_split(timers, folder)

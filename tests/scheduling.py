@@ -12,11 +12,12 @@ from xdist.scheduler import LoadScopeScheduling
 
 # Modules whose tests share what a module or session fixture starts: on a fresh clone, every worker with a
 # Node test would otherwise wait its turn for the one `npm ci` (a lock) while the first installs.
-TOGETHER = ("tests/test_runner_ray.py", "tests/node/test_node_sdks.py")
+TOGETHER = ("tests/test_runner_ray.py", "tests/test_local_cluster.py", "tests/node/test_node_sdks.py")
 # The modules whose tests take seconds each (clusters, whole runs, other interpreters), run first: the workers
 # start on them while the many short tests fill in around them, so no worker is left with a long one at the end.
 SLOW_FIRST = (
     "test_runner_ray.py",
+    "test_local_cluster.py",
     "test_node_sdks.py",
     "test_toy_service.py",
     "test_docker.py",

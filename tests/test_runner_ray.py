@@ -5,6 +5,7 @@ or a whole node dies mid-trial."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import threading
@@ -22,7 +23,7 @@ from soundstage.results import Run
 from soundstage.results.digests import folder_digests
 from soundstage.results.files import run_document
 from soundstage.runner import run_scenes
-from soundstage.runner_ray import RayTrials
+from soundstage.runner_ray import NAMESPACE, RayTrials
 from soundstage.store import open_store
 
 ROOT = Path(__file__).parents[1]
@@ -180,11 +181,25 @@ def test_a_worker_killed_mid_trial_has_its_trial_run_again_and_counted_once(clus
         assert len((Path(result.folder) / "trace.jsonl").read_text().splitlines()) == result.counts.calls
     assert stored(db, run.run_id) == [(r.scene, r.trial, r.outcome, r.attempts, r.folder) for r in run.results]
     assert run.figures is not None and (run.figures[0].trials, run.figures[0].passed) == (4, 4)
+    # The stages stay up for the next run of this working folder, which runs in the same processes.
+    before = stage_processes(cluster)
+    assert len(before) == 2  # one per node: the killed stage's node has a new one
+    again = run_scenes([SCENE], PASSING, trials=2, out=tmp_path / "runs", where=RayTrials(cluster.address))
+    assert [(r.outcome, r.attempts) for r in again.results] == [("passed", 1), ("passed", 1)]
+    assert stage_processes(cluster) == before
+
+
+def stage_processes(cluster: Cluster) -> dict[str, int]:
+    """The stages up on the cluster: each one's name, and the pid of its process."""
     ray.init(address=cluster.address, logging_level="WARNING")
-    try:  # the run's stages are gone with it
-        assert [
-            a for a in ray.util.list_named_actors(all_namespaces=True) if a["namespace"].startswith("soundstage-")
-        ] == []
+    try:
+        return {
+            actor["name"]: ray.get(
+                ray.get_actor(actor["name"], namespace=NAMESPACE).__ray_call__.remote(lambda _: os.getpid())
+            )
+            for actor in ray.util.list_named_actors(all_namespaces=True)
+            if actor["namespace"] == NAMESPACE
+        }
     finally:
         ray.shutdown()
 

@@ -280,6 +280,9 @@ class AgentEnv:
 
     pass_env: tuple[str, ...] = ()
     values: tuple[tuple[str, str], ...] = ()
+    # The variables to pass on as the run's own process read them, where that is not the process running the
+    # agent (a Ray node's stage, which serves other runs too); None: this process's environment.
+    read: tuple[tuple[str, str], ...] | None = None
 
     @classmethod
     def of(cls, pass_env: list[str] | None = None, env: dict[str, str] | None = None) -> AgentEnv:
@@ -291,12 +294,17 @@ class AgentEnv:
                 raise UsageError(f"{name!r}: {exc}") from None
         return cls(tuple(pass_env or ()), tuple((env or {}).items()))
 
+    def passed(self, name: str) -> str | None:
+        """The value of a variable to pass on, None when it is not set."""
+        return os.environ.get(name) if self.read is None else dict(self.read).get(name)
+
 
 def agent_environment(hub: Hub, world: World, base_url: str, given: AgentEnv = AgentEnv()) -> dict[str, str]:
     """What of the user's environment the agent gets: PATH, HOME, LANG, the scene's `pass_env` names and
     those `given` that are set, and the values `given`; the world's own variables over all of them."""
-    names = [*KEPT_ENV, *world.agent.get("pass_env", []), *given.pass_env]
-    env = {name: os.environ[name] for name in names if name in os.environ}
+    env = {name: os.environ[name] for name in KEPT_ENV if name in os.environ}
+    passed = {name: given.passed(name) for name in [*world.agent.get("pass_env", []), *given.pass_env]}
+    env.update({name: value for name, value in passed.items() if value is not None})
     env.update(given.values)
     env.update(hub.environment(world, base_url))
     return env
@@ -309,7 +317,7 @@ SECRET_MIN = 8
 def secrets_of(world: World, given: AgentEnv, env: dict[str, str]) -> list[tuple[str, str]]:
     """The secrets in the agent's environment `env`: the values of the variables passed on or given (not
     those the world's own variables replaced), longest first, so a secret holding another is replaced whole."""
-    passed = [(name, os.environ.get(name)) for name in [*world.agent.get("pass_env", []), *given.pass_env]]
+    passed = [(name, given.passed(name)) for name in [*world.agent.get("pass_env", []), *given.pass_env]]
     found = {
         (name, value)
         for name, value in [*passed, *given.values]

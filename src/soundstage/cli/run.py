@@ -89,8 +89,9 @@ def run(
         bool,
         typer.Option(
             "--ray",
-            help="Run the trials on a Ray cluster: the one at --ray-address, else the one ray.init() finds "
-            "(RAY_ADDRESS, a cluster started on this machine) or starts here (docs/ray.md). Needs soundstage[ray].",
+            help="Run the trials on a Ray cluster: the one at --ray-address, else RAY_ADDRESS's, else the local "
+            "cluster, started on this machine by the first run that needs it and left up for the next ones "
+            "(soundstage ray stop; docs/ray.md). Needs soundstage[ray].",
         ),
     ] = False,
     ray_address: Annotated[
@@ -98,7 +99,8 @@ def run(
         typer.Option(
             "--ray-address",
             metavar="ADDRESS",
-            help="With --ray: the cluster's address: auto, host:port or ray://host:port.",
+            help="With --ray: the cluster's address: auto (started by ray start --head), host:port, "
+            "ray://host:port, or local (a new cluster on this machine, ended with the run).",
             show_default=False,
         ),
     ] = None,
@@ -145,7 +147,7 @@ def run(
             pass_env=pass_env,
             env=values,
             intercept=intercept,
-            where=_ray_trials(ray_address, ray_shared_out) if ray else None,
+            where=_ray_trials(ray_address, ray_shared_out, json_output) if ray else None,
             sandbox=sandbox,
             hide=[project_file()] if project_file() is not None else [],  # type: ignore[list-item]
             on_note=None if json_output else _warn,  # with --json, run.json's `sandbox` and `infrastructure` say it
@@ -165,13 +167,21 @@ def _assignment(item: str) -> tuple[str, str]:
     return name, value
 
 
-def _ray_trials(address: str | None, shared_out: bool) -> TrialPool:
+def _ray_trials(address: str | None, shared_out: bool, json_output: bool) -> TrialPool:
     """The Ray cluster's pool. Ray is imported here, by a run that asks for it, and only then."""
     try:
         from ..runner_ray import RayTrials
     except ImportError as exc:
         raise UsageError(f"--ray needs Ray: pip install 'soundstage[ray]' ({exc})") from None
-    return RayTrials(address, shared_out)
+    return RayTrials(address, shared_out, None if json_output else _cluster_started)
+
+
+def _cluster_started(address: str) -> None:
+    """The local cluster this run started stays up after it: said, with how to end it."""
+    stderr.print(
+        f"started the local Ray cluster at {address}; it stays up for the next runs (soundstage ray stop ends it)",
+        markup=False,
+    )
 
 
 def _warn(note: str) -> None:
