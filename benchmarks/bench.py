@@ -222,6 +222,7 @@ def _delete_child(events: int) -> None:
         _fill(big, events)
         small = hub.add(image)
         _fill(small, 1_000)
+        alive = big.log.last_seq
         gc.callbacks.insert(0, timed)
         started = time.process_time()
         hub.drop(small.id)
@@ -236,7 +237,7 @@ def _delete_child(events: int) -> None:
     print(
         json.dumps(
             {
-                "events": big.log.last_seq,
+                "events": alive,
                 "drop_ms": dropped * 1000,
                 "collections": len(pauses),
                 "longest_ms": max(pauses) * 1000,
