@@ -1,6 +1,6 @@
 """Calls under load: soundstage beside a bare Starlette endpoint returning the same bytes, in one run.
 
-    python benchmarks/load.py [--seconds 5] [--connections 32] [--rounds 3] [--only TEXT]
+    python benchmarks/load.py [--seconds 5] [--connections 32] [--rounds 3] [--only TEXT] [--trials]
 
 Needs `wrk` (https://github.com/wg/wrk) on PATH: `apt-get install wrk` on Debian and Ubuntu, `brew install wrk`
 on macOS. A load generator of its own keeps many connections busy, so the figures are the servers' and not
@@ -13,13 +13,20 @@ and body soundstage answered that call, captured from soundstage just before the
 call, rounds alternate between the two (bare first), three of each unless `--rounds` says otherwise (more
 rounds, steadier medians on a shared machine); the table shows the medians of requests per second and of the
 99th percentile latency, and their ratios against the goals (soundstage at 0.7 of the bare endpoint's rate or
-better, and a p99 within 3 times the bare endpoint's).
+better, and a p99 within 3 times the bare endpoint's), and each server's CPU per request: its process's user and
+system time over the round (from /proc) divided by the requests it answered, which other processes on a shared
+machine cannot lower or raise as they do the rate.
+
+`--trials`: while soundstage is driven, a client does what a grader does, trial after trial: it creates a world
+over the control API, makes a few calls in it (`TRIAL_CALLS`) and deletes it. Those requests count in the CPU
+per request; the table says how many trials ran meanwhile.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import re
@@ -29,12 +36,13 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 from urllib.parse import urlencode, urlsplit
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -55,6 +63,7 @@ world: acme
 task: Answer calls under load.
 agent: {slack_user: $bot, github_user: $bot_gh, pagerduty_user: $bot_pd, datadog_user: $bot_dd}
 """
+TRIAL_CALLS = 3  # the first calls of `calls`, Slack's, over plain HTTP
 INSTALL = (
     "benchmarks/load.py needs the load generator wrk on PATH: `apt-get install wrk` (Debian, Ubuntu) or "
     "`brew install wrk` (macOS); see https://github.com/wg/wrk"
@@ -76,6 +85,7 @@ class Round:
     rate: float  # requests per second
     p99_ms: float
     requests: int
+    cpu_us: float = 0.0  # the server process's CPU per request answered, µs
 
 
 def calls(world: dict[str, Any]) -> list[Call]:
@@ -97,6 +107,7 @@ def calls(world: dict[str, Any]) -> list[Call]:
     query = urlencode({"from": now - 3600, "to": now, "query": "avg:orders.latency.p99{service:orders}"})
     text = urlencode({"channel": general, "text": "Deploy of orders 1.4.1 is done; latency is back to normal."})
     return [
+        Call("slack auth.test", "POST", env["SLACK_API_URL"] + "auth.test", slack),
         Call("slack chat.postMessage", "POST", env["SLACK_API_URL"] + "chat.postMessage", form, text.encode()),
         Call(
             "slack conversations.history",
@@ -176,6 +187,50 @@ def serve_bare(spec: dict[str, Any]) -> None:
 # -- driving them ---------------------------------------------------------------------------------------
 
 
+def cpu(pid: int) -> float:
+    """Seconds of CPU (user and system) process `pid` has used."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+class Trials:
+    """A grader's trials, one after another in a thread, against soundstage while it is under load: each creates
+    a world of the scene, makes `TRIAL_CALLS` in it and deletes it."""
+
+    def __init__(self, base: str) -> None:
+        self.base = base
+        self.trials = self.requests = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self.failed: Exception | None = None
+
+    def __enter__(self) -> Self:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+        if self.failed is not None:
+            raise RuntimeError("a trial failed") from self.failed
+
+    def _run(self) -> None:
+        try:
+            while not self._stop.is_set():
+                world = _admin(self.base, "POST", "/v1/worlds", {"scene_yaml": SCENE})
+                for call in calls(world)[:TRIAL_CALLS]:
+                    request = urllib.request.Request(
+                        call.url, data=call.body or None, headers=call.headers, method=call.method
+                    )
+                    with urllib.request.urlopen(request) as answer:
+                        answer.read()
+                _admin(self.base, "DELETE", f"/v1/worlds/{world['id']}")
+                self.trials += 1
+                self.requests += TRIAL_CALLS + 4  # and two conversations.list (the channels' ids), create, delete
+        except Exception as exc:  # noqa: BLE001 (whatever failed, __exit__ tells it in the measuring thread)
+            self.failed = exc
+
+
 def wrk(url: str, call: Call, seconds: int, connections: int, folder: Path) -> Round:
     script = folder / "call.lua"
     lines = [f"wrk.method = {_lua(call.method)}", f"wrk.body = {_lua(call.body.decode())}"]
@@ -244,10 +299,16 @@ class Row:
     def p99(self) -> tuple[float, float]:
         return statistics.median(r.p99_ms for r in self.stack), statistics.median(r.p99_ms for r in self.bare)
 
+    @property
+    def cpu_us(self) -> tuple[float, float]:
+        return statistics.median(r.cpu_us for r in self.stack), statistics.median(r.cpu_us for r in self.bare)
 
-def run(seconds: int, connections: int, rounds: int = 3, only: str = "") -> tuple[list[Row], dict[str, Any]]:
-    """Drives every call whose name holds `only` against both servers; answers the rows and what soundstage's
-    world logged."""
+
+def run(
+    seconds: int, connections: int, rounds: int = 3, only: str = "", trials: bool = False
+) -> tuple[list[Row], dict[str, Any]]:
+    """Drives every call whose name holds `only` against both servers, with a grader's trials beside soundstage's
+    load when `trials`; answers the rows and what soundstage's world logged and the trials run."""
     if shutil.which("wrk") is None:
         raise SystemExit(INSTALL)
     home = Path(tempfile.mkdtemp(prefix="soundstage-load-"))
@@ -282,6 +343,8 @@ def run(seconds: int, connections: int, rounds: int = 3, only: str = "") -> tupl
         bare = subprocess.Popen([sys.executable, __file__, "--bare", str(home / "bare.json")], cwd=ROOT)
         _wait(f"http://127.0.0.1:{bare_port}/healthz")
         rows = []
+        pids = {"stack": stack.pid, "bare": bare.pid}
+        done = 0
         for call in todo:
             capture(call, context)  # the body as it is now (the log and the channel have grown meanwhile)
             targets = {"stack": call.url, "bare": _on(call.url, bare_port, bare_tls)}
@@ -290,10 +353,17 @@ def run(seconds: int, connections: int, rounds: int = 3, only: str = "") -> tupl
             measured: dict[str, list[Round]] = {"stack": [], "bare": []}
             for _ in range(rounds):
                 for which in ("bare", "stack"):
-                    measured[which].append(wrk(targets[which], call, seconds, connections, home))
+                    with Trials(base) if trials and which == "stack" else contextlib.nullcontext() as beside:
+                        used = cpu(pids[which])
+                        found = wrk(targets[which], call, seconds, connections, home)
+                        used = cpu(pids[which]) - used
+                        more = beside.requests if beside is not None else 0
+                        done += beside.trials if beside is not None else 0
+                    found.cpu_us = used / (found.requests + more) * 1e6
+                    measured[which].append(found)
             rows.append(Row(call.name, measured["stack"], measured["bare"]))
         logged = _admin(base, "GET", f"/v1/worlds/{world['id']}")
-        return rows, {"last_seq": logged["last_seq"]}
+        return rows, {"last_seq": logged["last_seq"], "trials": done}
     finally:
         for child in (bare, stack):
             if child is not None:
@@ -306,13 +376,14 @@ def report(rows: list[Row]) -> list[str]:
     lines = [
         (
             f"    {'call':<34} {'soundstage/s':>12} {'bare/s':>9} {'ratio':>6}   {'p99 ms':>7} {'bare p99':>8} "
-            f"{'x':>5}   goal (rate >= {RATE_GOAL}, p99 <= {P99_GOAL:g}x)"
+            f"{'x':>5}   {'CPU µs':>6} {'bare':>5}   goal (rate >= {RATE_GOAL}, p99 <= {P99_GOAL:g}x)"
         )
     ]
     for row in rows:
         stack_rate = statistics.median(r.rate for r in row.stack)
         bare_rate = statistics.median(r.rate for r in row.bare)
         p99, bare_p99 = row.p99
+        used, bare_used = row.cpu_us
         misses = []
         if row.rate < RATE_GOAL:
             misses.append(f"rate short by {RATE_GOAL - row.rate:.2f}")
@@ -320,7 +391,8 @@ def report(rows: list[Row]) -> list[str]:
             misses.append(f"p99 over by {p99 / bare_p99 - P99_GOAL:.1f}x")
         lines.append(
             f"    {row.name:<34} {stack_rate:>12,.0f} {bare_rate:>9,.0f} {row.rate:>6.2f}   {p99:>7.1f} "
-            f"{bare_p99:>8.1f} {p99 / bare_p99:>5.1f}   {'ok' if not misses else 'MISSES: ' + ', '.join(misses)}"
+            f"{bare_p99:>8.1f} {p99 / bare_p99:>5.1f}   {used:>6.0f} {bare_used:>5.0f}   "
+            f"{'ok' if not misses else 'MISSES: ' + ', '.join(misses)}"
         )
     return lines
 
@@ -331,14 +403,15 @@ def main() -> None:
     parser.add_argument("--connections", type=int, default=32, help="connections wrk keeps open")
     parser.add_argument("--rounds", type=int, default=3, help="rounds of each server per call")
     parser.add_argument("--only", default="", help="only the calls whose name holds this text, e.g. pulls")
+    parser.add_argument("--trials", action="store_true", help="a grader's trials beside soundstage's load")
     parser.add_argument("--bare", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.bare:
         serve_bare(json.loads(Path(args.bare).read_text()))
         return
-    rows, logged = run(args.seconds, args.connections, rounds=args.rounds, only=args.only)
+    rows, logged = run(args.seconds, args.connections, rounds=args.rounds, only=args.only, trials=args.trials)
     print("\n".join(report(rows)))
-    print(f"    soundstage's world logged {logged['last_seq']:,} events")
+    print(f"    soundstage's world logged {logged['last_seq']:,} events; {logged['trials']:,} trials ran beside it")
 
 
 if __name__ == "__main__":

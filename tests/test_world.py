@@ -1,3 +1,6 @@
+import gc
+import weakref
+
 import pytest
 
 from soundstage.clock import US, Clock, parse_time
@@ -168,3 +171,22 @@ def test_a_recurring_action_skips_only_the_runs_it_says_change_nothing():
     assert seen == expected
     # Run: the 636 runs that act and 5 others (just after other due events), where every minute is 10,141.
     assert (len(seen), runs, every_minute) == (646, 641, 10_141)
+
+
+def test_nothing_a_world_holds_leads_back_to_it():
+    """Its collections' journal and its periodic actions hold no reference to it: reference counting alone
+    frees a world let go, without the garbage collector (a server's never looks at it again)."""
+    gc.disable()
+    try:
+        world = make_world()
+        world.every(START, 60 * US, lambda w, until: until)
+        world["slack.users"].change("U1", name="maya.chen")
+        at = world.begin_call()
+        world["slack.channels"].add("C1", {"id": "C1"})
+        world.end_call(at, service="slack", method="POST", path="/api/conversations.create", status=200)
+        world.advance(3600 * US)
+        freed = weakref.ref(world)
+        del world
+        assert freed() is None
+    finally:
+        gc.enable()

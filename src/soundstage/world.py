@@ -3,6 +3,10 @@
 Records are plain dicts with the vendor's own field names and are never changed in place: a change
 stores a new dict. So copying a world (or taking a snapshot) copies only the id-to-record maps, and a
 diff compares records by identity before it compares fields.
+
+Nothing a world holds leads back to it (its collections report writes to its `_Journal`, its periodic actions
+are objects rather than closures that hold themselves): a dropped world is freed by reference counting alone,
+and no garbage collection has to walk the other worlds' objects to find it (collector.py).
 """
 
 from __future__ import annotations
@@ -57,7 +61,7 @@ class Collection:
         self.name = name
         self._records: dict[str, Record] = records if records is not None else {}
         self._indexes: dict[str, dict[Any, dict[str, None]]] = {}
-        self._journal: Callable[[str, str, str, Record | None, Record | None], None] | None = None
+        self._journal: _Journal | None = None
         # Made on first use, so that the many collections a world never reads this way cost nothing.
         self._derived: dict[type, Derived] | None = None
         self._origin = origin
@@ -205,6 +209,42 @@ class Principal:
     token_type: str = "bot"
 
 
+class _Journal:
+    """Where a world's collections report their writes: logged as they happen, or, while a call runs, kept to be
+    undone if it fails and logged after the call's own event. It holds the world's log and clock, not the world."""
+
+    __slots__ = ("clock", "log", "pending", "undo")
+
+    def __init__(self, log: EventLog, clock: Clock) -> None:
+        self.log = log
+        self.clock = clock
+        self.undo: list[tuple[str, str, Record | None]] | None = None  # None: no call is running
+        self.pending: list[tuple[str, str, str, list[str]]] = []
+
+    def __call__(self, name: str, op: str, record_id: str, old: Record | None, new: Record | None) -> None:
+        fields = _changed_fields(old, new) if op == "changed" else []
+        if self.undo is not None:
+            self.undo.append((name, record_id, old))
+            self.pending.append((name, op, record_id, fields))
+            return
+        self.log.emit_built(WriteEvent, t=iso(self.clock.now()), collection=name, op=op, id=record_id, fields=fields)
+
+
+@dataclass(frozen=True)
+class _Every:
+    """A periodic action (`World.every`): an object that schedules itself again, where a closure doing so would
+    hold itself, a cycle only a garbage collection frees."""
+
+    period: int
+    action: Callable[[World, int], int]
+
+    def __call__(self, world: World) -> None:
+        quiet = self.action(world, world._running_to)
+        now = world.clock.now()
+        bound = min(quiet, world._due[0].at if world._due else quiet, world._running_to + 1)
+        world.schedule(now + max(1, -(-(bound - now) // self.period)) * self.period, self)
+
+
 @dataclass(order=True)
 class _Due:
     at: int
@@ -254,8 +294,7 @@ class World:
         self._due: list[_Due] = []
         self._due_order = 0
         self._running_to = clock.now()  # the time `run_due` runs to (see `every`)
-        self._undo: list[tuple[str, str, Record | None]] | None = None
-        self._pending: list[tuple[str, str, str, list[str]]] = []
+        self._journal = _Journal(self.log, clock)
         self._watchers: list[Callable[[World], None]] = []
         for collection in collections.values():
             collection._journal = self._journal
@@ -306,14 +345,7 @@ class World:
         earliest of that time, the next other due event and the end of this run of due events (after which
         calls may write): so a 7-day clock move costs the runs that can change something, and every run keeps
         the place among other due events of the same time that the action scheduling itself gives it."""
-
-        def run(world: World) -> None:
-            quiet = action(world, world._running_to)
-            now = world.clock.now()
-            bound = min(quiet, world._due[0].at if world._due else quiet, world._running_to + 1)
-            world.schedule(now + max(1, -(-(bound - now) // period)) * period, run)
-
-        self.schedule(first, run)
+        self.schedule(first, _Every(period, action))
 
     def run_due(self) -> None:
         """Runs every due action in time order, each at its own time."""
@@ -363,32 +395,24 @@ class World:
 
     # -- writes --------------------------------------------------------------------------------------
 
-    def _journal(self, name: str, op: str, record_id: str, old: Record | None, new: Record | None) -> None:
-        if self._undo is not None:
-            self._undo.append((name, record_id, old))
-            fields = _changed_fields(old, new) if op == "changed" else []
-            self._pending.append((name, op, record_id, fields))
-            return
-        fields = _changed_fields(old, new) if op == "changed" else []
-        self.log.emit_built(WriteEvent, t=iso(self.clock.now()), collection=name, op=op, id=record_id, fields=fields)
-
     def begin_call(self) -> int:
         """Starts an agent call: runs due events, opens the undo journal, answers the call's time."""
         self.run_due()
-        self._undo = []
-        self._pending = []
+        self._journal.undo = []
+        self._journal.pending = []
         return self.clock.now()
 
     def rollback(self) -> None:
         """Undoes every write of the call in progress (a handler failed half-way)."""
-        for name, record_id, old in reversed(self._undo or []):
+        for name, record_id, old in reversed(self._journal.undo or []):
             self.collections[name]._restore(record_id, old)
-        self._undo = []
-        self._pending = []
+        self._journal.undo = []
+        self._journal.pending = []
 
     def end_call(self, at: int, **call: Any) -> CallEvent:
         """Records the call, then the writes it made, then moves the clock on by one tick."""
-        pending, self._undo, self._pending = self._pending, None, []  # the journal closes, whatever follows
+        journal = self._journal
+        pending, journal.undo, journal.pending = journal.pending, None, []  # the journal closes, whatever follows
         self.clock.tick()
         t = iso(at)
         event = self.log.emit_built(CallEvent, t=t, **call)

@@ -84,7 +84,7 @@ def test_a_failure_while_building_the_vendors_error_is_still_logged_once(stage, 
     assert (response.status_code, response.json()) == (500, {"errors": ["Internal Server Error"]})
     (call,) = live.trace()
     assert (call["status"], call["body"], call["body_cut"]) == (500, '{"title":"t","text":"x"}', 24)
-    assert live.world._undo is None  # the journal is closed: a timed write later is logged as its own
+    assert live.world._journal.undo is None  # the journal is closed: a timed write later is logged as its own
     live.world[EVENTS].add("2", {"id": 2, "title": "later"})
     assert live.events()[-1]["kind"] == "write" and live.events()[-1]["by"] is None
 

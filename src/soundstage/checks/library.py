@@ -69,19 +69,23 @@ class Definition:
         list: `(3, "state", "slack.message", "channel")`)."""
         values = {name: arguments.get(name, param.default) for name, param in self.params.items()}
         placed: dict[tuple[PathPart, ...], str] = {}
+        return _fill(self.body, (i,), values, placed), placed
 
-        def fill(value: Any, path: tuple[PathPart, ...]) -> Any:
-            name = ref_name(value)
-            if name is not None and name in values:
-                placed[path] = name
-                return copy.deepcopy(values[name])
-            if isinstance(value, list):
-                return [fill(item, path + (j,)) for j, item in enumerate(value)]
-            if isinstance(value, dict):
-                return {key: fill(item, path + (key,)) for key, item in value.items()}
-            return value
 
-        return fill(self.body, (i,)), placed
+def _fill(
+    value: Any, path: tuple[PathPart, ...], values: dict[str, Any], placed: dict[tuple[PathPart, ...], str]
+) -> Any:
+    """`value` with each `$param` of `values` replaced, noting where in `placed`. A function of the module, not a
+    closure calling itself: that would be a cycle, kept for good by a server's collector (collector.py)."""
+    name = ref_name(value)
+    if name is not None and name in values:
+        placed[path] = name
+        return copy.deepcopy(values[name])
+    if isinstance(value, list):
+        return [_fill(item, path + (j,), values, placed) for j, item in enumerate(value)]
+    if isinstance(value, dict):
+        return {key: _fill(item, path + (key,), values, placed) for key, item in value.items()}
+    return value
 
 
 @dataclass

@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-from .. import collector
 from ..errors import NotFound
 from ..services import SERVICES
 from ..stage import ImageCache, WorldImage
@@ -169,7 +168,6 @@ class Hub:
             del self.worlds[world_id]
             del self.envs[world_id]
             self._used.pop(world_id, None)
-        collector.release()
 
     def expire(self) -> list[str]:
         """Drops the worlds idle for `idle_ttl` or finished for `finished_ttl`; answers their ids."""

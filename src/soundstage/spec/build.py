@@ -12,6 +12,7 @@ that names one left out is left out too, without a problem of its own (`LeftOut`
 from __future__ import annotations
 
 import random
+import threading
 from collections.abc import Callable
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -38,6 +39,9 @@ FAKER_PROVIDERS = (
     "faker.providers.internet",
 )
 M = TypeVar("M", bound=BaseModel)
+# One Faker a thread, seeded again for each build: a Faker's parts reference each other, so one made and dropped
+# by each build would be garbage only a full collection frees, and a server runs none (collector.py).
+_FAKERS = threading.local()
 
 
 class LeftOut(SpecError):
@@ -66,10 +70,12 @@ class BuildContext:
     def faker(self) -> Faker:
         """Realistic fake values for `generate:`, seeded with the build's seed. Made when first used: importing
         Faker and making one is a large part of a build that generates nothing."""
-        from faker import Faker
+        faker: Faker | None = getattr(_FAKERS, "faker", None)
+        if faker is None:
+            from faker import Faker
 
-        faker = Faker(providers=list(FAKER_PROVIDERS))
-        faker.seed_instance(self._seed)
+            faker = _FAKERS.faker = Faker(providers=list(FAKER_PROVIDERS))
+        faker.seed_instance(self._seed)  # a new random state: what it draws depends on this seed alone
         return faker
 
     def at(self, file: str, here: Path) -> BuildContext:

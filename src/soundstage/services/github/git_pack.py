@@ -268,6 +268,51 @@ def _inflate(pack: memoryview, at: int, end: int, size: int) -> tuple[bytes, int
     return b"".join(parts), at
 
 
+class _Pack:
+    """A pack's objects being resolved, deltas applied against their bases. An object of its own rather than a
+    closure calling itself, which would be a cycle that a server's collector keeps, the pack's objects with it
+    (collector.py)."""
+
+    def __init__(self, entries: dict[int, _Entry], outside: Callable[[str], PackObject | None], inflated: int) -> None:
+        self.entries = entries
+        self.outside = outside
+        self.inflated = inflated
+        self.left = inflated - sum(len(entry.data) for entry in entries.values())  # what deltas may still make
+        self.resolved: dict[int, PackObject] = {}
+        self.by_sha: dict[str, PackObject] = {}
+        self.after: dict[int, list[int]] = {}  # an object's offset -> the deltas against it waiting for it
+        self.named: dict[str, list[int]] = {}  # an object's id -> the REF_DELTAs against it waiting for it
+
+    def resolve(self, offset: int, depth: int) -> PackObject | None:
+        """The object at `offset`; None while it is a delta against an object not known yet (then it waits)."""
+        if offset in self.resolved:
+            return self.resolved[offset]
+        if depth > MAX_DELTA_DEPTH:
+            raise PackError("delta chain too deep")
+        entry = self.entries.get(offset)
+        if entry is None:
+            raise PackError("delta base is not an object of the pack")
+        if entry.kind in KINDS:
+            obj = PackObject(KINDS[entry.kind], entry.data)
+        else:
+            if isinstance(entry.base, int):
+                base = self.resolve(entry.base, depth + 1)
+                waits = self.after.setdefault(entry.base, [])
+            else:
+                base = self.by_sha.get(str(entry.base)) or self.outside(str(entry.base))
+                waits = self.named.setdefault(str(entry.base), [])
+            if base is None:
+                waits.append(offset)
+                return None
+            obj = PackObject(base.kind, apply_delta(base.payload, entry.data))
+            self.left -= len(obj.payload)
+            if self.left < 0:
+                raise PackTooLarge(f"{mib(self.inflated)} self.inflated")
+        self.resolved[offset] = obj
+        self.by_sha[obj.sha] = obj
+        return obj
+
+
 def read_pack(
     pack: bytes, outside: Callable[[str], PackObject | None], objects: int, inflated: int
 ) -> list[PackObject]:
@@ -280,51 +325,16 @@ def read_pack(
         raise PackTooLarge(f"{objects} objects")
     if hashlib.sha1(pack[:-20]).digest() != pack[-20:]:
         raise PackError("pack checksum does not match")
-    entries = dict(_entries(pack, inflated))
-    left = inflated - sum(len(entry.data) for entry in entries.values())  # what deltas may still make
-    resolved: dict[int, PackObject] = {}
-    by_sha: dict[str, PackObject] = {}
-    after: dict[int, list[int]] = {}  # an object's offset -> the deltas against it waiting for it
-    named: dict[str, list[int]] = {}  # an object's id -> the REF_DELTAs against it waiting for it
-
-    def resolve(offset: int, depth: int) -> PackObject | None:
-        """The object at `offset`; None while it is a delta against an object not known yet (then it waits)."""
-        nonlocal left
-        if offset in resolved:
-            return resolved[offset]
-        if depth > MAX_DELTA_DEPTH:
-            raise PackError("delta chain too deep")
-        entry = entries.get(offset)
-        if entry is None:
-            raise PackError("delta base is not an object of the pack")
-        if entry.kind in KINDS:
-            obj = PackObject(KINDS[entry.kind], entry.data)
-        else:
-            if isinstance(entry.base, int):
-                base = resolve(entry.base, depth + 1)
-                waits = after.setdefault(entry.base, [])
-            else:
-                base = by_sha.get(str(entry.base)) or outside(str(entry.base))
-                waits = named.setdefault(str(entry.base), [])
-            if base is None:
-                waits.append(offset)
-                return None
-            obj = PackObject(base.kind, apply_delta(base.payload, entry.data))
-            left -= len(obj.payload)
-            if left < 0:
-                raise PackTooLarge(f"{mib(inflated)} inflated")
-        resolved[offset] = obj
-        by_sha[obj.sha] = obj
-        return obj
-
+    pending = _Pack(dict(_entries(pack, inflated)), outside, inflated)
+    entries, resolved = pending.entries, pending.resolved
     # A REF_DELTA's base may come later in the pack: what waits for an object is resolved once it is.
     for first in entries:
         todo = [first]
         while todo:
             offset = todo.pop()
-            obj = resolve(offset, 0)
+            obj = pending.resolve(offset, 0)
             if obj is not None:
-                todo += after.pop(offset, []) + named.pop(obj.sha, [])
+                todo += pending.after.pop(offset, []) + pending.named.pop(obj.sha, [])
     if len(resolved) != len(entries):
         raise PackError("a delta base is missing")
     return [resolved[offset] for offset in entries]

@@ -217,37 +217,45 @@ def _too_big(document: DocumentNode) -> str | None:
     """Why the document asks too much (depth over MAX_DEPTH, fields over MAX_FIELDS), or None. Spreads
     count as fields: fragments spreading others twice over would otherwise double the walk at each step."""
     fragments = {d.name.value: d for d in document.definitions if isinstance(d, FragmentDefinitionNode)}
-    count = 0
-
-    def walk(selections: SelectionSetNode | None, depth: int, seen: frozenset[str]) -> str | None:
-        nonlocal count
-        if selections is None:
-            return None
-        if depth > MAX_DEPTH:
-            return f"Query has depth of {depth}, which exceeds max depth of {MAX_DEPTH}"
-        for selection in selections.selections:
-            count += 1
-            if count > MAX_FIELDS:
-                return f"Query has more than {MAX_FIELDS} fields, which exceeds the limit of {MAX_FIELDS}"
-            if isinstance(selection, FieldNode):
-                found = walk(selection.selection_set, depth + 1, seen)
-            elif isinstance(selection, InlineFragmentNode):
-                found = walk(selection.selection_set, depth, seen)
-            elif isinstance(selection, FragmentSpreadNode) and selection.name.value in fragments:
-                if selection.name.value in seen:
-                    continue
-                found = walk(fragments[selection.name.value].selection_set, depth, seen | {selection.name.value})
-            else:
-                found = None
-            if found:
-                return found
-        return None
-
+    count = [0]
     for definition in document.definitions:
         if isinstance(definition, OperationDefinitionNode):
-            found = walk(definition.selection_set, 1, frozenset())
+            found = _walk(definition.selection_set, 1, frozenset(), fragments, count)
             if found:
                 return found
+    return None
+
+
+def _walk(
+    selections: SelectionSetNode | None,
+    depth: int,
+    seen: frozenset[str],
+    fragments: dict[str, FragmentDefinitionNode],
+    count: list[int],
+) -> str | None:
+    """`_too_big`'s walk, `count` the fields met so far. A function of the module, not a closure calling itself:
+    that would be a cycle a server's collector keeps (collector.py)."""
+    if selections is None:
+        return None
+    if depth > MAX_DEPTH:
+        return f"Query has depth of {depth}, which exceeds max depth of {MAX_DEPTH}"
+    for selection in selections.selections:
+        count[0] += 1
+        if count[0] > MAX_FIELDS:
+            return f"Query has more than {MAX_FIELDS} fields, which exceeds the limit of {MAX_FIELDS}"
+        if isinstance(selection, FieldNode):
+            found = _walk(selection.selection_set, depth + 1, seen, fragments, count)
+        elif isinstance(selection, InlineFragmentNode):
+            found = _walk(selection.selection_set, depth, seen, fragments, count)
+        elif isinstance(selection, FragmentSpreadNode) and selection.name.value in fragments:
+            if selection.name.value in seen:
+                continue
+            spread = fragments[selection.name.value].selection_set
+            found = _walk(spread, depth, seen | {selection.name.value}, fragments, count)
+        else:
+            found = None
+        if found:
+            return found
     return None
 
 
