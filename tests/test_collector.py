@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import weakref
 from collections.abc import Callable
@@ -14,6 +15,7 @@ import pytest
 from soundstage import collector
 from soundstage.checks import score
 from soundstage.clock import US
+from soundstage.rehearsal import Stage
 from soundstage.server import Hub
 from soundstage.server.recording import record
 from soundstage.services import SERVICES
@@ -64,6 +66,53 @@ def test_serving_freezes_the_survivors_of_every_collection() -> None:
     assert collector._collected not in gc.callbacks
     assert gc.get_threshold() == thresholds
     assert gc.get_freeze_count() == 0
+
+
+class _Cycle:
+    def __init__(self) -> None:
+        self.me = self
+
+
+@pytest.mark.parametrize("transient", [True, False])
+def test_the_cycles_of_transient_work_are_collected_not_frozen(transient: bool) -> None:
+    """A cycle alive during a collection that runs while transient work is under way is not frozen, nor by the
+    young collections after it: the first full collection finds it. Outside such work it is frozen for good."""
+    with collector.serving():
+        with collector.transient() if transient else contextlib.nullcontext():
+            cycle = _Cycle()
+            dead = weakref.ref(cycle)
+            gc.collect(0)  # while the work holds it
+        del cycle
+        gc.collect(0)
+        assert dead() is not None  # in an older generation, or frozen
+        gc.collect(2)
+        assert (dead() is None) is transient
+        survivor = [[]]
+        gc.collect(0)
+        assert not any(o is survivor for o in gc.get_objects())  # once a full one has run, young ones freeze
+
+
+def test_mcp_requests_leave_nothing_frozen() -> None:
+    """The MCP SDK makes cycles for each request it serves: a server that answers many tool calls holds no more
+    frozen objects after the last than after the first few."""
+    from tests.server.test_mcp import over_mcp
+
+    def calls(count: int) -> int:
+        live = stage.world("csv-export")
+
+        async def steps(session: Any) -> None:
+            for _ in range(count):
+                await session.call_tool("slack_list_channels", {})
+
+        over_mcp(live.env["SLACK_MCP_URL"], live.env["SLACK_BOT_TOKEN"], steps)
+        live.close()
+        gc.collect(0)
+        return gc.get_freeze_count()
+
+    with collector.serving(), Stage() as stage:
+        first = calls(20)  # the first requests import the SDK and build its models: alive for good
+        grown = [calls(150) - first for _ in range(3)]
+        assert max(grown) < 500  # by about 25 objects per call, and more each time, when their cycles are frozen
 
 
 def _use(hub: Hub, world: World) -> None:

@@ -26,6 +26,11 @@ indexes again and again to find nothing (the log and the state are alive anyway)
 while serving, garbage included, so it must make no cycle that outlives it (evaluating checks and building
 images make none: the test above covers both); outside a server its cycles are collected by the next full
 collection. The collector is turned back on as it was found.
+`transient()`: work that makes cycles which die with it, in a library soundstage does not own (the MCP SDK's
+server refers to itself through its handlers: about 40 objects per request). A collection that runs while such
+work is under way freezes nothing, or the work's cycles, alive at that moment, would be frozen and outlive it
+for good; after it, collections of the young generations freeze nothing either, since the older ones may hold
+those cycles, until a full collection has looked at every generation with no such work under way.
 """
 
 from __future__ import annotations
@@ -36,12 +41,18 @@ from contextlib import contextmanager
 from typing import Any
 
 THRESHOLDS = (2000, 10, 10)
-# paused: held() turned the collector off.
-_state = {"serving": False, "held": 0, "paused": False}
+# paused: held() turned the collector off; transient: transient() work under way; unsettled: a collection froze
+# nothing because of it, and no full collection has run since with none under way.
+_state = {"serving": False, "held": 0, "paused": False, "transient": 0, "unsettled": False}
 
 
 def _collected(phase: str, info: dict[str, Any]) -> None:
-    if phase == "stop":
+    if phase != "stop":
+        return
+    if _state["transient"]:
+        _state["unsettled"] = True
+    elif not _state["unsettled"] or info["generation"] == 2:
+        _state["unsettled"] = False
         gc.freeze()
 
 
@@ -52,7 +63,7 @@ def serving() -> Iterator[None]:
     gc.callbacks.append(_collected)
     thresholds = gc.get_threshold()
     gc.set_threshold(*THRESHOLDS)
-    _state["serving"] = True
+    _state["serving"], _state["unsettled"] = True, False
     try:
         yield
     finally:
@@ -78,11 +89,23 @@ def held() -> Iterator[None]:
                 gc.enable()
 
 
+@contextmanager
+def transient() -> Iterator[None]:
+    _state["transient"] += 1
+    try:
+        yield
+    finally:
+        _state["transient"] -= 1
+
+
 def _settle() -> None:
     """What a computation made and kept (its indexes) is moved out of the youngest generation without being
     walked, or the first collection after it would walk all of it: frozen while serving, as the survivors of a
     full collection are; else into the oldest generation (freezing merges every generation and starts the
-    count of new objects again, unfreezing hands them all to the oldest)."""
+    count of new objects again, unfreezing hands them all to the oldest). Not while the generations may hold
+    the cycles of transient work: the collections to come walk what it made."""
+    if _state["transient"] or _state["unsettled"]:
+        return
     gc.freeze()
     if not _state["serving"]:
         gc.unfreeze()

@@ -17,6 +17,7 @@ from mcp.server.lowlevel import Server
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.shared.exceptions import MCPError
 
+from .. import collector
 from ..services import SERVICES
 from ..services.base import Reply
 from ..services.mcp import Tool
@@ -45,8 +46,9 @@ async def serve(endpoint: Endpoint, scope: Scope, receive: Receive, send: Send) 
     manager = StreamableHTTPSessionManager(
         server, json_response=True, stateless=True, max_request_body_size=endpoint.hub.max_body
     )
-    async with manager.run():
-        await manager.handle_request(scope, receive, send)
+    with collector.transient():  # the SDK's server and session refer to themselves (collector.py)
+        async with manager.run():
+            await manager.handle_request(scope, receive, send)
 
 
 async def _call(endpoint: Endpoint, name: str, arguments: dict[str, Any]) -> types.CallToolResult:
