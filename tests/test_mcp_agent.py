@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.models import AGENTS, History, ScriptedModel, alone, scripted_model
+from tests.models import AGENTS, History, Script, ScriptedModel, alone, scripted_model
 from tests.ports import free_port
 from typer.testing import CliRunner
 
@@ -44,7 +44,7 @@ OUTSIDE_THE_THREAD = [
 ]
 
 
-def csv_export(in_thread: bool) -> Any:
+def csv_export(in_thread: bool) -> Script:
     """The model's turns for seeds/csv-export.yaml over Slack's MCP tools: find #support's question and
     #engineering's note on the CSV export, answer with the note (in the question's thread, or not), react."""
 
@@ -148,6 +148,33 @@ def test_the_mcp_agent_fails_for_the_stated_reason_and_explain_names_the_tools(
     [trial] = json.loads(explain(result.folder, "--json"))["trials"]
     posted = trial["failed"][0]["entries"][0]
     assert (posted["operation"], posted["mcp"]["tool"]) == ("chat.postMessage", "slack_post_message")
+
+
+def refused(history: History) -> tuple[str, dict[str, Any]] | str:
+    """A model that calls a tool the endpoint lacks, then one with arguments its schema refuses, then gives up."""
+    if history.result("slack_delete_everything") is None:
+        return "slack_delete_everything", {"all": True}
+    if history.result("slack_post_message") is None:
+        return "slack_post_message", {"channel_id": "C0NOPE", "text": 5}
+    return "I could not do it."
+
+
+def test_refused_tool_calls_are_results_the_model_reads_and_the_agent_goes_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with scripted_model(refused) as model:
+        result = attempt(model, tmp_path, monkeypatch)
+    assert [(name, answer) for name, _, answer in History(model.requests[-1]["messages"]).calls] == [
+        ("slack_delete_everything", "error: Unknown tool: slack_delete_everything"),
+        ("slack_post_message", "error: invalid arguments: text: 5 is not of type 'string'"),
+    ]
+    folder = Path(result.folder)
+    assert (folder / "output.txt").read_text() == "I could not do it.\n"
+    trace = [json.loads(line) for line in (folder / "trace.jsonl").read_text().splitlines()]
+    assert [(e["service"], e["status"], e["mcp"]["tool"]) for e in trace] == [
+        ("mcp", 404, "slack_delete_everything"),
+        ("slack", 400, "slack_post_message"),
+    ]
 
 
 def test_without_the_mcp_endpoint_or_when_it_cannot_be_reached_the_agent_stops_in_one_line() -> None:

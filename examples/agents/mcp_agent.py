@@ -30,6 +30,7 @@ from anyio.from_thread import start_blocking_portal
 from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
+from mcp.types import PaginatedRequestParams
 
 SYSTEM = (
     "You act in a company's tools through the tools given. Look before you act, change nothing the task does not "
@@ -55,7 +56,7 @@ async def listed(session: ClientSession) -> list[dict[str, Any]]:
     schemas: list[dict[str, Any]] = []
     cursor: str | None = None
     while True:
-        page = await session.list_tools(params={"cursor": cursor} if cursor else None)
+        page = await session.list_tools(params=PaginatedRequestParams(cursor=cursor) if cursor else None)
         schemas += [
             {"name": tool.name, "description": tool.description or "", "parameters": tool.input_schema}
             for tool in page.tools
