@@ -403,8 +403,8 @@ CASES = [(scene, agent, failed) for scene, agents in EXPECTED.items() for agent,
 
 def test_every_scene_and_agent_is_covered() -> None:
     assert {path.stem for path in SEEDS.glob("*.yaml")} == set(EXPECTED)
-    # llm_agent.py is the model-driven example, run against a scripted model in tests/test_llm_agent.py.
-    found = {path.stem for path in AGENTS.glob("*.py") if not path.name.startswith("_")} - {"llm_agent"}
+    # The model-driven examples run against a scripted model: tests/test_llm_agent.py, tests/test_mcp_agent.py.
+    found = {path.stem for path in AGENTS.glob("*.py") if not path.name.startswith("_")} - {"llm_agent", "mcp_agent"}
     assert found == {agent for agents in EXPECTED.values() for agent in agents}
     for scene, agents in EXPECTED.items():
         spec = read_scene(SEEDS / f"{scene}.yaml")[0]

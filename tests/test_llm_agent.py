@@ -1,22 +1,19 @@
-"""examples/agents/llm_agent.py, end to end through a scene with people, against a scripted model: a local
-OpenAI-compatible chat-completions endpoint whose every reply is decided from the tool results so far (no
-network, no key). The model's key reaches the agent by `--pass-env` and is written nowhere."""
+"""examples/agents/llm_agent.py, end to end through a scene with people, against a scripted model (tests/models.py:
+a local OpenAI-compatible endpoint whose every reply is decided from the tool results so far; no network, no
+key). The model's key reaches the agent by `--pass-env` and is written nowhere."""
 
 from __future__ import annotations
 
 import json
-import os
 import re
 import shlex
-import subprocess
 import sys
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.models import History, ScriptedModel, alone, scripted_model
 from tests.ports import free_port
 
 from soundstage.runner import run_scenes
@@ -26,26 +23,9 @@ KEY = "sk-scripted-model-0123456789"
 ASK_LAURA = "Hi Laura, Northwind says they were charged twice. Which invoice is it, and what is the impact on them?"
 
 
-class History:
-    """The tool calls of the conversation so far, with their results."""
-
-    def __init__(self, messages: list[dict[str, Any]]) -> None:
-        results = {m["tool_call_id"]: json.loads(m["content"]) for m in messages if m["role"] == "tool"}
-        self.calls = [
-            (call["function"]["name"], json.loads(call["function"]["arguments"]), results.get(call["id"]))
-            for m in messages
-            if m["role"] == "assistant"
-            for call in m.get("tool_calls") or []
-        ]
-
-    def result(self, name: str, **args: Any) -> Any:
-        """The latest result of a call of `name` with these arguments; None when there was none."""
-        found = [result for called, given, result in self.calls if called == name and args.items() <= given.items()]
-        return found[-1] if found else None
-
-    def reply_from(self, person: str, channel: str) -> str | None:
-        read = self.result("slack_read", channel=channel) or []
-        return next((m["text"] for m in reversed(read) if m.get("user") == person), None)
+def reply_from(history: History, person: str, channel: str) -> str | None:
+    read = history.result("slack_read", channel=channel) or []
+    return next((m["text"] for m in reversed(read) if m.get("user") == person), None)
 
 
 def refund_approval(history: History) -> tuple[str, dict[str, Any]]:
@@ -68,7 +48,7 @@ def refund_approval(history: History) -> tuple[str, dict[str, Any]]:
         if opened is None:
             return "slack_open_dm", {"user": person}
         dm = opened["channel"]
-        facts = history.reply_from(laura, history.result("slack_open_dm", user=laura)["channel"])
+        facts = reply_from(history, laura, history.result("slack_open_dm", user=laura)["channel"])
         question = (
             ASK_LAURA
             if person == laura
@@ -79,7 +59,7 @@ def refund_approval(history: History) -> tuple[str, dict[str, Any]]:
         )
         if history.result("slack_post", channel=dm) is None:
             return "slack_post", {"channel": dm, "text": question}
-        if history.reply_from(person, dm) is None:  # not yet: let time pass, then read again
+        if reply_from(history, person, dm) is None:  # not yet: let time pass, then read again
             name, _, _ = history.calls[-1]
             return ("slack_read", {"channel": dm}) if name == "wait" else ("wait", {"duration": "30s"})
     invoice = re.search(r"INV-\d+", facts or "").group(0)  # type: ignore[union-attr]
@@ -91,76 +71,10 @@ def refund_approval(history: History) -> tuple[str, dict[str, Any]]:
     return "finish", {"summary": f"Refund of {invoice} approved by Priya and confirmed to Northwind"}
 
 
-class ScriptedModel(ThreadingHTTPServer):
-    """`POST /v1/chat/completions`, answering one tool call a turn, as OpenAI's API shapes it."""
-
-    def __init__(self) -> None:
-        super().__init__(("127.0.0.1", 0), _Handler)
-        self.requests: list[dict[str, Any]] = []
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.server_address[1]}/v1"
-
-
-class _Handler(BaseHTTPRequestHandler):
-    server: ScriptedModel
-
-    def do_POST(self) -> None:
-        body = json.loads(self.rfile.read(int(self.headers["content-length"])))
-        if self.path != "/v1/chat/completions":  # as OpenAI answers a path it does not serve
-            self._answer(
-                404, {"error": {"message": f"Invalid URL (POST {self.path})", "type": "invalid_request_error"}}
-            )
-            return
-        self.server.requests.append({"authorization": self.headers.get("authorization"), "path": self.path, **body})
-        turn = len(self.server.requests)
-        name, arguments = refund_approval(History(body["messages"]))
-        answer = {
-            "id": f"chatcmpl-{turn}",
-            "object": "chat.completion",
-            "created": 1772460000,
-            "model": body["model"],
-            "choices": [
-                {
-                    "index": 0,
-                    "finish_reason": "tool_calls",
-                    "message": {
-                        "role": "assistant",
-                        "content": None,
-                        "tool_calls": [
-                            {
-                                "id": f"call_{turn}",
-                                "type": "function",
-                                "function": {"name": name, "arguments": json.dumps(arguments)},
-                            }
-                        ],
-                    },
-                }
-            ],
-        }
-        self._answer(200, answer)
-
-    def _answer(self, status: int, answer: dict[str, Any]) -> None:
-        data = json.dumps(answer).encode()
-        self.send_response(status)
-        self.send_header("content-type", "application/json")
-        self.send_header("content-length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
-
-
 @pytest.fixture
 def model() -> Iterator[ScriptedModel]:
-    server = ScriptedModel()
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield server
-    server.shutdown()
-    server.server_close()
+    with scripted_model(refund_approval) as server:
+        yield server
 
 
 def test_the_llm_agent_passes_a_people_scene_against_a_scripted_model(
@@ -201,25 +115,8 @@ def test_the_llm_agent_passes_a_people_scene_against_a_scripted_model(
             assert KEY not in path.read_text(errors="replace"), path
 
 
-AGENT = ROOT / "examples" / "agents" / "llm_agent.py"
-
-
-def _alone(**env: str) -> subprocess.CompletedProcess[str]:
-    """The agent run with nothing of a world's or a model's environment but `env`."""
-    settings = {"PATH": os.environ.get("PATH", ""), **env}
-    return subprocess.run(
-        [sys.executable, str(AGENT)],
-        input="Say hello.",
-        env=settings,
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=60,
-    )
-
-
 def test_without_a_key_or_a_model_url_the_agent_stops_at_once_saying_which_variable_to_set() -> None:
-    ended = _alone()
+    ended = alone("llm_agent")
 
     assert (ended.returncode, ended.stdout) == (2, "")
     assert ended.stderr == (
@@ -230,8 +127,8 @@ def test_without_a_key_or_a_model_url_the_agent_stops_at_once_saying_which_varia
 
 def test_a_model_that_cannot_be_reached_or_refuses_is_one_line_too(model: ScriptedModel) -> None:
     url = f"http://127.0.0.1:{free_port()}/v1"
-    unreachable = _alone(OPENAI_BASE_URL=url)
-    refused = _alone(OPENAI_BASE_URL=model.url.replace("/v1", "/v0"), OPENAI_API_KEY=KEY)
+    unreachable = alone("llm_agent", OPENAI_BASE_URL=url)
+    refused = alone("llm_agent", OPENAI_BASE_URL=model.url.replace("/v1", "/v0"), OPENAI_API_KEY=KEY)
 
     assert unreachable.returncode == 2 and unreachable.stderr.startswith(
         f"llm_agent: the model at {url}/chat/completions (OPENAI_BASE_URL) could not be reached: "

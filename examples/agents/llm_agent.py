@@ -8,22 +8,21 @@ it a token for (Slack: slack_sdk; GitHub: PyGithub; Datadog: datadog-api-client;
 the tools the model calls, and ends when the model calls `finish` or answers without a tool call; what it
 prints last is its output. `wait` moves the world's simulated clock on, so colleagues can answer.
 
-Settings, from the environment: OPENAI_BASE_URL (default https://api.openai.com/v1), OPENAI_API_KEY, MODEL
-(default gpt-4o-mini), MAX_TURNS (default 40). Without a key or a model's URL (a local model may need no key), or
-when the model cannot be reached or refuses, it stops with one line on stderr saying why, and exit code 2.
+The model's settings and the conversation are _model.py's, shared with mcp_agent.py: OPENAI_BASE_URL, OPENAI_API_KEY,
+MODEL, MAX_TURNS. Without a key or a model's URL, or when the model cannot be reached or refuses, it stops with
+one line on stderr saying why, and exit code 2.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from collections.abc import Callable
-from typing import Any, NoReturn
+from typing import Any
 
 import httpx
+from _model import Stopped, converse, model_url, stop
 
-RESULT_LIMIT = 6000  # characters of a tool's result the model is shown
 SYSTEM = (
     "You act in a company's Slack, GitHub, Datadog and PagerDuty through the tools given. Look before you act, "
     "ask colleagues when you lack a fact or an approval (they answer after a while: call `wait`, then read the "
@@ -65,11 +64,6 @@ def wait(duration: str) -> Any:
         timeout=30,
     )
     return response.json()
-
-
-@tool("End the attempt once the task is done.", summary="one line: what was done")
-def finish(summary: str) -> Any:
-    return {"finished": True, "summary": summary}
 
 
 # ---- the services whose token the world gives ----
@@ -210,81 +204,22 @@ if "PAGERDUTY_TOKEN" in os.environ:
 # ---- the loop ----
 
 
-DEFAULT_MODEL_URL = "https://api.openai.com/v1"
-
-
-def stop(why: str) -> NoReturn:
-    """Ends the agent with one line on stderr (its `agent.log` under soundstage), not a traceback."""
-    print(f"llm_agent: {why}", file=sys.stderr)
-    sys.exit(2)
-
-
-def model_url() -> str:
-    """The model's chat-completions endpoint; stops at once when neither a key nor a model's URL is set."""
-    if not os.environ.get("OPENAI_API_KEY") and not os.environ.get("OPENAI_BASE_URL"):
-        stop(
-            "set OPENAI_API_KEY (soundstage run ... --pass-env OPENAI_API_KEY), or OPENAI_BASE_URL for a model "
-            "that needs no key (--env OPENAI_BASE_URL=http://localhost:11434/v1)"
-        )
-    return os.environ.get("OPENAI_BASE_URL", DEFAULT_MODEL_URL).rstrip("/") + "/chat/completions"
-
-
-def chat(url: str, messages: list[dict[str, Any]]) -> dict[str, Any]:
-    try:
-        response = httpx.post(
-            url,
-            headers={"authorization": "Bearer " + os.environ.get("OPENAI_API_KEY", "")},
-            json={
-                "model": os.environ.get("MODEL", "gpt-4o-mini"),
-                "messages": messages,
-                "tools": [{"type": "function", "function": schema} for schema, _ in TOOLS.values()],
-            },
-            timeout=120,
-        )
-    except httpx.HTTPError as exc:
-        stop(f"the model at {url} (OPENAI_BASE_URL) could not be reached: {exc}")
-    if response.is_error:
-        stop(f"the model at {url} answered {response.status_code}: {' '.join(response.text.split())[:300]}")
-    return response.json()["choices"][0]["message"]
-
-
-def call(name: str, arguments: str) -> str:
-    """A tool's result for the model, as JSON text; a failing call is a result too (the model can recover)."""
+def run(name: str, arguments: dict[str, Any]) -> Any:
+    """A tool's result for the model; a failing call is a result too (the model can recover)."""
     if name not in TOOLS:
-        return json.dumps({"error": f"no tool {name}"})
+        return {"error": f"no tool {name}"}
     try:
-        result = TOOLS[name][1](**json.loads(arguments or "{}"))
+        return TOOLS[name][1](**arguments)
     except (TypeError, ValueError, *FAILURES) as exc:
-        result = {"error": f"{type(exc).__name__}: {exc}"}
-    return json.dumps(result, default=str)[:RESULT_LIMIT]
+        return {"error": f"{type(exc).__name__}: {exc}"}
 
 
 def main() -> None:
-    url = model_url()
-    messages: list[dict[str, Any]] = [
-        {"role": "system", "content": SYSTEM},
-        {"role": "user", "content": sys.stdin.read()},
-    ]
-    for _ in range(int(os.environ.get("MAX_TURNS", "40"))):
-        reply = chat(url, messages)
-        messages.append({key: value for key, value in reply.items() if value is not None})
-        calls = reply.get("tool_calls") or []
-        if not calls:
-            print(reply.get("content") or "")
-            return
-        for tool_call in calls:
-            function = tool_call["function"]
-            messages.append(
-                {
-                    "role": "tool",
-                    "tool_call_id": tool_call["id"],
-                    "content": call(function["name"], function["arguments"]),
-                }
-            )
-            if function["name"] == "finish":
-                print(json.loads(function["arguments"] or "{}").get("summary", ""))
-                return
-    sys.exit("gave up: too many turns")
+    try:
+        url = model_url()
+        print(converse(url, SYSTEM, sys.stdin.read(), [schema for schema, _ in TOOLS.values()], run))
+    except Stopped as why:
+        stop(why)
 
 
 if __name__ == "__main__":
