@@ -27,8 +27,10 @@ transport, beside their REST APIs, for agents that speak MCP. The agent's enviro
 | variable | endpoint |
 | --- | --- |
 | `SOUNDSTAGE_MCP_URL` | `/w/<id>/mcp`: the tools of every service the agent has a credential of |
-| `SLACK_MCP_URL`, `GITHUB_MCP_URL`, `DATADOG_MCP_URL`, `PAGERDUTY_MCP_URL` | `/w/<id>/mcp/<service>`: one service's tools, where the agent has its credential |
+"""
 
+# After the endpoints' table, whose rows of each service's endpoint render() makes.
+EXPLAINED = """
 - **Credentials.** A service's endpoint takes the service's own credential, sent as its REST API takes it
   (`Authorization: Bearer $SLACK_BOT_TOKEN`, `Authorization: Bearer $GITHUB_TOKEN`, `DD-API-KEY: $DD_API_KEY`
   with `DD-APPLICATION-KEY: $DD_APP_KEY`, `Authorization: Token token=$PAGERDUTY_TOKEN`); each tool's REST call
@@ -78,6 +80,11 @@ parameter that would need one; each service's section lists those it leaves out,
 
 def render() -> str:
     parts = [INTRO]
+    for name, service in SERVICES.items():
+        if getattr(service, "tools", None) is not None:
+            where = f"`/w/<id>/mcp/{name}`: {service.title}'s tools, where the agent has its credential"
+            parts.append(f"| `{name.upper()}_MCP_URL` | {where} |\n")
+    parts.append(EXPLAINED)
     for name, service in SERVICES.items():
         tools: Tools | None = getattr(service, "tools", None)
         if tools is None:

@@ -57,7 +57,7 @@ def test_get_thread_replies_reads_the_thread_parent_first(live):
     assert replies.json == rest(
         live, "slack", "POST", "/api/conversations.replies", json={"channel": parent["channel"], "ts": parent["ts"]}
     )
-    assert [m["ts"] for m in replies.json["messages"]][0] == parent["ts"]
+    assert replies.json["messages"][0]["ts"] == parent["ts"]
     assert len(replies.json["messages"]) == 1 + parent["reply_count"]
 
 
