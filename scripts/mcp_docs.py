@@ -27,16 +27,28 @@ transport, beside their REST APIs, for agents that speak MCP. The agent's enviro
 | variable | endpoint |
 | --- | --- |
 | `SOUNDSTAGE_MCP_URL` | `/w/<id>/mcp`: the tools of every service the agent has a credential of |
-| `SLACK_MCP_URL`, `GITHUB_MCP_URL` | `/w/<id>/mcp/<service>`: one service's tools, where the agent has its credential |
+"""
 
+# After the endpoints' table, whose rows of each service's endpoint render() makes.
+EXPLAINED = """
 - **Credentials.** A service's endpoint takes the service's own credential, sent as its REST API takes it
-  (`Authorization: Bearer $SLACK_BOT_TOKEN`, `Authorization: Bearer $GITHUB_TOKEN`); each tool's REST call
+  (`Authorization: Bearer $SLACK_BOT_TOKEN`, `Authorization: Bearer $GITHUB_TOKEN`, `DD-API-KEY: $DD_API_KEY`
+  with `DD-APPLICATION-KEY: $DD_APP_KEY`, `Authorization: Token token=$PAGERDUTY_TOKEN`); each tool's REST call
   carries the headers the request came with, so a Slack user token reads as a person and a bot token as the
   bot. The endpoint of every service takes any credential the world handed its agent (`SOUNDSTAGE_TOKEN`
   too) and gives each tool its service's credential (Slack's search, the user token; Slack's other tools, the
-  bot token). A request with no credential of the world, another world's, or for a world that is not live is
-  refused with HTTP 401 (`WWW-Authenticate: Bearer error="invalid_token"`) and never reaches a world; after the
-  attempt ends the same refusal is logged as an `after_finish` event, as a revoked token's REST call is.
+  bot token; Datadog's tools, both keys). A request with no credential of the world, another world's, or for a
+  world that is not live is refused with HTTP 401 (`WWW-Authenticate: Bearer error="invalid_token"`) and never
+  reaches a world; after the attempt ends the same refusal is logged as an `after_finish` event, as a revoked
+  token's REST call is.
+- **Who PagerDuty's tools act as.** PagerDuty makes its writes as the user its `From` header names. Its own
+  MCP server reads that user from the token (`GET /users/me`) and sends their email on every call; soundstage
+  does the same without the extra call: each PagerDuty tool's REST call carries `From:` the email of the user
+  the token acts as (the scene's `agent.pagerduty_user`, whose email is `$PAGERDUTY_FROM`), in place of any
+  `From` the request came with.
+- **Names.** On the endpoint of every service, a tool whose name another service's tool shares goes by its
+  service's name and its own (`datadog_list_incidents`, `pagerduty_list_incidents`); its calls are logged, and
+  named by trace checks, under its own name (`mcp:datadog/list_incidents`).
 - **The protocol.** Each request is served on its own by the official `mcp` SDK, stateless, answering JSON:
   `initialize` (or the SDK's `server/discover`), `tools/list` and `tools/call`. Nothing but tool calls is
   logged: the protocol's own requests are no calls of the agent's on the world, so a trace check counts the
@@ -58,13 +70,21 @@ transport, beside their REST APIs, for agents that speak MCP. The agent's enviro
   the same verdict whichever way the agent called. `explain`, the viewer and check results name the tool
   beside the call.
 
-Tools' names and input schemas are those of the vendors' own MCP servers, as each service's `mcp_tools.yaml`
-records them with their source and license; the descriptions are soundstage's own words.
+Tools' names and input schemas are those of the vendors' own MCP servers (for Datadog, whose own server does
+not publish its tools' input schemas, a widely used one's), as each service's `mcp_tools.yaml` records them
+with their source and license; the descriptions are soundstage's own words. Each tool is one REST call: a
+source's tool that needs more than one, or whose answer is not a REST answer, is not provided, and neither is a
+parameter that would need one; each service's section lists those it leaves out, and why.
 """
 
 
 def render() -> str:
     parts = [INTRO]
+    for name, service in SERVICES.items():
+        if getattr(service, "tools", None) is not None:
+            where = f"`/w/<id>/mcp/{name}`: {service.title}'s tools, where the agent has its credential"
+            parts.append(f"| `{name.upper()}_MCP_URL` | {where} |\n")
+    parts.append(EXPLAINED)
     for name, service in SERVICES.items():
         tools: Tools | None = getattr(service, "tools", None)
         if tools is None:
@@ -84,6 +104,14 @@ def render() -> str:
                 f"**`{p}`**" if p in required else f"`{p}`" for p in tool.input_schema.get("properties", {})
             )
             parts.append(f"| `{tool.name}` | `{tool.operation}` | {params or 'none'} | {tool.description} |\n")
+        left_out = [f"- `{name}` ({omitted['source']}): {omitted['why']}\n" for name, omitted in tools.omitted.items()]
+        left_out += [
+            f"- `{name}`'s parameter `{param}`: {why}\n"
+            for name, facts in tools.facts.items()
+            for param, why in facts.get("omitted_parameters", {}).items()
+        ]
+        if left_out:
+            parts.append("\nNot provided:\n\n" + "".join(left_out))
     return "".join(parts)
 
 

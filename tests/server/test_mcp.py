@@ -18,10 +18,14 @@ from mcp.shared.exceptions import MCPError
 from tests.server.test_isolation import EVERY_SERVICE
 
 from soundstage.checks.explaining import entry_line
+from soundstage.services.datadog.mcp_tools import tools as datadog_tools
 from soundstage.services.github.mcp_tools import tools as github_tools
+from soundstage.services.pagerduty.mcp_tools import tools as pagerduty_tools
 from soundstage.services.slack.mcp_tools import tools as slack_tools
 
 Steps = Callable[[ClientSession], Awaitable[Any]]
+# Every service's tools, in the order the endpoint of every service lists them.
+SERVED = {t.service: t for t in (slack_tools, github_tools, datadog_tools, pagerduty_tools)}
 
 
 def over_mcp(url: str, token: str | None, steps: Steps) -> Any:
@@ -66,9 +70,13 @@ def test_the_environment_names_the_endpoints_of_the_services_the_agent_has(stage
     assert {k: v for k, v in live.env.items() if k.endswith("_MCP_URL")} == {
         "SOUNDSTAGE_MCP_URL": base,
         "SLACK_MCP_URL": f"{base}/slack",
+        "DATADOG_MCP_URL": f"{base}/datadog",  # the scene's world has Datadog's records, so the agent its keys
     }
     every = stage.world(EVERY_SERVICE)
-    assert every.env["GITHUB_MCP_URL"] == f"{stage.url}/w/{every.id}/mcp/github"
+    assert {k: v for k, v in every.env.items() if k.endswith("_MCP_URL")} == {
+        "SOUNDSTAGE_MCP_URL": f"{stage.url}/w/{every.id}/mcp",
+        **{f"{name.upper()}_MCP_URL": f"{stage.url}/w/{every.id}/mcp/{name}" for name in SERVED},
+    }
 
 
 def test_tools_are_listed_with_their_schemas(stage):
@@ -203,7 +211,10 @@ def test_the_endpoint_of_every_service_gives_each_tool_its_services_credential(s
         return listed, me, search
 
     listed, me, search = over_mcp(url, live.env["SOUNDSTAGE_TOKEN"], steps)
-    assert [t.name for t in listed.tools] == [t.name for t in slack_tools.all() + github_tools.all()]
+    shared = {"list_incidents", "get_incident"}  # Datadog's and PagerDuty's
+    assert [t.name for t in listed.tools] == [
+        f"{tools.service}_{t.name}" if t.name in shared else t.name for tools in SERVED.values() for t in tools.all()
+    ]
     assert json.loads(me.content[0].text)["login"] == "stagebot"
     assert json.loads(search.content[0].text)["ok"] is True  # search.messages takes the user token alone
     trace = live.trace()
@@ -282,10 +293,14 @@ def test_explain_names_the_tool_of_a_call():
     assert entry_line(event) == "#4 T github GET /user 200"
 
 
-@pytest.mark.parametrize("tools", [slack_tools, github_tools], ids=["slack", "github"])
-def test_every_tool_of_the_facts_file_is_bound_to_a_rest_call(tools):
+@pytest.mark.parametrize(
+    ("name", "license"), [("slack", "MIT"), ("github", "MIT"), ("datadog", "Apache-2.0"), ("pagerduty", "Apache-2.0")]
+)
+def test_every_tool_of_the_facts_file_is_bound_to_a_rest_call(name, license):
+    tools = SERVED[name]
     assert [tool.name for tool in tools.all()] == list(tools.facts)
-    assert all(tools.source(tool.name)["license"] == "MIT" for tool in tools.all())
+    assert {tools.source(tool.name)["license"] for tool in tools.all()} == {license}
+    assert not set(tools.omitted) & set(tools.facts)  # a tool left out is not served as well
 
 
 def test_github_issue_tools_write_and_read_as_rest_does(stage):

@@ -11,6 +11,7 @@ protocol with the official SDK, imported on the first MCP request only (it takes
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import import_module
@@ -129,19 +130,24 @@ def _tools(
 ) -> dict[str, tuple[Tool, dict[str, str]]]:
     """The tools the endpoint serves, by name, each with the credential headers its REST call carries: on one
     service's endpoint, those the agent sent; on the endpoint of every service, the world's own credential for the
-    tool's service, for the services the world handed the agent one of."""
+    tool's service, for the tools whose credential the world handed the agent."""
     if name is not None:
         forwarded = {k: v for k, v in headers.items() if k not in TRANSPORT_HEADERS and not k.startswith("mcp-")}
         return {tool.name: (tool, forwarded) for tool in TOOLED[name].all()}
     env = hub.envs.get(world.id, {})
-    served: dict[str, tuple[Tool, dict[str, str]]] = {}
+    offered: list[tuple[Tool, dict[str, str]]] = []
     for tools in TOOLED.values():
         for tool in tools.all():
             try:
-                served[tool.name] = (tool, tools.headers(env, tool))
-            except KeyError:  # the world has no credential of this service: none of its tools
-                break
-    return served
+                offered.append((tool, tools.headers(env, tool)))
+            except KeyError:  # the world has no credential of this tool's: not served
+                continue
+    # Two services' tools of one name (Datadog's and PagerDuty's list_incidents) go by their service's name too.
+    counts = Counter(tool.name for tool, _ in offered)
+    return {
+        tool.name if counts[tool.name] == 1 else f"{tool.service}_{tool.name}": (tool, headers)
+        for tool, headers in offered
+    }
 
 
 async def _refuse(send: Send, reason: str) -> None:

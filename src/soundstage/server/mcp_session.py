@@ -21,7 +21,7 @@ from .. import collector
 from ..services import SERVICES
 from ..services.base import Reply
 from ..services.mcp import Tool
-from .mcp import Endpoint, rest_request
+from .mcp import TOOLED, Endpoint, rest_request
 from .recording import Receive, Scope, Send, record, record_refused_tool, tool_call
 
 # A validator per tool (its schema never changes), made on the tool's first call.
@@ -34,8 +34,8 @@ async def serve(endpoint: Endpoint, scope: Scope, receive: Receive, send: Send) 
     async def list_tools(ctx: Any, params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
         return types.ListToolsResult(
             tools=[
-                types.Tool(name=tool.name, description=tool.description, input_schema=dict(tool.input_schema))
-                for tool, _ in endpoint.tools.values()
+                types.Tool(name=name, description=tool.description, input_schema=dict(tool.input_schema))
+                for name, (tool, _) in endpoint.tools.items()
             ]
         )
 
@@ -67,7 +67,7 @@ async def _call(endpoint: Endpoint, name: str, arguments: dict[str, Any]) -> typ
         except (KeyError, TypeError, ValueError) as exc:
             problem = f"invalid arguments: {str(exc)[:_QUOTED]}"
     if call is None:
-        record_refused_tool(world, tool.service, principal, tool_call(name, arguments), 400, problem or "")
+        record_refused_tool(world, tool.service, principal, tool_call(tool.name, arguments), 400, problem or "")
         return _text(problem or "", error=True)
     service = SERVICES[tool.service]
     request = rest_request(endpoint, tool, headers, call)
@@ -75,7 +75,12 @@ async def _call(endpoint: Endpoint, name: str, arguments: dict[str, Any]) -> typ
     caller = world.tokens.get(token) if token else None
     if caller is not None and caller.service != service.name:  # as the REST side: a token of another service
         caller = None
-    reply, content, _, real_delay_ms = record(world, service, caller, request, mcp=tool_call(name, arguments))
+    identity = TOOLED[tool.service].caller
+    if caller is not None and identity is not None:
+        with world.lock:
+            request.headers = {**request.headers, **identity(world, caller)}
+    # Logged under the tool's own name, which a trace check names, whatever the endpoint served it as.
+    reply, content, _, real_delay_ms = record(world, service, caller, request, mcp=tool_call(tool.name, arguments))
     if real_delay_ms:  # a slow api fault, held outside the world's lock as on the REST side
         await anyio.sleep(real_delay_ms / 1000)
     return _result(reply, content)

@@ -4,7 +4,9 @@ A service's tools live in its own package: the facts of the vendors' servers (to
 where they come from and under which license) in `mcp_tools.yaml`, descriptions in soundstage's words,
 and in `mcp_tools.py` one function per tool, registered with `@tools("name", operation)`, that turns the
 tool's arguments into the REST call (`RestCall`) the server then runs as any other call: the same handler,
-rate limits, api faults, people and log. The service names its registry as `Service.tools`.
+rate limits, api faults, people and log. The service names its registry as `Service.tools`. The facts
+file also names the source's tools soundstage leaves out (`omitted`), and a tool's left-out parameters
+(`omitted_parameters`), each with why; docs/mcp.md lists them.
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ from typing import Any
 from urllib.parse import quote
 
 import yaml
+
+from ..world import Principal, World
 
 # What a tool's arguments may name in a path: a value of the schema's scalar types.
 _SCALARS = (str, int, float)
@@ -53,6 +57,8 @@ class Tool:
 
 
 Headers = Callable[[Mapping[str, str], Tool], dict[str, str]]
+# Headers the vendor's MCP server sends for whoever its credential speaks for (PagerDuty's `From`).
+CallerHeaders = Callable[[World, Principal], dict[str, str]]
 
 
 def bearer(default: str) -> Headers:
@@ -65,16 +71,31 @@ def bearer(default: str) -> Headers:
     return headers
 
 
+def env_headers(templates: Mapping[str, str]) -> Headers:
+    """Credentials as the REST API takes them, each header's value a template of the agent's environment
+    variables (`{"dd-api-key": "{DD_API_KEY}"}`); a variable the world did not hand raises KeyError."""
+
+    def headers(env: Mapping[str, str], tool: Tool) -> dict[str, str]:
+        return {name: template.format_map(env) for name, template in templates.items()}
+
+    return headers
+
+
 class Tools:
     """One service's tools, in the order its facts file lists them. `headers` gives the credential headers
-    a tool's REST call carries on the endpoint that serves every service, from the agent's environment."""
+    a tool's REST call carries on the endpoint that serves every service, from the agent's environment;
+    `caller`, the headers every tool's REST call carries on either endpoint for the principal its credential
+    speaks for, as the vendor's server sends them (they replace any the request came with)."""
 
-    def __init__(self, service: str, facts: Path, headers: Headers) -> None:
+    def __init__(self, service: str, facts: Path, headers: Headers, caller: CallerHeaders | None = None) -> None:
         self.service = service
         self.headers = headers
+        self.caller = caller
         document = yaml.safe_load(facts.read_text(encoding="utf-8"))
         self.sources: dict[str, dict[str, str]] = document["sources"]
         self.facts: dict[str, dict[str, Any]] = document["tools"]
+        # The source's tools left out, by name: {source, why}.
+        self.omitted: dict[str, dict[str, str]] = document.get("omitted", {})
         self._tools: dict[str, Tool] = {}
 
     def __call__(

@@ -21,7 +21,7 @@ from ..base import (
 )
 from ..limits import ANNOUNCED_LIMIT, with_headers
 from ..rest import RestService, trace_body
-from . import evaluation, limits, seed_logs, seed_monitoring, seed_records
+from . import evaluation, limits, mcp_tools, seed_logs, seed_monitoring, seed_records
 from .calls import Call, ops
 from .errors import DatadogError, envelope, forbidden, not_found, server_error
 from .models import DatadogSection
@@ -49,6 +49,7 @@ class DatadogService(RestService):
     agent_user = "datadog_user"  # who the agent is here, in a scene's `agent:`
     hosts = tuple(f"api.{site}" for site in SITES)
     secret_params = ("api_key", "application_key")
+    tools = mcp_tools.tools  # its MCP server's tools (docs/mcp.md)
     record_names = staticmethod(record_names)  # the viewer's names beside ids
     fault_options: ClassVar[Mapping[str, FaultOption]] = {"limit": ANNOUNCED_LIMIT}
     fault_statuses: ClassVar[Mapping[str, tuple[int, ...]]] = {"server_error": (500, 502, 503, 504)}

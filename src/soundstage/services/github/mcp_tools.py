@@ -44,7 +44,7 @@ def create_issue(arguments: dict[str, Any]) -> RestCall:
 
 @tools("update_issue", f"PATCH {REPO}/issues/{{issue_number}}")
 def update_issue(arguments: dict[str, Any]) -> RestCall:
-    fields = ("title", "body", "state", "state_reason", "labels", "assignees", "milestone")
+    fields = ("title", "body", "state", "labels", "assignees", "milestone")
     body = picked(arguments, {f: f for f in fields})
     return RestCall("PATCH", path(REPO + "/issues/{issue_number}", arguments), body=body)
 
@@ -57,8 +57,12 @@ def add_issue_comment(arguments: dict[str, Any]) -> RestCall:
 
 @tools("search_issues", "GET /search/issues")
 def search_issues(arguments: dict[str, Any]) -> RestCall:
+    # As the server words the search: issues alone, and in the repository owner and repo name.
+    q = f"is:issue {arguments['query']}"
+    if arguments.get("owner") and arguments.get("repo"):
+        q = f"repo:{arguments['owner']}/{arguments['repo']} {q}"
     return RestCall(
-        "GET", "/search/issues", query=picked(arguments, {"query": "q", "sort": "sort", "order": "order", **PAGING})
+        "GET", "/search/issues", query={"q": q, **picked(arguments, {"sort": "sort", "order": "order", **PAGING})}
     )
 
 

@@ -21,7 +21,7 @@ from ..base import (
 )
 from ..limits import ANNOUNCED_LIMIT, with_headers
 from ..rest import RestService, trace_body
-from . import handlers_events, limits, seed_directory, seed_incidents
+from . import handlers_events, limits, mcp_tools, seed_directory, seed_incidents
 from .calls import Call, ops
 from .errors import PagerDutyError, envelope, invalid, not_found, server_error
 from .models import PagerdutySection
@@ -61,6 +61,7 @@ class PagerDutyService(RestService):
     error = PagerDutyError
     https_only = True  # the official client refuses any other base URL
     record_names = staticmethod(record_names)  # the viewer's names beside ids
+    tools = mcp_tools.tools  # its MCP server's tools (docs/mcp.md)
 
     def envelope(self, exc: PagerDutyError) -> Any:
         return envelope(exc)

@@ -18,10 +18,15 @@ def _method(name: str, body: dict[str, Any]) -> RestCall:
     return RestCall("POST", f"/api/{name}", body=body)
 
 
+def _capped(arguments: dict[str, Any]) -> Any:
+    """The page size asked for, at most 200, as the reference server sends it."""
+    return min(arguments.get("limit", 100), 200)
+
+
 @tools("slack_list_channels", "conversations.list")
 def list_channels(arguments: dict[str, Any]) -> RestCall:
     # As the reference server asks: public channels only, archived ones left out.
-    body = {"types": "public_channel", "exclude_archived": True, "limit": arguments.get("limit", 100)}
+    body = {"types": "public_channel", "exclude_archived": True, "limit": _capped(arguments)}
     return _method("conversations.list", {**body, **picked(arguments, {"cursor": "cursor"})})
 
 
@@ -55,7 +60,7 @@ def thread_replies(arguments: dict[str, Any]) -> RestCall:
 
 @tools("slack_get_users", "users.list")
 def users(arguments: dict[str, Any]) -> RestCall:
-    body = {"limit": arguments.get("limit", 100), **picked(arguments, {"cursor": "cursor"})}
+    body = {"limit": _capped(arguments), **picked(arguments, {"cursor": "cursor"})}
     return _method("users.list", body)
 
 
@@ -64,13 +69,25 @@ def user_profile(arguments: dict[str, Any]) -> RestCall:
     return _method("users.profile.get", {"user": arguments["user_id"], "include_labels": True})
 
 
+# Slack's search modifiers the server's date filters become.
+_DATES = {
+    "filter_date_before": "before",
+    "filter_date_after": "after",
+    "filter_date_on": "on",
+    "filter_date_during": "during",
+}
+
+
 # Search reads as a person does: with the user token, on the endpoint that picks the credential.
 @tools("conversations_search_messages", "search.messages", credential="SLACK_USER_TOKEN")
 def search_messages(arguments: dict[str, Any]) -> RestCall:
-    words = [str(arguments["search_query"])]
+    words = [str(arguments["search_query"])] if arguments.get("search_query") else []
     channel, author = arguments.get("filter_in_channel"), arguments.get("filter_users_from")
     if channel:  # an id as Slack's own mention of it; a name (`#general`) as written
         words.append(f"in:<#{channel}>" if _CHANNEL_ID.fullmatch(str(channel)) else f"in:{channel}")
     if author:
         words.append(f"from:<@{author}>" if _USER_ID.fullmatch(str(author)) else f"from:{author}")
+    words += [f"{modifier}:{arguments[name]}" for name, modifier in _DATES.items() if arguments.get(name)]
+    if arguments.get("filter_threads_only"):
+        words.append("is:thread")
     return _method("search.messages", {"query": " ".join(words), "count": arguments.get("limit", 20)})
