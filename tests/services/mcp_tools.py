@@ -67,10 +67,10 @@ def call(
 
 
 def rest(live: Any, service: str, method: str, path: str, **kwargs: Any) -> Any:
-    """The JSON answer of the service's REST API to a call made directly, as the agent would, on the port the
-    MCP endpoints are reached on (whose URL the answers' links hang from, as the tools' do)."""
-    url = f"{live.stage.url}/w/{live.id}/{service}{path}"
-    client = live.stage.http
+    """The JSON answer of the service's REST API to a call made directly, as the agent would, at the service's
+    URL in the world (whose answers' links hang from it, as the tools' do)."""
+    url = live.urls[service] + path
+    client = live.stage.https if url.startswith("https:") else live.stage.http
     headers = {
         **credential_headers(live, service),
         "User-Agent": "probe",

@@ -178,7 +178,9 @@ def rest_request(endpoint: Endpoint, tool: Tool, headers: dict[str, str], call: 
         # call without a User-Agent).
         headers={**headers, "content-type": JSON_TYPE, "accept": "application/json", "user-agent": "soundstage-mcp"},
         body=body,
-        base_url=f"{endpoint.base}/w/{endpoint.world.id}/{tool.service}",
+        # The service's own URL in the world, as the agent's environment names it (https for PagerDuty): its
+        # answers link there.
+        base_url=endpoint.hub.urls(endpoint.world, endpoint.base)[tool.service],
     )
 
 
