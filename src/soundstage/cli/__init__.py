@@ -34,6 +34,7 @@ COMMANDS = {
     "view": ("view", "view"),
     "config": ("config", "config"),
     "import": ("import_agent_diff", "import_app"),
+    "mcp": ("mcp", "mcp"),
 }
 
 
