@@ -133,10 +133,11 @@ def test_a_scene_on_a_server_of_its_own_graded_when_stdin_ends(tmp_path):
     assert "marked_handled" not in failed and "answered_in_thread" in failed
 
 
-def mcp_command(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+def mcp_command(*args: str, env: dict[str, str] | None = None, lines: str = "") -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "soundstage", "mcp", *args],
         env=_base_env() | (env or {}),
+        input=lines,
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -165,3 +166,27 @@ def test_what_cannot_be_bridged_is_said_on_stderr(stage):
     assert (done.returncode, done.stdout) == (2, "")
     assert "wnope" in done.stderr
     assert live.trace() == []
+
+
+INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "test", "version": "1"}},
+}
+
+
+def test_a_line_that_is_no_message_is_skipped_and_what_was_asked_is_answered_after_stdin_ends(stage):
+    live = stage.world(scene="csv-export")
+    done = mcp_command(env=live.env, lines=f"not json\n{json.dumps(INITIALIZE)}\n")  # then end of file at once
+    assert done.returncode == 0, done.stderr
+    [answer] = [json.loads(line) for line in done.stdout.splitlines()]
+    assert (answer["id"], answer["result"]["serverInfo"]["name"]) == (1, "soundstage")
+    assert done.stderr.startswith("soundstage mcp: stdin: ")
+
+
+def test_an_endpoint_that_cannot_be_reached_exits_3():
+    env = {"SOUNDSTAGE_MCP_URL": "http://127.0.0.1:1/w/wnope/mcp", "SOUNDSTAGE_TOKEN": "t"}
+    done = mcp_command(env=env, lines=f"{json.dumps(INITIALIZE)}\n")
+    assert (done.returncode, done.stdout) == (3, "")
+    assert "error: cannot reach http://127.0.0.1:1/w/wnope/mcp" in done.stderr

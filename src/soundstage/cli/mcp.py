@@ -67,10 +67,15 @@ def mcp(
 
 
 def _serve(world: Mapping[str, Any], service: str | None) -> None:
+    import httpx2
+
     from ..server.mcp_bridge import bridge
 
     url, headers = _endpoint(world["env"], service)
-    anyio.run(bridge, url, headers)
+    try:
+        anyio.run(bridge, url, headers)
+    except* httpx2.TransportError as group:  # the SDK's client lets the endpoint's absence end its session
+        raise InfrastructureError(f"cannot reach {url}: {group.exceptions[0]}") from None
 
 
 def _serve_in_process(scene: str, service: str | None) -> None:
