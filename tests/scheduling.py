@@ -24,6 +24,7 @@ SLOW_FIRST = (
     "test_runner_ray.py",
     "test_node_sdks.py",
     "test_mcp_servers.py",
+    "test_cli_mcp.py",
     "test_toy_service.py",
     "test_docker.py",
     "test_hostile_agent.py",
