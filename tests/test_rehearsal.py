@@ -16,6 +16,7 @@ from tests.checks.test_builders import REFUND_CHECKS
 
 from soundstage import AsyncStage, Stage, check, review, run_scenes
 from soundstage.errors import NotFound, SpecError, UsageError
+from soundstage.server.hub import NODE_PRELOAD
 
 ROOT = Path(__file__).parent.parent
 AGENTS = ROOT / "examples" / "agents"
@@ -282,9 +283,12 @@ def test_a_stage_intercepts_and_passes_variables_as_soundstage_run_does(monkeypa
     """`Stage(intercept=True, pass_env=..., env=...)`: a client left at https://slack.com reaches the world,
     and the agent's environment holds the variables given."""
     monkeypatch.setenv("SOUNDSTAGE_TEST_MODEL_KEY", "sk-stage-0123456789")
-    with Stage(intercept=True, pass_env=["SOUNDSTAGE_TEST_MODEL_KEY"], env={"MODEL": "m"}) as stage:
+    given = {"MODEL": "m", "NODE_OPTIONS": "--max-old-space-size=512"}
+    with Stage(intercept=True, pass_env=["SOUNDSTAGE_TEST_MODEL_KEY"], env=given) as stage:
         world = stage.world(scene_yaml=SCENE)
         assert (world.env["SOUNDSTAGE_TEST_MODEL_KEY"], world.env["MODEL"]) == ("sk-stage-0123456789", "m")
+        # Node's options given keep their place after the preload that sends Node's requests to the proxy.
+        assert world.env["NODE_OPTIONS"] == f'--require "{NODE_PRELOAD}" --max-old-space-size=512'
         assert world.env["HTTPS_PROXY"].startswith(f"http://agent:{world.env['SOUNDSTAGE_TOKEN']}@127.0.0.1:")
         code = (
             "import os; from slack_sdk import WebClient; client = WebClient(token=os.environ['SLACK_BOT_TOKEN']); "

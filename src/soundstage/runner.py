@@ -301,12 +301,16 @@ class AgentEnv:
 
 def agent_environment(hub: Hub, world: World, base_url: str, given: AgentEnv = AgentEnv()) -> dict[str, str]:
     """What of the user's environment the agent gets: PATH, HOME, LANG, the scene's `pass_env` names and
-    those `given` that are set, and the values `given`; the world's own variables over all of them."""
+    those `given` that are set, and the values `given`; the world's own variables over all of them, but for
+    NODE_OPTIONS, where the user's options follow the world's (interception's preload)."""
     env = {name: os.environ[name] for name in KEPT_ENV if name in os.environ}
     passed = {name: given.passed(name) for name in [*world.agent.get("pass_env", []), *given.pass_env]}
     env.update({name: value for name, value in passed.items() if value is not None})
     env.update(given.values)
+    node_options = env.get("NODE_OPTIONS")
     env.update(hub.environment(world, base_url))
+    if node_options and env["NODE_OPTIONS"] != node_options:
+        env["NODE_OPTIONS"] = f"{env['NODE_OPTIONS']} {node_options}"
     return env
 
 

@@ -14,6 +14,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -70,7 +71,18 @@ class ProxyPort:
             # soundstage's own URLs go straight to it.
             **{name: "127.0.0.1,localhost,::1" for name in ("NO_PROXY", "no_proxy")},
             **trust(self.ca),
+            **NODE_PROXY,
         }
+
+
+# Node reads no proxy variable by itself: from 22.21 and 24.5 it does when told so, and older releases load
+# soundstage's preload, which does it for them (node_proxy.cjs; docs/interception.md, "Node").
+NODE_PRELOAD = Path(__file__).with_name("node_proxy.cjs")
+NODE_PROXY = {
+    "NODE_USE_ENV_PROXY": "1",
+    # NODE_OPTIONS splits on spaces outside double quotes, inside which `\` escapes.
+    "NODE_OPTIONS": '--require "{}"'.format(str(NODE_PRELOAD).replace("\\", "\\\\").replace('"', '\\"')),
+}
 
 
 # Python's ssl and requests, curl and git read a bundle (the usual authorities and soundstage's); Node adds the
