@@ -17,10 +17,13 @@ import httpx
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
+from soundstage.services.datadog.mcp_tools import tools as datadog_tools
 from soundstage.services.slack.mcp_tools import tools as slack_tools
 
 ROOT = Path(__file__).parents[2]  # where `csv-export` is found, in seeds/
 SLACK_TOOLS = [tool.name for tool in slack_tools.all()]
+# The endpoint of every service in csv-export: its agent has Slack's tokens and Datadog's keys.
+EVERY_TOOL = SLACK_TOOLS + [tool.name for tool in datadog_tools.all()]
 
 
 def bridged(args: list[str], env: dict[str, str], steps: Callable[[ClientSession], Awaitable[Any]], log: Path) -> Any:
@@ -71,7 +74,7 @@ def test_a_live_world_by_its_control_url(stage, tmp_path):
     control = f"{stage.url}/v1/worlds/{live.id}"
     env = {"SOUNDSTAGE_ADMIN_TOKEN": stage.server.admin_token}
     names, answer = bridged(["--world", control], env, react(support, question), tmp_path / "stderr")
-    assert names == SLACK_TOOLS  # the endpoint of every service: csv-export's agent has Slack alone
+    assert names == EVERY_TOOL
     assert answer == {"ok": True}
     arguments = {"channel_id": support, "timestamp": question, "reaction": "white_check_mark"}
     assert reactions(live.trace()) == [
@@ -106,7 +109,7 @@ def test_a_scene_made_into_a_world_on_a_running_server(stage, tmp_path):
         return made, await react(support, question)(session)
 
     made, (names, answer) = bridged(["csv-export", "--server", stage.url], env, steps, tmp_path / "stderr")
-    assert (names, answer) == (SLACK_TOOLS, {"ok": True})
+    assert (names, answer) == (EVERY_TOOL, {"ok": True})
     world = stage.server.hub.worlds[made]
     assert (world.scene, [call.path for call in world.log.calls()]) == ("csv-export", ["/api/reactions.add"])
     assert (tmp_path / "stderr").read_text() == f"world {made} of csv-export: {stage.url}/v1/worlds/{made}\n"
