@@ -27,7 +27,8 @@ Needs the load generator `wrk` for (a); benchmarks/load.py says how to install i
     share of the README's command, a csv-export `soundstage run` with the example agent: the CPU of the command
     and every process under it, less the agent process's (reported by a small wrapper around the agent),
     median of 5 runs against a store a first run made, with bytecode caches. Goal: under 0.5 s.
-(g) reads as the world grows, and loading a world of 100,000 messages given as records (benchmarks/reads.py).
+(g) reads as the world grows, and loading a world of 100,000 messages given as records and one whose `generate:`
+    makes 100,000 (benchmarks/reads.py). Budget for the generated one: within 1.5x the records' CPU, 150 MiB.
 (h) Datadog metric queries over 1 h, 1 d and 30 d of 1 and 20 series, and monitor evaluation under Slack
     traffic (benchmarks/datadog.py).
 (g) and (h) run as their own scripts, after the rest; `--skip-scripts` leaves them out.
