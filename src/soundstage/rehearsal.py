@@ -186,6 +186,17 @@ class LiveWorld:
             )
         return self.check(*(checks or []))
 
+    def fork(self) -> LiveWorld:
+        """A new live world on the stage in this one's state (`POST .../fork`): records, clock, log, people
+        and faults as they are now; then each goes on alone. Its `env` holds tokens of its own. Raises
+        UsageError when this world has finished or the stage is full."""
+        try:
+            return LiveWorld(self.stage, self.stage.hub.fork(self.id))
+        except ValueError as exc:  # finished
+            raise UsageError(str(exc)) from None
+        except TooManyWorlds:
+            raise UsageError(_FULL.format(limit=self.stage.hub.max_worlds)) from None
+
     def close(self) -> None:
         """Drops the world from the stage: its tokens and URLs stop working. What was read from it stays."""
         if self.id in self.stage.hub.worlds:
@@ -256,10 +267,13 @@ class Stage:
         try:
             return LiveWorld(self, self.hub.add(image))
         except TooManyWorlds:
-            raise UsageError(
-                f"the stage holds its limit of {self.hub.max_worlds} live worlds: close those done with "
-                "(world.close()), or make the stage with a larger max_worlds"
-            ) from None
+            raise UsageError(_FULL.format(limit=self.hub.max_worlds)) from None
+
+
+_FULL = (
+    "the stage holds its limit of {limit} live worlds: close those done with (world.close()), or make the stage "
+    "with a larger max_worlds"
+)
 
 
 class AsyncLiveWorld:
@@ -298,6 +312,9 @@ class AsyncLiveWorld:
 
     async def finish(self, output: str | None = None, checks: list[Spec] | None = None) -> Result:
         return await _off_loop(self.sync.finish, output, checks)
+
+    async def fork(self) -> AsyncLiveWorld:
+        return AsyncLiveWorld(await _off_loop(self.sync.fork))
 
     async def close(self) -> None:
         await _off_loop(self.sync.close)

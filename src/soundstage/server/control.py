@@ -228,6 +228,21 @@ async def create_world(request: Request) -> Any:
     return describe(hub, world, _base(request))
 
 
+async def fork_world(request: Request) -> Any:
+    """A new live world in the state of this one (`Hub.fork`), with tokens of its own."""
+    hub = _hub(request)
+    world = _world(request)
+    if world.finished:
+        raise ControlError(409, "already_finished", f"world {world.id} has finished: fork a world before it finishes")
+    if world.log.broken is not None:  # what it did since the log broke was never written down
+        raise ControlError(503, "unavailable", f"world {world.id} serves no more calls: {world.log.broken}")
+    try:
+        fork = hub.fork(world.id)
+    except ValueError as exc:  # it finished meanwhile
+        raise ControlError(409, "already_finished", str(exc)) from None
+    return describe(hub, fork, _base(request))
+
+
 async def list_worlds(request: Request) -> Any:
     hub = _hub(request)
     return [

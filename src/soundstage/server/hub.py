@@ -132,6 +132,25 @@ class Hub:
 
     def add(self, image: WorldImage) -> World:
         """A new live world of `image`. Raises TooManyWorlds when the hub is full of live, unexpired worlds."""
+        return self._hold(image.instantiate)
+
+    def fork(self, world_id: str) -> World:
+        """A new live world in the state of world `world_id` (`World.fork`), with credentials of its own: the
+        parent's agent tokens never reach the fork, nor the fork's the parent. Raises NotFound, TooManyWorlds,
+        or ValueError for a finished world."""
+        parent = self.get(world_id)
+        handed = set(self.envs[parent.id].values())
+
+        def forked(new_id: str) -> World:
+            world = parent.fork(new_id)
+            for token in handed:
+                del world.tokens[token]
+            return world
+
+        return self._hold(forked)
+
+    def _hold(self, make: Callable[[str], World]) -> World:
+        """Holds the world `make` makes under a new id, with the agent's credentials; TooManyWorlds when full."""
         self.expire()
         with self._lock:
             if len(self.worlds) >= self.max_worlds:
@@ -140,7 +159,7 @@ class Hub:
                     "(DELETE /v1/worlds/<id>) or raise the limit (--max-worlds)"
                 )
             world_id = new_world_id()
-            world = image.instantiate(world_id)
+            world = make(world_id)
             # The agent's credential for its own control routes (finish, the clock), apart from any service's.
             control = "ss-" + secrets.token_hex(16)
             world.tokens[control] = Principal("soundstage", "agent", "control")
