@@ -338,9 +338,9 @@ def _digest(path: Path) -> str:
 
 def _failure(exc: BaseException) -> str:
     """An exception in a user's words, with where its code raised it: `KeyError: 'x' (checks.py:12 in f)`."""
+    if isinstance(exc, SyntaxError) and exc.filename:  # its own text names the file as a module's name
+        return f"{type(exc).__name__}: {exc.msg} ({exc.filename}:{exc.lineno})"
     said = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
-    if isinstance(exc, SyntaxError) and exc.filename:
-        return f"{said} ({exc.filename}:{exc.lineno})"
     frames = traceback.extract_tb(exc.__traceback__)
     return f"{said} ({frames[-1].filename}:{frames[-1].lineno} in {frames[-1].name})" if frames else said
 
@@ -357,7 +357,7 @@ def run_python(args: PythonArgs, attempt: Attempt) -> Outcome:
         return Outcome(None, expected, failure, invalid=True)
     verdict = _verdict(answer)
     if verdict is None:
-        shown = show(repr(answer), 200)
+        shown = repr(answer) if len(repr(answer)) <= 200 else repr(answer)[:199] + "…"
         said = (
             f"it returned {shown}; a Python check answers True or False, a score from 0 to 1, or a soundstage.Verdict"
         )
