@@ -29,7 +29,9 @@ def repeats_the_facts(attempt: AttemptView, source: str, question: str) -> Verdi
     posts = [
         call.seq
         for call in attempt.trace
-        if call.operation == "chat.postMessage" and isinstance(call.body, dict) and call.body.get("thread_ts") == question
+        if call.operation == "chat.postMessage"
+        and isinstance(call.body, dict)
+        and call.body.get("thread_ts") == question
     ]
     found = len(facts) - len(missing)
     why = f"the reply repeats {found} of the {len(facts)} facts of the PSA ({', '.join(facts)})"
