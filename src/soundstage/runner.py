@@ -31,6 +31,7 @@ from typing import IO, TYPE_CHECKING, Any, Protocol
 
 from .checks import score
 from .checks.evaluate import INITIAL_FILE, WRITES_FILE
+from .checks.python import sources
 from .clock import US
 from .errors import UsageError
 from .events import CallEvent, Event, FinishEvent, WriteEvent
@@ -592,10 +593,11 @@ class _TrialFolder:
 
 def trial_cover(run_folder: Path, folder: Path, image: WorldImage, env: dict[str, str]) -> Cover:
     """What one trial's agent must not see besides the run's cover: the run folder it is written into (a
-    Ray node's own), its trial folder, and the files its scene was built from with their folders; and what
-    it must see under a cover: the CA certificates its environment names."""
+    Ray node's own), its trial folder, the files its scene was built from with their folders, and its Python
+    checks' modules; and what it must see under a cover: the CA certificates its environment names."""
     files = [Path(name) for name in image.files]
-    hidden = (run_folder, folder, *files, *(file.parent for file in files))
+    # A Python check's module alone, not its folder: that may be the project's, which the agent may need.
+    hidden = (run_folder, folder, *files, *(file.parent for file in files), *sources(image.checks))
     shown = tuple(Path(env[name]) for name in TRUST_VARIABLES if name in env)
     return Cover(tuple(path.absolute() for path in hidden), shown)
 

@@ -18,6 +18,7 @@ from typing import Any
 from .. import collector
 from ..checks import Check, CheckSpecError, CheckSpecErrors, check_pass_list, watch_state_milestones
 from ..checks.library import Parsed, parse_with_library
+from ..checks.python import sources
 from ..clock import Clock, parse_duration, parse_time, wall_us
 from ..errors import NotFound, SpecError
 from ..faults import api as api_faults
@@ -361,7 +362,8 @@ class ImageCache:
                 return cached
             image = scene_image(read_document(path))  # errors name the path as the user gave it
         if image.clock.start != "now":
-            files = [(Path(f), _stamp(Path(f))) for f in image.files]
+            # A Python check's module too: a changed module is imported again (checks/python.py).
+            files = [(f, _stamp(f)) for f in [*map(Path, image.files), *sources(image.checks)]]
             with self._lock:
                 self._images[key] = (image, files)
                 while len(self._images) > self.size:
