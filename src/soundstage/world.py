@@ -28,6 +28,8 @@ from .events import CallEvent, ClockEvent, EventLog, FinishEvent, StartEvent, Wr
 from .ids import IdSource
 
 Record = Mapping[str, Any]
+# The bytes of call bodies a world keeps to be saved (`World.note`): past them, it cannot be saved.
+INPUTS_LIMIT = 64 * 2**20
 Snapshot = dict[str, dict[str, Record]]
 P = TypeVar("P")
 T = TypeVar("T")
@@ -317,6 +319,13 @@ class World:
         self.pass_ids: list[str] | None = None
         self.scene_record: dict[str, Any] = {}
         self._parts: dict[type, Any] = {}
+        self.image: Any = None  # the WorldImage it was made from (set by `WorldImage.instantiate`)
+        # What made this world since its image, in order, for a snapshot to replay (`note`); None once it cannot be
+        # (`unsaveable` says why). Entries are never changed once noted, so a fork's copy shares them.
+        self.inputs: list[tuple[Any, ...]] | None = []
+        self.inputs_size = 0
+        self.unsaveable: str | None = None
+        self.handed: dict[str, Principal] = {}  # every token a hub handed out for this world or its forks' parents
         # Held for a whole call, and by anything else that appends to the log from another thread
         # (the runner finishing an attempt), so `seq` stays gapless and unique.
         self.lock = threading.RLock()
@@ -356,6 +365,9 @@ class World:
                 log=EventLog(self.log.events),  # events are frozen: the list is copied, not them
             )
             world.tokens = dict(self.tokens)
+            world.image, world.handed = self.image, dict(self.handed)
+            world.inputs = list(self.inputs) if self.inputs is not None else None
+            world.inputs_size, world.unsaveable = self.inputs_size, self.unsaveable
             world.checks, world.pass_ids, world.scene_record = self.checks, self.pass_ids, self.scene_record
             world._due_order, world._running_to = self._due_order, self._running_to
             # Whatever the engine's state holds of this world's parts stands for the fork's in the copy.
@@ -393,6 +405,24 @@ class World:
 
     def diff(self) -> dict[str, Any]:
         return diff_snapshots(self.initial, self.snapshot())
+
+    # -- inputs, for snapshots (server/snapshot.py) ---------------------------------------------------------
+
+    def note(self, entry: tuple[Any, ...], size: int = 0) -> None:
+        """Keeps one input that changes the world (a call, a clock move, the finish), `size` bytes of body."""
+        if self.inputs is None:
+            return
+        self.inputs_size += size
+        if self.inputs_size > INPUTS_LIMIT:
+            self.cannot_save(f"its calls' bodies passed {INPUTS_LIMIT // 2**20} MiB, more than a world keeps to save")
+            return
+        self.inputs.append(entry)
+
+    def cannot_save(self, reason: str) -> None:
+        """This world can no longer be saved exactly: its inputs are let go, `reason` is what a save answers."""
+        if self.unsaveable is None:
+            self.unsaveable = reason
+        self.inputs = None
 
     # -- time and due events -------------------------------------------------------------------------
 
@@ -434,6 +464,7 @@ class World:
     def advance(self, us: int) -> None:
         """Moves simulated time on by hand; what falls due meanwhile happens, each at its own time."""
         with self.lock:
+            self.note(("advance", us))
             self.log.emit(ClockEvent, t=iso(self.clock.now()), advanced=format_duration(us))
             self.clock.advance(us)
             self.run_due()
@@ -446,6 +477,7 @@ class World:
     def _finish(self, output: str | None, reason: str) -> bool:
         if self.finished:
             return False
+        self.note(("finish", output, reason))
         self.run_due()
         self.output = output
         self.finished = True

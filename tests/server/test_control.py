@@ -320,3 +320,36 @@ def test_text_that_cannot_be_written_out_is_refused(stage, route):
     assert (response.status_code, response.json()["error"]["code"]) == (400, "invalid_json")
     assert not live.world.finished
     assert stage.http.get(live.control + "/events").status_code == 200
+
+
+def test_snapshot_and_load_over_http(stage):
+    live = stage.world(SCENE)
+    assert post(live, "chat.postMessage", channel=live.world.refs["general"], text="hello").json()["ok"]
+    saved = stage.http.get(f"{live.control}/snapshot")
+    assert saved.status_code == 200 and saved.json()["format"] == "soundstage-snapshot"
+    assert live.token.encode() not in saved.content
+    loaded = stage.http.post("/v1/worlds", json={"snapshot": saved.json()})
+    assert loaded.status_code == 201
+    again = stage.server.hub.worlds[loaded.json()["id"]]
+    assert again.state() == live.world.state() and again.log.last_seq == live.world.log.last_seq
+    assert loaded.json()["env"]["SLACK_BOT_TOKEN"] != live.token
+    data = saved.json()
+    data["world"]["digest"] = "0" * 64
+    held = set(stage.server.hub.worlds)
+    refused = stage.http.post("/v1/worlds", json={"snapshot": data})
+    assert refused.status_code == 400 and refused.json()["error"]["code"] == "invalid_snapshot"
+    assert "does not make the world it was saved from" in refused.json()["error"]["message"]
+    assert set(stage.server.hub.worlds) == held
+    agent = {"Authorization": f"Bearer {live.env['SOUNDSTAGE_TOKEN']}"}
+    assert stage.http.get(f"{live.control}/snapshot", headers=agent).status_code == 403
+    assert stage.http.post("/v1/worlds", json={"snapshot": saved.json()}, headers=agent).status_code == 403
+
+
+def test_a_load_needs_a_free_place():
+    with Server(Hub(max_worlds=1), admin_token="sesame") as server:
+        http = httpx.Client(base_url=server.url, headers={"Authorization": "Bearer sesame"})
+        world = http.post("/v1/worlds", json={"scene_yaml": SCENE}).json()["id"]
+        saved = http.get(f"/v1/worlds/{world}/snapshot").json()
+        full = http.post("/v1/worlds", json={"snapshot": saved})
+        assert full.status_code == 429 and full.json()["error"]["code"] == "too_many_worlds"
+        assert list(server.hub.worlds) == [world]

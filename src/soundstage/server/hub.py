@@ -162,13 +162,13 @@ class Hub:
             world = make(world_id)
             # The agent's credential for its own control routes (finish, the clock), apart from any service's.
             control = "ss-" + secrets.token_hex(16)
-            world.tokens[control] = Principal("soundstage", "agent", "control")
+            world.tokens[control] = world.handed[control] = Principal("soundstage", "agent", "control")
             self._by_token[control] = world
             env: dict[str, str] = {"SOUNDSTAGE_TOKEN": control}
             for service in SERVICES.values():
                 for credential in service.credentials(world):
                     token = credential.prefix + secrets.token_hex(16)
-                    world.tokens[token] = credential.principal
+                    world.tokens[token] = world.handed[token] = credential.principal
                     self._by_token[token] = world
                     env[credential.env] = token
             self.worlds[world_id] = world
