@@ -91,7 +91,10 @@ def trial_json(number: int, outcome: str = "passed", scene: str = "hello") -> di
         "finish_reason": "exited",
         "wall_seconds": 1.25,
         "simulated_seconds": 30.0,
-        "counts": {"calls": 3, "events": 7, "errors": 1, "unimplemented": 0, "after_finish": 0},
+        "counts": {
+            **{"calls": 3, "events": 7, "errors": 1, "unimplemented": 0, "after_finish": 0},
+            **{"model_calls": 2, "model_tokens": 150, "model_refused": 1},
+        },
         "failed_checks": [] if outcome == "passed" else ["said_hello"],
         "folder": f"runs/20260101-000000/{scene}/{number}",
         "attempts": 1,

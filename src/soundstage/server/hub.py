@@ -22,6 +22,7 @@ from ..errors import NotFound
 from ..services import SERVICES
 from ..stage import ImageCache, WorldImage
 from ..world import Principal, World
+from .model_calls import Budget, ModelCapture
 from .tls import LocalCA
 
 # What a server holds by default: the number of live worlds a 1 GiB process keeps comfortably, and
@@ -119,6 +120,7 @@ class Hub:
         self.images = ImageCache()
         self.worlds: dict[str, World] = {}
         self.envs: dict[str, dict[str, str]] = {}
+        self.budgets: dict[str, Budget] = {}  # each world's model-call capture (model_calls.py)
         self.max_worlds = max_worlds
         self.idle_ttl = idle_ttl
         self.finished_ttl = finished_ttl
@@ -130,8 +132,10 @@ class Hub:
         self.tls: TLSPort | None = None  # set by the server when it listens with TLS too
         self.proxy: ProxyPort | None = None  # set by the server when it listens as the interception proxy
 
-    def add(self, image: WorldImage) -> World:
-        """A new live world of `image`. Raises TooManyWorlds when the hub is full of live, unexpired worlds."""
+    def add(self, image: WorldImage, capture: ModelCapture | None = None) -> World:
+        """A new live world of `image`, its agent's model calls captured as `capture` says (by default, the
+        default hosts', without bodies or cap). Raises TooManyWorlds when the hub is full of live, unexpired
+        worlds."""
         self.expire()
         with self._lock:
             if len(self.worlds) >= self.max_worlds:
@@ -154,6 +158,7 @@ class Hub:
                     env[credential.env] = token
             self.worlds[world_id] = world
             self.envs[world_id] = env
+            self.budgets[world_id] = Budget(capture or ModelCapture())
             self._used[world_id] = self._wall()
         return world
 
@@ -179,6 +184,7 @@ class Hub:
                 world.log.close()
             del self.worlds[world_id]
             del self.envs[world_id]
+            del self.budgets[world_id]
             self._used.pop(world_id, None)
 
     def expire(self) -> list[str]:
