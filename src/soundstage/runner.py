@@ -377,8 +377,8 @@ class _Lines:
 
 
 class _Trace(_Lines):
-    """Writes each `call` and `model_call` event to `trace.jsonl` as it is logged. `ended` is set when the world finishes
-    (and by the runner when the agent exits): the attempt is over."""
+    """Writes each `call` and `model_call` event to `trace.jsonl` as it is logged. `ended` is set when the world
+    finishes (and by the runner when the agent exits): the attempt is over."""
 
     def __init__(self, path: Path) -> None:
         super().__init__(path)

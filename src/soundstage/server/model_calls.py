@@ -32,11 +32,13 @@ USAGE_FIELDS = ("prompt_tokens", "completion_tokens", "total_tokens")
 @dataclass(frozen=True)
 class ModelCapture:
     """Which hosts' calls are captured (`host:port`, lower case), whether their bodies are kept, and the tokens
-    a world's agent may use (None: no cap)."""
+    a world's agent may use (None: no cap). The hosts `named` by the run besides the default ones are reached as
+    those of a scene's `agent.allow` are: whatever their address, offline too (docs/interception.md)."""
 
     hosts: tuple[str, ...] = DEFAULT_HOSTS
     bodies: bool = False
     max_tokens: int | None = None
+    named: tuple[str, ...] = ()
 
     @classmethod
     def of(cls, hosts: list[str] | None = None, bodies: bool = False, max_tokens: int | None = None) -> ModelCapture:
@@ -45,7 +47,7 @@ class ModelCapture:
         named = [host_port(host if _has_port(host) else f"{host}:443") for host in hosts or []]
         if max_tokens is not None and max_tokens < 1:
             raise ValueError("--max-tokens must be at least 1")
-        return cls(tuple(dict.fromkeys([*DEFAULT_HOSTS, *named])), bodies, max_tokens)
+        return cls(tuple(dict.fromkeys([*DEFAULT_HOSTS, *named])), bodies, max_tokens, tuple(dict.fromkeys(named)))
 
 
 def _has_port(host: str) -> bool:

@@ -158,7 +158,9 @@ class Proxy:
         budget = self.hub.budgets.get(world.id)
         with contextlib.suppress(ValueError):  # a target that is not host:port is refused as an outside one
             if budget is not None and host_port(target) in budget.capture.hosts:
-                return await self._outside(reader, writer, world, target, self._model(world, budget, target))
+                allowed = host_port(target) in budget.capture.named
+                carry = self._model(world, budget, target, allowed)
+                return await self._outside(reader, writer, world, target, carry, allowed)
         await self._outside(reader, writer, world, target, _relay)
 
     async def _head(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> bytes:
@@ -174,10 +176,17 @@ class Proxy:
             self.waiting.pop(writer, None)
 
     async def _outside(
-        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, world: World, target: str, carry: Carrier
+        self,
+        reader: asyncio.StreamReader,
+        writer: asyncio.StreamWriter,
+        world: World,
+        target: str,
+        carry: Carrier,
+        allowed: bool = False,
     ) -> None:
-        """A connection to a host of the outside world, `carry`ied once it is made (a tunnel, or a model host's
-        requests), or its refusal; logged once with the status the agent got."""
+        """A connection to a host of the outside world (`allowed` as the scene's `agent.allow` hosts are), carried
+        by `carry` once it is made (a tunnel, or a model host's requests), or its refusal; logged once with the
+        status the agent got."""
         if self.tunnels[world.id] >= TUNNELS:
             _log_outside(world, target, 429)
             return await _answer(writer, 429, "Too Many Requests: this world has all the tunnels it may")
@@ -185,7 +194,7 @@ class Proxy:
         try:
             status, reason, remote = 502, "Bad Gateway", None  # logged so if anything unforeseen fails
             try:
-                status, reason, remote = await _reach(world, target)
+                status, reason, remote = await _reach(world, target, allowed)
             finally:
                 _log_outside(world, target, status)
             if remote is None:
@@ -196,7 +205,7 @@ class Proxy:
             if not self.tunnels[world.id]:
                 del self.tunnels[world.id]
 
-    def _model(self, world: World, budget: Budget, target: str) -> Carrier:
+    def _model(self, world: World, budget: Budget, target: str, allowed: bool) -> Carrier:
         """What carries a model host's connection once the host is reached: TLS ended here with a certificate for
         the host, each request inside sent on to the host on a connection of its own (the first on the one just
         made) and its answer passed back as it comes, the call logged in `world` (model_calls.py)."""
@@ -223,7 +232,7 @@ class Proxy:
                         refusal = [(b"content-type", b"application/json"), (b"x-should-retry", b"false")]
                         return 429, [*refusal, (b"content-length", str(len(error)).encode())], _once(error)
                     opened = first.pop() if first else None
-                    call = _ModelCall(world, budget, target, name, opened)
+                    call = _ModelCall(world, budget, target, name, opened, allowed)
                     task = asyncio.ensure_future(call.forward(request, body))
                     self.forwarding.add(task)  # it runs to the model's last byte even if the agent leaves
                     task.add_done_callback(self.forwarding.discard)
@@ -390,8 +399,10 @@ class _ModelCall:
         target: str,
         name: str,
         opened: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None,
+        allowed: bool,
     ) -> None:
         self.world, self.budget, self.target, self.name, self.opened = world, budget, target, name, opened
+        self.allowed = allowed
         self.started: asyncio.Future[tuple[int, list[Any]]] = asyncio.get_running_loop().create_future()
         self.queue: asyncio.Queue[bytes | None] = asyncio.Queue()
 
@@ -424,7 +435,7 @@ class _ModelCall:
 
     async def _reach(self) -> tuple[asyncio.StreamReader, asyncio.StreamWriter] | None:
         """A new connection to the host, by the same rules as the first (logged once, at the CONNECT)."""
-        return (await _reach(self.world, self.target))[2]
+        return (await _reach(self.world, self.target, self.allowed))[2]
 
     async def _exchange(
         self,
@@ -478,17 +489,18 @@ def _private_name(host: str) -> bool:
 
 
 async def _reach(
-    world: World, target: str
+    world: World, target: str, allowed: bool = False
 ) -> tuple[int, str, tuple[asyncio.StreamReader, asyncio.StreamWriter] | None]:
     """The status and reason to answer a CONNECT to `target` with, and the connection to the host when it is 200.
 
-    A host the scene names in `agent.allow` is reached whatever it is; otherwise an offline scene reaches
-    nothing, and an online one only the public internet, judged by every address the name stands for."""
+    A host the scene names in `agent.allow` (or the run does: `allowed`) is reached whatever it is; otherwise an
+    offline scene reaches nothing, and an online one only the public internet, judged by every address the name
+    stands for."""
     try:
         wanted = host_port(target)
     except ValueError:
         return 400, "Bad Request: CONNECT needs host:port", None
-    named = wanted in world.agent.get("allow", ())
+    named = allowed or wanted in world.agent.get("allow", ())
     if not named and world.agent.get("network") == "offline":
         return 403, "Forbidden: this scene keeps the agent offline", None
     host, _, port = wanted.rpartition(":")
