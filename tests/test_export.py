@@ -148,6 +148,8 @@ def test_a_trial_past_its_token_cap_is_refused_its_next_model_call_and_says_so(
     assert result.exit_code == 2 and "token_cap" in (Path(result.folder) / "agent.log").read_text()
     saved = json.loads((Path(result.folder) / "result.json").read_text())
     assert saved["counts"]["model_refused"] == 1
+    explained = CliRunner().invoke(app, ["explain", result.folder])
+    assert "  model calls: 3, 70 tokens, 1 refused at its token cap" in explained.stdout.splitlines()
     (record,) = export(run.folder)
     assert (record["source"], record["capped"], record["outcome"]) == ("trace", True, result.outcome)
     with pytest.raises(AssertionError, match="no model call with its bodies"):
