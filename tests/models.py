@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import ssl
 import subprocess
 import sys
 import threading
@@ -51,14 +52,15 @@ class ScriptedModel(ThreadingHTTPServer):
     """`POST /v1/chat/completions`, answering one tool call a turn (or the script's answer), as OpenAI's API
     shapes it; every request is kept."""
 
-    def __init__(self, script: Script) -> None:
-        super().__init__(("127.0.0.1", 0), _Handler)
+    def __init__(self, script: Script, host: str = "127.0.0.1") -> None:
+        super().__init__((host, 0), _Handler)
         self.script = script
         self.requests: list[dict[str, Any]] = []
 
     @property
     def url(self) -> str:
-        return f"http://127.0.0.1:{self.server_address[1]}/v1"
+        host, port = self.server_address[:2]
+        return f"{'https' if isinstance(self.socket, ssl.SSLSocket) else 'http'}://{host}:{port}/v1"
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -84,14 +86,49 @@ class _Handler(BaseHTTPRequestHandler):
                 "function": {"name": name, "arguments": json.dumps(arguments)},
             }
             finish_reason, message = "tool_calls", {"role": "assistant", "content": None, "tool_calls": [call]}
+        # Tokens as a script counts them: 10 a message read, 5 a turn written.
+        usage = {"prompt_tokens": 10 * len(body["messages"]), "completion_tokens": 5}
+        usage["total_tokens"] = usage["prompt_tokens"] + usage["completion_tokens"]
+        if body.get("stream"):
+            self._stream(turn, body, finish_reason, message, usage)
+            return
         answer = {
             "id": f"chatcmpl-{turn}",
             "object": "chat.completion",
             "created": 1772460000,
             "model": body["model"],
             "choices": [{"index": 0, "finish_reason": finish_reason, "message": message}],
+            "usage": usage,
         }
         self._answer(200, answer)
+
+    def _stream(
+        self, turn: int, body: dict[str, Any], finish_reason: str, message: dict[str, Any], usage: dict[str, int]
+    ) -> None:
+        """The answer as server-sent chunks, as OpenAI streams one: the role, the content in two pieces (or the
+        tool call's arguments in two), the finish, and the usage when the request asks for it."""
+        head = {"id": f"chatcmpl-{turn}", "object": "chat.completion.chunk", "created": 1772460000}
+        head["model"] = body["model"]
+        if message.get("tool_calls"):
+            call = message["tool_calls"][0]
+            arguments = call["function"]["arguments"]
+            first = {**call, "index": 0, "function": {"name": call["function"]["name"], "arguments": arguments[:3]}}
+            pieces = [{"tool_calls": [first]}, {"tool_calls": [{"index": 0, "function": {"arguments": arguments[3:]}}]}]
+        else:
+            pieces = [{"content": message["content"][:4]}, {"content": message["content"][4:]}]
+        deltas = [{"role": "assistant"}, *pieces]
+        chunks = [{**head, "choices": [{"index": 0, "delta": delta, "finish_reason": None}]} for delta in deltas]
+        chunks.append({**head, "choices": [{"index": 0, "delta": {}, "finish_reason": finish_reason}]})
+        if (body.get("stream_options") or {}).get("include_usage"):
+            chunks.append({**head, "choices": [], "usage": usage})
+        self.send_response(200)
+        self.send_header("content-type", "text/event-stream")
+        self.end_headers()  # no length: the stream ends with the connection
+        for chunk in chunks:
+            self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
+            self.wfile.flush()
+        self.wfile.write(b"data: [DONE]\n\n")
+        self.close_connection = True
 
     def _answer(self, status: int, answer: dict[str, Any]) -> None:
         data = json.dumps(answer).encode()
@@ -106,9 +143,14 @@ class _Handler(BaseHTTPRequestHandler):
 
 
 @contextmanager
-def scripted_model(script: Script) -> Iterator[ScriptedModel]:
-    """The scripted model, serving on a free port while the block runs."""
-    server = ScriptedModel(script)
+def scripted_model(
+    script: Script, tls: ssl.SSLContext | None = None, host: str = "127.0.0.1"
+) -> Iterator[ScriptedModel]:
+    """The scripted model, serving on a free port of `host` while the block runs (over TLS with `tls`'s
+    certificate)."""
+    server = ScriptedModel(script, host)
+    if tls is not None:
+        server.socket = tls.wrap_socket(server.socket, server_side=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:

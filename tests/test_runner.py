@@ -45,6 +45,9 @@ TRIAL_FILES = [
     "trace.jsonl",
 ]
 
+# What a trial counts of an agent that made no model call through the proxy.
+NO_MODEL_CALLS = {"model_calls": 0, "model_tokens": 0, "model_refused": 0}
+
 
 def agent(*args: str) -> str:
     """The scripted agent's command line; its first argument says how it behaves."""
@@ -102,7 +105,7 @@ def test_a_passing_trial_writes_the_whole_folder(out: Path, hello: str) -> None:
         "timed_out": False,
         "finish_reason": "exited",
         "simulated_seconds": 10.0,
-        "counts": {"calls": 2, "events": 5, "errors": 0, "unimplemented": 0, "after_finish": 0},
+        "counts": {"calls": 2, "events": 5, "errors": 0, "unimplemented": 0, "after_finish": 0} | NO_MODEL_CALLS,
         "failed_checks": [],
         "folder": str(trial),
         "attempts": 1,
@@ -325,7 +328,8 @@ def test_calls_after_finish_are_refused_and_count_for_nothing(out: Path) -> None
     trial = only_trial(run)
     result = read_json(trial / "result.json")
     assert (result["outcome"], result["finish_reason"]) == ("failed", "finished")
-    assert result["counts"] == {"calls": 0, "events": 4, "errors": 0, "unimplemented": 0, "after_finish": 2}
+    counted = {"calls": 0, "events": 4, "errors": 0, "unimplemented": 0, "after_finish": 2}
+    assert result["counts"] == counted | NO_MODEL_CALLS
     refused = [json.loads(line) for line in (trial / "events.jsonl").read_text().splitlines()][-2:]
     assert [(e["kind"], e["path"]) for e in refused] == [
         ("after_finish", "/api/conversations.list"),
@@ -346,7 +350,8 @@ def test_the_agents_exit_code_and_stderr_are_recorded(out: Path) -> None:
         "failed",
         "exited",
     )
-    assert result["counts"] == {"calls": 0, "events": 2, "errors": 0, "unimplemented": 0, "after_finish": 0}
+    counted = {"calls": 0, "events": 2, "errors": 0, "unimplemented": 0, "after_finish": 0}
+    assert result["counts"] == counted | NO_MODEL_CALLS
     assert (trial / "agent.log").read_text() == "no idea\n"
     assert (trial / "output.txt").read_text() == "giving up\n"
     assert run.exit_code == 1

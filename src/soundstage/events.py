@@ -80,6 +80,27 @@ class CallEvent(Event):
 
 
 @event_kind
+class ModelCallEvent(Event):
+    """One call of the agent's to a model endpoint that the interception proxy captured (docs/interception.md,
+    "Model calls"): a line of a trial's `trace.jsonl` beside its calls. `latency_ms` is the wall time the model
+    took, a measure of the outside world: no check reads it."""
+
+    kind: str = "model_call"
+    host: str  # host:port, as the agent's CONNECT named it
+    method: str
+    path: str  # with its query string
+    model: str | None = None  # the model the answer names (else the request's)
+    status: int  # what the agent got: the model's status, or soundstage's refusal
+    # The answer's `usage`: prompt_tokens, completion_tokens, total_tokens; None when it had none.
+    usage: dict[str, int] | None = None
+    latency_ms: int = 0
+    stream: bool = False  # the answer was a stream of server-sent events
+    refused: str | None = None  # why soundstage answered instead of the model: `token_cap`
+    request: Any = None  # the request's body (JSON), kept only when bodies are captured
+    response: Any = None  # the answer's body (a stream's chunks put together), kept only when bodies are captured
+
+
+@event_kind
 class AfterFinishEvent(Event):
     """A call with the agent's token after the attempt ended: refused as a revoked token, counting for nothing."""
 
@@ -206,7 +227,7 @@ class EventLog:
     def last_seq(self) -> int:
         return len(self.events)
 
-    def emit(self, model: type[E], **fields: Any) -> E:
+    def emit(self, model: type[E], /, **fields: Any) -> E:  # positional: an event may have a field `model`
         """Appends a new event of kind `model` with the next `seq`."""
         return self._append(model(seq=len(self.events) + 1, **fields))
 

@@ -34,7 +34,7 @@ from .checks.evaluate import INITIAL_FILE, WRITES_FILE
 from .checks.python import sources
 from .clock import US
 from .errors import UsageError
-from .events import CallEvent, Event, FinishEvent, WriteEvent
+from .events import CallEvent, Event, FinishEvent, ModelCallEvent, WriteEvent
 from .guard import undumpable
 from .home import home
 from .people.understanding_model import cache_path
@@ -45,6 +45,7 @@ from .results.trial import not_started
 from .sandbox import BWRAP, NONE, Cover, bwrap_command, choose, command_words, needed_folders, unstartable
 from .server import Hub, Server
 from .server.hub import TRUST_VARIABLES
+from .server.model_calls import ModelCapture
 from .server.runs import counts
 from .spec.fields import env_name
 from .spec.suites import expand_suites
@@ -94,6 +95,7 @@ def run_scenes(
     sandbox: str = "auto",
     hide: list[Path] | None = None,
     on_note: Callable[[str], None] | None = None,
+    capture: ModelCapture | None = None,
 ) -> Run:
     """Runs `agent` `trials` times against each scene (a suite stands for its scenes); writes `out/<run-id>/`.
     The server listens on http and https (`tls`: every service's URL is https). Opens the results store with
@@ -108,7 +110,8 @@ def run_scenes(
     `where` runs the trials, `parallel` at once: in threads of this process (`ThreadedTrials`, one trial at
     a time unless `parallel` says more) unless given another pool (runner_ray.py: a Ray cluster).
     `sandbox` (sandbox.py: auto, required, none) is how the agent is kept from the grader; `hide` names
-    files it must not see besides the run's own (the project file)."""
+    files it must not see besides the run's own (the project file). `capture` says which of the agent's model
+    calls through the proxy are captured, with their bodies or not, and the tokens a trial's agent may use."""
     given = AgentEnv.of(pass_env, env)
     argv = _command(agent)
     choice = choose(sandbox)  # `required` where there is none: refused before anything is made
@@ -132,7 +135,7 @@ def run_scenes(
         folder = _new_run_folder(out)
         suites = [Path(argument) for argument in arguments if Path(argument).is_file()]
         cover = run_cover(out, folder, opened.file if opened is not None else None, suites, hide or [])
-        plan = TrialPlan(agent, argv, timeout, cwd, given, tls, intercept, parallel, sandbox, cover)
+        plan = TrialPlan(agent, argv, timeout, cwd, given, tls, intercept, parallel, sandbox, cover, capture)
         run = Run(
             run_id=folder.name,
             folder=str(folder),
@@ -203,7 +206,8 @@ def _now() -> datetime:
 class TrialPlan:
     """How a run's trials go: the agent's command line (and its words), its time limit, working folder and
     environment, how the server listens (https for every service, the interception proxy), how many
-    trials run at once (None: the pool decides), the sandbox asked for and what it must hide."""
+    trials run at once (None: the pool decides), the sandbox asked for and what it must hide, and how the
+    agent's model calls are captured (None: the default hosts', without bodies or cap)."""
 
     agent: str
     argv: list[str]
@@ -215,6 +219,7 @@ class TrialPlan:
     parallel: int | None
     sandbox: str = NONE
     cover: Cover = field(default_factory=Cover)
+    capture: ModelCapture | None = None
 
 
 class TrialPool(Protocol):
@@ -373,15 +378,15 @@ class _Lines:
 
 
 class _Trace(_Lines):
-    """Writes each `call` event to `trace.jsonl` as it is logged. `ended` is set when the world finishes
-    (and by the runner when the agent exits): the attempt is over."""
+    """Writes each `call` and `model_call` event to `trace.jsonl` as it is logged. `ended` is set when the world
+    finishes (and by the runner when the agent exits): the attempt is over."""
 
     def __init__(self, path: Path) -> None:
         super().__init__(path)
         self.ended = threading.Event()
 
     def __call__(self, event: Event) -> None:
-        if isinstance(event, CallEvent):
+        if isinstance(event, (CallEvent, ModelCallEvent)):
             self.write(event.model_dump_json())
         elif isinstance(event, FinishEvent):
             self.ended.set()
@@ -436,7 +441,7 @@ class _TrialRunner:
         """Runs one trial into its folder. A failure of soundstage's own while it runs (a file that cannot be
         written) makes it `invalid`, saying why; the run goes on."""
         folder = _TrialFolder(self.run_folder / image.name / str(number))
-        world = self.hub.add(image)
+        world = self.hub.add(image, self.plan.capture)
         try:
             folder.dump("scene.json", world.scene_record)  # first: `check` needs it, however the trial ends
             journal = _Journal(folder.path, world)

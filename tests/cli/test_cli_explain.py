@@ -148,6 +148,7 @@ def test_explain_says_a_trial_was_interrupted(bench, cli) -> None:
             "agent": None,
             "agent_log": str(trial / "agent.log"),
             "notes": [],
+            "models": None,
             "failed": [],
         }
     ]

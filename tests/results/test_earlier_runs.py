@@ -68,6 +68,19 @@ def files(folder: Path) -> tuple[dict[str, Any], list[dict[str, Any]], list[list
     )
 
 
+def _with_model_counts(found: Any) -> Any:
+    """`found` with every trial's counts counting no captured model call, as a trial written before capture reads."""
+    if isinstance(found, dict):
+        if "after_finish" in found and "unimplemented" in found:
+            found.update(model_calls=0, model_tokens=0, model_refused=0)
+        for value in found.values():
+            _with_model_counts(value)
+    elif isinstance(found, list):
+        for value in found:
+            _with_model_counts(value)
+    return found
+
+
 def test_a_run_folder_reads_into_the_models_field_for_field(main: Store) -> None:
     saved, results, checks = files(OUT / GOOD)
 
@@ -75,7 +88,7 @@ def test_a_run_folder_reads_into_the_models_field_for_field(main: Store) -> None
 
     # Every field of each file, the version they did not say (1) and no evaluations listed (a folder's is its own).
     recorded = [
-        {**result, "version": 1, "digests": entry["digests"], "checks": trial_checks}
+        {**_with_model_counts(result), "version": 1, "digests": entry["digests"], "checks": trial_checks}
         for result, entry, trial_checks in zip(results, saved["results"], checks, strict=True)
     ]
     assert run.model_dump(mode="json") == {
@@ -233,6 +246,7 @@ def test_the_commands_and_the_runs_api_answer_as_before(main: Store) -> None:
     found = documents(answers(main))
 
     expected = documents(MAIN)
+    _with_model_counts(expected)
     # Compatible extensions. Over the runs API, a run of the store lists each scene's figures whole, as a run
     # folder's does (`k`, `pass_at`, `pass_hat`), and its check results carry `args` (empty: the store keeps
     # none) and `version`, as a run folder's do.

@@ -39,7 +39,8 @@ def test_a_result_json_of_the_first_version_reads_with_what_it_lacks_filled_in()
         **FIRST,
         "version": 1,
         "killed": False,
-        "counts": {"calls": 2, "events": 5, "errors": 0, "unimplemented": 0, "after_finish": 0},
+        "counts": {"calls": 2, "events": 5, "errors": 0, "unimplemented": 0, "after_finish": 0}
+        | {"model_calls": 0, "model_tokens": 0, "model_refused": 0},
         "attempts": 1,
         "sandbox": None,
         "infrastructure": None,

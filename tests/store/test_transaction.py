@@ -78,7 +78,8 @@ def test_sqlite_rows_are_those_sqlalchemys_own_inserts_store(tmp_path: Path) -> 
 
     assert written == inserted
     assert ((str, "null"), (str, "null")) in [row[9:11] for row in written["figures"]]  # the ungraded scene
-    assert [row[-1] for row in written["trials"]] == [
+    digests = [column.name for column in metadata.tables["trials"].columns].index("digests")
+    assert [row[digests] for row in written["trials"]] == [
         (str, '{"result.json": "sha256:' + f"{1:064x}" + '"}'),
         (str, '{"result.json": "sha256:' + f"{2:064x}" + '"}'),
         (str, "null"),

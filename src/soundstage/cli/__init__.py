@@ -26,6 +26,7 @@ COMMANDS = {
     "checks": ("library", "checks_command"),
     "explain": ("explain", "explain"),
     "compare": ("compare", "compare"),
+    "export": ("export", "export"),
     "validate": ("validate", "validate"),
     "list": ("listing", "list_command"),
     "runs": ("history", "runs"),

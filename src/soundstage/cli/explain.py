@@ -13,7 +13,7 @@ import typer
 from ..checks.explaining import check_lines
 from ..errors import UsageError
 from ..events import JsonLines, cut_short
-from ..results import Run
+from ..results import Counts, Run
 from ..results.files import read_run_json, read_trial
 from ..results.folders import interrupted, latest_run, trial_folders
 from ..runner import how_the_agent_ended
@@ -65,6 +65,7 @@ def _explain(folder: Path) -> dict[str, Any]:
         "agent": how_the_agent_ended(result.exit_code, result.killed),
         "agent_log": str(folder / "agent.log"),
         "notes": _notes(folder / "events.jsonl"),
+        "models": _models(result.counts),
         "failed": [
             {**check.model_dump(mode="json"), "entries": [events[seq] for seq in check.evidence if seq in events]}
             for check in failed
@@ -87,8 +88,17 @@ def _interrupted(folder: Path) -> dict[str, Any]:
         "agent": None,
         "agent_log": str(folder / "agent.log"),
         "notes": _notes(folder / "events.jsonl"),
+        "models": None,
         "failed": [],
     }
+
+
+def _models(counts: Counts) -> str | None:
+    """The agent's captured model calls in a line (docs/interception.md, "Model calls"); None without any."""
+    if not counts.model_calls:
+        return None
+    capped = f", {counts.model_refused} refused at its token cap" if counts.model_refused else ""
+    return f"model calls: {counts.model_calls}, {counts.model_tokens} tokens{capped}"
 
 
 def _scene_name(path: Path) -> Any:
@@ -155,6 +165,8 @@ def _print(trial: dict[str, Any]) -> None:
         say(f"  score what was recorded: soundstage check {quote(trial['folder'])}")
     if trial["agent"]:
         say(f"  {trial['agent']}; its stderr: {trial['agent_log']}")
+    if trial["models"]:
+        say(f"  {trial['models']}")
     if trial["outcome"] == "passed":
         say("  every required check passed")
     if trial["outcome"] == "ungraded":

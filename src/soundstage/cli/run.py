@@ -16,6 +16,7 @@ from ..errors import UsageError
 from ..results import Run, Trial, exit_code, unimplemented
 from ..results.files import run_document
 from ..runner import TrialPool, how_the_agent_ended, run_scenes
+from ..server.model_calls import ModelCapture
 from ..spec.suites import expand_suites
 from .config import project_file
 from .history import DbOption, opened
@@ -70,6 +71,31 @@ def run(
             help="Send the agent's HTTP through soundstage's proxy: the vendors' own hosts reach the world.",
         ),
     ] = False,
+    capture_model: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--capture-model",
+            metavar="HOST[:PORT]",
+            help=(
+                "With --intercept: capture the agent's calls to this OpenAI-compatible model host too (besides "
+                "api.openai.com and openrouter.ai), and let the agent reach it; repeatable."
+            ),
+            show_default=False,
+        ),
+    ] = None,
+    capture_bodies: Annotated[
+        bool,
+        typer.Option("--capture-bodies", help="Keep the bodies of the captured model calls in the trace."),
+    ] = False,
+    max_tokens: Annotated[
+        int | None,
+        typer.Option(
+            "--max-tokens",
+            min=1,
+            help="With --intercept: the tokens a trial's captured model calls may use; past it, they are refused.",
+            show_default=False,
+        ),
+    ] = None,
     pass_env: Annotated[
         list[str] | None,
         typer.Option(
@@ -130,6 +156,12 @@ def run(
     values = dict(_assignment(item) for item in env or [])
     if (ray_shared_out or ray_address is not None) and not ray:
         raise UsageError("--ray-address and --ray-shared-out go with --ray")
+    if (capture_model or capture_bodies or max_tokens is not None) and not intercept:
+        raise UsageError("--capture-model, --capture-bodies and --max-tokens go with --intercept")
+    try:
+        capture = ModelCapture.of(capture_model, capture_bodies, max_tokens)
+    except ValueError as exc:
+        raise UsageError(f"--capture-model: {exc}") from None
     scenes = expand_suites(scenes)  # the progress bar counts a suite's scenes
     with _progress(len(scenes) * trials, live=sys.stderr.isatty()) as progress:
         result = run_scenes(
@@ -147,6 +179,7 @@ def run(
             pass_env=pass_env,
             env=values,
             intercept=intercept,
+            capture=capture,
             where=_ray_trials(ray_address, ray_shared_out, json_output) if ray else None,
             sandbox=sandbox,
             hide=[project_file()] if project_file() is not None else [],  # type: ignore[list-item]

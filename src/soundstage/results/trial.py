@@ -27,6 +27,12 @@ class Counts(BaseModel):
     errors: int
     unimplemented: int
     after_finish: int = 0  # calls with the agent's token after the attempt ended; uncounted before version 1
+    # The agent's model calls the interception proxy captured, the tokens their answers used, and those refused
+    # at the run's token cap (`--max-tokens`): the trial hit its cap when there is one. A trial written before
+    # soundstage captured model calls reads as having none, which is what it captured (no field changed meaning).
+    model_calls: int = 0
+    model_tokens: int = 0
+    model_refused: int = 0
 
 
 class Trial(BaseModel):

@@ -22,6 +22,7 @@ from ..errors import NotFound
 from ..services import SERVICES
 from ..stage import ImageCache, WorldImage
 from ..world import Principal, World
+from .model_calls import Budget, ModelCapture
 from .tls import LocalCA
 
 # What a server holds by default: the number of live worlds a 1 GiB process keeps comfortably, and
@@ -119,6 +120,7 @@ class Hub:
         self.images = ImageCache()
         self.worlds: dict[str, World] = {}
         self.envs: dict[str, dict[str, str]] = {}
+        self.budgets: dict[str, Budget] = {}  # each world's model-call capture (model_calls.py)
         self.max_worlds = max_worlds
         self.idle_ttl = idle_ttl
         self.finished_ttl = finished_ttl
@@ -130,16 +132,21 @@ class Hub:
         self.tls: TLSPort | None = None  # set by the server when it listens with TLS too
         self.proxy: ProxyPort | None = None  # set by the server when it listens as the interception proxy
 
-    def add(self, image: WorldImage) -> World:
-        """A new live world of `image`. Raises TooManyWorlds when the hub is full of live, unexpired worlds."""
-        return self._hold(image.instantiate)
+    def add(self, image: WorldImage, capture: ModelCapture | None = None) -> World:
+        """A new live world of `image`, its agent's model calls captured as `capture` says (by default, the
+        default hosts', without bodies or cap). Raises TooManyWorlds when the hub is full of live, unexpired
+        worlds."""
+        return self._hold(image.instantiate, Budget(capture or ModelCapture()))
 
     def fork(self, world_id: str) -> World:
         """A new live world in the state of world `world_id` (`World.fork`), with credentials of its own: the
-        parent's agent tokens never reach the fork, nor the fork's the parent. Raises NotFound, TooManyWorlds,
-        or ValueError for a finished world."""
+        parent's agent tokens never reach the fork, nor the fork's the parent. Its model calls are captured as
+        the parent's are, the tokens they used so far counted against its cap too. Raises NotFound,
+        TooManyWorlds, or ValueError for a finished world."""
         parent = self.get(world_id)
         handed = set(self.envs[parent.id].values())
+        budget = Budget(self.budgets[parent.id].capture)
+        budget.used = self.budgets[parent.id].used
 
         def forked(new_id: str) -> World:
             world = parent.fork(new_id)
@@ -147,10 +154,11 @@ class Hub:
                 del world.tokens[token]
             return world
 
-        return self._hold(forked)
+        return self._hold(forked, budget)
 
-    def _hold(self, make: Callable[[str], World]) -> World:
-        """Holds the world `make` makes under a new id, with the agent's credentials; TooManyWorlds when full."""
+    def _hold(self, make: Callable[[str], World], budget: Budget) -> World:
+        """Holds the world `make` makes under a new id, with the agent's credentials and `budget` for its model
+        calls; TooManyWorlds when full."""
         self.expire()
         with self._lock:
             if len(self.worlds) >= self.max_worlds:
@@ -173,6 +181,7 @@ class Hub:
                     env[credential.env] = token
             self.worlds[world_id] = world
             self.envs[world_id] = env
+            self.budgets[world_id] = budget
             self._used[world_id] = self._wall()
         return world
 
@@ -198,6 +207,7 @@ class Hub:
                 world.log.close()
             del self.worlds[world_id]
             del self.envs[world_id]
+            del self.budgets[world_id]
             self._used.pop(world_id, None)
 
     def expire(self) -> list[str]:

@@ -28,10 +28,13 @@ import base64
 import binascii
 import contextlib
 import ipaddress
+import json
 import logging
 import socket
 import ssl
+import time
 from collections import Counter
+from collections.abc import AsyncIterator, Awaitable, Callable
 from functools import cached_property
 from typing import Any
 
@@ -44,6 +47,7 @@ from ..spec.fields import host_port
 from ..world import World
 from .heads import HEAD_LIMIT, REFUSAL, Head
 from .hub import Hub
+from .model_calls import Budget, cap_error, log_call, upstream_body
 from .recording import VENDOR_HOST
 from .tls import LocalCA
 
@@ -64,6 +68,8 @@ IDLE = 300.0
 WAITING = 256
 # Tunnels to the outside one world may have open at once: past it, CONNECT answers 429.
 TUNNELS = 64
+# Bytes of a model's answer read for its usage (and kept, with the bodies); the agent gets the whole answer.
+MODEL_ANSWER_LIMIT = 16 * 1024 * 1024
 # Names that stand for the machine itself or a cloud's metadata service, refused before any lookup.
 PRIVATE_NAMES = frozenset(
     {"localhost", "metadata", "metadata.google.internal", "metadata.goog", "instance-data"}  # GCP's, AWS's
@@ -88,6 +94,8 @@ class Proxy:
         self.ca = ca
         self.waiting: dict[asyncio.StreamWriter, None] = {}  # connections still sending their head, oldest first
         self.tunnels: Counter[str] = Counter()  # open tunnels to the outside, by world id
+        self.model_tls: dict[str, ssl.SSLContext] = {}  # by model host
+        self.forwarding: set[asyncio.Future[None]] = set()  # model calls under way
 
     @cached_property
     def tls(self) -> ssl.SSLContext:
@@ -141,8 +149,19 @@ class Proxy:
             writer.write(b"HTTP/1.1 200 Connection Established\r\n\r\n")
             await writer.drain()
             await writer.start_tls(self.tls, ssl_handshake_timeout=HEAD_TIMEOUT)
-            return await self._requests(reader, writer, service, host, world)
-        await self._outside(reader, writer, world, target)
+
+            async def vendor_call(request: h11.Request, body: bytes) -> tuple[int, list[Any], AsyncChunks]:
+                status, headers, content = await self._call(service, host, world, request, body)
+                return status, headers, _once(content)
+
+            return await self._requests(reader, writer, vendor_call)
+        budget = self.hub.budgets.get(world.id)
+        with contextlib.suppress(ValueError):  # a target that is not host:port is refused as an outside one
+            if budget is not None and host_port(target) in budget.capture.hosts:
+                allowed = host_port(target) in budget.capture.named
+                carry = self._model(world, budget, target, allowed)
+                return await self._outside(reader, writer, world, target, carry, allowed)
+        await self._outside(reader, writer, world, target, _relay)
 
     async def _head(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> bytes:
         """The request head, within HEAD_TIMEOUT, the connection being one of at most WAITING meanwhile."""
@@ -157,9 +176,17 @@ class Proxy:
             self.waiting.pop(writer, None)
 
     async def _outside(
-        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, world: World, target: str
+        self,
+        reader: asyncio.StreamReader,
+        writer: asyncio.StreamWriter,
+        world: World,
+        target: str,
+        carry: Carrier,
+        allowed: bool = False,
     ) -> None:
-        """A tunnel to a host of the outside world, or its refusal, logged once with the status the agent got."""
+        """A connection to a host of the outside world (`allowed` as the scene's `agent.allow` hosts are), carried
+        by `carry` once it is made (a tunnel, or a model host's requests), or its refusal; logged once with the
+        status the agent got."""
         if self.tunnels[world.id] >= TUNNELS:
             _log_outside(world, target, 429)
             return await _answer(writer, 429, "Too Many Requests: this world has all the tunnels it may")
@@ -167,16 +194,70 @@ class Proxy:
         try:
             status, reason, remote = 502, "Bad Gateway", None  # logged so if anything unforeseen fails
             try:
-                status, reason, remote = await _reach(world, target)
+                status, reason, remote = await _reach(world, target, allowed)
             finally:
                 _log_outside(world, target, status)
             if remote is None:
                 return await _answer(writer, status, reason)
-            await _relay(reader, writer, *remote)
+            await carry(reader, writer, *remote)
         finally:
             self.tunnels[world.id] -= 1
             if not self.tunnels[world.id]:
                 del self.tunnels[world.id]
+
+    def _model(self, world: World, budget: Budget, target: str, allowed: bool) -> Carrier:
+        """What carries a model host's connection once the host is reached: TLS ended here with a certificate for
+        the host, each request inside sent on to the host on a connection of its own (the first on the one just
+        made) and its answer passed back as it comes, the call logged in `world` (model_calls.py)."""
+        name = target.rpartition(":")[0].strip("[]")
+
+        async def carry(
+            reader: asyncio.StreamReader,
+            writer: asyncio.StreamWriter,
+            remote_reader: asyncio.StreamReader,
+            remote_writer: asyncio.StreamWriter,
+        ) -> None:
+            first: list[tuple[asyncio.StreamReader, asyncio.StreamWriter]] = [(remote_reader, remote_writer)]
+            try:
+                writer.write(b"HTTP/1.1 200 Connection Established\r\n\r\n")
+                await writer.drain()
+                await writer.start_tls(self._model_tls(name), ssl_handshake_timeout=HEAD_TIMEOUT)
+
+                async def model_call(request: h11.Request, body: bytes) -> tuple[int, list[Any], AsyncChunks]:
+                    method, path = request.method.decode("latin-1"), request.target.decode("latin-1")
+                    if budget.spent():
+                        error = cap_error(budget)
+                        log_call(world, budget, target, method, path, body, 429, error, 0, refused="token_cap")
+                        # OpenAI's clients retry a 429 unless told not to.
+                        refusal = [(b"content-type", b"application/json"), (b"x-should-retry", b"false")]
+                        return 429, [*refusal, (b"content-length", str(len(error)).encode())], _once(error)
+                    opened = first.pop() if first else None
+                    call = _ModelCall(world, budget, target, name, opened, allowed)
+                    task = asyncio.ensure_future(call.forward(request, body))
+                    self.forwarding.add(task)  # it runs to the model's last byte even if the agent leaves
+                    task.add_done_callback(self.forwarding.discard)
+                    status, headers = await call.started
+                    return status, headers, call.chunks()
+
+                await self._requests(reader, writer, model_call)
+            finally:
+                for _, unused in first:
+                    unused.close()
+
+        return carry
+
+    def _model_tls(self, host: str) -> ssl.SSLContext:
+        """A certificate for a model host, from the local CA, made once a host."""
+        context = self.model_tls.get(host)
+        if context is None:
+            import trustme  # only here: see tls._create
+
+            ca = trustme.CA.from_pem(self.ca.ca.read_bytes(), (self.ca.folder / "ca.key").read_bytes())
+            context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+            ca.issue_cert(host).configure_cert(context)
+            context.set_alpn_protocols(["http/1.1"])
+            self.model_tls[host] = context
+        return context
 
     def _world(self, credential: str) -> World | None:
         """The live world whose token the proxy credential (`Basic`, any user name) carries."""
@@ -189,11 +270,9 @@ class Proxy:
             return None
         return self.hub.by_token(token)
 
-    async def _requests(
-        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, service: str, host: str, world: World
-    ) -> None:
-        """HTTP/1.1 requests inside the tunnel, each answered by the app as a call of `service` in `world`
-        (as under its `/w/<id>` prefix: a request whose token is not the world's reaches nothing)."""
+    async def _requests(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, answer: Answerer) -> None:
+        """HTTP/1.1 requests inside the tunnel, each answered by `answer`: its status, headers and body, the body
+        passed on as it comes."""
         connection = h11.Connection(h11.SERVER, max_incomplete_event_size=HEAD_LIMIT)
         while True:
             head = Head()  # counted from what h11 holds unread (a pipelined request's start), then read by read
@@ -215,9 +294,11 @@ class Proxy:
                 size += len(event.data)
                 if size <= self.hub.max_body + 1:
                     body += event.data[: self.hub.max_body + 1 - len(body)]
-            status, headers, content = await self._call(service, host, world, request, bytes(body))
+            status, headers, content = await answer(request, bytes(body))
             writer.write(connection.send(h11.Response(status_code=status, headers=headers)))
-            writer.write(connection.send(h11.Data(data=content)) if content else b"")
+            async for chunk in content:
+                writer.write(connection.send(h11.Data(data=chunk)) if chunk else b"")
+                await writer.drain()
             writer.write(connection.send(h11.EndOfMessage()))
             await writer.drain()
             if connection.our_state is h11.MUST_CLOSE or connection.their_state is h11.MUST_CLOSE:
@@ -287,6 +368,112 @@ async def _next(
             return None
 
 
+AsyncChunks = AsyncIterator[bytes]
+# What answers one request inside a TLS connection the proxy ended: its status, headers and body as it comes.
+Answerer = Callable[[h11.Request, bytes], Awaitable[tuple[int, list[Any], AsyncChunks]]]
+# What carries a connection to an outside host once it is made: the agent's end, then the host's.
+Carrier = Callable[
+    [asyncio.StreamReader, asyncio.StreamWriter, asyncio.StreamReader, asyncio.StreamWriter], Awaitable[None]
+]
+# Headers of one connection, not passed on to a model host (the body is sent whole, with its length), and
+# the encoding asked for: none, so the proxy reads the usage in the answer.
+HOP_HEADERS = frozenset(
+    {b"connection", b"keep-alive", b"proxy-connection", b"te", b"trailer", b"transfer-encoding", b"upgrade"}
+    | {b"content-length", b"accept-encoding", b"expect"}
+)
+
+
+async def _once(content: bytes) -> AsyncChunks:
+    yield content
+
+
+class _ModelCall:
+    """One request to a model host, sent on and answered: `started` is the answer's status and headers (502
+    when the host could not be reached or answered nothing), `chunks` its body as it comes. The call is logged
+    once the answer has ended, whether or not the agent is still reading it."""
+
+    def __init__(
+        self,
+        world: World,
+        budget: Budget,
+        target: str,
+        name: str,
+        opened: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None,
+        allowed: bool,
+    ) -> None:
+        self.world, self.budget, self.target, self.name, self.opened = world, budget, target, name, opened
+        self.allowed = allowed
+        self.started: asyncio.Future[tuple[int, list[Any]]] = asyncio.get_running_loop().create_future()
+        self.queue: asyncio.Queue[bytes | None] = asyncio.Queue()
+
+    async def chunks(self) -> AsyncChunks:
+        while (chunk := await self.queue.get()) is not None:
+            yield chunk
+
+    async def forward(self, request: h11.Request, body: bytes) -> None:
+        method, path = request.method.decode("latin-1"), request.target.decode("latin-1")
+        clock = time.monotonic()  # the model's latency, wall time: a measure of the outside world only
+        status, answer = 502, bytearray()
+        remote = None
+        try:
+            remote = self.opened or await self._reach()
+            if remote is not None:
+                status = await self._exchange(remote, request, upstream_body(body, self.budget), answer)
+        except (OSError, TimeoutError, ssl.SSLError, h11.ProtocolError):
+            pass  # the host broke off: the agent gets a 502, or the answer cut where it broke
+        finally:
+            if remote is not None:
+                remote[1].close()
+            if not self.started.done():
+                error = json.dumps({"error": {"message": f"soundstage: the model host {self.target} answered nothing"}})
+                answer[:] = error.encode()
+                self.started.set_result((502, [(b"content-type", b"application/json")]))
+                self.queue.put_nowait(bytes(answer))
+            self.queue.put_nowait(None)
+            latency = round((time.monotonic() - clock) * 1000)
+            log_call(self.world, self.budget, self.target, method, path, body, status, bytes(answer), latency)
+
+    async def _reach(self) -> tuple[asyncio.StreamReader, asyncio.StreamWriter] | None:
+        """A new connection to the host, by the same rules as the first (logged once, at the CONNECT)."""
+        return (await _reach(self.world, self.target, self.allowed))[2]
+
+    async def _exchange(
+        self,
+        remote: tuple[asyncio.StreamReader, asyncio.StreamWriter],
+        request: h11.Request,
+        body: bytes,
+        answer: bytearray,
+    ) -> int:
+        """Sends the request over TLS to the host and passes its answer on; answers its status."""
+        remote_reader, remote_writer = remote
+        context = ssl.create_default_context()  # the machine's authorities, as read now (SSL_CERT_FILE)
+        await remote_writer.start_tls(context, server_hostname=self.name, ssl_handshake_timeout=CONNECT_TIMEOUT)
+        kept = [(k, v) for k, v in request.headers if k.lower() not in HOP_HEADERS]
+        sent = [*kept, (b"accept-encoding", b"identity"), (b"connection", b"close")]
+        connection = h11.Connection(h11.CLIENT)
+        request = h11.Request(
+            method=request.method, target=request.target, headers=[*sent, (b"content-length", str(len(body)).encode())]
+        )
+        remote_writer.write(connection.send(request) + connection.send(h11.Data(data=body)))
+        remote_writer.write(connection.send(h11.EndOfMessage()))
+        await asyncio.wait_for(remote_writer.drain(), IDLE)
+        status = 502
+        while True:
+            event = connection.next_event()
+            if event is h11.NEED_DATA:
+                connection.receive_data(await asyncio.wait_for(remote_reader.read(65536), IDLE))
+            elif isinstance(event, h11.Response):
+                status = event.status_code
+                headers = [(k, v) for k, v in event.headers if k.lower() not in HOP_HEADERS]
+                self.started.set_result((status, headers))
+            elif isinstance(event, h11.Data):
+                if len(answer) < MODEL_ANSWER_LIMIT:  # what is read for the usage; the agent gets it all
+                    answer += event.data
+                self.queue.put_nowait(bytes(event.data))
+            elif isinstance(event, (h11.EndOfMessage, h11.ConnectionClosed)):
+                return status
+
+
 def public(address: str) -> bool:
     """Whether an address is on the public internet: not loopback, private (10/8, 172.16/12, 192.168/16,
     fc00::/7), shared (100.64/10), link-local (169.254/16 with the clouds' metadata service, fe80::/10),
@@ -302,17 +489,18 @@ def _private_name(host: str) -> bool:
 
 
 async def _reach(
-    world: World, target: str
+    world: World, target: str, allowed: bool = False
 ) -> tuple[int, str, tuple[asyncio.StreamReader, asyncio.StreamWriter] | None]:
     """The status and reason to answer a CONNECT to `target` with, and the connection to the host when it is 200.
 
-    A host the scene names in `agent.allow` is reached whatever it is; otherwise an offline scene reaches
-    nothing, and an online one only the public internet, judged by every address the name stands for."""
+    A host the scene names in `agent.allow` (or the run does: `allowed`) is reached whatever it is; otherwise an
+    offline scene reaches nothing, and an online one only the public internet, judged by every address the name
+    stands for."""
     try:
         wanted = host_port(target)
     except ValueError:
         return 400, "Bad Request: CONNECT needs host:port", None
-    named = wanted in world.agent.get("allow", ())
+    named = allowed or wanted in world.agent.get("allow", ())
     if not named and world.agent.get("network") == "offline":
         return 403, "Forbidden: this scene keeps the agent offline", None
     host, _, port = wanted.rpartition(":")

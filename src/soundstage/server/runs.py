@@ -24,6 +24,7 @@ from ..checks import Check, CheckResult, CheckSpecError, CheckSpecErrors, Evalua
 from ..checks.library import parse_with_library
 from ..clock import US
 from ..errors import InfrastructureError, NotFound
+from ..events import ModelCallEvent
 from ..results import Counts, Outcome, ResultsSink, Run, Trial, TrialLog, exit_code, outcome, record_names, run_figures
 from ..spec.loader import SpecErrors
 from ..stage import WorldImage
@@ -43,12 +44,16 @@ MAX_DONE_RUNS = 1000
 def counts(world: World) -> Counts:
     """What a trial's result counts of its world's log."""
     calls = world.log.calls()
+    models = [event for event in world.log.events if isinstance(event, ModelCallEvent)]
     return Counts(
         calls=len(calls),
         events=len(world.log),
         errors=sum(call.error for call in calls),
         unimplemented=sum(call.unimplemented for call in calls),
         after_finish=sum(event.kind == "after_finish" for event in world.log.events),
+        model_calls=len(models),
+        model_tokens=sum(call.usage["total_tokens"] for call in models if call.usage is not None),
+        model_refused=sum(call.refused is not None for call in models),
     )
 
 

@@ -65,6 +65,10 @@ trials = Table(
     Column("sandbox", String(20), nullable=True),  # bwrap | none; None: stored before trials recorded it
     Column("infrastructure", Text, nullable=True),  # the failure of soundstage's own that made the trial invalid
     Column("digests", JSON, nullable=True),  # each file of its folder, as graded: {name: "sha256:..."}
+    # Its agent's model calls captured by the proxy, their tokens, those refused at the token cap.
+    Column("model_calls", Integer, nullable=False, server_default="0"),
+    Column("model_tokens", Integer, nullable=False, server_default="0"),
+    Column("model_refused", Integer, nullable=False, server_default="0"),
     ForeignKeyConstraint(["run_id"], ["runs.id"], name="trials_run", ondelete="CASCADE"),
 )
 

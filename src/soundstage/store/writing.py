@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from ..checks.results import CheckResult
-from ..results import Run, Trial, run_figures
+from ..results import Counts, Run, Trial, run_figures
 from .reading import CHECK_FIELDS, read_trials
 from .transaction import Transaction
 
@@ -37,10 +37,13 @@ TRIAL_COLUMNS = [
     "sandbox",
     "infrastructure",
     "digests",
+    "model_calls",
+    "model_tokens",
+    "model_refused",
 ]
 CHECK_COLUMNS = ["run_id", "evaluation", "scene", "trial", "position", "check_id", *CHECK_FIELDS]
 # The fields of a trial stored as they are (its counts are columns too).
-TRIAL_FIELDS = set(TRIAL_COLUMNS[3:]) - {"calls", "events", "errors", "unimplemented", "after_finish"}
+TRIAL_FIELDS = set(TRIAL_COLUMNS[3:]) - set(Counts.model_fields)
 FIGURE_COLUMNS = [
     "run_id",
     "evaluation",
