@@ -11,6 +11,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 import pytest
+from tests.garbage import no_cycles_left
 
 from soundstage import collector
 from soundstage.checks import score
@@ -138,22 +139,13 @@ def test_a_dropped_world_leaves_no_cycle(scene: Path) -> None:
     hub = Hub()
     image = hub.images.load(scene=str(scene))
     _use(hub, hub.add(image))  # a first world: what is made once a process (imports, caches) is made now
-    gc.collect()
-    gc.disable()
-    try:
+    with no_cycles_left():  # nothing of it is left in cycles either
         world = hub.add(image)
         _use(hub, world)
         held = [weakref.ref(world), weakref.ref(world.log)]
         hub.drop(world.id)
         del world
         assert [ref() for ref in held] == [None, None]  # freed by reference counting, no collection run
-        gc.set_debug(gc.DEBUG_SAVEALL)
-        gc.collect()
-        assert gc.garbage == []  # nothing of it was left in cycles either
-    finally:
-        gc.set_debug(0)
-        gc.garbage.clear()
-        gc.enable()
 
 
 @pytest.mark.parametrize("scene", SCENES, ids=lambda scene: scene.stem)
@@ -164,9 +156,7 @@ def test_a_dropped_fork_and_its_parent_leave_no_cycle(scene: Path) -> None:
     image = hub.images.load(scene=str(scene))
     first = hub.add(image)
     _use(hub, hub.fork(first.id))  # what a first fork makes once a process is made now
-    gc.collect()
-    gc.disable()
-    try:
+    with no_cycles_left():
         parent = hub.add(image)
         fork = hub.fork(parent.id)
         held = [weakref.ref(parent), weakref.ref(parent.log), weakref.ref(fork), weakref.ref(fork.log)]
@@ -178,13 +168,6 @@ def test_a_dropped_fork_and_its_parent_leave_no_cycle(scene: Path) -> None:
         hub.drop(fork.id)
         del fork
         assert [ref() for ref in held] == [None, None, None, None]
-        gc.set_debug(gc.DEBUG_SAVEALL)
-        gc.collect()
-        assert gc.garbage == []
-    finally:
-        gc.set_debug(0)
-        gc.garbage.clear()
-        gc.enable()
 
 
 def test_building_images_leaves_no_cycle() -> None:
@@ -192,20 +175,11 @@ def test_building_images_leaves_no_cycle() -> None:
     stay until the process ends, for each image a server builds."""
     collector_images = Hub().images
     collector_images.load(scene=str(ROOT / "seeds" / "csv-export.yaml"))  # Faker made and imported, once
-    gc.collect()
-    gc.disable()
-    try:
+    with no_cycles_left():
         images = Hub().images
         for scene in SCENES:
             images.load(scene=str(scene))
         del images
-        gc.set_debug(gc.DEBUG_SAVEALL)
-        gc.collect()
-        assert gc.garbage == []
-    finally:
-        gc.set_debug(0)
-        gc.garbage.clear()
-        gc.enable()
 
 
 @pytest.mark.parametrize("how", ["deleted", "expired"])
