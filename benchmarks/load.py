@@ -52,6 +52,7 @@ sys.path.insert(0, str(ROOT))  # for the tests' free ports
 from tests.ports import free_port
 
 from soundstage.server.serve import bind
+from soundstage.server.stack import Stack
 
 RATE_GOAL = 0.7  # soundstage's requests/s over the bare endpoint's, at least
 P99_GOAL = 3.0  # soundstage's p99 over the bare endpoint's, at most
@@ -149,9 +150,9 @@ def capture(call: Call, context: ssl.SSLContext) -> None:
 # -- the bare endpoint (a child process) ----------------------------------------------------------------
 
 
-def serve_bare(spec: dict[str, Any]) -> None:
-    """Serves each captured answer at its call's path, on a plain port and a TLS port, in one event loop."""
-    import uvicorn
+def bare_app(routes: list[dict[str, Any]]) -> Any:
+    """A Starlette app answering each route's captured answer (`method`, `path`, `answer`) after reading the
+    request's body: the status, headers and body soundstage answered that call."""
     from starlette.applications import Starlette
     from starlette.requests import Request
     from starlette.responses import Response
@@ -169,11 +170,20 @@ def serve_bare(spec: dict[str, Any]) -> None:
 
         return reply
 
-    app = Starlette(routes=[Route(r["path"], endpoint(r["answer"]), methods=[r["method"]]) for r in spec["routes"]])
+    return Starlette(routes=[Route(r["path"], endpoint(r["answer"]), methods=[r["method"]]) for r in routes])
+
+
+def serve_bare(spec: dict[str, Any]) -> None:
+    """Serves each captured answer at its call's path, on a plain port and a TLS port, in one event loop."""
+    import uvicorn
+
+    app = bare_app(spec["routes"])
+    stack = Stack.choose()  # soundstage serve's own: the same parser (its heads bounded) on the same loop
+    settings = {**UVICORN, **stack.options()}
     servers = [
-        (uvicorn.Server(uvicorn.Config(app, **UVICORN)), bind("127.0.0.1", spec["port"])),  # type: ignore[arg-type]
+        (uvicorn.Server(uvicorn.Config(app, **settings)), bind("127.0.0.1", spec["port"])),
         (
-            uvicorn.Server(uvicorn.Config(app, ssl_certfile=spec["certificate"], **UVICORN)),  # type: ignore[arg-type]
+            uvicorn.Server(uvicorn.Config(app, ssl_certfile=spec["certificate"], **settings)),
             bind("127.0.0.1", spec["tls_port"]),
         ),
     ]
@@ -181,7 +191,7 @@ def serve_bare(spec: dict[str, Any]) -> None:
     async def both() -> None:
         await asyncio.gather(*(server.serve(sockets=[sock]) for server, sock in servers))
 
-    asyncio.run(both())
+    stack.run(both)
 
 
 # -- driving them ---------------------------------------------------------------------------------------
@@ -217,14 +227,14 @@ class Trials:
     def _run(self) -> None:
         try:
             while not self._stop.is_set():
-                world = _admin(self.base, "POST", "/v1/worlds", {"scene_yaml": SCENE})
+                world = admin(self.base, "POST", "/v1/worlds", {"scene_yaml": SCENE})
                 for call in calls(world)[:TRIAL_CALLS]:
                     request = urllib.request.Request(
                         call.url, data=call.body or None, headers=call.headers, method=call.method
                     )
                     with urllib.request.urlopen(request) as answer:
                         answer.read()
-                _admin(self.base, "DELETE", f"/v1/worlds/{world['id']}")
+                admin(self.base, "DELETE", f"/v1/worlds/{world['id']}")
                 self.trials += 1
                 self.requests += TRIAL_CALLS + 4  # and two conversations.list (the channels' ids), create, delete
         except Exception as exc:  # noqa: BLE001 (whatever failed, __exit__ tells it in the measuring thread)
@@ -274,7 +284,7 @@ def _wait(url: str, context: ssl.SSLContext | None = None, timeout: float = 30.0
             time.sleep(0.1)
 
 
-def _admin(base: str, method: str, path: str, body: dict[str, Any] | None = None) -> Any:
+def admin(base: str, method: str, path: str, body: dict[str, Any] | None = None) -> Any:
     request = urllib.request.Request(
         base + path,
         data=json.dumps(body).encode() if body is not None else None,
@@ -327,7 +337,7 @@ def run(
         base = f"http://127.0.0.1:{port}"
         _wait(base + "/healthz")
         context = ssl.create_default_context(cafile=str(home / "tls" / "ca.pem"))
-        world = _admin(base, "POST", "/v1/worlds", {"scene_yaml": SCENE})
+        world = admin(base, "POST", "/v1/worlds", {"scene_yaml": SCENE})
         todo = [call for call in calls(world) if only.lower() in call.name.lower()]
         if not todo:
             raise SystemExit(f"no call's name holds {only!r}: " + ", ".join(c.name for c in calls(world)))
@@ -362,7 +372,7 @@ def run(
                     found.cpu_us = used / (found.requests + more) * 1e6
                     measured[which].append(found)
             rows.append(Row(call.name, measured["stack"], measured["bare"]))
-        logged = _admin(base, "GET", f"/v1/worlds/{world['id']}")
+        logged = admin(base, "GET", f"/v1/worlds/{world['id']}")
         return rows, {"last_seq": logged["last_seq"], "trials": done}
     finally:
         for child in (bare, stack):
