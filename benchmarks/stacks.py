@@ -1,14 +1,17 @@
-"""CPU per call of each server stack: soundstage's app and a bare Starlette endpoint on the same stack, in one run.
+"""CPU per call of each server stack: soundstage's app and a bare endpoint answering the same bytes on the same
+stack, in one run.
 
-    python benchmarks/stacks.py [--calls 4000] [--connections 8] [--rounds 3]
+    python benchmarks/stacks.py [--calls 3000] [--connections 8] [--rounds 3] [--stacks httptools+uvloop,...]
 
 Each server runs in a process of its own; a load generator of this script's (threads of keep-alive
-connections, in another process) makes `--calls` calls, and the figure is the server process's CPU time
+connections, in this process) makes `--calls` calls, and the figure is the server process's CPU time
 (user + system, from /proc) divided by the calls: what a call costs the server, whatever else the machine is
 doing. The stacks: uvicorn with httptools on uvloop, uvicorn with h11 on asyncio (what `soundstage serve`
 chooses with and without those two installed), and granian (Rust's hyper, one worker) where installed. The
-calls: Slack's `auth.test` and `chat.postMessage` through soundstage, and the same path answered by a bare
-endpoint with the same body. Rounds alternate between the servers; the table shows each median.
+calls: the issue's five (`CALLS`, as benchmarks/load.py makes them, over plain HTTP), each through soundstage
+and through a bare Starlette endpoint that reads the request's body and answers the status, headers and body
+soundstage answered that call (`load.bare_app`), on the same stack with the same parser settings. Rounds
+alternate between the servers; the table shows each median and the ratio.
 """
 
 from __future__ import annotations
@@ -19,42 +22,47 @@ import json
 import os
 import shutil
 import socket
+import ssl
 import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
 from typing import Any, Self
+from urllib.parse import urlsplit
 
 import httpx
 
-ADMIN = "stacks-admin"
-SCENE = "name: stacks\nworld: acme\ntask: Answer.\nagent: {slack_user: $bot}\n"
-# The answer the bare endpoint gives every call: about the size of soundstage's auth.test answer.
-BARE_BODY = json.dumps({"ok": True, "url": "https://acme.slack.com/", "team": "Acme", "user": "stagebot"}).encode()
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import load
+
+# The issue's five calls: the label shown, and the call's name in `load.calls`.
+CALLS = {
+    "auth.test": "slack auth.test",
+    "chat.postMessage": "slack chat.postMessage",
+    "GitHub contents": "github GET contents",
+    "Datadog query": "datadog GET /api/v1/query (1 h)",
+    "PagerDuty incidents": "pagerduty GET /incidents (https)",  # over http here: no TLS port
+}
+STACKS = ("httptools+uvloop", "h11+asyncio")
+# Where the bare app's child reads the captured answers.
+ROUTES = "SOUNDSTAGE_STACKS_ROUTES"
 
 
 def app() -> Any:
-    """soundstage's app over a hub of its own, its control API behind ADMIN (granian's factory)."""
+    """soundstage's app over a hub of its own, its control API behind load.ADMIN (granian's factory)."""
     from soundstage.server.app import create_app
     from soundstage.server.hub import Hub
 
-    return create_app(Hub(), admin_token=ADMIN)
+    return create_app(Hub(), admin_token=load.ADMIN)
 
 
 def bare() -> Any:
-    """A Starlette app answering any Slack method with BARE_BODY, after reading the request's body."""
-    from starlette.applications import Starlette
-    from starlette.requests import Request
-    from starlette.responses import Response
-    from starlette.routing import Route
-
-    async def reply(request: Request) -> Response:
-        await request.body()
-        return Response(BARE_BODY, 200, {"content-type": "application/json; charset=utf-8"})
-
-    return Starlette(routes=[Route("/w/{world}/slack/api/{method}", reply, methods=["POST"])])
+    """The bare endpoint of every call, answering what soundstage answered it (the routes in `ROUTES`)."""
+    return load.bare_app(json.loads(Path(os.environ[ROUTES]).read_text()))
 
 
 def _free_port() -> int:
@@ -71,26 +79,26 @@ def _command(stack: str, which: str, port: int) -> list[str]:
             "--workers", "1", "--loop", "uvloop", "--http", "1", "--no-ws", "--log-level", "warning", target,
         ]  # fmt: skip
     http, loop = stack.split("+")
-    code = (  # soundstage's own choice of protocol (its heads bounded) for both apps
-        "import uvicorn, stacks; "
-        "from soundstage.server.stack import Stack; "
-        f"uvicorn.run(stacks.{which}(), host='127.0.0.1', port={port}, loop='{loop}', "
+    code = (  # soundstage's own choice of protocol (its heads bounded) for both apps, run as serve runs it
+        "import uvicorn, stacks\n"
+        "from soundstage import collector\n"
+        "from soundstage.server.stack import Stack\n"
+        f"stack = Stack('{http}', '{loop}')\n"
+        f"server = uvicorn.Server(uvicorn.Config(stacks.{which}(), host='127.0.0.1', port={port}, "
         "log_level='warning', access_log=False, lifespan='off', date_header=False, server_header=False, "
-        f"**Stack('{http}', '{loop}').options())"
+        "**stack.options()))\n"
+        "with collector.serving():\n"
+        "    stack.run(server.serve)\n"
     )
     return [sys.executable, "-c", code]
 
 
-def _cpu(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def _drive(url: str, headers: dict[str, str], body: bytes, calls: int, connections: int) -> None:
+def _drive(call: load.Call, url: str, calls: int, connections: int) -> None:
     def worker(n: int) -> None:
-        with httpx.Client(headers=headers, timeout=30) as client:
+        with httpx.Client(headers=call.headers, timeout=30) as client:
             for _ in range(n):
-                assert client.post(url, content=body).status_code == 200
+                answer = client.request(call.method, url, content=call.body)
+                assert answer.status_code == 200, (url, answer.status_code, answer.text[:300])
 
     threads = [threading.Thread(target=worker, args=(calls // connections,)) for _ in range(connections)]
     for thread in threads:
@@ -100,11 +108,12 @@ def _drive(url: str, headers: dict[str, str], body: bytes, calls: int, connectio
 
 
 class Served:
-    def __init__(self, stack: str, which: str) -> None:
+    def __init__(self, stack: str, which: str, routes: Path) -> None:
         self.port = _free_port()
-        root = Path(__file__).resolve().parents[1]
-        env = {**os.environ, "PYTHONPATH": str(root / "benchmarks")}  # where granian finds `stacks`
-        self.process = subprocess.Popen(_command(stack, which, self.port), cwd=root, env=env)
+        folder = Path(__file__).resolve().parent
+        path = os.pathsep.join(filter(None, [str(folder), os.environ.get("PYTHONPATH")]))  # where granian finds us
+        env = {**os.environ, "PYTHONPATH": path, ROUTES: str(routes)}
+        self.process = subprocess.Popen(_command(stack, which, self.port), cwd=folder.parent, env=env)
         self.base = f"http://127.0.0.1:{self.port}"
         deadline = time.monotonic() + 30
         while True:
@@ -126,57 +135,64 @@ class Served:
         self.process.terminate()
         self.process.wait(timeout=10)
 
-    def cost(self, path: str, headers: dict[str, str], body: bytes, calls: int, connections: int) -> float:
+    def cost(self, call: load.Call, calls: int, connections: int) -> float:
         """Microseconds of the server's CPU per call."""
-        _drive(self.base + path, headers, body, 200, connections)  # warm
-        before = _cpu(self.pid)
-        _drive(self.base + path, headers, body, calls, connections)
-        return (_cpu(self.pid) - before) / calls * 1e6
+        url = self.base + urlsplit(call.url)._replace(scheme="", netloc="").geturl()
+        _drive(call, url, 200, connections)  # warm: connections, caches, lazy indexes
+        before = load.cpu(self.pid)
+        _drive(call, url, calls, connections)
+        return (load.cpu(self.pid) - before) / calls * 1e6
 
 
-def _world(base: str) -> tuple[str, str, str]:
-    admin = {"authorization": f"Bearer {ADMIN}"}
-    created = httpx.post(f"{base}/v1/worlds", json={"scene_yaml": SCENE}, headers=admin, timeout=30).json()
-    env = created["env"]
-    channel = next(c for c in httpx.post(
-        f"{base}/w/{created['id']}/slack/api/conversations.list",
-        headers={"authorization": f"Bearer {env['SLACK_BOT_TOKEN']}"}, timeout=30,
-    ).json()["channels"] if c["is_member"])["id"]  # fmt: skip
-    return created["id"], env["SLACK_BOT_TOKEN"], channel
+def _calls(base: str, labels: list[str]) -> list[load.Call]:
+    """The calls of `labels` in a new world of load's scene, each answer captured for the bare endpoint."""
+    world = load.admin(base, "POST", "/v1/worlds", {"scene_yaml": load.SCENE})
+    by_name = {call.name: call for call in load.calls(world)}
+    chosen = [by_name[CALLS[label]] for label in labels]
+    for call in chosen:
+        load.capture(call, ssl.create_default_context())
+    return chosen
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--calls", type=int, default=4000)
+    parser.add_argument("--calls", type=int, default=3000)
     parser.add_argument("--connections", type=int, default=8)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--stacks", default="", help="comma-separated, of " + ", ".join([*STACKS, "granian"]))
+    parser.add_argument("--only", default="", help="only the calls whose label holds this text")
     args = parser.parse_args()
-    stacks = ["httptools+uvloop", "h11+asyncio"]
-    if importlib.util.find_spec("granian") and shutil.which("granian"):
+    stacks = args.stacks.split(",") if args.stacks else list(STACKS)
+    if not args.stacks and importlib.util.find_spec("granian") and shutil.which("granian"):
         stacks.append("granian")
+    labels = [label for label in CALLS if args.only.lower() in label.lower()]
+    print(f"machine: {os.cpu_count()} cores, load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     figures: dict[tuple[str, str, str], list[float]] = {}
-    for _ in range(args.rounds):
-        for stack in stacks:
-            with Served(stack, "app") as served:
-                world, token, channel = _world(served.base)
-                auth = {"authorization": f"Bearer {token}"}
-                form = {**auth, "content-type": "application/x-www-form-urlencoded"}
-                post = f"channel={channel}&text=hello".encode()
-                for method, headers, body in (("auth.test", auth, b""), ("chat.postMessage", form, post)):
-                    cost = served.cost(f"/w/{world}/slack/api/{method}", headers, body, args.calls, args.connections)
-                    figures.setdefault((stack, method, "soundstage"), []).append(cost)
-            with Served(stack, "bare") as served:
-                for method in ("auth.test", "chat.postMessage"):
-                    cost = served.cost(f"/w/x/slack/api/{method}", {}, b"", args.calls, args.connections)
-                    figures.setdefault((stack, method, "bare"), []).append(cost)
+    routes = Path(tempfile.mkdtemp(prefix="soundstage-stacks-")) / "routes.json"
+    try:
+        for _ in range(args.rounds):
+            for stack in stacks:
+                with Served(stack, "app", routes) as served:
+                    todo = _calls(served.base, labels)
+                    for label, call in zip(labels, todo, strict=True):
+                        cost = served.cost(call, args.calls, args.connections)
+                        figures.setdefault((stack, label, "soundstage"), []).append(cost)
+                answers = [{"method": c.method, "path": urlsplit(c.url).path, "answer": c.captured} for c in todo]
+                routes.write_text(json.dumps(answers))
+                with Served(stack, "bare", routes) as served:
+                    for label, call in zip(labels, todo, strict=True):
+                        cost = served.cost(call, args.calls, args.connections)
+                        figures.setdefault((stack, label, "bare"), []).append(cost)
+    finally:
+        shutil.rmtree(routes.parent, ignore_errors=True)
     shape = f"{args.rounds} rounds of {args.calls} calls, {args.connections} connections"
-    print(f"server CPU per call, µs (median of {shape})")
-    print(f"{'stack':<18} {'call':<18} {'soundstage':>10} {'bare':>8} {'ratio':>6}")
+    print(f"server CPU per call, µs (median of {shape}); ratio: bare's over soundstage's")
+    print(f"{'stack':<18} {'call':<20} {'soundstage':>10} {'bare':>8} {'ratio':>6}")
     for stack in stacks:
-        for method in ("auth.test", "chat.postMessage"):
-            ours = statistics.median(figures[(stack, method, "soundstage")])
-            theirs = statistics.median(figures[(stack, method, "bare")])
-            print(f"{stack:<18} {method:<18} {ours:>10.0f} {theirs:>8.0f} {ours / theirs:>6.2f}")
+        for label in labels:
+            ours = statistics.median(figures[(stack, label, "soundstage")])
+            theirs = statistics.median(figures[(stack, label, "bare")])
+            print(f"{stack:<18} {label:<20} {ours:>10.0f} {theirs:>8.0f} {theirs / ours:>6.2f}")
 
 
 if __name__ == "__main__":

@@ -3,13 +3,21 @@
 from __future__ import annotations
 
 import importlib.util
+import json
+import socket
+from collections.abc import Iterator
+from types import SimpleNamespace
+from typing import Any
 
 import pytest
 
 from soundstage.errors import UsageError
+from soundstage.server import Server, llhttp_heads
 from soundstage.server.heads import H11Heads
-from soundstage.server.llhttp_heads import HttpToolsHeads
+from soundstage.server.llhttp_heads import HttpToolsHeads, OneWrite
 from soundstage.server.stack import Stack
+
+from .test_control import SCENE
 
 
 def test_the_fastest_installed_is_chosen_unless_one_is_asked_for(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -43,3 +51,118 @@ def test_an_unknown_name_is_refused() -> None:
 def test_each_parser_has_its_heads_bounded() -> None:
     assert Stack("h11", "asyncio").options()["http"] is H11Heads
     assert Stack("httptools", "asyncio").options() == {"http": HttpToolsHeads}
+
+
+class _Transport:
+    """What reached the connection's transport, write by write."""
+
+    def __init__(self) -> None:
+        self.writes: list[bytes] = []
+        self.closed = False
+
+    def write(self, data: bytes) -> None:
+        self.writes.append(data)
+
+    def close(self) -> None:
+        self.closed = True
+
+    def is_closing(self) -> bool:
+        return self.closed
+
+
+def _cycle(method: str = "GET", chunked: bool | None = False) -> SimpleNamespace:
+    """A request's cycle as uvicorn's httptools protocol keeps it, its answer started."""
+    return SimpleNamespace(
+        scope={"method": method}, response_started=True, response_complete=False, chunked_encoding=chunked
+    )
+
+
+def test_an_answer_of_known_length_is_written_once_its_head_with_its_body() -> None:
+    transport = _Transport()
+    cycle = _cycle()
+    cycle.response_started = False
+    one = OneWrite(transport, cycle)
+    one.write(b"HTTP/1.1 100 Continue\r\n\r\n")  # before the answer starts: at once, the client waits on it
+    cycle.response_started = True
+    one.write(b"HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\n")
+    assert transport.writes == [b"HTTP/1.1 100 Continue\r\n\r\n"]
+    one.write(b"{}")
+    assert transport.writes[1:] == [b"HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\n{}"]
+    one.write(b"more")  # after the head: at once
+    assert transport.writes[2:] == [b"more"]
+    assert not one.is_closing()  # the rest is the transport's own
+
+
+@pytest.mark.parametrize(("method", "chunked"), [("GET", True), ("GET", None), ("HEAD", False)])
+def test_a_streamed_answers_head_or_one_to_head_goes_at_once(method: str, chunked: bool | None) -> None:
+    transport = _Transport()
+    OneWrite(transport, _cycle(method, chunked)).write(b"HTTP/1.1 200 OK\r\n\r\n")
+    assert transport.writes == [b"HTTP/1.1 200 OK\r\n\r\n"]
+
+
+def test_a_held_head_is_written_before_the_connection_closes() -> None:
+    transport = _Transport()
+    one = OneWrite(transport, _cycle())
+    one.write(b"HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\n")
+    one.close()  # the app failed after starting its answer
+    assert transport.writes == [b"HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\n"]
+    assert transport.closed
+
+
+@pytest.fixture(scope="module")
+def fast() -> Iterator[Server]:
+    with Server(stack=Stack("httptools", "uvloop")) as running:
+        yield running
+
+
+FORM = b"content-type: application/x-www-form-urlencoded\r\n"
+
+
+def _read(sock: socket.socket, until: bytes) -> bytes:
+    sock.settimeout(60)  # only so that a server that waits forever fails the test rather than hangs it
+    data = b""
+    while until not in data:
+        chunk = sock.recv(65536)
+        assert chunk, data
+        data += chunk
+    return data
+
+
+class _Recorded:
+    """The connection's transport, each write kept in `sent` on its way."""
+
+    def __init__(self, transport: Any, sent: list[bytes]) -> None:
+        self._transport, self._sent = transport, sent
+
+    def write(self, data: bytes) -> None:
+        self._sent.append(data)
+        self._transport.write(data)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._transport, name)
+
+
+def test_a_call_is_answered_in_one_write_on_httptools(fast: Server, monkeypatch: pytest.MonkeyPatch) -> None:
+    sent: list[bytes] = []
+    monkeypatch.setattr(llhttp_heads, "OneWrite", lambda transport, cycle: OneWrite(_Recorded(transport, sent), cycle))
+    world = fast.hub.add(fast.hub.images.load(scene_yaml=SCENE))
+    token = fast.hub.environment(world, fast.url)["SLACK_BOT_TOKEN"]
+    head = f"POST /w/{world.id}/slack/api/auth.test HTTP/1.1\r\nhost: x\r\nauthorization: Bearer {token}\r\n"
+    with socket.create_connection(("127.0.0.1", fast.port)) as sock:
+        sock.sendall(head.encode() + b"content-length: 0\r\n\r\n")
+        assert _read(sock, b'"ok":true').startswith(b"HTTP/1.1 200 OK\r\n")
+        # Asking for 100 Continue, the body sent only once it came: the answer follows the body.
+        sock.sendall(head.encode() + b"content-length: 3\r\nexpect: 100-continue\r\n" + FORM + b"\r\n")
+        assert _read(sock, b"\r\n\r\n") == b"HTTP/1.1 100 Continue\r\n\r\n"
+        sock.sendall(b"x=y")
+        assert _read(sock, b'"ok":true').startswith(b"HTTP/1.1 200 OK\r\n")
+        sock.sendall(b"HEAD /healthz HTTP/1.1\r\nhost: x\r\n\r\n")  # no body follows its head
+        assert _read(sock, b"\r\n\r\n").startswith(b"HTTP/1.1 200 OK\r\n")
+    # The first answer, the 100 Continue, the second answer, HEAD's head: each answer's head and body in one write.
+    assert len(sent) == 4
+    assert sent[1] == b"HTTP/1.1 100 Continue\r\n\r\n"
+    for answer in (sent[0], sent[2]):
+        head_sent, body = answer.split(b"\r\n\r\n", 1)
+        assert f"content-length: {len(body)}".encode() in head_sent.split(b"\r\n")
+        assert json.loads(body)["ok"] is True
+    assert sent[3].startswith(b"HTTP/1.1 200 OK\r\n") and sent[3].endswith(b"\r\n\r\n")
