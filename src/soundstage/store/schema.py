@@ -48,6 +48,7 @@ trials = Table(
     Column("number", Integer, primary_key=True),
     Column("world", String(200), nullable=False),
     Column("outcome", String(20), nullable=False),  # passed | failed | invalid | ungraded
+    Column("score", Float, nullable=True),  # the weighted share of its checks; None: none (invalid, or stored before)
     Column("exit_code", Integer, nullable=False),
     Column("killed", Boolean, nullable=False),
     Column("timed_out", Boolean, nullable=False),
@@ -93,6 +94,7 @@ checks = Table(
     Column("passed", Boolean, nullable=True),  # None: could not be decided
     Column("invalid", Boolean, nullable=False),
     Column("score", Float, nullable=True),  # when the result carries one
+    Column("weight", Float, nullable=False, server_default="1"),  # its share of the trial's score
     Column("expected", Text, nullable=False),
     Column("actual", Text, nullable=False),
     Column("explanation", Text, nullable=False),
@@ -129,6 +131,7 @@ figures = Table(
     Column("pass_hat_k", Float, nullable=True),
     Column("pass_at", JSON, nullable=True),  # {"1": pass@1, "2": pass@2...}
     Column("pass_hat", JSON, nullable=True),
+    Column("mean_score", Float, nullable=True),  # of the trials' scores; None: no trial has one
     Column("checks", JSON, nullable=False),  # per check id: {required, passed, trials, pass_rate}
     ForeignKeyConstraint(
         ["run_id", "evaluation"],

@@ -21,6 +21,7 @@ TRIAL_COLUMNS = [
     "number",
     "world",
     "outcome",
+    "score",
     "exit_code",
     "killed",
     "timed_out",
@@ -54,6 +55,7 @@ FIGURE_COLUMNS = [
     "pass_hat_k",
     "pass_at",
     "pass_hat",
+    "mean_score",
     "checks",
 ]
 
