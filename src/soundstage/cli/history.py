@@ -50,7 +50,7 @@ SUGGESTED = 5
 # say) and of a failing check.
 RUN_FIELDS = {"run_id", "folder", "agent", "scenes", "trials", "strict", "exit_code", "started_at", "finished_at"}
 SHOWN = {"evaluation", "evaluations", "figures"}
-BRIEF = {"scene", "status", "trials", "invalid", "passed", "pass_at_1", "pass_at_k", "pass_hat_k"}
+BRIEF = {"scene", "status", "trials", "invalid", "passed", "pass_at_1", "pass_at_k", "pass_hat_k", "mean_score"}
 TRIAL_LEFT_OUT = {"version", "failed_checks", "checks", "digests"}
 CHECK_LEFT_OUT = {"args", "version"}  # the store keeps neither
 
