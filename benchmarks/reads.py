@@ -14,6 +14,8 @@
 (d) loading a world file that gives 100k messages as records, in a process of its own: wall and CPU seconds
     (CPU time is what to compare on a shared machine), resident memory grown, and (in another process, as
     tracing slows it) the peak of Python's allocations and what the image still holds once built.
+(e) the same for a world file of the same people and channels whose `generate:` makes as many messages, and
+    its CPU seconds against (d)'s. Budget: at most 1.5 times (d)'s CPU, and 150 MiB of resident memory grown.
 
 Each world is a seed scene's (csv-export for Slack, issue-triage for GitHub), its image filled with generated records
 before it is copied into a live world, so the records are the image's (as a world file's are) and the reads run on a
@@ -268,9 +270,10 @@ def github_reads(count: int, runs: int) -> dict[str, float]:
 # -- loading a world file ----------------------------------------------------------------------------
 
 
-def world_file(count: int, folder: Path) -> Path:
+def world_file(count: int, folder: Path, generated: bool = False) -> Path:
     """A world definition giving `count` messages as records: acme's people and channels, one message in
-    ten a reply to a recent message of its channel (by ref)."""
+    ten a reply to a recent message of its channel (by ref); or, `generated`, the same people and channels and
+    a `generate:` of `count` messages in #general (its defaults: 7 days, threads 0.15, reactions 0.2)."""
     rng = random.Random(count)
     users = ["maya", "omar", "laura", "priya", "jonas", "alex"]
     channels = ["general", "engineering", "incidents"]
@@ -283,10 +286,13 @@ def world_file(count: int, folder: Path) -> Path:
         *[f"    - {{ref: {u}, name: {u}, email: {u}@big.test}}" for u in users],
         "  channels:",
         *[f"    - {{ref: {c}, name: {c}, members: [{', '.join('$' + u for u in users)}]}}" for c in channels],
-        "  messages:",
     ]
+    if generated:
+        lines += ["generate:", f"  slack.messages: {{channel: $general, count: {count}}}"]
+    else:
+        lines.append("  messages:")
     roots: dict[str, list[int]] = {c: [] for c in channels}
-    for i in range(count):
+    for i in range(0 if generated else count):
         channel = channels[i % len(channels)]
         user = users[rng.randrange(len(users))]
         text = _text(rng, i)
@@ -333,9 +339,9 @@ def _peak_resident_kib() -> int:
         return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 
 
-def load_world(count: int) -> dict[str, float]:
+def load_world(count: int, generated: bool = False) -> dict[str, float]:
     with tempfile.TemporaryDirectory() as folder:
-        scene = world_file(count, Path(folder))
+        scene = world_file(count, Path(folder), generated)
         size = (Path(folder) / "worlds" / "bigworld.yaml").stat().st_size
         results = []
         for flag in ("--load-child", "--load-traced"):
@@ -359,11 +365,22 @@ def _print(title: str, results: dict[str, float]) -> None:
         print(f"  {name:<44} {value:9.3f} ms")
 
 
+def _print_load(loaded: dict[str, float]) -> None:
+    for name in (
+        "seconds",
+        "CPU seconds",
+        "resident MiB grown",
+        "allocated MiB at the peak (tracemalloc)",
+        "MiB the image holds (tracemalloc)",
+    ):
+        print(f"  {name:<44} {loaded[name]:9.2f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="1000,10000,100000", help="message counts of the Slack worlds")
     parser.add_argument("--issues", default="1000,10000", help="issue counts of the GitHub worlds")
-    parser.add_argument("--load", type=int, default=100_000, help="messages in the loaded world file (0: skip)")
+    parser.add_argument("--load", type=int, default=100_000, help="messages in the loaded world files (0: skip)")
     parser.add_argument("--runs", type=int, default=30, help="calls timed per case")
     parser.add_argument("--load-child", help=argparse.SUPPRESS)
     parser.add_argument("--load-traced", help=argparse.SUPPRESS)
@@ -378,14 +395,13 @@ def main() -> None:
     if args.load:
         loaded = load_world(args.load)
         print(f"Loading a world file of {args.load:,} messages as records ({loaded['file MiB']:.1f} MiB of YAML)")
-        for name in (
-            "seconds",
-            "CPU seconds",
-            "resident MiB grown",
-            "allocated MiB at the peak (tracemalloc)",
-            "MiB the image holds (tracemalloc)",
-        ):
-            print(f"  {name:<44} {loaded[name]:9.1f}")
+        _print_load(loaded)
+        generated = load_world(args.load, generated=True)
+        print(f"Loading a world file whose generate: makes {args.load:,} messages")
+        _print_load(generated)
+        ratio, mib = generated["CPU seconds"] / loaded["CPU seconds"], generated["resident MiB grown"]
+        verdict = "ok" if ratio <= 1.5 and mib <= 150 else "OVER BUDGET"
+        print(f"  CPU against records {ratio:.2f}x (budget 1.5x), {mib:.1f} MiB grown (budget 150) {verdict}")
 
 
 if __name__ == "__main__":

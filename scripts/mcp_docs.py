@@ -78,6 +78,56 @@ parameter that would need one; each service's section lists those it leaves out,
 """
 
 
+OUTSIDE = """
+## Over stdio: `soundstage mcp`
+
+A harness that only launches MCP servers as commands (a desktop app's `mcpServers` list, an agent framework's
+stdio client) reaches a world through `soundstage mcp`, which bridges its stdin and stdout to a world's
+endpoint with the official SDK's own transports: its stdio server on one side, its streamable HTTP client on the
+other, each message passed across as it is. Nothing but the protocol is written on stdout; notes go to stderr.
+
+```
+soundstage mcp --world http://127.0.0.1:8750/v1/worlds/<id>   # a live world (SOUNDSTAGE_ADMIN_TOKEN set)
+soundstage mcp csv-export --server http://127.0.0.1:8750      # a fresh world of a scene, on a running server
+soundstage mcp csv-export                                     # ... or on a server of its own, while it runs
+soundstage mcp --service slack                                # the agent's own world: SLACK_MCP_URL
+```
+
+```json
+{"mcpServers": {"acme": {"command": "soundstage", "args": ["mcp", "csv-export"]}}}
+```
+
+Without `--service` it serves the endpoint of every service, with `SOUNDSTAGE_TOKEN`; with it, that service's
+endpoint, with the credential its tools take by default (Slack's bot token). A scene's name is found as
+`seeds/<name>.yaml` in each `SOUNDSTAGE_PATH` folder, then the current one (with `--server`, by that server): a
+harness that launches the command elsewhere names a scene file, or sets `SOUNDSTAGE_PATH`. Options, what it
+prints and exit codes: [cli.md](cli.md), "`soundstage mcp`".
+
+## The vendors' own MCP servers
+
+An MCP server of a vendor's, or anyone's, that calls the vendors' APIs runs unmodified against a world: give it
+the world's credentials under the names it reads, and either its host setting (a base URL option, where it has
+one) or interception ([interception.md](interception.md)), which sends its calls to the vendors' real hosts
+into the world. Its calls are the world's REST calls, logged and graded as any agent's.
+
+`tests/node/test_mcp_servers.py` installs two from npm, pinned by `tests/node/package-lock.json`, and drives each
+over stdio with the SDK's client through a shipped scene, whose checks pass:
+
+- `@modelcontextprotocol/server-slack` 2025.4.25, given `SLACK_BOT_TOKEN` (the agent's) and `SLACK_TEAM_ID`
+  (the world's team), answers csv-export's customer; it calls `https://slack.com/api` with Node's global `fetch`.
+- `@modelcontextprotocol/server-github` 2025.4.8, given `GITHUB_PERSONAL_ACCESS_TOKEN` (the agent's
+  `GITHUB_TOKEN`), triages issue-triage's issues; it calls `https://api.github.com` with node-fetch (Node's
+  `https` module).
+
+Neither has a host setting, and Node 20 reads no proxy variable: both reach the world through interception's
+Node preload ([interception.md](interception.md), "Node"). Under `soundstage run --intercept`, an agent that
+launches such a server gives it the interception variables of its own environment (`HTTPS_PROXY`, `NO_PROXY`,
+`NODE_EXTRA_CA_CERTS`, `NODE_OPTIONS`, `NODE_USE_ENV_PROXY`) and the credentials under the server's names: a
+harness passes a server only the variables its configuration names (the Python SDK's stdio client, only `PATH`,
+`HOME` and a few others, unless given `env`).
+"""
+
+
 def render() -> str:
     parts = [INTRO]
     for name, service in SERVICES.items():
@@ -112,6 +162,7 @@ def render() -> str:
         ]
         if left_out:
             parts.append("\nNot provided:\n\n" + "".join(left_out))
+    parts.append(OUTSIDE)
     return "".join(parts)
 
 

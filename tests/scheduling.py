@@ -10,15 +10,23 @@ from typing import Any
 import pytest
 from xdist.scheduler import LoadScopeScheduling
 
-# Modules whose tests share what a module or session fixture starts: on a fresh clone, every worker with a
-# Node test would otherwise wait its turn for the one `npm ci` (a lock) while the first installs.
-TOGETHER = ("tests/test_runner_ray.py", "tests/test_local_cluster.py", "tests/node/test_node_sdks.py")
+# Modules whose tests share what a module or session fixture starts, each with the group it goes to one worker
+# with: on a fresh clone, every worker with a Node test would otherwise wait its turn for the one `npm ci` (a
+# lock) while the first installs.
+TOGETHER = {
+    "tests/test_runner_ray.py": "ray",
+    "tests/test_local_cluster.py": "ray",
+    "tests/node/test_node_sdks.py": "node",
+    "tests/node/test_mcp_servers.py": "node",
+}
 # The modules whose tests take seconds each (clusters, whole runs, other interpreters), run first: the workers
 # start on them while the many short tests fill in around them, so no worker is left with a long one at the end.
 SLOW_FIRST = (
     "test_runner_ray.py",
     "test_local_cluster.py",
     "test_node_sdks.py",
+    "test_mcp_servers.py",
+    "test_cli_mcp.py",
     "test_toy_service.py",
     "test_docker.py",
     "test_hostile_agent.py",
@@ -34,11 +42,11 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 
 class Scheduling(LoadScopeScheduling):
-    """xdist's scheduling by scope, where a test is its own scope unless its module is one of `TOGETHER`."""
+    """xdist's scheduling by scope, where a test is its own scope unless its module is one of `TOGETHER`, whose
+    group is its scope."""
 
     def _split_scope(self, nodeid: str) -> str:
-        module = nodeid.split("::", 1)[0]
-        return module if module in TOGETHER else nodeid
+        return TOGETHER.get(nodeid.split("::", 1)[0], nodeid)
 
 
 def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Scheduling | None:

@@ -156,6 +156,37 @@ def test_a_dropped_world_leaves_no_cycle(scene: Path) -> None:
         gc.enable()
 
 
+@pytest.mark.parametrize("scene", SCENES, ids=lambda scene: scene.stem)
+def test_a_dropped_fork_and_its_parent_leave_no_cycle(scene: Path) -> None:
+    """A fork holds nothing of its parent, nor the parent of it: each, used and dropped, is freed by reference
+    counting alone, whichever goes first."""
+    hub = Hub()
+    image = hub.images.load(scene=str(scene))
+    first = hub.add(image)
+    _use(hub, hub.fork(first.id))  # what a first fork makes once a process is made now
+    gc.collect()
+    gc.disable()
+    try:
+        parent = hub.add(image)
+        fork = hub.fork(parent.id)
+        held = [weakref.ref(parent), weakref.ref(parent.log), weakref.ref(fork), weakref.ref(fork.log)]
+        _use(hub, parent)
+        hub.drop(parent.id)
+        del parent
+        assert [ref() is None for ref in held] == [True, True, False, False]
+        _use(hub, fork)
+        hub.drop(fork.id)
+        del fork
+        assert [ref() for ref in held] == [None, None, None, None]
+        gc.set_debug(gc.DEBUG_SAVEALL)
+        gc.collect()
+        assert gc.garbage == []
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+        gc.enable()
+
+
 def test_building_images_leaves_no_cycle() -> None:
     """Building an image holds the collector off and freezes what it made (`held`): any cycle it dropped would
     stay until the process ends, for each image a server builds."""

@@ -16,6 +16,7 @@ from tests.checks.test_builders import REFUND_CHECKS
 
 from soundstage import AsyncStage, Stage, check, review, run_scenes
 from soundstage.errors import NotFound, SpecError, UsageError
+from soundstage.server.hub import NODE_PRELOAD
 
 ROOT = Path(__file__).parent.parent
 AGENTS = ROOT / "examples" / "agents"
@@ -224,6 +225,25 @@ def test_what_a_stage_refuses(rehearsals) -> None:
             small.world(scene_yaml=SCENE)
 
 
+def test_forked_worlds_branch_from_one_state(rehearsals) -> None:
+    """Two branches of one attempt: each fork starts where the world is and is graded alone."""
+    world = rehearsals.world(scene_yaml=SCENE)
+    world.advance("1m")
+    hello, silent = world.fork(), world.fork()
+    assert hello.env["SLACK_BOT_TOKEN"] != world.env["SLACK_BOT_TOKEN"] != silent.env["SLACK_BOT_TOKEN"]
+    assert hello.events() == silent.events() == world.events()
+    say_hello(hello)
+    assert hello.finish(output="done").passed is True
+    assert silent.finish(output="done").passed is False
+    assert world.finished is False and world.trace() == []
+    with pytest.raises(UsageError, match=f"world {hello.id} has finished: fork a world before it finishes"):
+        hello.fork()
+    with Stage(max_worlds=1) as small:
+        only = small.world(scene_yaml=SCENE)
+        with pytest.raises(UsageError, match="the stage holds its limit of 1 live worlds"):
+            only.fork()
+
+
 def test_a_saved_trial_is_reviewed_as_a_live_world_is_explained(tmp_path: Path) -> None:
     agent = f"{sys.executable} {AGENTS / 'refund_too_early.py'}"
     run = run_scenes([str(ROOT / "seeds" / "refund-approval.yaml")], agent, out=tmp_path)
@@ -262,6 +282,10 @@ def test_the_async_stage_rehearses_as_the_stage_does() -> None:
                 stdout=asyncio.subprocess.PIPE,
             )
             stdout, _ = await agent.communicate(world.task.encode())
+            branch = await world.fork()
+            assert branch.env["SLACK_BOT_TOKEN"] != world.env["SLACK_BOT_TOKEN"]
+            assert await branch.trace() == await world.trace()
+            await branch.close()
             told = await world.check(check.told("$priya", ["laura.impact"]))
             calls = await world.trace()
             result = await world.finish(output=stdout.decode())
@@ -282,9 +306,12 @@ def test_a_stage_intercepts_and_passes_variables_as_soundstage_run_does(monkeypa
     """`Stage(intercept=True, pass_env=..., env=...)`: a client left at https://slack.com reaches the world,
     and the agent's environment holds the variables given."""
     monkeypatch.setenv("SOUNDSTAGE_TEST_MODEL_KEY", "sk-stage-0123456789")
-    with Stage(intercept=True, pass_env=["SOUNDSTAGE_TEST_MODEL_KEY"], env={"MODEL": "m"}) as stage:
+    given = {"MODEL": "m", "NODE_OPTIONS": "--max-old-space-size=512"}
+    with Stage(intercept=True, pass_env=["SOUNDSTAGE_TEST_MODEL_KEY"], env=given) as stage:
         world = stage.world(scene_yaml=SCENE)
         assert (world.env["SOUNDSTAGE_TEST_MODEL_KEY"], world.env["MODEL"]) == ("sk-stage-0123456789", "m")
+        # Node's options given keep their place after the preload that sends Node's requests to the proxy.
+        assert world.env["NODE_OPTIONS"] == f'--require "{NODE_PRELOAD}" --max-old-space-size=512'
         assert world.env["HTTPS_PROXY"].startswith(f"http://agent:{world.env['SOUNDSTAGE_TOKEN']}@127.0.0.1:")
         code = (
             "import os; from slack_sdk import WebClient; client = WebClient(token=os.environ['SLACK_BOT_TOKEN']); "

@@ -27,7 +27,7 @@ def at_the_root(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_every_folder_of_shipped_files_is_found() -> None:
     found = {path.relative_to(ROOT).parts[0] for path in SHIPPED}
-    assert found == {"seeds", "suites", "worlds", "checks"}
+    assert found == {"seeds", "suites", "worlds", "checks", "examples"}
 
 
 @pytest.mark.parametrize("path", SHIPPED, ids=lambda path: str(path.relative_to(ROOT)))

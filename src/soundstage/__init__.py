@@ -10,8 +10,9 @@ in-memory world, with scripted people, and checks that say whether an attempt pa
     result = run_scenes(["seeds/csv-export.yaml"], "python examples/agents/csv_export.py")
     evaluation = rescore(trial_folder)   # re-score a saved trial, from its files; review(trial_folder) explains it
 
-`check` builds checks in code, as a scene's YAML writes them; the pytest plugin (docs/pytest.md) gives
-tests the `stage` and `world` fixtures.
+`check` builds checks in code, as a scene's YAML writes them; `@python_check("name")` registers a function as a
+Python check, which answers True or False, a score or a `Verdict` from an `AttemptView` (docs/checks.md); the
+pytest plugin (docs/pytest.md) gives tests the `stage` and `world` fixtures.
 
 The CLI (`soundstage run|serve|check|explain|validate|list`) is a thin layer over these.
 """
@@ -29,6 +30,9 @@ _PUBLIC = {
     "evaluate": "checks",
     "parse_checks": "checks",
     "rescore": "checks",
+    "AttemptView": "checks.python",
+    "Verdict": "checks.python",
+    "python_check": "checks.python",
     "Clock": "clock",
     "InfrastructureError": "errors",
     "NotFound": "errors",
@@ -61,6 +65,7 @@ if TYPE_CHECKING:
     # isort: split
     from .checks import builders as check
     from .checks import evaluate  # type: ignore[no-redef]  # mypy takes it for the submodule checks.evaluate
+    from .checks.python import AttemptView, Verdict, python_check
     from .clock import Clock
     from .errors import InfrastructureError, NotFound, SoundstageError, SpecError, UsageError
     from .events import EventLog
@@ -87,6 +92,7 @@ __all__ = [
     "AsyncLiveWorld",
     "AsyncStage",
     "Attempt",
+    "AttemptView",
     "CheckResult",
     "Clock",
     "Evaluation",
@@ -104,12 +110,14 @@ __all__ = [
     "Stage",
     "Trial",
     "UsageError",
+    "Verdict",
     "World",
     "WorldImage",
     "build_image",
     "check",
     "evaluate",
     "parse_checks",
+    "python_check",
     "rescore",
     "review",
     "run_scenes",

@@ -165,9 +165,9 @@ class Clock:
         return self._now
 
     def copy(self) -> Clock:
+        """A clock at the same time that moves on alone (a forked world's): in realtime mode, from the same wall
+        time, so the two read the same time until either is moved by hand."""
         clone = Clock.__new__(Clock)
         for name in Clock.__slots__:
             setattr(clone, name, getattr(self, name))
-        if self.realtime:
-            clone._wall_start = clone._wall()
         return clone

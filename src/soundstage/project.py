@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from .spec.loader import read_document, validate_model
-from .spec.project_file import FILE, Endpoint, ProjectFile
+from .spec.project_file import FILE, Endpoint, ProjectFile, find  # noqa: F401 (re-exported: FILE, find)
 
 # Which variable each endpoint setting feeds.
 ENDPOINT_VARIABLES = {
@@ -67,17 +67,6 @@ class Project:
                 environ[name] = os.pathsep.join(part for part in (environ.get(name, ""), value) if part)
             else:
                 environ.setdefault(name, value)
-
-
-def find(start: Path, named: str | None = None) -> Path | None:
-    """The project file: `named` (from `--config` or SOUNDSTAGE_CONFIG), else `soundstage.yaml` in `start`
-    or the nearest folder above it; None when there is none."""
-    if named:
-        return Path(named)
-    for folder in [start, *start.parents]:
-        if (folder / FILE).is_file():
-            return folder / FILE
-    return None
 
 
 def load(path: Path, environ: dict[str, str] | os._Environ[str]) -> Project:

@@ -28,6 +28,7 @@ from .events import Event, EventLog, StartEvent
 from .results import outcome
 from .runner import AgentEnv, agent_environment
 from .server import Hub, Server
+from .server import snapshot as snapshots
 from .server.hub import MAX_WORLDS, TooManyWorlds
 from .world import Record, World
 
@@ -186,6 +187,27 @@ class LiveWorld:
             )
         return self.check(*(checks or []))
 
+    def fork(self) -> LiveWorld:
+        """A new live world on the stage in this one's state (`POST .../fork`): records, clock, log, people
+        and faults as they are now; then each goes on alone. Its `env` holds tokens of its own. Raises
+        UsageError when this world has finished or the stage is full."""
+        try:
+            return LiveWorld(self.stage, self.stage.hub.fork(self.id))
+        except ValueError as exc:  # finished
+            raise UsageError(str(exc)) from None
+        except TooManyWorlds:
+            raise UsageError(_FULL.format(limit=self.stage.hub.max_worlds)) from None
+
+    def save(self, path: str | Path) -> None:
+        """Writes this world to a snapshot file (docs/http.md, "Snapshots") that `Stage.load` makes again: its
+        scene and the inputs that made it, never its tokens. Raises UsageError when it cannot be replayed
+        exactly (the message says why)."""
+        try:
+            data = snapshots.save(self.stage.hub, self.world)
+        except snapshots.SnapshotError as exc:
+            raise UsageError(str(exc)) from None
+        Path(path).write_bytes(snapshots.dumps(data))
+
     def close(self) -> None:
         """Drops the world from the stage: its tokens and URLs stop working. What was read from it stays."""
         if self.id in self.stage.hub.worlds:
@@ -256,10 +278,27 @@ class Stage:
         try:
             return LiveWorld(self, self.hub.add(image))
         except TooManyWorlds:
-            raise UsageError(
-                f"the stage holds its limit of {self.hub.max_worlds} live worlds: close those done with "
-                "(world.close()), or make the stage with a larger max_worlds"
-            ) from None
+            raise UsageError(_FULL.format(limit=self.hub.max_worlds)) from None
+
+    def load(self, path: str | Path) -> LiveWorld:
+        """A live world made again from a snapshot file (`LiveWorld.save`), with tokens of its own: the agent of
+        a loaded world uses its `env`. Its scene is rebuilt from the text saved, else the file it was built from,
+        else its name, and must be the same words as when saved. Raises UsageError (a file that is no snapshot,
+        of another version, of a scene changed since, or that does not make the world it was saved from; no world
+        is left on the stage), or when the stage is full."""
+        self._serving()
+        try:
+            return LiveWorld(self, snapshots.load(self.hub, snapshots.read(path), named=False))
+        except snapshots.SnapshotError as exc:
+            raise UsageError(str(exc)) from None
+        except TooManyWorlds:
+            raise UsageError(_FULL.format(limit=self.hub.max_worlds)) from None
+
+
+_FULL = (
+    "the stage holds its limit of {limit} live worlds: close those done with (world.close()), or make the stage "
+    "with a larger max_worlds"
+)
 
 
 class AsyncLiveWorld:
@@ -298,6 +337,9 @@ class AsyncLiveWorld:
 
     async def finish(self, output: str | None = None, checks: list[Spec] | None = None) -> Result:
         return await _off_loop(self.sync.finish, output, checks)
+
+    async def fork(self) -> AsyncLiveWorld:
+        return AsyncLiveWorld(await _off_loop(self.sync.fork))
 
     async def close(self) -> None:
         await _off_loop(self.sync.close)

@@ -31,6 +31,7 @@ from typing import IO, TYPE_CHECKING, Any, Protocol
 
 from .checks import score
 from .checks.evaluate import INITIAL_FILE, WRITES_FILE
+from .checks.python import sources
 from .clock import US
 from .errors import UsageError
 from .events import CallEvent, Event, FinishEvent, WriteEvent
@@ -301,12 +302,16 @@ class AgentEnv:
 
 def agent_environment(hub: Hub, world: World, base_url: str, given: AgentEnv = AgentEnv()) -> dict[str, str]:
     """What of the user's environment the agent gets: PATH, HOME, LANG, the scene's `pass_env` names and
-    those `given` that are set, and the values `given`; the world's own variables over all of them."""
+    those `given` that are set, and the values `given`; the world's own variables over all of them, but for
+    NODE_OPTIONS, where the user's options follow the world's (interception's preload)."""
     env = {name: os.environ[name] for name in KEPT_ENV if name in os.environ}
     passed = {name: given.passed(name) for name in [*world.agent.get("pass_env", []), *given.pass_env]}
     env.update({name: value for name, value in passed.items() if value is not None})
     env.update(given.values)
+    node_options = env.get("NODE_OPTIONS")
     env.update(hub.environment(world, base_url))
+    if node_options and env["NODE_OPTIONS"] != node_options:
+        env["NODE_OPTIONS"] = f"{env['NODE_OPTIONS']} {node_options}"
     return env
 
 
@@ -588,10 +593,11 @@ class _TrialFolder:
 
 def trial_cover(run_folder: Path, folder: Path, image: WorldImage, env: dict[str, str]) -> Cover:
     """What one trial's agent must not see besides the run's cover: the run folder it is written into (a
-    Ray node's own), its trial folder, and the files its scene was built from with their folders; and what
-    it must see under a cover: the CA certificates its environment names."""
+    Ray node's own), its trial folder, the files its scene was built from with their folders, and its Python
+    checks' modules; and what it must see under a cover: the CA certificates its environment names."""
     files = [Path(name) for name in image.files]
-    hidden = (run_folder, folder, *files, *(file.parent for file in files))
+    # A Python check's module alone, not its folder: that may be the project's, which the agent may need.
+    hidden = (run_folder, folder, *files, *(file.parent for file in files), *sources(image.checks))
     shown = tuple(Path(env[name]) for name in TRUST_VARIABLES if name in env)
     return Cover(tuple(path.absolute() for path in hidden), shown)
 

@@ -7,10 +7,16 @@ diff compares records by identity before it compares fields.
 Nothing a world holds leads back to it (its collections report writes to its `_Journal`, its periodic actions
 are objects rather than closures that hold themselves): a dropped world is freed by reference counting alone,
 and no garbage collection has to walk the other worlds' objects to find it (collector.py).
+
+`World.fork` makes a new world in the same state, as cheaply as a copy of an image: collections are copied
+the same way, and the engine's own state (world parts, watchers, due actions) is deep-copied, but for what
+never changes once built (a scene's resolved people, faults and predicates), which forks share
+(`shared_by_forks`).
 """
 
 from __future__ import annotations
 
+import copy
 import heapq
 import threading
 from collections.abc import Callable, Iterator, Mapping
@@ -22,8 +28,11 @@ from .events import CallEvent, ClockEvent, EventLog, FinishEvent, StartEvent, Wr
 from .ids import IdSource
 
 Record = Mapping[str, Any]
+# The bytes of call bodies a world keeps to be saved (`World.note`): past them, it cannot be saved.
+INPUTS_LIMIT = 64 * 2**20
 Snapshot = dict[str, dict[str, Record]]
 P = TypeVar("P")
+T = TypeVar("T")
 
 
 class Derived(Protocol):
@@ -195,6 +204,27 @@ class Collection:
             self._shared = _Origin(self._records)
         return Collection(self.name, dict(self._records), self._shared)
 
+    def fork(self) -> Collection:
+        """A copy of this live collection for a forked world: it keeps the image's records as its origin (so a
+        derived index it builds later starts from the image's) and copies the derived indexes built so far,
+        each sharing its lists until written, as a copy of an image does."""
+        forked = Collection(self.name, dict(self._records), self._origin)
+        forked._written = set(self._written) if self._written is not None else None
+        if self._derived:
+            forked._derived = {kind: index.copy() for kind, index in self._derived.items()}
+        return forked
+
+
+def shared_by_forks(cls: type[T]) -> type[T]:
+    """Marks a class whose objects never change once made (a scene's resolved parts, a frozen value holding
+    records): a forked world shares them where its deep copy of the engine's state meets them."""
+    cls.__deepcopy__ = _itself  # type: ignore[attr-defined]
+    return cls
+
+
+def _itself(self: T, memo: dict[int, Any]) -> T:
+    return self
+
 
 def _hashable(value: Any) -> bool:
     return value is not None and isinstance(value, (str, int, float, bool, tuple))
@@ -268,6 +298,7 @@ class World:
         task: str = "",
         world_name: str | None = None,
         agent: dict[str, Any] | None = None,
+        log: EventLog | None = None,
     ) -> None:
         self.id = world_id
         self.scene = scene
@@ -280,7 +311,7 @@ class World:
         self.settings = settings or {}  # what the image's services say other parts need (the Slack team...)
         self.agent = agent or {}  # who the agent is in each service (`slack_user`: its user id), `pass_env`
         self.tokens: dict[str, Principal] = {}
-        self.log = EventLog()
+        self.log = log if log is not None else EventLog()
         self.output: str | None = None
         self.finished = False
         # What the image says to score this world by (set by `WorldImage.instantiate`).
@@ -288,6 +319,13 @@ class World:
         self.pass_ids: list[str] | None = None
         self.scene_record: dict[str, Any] = {}
         self._parts: dict[type, Any] = {}
+        self.image: Any = None  # the WorldImage it was made from (set by `WorldImage.instantiate`)
+        # What made this world since its image, in order, for a snapshot to replay (`note`); None once it cannot be
+        # (`unsaveable` says why). Entries are never changed once noted, so a fork's copy shares them.
+        self.inputs: list[tuple[Any, ...]] | None = []
+        self.inputs_size = 0
+        self.unsaveable: str | None = None
+        self.handed: dict[str, Principal] = {}  # every token a hub handed out for this world or its forks' parents
         # Held for a whole call, and by anything else that appends to the log from another thread
         # (the runner finishing an attempt), so `seq` stays gapless and unique.
         self.lock = threading.RLock()
@@ -298,7 +336,48 @@ class World:
         self._watchers: list[Callable[[World], None]] = []
         for collection in collections.values():
             collection._journal = self._journal
-        self.log.emit(StartEvent, t=iso(clock.now()), scene=scene, world=world_name, task=task)
+        if log is None:  # a fork continues its parent's log
+            self.log.emit(StartEvent, t=iso(clock.now()), scene=scene, world=world_name, task=task)
+
+    def fork(self, world_id: str) -> World:
+        """A new live world in this one's state: its records, clock, ids, log (the fork's continues from this
+        one's last seq, this one's events its history), its people's memory and pending replies, its faults'
+        progress, its due actions and rate-limit windows. Nothing is shared that either may change, and the
+        fork holds nothing of this world, so each is freed alone. Its tokens are this world's but for those a
+        hub handed out, which the hub replaces (`Hub.fork`). Raises ValueError on a finished world: the
+        attempt is over, its log ends with it."""
+        with self.lock:  # between calls, never half-way through one
+            if self.finished:
+                raise ValueError(f"world {self.id} has finished: fork a world before it finishes")
+            collections = {name: c.fork() for name, c in self.collections.items()}
+            clock = self.clock.copy()
+            world = World(
+                world_id,
+                self.scene,
+                collections,
+                clock,
+                self.ids.copy(),
+                self.initial,  # never changed in place: the state the branch started from
+                refs=self.refs,
+                settings=self.settings,
+                task=self.task,
+                agent=dict(self.agent),
+                log=EventLog(self.log.events),  # events are frozen: the list is copied, not them
+            )
+            world.tokens = dict(self.tokens)
+            world.image, world.handed = self.image, dict(self.handed)
+            world.inputs = list(self.inputs) if self.inputs is not None else None
+            world.inputs_size, world.unsaveable = self.inputs_size, self.unsaveable
+            world.checks, world.pass_ids, world.scene_record = self.checks, self.pass_ids, self.scene_record
+            world._due_order, world._running_to = self._due_order, self._running_to
+            # Whatever the engine's state holds of this world's parts stands for the fork's in the copy.
+            memo: dict[int, Any] = {id(self): world, id(self.log): world.log, id(self.clock): clock}
+            memo[id(self.ids)] = world.ids
+            memo[id(self._journal)] = world._journal
+            for name, collection in self.collections.items():
+                memo[id(collection)] = collections[name]
+            world._parts, world._due, world._watchers = copy.deepcopy((self._parts, self._due, self._watchers), memo)
+            return world
 
     # -- collections ---------------------------------------------------------------------------------
 
@@ -326,6 +405,24 @@ class World:
 
     def diff(self) -> dict[str, Any]:
         return diff_snapshots(self.initial, self.snapshot())
+
+    # -- inputs, for snapshots (server/snapshot.py) ---------------------------------------------------------
+
+    def note(self, entry: tuple[Any, ...], size: int = 0) -> None:
+        """Keeps one input that changes the world (a call, a clock move, the finish), `size` bytes of body."""
+        if self.inputs is None:
+            return
+        self.inputs_size += size
+        if self.inputs_size > INPUTS_LIMIT:
+            self.cannot_save(f"its calls' bodies passed {INPUTS_LIMIT // 2**20} MiB, more than a world keeps to save")
+            return
+        self.inputs.append(entry)
+
+    def cannot_save(self, reason: str) -> None:
+        """This world can no longer be saved exactly: its inputs are let go, `reason` is what a save answers."""
+        if self.unsaveable is None:
+            self.unsaveable = reason
+        self.inputs = None
 
     # -- time and due events -------------------------------------------------------------------------
 
@@ -367,6 +464,7 @@ class World:
     def advance(self, us: int) -> None:
         """Moves simulated time on by hand; what falls due meanwhile happens, each at its own time."""
         with self.lock:
+            self.note(("advance", us))
             self.log.emit(ClockEvent, t=iso(self.clock.now()), advanced=format_duration(us))
             self.clock.advance(us)
             self.run_due()
@@ -379,6 +477,7 @@ class World:
     def _finish(self, output: str | None, reason: str) -> bool:
         if self.finished:
             return False
+        self.note(("finish", output, reason))
         self.run_due()
         self.output = output
         self.finished = True

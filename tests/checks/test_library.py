@@ -227,7 +227,7 @@ def test_a_library_file_is_checked_whole_with_lines(here: Path) -> None:
             "checks[0]",
             (
                 "a check definition has exactly one kind key (before, decided, judge, knows, message, never, "
-                "output, revealed, state, told, trace, within); found trace, output"
+                "output, python, revealed, state, told, trace, within); found trace, output"
             ),
         ),
         (6, "checks[1].id", "expected an id of letters, digits, _, . and -, found 'has space'"),

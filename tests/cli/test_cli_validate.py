@@ -157,7 +157,7 @@ BROKEN_LINES = [
     "soundstage.yaml:3: run.trials: expected a number of at least 1, found 0",
     (
         "soundstage.yaml:5: checks[0]: a check definition has exactly one kind key (before, decided, judge, knows, "
-        "message, never, output, revealed, state, told, trace, within); found kind"
+        "message, never, output, python, revealed, state, told, trace, within); found kind"
     ),
 ]
 

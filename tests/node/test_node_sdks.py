@@ -1,26 +1,17 @@
 """The vendors' official Node SDKs (@slack/web-api, @octokit/rest, @datadog/datadog-api-client) run a workflow
 each against a live world, from the agent's environment alone: whatever they cannot read fails here.
 
-The packages are those of package-lock.json, installed by `npm ci` into tests/node/node_modules once for every
-version of the lock. Without node and npm, or when npm cannot install them, these tests skip, saying why;
-SOUNDSTAGE_TEST_NODE=required makes that a failure instead."""
+The packages are those of package-lock.json, installed once (conftest.py)."""
 
 from __future__ import annotations
 
-import fcntl
-import hashlib
 import json
 import os
-import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
-
-HERE = Path(__file__).parent
-MODULES = HERE / "node_modules"
-INSTALLED = MODULES / ".soundstage-lock"  # the hash of the lock node_modules was installed from
 
 SCENE = """
 name: node-sdks
@@ -33,47 +24,6 @@ QUESTION = (
     "A customer (Northwind) asks: where do I find the CSV export of my orders? They can't see it on the dashboard."
 )
 ANSWER = "The CSV export is under Reports &gt; Exports; big exports arrive by email within 10 minutes."  # escaped
-
-
-def unavailable(reason: str) -> None:
-    if os.environ.get("SOUNDSTAGE_TEST_NODE") == "required":
-        pytest.fail(f"{reason} (SOUNDSTAGE_TEST_NODE=required)")
-    pytest.skip(reason)
-
-
-@pytest.fixture(scope="session")
-def node_sdks() -> Path:
-    """tests/node with its packages installed; one process installs them while the others wait."""
-    for program in ("node", "npm"):
-        if shutil.which(program) is None:
-            unavailable(f"{program} is not on PATH: the Node SDK tests need Node.js and npm")
-    lock = hashlib.sha256((HERE / "package-lock.json").read_bytes()).hexdigest()
-    with open(HERE / ".npm-ci.lock", "w") as guard:
-        fcntl.flock(guard, fcntl.LOCK_EX)
-        if not (INSTALLED.exists() and INSTALLED.read_text() == lock):
-            failure = npm_ci()
-            if failure is not None:
-                unavailable(f"npm ci could not install the Node SDKs: {failure}")
-            INSTALLED.write_text(lock)
-    return HERE
-
-
-def npm_ci() -> str | None:
-    """Installs package-lock.json's packages; None once done, else npm's first words on why not."""
-    try:
-        done = subprocess.run(
-            ["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"],
-            cwd=HERE,
-            capture_output=True,
-            text=True,
-            timeout=600,
-            check=False,
-        )
-    except subprocess.TimeoutExpired:
-        return "it did not finish in 10 minutes"
-    if done.returncode != 0:
-        return " / ".join(line.removeprefix("npm error ") for line in done.stderr.splitlines()[:4])
-    return None
 
 
 @pytest.fixture

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import httpx
 import pytest
+from tests.conftest import LiveWorld
 
-from soundstage.server import Server
+from soundstage.server import Hub, Server
 from soundstage.services.slack.store import MESSAGES, USERS
 
 SCENE = """
@@ -182,6 +183,87 @@ def test_two_worlds_of_one_scene_are_isolated_and_identical(stage):
     assert one.state()[USERS] == two.state()[USERS]
 
 
+def test_a_fork_is_a_new_world_in_the_same_state_with_tokens_of_its_own(stage):
+    parent = stage.world(SCENE)
+    general = parent.world.refs["general"]
+    post(parent, "chat.postMessage", channel=general, text="hello before the fork")
+    response = stage.http.post(f"{parent.control}/fork")
+    assert response.status_code == 201, response.text
+    fork = LiveWorld(stage, response.json())
+    assert fork.id != parent.id
+    described = {key: value for key, value in fork.described.items() if key not in ("id", "urls", "env")}
+    assert described == {
+        "scene": "control-test",
+        "world": None,
+        "task": "Say hello in #general.",
+        "now": "2026-03-02T14:00:05Z",
+        "last_seq": 3,
+        "finished": False,
+    }
+    assert fork.urls["slack"] == f"{stage.url}/w/{fork.id}/slack"
+    assert fork.env["SOUNDSTAGE_URL"] == f"{stage.url}/v1/worlds/{fork.id}"
+    handed = ("SOUNDSTAGE_TOKEN", "SLACK_BOT_TOKEN", "SLACK_USER_TOKEN")
+    assert all(fork.env[name] != parent.env[name] for name in handed)
+    assert fork.events() == parent.events() and fork.state() == parent.state()
+
+    # The parent's tokens do not act on the fork, under its URL or by themselves; nor the fork's on the parent.
+    stray = stage.http.post(
+        f"/w/{fork.id}/slack/api/chat.postMessage",
+        data={"channel": general, "text": "from the parent's token"},
+        headers={"Authorization": f"Bearer {parent.token}"},
+    )
+    assert stray.json() == {"ok": False, "error": "invalid_auth"}
+    agent = {"Authorization": f"Bearer {parent.env['SOUNDSTAGE_TOKEN']}"}
+    assert stage.http.post(f"{fork.control}/finish", json={}, headers=agent).status_code == 403
+    assert (
+        stage.http.post(
+            f"{parent.control}/finish", json={}, headers={"Authorization": f"Bearer {fork.env['SOUNDSTAGE_TOKEN']}"}
+        ).status_code
+        == 403
+    )
+    assert fork.events() == parent.events()  # neither heard of those calls
+
+    said = post(fork, "chat.postMessage", channel=general, text="hello from the fork")
+    assert said.json()["ok"] is True
+    assert [e["kind"] for e in fork.events(after=3)] == ["call", "write"]
+    assert fork.events(after=3)[0]["seq"] == 4
+    assert parent.events(after=3) == []
+    texts = [m["text"] for m in fork.state()[MESSAGES]]
+    assert texts[-2:] == ["hello before the fork", "hello from the fork"]
+    assert [m["text"] for m in parent.state()[MESSAGES]][-1] == "hello before the fork"
+    # The agent's token of the fork works without the world in the URL too, and finds the fork.
+    found = stage.http.post("/slack/api/auth.test", headers={"Authorization": f"Bearer {fork.token}"})
+    assert found.json()["ok"] is True and fork.trace()[-1]["path"] == "/api/auth.test"
+    assert [c["path"] for c in parent.trace()] == ["/api/chat.postMessage"]
+
+
+def test_fork_errors(stage):
+    assert stage.http.post("/v1/worlds/w999999/fork").json()["error"]["code"] == "not_found"
+    live = stage.world(SCENE)
+    assert live.http.post(f"{live.control}/finish", json={"output": "x"}).status_code == 200
+    refused = stage.http.post(f"{live.control}/fork")
+    assert refused.status_code == 409
+    assert refused.json()["error"] == {
+        "code": "already_finished",
+        "message": f"world {live.id} has finished: fork a world before it finishes",
+    }
+    agent = {"Authorization": f"Bearer {live.env['SOUNDSTAGE_TOKEN']}"}
+    other = stage.world(SCENE)
+    assert (
+        stage.http.post(f"{other.control}/fork", headers={"Authorization": f"Bearer {other.token}"}).status_code == 403
+    )
+    assert stage.http.post(f"{other.control}/fork", headers=agent).status_code == 403
+
+
+def test_a_fork_needs_a_free_place():
+    with Server(Hub(max_worlds=1), admin_token="sesame") as server:
+        http = httpx.Client(base_url=server.url, headers={"Authorization": "Bearer sesame"})
+        world = http.post("/v1/worlds", json={"scene_yaml": SCENE}).json()["id"]
+        full = http.post(f"/v1/worlds/{world}/fork")
+        assert full.status_code == 429 and full.json()["error"]["code"] == "too_many_worlds"
+        assert list(server.hub.worlds) == [world]
+
+
 def test_admin_token_guards_the_control_api():
     with Server(admin_token="sesame") as server:
         http = httpx.Client(base_url=server.url)
@@ -244,3 +326,36 @@ def test_text_that_cannot_be_written_out_is_refused(stage, route):
     assert (response.status_code, response.json()["error"]["code"]) == (400, "invalid_json")
     assert not live.world.finished
     assert stage.http.get(live.control + "/events").status_code == 200
+
+
+def test_snapshot_and_load_over_http(stage):
+    live = stage.world(SCENE)
+    assert post(live, "chat.postMessage", channel=live.world.refs["general"], text="hello").json()["ok"]
+    saved = stage.http.get(f"{live.control}/snapshot")
+    assert saved.status_code == 200 and saved.json()["format"] == "soundstage-snapshot"
+    assert live.token.encode() not in saved.content
+    loaded = stage.http.post("/v1/worlds", json={"snapshot": saved.json()})
+    assert loaded.status_code == 201
+    again = stage.server.hub.worlds[loaded.json()["id"]]
+    assert again.state() == live.world.state() and again.log.last_seq == live.world.log.last_seq
+    assert loaded.json()["env"]["SLACK_BOT_TOKEN"] != live.token
+    data = saved.json()
+    data["world"]["digest"] = "0" * 64
+    held = set(stage.server.hub.worlds)
+    refused = stage.http.post("/v1/worlds", json={"snapshot": data})
+    assert refused.status_code == 400 and refused.json()["error"]["code"] == "invalid_snapshot"
+    assert "does not make the world it was saved from" in refused.json()["error"]["message"]
+    assert set(stage.server.hub.worlds) == held
+    agent = {"Authorization": f"Bearer {live.env['SOUNDSTAGE_TOKEN']}"}
+    assert stage.http.get(f"{live.control}/snapshot", headers=agent).status_code == 403
+    assert stage.http.post("/v1/worlds", json={"snapshot": saved.json()}, headers=agent).status_code == 403
+
+
+def test_a_load_needs_a_free_place():
+    with Server(Hub(max_worlds=1), admin_token="sesame") as server:
+        http = httpx.Client(base_url=server.url, headers={"Authorization": "Bearer sesame"})
+        world = http.post("/v1/worlds", json={"scene_yaml": SCENE}).json()["id"]
+        saved = http.get(f"/v1/worlds/{world}/snapshot").json()
+        full = http.post("/v1/worlds", json={"snapshot": saved})
+        assert full.status_code == 429 and full.json()["error"]["code"] == "too_many_worlds"
+        assert list(server.hub.worlds) == [world]

@@ -20,6 +20,7 @@ import pytest
 
 from soundstage.checks import score_custom
 from soundstage.server import Server, proxy
+from soundstage.server.hub import NODE_PRELOAD
 from soundstage.world import World
 
 from .test_control import SCENE
@@ -67,6 +68,10 @@ def test_the_agents_environment_goes_through_the_proxy(server: Server) -> None:
     bundle = env["SSL_CERT_FILE"]
     assert env["REQUESTS_CA_BUNDLE"] == env["CURL_CA_BUNDLE"] == env["GIT_SSL_CAINFO"] == bundle
     assert env["NODE_EXTRA_CA_CERTS"].endswith("ca.pem")
+    # Node: a release that reads the proxy variables when told so, else soundstage's preload, in the package.
+    assert env["NODE_USE_ENV_PROXY"] == "1"
+    assert env["NODE_OPTIONS"] == f'--require "{NODE_PRELOAD}"'
+    assert NODE_PRELOAD.is_file()
     assert server.proxy_url == f"http://127.0.0.1:{server.hub.proxy.port}"  # type: ignore[union-attr]
 
 

@@ -97,6 +97,20 @@ def judge(rubric: str, model: str | None = None, truncate: bool | None = None, i
     return _check(id, "judge", rubric=rubric, model=model, truncate=truncate)
 
 
+def python(
+    function: str,
+    id: str | None = None,
+    timeout: float | None = None,
+    threshold: float | None = None,
+    **args: Any,
+) -> Spec:
+    """A Python check (docs/checks.md, "Python checks"): `function` (`module:function`, or a name registered with
+    `@python_check` or an entry point) called with the attempt and `args` as keyword arguments."""
+    return _check(
+        id or f"python {function}", "python", function=function, args=args or None, timeout=timeout, threshold=threshold
+    )
+
+
 def use(check: str, id: str | None = None, **arguments: Any) -> Spec:
     """A check of the library (docs/checks.md, "A check library") with its arguments: `use("answered_in_thread",
     channel="$support", question="$question")`; named after the library check unless `id` is given."""

@@ -23,6 +23,7 @@ from ..world import Snapshot, World, diff_snapshots
 from .library import parse_checks_with_library
 from .milestones import state_predicates
 from .parse import Check, check_pass_list, parse_checks
+from .python import scene_places
 from .results import CheckResult, Evaluation
 
 
@@ -98,7 +99,7 @@ def saved_attempt(trial_dir: Path) -> tuple[Attempt, list[Check] | None]:
     interrupted = folder.is_dir() and not (folder / "state.json").exists() and (folder / INITIAL_FILE).exists()
     attempt = _interrupted_attempt(folder) if interrupted else Attempt.load(folder)
     try:
-        checks = parse_checks(attempt.checks, attempt.refs)
+        checks = _parse_saved(attempt, folder)
     except SpecError:
         return attempt, None
     attempt.watched = frozenset(p.key for p in state_predicates(checks))
@@ -113,10 +114,16 @@ def rescore(trial_dir: Path, raw_checks: list[dict[str, Any]] | None = None) -> 
         scene_file = _scene_file(trial_dir)
         evaluation = evaluate(parse_checks_with_library(raw_checks, attempt.refs, scene_file=scene_file), attempt)
     else:
-        parsed = checks if checks is not None else parse_checks(attempt.checks, attempt.refs)
+        parsed = checks if checks is not None else _parse_saved(attempt, Path(trial_dir))
         evaluation = evaluate(parsed, attempt, attempt.pass_ids)
     evaluation.notes = attempt.notes
     return evaluation
+
+
+def _parse_saved(attempt: Attempt, trial_dir: Path) -> list[Check]:
+    """A saved trial's scene checks, its Python checks' modules found beside the scene's folder too."""
+    with scene_places(_scene_file(trial_dir)):
+        return parse_checks(attempt.checks, attempt.refs)
 
 
 def _scene_file(trial_dir: Path) -> Path | None:

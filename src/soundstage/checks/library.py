@@ -27,6 +27,7 @@ from ..spec.loader import Document, SpecErrors, describe, dotted, read_document
 from ..spec.project_file import FILE as PROJECT_FILE
 from ..spec.refs import PathPart, ref_name
 from .parse import Check, CheckSpecError, CheckSpecErrors, Source, Use, parse_check_list
+from .python import scene_places
 
 LIBRARY_ENV = "SOUNDSTAGE_CHECKS"
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*")
@@ -395,7 +396,8 @@ def parse_with_library(
     expanded, uses, errors = expand_uses(data, library)
     if library_errors:  # the entries' problems would only repeat that the library could not be read
         uses, errors = dict.fromkeys(uses), []
-    checks, problems = parse_check_list(expanded, refs, source, uses)
+    with scene_places(scene_file):  # a Python check's module may lie beside the scene's folder
+        checks, problems = parse_check_list(expanded, refs, source, uses)
     errors = sorted(errors + problems, key=lambda e: e.path[:1] if e.path and isinstance(e.path[0], int) else (-1,))
     return Parsed(checks, expanded, errors, library.files if library is not None else [], library_errors)
 

@@ -35,6 +35,7 @@ COMMANDS = {
     "config": ("config", "config"),
     "import": ("import_agent_diff", "import_app"),
     "ray": ("cluster", "ray_app"),
+    "mcp": ("mcp", "mcp"),
 }
 
 

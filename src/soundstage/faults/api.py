@@ -28,10 +28,11 @@ from ..grading.patterns import CallPattern
 from ..services import SERVICES
 from ..services.base import Injection, Reply, Service, ServiceRequest
 from ..spec.build import BuildContext
-from ..world import Principal, World
+from ..world import Principal, World, shared_by_forks
 from .api_models import ApiFaultBase
 
 
+@shared_by_forks
 @dataclass(frozen=True)
 class ApiFaultRule:
     """One api fault, parsed: durations in µs, the call pattern compiled, what its service's answer reads."""

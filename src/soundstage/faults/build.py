@@ -16,9 +16,11 @@ from ..predicates.predicate import PredicateError, StatePredicate, parse_state_p
 from ..services.effects import EFFECTS, Effect
 from ..spec.build import BuildContext
 from ..spec.refs import Problem, resolve_refs
+from ..world import shared_by_forks
 from .models import Fault, WrittenEffect
 
 
+@shared_by_forks
 @dataclass(frozen=True)
 class ResolvedFault:
     id: str

@@ -154,11 +154,14 @@ def _register(table: dict[str, Kind], key: str, kind: Kind) -> None:
     table[key] = kind
 
 
-def check_kind(key: str, args: type[A], shorthand: str | None = None) -> Callable[[Run[A]], Run[A]]:
-    """Registers a top-level check kind: `@check_kind("trace", TraceArgs)` on `def trace(args, attempt)`."""
+def check_kind(
+    key: str, args: type[A], shorthand: str | None = None, kind: type[Kind] = Kind
+) -> Callable[[Run[A]], Run[A]]:
+    """Registers a top-level check kind: `@check_kind("trace", TraceArgs)` on `def trace(args, attempt)`; `kind`:
+    a `Kind` whose parsing does more than its argument model (the `python` kind imports its function)."""
 
     def register(run: Run[A]) -> Run[A]:
-        _register(KINDS, key, Kind(key, args, run, shorthand))
+        _register(KINDS, key, kind(key, args, run, shorthand))
         return run
 
     return register

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
+from ..world import shared_by_forks
 from .names import Names
 from .phrases import Phrases
 from .understanding import Asks
@@ -103,6 +104,7 @@ class Trigger:
         return f"fault_resolved {self.fault}" if self.fault is not None else f"decided {self.decided.decision}"  # type: ignore[union-attr]
 
 
+@shared_by_forks
 @dataclass(frozen=True)
 class Person:
     ref: str  # `laura`
@@ -118,6 +120,7 @@ class Person:
     general_answer: str | None = None  # the key of the fact they give to a vague question
 
 
+@shared_by_forks
 @dataclass(frozen=True)
 class Cast:
     """The people of one scene, with lookups by user id, fact key and decision key."""

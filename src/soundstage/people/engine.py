@@ -42,7 +42,7 @@ from ..services.slack import channels, messages
 from ..services.slack import service as slack
 from ..services.slack.mrkdwn import unescape
 from ..services.slack.store import CHANNELS, MESSAGES, USERS, WRITTEN
-from ..world import Record, World
+from ..world import Record, World, shared_by_forks
 from .cast import Cast, Condition, Decision, Fact, Line, Person
 from .hearing import Hearer, hearers
 from .replies import Part, compose
@@ -76,6 +76,7 @@ class Answer:
     reason: str | None = None  # withheld: confidential | share_if
 
 
+@shared_by_forks
 @dataclass(frozen=True)
 class Reply:
     """A reply decided when a message was heard, posted `reply_after` later."""
@@ -110,6 +111,7 @@ def attach(world: World, cast: Cast) -> None:
     world.watch(engine.read)
 
 
+@shared_by_forks
 class Engine:
     """The rules, over one cast; the state is the world's."""
 

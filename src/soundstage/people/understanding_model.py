@@ -26,6 +26,7 @@ from pathlib import Path
 
 from ..home import home
 from ..llm import Endpoint, ModelError
+from ..world import shared_by_forks
 from .cast import Cast
 from .wording import people_model
 
@@ -74,6 +75,7 @@ def cache_at(path: Path) -> Cache:
     return Cache(path)
 
 
+@shared_by_forks
 @dataclass(frozen=True)
 class ModelUnderstanding:
     endpoint: Endpoint

@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from ..llm import Endpoint, ModelError
+from ..world import shared_by_forks
 from .cast import Cast
 from .replies import Part, merge
 
@@ -55,6 +56,7 @@ def people_model(env: Mapping[str, str], model_env: str) -> tuple[Endpoint, str]
     return (endpoint, model) if endpoint is not None and model else None
 
 
+@shared_by_forks
 @dataclass(frozen=True)
 class Wording:
     endpoint: Endpoint

@@ -13,6 +13,7 @@ from typing import Any
 
 from ..grading.attempt import Attempt
 from ..grading.kinds import STATE_CHECKS, Args, ArgumentErrors, Kind, Path, Reference
+from ..world import shared_by_forks
 
 
 def predicate_key(predicate: Mapping[str, Any]) -> str:
@@ -20,6 +21,7 @@ def predicate_key(predicate: Mapping[str, Any]) -> str:
     return json.dumps(predicate, sort_keys=True, separators=(",", ":"), default=str)
 
 
+@shared_by_forks
 class StatePredicate:
     """A parsed state predicate: the state check's name, kind and arguments, and the arguments as written."""
 

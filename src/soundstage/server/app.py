@@ -46,6 +46,8 @@ def create_app(
         Route("/v1/worlds", endpoint(control.list_worlds), methods=["GET"]),
         Route(world, endpoint(control.get_world), methods=["GET"]),
         Route(world, endpoint(control.delete_world), methods=["DELETE"]),
+        Route(world + "/fork", endpoint(control.fork_world, status=201), methods=["POST"]),
+        Route(world + "/snapshot", endpoint(control.snapshot), methods=["GET"]),
         Route(world + "/trace", endpoint(control.trace), methods=["GET"]),
         Route(world + "/events", endpoint(control.events), methods=["GET"]),
         Route(world + "/state", endpoint(control.state), methods=["GET"]),

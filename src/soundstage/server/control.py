@@ -30,6 +30,7 @@ from ..services.base import LoneSurrogate, loads_json
 from ..spec.discovery import is_name, list_scenes
 from ..stage import WorldImage
 from ..world import World
+from . import snapshot as snapshots
 from .hub import Hub, TooManyWorlds
 from .library import Shelf, own_trial, stored_trial
 from .runs import RunRecord, Runs, run_checks, world_log
@@ -222,10 +223,43 @@ async def _image(request: Request, scene: str | None, text: str | None) -> World
 
 async def create_world(request: Request) -> Any:
     body = await _json(request, lone_surrogates=True)
+    if "snapshot" in body:  # a saved world, loaded again (snapshot.py)
+        if len(body) > 1:
+            raise ControlError(400, "invalid_request", 'a body with "snapshot" has no other field')
+        try:
+            world = await run_in_threadpool(snapshots.load, _hub(request), body["snapshot"])
+        except snapshots.SnapshotError as exc:
+            raise ControlError(400, "invalid_snapshot", str(exc)) from None
+        return describe(_hub(request), world, _base(request))
     image = await _image(request, *_scene_image_args(body, set()))
     hub = _hub(request)
     world = hub.add(image)
     return describe(hub, world, _base(request))
+
+
+async def snapshot(request: Request) -> Any:
+    """The world saved (snapshot.py): the file `POST /v1/worlds` with `{"snapshot": ...}` loads again."""
+    world = _world(request)
+    try:
+        data = await run_in_threadpool(snapshots.save, _hub(request), world)
+    except snapshots.SnapshotError as exc:
+        raise ControlError(409, "not_saveable", str(exc)) from None
+    return Response(snapshots.dumps(data), media_type="application/json")
+
+
+async def fork_world(request: Request) -> Any:
+    """A new live world in the state of this one (`Hub.fork`), with tokens of its own."""
+    hub = _hub(request)
+    world = _world(request)
+    if world.finished:
+        raise ControlError(409, "already_finished", f"world {world.id} has finished: fork a world before it finishes")
+    if world.log.broken is not None:  # what it did since the log broke was never written down
+        raise ControlError(503, "unavailable", f"world {world.id} serves no more calls: {world.log.broken}")
+    try:
+        fork = hub.fork(world.id)
+    except ValueError as exc:  # it finished meanwhile
+        raise ControlError(409, "already_finished", str(exc)) from None
+    return describe(hub, fork, _base(request))
 
 
 async def list_worlds(request: Request) -> Any:

@@ -14,6 +14,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -70,7 +71,18 @@ class ProxyPort:
             # soundstage's own URLs go straight to it.
             **{name: "127.0.0.1,localhost,::1" for name in ("NO_PROXY", "no_proxy")},
             **trust(self.ca),
+            **NODE_PROXY,
         }
+
+
+# Node reads no proxy variable by itself: from 22.21 and 24.5 it does when told so, and older releases load
+# soundstage's preload, which does it for them (node_proxy.cjs; docs/interception.md, "Node").
+NODE_PRELOAD = Path(__file__).with_name("node_proxy.cjs")
+NODE_PROXY = {
+    "NODE_USE_ENV_PROXY": "1",
+    # NODE_OPTIONS splits on spaces outside double quotes, inside which `\` escapes.
+    "NODE_OPTIONS": '--require "{}"'.format(str(NODE_PRELOAD).replace("\\", "\\\\").replace('"', '\\"')),
+}
 
 
 # Python's ssl and requests, curl and git read a bundle (the usual authorities and soundstage's); Node adds the
@@ -120,6 +132,25 @@ class Hub:
 
     def add(self, image: WorldImage) -> World:
         """A new live world of `image`. Raises TooManyWorlds when the hub is full of live, unexpired worlds."""
+        return self._hold(image.instantiate)
+
+    def fork(self, world_id: str) -> World:
+        """A new live world in the state of world `world_id` (`World.fork`), with credentials of its own: the
+        parent's agent tokens never reach the fork, nor the fork's the parent. Raises NotFound, TooManyWorlds,
+        or ValueError for a finished world."""
+        parent = self.get(world_id)
+        handed = set(self.envs[parent.id].values())
+
+        def forked(new_id: str) -> World:
+            world = parent.fork(new_id)
+            for token in handed:
+                del world.tokens[token]
+            return world
+
+        return self._hold(forked)
+
+    def _hold(self, make: Callable[[str], World]) -> World:
+        """Holds the world `make` makes under a new id, with the agent's credentials; TooManyWorlds when full."""
         self.expire()
         with self._lock:
             if len(self.worlds) >= self.max_worlds:
@@ -128,16 +159,16 @@ class Hub:
                     "(DELETE /v1/worlds/<id>) or raise the limit (--max-worlds)"
                 )
             world_id = new_world_id()
-            world = image.instantiate(world_id)
+            world = make(world_id)
             # The agent's credential for its own control routes (finish, the clock), apart from any service's.
             control = "ss-" + secrets.token_hex(16)
-            world.tokens[control] = Principal("soundstage", "agent", "control")
+            world.tokens[control] = world.handed[control] = Principal("soundstage", "agent", "control")
             self._by_token[control] = world
             env: dict[str, str] = {"SOUNDSTAGE_TOKEN": control}
             for service in SERVICES.values():
                 for credential in service.credentials(world):
                     token = credential.prefix + secrets.token_hex(16)
-                    world.tokens[token] = credential.principal
+                    world.tokens[token] = world.handed[token] = credential.principal
                     self._by_token[token] = world
                     env[credential.env] = token
             self.worlds[world_id] = world

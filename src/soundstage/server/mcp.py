@@ -78,6 +78,7 @@ async def serve_mcp(hub: Hub, target: tuple[str, str | None], scope: Scope, rece
         return
     if world.finished:
         with world.lock:
+            world.note(("after_finish", name or EVERY, scope["method"]))
             world.log.emit(
                 AfterFinishEvent,
                 t=iso(world.now()),

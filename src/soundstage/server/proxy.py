@@ -356,6 +356,7 @@ def _log_outside(world: World, target: str, status: int) -> None:
     with world.lock:
         if world.finished:
             return
+        world.cannot_save(f"it reached {path[1:]} outside soundstage through the proxy, which a replay cannot do again")
         world.log.emit(
             CallEvent,
             t=iso(world.now()),

@@ -134,6 +134,7 @@ def record(
     `mcp` is the MCP tool call the call stands for (`tool_call`), kept on its one event."""
     size = len(call.body) if size is None else size
     with world.lock:
+        world.note(("call", service.name, principal, call, size, mcp), len(call.body))
         if world.finished:
             reply, content, _ = _safely(getattr(service, "revoked", service.unauthorized), service, call)
             world.log.emit(
@@ -212,6 +213,7 @@ def record_refused_tool(
     schema refuses (400). The world's lifecycle runs as for any call; after the attempt ended, it is refused as a
     revoked token's call is."""
     with world.lock:
+        world.note(("refused_tool", service, principal, mcp, status, message))
         if world.finished:
             world.log.emit(
                 AfterFinishEvent, t=iso(world.now()), service=service, method="POST", path=MCP_PATH, status=401

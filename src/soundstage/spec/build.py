@@ -28,6 +28,8 @@ from .refs import RefError, ref_name, resolve_refs
 if TYPE_CHECKING:  # Faker loads when a world generates data (`generate:`), not with every build
     from faker import Faker
 
+    from .fake import Fake
+
 Path = tuple[str | int, ...]
 # Faker's providers of every value the services' `generate:` draw (names, companies, words, user names, IP
 # addresses). A Faker of all its providers draws the same values from the same seed, but loading all of them
@@ -77,6 +79,14 @@ class BuildContext:
             faker = _FAKERS.faker = Faker(providers=list(FAKER_PROVIDERS))
         faker.seed_instance(self._seed)  # a new random state: what it draws depends on this seed alone
         return faker
+
+    @cached_property
+    def fake(self) -> Fake:
+        """Faker's own values for the texts `generate:` makes by the thousand, drawn from `faker`'s random source
+        without the cost of its calls."""
+        from .fake import Fake
+
+        return Fake(self.faker)
 
     def at(self, file: str, here: Path) -> BuildContext:
         """Points errors at `here` (e.g. `("seed", "slack")`) in `file`."""

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated, Any
 
 from pydantic import AfterValidator, Field
@@ -46,3 +47,14 @@ class ProjectFile(Spec):
     # Library check definitions, as in a checks/*.yaml file (read with the library, which reports their
     # problems at their lines): docs/checks.md, "A check library".
     checks: list[Any] = []
+
+
+def find(start: Path, named: str | None = None) -> Path | None:
+    """The project file: `named` (from `--config` or SOUNDSTAGE_CONFIG), else `soundstage.yaml` in `start`
+    or the nearest folder above it; None when there is none."""
+    if named:
+        return Path(named)
+    for folder in [start, *start.parents]:
+        if (folder / FILE).is_file():
+            return folder / FILE
+    return None

@@ -18,6 +18,7 @@ from typing import Any
 from .. import collector
 from ..checks import Check, CheckSpecError, CheckSpecErrors, check_pass_list, watch_state_milestones
 from ..checks.library import Parsed, parse_with_library
+from ..checks.python import sources
 from ..clock import Clock, parse_duration, parse_time, wall_us
 from ..errors import NotFound, SpecError
 from ..faults import api as api_faults
@@ -56,6 +57,8 @@ class WorldImage:
     faults: list[ResolvedFault] = field(default_factory=list)  # the scene's faults, resolved
     api_faults: list[api_faults.ApiFaultRule] = field(default_factory=list)  # calls that misbehave
     files: list[str] = field(default_factory=list)  # the files it was built from
+    yaml: str | None = None  # the scene's text when it was given as text (`scene_yaml`)
+    digest: str = ""  # of that text and the files' contents as built (`ImageCache.load`): what a snapshot names
 
     @property
     def name(self) -> str:
@@ -106,6 +109,7 @@ class WorldImage:
         world.checks = self.checks
         world.pass_ids = self.pass_ids
         world.scene_record = self.scene_record()
+        world.image = self
         for service in SERVICES.values():  # services that act on their own (monitors evaluating)
             start = getattr(service, "attach", None)
             if start is not None:
@@ -360,8 +364,11 @@ class ImageCache:
             if cached is not None:
                 return cached
             image = scene_image(read_document(path))  # errors name the path as the user gave it
+        image.yaml = scene_yaml
+        image.digest = source_digest(scene_yaml, image.files)
         if image.clock.start != "now":
-            files = [(Path(f), _stamp(Path(f))) for f in image.files]
+            # A Python check's module too: a changed module is imported again (checks/python.py).
+            files = [(f, _stamp(f)) for f in [*map(Path, image.files), *sources(image.checks)]]
             with self._lock:
                 self._images[key] = (image, files)
                 while len(self._images) > self.size:
@@ -376,6 +383,17 @@ class ImageCache:
                 return None
             self._images.move_to_end(key)
             return cached[0]
+
+
+def source_digest(text: str | None, files: list[str]) -> str:
+    """sha256 of a scene's text (when given as text) and of the contents of the files it was built from, in
+    order: two images of the same digest were built from the same words."""
+    digest = hashlib.sha256()
+    for part in ([text.encode("utf-8", "surrogatepass")] if text is not None else []) + [
+        Path(f).read_bytes() for f in files
+    ]:
+        digest.update(b"%d:" % len(part) + part)
+    return digest.hexdigest()
 
 
 def _stamp(path: Path) -> tuple[int, int]:

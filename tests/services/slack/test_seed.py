@@ -1,4 +1,5 @@
-"""Building the `slack:` section into a world image: ids and times, refs, Slack's rules, and `generate`."""
+"""Building the `slack:` section into a world image: ids and times, refs, Slack's rules (`generate:` in
+test_seed_generate.py)."""
 
 from __future__ import annotations
 
@@ -404,76 +405,6 @@ def test_scene_seed_adds_to_the_world(tmp_path):
     # Both files post their undated messages in the same minute; the per-second counter keeps them apart.
     assert (image.refs["q"], image.refs["a"]) == (f"{START - 60}.000100", f"{START - 60}.000200")
     assert image.collections[store.MESSAGES].ids() == sorted(image.collections[store.MESSAGES].ids())
-
-
-# -- generate ----------------------------------------------------------------------------------------
-
-GENERATE = """
-channels: [{ref: c, name: c, members: [$bot, $maya, $laura]}]
-"""
-
-
-def test_generate_messages():
-    extra = "  generate:\n    slack.messages: {channel: $c, count: 40, threads: 0.3, reactions: 0.5}\n"
-    image = build(USERS + GENERATE, extra)
-    again = build(USERS + GENERATE, extra)
-    messages = list(image.collections[store.MESSAGES])
-    assert len(messages) == 40
-    assert messages == list(again.collections[store.MESSAGES])  # seeded: the same every time
-    refs = image.refs
-    assert {m["user"] for m in messages} <= {refs["maya"], refs["laura"]}  # members, not the bot
-    assert all(m["channel"] == refs["c"] and m["text"] for m in messages)
-    stamps = [m["ts"] for m in messages]
-    assert stamps == sorted(stamps) and int(stamps[0].split(".")[0]) >= START - 7 * 86400
-    assert int(stamps[-1].split(".")[0]) < START
-    replies = [m for m in messages if m.get("parent_user_id")]
-    assert replies and any(m.get("reactions") for m in messages)
-    by_ts = {m["ts"]: m for m in messages}
-    for reply in replies:
-        parent = by_ts[reply["thread_ts"]]
-        assert parent["reply_count"] == sum(1 for r in replies if r["thread_ts"] == parent["ts"])
-
-
-def test_generated_messages_do_not_depend_on_the_machines_clock(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Faker draws dates and times up to the machine's clock: none of those may reach a world."""
-    import datetime as real
-
-    import faker.providers.date_time as dates
-
-    extra = "  generate:\n    slack.messages: {channel: $c, count: 200}\n"
-    texts = []
-    for year in (2001, 2040):
-
-        class Frozen(real.datetime):
-            YEAR = year  # this turn's year, bound when the class is made (not when `now` is called)
-
-            @classmethod
-            def now(cls, tz=None):  # type: ignore[no-untyped-def]
-                return real.datetime(cls.YEAR, 6, 1, 12, 0, tzinfo=tz)
-
-        monkeypatch.setattr(dates, "datetime", Frozen)
-        texts.append([m["text"] for m in build(USERS + GENERATE, extra).collections[store.MESSAGES]])
-    assert texts[0] == texts[1]
-    assert any("retro at" in text for text in texts[0])  # the template that shows a time is among them
-
-
-@pytest.mark.parametrize(
-    ("options", "problem"),
-    [
-        ("{channel: $c, count: 0}", "greater than or equal to 1"),
-        ("{channel: $c, colour: red}", "Extra inputs are not permitted"),
-        ("{channel: $maya}", "names a record of slack.users"),
-        ("{channel: $c, users: [$c]}", "names a record of slack.channels"),
-        ("{channel: $c, span: soon}", "not a duration"),
-    ],
-)
-def test_generate_errors(options, problem):
-    assert problem in failure(USERS + GENERATE, f"  generate:\n    slack.messages: {options}\n").message
-
-
-def test_generate_only_messages():
-    error = failure(USERS + GENERATE, "  generate:\n    slack.users: {count: 3}\n")
-    assert "only slack.messages can" in error.message
 
 
 # -- building many messages: who posts where is found once per pair, the order kept when it is already right --

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...clock import US
-from ...world import Collection, Record, World
+from ...world import Collection, Record, World, shared_by_forks
 from .queries import MonitorQuery, QueryError, parse_monitor_query
 from .series import matching, window_range, window_value, window_values
 from .store import MONITORS, SERIES
@@ -52,6 +52,7 @@ class Held(dict[str, tuple[str, dict[str, str]]]):
     {source: state}). Evaluation skips them; see `force` and `release`."""
 
 
+@shared_by_forks
 @dataclass(frozen=True)
 class _Calm:
     """What an evaluation proved of a monitor: while the monitor and its metric's series are these very records,
@@ -74,6 +75,7 @@ class Calm(dict[str, _Calm]):
     """The monitors left alone until something could change them (a world part): monitor id -> `_Calm`."""
 
 
+@shared_by_forks
 @dataclass(frozen=True)
 class _Windows:
     """A group's windows computed ahead (`series.window_values`): their ends and values up to `last`, right

@@ -5,10 +5,10 @@ incident's `pending_actions` until it fires or is cancelled).
 
 from __future__ import annotations
 
-from functools import partial
+from dataclasses import dataclass
 from typing import Any
 
-from ...world import Record, World
+from ...world import Record, World, shared_by_forks
 from .incidents import Incidents
 from .log_entries import service_agent
 from .store import INCIDENTS
@@ -17,13 +17,26 @@ from .store import INCIDENTS
 def arm(world: World, incident: Record) -> None:
     """Schedules the incident's pending actions (a timer that something overtakes does nothing)."""
     for action in incident["pending_actions"]:
-        world.schedule(action["at"], partial(_fire, incident_id=incident["id"], action=action))
+        world.schedule(action["at"], _Timer(incident["id"], action))
 
 
 def attach(world: World) -> None:
     """Arms the timers of the incidents a live world starts with."""
     for incident in world[INCIDENTS]:
         arm(world, incident)
+
+
+@shared_by_forks
+@dataclass(frozen=True)
+class _Timer:
+    """One pending action of an incident, due at its `at`. It holds a record's part, never changed in place: a
+    forked world shares it."""
+
+    incident_id: str
+    action: dict[str, Any]
+
+    def __call__(self, world: World) -> None:
+        _fire(world, self.incident_id, self.action)
 
 
 def _fire(world: World, incident_id: str, action: dict[str, Any]) -> None:

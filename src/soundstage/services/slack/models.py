@@ -187,7 +187,7 @@ class GenerateMessages(Spec):
     """Options of `generate: {slack.messages: {...}}`."""
 
     channel: str
-    count: int = Field(50, ge=1, le=10_000)
+    count: int = Field(50, ge=1, le=100_000)
     users: list[str] | None = None  # default: the channel's members who are not bots
     span: Duration = "7d"  # spread over this long before the clock start
     threads: float = Field(0.15, ge=0, le=1)  # share of messages that are thread replies

@@ -1,5 +1,5 @@
-"""Building the messages of a `slack:` section (in channels and DMs, threads, reactions, pins) and generating
-realistic noise messages (`generate: {slack.messages: ...}`). The messages collection is kept sorted by `ts`.
+"""Building the messages of a `slack:` section (in channels and DMs, threads, reactions, pins); the noise of
+`generate:` is made in seed_generate.py. The messages collection is kept sorted by `ts`.
 """
 
 from __future__ import annotations
@@ -7,15 +7,16 @@ from __future__ import annotations
 from itertools import pairwise
 from typing import Any
 
-from ...clock import US, parse_duration
+from ...clock import US
 from ...spec.build import BuildContext
 from ...world import Collection, Record
 from . import channels, messages, pins, reactions
-from .models import GenerateMessages
 from .names import EMOJI
-from .seed_directory import DAY, could_post, resolve_channel, resolve_user
+from .seed_directory import DAY, could_post, resolve_user
 from .store import CHANNELS, MESSAGES, PINS, USERS
 from .timestamps import seconds, spell_ts, ts_us
+
+EARLIER_TS = "slack:earlier_ts"  # the build's scratch: the counters of the seconds before the clock start
 
 
 def count_ts(ctx: BuildContext, second: int) -> int:
@@ -25,7 +26,7 @@ def count_ts(ctx: BuildContext, second: int) -> int:
     live world) a counter for each; kept by the second, they cost a third of that."""
     if second >= ctx.start // US:
         return ctx.ids.next(f"slack:ts:{second}")
-    counters = ctx.scratch.setdefault("slack:earlier_ts", {})
+    counters = ctx.scratch.setdefault(EARLIER_TS, {})
     count = counters[second] = counters.get(second, 0) + 1
     return count
 
@@ -134,84 +135,10 @@ def finish_messages(ctx: BuildContext) -> None:
         if record.get("parent_user_id"):
             replies.setdefault(record["thread_ts"], []).append(record)
     for parent_ts, thread in replies.items():
-        collection.change(parent_ts, **messages.thread_summary(parent_ts, thread))
+        summary = messages.thread_summary(parent_ts, thread)
+        parent = collection.one(parent_ts)
+        if any(parent.get(name, _ABSENT) != value for name, value in summary.items()):  # else summed up already
+            collection.change(parent_ts, **summary)
 
 
-# -- generate ----------------------------------------------------------------------------------------
-
-_TEMPLATES = (
-    "Has anyone looked at {bs} yet?",
-    "Quick update: {catch_phrase} is on track for {day}.",
-    "Heads up, {company} asked about {bs} again.",
-    "Can someone review the {word} changes before standup?",
-    "{sentence}",
-    "Thanks {first}! That fixed it.",
-    "I'll be out {day}, {first} is covering for me.",
-    "Reminder: retro at {time} today.",
-    "Does anyone know who owns the {word} dashboard?",
-    "+1, same here",
-    "Looking into it now.",
-    "{sentence} {sentence}",
-)
-_EMOJI = ("+1", "eyes", "white_check_mark", "tada", "pray", "raised_hands", "100", "joy")
-
-
-_DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday")
-
-
-def _noise(ctx: BuildContext) -> str:
-    faker = ctx.faker
-    template = ctx.random.choice(_TEMPLATES)
-    # Days and times from the seed alone: Faker's own are drawn up to the machine's clock.
-    return template.format(
-        bs=faker.bs(),
-        catch_phrase=faker.catch_phrase().lower(),
-        company=faker.company(),
-        word=faker.word(),
-        sentence=faker.sentence(),
-        first=faker.first_name(),
-        day=ctx.random.choice(_DAYS),
-        time=f"{ctx.random.randrange(9, 18):02d}:{ctx.random.choice((0, 15, 30, 45)):02d}",
-    )
-
-
-def generate(collection: str, options: Any, ctx: BuildContext) -> None:
-    """`generate: {slack.messages: {channel, count, users, span, threads, reactions}}`."""
-    if collection != "messages":
-        raise ctx.error(f"slack.{collection} cannot be generated; only slack.messages can")
-    opts = ctx.parsed(GenerateMessages, options)
-    channel_id = resolve_channel(ctx, opts.channel, "channel")
-    channel = ctx.collection(CHANNELS).one(channel_id)
-    users_collection = ctx.collection(USERS)
-    if opts.users is None:
-        authors = [u for u in channel["members"] if not users_collection.one(u)["is_bot"]]
-    else:
-        authors = [resolve_user(ctx, u, "users", j) for j, u in enumerate(opts.users)]
-    if not authors:
-        raise ctx.error(f"{opts.channel} has no members (other than bots) to post the messages", "channel")
-    team_id = ctx.settings["slack"]["team_id"]
-    span = parse_duration(opts.span) // US
-    offsets = sorted((ctx.random.randint(60, max(span, 60)) for _ in range(opts.count)), reverse=True)
-    written = ctx.collection(MESSAGES)
-    roots: list[Record] = []
-    for offset in offsets:
-        author = users_collection.one(ctx.random.choice(authors))
-        ts = seed_ts(ctx, ctx.start - offset * US)
-        parent = ctx.random.choice(roots[-10:]) if roots and ctx.random.random() < opts.threads else None
-        record = messages.record(
-            ts,
-            channel_id,
-            author,
-            _noise(ctx),
-            team_id,
-            ctx.ids,
-            thread_ts=parent["ts"] if parent else None,
-            parent_user=parent["user"] if parent else None,
-        )
-        if ctx.random.random() < opts.reactions:
-            reactors = ctx.random.sample(authors, k=min(len(authors), ctx.random.randint(1, 3)))
-            record["reactions"] = reactions.field({ctx.random.choice(_EMOJI): reactors})
-        written.add(ts, record)
-        if parent is None:
-            roots.append(record)
-    finish_messages(ctx)
+_ABSENT = object()  # a field a record lacks, unlike any value

@@ -9,7 +9,7 @@ from typing import Any, ClassVar, Literal
 
 from ...world import Principal, Record, World
 from ..base import Credential, FaultOption, Injection, Reply, ServiceRequest, import_registrations, injected
-from . import files, limits, mcp_tools, seed, seed_messages
+from . import files, limits, mcp_tools, seed, seed_generate
 from .calls import Args, Call, body_values, ops, uploaded, with_warnings
 from .errors import SERVER_ERRORS, SlackError, error_body
 from .files import UPLOAD
@@ -183,7 +183,7 @@ class SlackService:
         seed.build(section, ctx)
 
     def generate(self, collection: str, options: dict[str, Any], ctx: Any) -> None:
-        seed_messages.generate(collection, options, ctx)
+        seed_generate.generate(collection, options, ctx)
 
     def internal_error(self, request: ServiceRequest, exc: BaseException) -> Reply:
         """Slack's answer when it fails on its side; the server has already undone the call's writes."""
