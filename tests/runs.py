@@ -7,6 +7,8 @@ from pathlib import Path
 from typing import Any
 
 from soundstage.checks import CheckResult
+from soundstage.results import VERSION
+from soundstage.results.trial import score
 
 
 def said(passed: bool | None, required: bool = True, invalid: bool = False, id: str = "said") -> CheckResult:
@@ -31,7 +33,7 @@ def check(id: str, passed: bool | None, required: bool = True) -> dict[str, Any]
 
 def write_run(folder: Path, trials: dict[str, list[dict[str, bool | None]]], optional: tuple[str, ...] = ()) -> Path:
     """`trials`: per scene, one `{check id: passed}` per trial; the ids in `optional` are not required. A
-    trial with no checks is `ungraded`."""
+    trial with no checks is `ungraded`; a trial's score is the share of its checks that passed."""
     for scene, verdicts in trials.items():
         for number, checks in enumerate(verdicts, 1):
             trial = folder / scene / str(number)
@@ -40,10 +42,12 @@ def write_run(folder: Path, trials: dict[str, list[dict[str, bool | None]]], opt
             failed = [r["id"] for r in results if r["required"] and r["passed"] is not True]
             outcome = "ungraded" if not results else "failed" if failed else "passed"
             result = {
+                "version": VERSION,
                 "scene": scene,
                 "trial": number,
                 "world": f"w{number}",
                 "outcome": outcome,
+                "score": score([CheckResult.model_validate(r) for r in results], outcome),
                 "exit_code": 0,
                 "killed": False,
                 "timed_out": False,

@@ -399,6 +399,10 @@ EXPECTED: dict[str, dict[str, set[str]]] = {
 }
 
 CASES = [(scene, agent, failed) for scene, agents in EXPECTED.items() for agent, failed in agents.items()]
+# The scores of failing agents on the scenes that weigh their checks (docs/checks.md, "Weights and the score"):
+# csv-export's careless agent passes 4 of its 14 weights (looked before answering, posted once, two writes at
+# most, a reasonable effort) and fails the rest.
+WEIGHED = {("csv-export", "careless_support"): 0.2857}
 
 
 def test_every_scene_and_agent_is_covered() -> None:
@@ -426,7 +430,10 @@ def test_example_agent(scene: str, agent: str, failed: set[str], tmp_path: Path)
     assert set(result.failed_checks) == failed, log
     if failed:
         assert result.outcome == "failed"
+        assert result.score is not None and result.score < 1.0
+        if (scene, agent) in WEIGHED:
+            assert result.score == WEIGHED[scene, agent]
     else:  # every check, required or not
-        assert result.outcome == "passed"
+        assert (result.outcome, result.score) == ("passed", 1.0)
         checks = json.loads((Path(result.folder) / "checks.json").read_text())
         assert [check["id"] for check in checks if check["passed"] is not True] == []

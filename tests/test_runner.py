@@ -96,10 +96,11 @@ def test_a_passing_trial_writes_the_whole_folder(out: Path, hello: str) -> None:
     assert isinstance(result.pop("wall_seconds"), float)
     assert re.fullmatch(r"w[0-9a-f]{32}", result.pop("world"))
     assert result == {
-        "version": 1,
+        "version": 2,
         "scene": "hello",
         "trial": 1,
         "outcome": "passed",
+        "score": 1.0,
         "exit_code": 0,
         "killed": False,
         "timed_out": False,
@@ -682,6 +683,7 @@ def test_run_json_holds_each_scenes_figures_and_the_folder_is_given_first(out: P
             "pass_hat_k": 1.0,
             "pass_at": {"1": 1.0, "2": 1.0},
             "pass_hat": {"1": 1.0, "2": 1.0},
+            "mean_score": 1.0,
             "checks": {
                 "said_hello": {"required": True, "passed": 2, "trials": 2, "pass_rate": 1.0},
                 "posted": {"required": True, "passed": 2, "trials": 2, "pass_rate": 1.0},
@@ -734,8 +736,10 @@ def test_a_trial_folder_that_cannot_be_written_makes_that_trial_invalid_and_the_
         f"the trial folder {failed[0].parent} could not be written: No space left on device",
     )
     assert first.failed_checks == []  # its checks passed: the agent did nothing wrong
-    assert read_json(Path(first.folder) / "result.json")["outcome"] == "invalid"
-    assert (second.outcome, second.infrastructure) == ("passed", None)
+    # ...but its grade cannot be trusted: no score rather than the one its checks would give.
+    saved = read_json(Path(first.folder) / "result.json")
+    assert (saved["outcome"], saved["score"], first.score) == ("invalid", None, None)
+    assert (second.outcome, second.infrastructure, second.score) == ("passed", None, 1.0)
     assert run.exit_code == 3
     [figures] = read_json(Path(run.folder) / "run.json")["figures"]
     assert (figures["trials"], figures["invalid"], figures["k"], figures["passed"], figures["pass_at_1"]) == (
@@ -745,6 +749,7 @@ def test_a_trial_folder_that_cannot_be_written_makes_that_trial_invalid_and_the_
         1,
         1.0,
     )
+    assert figures["mean_score"] == 1.0  # of the trial counted
 
 
 def test_a_log_that_cannot_be_written_makes_that_trial_invalid_and_the_run_says_why(

@@ -568,7 +568,7 @@ class _TrialRunner:
         except OSError as exc:
             failure = failure or folder.unwritable(exc)
         if failure is not None:
-            result = result.model_copy(update={"outcome": "invalid", "infrastructure": failure})
+            result = result.model_copy(update={"outcome": "invalid", "score": None, "infrastructure": failure})
         with contextlib.suppress(OSError):  # last, saying how the trial ended, whatever else could be written
             folder.write(RESULT_FILE, result_json(result))
         return result

@@ -101,7 +101,8 @@ def test_a_result_as_saved(attempt):
         "source": "scene",
         "args": {"no_errors": True},
         "invalid": False,
-        "version": 2,
+        "weight": 1.0,
+        "version": 3,
     }
 
 
@@ -110,6 +111,6 @@ def test_saved_results_can_be_scored_again(attempt, monkeypatch):
     monkeypatch.delenv("SOUNDSTAGE_JUDGE_URL", raising=False)
     saved = Evaluation.model_validate_json(evaluate(checks(), attempt).model_dump_json())
     assert saved.passed is False
-    rescored = Evaluation.score(saved.checks, ["posted"])
+    rescored = Evaluation.grade(saved.checks, ["posted"])
     assert (rescored.passed, [r.required for r in rescored.checks]) == (True, [True, False, False])
-    assert Evaluation.score(saved.checks).passed is False
+    assert Evaluation.grade(saved.checks).passed is False

@@ -160,6 +160,21 @@ def test_problems_of_uses_are_reported_where_the_scene_wrote_them(here: Path) ->
     ]
 
 
+def test_a_use_entry_carries_the_weight_the_scene_gives_it_and_a_bad_one_is_named_at_its_line(here: Path) -> None:
+    path = scene(
+        here, "  - use: no_errors\n    weight: 2.5\n  - id: quiet\n    use: {check: quiet_in, channel: $general}\n"
+    )
+    image = build_image(*read_scene(path))
+    assert [(check.id, check.weight) for check in image.checks] == [("no_errors", 2.5), ("quiet", 1.0)]
+    assert image.scene_record()["checks"][0] == {"id": "no_errors", "weight": 2.5, "trace": {"no_errors": True}}
+
+    bad = scene(here, "  - use: no_errors\n    weight: heavy\n  - use: no_errors\n    id: again\n    colour: red\n")
+    assert errors_of(bad) == [
+        ("greet.yaml", 15, "checks[0].weight", "weight is a number, 0 or more (default 1); found 'heavy'"),
+        ("greet.yaml", 16, "checks[1]", "a use entry has `use`, and optionally `id` and `weight`; found colour"),
+    ]
+
+
 def test_an_unknown_ref_in_an_argument_is_named_at_that_argument(here: Path) -> None:
     path = scene(here, "  - use: {check: answered_in_thread, channel: $genral, question: $question}\n")
     [(file, line, field, message)] = errors_of(path)

@@ -246,3 +246,29 @@ def test_pass_list():
         check_pass_list(["a", "a"], checks)
     with pytest.raises(CheckSpecError, match="pass is a list of check ids, got str"):
         check_pass_list("a", checks)
+
+
+def test_a_weight_is_a_number_0_or_more_and_1_by_default():
+    checks = parse_checks(
+        [
+            {"id": "answered", "weight": 3, "trace": {"called": "*"}},
+            {"id": "tidy", "weight": 0.5, "trace": {"no_errors": True}},
+            {"id": "noted", "weight": 0, "trace": {"max_calls": 9}},
+            {"id": "plain", "trace": {"no_calls": True}},
+        ],
+        REFS,
+    )
+    assert [(c.id, c.weight) for c in checks] == [("answered", 3.0), ("tidy", 0.5), ("noted", 0.0), ("plain", 1.0)]
+    assert checks[0].spec == {"called": "*"}  # the weight is the check's, not an argument of its kind
+
+
+@pytest.mark.parametrize("weight", [-1, "2", True, None, float("inf"), float("nan"), [1]])
+def test_a_weight_that_is_not_a_number_0_or_more_is_named_at_its_field(weight):
+    problem = error(
+        [{"id": "a", "trace": {"no_errors": True}}, {"id": "b", "weight": weight, "trace": {"no_calls": True}}]
+    )
+    assert (problem.message, problem.path, problem.field) == (
+        f"weight is a number, 0 or more (default 1); found {weight!r}",
+        (1, "weight"),
+        "checks[1].weight",
+    )

@@ -31,7 +31,7 @@ def test_a_saved_trial_scores_as_it_did(bench, cli, trial: Path) -> None:
     lines = result.stdout.splitlines()
     assert lines[0].startswith("pass  said_hello (state:slack.message): Passed: expected ")
     assert lines[1].startswith("pass  posted (trace): Passed: expected ")
-    assert lines[2:] == ["passed: 2 of 2 checks passed", f"next: soundstage explain {trial}"]
+    assert lines[2:] == ["passed: 2 of 2 checks passed, score 1.00", f"next: soundstage explain {trial}"]
 
 
 def test_a_trial_saved_before_scores_existed_is_scored_and_explained(bench, cli, trial: Path) -> None:
@@ -45,7 +45,7 @@ def test_a_trial_saved_before_scores_existed_is_scored_and_explained(bench, cli,
     explained = cli("explain", str(trial), "--json")
 
     assert (checked.exit_code, explained.exit_code) == (0, 0)
-    assert [(r["score"], r["version"]) for r in json.loads(checked.stdout)["checks"]] == [(1.0, 2), (1.0, 2)]
+    assert [(r["score"], r["version"]) for r in json.loads(checked.stdout)["checks"]] == [(1.0, 3), (1.0, 3)]
     assert json.loads(explained.stdout)["trials"][0]["outcome"] == "passed"
 
 
@@ -74,7 +74,7 @@ def test_a_trial_whose_run_was_killed_is_scored_on_what_it_recorded(bench, cli) 
     assert lines[0] == "the run ended before this trial did (no result.json): scored on what was recorded until then"
     assert lines[1].startswith("pass  said_hello (state:slack.message): Passed: expected ")
     assert lines[2].startswith("pass  posted (trace): Passed: expected ")
-    assert lines[3:] == ["passed: 2 of 2 checks passed", f"next: soundstage explain {trial}"]
+    assert lines[3:] == ["passed: 2 of 2 checks passed, score 1.00", f"next: soundstage explain {trial}"]
     assert (data["passed"], data["interrupted"]) == (True, True)
     assert [(c["id"], c["passed"], c["actual"]) for c in output["checks"]] == [
         ("said", None, "the agent has given no output yet")
@@ -102,7 +102,7 @@ def test_a_log_cut_short_is_scored_without_its_last_line_and_says_so(bench, cli,
     lines = human.stdout.splitlines()
     assert lines[0] == CUT_SHORT
     assert lines[1].startswith("pass  said_hello (state:slack.message): Passed: expected ")
-    assert lines[3:] == ["passed: 2 of 2 checks passed", f"next: soundstage explain {trial}"]
+    assert lines[3:] == ["passed: 2 of 2 checks passed, score 1.00", f"next: soundstage explain {trial}"]
     assert (data["passed"], data["notes"]) == (True, [CUT_SHORT])
     assert run.exit_code == 0, run.output
     assert run.stdout.splitlines()[:2] == ["hello #1: passed", f"  {CUT_SHORT}"]
@@ -146,7 +146,7 @@ def test_a_json_list_of_checks_works_too(bench, cli, trial: Path) -> None:
     result = cli("check", str(trial), "--checks", str(checks))
 
     assert result.exit_code == 0
-    assert result.stdout.splitlines()[-2] == "passed: 1 of 1 checks passed"
+    assert result.stdout.splitlines()[-2] == "passed: 1 of 1 checks passed, score 1.00"
 
 
 @pytest.mark.parametrize(
@@ -199,7 +199,7 @@ def test_a_live_world(stage, cli, bench, admin) -> None:
     after = cli("check", "--world", url, "--json")
 
     assert before.exit_code == 1
-    assert before.stdout.splitlines()[-2:] == ["failed: 0 of 2 checks passed", f"next: curl -s {url}/trace"]
+    assert before.stdout.splitlines()[-2:] == ["failed: 0 of 2 checks passed, score 0.00", f"next: curl -s {url}/trace"]
     assert after.exit_code == 0
     assert [(c["id"], c["passed"]) for c in json.loads(after.stdout)["checks"]] == [
         ("said_hello", True),
@@ -278,7 +278,7 @@ def test_a_run_folder_is_scored_again_and_stored_as_a_new_evaluation(bench, cli,
     assert other.stdout.splitlines() == [
         "hello #1: failed: said_bye",
         "hello #2: failed: said_bye",
-        "hello: 0/2 passed, pass@1 0%, pass@2 0%, pass^2 0%",
+        "hello: 0/2 passed, pass@1 0%, pass@2 0%, pass^2 0%, mean score 0.50",
         "hello checks passed: said_bye 0%, posted 100%",
         f"evaluation 2 of run {run.name}, written to {document['store']}",
         f"next: soundstage show {run.name} --evaluation 2 --db ...",
@@ -308,7 +308,7 @@ def test_a_run_the_store_does_not_hold_is_scored_and_says_so(bench, cli, monkeyp
     assert result.exit_code == 1
     assert result.stdout.splitlines() == [
         "hello #1: failed: said_hello, posted",
-        "hello: 0/1 passed, pass@1 0%",
+        "hello: 0/1 passed, pass@1 0%, mean score 0.00",
         "hello checks passed: said_hello 0%, posted 0%",
         "no results store at sqlite:///runs/soundstage.db: this evaluation is not stored",
         f"next: soundstage explain {run}",
@@ -356,7 +356,7 @@ def test_a_run_whose_trials_the_store_does_not_hold_is_scored_but_not_stored(ben
     assert result.exit_code == 0, result.output
     assert result.stdout.splitlines() == [
         "hello #1: passed (the run ended before this trial did: scored on what was recorded)",
-        "hello: 1/1 passed, pass@1 100%",
+        "hello: 1/1 passed, pass@1 100%, mean score 1.00",
         "hello checks passed: said_hello 100%, posted 100%",
         (
             f"the results store sqlite:///{bench.out}/soundstage.db holds none of these trials "

@@ -18,9 +18,9 @@ def test_a_regression_exits_1_naming_the_trials(bench, cli) -> None:
     assert result.stdout.splitlines() == [
         "A: runs/a",
         "B: runs/b",
-        "bye: A 0/1 passed (pass@1 0%); B 1/1 passed (pass@1 100%)",
+        "bye: A 0/1 passed (pass@1 0%, mean score 0.00); B 1/1 passed (pass@1 100%, mean score 1.00)",
         "  left: 0% -> 100%",
-        "hello: A 2/2 passed (pass@1 100%); B 1/2 passed (pass@1 50%)",
+        "hello: A 2/2 passed (pass@1 100%, mean score 1.00); B 1/2 passed (pass@1 50%, mean score 0.50)",
         "  posted: 100% -> 50%",
         "worse: 2",
         "  hello: 100% -> 50%; every trial passed in A; these trials of B did not:",
@@ -30,6 +30,11 @@ def test_a_regression_exits_1_naming_the_trials(bench, cli) -> None:
         "better: 1",
         "  bye / left: 0% -> 100%; these trials of A did not pass it:",
         "    runs/a/bye/1",
+        "scores: 2",
+        "  bye: mean score 0.00 -> 1.00 (+1.00); these trials of A scored below B's mean:",
+        "    runs/a/bye/1",
+        "  hello: mean score 1.00 -> 0.50 (-0.50); these trials of B scored below A's mean:",
+        "    runs/b/hello/2",
         "regressed: yes",
         "next: soundstage explain runs/b",
     ]

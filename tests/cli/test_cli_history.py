@@ -127,8 +127,12 @@ def test_show_gives_each_evaluation_and_the_newest_by_default(bench, cli, store_
     assert lines[1].startswith("evaluation 0: the run's own grading, ")
     assert lines[2].startswith("evaluation 1: the checks of bye.yaml, ")
     assert lines[3] == "shown: evaluation 1 (the newest)"
-    assert any(line.split("│")[1:4] == [" hello ", " 0/3    ", " #1 failed #2 failed #3 failed "] for line in lines)
-    assert "hello: 0/3 passed, pass@1 0%, pass@3 0%, pass^3 0%; k=1..3: pass@k 0% 0% 0%, pass^k 0% 0% 0%" in lines
+    outcomes = " #1 failed (score 0.00) #2 failed (score 0.00) #3 failed (score 0.00) "
+    assert any(line.split("│")[1:4] == [" hello ", " 0/3    ", outcomes] for line in lines)
+    assert (
+        "hello: 0/3 passed, pass@1 0%, pass@3 0%, pass^3 0%, mean score 0.00; k=1..3: pass@k 0% 0% 0%, pass^k 0% 0% 0%"
+        in lines
+    )
     assert "hello checks passed: said_bye 0%" in lines
     assert (own["run"]["evaluation"], [e["number"] for e in own["run"]["evaluations"]]) == (0, [0, 1])
     [figures] = own["run"]["figures"]
@@ -155,6 +159,7 @@ def test_show_gives_each_evaluation_and_the_newest_by_default(bench, cli, store_
                 "pass_at_1": 1.0,
                 "pass_at_k": 1.0,
                 "pass_hat_k": 1.0,
+                "mean_score": 1.0,
             }
         ],
     )

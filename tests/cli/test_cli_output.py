@@ -40,8 +40,15 @@ def test_tables_through_a_pipe_keep_long_values_on_one_line(bench) -> None:
     cells = [cell.strip() for cell in row.split("│")[1:-1]]
     assert cells[2:] == [agent, str(bench.scene), "2", "2/2", after.folder]
     [row] = [line for line in shown.stdout.splitlines() if line.startswith(f"│ {LONG_NAME} ")]
-    assert [cell.strip() for cell in row.split("│")[1:-1]] == [LONG_NAME, "2/2", "#1 passed #2 passed"]
-    assert f"{LONG_NAME}: A 0/1 passed (pass@1 0%); B 2/2 passed (pass@1 100%)" in compared.stdout.splitlines()
+    assert [cell.strip() for cell in row.split("│")[1:-1]] == [
+        LONG_NAME,
+        "2/2",
+        "#1 passed (score 1.00) #2 passed (score 1.00)",
+    ]
+    compared_line = (
+        f"{LONG_NAME}: A 0/1 passed (pass@1 0%, mean score 0.00); B 2/2 passed (pass@1 100%, mean score 1.00)"
+    )
+    assert compared_line in compared.stdout.splitlines()
     for output in (runs, shown):  # every line of a table as long as its widest row: nothing wrapped
         table = [line for line in output.stdout.splitlines() if line[:1] in "┏┃┡│└"]
         assert len({len(line) for line in table}) == 1 and len(table[0]) > 200

@@ -169,6 +169,7 @@ def test_json_prints_one_document_and_nothing_else(bench, cli) -> None:
             "pass_hat_k": 0.0,
             "pass_at": {"1": 0.0},
             "pass_hat": {"1": 0.0},
+            "mean_score": 0.0,
             "checks": {
                 "said_hello": {"required": True, "passed": 0, "trials": 1, "pass_rate": 0.0},
                 "posted": {"required": True, "passed": 0, "trials": 1, "pass_rate": 0.0},
@@ -214,6 +215,7 @@ def test_a_scene_without_checks_is_ungraded_and_exits_0(bench, cli) -> None:
             "pass_hat_k": None,
             "pass_at": None,
             "pass_hat": None,
+            "mean_score": None,
             "checks": {},
         }
     ]

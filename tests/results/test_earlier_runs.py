@@ -31,8 +31,9 @@ import httpx
 import pytest
 from typer.testing import CliRunner
 
+from soundstage.checks import RESULT_VERSION
 from soundstage.cli import app
-from soundstage.results import Counts, Evaluation, FolderRuns, RunLibrary, read_run
+from soundstage.results import VERSION, Counts, Evaluation, FolderRuns, RunLibrary, read_run
 from soundstage.server import Server
 from soundstage.store import Store, open_store
 
@@ -86,14 +87,22 @@ def test_a_run_folder_reads_into_the_models_field_for_field(main: Store) -> None
 
     run = read_run(OUT / GOOD)
 
-    # Every field of each file, the version they did not say (1) and no evaluations listed (a folder's is its own).
+    # Every field of each file, the version they did not say (1) and no evaluations listed (a folder's is its own);
+    # and what version 1 gave none of: no trial's score, no scene's mean score, each check weighing 1.
     recorded = [
-        {**_with_model_counts(result), "version": 1, "digests": entry["digests"], "checks": trial_checks}
+        {
+            **_with_model_counts(result),
+            "version": 1,
+            "score": None,
+            "digests": entry["digests"],
+            "checks": [{**check, "weight": 1.0} for check in trial_checks],
+        }
         for result, entry, trial_checks in zip(results, saved["results"], checks, strict=True)
     ]
     assert run.model_dump(mode="json") == {
         **saved,
         "version": 1,
+        "figures": [{**scene, "mean_score": None} for scene in saved["figures"]],
         "evaluation": 0,
         "evaluations": [],
         "results": recorded,
@@ -176,13 +185,22 @@ def test_a_run_folder_reads_into_the_models_field_for_field(main: Store) -> None
 def test_the_store_reads_into_the_same_models_but_for_what_it_keeps_not(main: Store) -> None:
     for run_id in (GOOD, BAD):
         folder = read_run(OUT / run_id)
-        # The store keeps no run's sandbox and no check's arguments; it lists the run's own grading.
+        # The store keeps no run's sandbox and no check's arguments; it lists the run's own grading. Its rows say
+        # no version: they read as this one's, with what they lack (scores) none.
         own = Evaluation(number=0, checks_from="run", created_at=folder.started_at)
         results = [
-            trial.model_copy(update={"checks": [check.model_copy(update={"args": {}}) for check in trial.checks]})
+            trial.model_copy(
+                update={
+                    "version": VERSION,
+                    "checks": [
+                        check.model_copy(update={"args": {}, "version": RESULT_VERSION}) for check in trial.checks
+                    ],
+                }
+            )
             for trial in folder.results
         ]
-        expected = folder.model_copy(update={"sandbox": None, "evaluations": [own], "results": results})
+        update = {"version": VERSION, "sandbox": None, "evaluations": [own], "results": results}
+        expected = folder.model_copy(update=update)
 
         assert main.run(run_id) == expected
 
@@ -255,7 +273,7 @@ def test_the_commands_and_the_runs_api_answer_as_before(main: Store) -> None:
     for run in (GOOD, BAD):
         described, trial = expected["api store"][f"/v1/runs/{run}"], expected["api store"][f"/v1/runs/{run}/trials/2"]
         for check in [*(c for entry in described["results"] for c in entry["checks"]), *trial["checks"]]:
-            check.update(args={}, version=2)
+            check.update(args={}, version=RESULT_VERSION)
     # A trial over the runs API also gives its agent's stderr (agent.log) and its records' names.
     for source in ("api folders", "api store"):
         for run, stderr in ((GOOD, '{"env": {"PATH": '), (BAD, "no idea")):
@@ -283,8 +301,56 @@ def test_the_commands_and_the_runs_api_answer_as_before(main: Store) -> None:
     before = expected.pop("runs_human")
     assert listed["exit_code"] == before["exit_code"]
     assert _beside_tables(listed["stdout"]) == _beside_tables(before["stdout"])
+    scored_since(expected, found)
     dated = re.compile(r"^(evaluation [12]: .*, )\d{4}-\d\d-\d\d \d\d:\d\d:\d\d( UTC)$", re.MULTILINE)
     for answer in (expected, found):
         answer["show after check human"]["stdout"] = dated.sub(r"\1(now)\2", answer["show after check human"]["stdout"])
 
     assert found == expected
+
+
+# The answers that grade main's trials again: every check of the agent that exits at once fails, so each trial
+# scores 0.
+RESCORED = ("check", "check human", "show after check", "show after check human")
+
+
+def scored_since(expected: dict[str, Any], found: dict[str, Any]) -> None:
+    """What the answers gained since main, put into main's: each check result's `weight` (1: main's checks had
+    none), each trial's `score` and each scene's `mean_score` (none for the trials main graded, 0 for those graded
+    again), a comparison's `scores` that changed (none: main's trials have none), and the lines that say them."""
+
+    def extend(value: Any, score: float | None, fresh: bool) -> None:
+        if isinstance(value, dict):
+            if "explanation" in value and "evidence" in value:  # a check result
+                value["weight"] = 1.0
+                if fresh:
+                    value["version"] = RESULT_VERSION
+            elif "outcome" in value and "trial" in value:  # a trial
+                value["score"] = score
+                if fresh and "version" in value:  # graded now: an evaluation of this version
+                    value["version"] = RESULT_VERSION
+            if "pass_at_1" in value:  # a scene's figures
+                value["mean_score"] = score
+            if "regressed" in value:  # a comparison
+                value["scores"] = []
+            for item in value.values():
+                extend(item, score, fresh)
+        elif isinstance(value, list):
+            for item in value:
+                extend(item, score, fresh)
+
+    for name, answer in expected.items():
+        extend(answer, 0.0 if name in RESCORED else None, name == "check")
+    compared = expected["compare human"]["stdout"].splitlines(keepends=True)
+    compared.insert(-2, "scores: no change\n")  # before `regressed:` and `next:`
+    expected["compare human"]["stdout"] = "".join(compared)
+    for name in ("check human", "show after check human"):
+        line = "hello: 0/2 passed, pass@1 0%, pass@2 0%, pass^2 0%"
+        expected[name]["stdout"] = expected[name]["stdout"].replace(line + "\n", line + ", mean score 0.00\n")
+    # Its table's row says each trial's score, which widens it: the lines around it are as they were.
+    shown = found["show after check human"]["stdout"]
+    assert "│ hello │ 0/2    │ #1 failed (score 0.00) #2 failed (score 0.00) │" in shown.splitlines()
+    found["show after check human"]["stdout"] = "\n".join(_beside_tables(shown))
+    expected["show after check human"]["stdout"] = "\n".join(
+        _beside_tables(expected["show after check human"]["stdout"])
+    )

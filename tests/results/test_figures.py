@@ -19,6 +19,7 @@ class Graded:
     scene: str
     outcome: str
     checks: list[CheckResult]
+    score: float | None = None
 
 
 def test_figures_per_scene(tmp_path: Path) -> None:
@@ -47,12 +48,14 @@ def test_figures_per_scene(tmp_path: Path) -> None:
         "pass_hat_k": 0.0,
         "pass_at": {"1": 0.6667, "2": 1.0, "3": 1.0},
         "pass_hat": {"1": 0.6667, "2": 0.3333, "3": 0.0},
+        "mean_score": 0.6667,  # 1, 0.5 and 0.5: each trial's share of its two checks
         "checks": {
             "posted": {"required": True, "passed": 2, "trials": 3, "pass_rate": 0.6667},
             "fast": {"required": False, "passed": 2, "trials": 3, "pass_rate": 0.6667},  # undecided: not a pass
         },
     }
     assert (greet["passed"], greet["pass_at_1"], greet["pass_at_k"], greet["pass_hat_k"]) == (2, 1.0, 1.0, 1.0)
+    assert greet["mean_score"] == 1.0
     assert plain == {
         "scene": "plain",
         "status": "ungraded",
@@ -65,13 +68,17 @@ def test_figures_per_scene(tmp_path: Path) -> None:
         "pass_hat_k": None,
         "pass_at": None,
         "pass_hat": None,
+        "mean_score": None,
         "checks": {},
     }
 
 
 def trials(n: int, c: int) -> list[Graded]:
     """n trials of one scene, the first c passed."""
-    return [Graded("s", "passed" if number <= c else "failed", [said(number <= c)]) for number in range(1, n + 1)]
+    return [
+        Graded("s", "passed" if number <= c else "failed", [said(number <= c)], float(number <= c))
+        for number in range(1, n + 1)
+    ]
 
 
 def test_pass_at_k_and_pass_hat_k_are_estimated_for_every_k() -> None:
@@ -111,3 +118,25 @@ def test_figures_stored_before_they_said_k_or_invalid_trials_read_with_them() ->
 
     assert (figures.invalid, figures.k) == (0, 3)
     assert SceneFigures.model_validate({**stored, "invalid": 1}).k == 2
+
+
+def test_the_mean_score_is_of_the_trials_that_have_one_invalid_ones_left_out() -> None:
+    graded = [
+        Graded("s", "failed", [said(False)], 0.25),
+        Graded("s", "passed", [said(True)], 1.0),
+        Graded("s", "passed", [said(True)], 0.6),
+        Graded("s", "invalid", [said(None, invalid=True)], None),
+        Graded("s", "failed", [said(False)], None),  # of a version before scores
+    ]
+
+    figures = scene_figures("s", graded)
+
+    assert (figures.mean_score, figures.k, figures.pass_at_1) == (round(1.85 / 3, 4), 4, 0.5)
+    assert scene_figures("s", graded[3:]).mean_score is None
+
+
+def test_figures_stored_before_scores_have_no_mean_score() -> None:
+    stored = {"scene": "s", "status": "graded", "trials": 1, "passed": 1, "pass_at_1": 1.0, "pass_at_k": 1.0}
+    stored |= {"pass_hat_k": 1.0, "pass_at": None, "pass_hat": None, "checks": {}}
+
+    assert SceneFigures.model_validate(stored).mean_score is None

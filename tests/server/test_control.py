@@ -120,14 +120,20 @@ def test_trace_events_state_diff_clock_checks_finish(stage):
         ("posted", True, "scene"),
     ]
 
-    custom = live.http.post(f"{live.control}/checks", json={"checks": [{"id": "none", "trace": {"no_calls": True}}]})
+    assert checks["score"] == 1.0
+    weighed = [{"id": "none", "weight": 3, "trace": {"no_calls": True}}, {"id": "some", "trace": {"called": "*"}}]
+    custom = live.http.post(f"{live.control}/checks", json={"checks": weighed})
     assert custom.status_code == 200
-    assert [(c["id"], c["passed"], c["source"]) for c in custom.json()["checks"]] == [("none", False, "custom")]
+    assert [(c["id"], c["passed"], c["source"], c["weight"]) for c in custom.json()["checks"]] == [
+        ("none", False, "custom", 3.0),
+        ("some", True, "custom", 1.0),
+    ]
+    assert (custom.json()["passed"], custom.json()["score"]) == (False, 0.25)  # 1 of 4
     invalid = live.http.post(f"{live.control}/checks", json={"checks": [{"id": "x", "nope": {}}]})
     assert invalid.status_code == 422
 
     done = live.http.post(f"{live.control}/finish", json={"output": "all done"})
-    assert done.status_code == 200 and done.json()["passed"] is True
+    assert done.status_code == 200 and (done.json()["passed"], done.json()["score"]) == (True, 1.0)
     assert live.world.output == "all done"
     assert live.http.post(f"{live.control}/finish", json={}).status_code == 409
     assert live.http.get(live.control).json()["finished"] is True

@@ -55,6 +55,7 @@ def test_a_run_with_custom_checks_driven_and_finished_by_the_agent(stage):
             "trial": 1,
             "world": world["id"],
             "outcome": None,
+            "score": None,
             "finish_reason": None,
             "checks": None,
         }
@@ -70,7 +71,7 @@ def test_a_run_with_custom_checks_driven_and_finished_by_the_agent(stage):
     assert (done["id"], done["scene"], done["trials"], done["status"]) == (run["id"], "control-test", 1, "done")
     assert done["metadata"] == {"prompt": "v2"}
     [trial] = done["results"]
-    assert (trial["outcome"], trial["finish_reason"]) == ("passed", "finished")
+    assert (trial["outcome"], trial["score"], trial["finish_reason"]) == ("passed", 1.0, "finished")
     assert [(c["id"], c["passed"], c["source"], c["required"]) for c in trial["checks"]] == [
         ("said_hello", True, "scene", True),
         ("posted", True, "scene", True),
@@ -170,8 +171,9 @@ def test_several_trials_finish_one_by_one(stage):
     finish(stage, third)
     done = stage.http.get(f"/v1/runs/{run['id']}").json()
     assert done["status"] == "done"
-    assert [t["outcome"] for t in done["results"]] == ["passed", "failed", "passed"]
+    assert [(t["outcome"], t["score"]) for t in done["results"]] == [("passed", 1.0), ("failed", 0.0), ("passed", 1.0)]
     figures = done["figures"]
+    assert figures["mean_score"] == 0.6667
     assert (figures["k"], figures["passed"], figures["pass_at_1"], figures["pass_at_k"], figures["pass_hat_k"]) == (
         3,
         2,
@@ -197,6 +199,7 @@ def test_a_trial_while_running_and_a_world_deleted_before_it_finished(stage):
         "trial": 2,
         "world": second["id"],
         "outcome": "invalid",
+        "score": None,
         "finish_reason": "dropped",
         "checks": None,
     }

@@ -141,14 +141,20 @@ def test_a_failed_checks_evidence_link_highlights_the_call_behind_it(page: Any, 
     page.goto(viewer["ui"])
     page.click(f"#runs a[href='#/run/{careless}']")
     page.wait_for_selector("#trials")
-    assert page.locator(".card[data-scene='csv-export'] .meta").first.inner_text().count("0%") == 3
+    meta = page.locator(".card[data-scene='csv-export'] .meta").first.inner_text()
+    assert meta.count("0%") == 3
+    # Partial credit: the careless agent's trials each get 4 of csv-export's 14 weighed checks (0.29).
+    assert "mean score 0.29" in meta
+    assert page.locator("#trials td.score").all_inner_texts() == ["0.29", "0.29"]
     estimates = page.locator(".card[data-scene='csv-export'] .estimates").inner_text()
     assert "pass@1 0% pass^1 0%" in estimates and "pass@2 0% pass^2 0%" in estimates
     screenshot(page, "run")
     page.click("#trials a:text('trial 1')")
     page.wait_for_selector("#timeline")
+    assert page.inner_text("#score") == "score 0.29"
     check = page.locator(".check[data-check='answered_in_thread']")
     assert "failed" in check.get_attribute("class")
+    assert check.locator(".weight").inner_text().strip() == "(weight 4)"
     assert "none of" in check.locator("dd").nth(1).inner_text()  # what was found instead
     assert page.locator(".entry.highlight").count() == 0
     check.locator("a.evidence-link").first.click()
@@ -182,6 +188,8 @@ def test_two_runs_compared(page: Any, viewer: dict[str, Any]) -> None:
     worse = page.locator("#worse tbody tr")
     assert "answered_in_thread" in worse.nth(1).inner_text()
     assert "regressed" in worse.nth(1).inner_text()
+    [scores] = page.locator("#scores tbody tr").all_inner_texts()
+    assert scores.split("\t")[:4] == ["csv-export", "1.00", "0.29", "-0.71"]
     screenshot(page, "compare")
     worse.nth(1).locator("a:text('trial 2')").click()
     page.wait_for_selector("#timeline")

@@ -128,3 +128,64 @@ def test_a_store_of_revision_0001_is_upgraded_in_place(store_url: str, tmp_path:
     ]
     assert tables == 1
     engine.dispose()
+
+
+def test_a_store_of_revision_0004_gains_weights_and_scores_its_rows_kept(store_url: str, tmp_path: Path) -> None:
+    (tmp_path / "store").mkdir()
+    url = make_url(store_url)
+    engine = create_engine(url.set(drivername=DRIVERS[url.drivername]))
+    migrate_to(engine, "0004")
+    with engine.begin() as connection:
+        connection.execute(
+            text(
+                "INSERT INTO runs VALUES ('r1', 'runs/r1', 'python agent.py', '[\"hello.yaml\"]', 1, false, 0,"
+                " :started, :finished)"
+            ),
+            {"started": STARTED, "finished": FINISHED},
+        )
+        connection.execute(
+            text("INSERT INTO evaluations VALUES ('r1', 0, 'run', NULL, :started)"), {"started": STARTED}
+        )
+        connection.execute(
+            text(
+                "INSERT INTO trials VALUES ('r1', 'hello', 1, 'w', 'passed', 0, false, false, 'exited', 1.0, 2.0,"
+                " 1, 2, 0, 0, 0, 'runs/r1/hello/1', 1, 'bwrap', NULL, NULL)"
+            )
+        )
+        connection.execute(
+            text(
+                "INSERT INTO checks (run_id, evaluation, scene, trial, position, check_id, kind, required, passed,"
+                " invalid, score, expected, actual, explanation, evidence, source) VALUES ('r1', 0, 'hello', 1, 0,"
+                " 'said_hello', 'trace', true, true, false, 1.0, 'x', 'y', 'z', '[]', 'scene')"
+            )
+        )
+        connection.execute(
+            text(
+                "INSERT INTO figures (run_id, evaluation, scene, status, trials, invalid, passed, pass_at_1,"
+                " pass_at_k, pass_hat_k, pass_at, pass_hat, checks) VALUES ('r1', 0, 'hello', 'graded', 1, 0, 1,"
+                " 1.0, 1.0, 1.0, '{}', '{}', :checks)"
+            ),
+            {"checks": '{"said_hello": {"required": true, "passed": 1, "trials": 1, "pass_rate": 1.0}}'},
+        )
+
+    store = open_store(store_url)
+
+    assert store is not None
+    run = store.run("r1")
+    assert run is not None
+    # Stored before scores: its check weighs 1, as every check did; the trial and its scene have no score.
+    assert [(r.score, [(c.id, c.weight) for c in r.checks]) for r in run.results] == [(None, [("said_hello", 1.0)])]
+    assert [(f.passed, f.mean_score) for f in run.figures or []] == [(1, None)]
+    # Scored again, the same trial gets the score its checks give.
+    store.add_evaluation(
+        "r1", {("hello", 1): [check("said_hello", True), check("tone", False)]}, "scene", None, STARTED
+    )
+    again = store.run("r1", 1)
+    assert again is not None
+    assert ([r.score for r in again.results], [f.mean_score for f in again.figures or []]) == ([0.5], [0.5])
+    store.close()
+
+    migrate_to(engine, "0004", down=True)
+    with engine.connect() as connection:
+        assert connection.execute(text("SELECT count(*) FROM checks")).scalar() == 3
+    engine.dispose()

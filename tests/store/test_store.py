@@ -21,7 +21,7 @@ def test_a_store_is_made_and_migrated_on_first_use_and_opened_again_as_it_is(sto
     again = open_store(store_url)
     assert again is not None
     with again.engine.connect() as connection:
-        assert connection.execute(text("SELECT version_num FROM alembic_version")).scalars().all() == ["0005"]
+        assert connection.execute(text("SELECT version_num FROM alembic_version")).scalars().all() == ["0006"]
     assert again.run_ids() == ["20260101-000000"]
     again.close()
 

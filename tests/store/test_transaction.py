@@ -28,15 +28,16 @@ def test_the_columns_encoded_by_type_are_the_schemas() -> None:
 
 
 def _write_everything(store: Store) -> None:
-    """Every write, with each kind of value: a check undecided, one scored and invalid, an ungraded scene
-    (its figures' JSON columns hold null), a trial without digests (its JSON column holds null), a run
+    """Every write, with each kind of value: a check undecided, one scored and invalid, one weighed, an ungraded
+    scene (its figures' JSON columns hold null), a trial without digests (its JSON column holds null), a run
     rewritten, a trial rewritten, an evaluation."""
     store.start_run(RUN)
     store.start_run(RUN)
     scored = check("style", True, required=False).model_copy(update={"score": 0.75, "invalid": True})
     store.write_trial(RUN.run_id, trial(1, checks=[check("said_hello", True), check("tone", None), scored]))
     store.write_trial(RUN.run_id, trial(2, "failed", checks=[check("said_hello", False)]))
-    store.write_trial(RUN.run_id, trial(2, "failed", checks=[check("said_hello", False), check("tone", True)]))
+    weighed = check("tone", True).model_copy(update={"weight": 2.5})
+    store.write_trial(RUN.run_id, trial(2, "failed", checks=[check("said_hello", False), weighed]))
     free = {**trial_json(1, "ungraded", scene="free"), "wall_seconds": 2, "digests": None}
     store.write_trial(RUN.run_id, Trial.model_validate(free))
     store.finish_run(ended(RUN, 1, FINISHED))
@@ -78,12 +79,14 @@ def test_sqlite_rows_are_those_sqlalchemys_own_inserts_store(tmp_path: Path) -> 
 
     assert written == inserted
     assert ((str, "null"), (str, "null")) in [row[9:11] for row in written["figures"]]  # the ungraded scene
+    # A trial's score, added after its digests, comes last: none for the one with an invalid check, nor ungraded.
     digests = [column.name for column in metadata.tables["trials"].columns].index("digests")
-    assert [row[digests] for row in written["trials"]] == [
-        (str, '{"result.json": "sha256:' + f"{1:064x}" + '"}'),
-        (str, '{"result.json": "sha256:' + f"{2:064x}" + '"}'),
-        (str, "null"),
+    assert [(row[digests], row[-1]) for row in written["trials"]] == [
+        ((str, '{"result.json": "sha256:' + f"{1:064x}" + '"}'), (type(None), None)),
+        ((str, '{"result.json": "sha256:' + f"{2:064x}" + '"}'), (float, 0.7143)),
+        ((str, "null"), (type(None), None)),
     ]
+    assert [row[-1] for row in written["checks"]] == [(float, 1.0)] * 4 + [(float, 2.5), (float, 1.0)]
     assert written["runs"][0][7] == (str, "2026-01-01 00:00:00.000000")
 
 

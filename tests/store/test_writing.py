@@ -31,7 +31,8 @@ def stored_check(result: CheckResult) -> dict:
 
 
 def test_a_written_run_reads_back_field_for_field(store: Store) -> None:
-    checks = [check("said_hello", True), check("style", None, required=False)]
+    style = check("style", None, required=False).model_copy(update={"weight": 3.0})
+    checks = [check("said_hello", True), style]
     store.start_run(RUN)
     store.write_trial(RUN.run_id, trial(1, checks=checks))
     store.write_trial(RUN.run_id, trial(2, "failed", checks=[check("said_hello", False)]))
@@ -59,6 +60,7 @@ def test_a_written_run_reads_back_field_for_field(store: Store) -> None:
             "pass_hat_k": 0.0,
             "pass_at": {"1": 0.5, "2": 1.0},
             "pass_hat": {"1": 0.5, "2": 0.0},
+            "mean_score": 0.125,
             "checks": {
                 "said_hello": {"required": True, "passed": 1, "trials": 2, "pass_rate": 0.5},
                 "style": {"required": False, "passed": 0, "trials": 1, "pass_rate": 0.0},
@@ -66,7 +68,7 @@ def test_a_written_run_reads_back_field_for_field(store: Store) -> None:
         }
     ]
     assert run == {
-        "version": 1,
+        "version": 2,
         "run_id": "20260101-000000",
         "folder": "runs/20260101-000000",
         "agent": "python agent.py",
@@ -79,11 +81,28 @@ def test_a_written_run_reads_back_field_for_field(store: Store) -> None:
         "sandbox": None,  # the store keeps neither of these two
         "infrastructure": [],
     }
-    assert results[0] == {**trial_json(1), "version": 1, "checks": [stored_check(result) for result in checks]}
-    assert [(r["trial"], r["outcome"], [c["passed"] for c in r["checks"]]) for r in results] == [
-        (1, "passed", [True, None]),
-        (2, "failed", [False]),
+    # Its score: 1 of 4, the undecided check weighing 3.
+    checked = [stored_check(result) for result in checks]
+    assert results[0] == {**trial_json(1), "version": 2, "score": 0.25, "checks": checked}
+    assert [(r["trial"], r["outcome"], r["score"], [c["passed"] for c in r["checks"]]) for r in results] == [
+        (1, "passed", 0.25, [True, None]),
+        (2, "failed", 0.0, [False]),
     ]
+
+
+def test_a_trial_keeps_the_score_it_was_stored_with_and_an_invalid_one_none(store: Store) -> None:
+    store.start_run(RUN)
+    store.write_trial(RUN.run_id, trial(1, checks=[check("said_hello", True)]).model_copy(update={"score": 0.5}))
+    # Its checks passed, but soundstage could not write its files: invalid, with no score.
+    broken = trial(2, checks=[check("said_hello", True)])
+    store.write_trial(RUN.run_id, broken.model_copy(update={"outcome": "invalid", "score": None}))
+    store.finish_run(ended(RUN, 3, FINISHED))
+
+    read = store.run(RUN.run_id)
+
+    assert read is not None
+    assert [(r.outcome, r.score) for r in read.results] == [("passed", 0.5), ("invalid", None)]
+    assert [(f.k, f.mean_score) for f in read.figures or []] == [(1, 0.5)]
 
 
 def test_rewriting_a_trial_replaces_its_checks(store: Store) -> None:
@@ -224,6 +243,9 @@ def test_an_evaluation_scores_the_same_trials_again_with_figures_of_its_own(stor
         ("failed", ["bye"]),
         ("passed", ["bye", "style"]),
     ]
+    # So has each its score, and the scene its mean score.
+    assert ([r.score for r in own.results], [r.score for r in by_file.results]) == ([1.0, 0.0], [0.0, 0.5])
+    assert [f.mean_score for f in by_file.figures or []] == [0.25]
     [figures] = [f.model_dump(mode="json") for f in by_file.figures or []]
     assert (figures["passed"], figures["pass_at"], figures["pass_hat"], figures["checks"]) == (
         1,
@@ -253,6 +275,7 @@ def test_an_evaluation_scores_the_same_trials_again_with_figures_of_its_own(stor
                 "pass_hat_k": 0.0,
                 "pass_at": {"1": 0.5, "2": 1.0},
                 "pass_hat": {"1": 0.5, "2": 0.0},
+                "mean_score": 0.5,
                 "checks": {"said_hello": {"required": True, "passed": 1, "trials": 2, "pass_rate": 0.5}},
             }
         ],

@@ -31,7 +31,7 @@ def evaluate(checks: list[Check], attempt: Attempt, pass_ids: list[str] | None =
     """Every check's result; the attempt passes when every check in `pass_ids` (default: all) passed."""
     check_pass_list(pass_ids, checks)
     with collector.held():  # the log and the state are not garbage: no collection walks them meanwhile
-        return Evaluation.score([run_check(c, attempt) for c in checks], pass_ids)
+        return Evaluation.grade([run_check(c, attempt) for c in checks], pass_ids)
 
 
 def run_check(check: Check, attempt: Attempt) -> CheckResult:
@@ -52,6 +52,7 @@ def run_check(check: Check, attempt: Attempt) -> CheckResult:
         source=check.source,
         args=check.spec,
         invalid=outcome.invalid,
+        weight=check.weight,
     )
 
 

@@ -100,11 +100,11 @@ class Library:
     def expand(self, item: dict[str, Any], i: int) -> tuple[dict[str, Any], Use]:
         """A scene's `use` entry (the `i`th check) as the check it names; raises CheckSpecError for each problem."""
         errors: list[CheckSpecError] = []
-        extra = [key for key in item if key not in ("id", "use")]
+        extra = [key for key in item if key not in ("id", "use", "weight")]
         if extra:
-            errors.append(
-                CheckSpecError(f"a use entry has `use` and an optional `id`; found {', '.join(map(str, extra))}", (i,))
-            )
+            found = ", ".join(map(str, extra))
+            message = f"a use entry has `use`, and optionally `id` and `weight`; found {found}"
+            errors.append(CheckSpecError(message, (i,)))
         written = item["use"]
         arguments: dict[str, Any] = {}
         if isinstance(written, dict):
@@ -137,7 +137,8 @@ class Library:
         if errors:
             raise CheckSpecErrors(errors)
         body, placed = definition.expand(arguments, i)
-        return {"id": check_id, **body}, Use(written, definition.where, placed, "id" in item)
+        weight = {"weight": item["weight"]} if "weight" in item else {}  # the scene's to give, validated as any
+        return {"id": check_id, **weight, **body}, Use(written, definition.where, placed, "id" in item)
 
 
 def expand_uses(data: Any, library: Library | None) -> tuple[Any, dict[int, Use | None], list[CheckSpecError]]:

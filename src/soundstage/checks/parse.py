@@ -1,13 +1,14 @@
 """From check mappings (a scene's `checks:`, a `--checks` file, a control-API body) to `Check` objects.
 
-Each check is a mapping with an `id` and exactly one kind key. `$name` strings anywhere in the arguments
-become the id the ref names. Every problem is a `CheckSpecError` whose `path` (list index, then keys)
-lets the scene loader point at the file, line and field; a list with several problems raises
+Each check is a mapping with an `id`, an optional `weight` and exactly one kind key. `$name` strings anywhere
+in the arguments become the id the ref names. Every problem is a `CheckSpecError` whose `path` (list index,
+then keys) lets the scene loader point at the file, line and field; a list with several problems raises
 `CheckSpecErrors`, naming every one.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
@@ -51,7 +52,10 @@ class Use:
 
     def located(self, path: tuple[PathPart, ...]) -> tuple[PathPart, ...]:
         """A path in the expanded check (`(3, "state", "slack.message", "channel")`) as written in the scene:
-        the argument that filled it (`(3, "use", "channel")`), else the use entry itself."""
+        the argument that filled it (`(3, "use", "channel")`), else the use entry itself. The entry's own
+        `weight` is where the scene wrote it."""
+        if path[1:] == ("weight",):
+            return path
         for length in range(len(path), 0, -1):
             param = self.placed.get(path[:length])
             if param is not None:
@@ -60,7 +64,8 @@ class Use:
 
     def relocated(self, error: CheckSpecError) -> CheckSpecError:
         path = self.located(error.path)
-        message = error.message if len(path) > 2 else f"library check {self.name} ({self.where}): {error.message}"
+        scenes = len(path) > 2 or path[1:] == ("weight",)  # an argument's problem, or the entry's own weight's
+        message = error.message if scenes else f"library check {self.name} ({self.where}): {error.message}"
         return CheckSpecError(message, path, error.root)
 
 
@@ -74,6 +79,7 @@ class Check:
     at: tuple[PathPart, ...] = ()  # where its arguments are in its list: `(2, "trace")`, `(0, "state", "record")`
     shorthand: bool = False  # its arguments were written as a bare value (`revealed: [laura.impact]`)
     use: Use | None = None  # it was written `- use: <library check>`
+    weight: float = 1.0  # its share of the attempt's score (checks.results.weighted_score)
 
     def run(self, attempt: Attempt) -> Outcome:
         return self.kind.run(self.args, attempt)
@@ -135,7 +141,11 @@ def parse_check(item: Any, refs: dict[str, str], source: Source, i: int) -> Chec
     check_id = item.get("id")
     if not isinstance(check_id, str) or not check_id:
         errors.append(CheckSpecError("every check needs an id (a non-empty string)", (i, "id")))
-    keys = [k for k in item if k != "id"]
+    weight = item.get("weight", 1)
+    # A bool is an int to Python, and YAML reads `.inf` and `.nan` as floats: none of them is a weight.
+    if isinstance(weight, bool) or not isinstance(weight, int | float) or not math.isfinite(weight) or weight < 0:
+        errors.append(CheckSpecError(f"weight is a number, 0 or more (default 1); found {weight!r}", (i, "weight")))
+    keys = [k for k in item if k not in ("id", "weight")]
     if len(keys) != 1:
         found = f"found {', '.join(map(str, keys))}" if keys else "found none"
         errors.append(CheckSpecError(f"a check has exactly one kind key ({_known()}); {found}", (i,)))
@@ -187,7 +197,16 @@ def parse_check(item: Any, refs: dict[str, str], source: Source, i: int) -> Chec
         raise CheckSpecErrors(errors) from None
     if errors:
         raise CheckSpecErrors(errors)
-    return Check(id=str(check_id), kind=kind, args=args, spec=value, source=source, at=path, shorthand=filled)
+    return Check(
+        id=str(check_id),
+        kind=kind,
+        args=args,
+        spec=value,
+        source=source,
+        at=path,
+        shorthand=filled,
+        weight=float(weight),
+    )
 
 
 def check_pass_list(pass_ids: Any, checks: list[Check], written: list[str] | None = None) -> None:

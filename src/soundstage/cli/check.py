@@ -33,6 +33,7 @@ from .output import (
     quote,
     say,
     scene_figures_line,
+    scored,
 )
 
 if TYPE_CHECKING:  # SQLAlchemy and Alembic load when a command opens the store
@@ -84,7 +85,7 @@ def check(
             _check_run(trial, folders, extra, db, json_output)
             return
         changed = _changed(trial, recorded_digests(trial)) if trial.is_dir() else None
-        rescored = Evaluation.score([files_unchanged(changed)]) if changed else _rescored(trial, extra)
+        rescored = Evaluation.grade([files_unchanged(changed)]) if changed else _rescored(trial, extra)
         evaluation = rescored.model_dump(mode="json")
         evaluation["changed_since_graded"] = changed
         after = f"soundstage explain {quote(str(trial))}"
@@ -126,6 +127,10 @@ class _Rescored:
         return outcome(self.evaluation.checks)
 
     @property
+    def score(self) -> float | None:
+        return self.evaluation.score  # None for an invalid trial, as its outcome says
+
+    @property
     def checks(self) -> list[CheckResult]:
         return self.evaluation.checks
 
@@ -147,7 +152,7 @@ def _check_run(run: Path, folders: list[Path], checks: _ChecksFile | None, db: s
                 raise UsageError(f"{folder}: not a trial folder soundstage writes (<scene>/<trial number>)")
             digests = recorded.get((folder.parent.name, int(folder.name))) or recorded_digests(folder)
             changed = _changed(folder, digests)
-            evaluation = Evaluation.score([files_unchanged(changed)]) if changed else _rescored(folder, checks)
+            evaluation = Evaluation.grade([files_unchanged(changed)]) if changed else _rescored(folder, checks)
             scored.append(_Rescored(folder.parent.name, int(folder.name), folder, evaluation, changed))
         written = _store_evaluation(run, store, url, stored, checks, scored)
     finally:
@@ -237,7 +242,7 @@ def _store_evaluation(
 def _rescored(trial: Path, checks: _ChecksFile | None) -> Evaluation:
     unstarted = _not_started(trial)
     if unstarted is not None:  # its agent never ran: nothing of the world is its doing, any checks would fail
-        return Evaluation.score([unstarted])
+        return Evaluation.grade([unstarted])
     if checks is None:
         return rescore(trial)
     try:
@@ -370,9 +375,11 @@ def _print(evaluation: dict[str, Any]) -> None:
         say("ungraded: the scene has no checks")
         return
     verdict = "invalid" if evaluation["invalid"] else "passed" if evaluation["passed"] else "failed"
+    # A live world's server of an earlier version answers no score.
+    score = f", score {scored(evaluation['score'])}" if evaluation.get("score") is not None else ""
     say(
         f"{verdict}: {sum(r['passed'] is True for r in evaluation['checks'])} of {len(evaluation['checks'])} "
-        "checks passed"
+        f"checks passed{score}"
     )
 
 

@@ -8,7 +8,7 @@ from typing import Annotated, Any
 import typer
 
 from ..results import compare_runs
-from .output import JsonOption, emit, finish, handles_errors, next_step, quote, say
+from .output import JsonOption, emit, finish, handles_errors, next_step, quote, say, scored
 
 
 @handles_errors("compare")
@@ -17,8 +17,8 @@ def compare(
     run_b: Annotated[Path, typer.Argument(help="The run folder compared (after).", show_default=False)],
     json_output: JsonOption = False,
 ) -> None:
-    """Compare two runs: pass rates per scene and per check, what got better and worse, with the trials behind
-    each change. Exit 1 when B regressed."""
+    """Compare two runs: pass rates per scene and per check, what got better and worse, and the mean scores
+    that changed, with the trials behind each change. Exit 1 when B regressed."""
     comparison = compare_runs(run_a, run_b)
     if json_output:
         emit(comparison)
@@ -44,6 +44,13 @@ def _print(comparison: dict[str, Any]) -> None:
             say(f"  {what}: {_share(change['a'])} -> {_share(change['b'])}; {change['why']}:")
             for trial in change["trials"]:
                 say(f"    {trial}")
+    changes = comparison["scores"]
+    say(f"scores: {len(changes) or 'no change'}")
+    for change in changes:
+        moved = f"{scored(change['a'])} -> {scored(change['b'])} ({change['change']:+.2f})"
+        say(f"  {change['scene']}: mean score {moved}; {change['why']}:")
+        for trial in change["trials"]:
+            say(f"    {trial}")
     say(f"regressed: {'yes' if comparison['regressed'] else 'no'}")
 
 
@@ -52,7 +59,8 @@ def _scene(figures: dict[str, Any] | None) -> str:
         return "no trials"
     if figures["status"] == "ungraded":
         return f"ungraded ({figures['trials']} trials)"
-    return f"{figures['passed']}/{figures['trials']} passed (pass@1 {_share(figures['pass_at_1'])})"
+    mean = f", mean score {scored(figures['mean_score'])}" if figures.get("mean_score") is not None else ""
+    return f"{figures['passed']}/{figures['trials']} passed (pass@1 {_share(figures['pass_at_1'])}{mean})"
 
 
 def _share(rate: float | None) -> str:

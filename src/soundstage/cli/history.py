@@ -22,6 +22,7 @@ from .output import (
     quote,
     say,
     scene_figures_line,
+    scored,
     share,
     stdout,
 )
@@ -49,7 +50,7 @@ SUGGESTED = 5
 # say) and of a failing check.
 RUN_FIELDS = {"run_id", "folder", "agent", "scenes", "trials", "strict", "exit_code", "started_at", "finished_at"}
 SHOWN = {"evaluation", "evaluations", "figures"}
-BRIEF = {"scene", "status", "trials", "invalid", "passed", "pass_at_1", "pass_at_k", "pass_hat_k"}
+BRIEF = {"scene", "status", "trials", "invalid", "passed", "pass_at_1", "pass_at_k", "pass_hat_k", "mean_score"}
 TRIAL_LEFT_OUT = {"version", "failed_checks", "checks", "digests"}
 CHECK_LEFT_OUT = {"args", "version"}  # the store keeps neither
 
@@ -116,8 +117,8 @@ def show(
     ] = None,
     json_output: JsonOption = False,
 ) -> None:
-    """Summarise one run of the results store under one of its evaluations: per scene its trials and outcomes,
-    its figures, and the failing checks."""
+    """Summarise one run of the results store under one of its evaluations: per scene its trials, their outcomes
+    and scores, its figures, and the failing checks."""
     run = _run(db, out, run_id, evaluation)
     changed = {(trial.scene, trial.trial): changed_since_graded(trial) for trial in run.results}
     scenes = _scenes(run, changed)
@@ -132,7 +133,7 @@ def show(
     say(f"shown: evaluation {run.evaluation}{newest}")
     table = Table("scene", "passed", "trials", title=f"run {run.run_id}", title_justify="left")
     for scene in scenes:
-        outcomes = " ".join(f"#{trial['trial']} {trial['outcome']}" for trial in scene["trials"])
+        outcomes = " ".join(_outcome(trial) for trial in scene["trials"])
         table.add_row(Text(scene["scene"]), f"{scene['passed']}/{len(scene['trials'])}", Text(outcomes))
     stdout.print(table)
     for figures in run.figures or []:
@@ -149,6 +150,12 @@ def show(
             say(f"{trial.scene} #{trial.trial}: {note}")
     say(f"run folder: {run.folder}")
     next_step(f"soundstage explain {quote(run.folder)}" if failing else "soundstage runs" + _db_words(db, out))
+
+
+def _outcome(trial: dict[str, Any]) -> str:
+    """`#2 failed (score 0.60)`: a trial's outcome, and its score when it has one."""
+    score = f" (score {scored(trial['score'])})" if trial["score"] is not None else ""
+    return f"#{trial['trial']} {trial['outcome']}{score}"
 
 
 def _listed(listed: ListedRun) -> dict[str, Any]:

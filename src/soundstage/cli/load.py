@@ -32,8 +32,8 @@ def load(
         files = changed_files(Path(trial.folder), trial.digests) if trial.digests else None
         if files:  # its lines cannot be trusted: not its grade but the reason
             changed[f"{trial.scene} #{trial.trial}"] = files
-            update = {"outcome": "invalid", "infrastructure": tampering_note(files), "checks": [files_unchanged(files)]}
-            trial = trial.model_copy(update=update)
+            update = {"outcome": "invalid", "score": None, "infrastructure": tampering_note(files)}
+            trial = trial.model_copy(update={**update, "checks": [files_unchanged(files)]})
         loaded.append(trial)
     store = opened(db, run.parent)
     try:

@@ -179,10 +179,16 @@ def share(rate: float | None) -> str:
     return "-" if rate is None else f"{rate * 100:.0f}%"
 
 
+def scored(score: float | None) -> str:
+    """A score (0 to 1) as summaries show it: two places, `0.75`."""
+    return "-" if score is None else f"{score:.2f}"
+
+
 def scene_figures_line(figures: SceneFigures) -> str:
-    """A scene's figures on one line: `hello: 2/5 passed, pass@1 40%, pass@5 100%, pass^5 0%` (pass@1 alone for
-    one trial), and with more than two trials pass@k and pass^k for every k from 1 (`; k=1..5: pass@k 40% 70%
-    ...`). Invalid trials are left out of k: `2/4 passed (1 invalid, left out)`."""
+    """A scene's figures on one line: `hello: 2/5 passed, pass@1 40%, pass@5 100%, pass^5 0%, mean score 0.62`
+    (pass@1 alone for one trial; no mean score when no trial has a score), and with more than two trials pass@k
+    and pass^k for every k from 1 (`; k=1..5: pass@k 40% 70% ...`). Invalid trials are left out of k: `2/4
+    passed (1 invalid, left out)`."""
     if figures.status == "ungraded":
         return f"{figures.scene}: ungraded ({figures.trials} trials)"
     k = figures.k
@@ -190,6 +196,8 @@ def scene_figures_line(figures: SceneFigures) -> str:
     line = f"{figures.scene}: {figures.passed}/{k} passed{left_out}, pass@1 {share(figures.pass_at_1)}"
     if k > 1:
         line += f", pass@{k} {share(figures.pass_at_k)}, pass^{k} {share(figures.pass_hat_k)}"
+    if figures.mean_score is not None:
+        line += f", mean score {scored(figures.mean_score)}"
     if k > 2:
         every = {"pass@k": figures.pass_at or {}, "pass^k": figures.pass_hat or {}}
         line += f"; k=1..{k}: " + ", ".join(

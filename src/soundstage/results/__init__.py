@@ -5,7 +5,7 @@ the commands.
 
     version.py   VERSION, and how earlier shapes are read
     trial.py     Trial (result.json, with its check results and digests), Counts, a trial's outcome
-    figures.py   SceneFigures: pass@1, pass@k, pass^k and each check's pass rate, computed here alone
+    figures.py   SceneFigures: pass@1, pass@k, pass^k, each check's pass rate and the mean score, computed here alone
     run.py       Run (run.json, and the store's run under an evaluation), Evaluation, ListedRun, the exit code
     files.py     run.json, result.json and checks.json, written and read here alone
     writer.py    RunWriter: the results store as a run goes, and run.json (ResultsSink: the store's side)

@@ -1,5 +1,6 @@
 """Comparing two runs (docs/cli.md, "`soundstage compare`"): per scene and per check, pass rates in each, what
-got better and what worse with the trials behind each change, and whether B regressed."""
+got better and what worse with the trials behind each change, each scene's mean score that changed, and whether
+B regressed."""
 
 from __future__ import annotations
 
@@ -19,11 +20,12 @@ def compare_runs(a: Path, b: Path) -> dict[str, Any]:
 def compare_trials(trials_a: list[Trial], trials_b: list[Trial], a: str, b: str) -> dict[str, Any]:
     """Run B against run A, per scene and per check: pass rates in each, what got better and what worse with
     the trials behind each change (their folders, or worlds for a run over HTTP, and their numbers in
-    `trial_numbers`), and whether B regressed (a required check's pass rate fell, or a scene whose trials all
-    passed in A has a trial in B that did not pass)."""
+    `trial_numbers`), each scene's mean score that changed (`scores`, with the trials behind the change), and
+    whether B regressed (a required check's pass rate fell, or a scene whose trials all passed in A has a trial in
+    B that did not pass; a score that fell is no regression by itself: what it weighs is said by the checks)."""
     figures_a = {f.scene: f for f in run_figures(trials_a)}
     figures_b = {f.scene: f for f in run_figures(trials_b)}
-    scenes, better, worse = [], [], []
+    scenes, better, worse, scores = [], [], [], []
     for scene in dict.fromkeys([*figures_a, *figures_b]):
         fa, fb = figures_a.get(scene), figures_b.get(scene)
         entry: dict[str, Any] = {"scene": scene, "a": _brief(fa), "b": _brief(fb), "checks": []}
@@ -32,6 +34,8 @@ def compare_trials(trials_a: list[Trial], trials_b: list[Trial], a: str, b: str)
             continue
         in_a = [t for t in trials_a if t.scene == scene]
         in_b = [t for t in trials_b if t.scene == scene]
+        if fa.mean_score is not None and fb.mean_score is not None and fa.mean_score != fb.mean_score:
+            scores.append(_score_change(scene, fa.mean_score, fb.mean_score, in_a, in_b))
         if fa.status == "graded" and fa.passed == fa.trials:
             failing = [t for t in in_b if t.outcome in ("failed", "invalid")]
             if failing:
@@ -70,7 +74,18 @@ def compare_trials(trials_a: list[Trial], trials_b: list[Trial], a: str, b: str)
         "scenes": scenes,
         "better": better,
         "worse": worse,
+        "scores": scores,
     }
+
+
+def _score_change(scene: str, a: float, b: float, in_a: list[Trial], in_b: list[Trial]) -> dict[str, Any]:
+    """A scene's mean score that changed from A to B, and the trials behind the change: those of the lower run
+    that scored below the other's mean."""
+    fell = b < a
+    lower, other, run = (in_b, a, "B") if fell else (in_a, b, "A")
+    behind = [t for t in lower if t.score is not None and t.score < other]
+    why = f"these trials of {run} scored below {'A' if fell else 'B'}'s mean"
+    return {"scene": scene, "a": a, "b": b, "change": round(b - a, 4), **_behind(behind), "why": why}
 
 
 def _behind(trials: list[Trial]) -> dict[str, list[Any]]:

@@ -1,5 +1,5 @@
-"""A run's figures per scene (docs/cli.md, "Run folders"): pass@1, pass@k, pass^k and each check's pass rate,
-computed here alone, from trials as saved (their outcome and check results).
+"""A run's figures per scene (docs/cli.md, "Run folders"): pass@1, pass@k, pass^k, each check's pass rate and
+the mean score, computed here alone, from trials as saved (their outcome and check results).
 
 pass@k and pass^k are given for k = the number of trials (`pass_at_k`, `pass_hat_k`) and, as unbiased
 estimates from n trials of which c passed, for every k from 1 to n (`pass_at`, `pass_hat`, keyed by k):
@@ -10,13 +10,14 @@ figures of the n trials themselves.
 An `invalid` trial (a check could not be carried out, its agent could not be started, or soundstage itself
 failed) says nothing of the agent: it is counted in `invalid` and left out of every rate, so n is the number of
 the scene's other trials (`k`). A failed trial counts as not passing; a check that was not decided counts as not
-passing.
+passing. `mean_score` is the mean of the trials' scores (the weighted share of each one's checks), of those
+that have one: an invalid trial has none, nor a trial of a version before scores.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from math import comb
+from math import comb, fsum
 from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, model_validator
@@ -51,6 +52,7 @@ class SceneFigures(BaseModel):
     pass_hat_k: float | None
     pass_at: dict[str, float] | None  # keyed by k, from "1" to str(k)
     pass_hat: dict[str, float] | None
+    mean_score: float | None = None  # rounded to 4 places; None: no trial has a score (stored before scores)
     checks: dict[str, CheckFigures]  # by check id, in the scene's order
 
     @model_validator(mode="before")
@@ -69,6 +71,9 @@ class Graded(Protocol):
 
     @property
     def outcome(self) -> str: ...
+
+    @property
+    def score(self) -> float | None: ...
 
     @property
     def checks(self) -> list[CheckResult]: ...
@@ -90,6 +95,7 @@ def scene_figures(scene: str, trials: Sequence[Graded]) -> SceneFigures:
             entry.passed += check.passed is True
     for entry in checks.values():
         entry.pass_rate = _rate(entry.passed, entry.trials)
+    scores = [trial.score for trial in counted if trial.score is not None]
     return SceneFigures(
         scene=scene,
         status="graded" if graded else "ungraded",
@@ -102,6 +108,7 @@ def scene_figures(scene: str, trials: Sequence[Graded]) -> SceneFigures:
         pass_hat_k=(1.0 if passed == k else 0.0) if graded and k else None,
         pass_at={str(j): _pass_at(k, passed, j) for j in range(1, k + 1)} if graded else None,
         pass_hat={str(j): _pass_hat(k, passed, j) for j in range(1, k + 1)} if graded else None,
+        mean_score=round(fsum(scores) / len(scores), 4) if scores else None,
         checks=checks,
     )
 

@@ -17,6 +17,7 @@ from ..errors import UsageError
 from .digests import bytes_digest
 from .run import Run
 from .trial import Trial
+from .version import READ
 
 RUN_FILE = "run.json"
 RESULT_FILE = "result.json"
@@ -60,7 +61,7 @@ def checks_json(checks: list[CheckResult]) -> bytes:
 def read_trial(folder: Path) -> Trial:
     """A trial folder's `result.json`, with the check results of its `checks.json` (none without one: a
     trial that was not carried out has none) and the folder it is in now (it may have moved since)."""
-    trial = _valid(folder / RESULT_FILE, Trial.model_validate_json)
+    trial = _valid(folder / RESULT_FILE, lambda data: Trial.model_validate_json(data, context=READ))
     checks = _valid(folder / CHECKS_FILE, _CHECKS.validate_json) if (folder / CHECKS_FILE).is_file() else []
     return trial.model_copy(update={"folder": str(folder), "checks": checks})
 
@@ -68,7 +69,7 @@ def read_trial(folder: Path) -> Trial:
 def read_run_json(folder: Path) -> Run | None:
     """A run folder's `run.json`; None when it has none (the run was stopped before its end)."""
     path = folder / RUN_FILE
-    return _valid(path, Run.model_validate_json) if path.is_file() else None
+    return _valid(path, lambda data: Run.model_validate_json(data, context=READ)) if path.is_file() else None
 
 
 def _valid(path: Path, validate: Callable[[bytes], Read]) -> Read:

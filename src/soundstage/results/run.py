@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, model_validator
 
 from .figures import SceneFigures
 from .trial import Trial
-from .version import VERSION
+from .version import VERSION, said
 
 
 class Evaluation(BaseModel):
@@ -50,6 +50,11 @@ class Run(BaseModel):
     results: list[Trial] = Field(default_factory=list)
     evaluation: int = 0  # the one `figures` and the trials' check results are of
     evaluations: list[Evaluation] = Field(default_factory=list)  # the store's; a run folder has none listed
+
+    @model_validator(mode="before")
+    @classmethod
+    def _version(cls, data: Any, info: ValidationInfo) -> Any:
+        return said(data, info)
 
 
 class ListedRun(BaseModel):

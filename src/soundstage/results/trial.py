@@ -1,16 +1,19 @@
 """A trial as it is saved (docs/cli.md, "Run folders"): `Trial` is what `result.json` holds, with the check
 results of `checks.json` and the digests of its files as `run.json` and the results store keep them; and a
-trial's outcome by its check results."""
+trial's outcome and score by its check results."""
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, model_validator
 
-from ..checks.results import CheckResult, Evaluation
+from ..checks.results import CheckResult, Evaluation, weighted_score
 from ..grading.outcome import explain
-from .version import VERSION
+from .version import VERSION, said
+
+# The version that added a trial's score.
+SCORED = 2
 
 # passed | failed | invalid (a check could not be carried out, the agent could not be started, or soundstage
 # itself failed: never the agent's failure) | ungraded (no checks)
@@ -45,6 +48,9 @@ class Trial(BaseModel):
     trial: int
     world: str
     outcome: Outcome
+    # The weighted share of its checks, 0 to 1 (`score`); given by `outcome` and `checks` when not written. None:
+    # no score (invalid, ungraded, every check weighing 0, or a trial of version 1).
+    score: float | None = Field(default=None, ge=0.0, le=1.0)
     exit_code: int  # the agent's; negative: killed by that signal
     killed: bool = False  # soundstage killed the agent: it was still running when the attempt ended
     timed_out: bool
@@ -65,10 +71,19 @@ class Trial(BaseModel):
     digests: dict[str, str] | None = None
     checks: list[CheckResult] = Field(default_factory=list)  # checks.json's, or the store's under an evaluation
 
+    @model_validator(mode="before")
+    @classmethod
+    def _version(cls, data: Any, info: ValidationInfo) -> Any:
+        return said(data, info)
+
     @model_validator(mode="after")
-    def _failed_checks(self) -> Trial:
+    def _by_checks(self) -> Trial:
         if "failed_checks" not in self.model_fields_set:
             self.failed_checks = [check.id for check in self.checks if check.required and check.passed is not True]
+        # A trial of version 1 was given no score, and has none; one of a later version made without it (in
+        # code) gets the one its check results give.
+        if "score" not in self.model_fields_set and self.version >= SCORED:
+            self.score = score(self.checks, self.outcome)
         return self
 
 
@@ -93,9 +108,16 @@ def unscored(check: str, expected: str, actual: str, explanation: str) -> CheckR
 def outcome(checks: list[CheckResult]) -> Outcome:
     """A trial's outcome by its check results, as the runner grades a trial: `invalid` when one could not be
     carried out, `ungraded` when there are none, `passed` when every required check passed, else `failed`."""
-    evaluation = Evaluation.score(checks)
+    evaluation = Evaluation.grade(checks)
     if evaluation.invalid:
         return "invalid"
     if not checks:
         return "ungraded"
     return "passed" if evaluation.passed else "failed"
+
+
+def score(checks: list[CheckResult], graded: Outcome) -> float | None:
+    """A trial's score by its check results and outcome: the weighted share of its checks (`weighted_score`),
+    None for an `invalid` trial (a failure of soundstage's own says nothing of the agent, whatever its checks
+    say) and for one with no check."""
+    return None if graded == "invalid" else weighted_score(checks)

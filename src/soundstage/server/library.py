@@ -145,7 +145,7 @@ def _names(run: Run) -> list[str]:
 def _entry(trial: Trial, scored: bool = True) -> dict[str, Any]:
     """A trial's entry of a run's `results` (`checks` null for a trial that was never `scored`)."""
     checks = [check.model_dump(mode="json") for check in trial.checks] if scored else None
-    fields = {"scene", "trial", "world", "outcome", "finish_reason"}
+    fields = {"scene", "trial", "world", "outcome", "score", "finish_reason"}
     return {**trial.model_dump(mode="json", include=fields), "checks": checks}
 
 
@@ -153,7 +153,7 @@ def _own(run: RunRecord, trial: TrialRecord) -> dict[str, Any]:
     """A trial of a run over HTTP: while it runs, its world and nothing else; a trial whose world was dropped
     before it finished was never scored (no log, no check results)."""
     if trial.result is None:
-        running = {"outcome": None, "finish_reason": None, "checks": None}
+        running = {"outcome": None, "score": None, "finish_reason": None, "checks": None}
         return {"scene": run.scene, "trial": trial.number, "world": trial.world_id, **running}
     return _entry(trial.result, scored=trial.log is not None)
 

@@ -8,6 +8,7 @@ from typing import Any
 
 from ..checks.results import CheckResult
 from ..results import Counts, Evaluation, ListedRun, Outcome, Run, SceneFigures, Trial, outcome
+from ..results.trial import score
 from .transaction import Transaction
 
 # The statements select `runs` rows newest first.
@@ -19,6 +20,7 @@ CHECK_FIELDS = (
     "passed",
     "invalid",
     "score",
+    "weight",
     "expected",
     "actual",
     "explanation",
@@ -81,7 +83,7 @@ def get_run(tx: Transaction, run_id: str, evaluation: int | None = 0) -> Run | N
 
 def read_trials(tx: Transaction, run_id: str, evaluation: int) -> list[Trial]:
     """A run's trials, by scene and number, each with its check results under an evaluation: under 0 with the
-    outcome it was stored with, else the one its check results there give."""
+    outcome and score it was stored with, else those its check results there give."""
     trial_rows = tx.rows(
         "trials", "SELECT * FROM trials WHERE run_id = :run_id ORDER BY scene, number", {"run_id": run_id}
     )
@@ -96,7 +98,11 @@ def read_trials(tx: Transaction, run_id: str, evaluation: int) -> list[Trial]:
     trials = []
     for row in trial_rows:
         checks = by_trial.get((row["scene"], row["number"]), [])
-        trials.append(_trial(row, checks, row["outcome"] if evaluation == 0 else outcome(checks)))
+        if evaluation == 0:
+            trials.append(_trial(row, checks, row["outcome"], row["score"]))
+        else:
+            graded = outcome(checks)
+            trials.append(_trial(row, checks, graded, score(checks, graded)))
     return trials
 
 
@@ -121,12 +127,13 @@ def _run(row: dict[str, Any], figures: list[SceneFigures], evaluations: list[Eva
     )
 
 
-def _trial(row: dict[str, Any], checks: list[CheckResult], graded: Outcome) -> Trial:
+def _trial(row: dict[str, Any], checks: list[CheckResult], graded: Outcome, scored: float | None) -> Trial:
     return Trial(
         scene=row["scene"],
         trial=row["number"],
         world=row["world"],
         outcome=graded,
+        score=scored,
         exit_code=row["exit_code"],
         killed=row["killed"],
         timed_out=row["timed_out"],

@@ -69,6 +69,7 @@ trials = Table(
     Column("model_calls", Integer, nullable=False, server_default="0"),
     Column("model_tokens", Integer, nullable=False, server_default="0"),
     Column("model_refused", Integer, nullable=False, server_default="0"),
+    Column("score", Float, nullable=True),  # the weighted share of its checks; None: none (invalid, or stored before)
     ForeignKeyConstraint(["run_id"], ["runs.id"], name="trials_run", ondelete="CASCADE"),
 )
 
@@ -97,6 +98,7 @@ checks = Table(
     Column("passed", Boolean, nullable=True),  # None: could not be decided
     Column("invalid", Boolean, nullable=False),
     Column("score", Float, nullable=True),  # when the result carries one
+    Column("weight", Float, nullable=False, server_default="1"),  # its share of the trial's score
     Column("expected", Text, nullable=False),
     Column("actual", Text, nullable=False),
     Column("explanation", Text, nullable=False),
@@ -133,6 +135,7 @@ figures = Table(
     Column("pass_hat_k", Float, nullable=True),
     Column("pass_at", JSON, nullable=True),  # {"1": pass@1, "2": pass@2...}
     Column("pass_hat", JSON, nullable=True),
+    Column("mean_score", Float, nullable=True),  # of the trials' scores; None: no trial has one
     Column("checks", JSON, nullable=False),  # per check id: {required, passed, trials, pass_rate}
     ForeignKeyConstraint(
         ["run_id", "evaluation"],

@@ -21,6 +21,7 @@ TRIAL_COLUMNS = [
     "number",
     "world",
     "outcome",
+    "score",
     "exit_code",
     "killed",
     "timed_out",
@@ -57,6 +58,7 @@ FIGURE_COLUMNS = [
     "pass_hat_k",
     "pass_at",
     "pass_hat",
+    "mean_score",
     "checks",
 ]
 

@@ -51,6 +51,8 @@ function h(tag, attrs, ...children) {
 const link = (href, text, attrs) => h("a", { href, ...(attrs || {}) }, text);
 const enc = encodeURIComponent;
 const percent = (rate) => (rate === null || rate === undefined ? "–" : `${Math.round(rate * 100)}%`);
+// A trial's score (the weighted share of its checks, 0 to 1) with two places; "–": it has none.
+const scored = (score) => (score === null || score === undefined ? "–" : score.toFixed(2));
 const badge = (word) => h("span", { class: `badge ${word}` }, word);
 const when = (stamp) => (stamp ? stamp.replace("T", " ").slice(0, 19) : "");
 const runHref = (id) => `#/run/${enc(id)}`;
@@ -204,7 +206,8 @@ async function runView(id) {
       h("span", {}, "passed ", h("b", {}, f.passed === null ? "–" : f.passed)),
       h("span", {}, "pass@1 ", h("b", {}, percent(f.pass_at_1))),
       h("span", {}, `pass@${f.k} `, h("b", {}, percent(f.pass_at_k))),
-      h("span", {}, `pass^${f.k} `, h("b", {}, percent(f.pass_hat_k)))),
+      h("span", {}, `pass^${f.k} `, h("b", {}, percent(f.pass_hat_k))),
+      h("span", {}, "mean score ", h("b", {}, scored(f.mean_score)))),
     f.k > 1 && f.pass_hat ? h("div", { class: "meta estimates" },
       h("span", {}, "estimated from the trials:"),
       Object.keys(f.pass_hat).map((k) => h("span", {}, `pass@${k} `, h("b", {}, percent(f.pass_at[k])), ` pass^${k} `, h("b", {}, percent(f.pass_hat[k]))))) : null,
@@ -220,6 +223,7 @@ async function runView(id) {
       h("td", {}, t.scene),
       h("td", {}, link(trialHref(run.id, t.scene, t.trial), `trial ${t.trial}`)),
       h("td", {}, t.outcome ? badge(t.outcome) : badge("running")),
+      h("td", { class: "num score" }, scored(t.score)),
       h("td", {}, t.finish_reason || ""),
       h("td", {}, t.sandbox || "–"),
       h("td", {}, failing.map((c) => h("div", {}, link(trialHref(run.id, t.scene, t.trial, c.evidence[0]), c.id), ": ", c.explanation)),
@@ -240,7 +244,7 @@ async function runView(id) {
     sceneTables.length ? sceneTables : h("p", { class: "muted" }, "No trial has ended yet."),
     h("h2", {}, "Trials"),
     h("table", { id: "trials" },
-      h("thead", {}, h("tr", {}, ["scene", "trial", "outcome", "ended by", "sandbox", "required checks that did not pass"].map((x) => h("th", {}, x)))),
+      h("thead", {}, h("tr", {}, ["scene", "trial", "outcome", "score", "ended by", "sandbox", "required checks that did not pass"].map((x) => h("th", {}, x)))),
       h("tbody", {}, trials)),
   );
 }
@@ -338,7 +342,8 @@ function highlight(seq) {
 function checkCard(check, base) {
   const state = verdict(check);
   return h("div", { class: `card check ${state}`, "data-check": check.id },
-    h("div", {}, h("b", {}, check.id), " ", badge(state), " ", h("span", { class: "muted" }, check.kind), check.required ? "" : h("span", { class: "muted" }, " (not required)")),
+    h("div", {}, h("b", {}, check.id), " ", badge(state), " ", h("span", { class: "muted" }, check.kind), check.required ? "" : h("span", { class: "muted" }, " (not required)"),
+      check.weight === 1 ? "" : h("span", { class: "muted weight" }, check.weight === 0 ? " (weight 0: not scored)" : ` (weight ${check.weight})`)),
     h("dl", {},
       h("dt", {}, "expected"), h("dd", {}, check.expected),
       h("dt", {}, "actual"), h("dd", {}, check.actual),
@@ -380,6 +385,7 @@ async function trialView(runId, scene, number, seq) {
   show(
     h("h1", {}, link(runHref(runId), runId), ` · ${scene} · trial ${number} `, trial.outcome ? badge(trial.outcome) : badge("running")),
     h("div", { class: "meta" },
+      h("span", { id: "score" }, "score ", h("b", {}, scored(trial.score))),
       h("span", {}, "world ", h("b", {}, trial.world)),
       h("span", {}, "ended by ", h("b", {}, trial.finish_reason || "–")),
       h("span", {}, "sandbox ", h("b", {}, trial.sandbox || "–")),
@@ -424,7 +430,16 @@ async function compareView(a, b) {
     h("td", { class: "num" }, s.b ? percent(s.b.pass_hat_k) : "–"),
     h("td", {}, s.a && s.b && s.b.pass_at_1 !== null && s.a.pass_at_1 !== null
       ? (s.b.pass_at_1 > s.a.pass_at_1 ? h("span", { class: "up" }, "better") : s.b.pass_at_1 < s.a.pass_at_1 ? h("span", { class: "down" }, "worse") : "same")
-      : "")));
+      : ""),
+    h("td", { class: "num" }, s.a ? scored(s.a.mean_score) : "–"),
+    h("td", { class: "num" }, s.b ? scored(s.b.mean_score) : "–")));
+  const scores = (result.scores || []).map((item) => {
+    const run = item.b < item.a ? b : a; // the trials behind a change are the lower run's
+    return h("tr", {},
+      h("td", {}, item.scene), h("td", { class: "num" }, scored(item.a)), h("td", { class: "num" }, scored(item.b)),
+      h("td", { class: "num" }, h("span", { class: item.change < 0 ? "down" : "up" }, `${item.change > 0 ? "+" : ""}${item.change.toFixed(2)}`)),
+      h("td", {}, item.why, ": ", item.trial_numbers.map((n) => [link(trialHref(run, item.scene, n), `trial ${n}`), " "])));
+  });
   const table = (id, rows, run) => h("table", { id },
     h("thead", {}, h("tr", {}, ["scene", "check", "A", "B", "", "trials behind it"].map((x) => h("th", {}, x)))),
     h("tbody", {}, rows.map((item) => change(item, run))));
@@ -433,10 +448,15 @@ async function compareView(a, b) {
     h("p", { id: "verdict" }, result.regressed ? badge("regressed") : badge("passed"), " ",
       result.regressed ? "B regressed: a required check's pass rate fell, or a scene that passed fails." : "No regression."),
     h("table", { id: "scenes" },
-      h("thead", {}, h("tr", {}, ["scene", "pass@1 A", "pass@1 B", "pass^k A", "pass^k B", ""].map((x) => h("th", {}, x)))),
+      h("thead", {}, h("tr", {}, ["scene", "pass@1 A", "pass@1 B", "pass^k A", "pass^k B", "", "mean score A", "mean score B"].map((x) => h("th", {}, x)))),
       h("tbody", {}, scenes)),
     h("h2", {}, "Worse"), result.worse.length ? table("worse", result.worse, b) : h("p", { class: "muted" }, "Nothing."),
     h("h2", {}, "Better"), result.better.length ? table("better", result.better, a) : h("p", { class: "muted" }, "Nothing."),
+    h("h2", {}, "Mean scores that changed"), scores.length
+      ? h("table", { id: "scores" },
+        h("thead", {}, h("tr", {}, ["scene", "A", "B", "change", "trials behind it"].map((x) => h("th", {}, x)))),
+        h("tbody", {}, scores))
+      : h("p", { class: "muted" }, "None."),
   );
 }
 
