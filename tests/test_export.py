@@ -20,7 +20,7 @@ from typer.testing import CliRunner
 
 from soundstage.cli import app
 from soundstage.results import Run
-from soundstage.results.export import tool_arguments, tool_name
+from soundstage.results.export import ExportFilter, tool_arguments, tool_name
 from soundstage.runner import run_scenes
 from soundstage.server.model_calls import ModelCapture
 
@@ -59,9 +59,9 @@ def test_a_run_of_the_scripted_agent_exports_its_trace_as_tool_calls(tmp_path: P
 
     assert done.exit_code == 0, done.output
     records = [json.loads(line) for line in file.read_text().splitlines()]
-    assert [(r["run"], r["scene"], r["trial"], r["outcome"], r["source"], r["capped"]) for r in records] == [
-        (run.run_id, "csv-export", n, "passed", "trace", False) for n in (1, 2)
-    ]
+    assert [
+        (r["run"], r["scene"], r["trial"], r["outcome"], r["score"], r["source"], r["capped"]) for r in records
+    ] == [(run.run_id, "csv-export", n, "passed", 1.0, "trace", False) for n in (1, 2)]
     for record in records:
         messages = record["messages"]
         calls = trace(record, run)
@@ -77,6 +77,11 @@ def test_a_run_of_the_scripted_agent_exports_its_trace_as_tool_calls(tmp_path: P
     assert export(run.folder, "--passed") == records
     assert export(run.folder, "--scene", "csv-export") == records
     assert export(run.folder, "--scene", "another") == []
+    assert export(run.folder, "--min-score", "1") == records
+    scored = [run.results[0].model_copy(update={"score": score}) for score in (0.5, 0.75, None)]
+    assert [ExportFilter(min_score=0.75).keeps(trial) for trial in scored] == [False, True, False]
+    refused = CliRunner().invoke(app, ["export", run.folder, "--min-score", "1.5"])
+    assert (refused.exit_code, "--min-score is a score from 0 to 1, not 1.5" in refused.output) == (2, True)
 
 
 @pytest.fixture

@@ -30,6 +30,15 @@ def export(
         list[str] | None,
         typer.Option("--scene", metavar="NAME", help="Only this scene's trials; repeatable.", show_default=False),
     ] = None,
+    min_score: Annotated[
+        float | None,
+        typer.Option(
+            "--min-score",
+            metavar="SCORE",
+            help="Only the trials scored SCORE (0 to 1) or more; a trial with no score is left out.",
+            show_default=False,
+        ),
+    ] = None,
     source: Annotated[
         str,
         typer.Option(
@@ -42,10 +51,13 @@ def export(
     out: OutOption = Path("runs"),
 ) -> None:
     """Write the run's trials as JSONL training data: each trial's conversation in OpenAI's chat format (tool
-    calls and their results), with its scene, outcome and whether it hit its token cap."""
+    calls and their results), with its scene, outcome, score and whether it hit its token cap."""
     if source not in ("auto", "trace", "model"):
         raise UsageError(f"--messages is auto, trace or model, not {source!r}")
-    lines = export_lines(_found(run_id, db, out), ExportFilter(passed, tuple(scene or ())), source)  # type: ignore[arg-type]
+    if min_score is not None and not 0 <= min_score <= 1:
+        raise UsageError(f"--min-score is a score from 0 to 1, not {min_score}")
+    keep = ExportFilter(passed, tuple(scene or ()), min_score)
+    lines = export_lines(_found(run_id, db, out), keep, source)  # type: ignore[arg-type]
     if output is None:
         try:
             for line in lines:

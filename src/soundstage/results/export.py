@@ -36,13 +36,19 @@ NAME_LIMIT = 64
 
 @dataclass(frozen=True)
 class ExportFilter:
-    """Which trials are exported: those that passed alone (`passed`), those of `scenes` alone (all when empty)."""
+    """Which trials are exported: those that passed alone (`passed`), those of `scenes` alone (all when empty),
+    those scored `min_score` or more alone (a trial with no score is left out then)."""
 
     passed: bool = False
     scenes: tuple[str, ...] = ()
+    min_score: float | None = None
 
     def keeps(self, trial: Trial) -> bool:
-        return (not self.passed or trial.outcome == "passed") and (not self.scenes or trial.scene in self.scenes)
+        return (
+            (not self.passed or trial.outcome == "passed")
+            and (not self.scenes or trial.scene in self.scenes)
+            and (self.min_score is None or (trial.score is not None and trial.score >= self.min_score))
+        )
 
 
 def export_lines(run: Run, keep: ExportFilter = ExportFilter(), source: Source = "auto") -> Iterator[str]:
@@ -63,7 +69,8 @@ def trial_record(run_id: str, trial: Trial, source: Source = "auto") -> dict[str
     except (OSError, ValueError, AttributeError) as exc:
         raise UsageError(f"{trial.scene} #{trial.trial}: its folder {folder} cannot be read: {exc}") from None
     refused = trial.counts.model_refused
-    return record(run_id, trial.scene, trial.trial, trial.outcome, task, output, trace, refused, source)
+    made = record(run_id, trial.scene, trial.trial, trial.outcome, task, output, trace, refused, source)
+    return {**made, "score": trial.score}
 
 
 def record(
