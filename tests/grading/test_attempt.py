@@ -375,6 +375,16 @@ def every_kind_log(log) -> None:
     edit = log.call("POST", "/api/chat.update", status=400, error=True)
     log.write(MESSAGES, "changed", "C1/1", by=edit, fields=["text"])
     log.event(EVENT_KINDS["after_finish"], service="slack", method="POST", path="/api/chat.postMessage", status=401)
+    # The agent's model, reached through the proxy: a line of the trace, neither a call to the world nor a write.
+    usage = {"prompt_tokens": 30, "completion_tokens": 12, "total_tokens": 42}
+    log.event(
+        EVENT_KINDS["model_call"],
+        host="api.openai.com:443",
+        method="POST",
+        path="/v1/chat/completions",
+        status=200,
+        usage=usage,
+    )
     log.finish("Done.")
 
 
