@@ -1,4 +1,4 @@
-"""The lists of `words.Postings` and `words.Pairs` as bits of Python ints, for searches of several words and
+"""The lists of `words.Postings` as bits of Python ints, for searches of several words and
 for phrases: each message has a rank, its place in `ts` order, and a group's bits are its messages' ranks, so
 the messages holding two words are one `&` however many hold each, and how many they are is `bit_count`.
 
@@ -19,14 +19,13 @@ from collections.abc import Hashable, Mapping
 from typing import Self
 
 from ...world import Record
-from .words import Pairs, Postings
+from .words import Postings
 
 DENSE = 1024
-_KINDS = (Postings, Pairs)
 
 
 class Bitmaps:
-    """Ranks of the messages and the bits of the groups of `Postings` and `Pairs` searches have read."""
+    """Ranks of the messages and the bits of the groups of `Postings` searches have read."""
 
     __slots__ = ("_own", "_ranked", "_shared", "_written", "ordered", "ranks", "stamps")
 
@@ -53,24 +52,21 @@ class Bitmaps:
     def update(self, record_id: str, old: Record | None, new: Record | None) -> None:
         if new is not None and record_id not in self.ranks:
             self._rank(record_id)
-        for kind in _KINDS:
-            before = set(kind.entries(record_id, old)) if old is not None else set()
-            after = set(kind.entries(record_id, new)) if new is not None else set()
-            for group, ts in before ^ after:
-                key = (kind, group)
-                bits = self._own.get(key)
-                if bits is None and key not in self._written:
-                    bits = self._shared.get(key)
-                self._written.add(key)
-                if bits is not None:
-                    self._own[key] = bits ^ (1 << self.ranks[ts])
+        before = set(Postings.entries(record_id, old)) if old is not None else set()
+        after = set(Postings.entries(record_id, new)) if new is not None else set()
+        for group, ts in before ^ after:
+            bits = self._own.get(group)
+            if bits is None and group not in self._written:
+                bits = self._shared.get(group)
+            self._written.add(group)
+            if bits is not None:
+                self._own[group] = bits ^ (1 << self.ranks[ts])
 
-    def bits(self, kind: type[Postings], group: Hashable, entries: list[str]) -> int:
-        """The bits of `group` of the index `kind`, whose ts list is `entries`."""
-        key = (kind, group)
-        bits = self._own.get(key)
-        if bits is None and key not in self._written:
-            bits = self._shared.get(key)
+    def bits(self, group: Hashable, entries: list[str]) -> int:
+        """The bits of `group` of `Postings`, whose ts list is `entries`."""
+        bits = self._own.get(group)
+        if bits is None and group not in self._written:
+            bits = self._shared.get(group)
         if bits is not None:
             return bits
         ranks = self.ranks
@@ -80,7 +76,7 @@ class Bitmaps:
             field[rank >> 3] |= 1 << (rank & 7)
         bits = int.from_bytes(field, "little")
         if len(entries) * DENSE >= len(field) * 8:
-            (self._own if key in self._written else self._shared)[key] = bits
+            (self._own if group in self._written else self._shared)[group] = bits
         return bits
 
     def _rank(self, ts: str) -> None:

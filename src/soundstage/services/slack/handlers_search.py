@@ -45,7 +45,7 @@ def _messages(call: Call) -> tuple[str, dict[str, Any]]:
     answer = _from_indexes(call, query, visible, by_time, ascending, count, page)
     if answer is not None:
         return text, answer
-    held = words.candidates(world, query.include, query.channels)
+    held = words.candidates(world, query.include, query.channels, visible)
     scored = []
     for message in world[store.MESSAGES] if held is None else store.messages_at(world, held):
         conversation = visible.get(message["channel"])

@@ -3,22 +3,22 @@
 A term of word characters matches the messages holding the one word of the world it starts (`words.one_word`
 has why a term starting several is read otherwise); a phrase of two words, the second a term of word
 characters, matches where the first word is followed by exactly the characters between them in the phrase and
-the word its second term starts (`words.Pairs`). A message holds each a number of times, its score for it: a
-term's messages are split by that number into levels, and folding the terms' levels into one another, smallest
-term first, gives the matches by score, each score's as bits. The page is read from those in rank order (that
-is `ts` order), and the total is how many bits they have.
+the word its second term starts (a pair of `words.Postings`). A message holds each a number of times, its
+score for it: a term's messages are split by that number into levels, and folding the terms' levels into one
+another, smallest term first, gives the matches by score, each score's as bits. The page is read from those in
+rank order (that is `ts` order), and the total is how many bits they have.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Hashable, Iterable
 from itertools import islice
 
 from ...world import World
 from .bitmaps import Bitmaps
 from .store import MESSAGES
-from .words import Pairs, Postings, Words
+from .words import Postings
 
 # Folding a term into the matches so far is one `&` of every score so far with each level of the term; past
 # this many, a query of words held at many different counts is read the usual way.
@@ -85,20 +85,20 @@ def _levels(world: World, bitmaps: Bitmaps, term: str, conversations: list[str])
     if parts is None:
         return None
     first, between, last = parts.groups()
-    known = list(islice(world[MESSAGES].derived(Words).words_starting(last or first), 2))
+    postings = world[MESSAGES].derived(Postings)
+    known = list(islice(postings.words_starting(last or first), 2))
     if len(known) > 1:
         return None
     if not known:
         return {}
-    kind: type[Postings] = Postings
-    word: object = known[0]
+    key: Hashable = known[0]
     if last is not None:
         if first == known[0]:  # "a a" in "a a a" is found once: the pairs overlap
             return None
-        kind, word = Pairs, (first, between, known[0])
+        key = (first, between, known[0])
     levels: dict[int, int] = {}
-    for group, entries in world[MESSAGES].derived(kind).groups(word, conversations):
-        levels[group[2]] = levels.get(group[2], 0) | bitmaps.bits(kind, group, entries)
+    for group, entries in postings.groups(key, conversations):
+        levels[group[2]] = levels.get(group[2], 0) | bitmaps.bits(group, entries)
     return levels
 
 

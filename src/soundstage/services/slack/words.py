@@ -1,6 +1,6 @@
-"""The indexes of search.messages: searchable messages by each word of their text, and by conversation, so a
-search reads only the messages that hold its words (in the conversations it names) rather than every
-message of the world.
+"""The indexes of search.messages: searchable messages by each word of their text and each pair of adjacent
+words (`Postings`), and by conversation (`Searchable`), so a search reads only the messages that hold its words
+(in the conversations it names) rather than every message of the world.
 
 A word is a run of word characters of the text as search reads it (entities unescaped, lower case). A
 search term matches where it starts a word, so each run of word characters in the term (each word of a
@@ -15,8 +15,8 @@ import heapq
 import re
 from bisect import bisect_left, insort
 from collections import Counter
-from collections.abc import Hashable, Iterable, Iterator, Mapping
-from itertools import islice, pairwise
+from collections.abc import Collection, Hashable, Iterable, Iterator, Mapping
+from itertools import islice
 from typing import Any, Self, cast
 
 from ...indexes import GroupIndex
@@ -26,67 +26,11 @@ from .store import MESSAGES
 
 SEARCHABLE = (None, "thread_broadcast")  # the subtypes search finds: messages people wrote, not joins
 _WORD = re.compile(r"\w+")
+_SPLIT = re.compile(r"(\w+)")
 
 
 def searchable(message: Record) -> bool:
     return message.get("subtype") in SEARCHABLE
-
-
-class Words(GroupIndex):
-    """Message ts by word; `vocabulary` holds the words in order, for finding those with a given start."""
-
-    __slots__ = ("_own_vocabulary", "vocabulary")
-
-    def __init__(self, lists: dict[Hashable, list[Any]] | None = None, vocabulary: list[str] | None = None) -> None:
-        super().__init__(lists)
-        self.vocabulary: list[str] = vocabulary if vocabulary is not None else []
-        self._own_vocabulary = False
-
-    @staticmethod
-    def entries(record_id: str, record: Record) -> Iterable[tuple[Hashable, Any]]:
-        if not searchable(record):
-            return ()
-        return ((word, record_id) for word in set(_WORD.findall(mrkdwn.unescape(record["text"]).lower())))
-
-    @classmethod
-    def build(cls, records: Mapping[str, Record]) -> Words:
-        index = super().build(records)
-        index.vocabulary = sorted(str(word) for word in index.lists)
-        index._own_vocabulary = True
-        return index
-
-    def copy(self) -> Words:
-        self._own = set()
-        self._own_vocabulary = False
-        return Words(dict(self.lists), self.vocabulary)
-
-    def starting(self, start: str) -> Iterable[list[str]]:
-        """The ts lists of every word that starts with `start`."""
-        return (self.lists[word] for word in self.words_starting(start))
-
-    def words_starting(self, start: str) -> Iterator[str]:
-        vocabulary = self.vocabulary
-        at = bisect_left(vocabulary, start)
-        while at < len(vocabulary) and vocabulary[at].startswith(start):
-            yield vocabulary[at]
-            at += 1
-
-    def _words(self) -> list[str]:
-        if not self._own_vocabulary:
-            self.vocabulary = list(self.vocabulary)
-            self._own_vocabulary = True
-        return self.vocabulary
-
-    def _insert(self, group: Hashable, entry: Any) -> None:
-        if group not in self.lists:
-            insort(self._words(), str(group))
-        super()._insert(group, entry)
-
-    def _remove(self, group: Hashable, entry: Any) -> None:
-        super()._remove(group, entry)
-        if group not in self.lists:
-            words = self._words()
-            del words[bisect_left(words, str(group))]
 
 
 class Searchable(GroupIndex):
@@ -99,82 +43,107 @@ class Searchable(GroupIndex):
         return ((record["channel"], record_id),) if searchable(record) else ()
 
 
-def candidates(world: World, terms: list[str], channels: list[str | None]) -> set[str] | None:
+def candidates(world: World, terms: list[str], channels: list[str | None], visible: Collection[str]) -> set[str] | None:
     """The ts of the messages that may hold every one of `terms` (lower case) and be in every one of
-    `channels`; None when neither a term with a word character nor a channel narrows it."""
+    `channels` (in those of `visible` when no channel is named); None when neither a term with a word
+    character nor a channel narrows it."""
     # Each run of word characters in a term starts a word where the term matches (a phrase's words too).
     starts = list(dict.fromkeys(run for term in terms for run in _WORD.findall(term)))
-    named = set(channels)
-    if starts and len(named) == 1 and None not in named:  # one conversation: read only its part of each list
-        return _in_conversation(world, starts, str(next(iter(named))))
-    found: set[str] | None = None
-    for channel in channels:
-        inside = set(world[MESSAGES].derived(Searchable).get(channel)) if channel is not None else set()
-        found = inside if found is None else found & inside
-    index = world[MESSAGES].derived(Words)
-    for start in starts:
-        if found == set():
-            break
+    if len(set(channels)) > 1 or None in channels:  # a message is in one conversation, which must exist
+        return set()
+    named = [channel for channel in channels[:1] if channel is not None]
+    if not starts:
+        return set(world[MESSAGES].derived(Searchable).get(named[0])) if named else None
+    conversations = named or visible
+    index = world[MESSAGES].derived(Postings)
+    found: set[str] = set()
+    for at, start in enumerate(starts):
         holding: set[str] = set()
-        for ordered in index.starting(start):
-            holding.update(ordered)
-        found = holding if found is None else found & holding
+        for word in index.words_starting(start):
+            for _, entries in index.groups(word, conversations):
+                holding.update(entries)
+        found = holding if at == 0 else found & holding
+        if not found:
+            break
     return found
 
 
-def _in_conversation(world: World, starts: list[str], conversation: str) -> set[str]:
-    """The ts of the messages of one conversation holding a word starting with each of `starts`."""
-    vocabulary = world[MESSAGES].derived(Words)
-    postings = world[MESSAGES].derived(Postings)
-    found: set[str] | None = None
-    for start in starts:
-        holding: set[str] = set()
-        for word in vocabulary.words_starting(start):
-            for lists in postings.levels(word, (conversation,)).values():
-                for entries in lists:
-                    holding.update(entries)
-        found = holding if found is None else found & holding
-        if not found:
-            break
-    return found or set()
-
-
 class Postings(GroupIndex):
-    """Searchable message ts by word, conversation and how many of the message's words are that word (its
-    score for a search of that word, less one): a one-word search reads its page straight from the lists,
-    in the order of its answer, and its total from their lengths."""
+    """Searchable message ts by word, and by pair of adjacent words (the first word, the characters between
+    them, the second word), then by conversation and by how many times the message holds that word or pair
+    (its score for a search of it, less one): group (word or pair, conversation, count). A one-word search
+    reads its page straight from the lists, in the order of its answer, and its total from their lengths; a
+    phrase of two words is found where they are such a pair. `vocabulary` holds the words in order, for
+    finding those with a given start.
 
-    __slots__ = ("most",)
+    Words and pairs are one index so that a message's text is split into words once, for both."""
 
-    def __init__(self, lists: dict[Hashable, list[Any]] | None = None, most: dict[Hashable, int] | None = None) -> None:
+    __slots__ = ("_own_vocabulary", "_spread", "most", "vocabulary")
+
+    def __init__(
+        self,
+        lists: dict[Hashable, list[Any]] | None = None,
+        most: dict[Hashable, int] | None = None,
+        vocabulary: list[str] | None = None,
+        spread: dict[str, int] | None = None,
+    ) -> None:
         super().__init__(lists)
-        self.most: dict[Hashable, int] = most if most is not None else {}  # per word, no message has it more often
+        self.most: dict[Hashable, int] = most if most is not None else {}  # per key, no message holds it more often
+        self.vocabulary: list[str] = vocabulary if vocabulary is not None else []
+        self._own_vocabulary = vocabulary is None
+        self._spread: dict[str, int] = spread if spread is not None else {}  # each word's groups: it goes with its last
 
     @staticmethod
     def entries(record_id: str, record: Record) -> Iterable[tuple[Hashable, Any]]:
         if not searchable(record):
             return ()
         channel = record["channel"]
-        times = Counter(_WORD.findall(mrkdwn.unescape(record["text"]).lower()))
-        return (((word, channel, n), record_id) for word, n in times.items())
+        found = Counter(_keys(record["text"]))
+        return (((key, channel, n), record_id) for key, n in found.items())
 
     @classmethod
     def build(cls, records: Mapping[str, Record]) -> Self:
-        index = super().build(records)
-        for group in index.lists:
-            word, _, n = cast("tuple[Hashable, str, int]", group)
-            index.most[word] = max(n, index.most.get(word, 0))
+        # Each key's lists per conversation, by count less one: a group's tuple is made once, not per message.
+        by_conversation: dict[str, dict[Hashable, list[list[str]]]] = {}
+        for record_id in sorted(records):  # in ts order, so that every list comes out sorted
+            record = records[record_id]
+            if record.get("subtype") not in SEARCHABLE:
+                continue
+            conversation = by_conversation.get(record["channel"])
+            if conversation is None:
+                conversation = by_conversation[record["channel"]] = {}
+            for key, n in Counter(_keys(record["text"])).items():
+                levels = conversation.get(key)
+                if levels is None:
+                    levels = conversation[key] = []
+                while len(levels) < n:
+                    levels.append([])
+                levels[n - 1].append(record_id)
+        index = cls()
+        lists, most, spread = index.lists, index.most, index._spread
+        for channel, conversation in by_conversation.items():
+            for key, levels in conversation.items():
+                for n, entries in enumerate(levels, 1):
+                    if entries:
+                        lists[(key, channel, n)] = entries
+                        if isinstance(key, str):
+                            spread[key] = spread.get(key, 0) + 1
+                most[key] = max(len(levels), most.get(key, 0))
+        index.vocabulary = sorted(spread)
+        index._own = set(lists)
         return index
 
     def copy(self) -> Self:
         self._own = set()
-        return type(self)(dict(self.lists), dict(self.most))
+        self._own_vocabulary = False
+        return type(self)(dict(self.lists), dict(self.most), self.vocabulary, dict(self._spread))
 
-    def _insert(self, group: Hashable, entry: Any) -> None:
-        word, _, n = cast("tuple[Hashable, str, int]", group)
-        if n > self.most.get(word, 0):
-            self.most[word] = n
-        super()._insert(group, entry)
+    def words_starting(self, start: str) -> Iterator[str]:
+        vocabulary = self.vocabulary
+        at = bisect_left(vocabulary, start)
+        while at < len(vocabulary) and vocabulary[at].startswith(start):
+            yield vocabulary[at]
+            at += 1
 
     def levels(self, word: Hashable, conversations: Iterable[str]) -> dict[int, list[list[str]]]:
         """The ts lists of `word` in `conversations`, by how often their messages hold it (oldest first)."""
@@ -183,32 +152,49 @@ class Postings(GroupIndex):
             found.setdefault(group[2], []).append(entries)
         return found
 
-    def groups(self, word: Hashable, conversations: Iterable[str]) -> Iterator[tuple[tuple[Any, str, int], list[str]]]:
-        """Each group of `word` in `conversations` with messages, and its ts list."""
-        most = self.most.get(word, 0)
+    def groups(self, key: Hashable, conversations: Iterable[str]) -> Iterator[tuple[tuple[Any, str, int], list[str]]]:
+        """Each group of `key` (a word or a pair) in `conversations` with messages, and its ts list."""
+        most = self.most.get(key, 0)
         for conversation in conversations:
             for n in range(1, most + 1):
-                group = (word, conversation, n)
+                group = (key, conversation, n)
                 entries = self.lists.get(group)
                 if entries:
                     yield group, entries
 
+    def _words(self) -> list[str]:
+        if not self._own_vocabulary:
+            self.vocabulary = list(self.vocabulary)
+            self._own_vocabulary = True
+        return self.vocabulary
 
-class Pairs(Postings):
-    """Searchable message ts by pair of adjacent words (the first word, the characters between them, the
-    second word), conversation and how many times the message holds that pair: a phrase of two words is
-    found where they are such a pair, as `Postings` find a word."""
+    def _insert(self, group: Hashable, entry: Any) -> None:
+        key, _, n = cast("tuple[Hashable, str, int]", group)
+        if n > self.most.get(key, 0):
+            self.most[key] = n
+        if isinstance(key, str) and group not in self.lists:
+            self._spread[key] = self._spread.get(key, 0) + 1
+            if self._spread[key] == 1:
+                insort(self._words(), key)
+        super()._insert(group, entry)
 
-    __slots__ = ()
+    def _remove(self, group: Hashable, entry: Any) -> None:
+        super()._remove(group, entry)
+        key = cast("tuple[Hashable, str, int]", group)[0]
+        if isinstance(key, str) and group not in self.lists:
+            self._spread[key] -= 1
+            if not self._spread[key]:
+                del self._spread[key]
+                words = self._words()
+                del words[bisect_left(words, key)]
 
-    @staticmethod
-    def entries(record_id: str, record: Record) -> Iterable[tuple[Hashable, Any]]:
-        if not searchable(record):
-            return ()
-        channel = record["channel"]
-        text = mrkdwn.unescape(record["text"]).lower()
-        pairs = Counter((a.group(), text[a.end() : b.start()], b.group()) for a, b in pairwise(_WORD.finditer(text)))
-        return (((pair, channel, n), record_id) for pair, n in pairs.items())
+
+def _keys(text: str) -> list[Hashable]:
+    """The words of a message's text as search reads it, and its pairs of adjacent words, each as often as
+    it holds it."""
+    parts = _SPLIT.split(mrkdwn.unescape(text).lower())  # before, a word, between, a word, ..., after
+    words: list[Hashable] = parts[1::2]
+    return words + list(zip(words, parts[2:-1:2], words[1:]))
 
 
 def one_word(
@@ -217,12 +203,13 @@ def one_word(
     """A search of one term made of word characters, in `conversations` only, read from `Postings`: the
     total, and the (score, ts) of `count` matches after the first `skip`, in the answer's order (score,
     then ts; or ts). None when the term starts more than one word (their scores add up in a message)."""
-    known = list(islice(world[MESSAGES].derived(Words).words_starting(term), 2))
+    postings = world[MESSAGES].derived(Postings)
+    known = list(islice(postings.words_starting(term), 2))
     if len(known) > 1:
         return None
     if not known:
         return 0, []
-    levels = world[MESSAGES].derived(Postings).levels(known[0], conversations)
+    levels = postings.levels(known[0], conversations)
     total = sum(len(entries) for lists in levels.values() for entries in lists)
     if by_time:
         order = [[(n, entries) for n, lists in levels.items() for entries in lists]]
