@@ -28,7 +28,7 @@ from .errors import InfrastructureError, UsageError
 from .results import Outcome, ResultsSink, Run, exit_code, outcome, run_figures
 from .results import Trial as Episode
 from .server import Hub
-from .server.mcp import Endpoint, UnknownTool, call_tool, served_tools
+from .server.mcp import Endpoint, UnknownTool, call_tool, every_service, function_schemas, offered
 from .server.runs import DROPPED, live_trial
 from .store import Store, open_store
 from .world import World
@@ -68,26 +68,6 @@ class Reward:
     score: float | None
     outcome: Outcome
     evaluation: Evaluation
-
-
-def function_schemas(names: list[tuple[str, str, dict[str, Any]]]) -> list[dict[str, Any]]:
-    """Tools as OpenAI's chat API takes them: `{"type": "function", "function": {name, description, parameters}}`."""
-    return [
-        {"type": "function", "function": {"name": name, "description": text, "parameters": schema}}
-        for name, text, schema in names
-    ]
-
-
-def offered(endpoint: Endpoint) -> list[tuple[str, str, dict[str, Any]]]:
-    """The endpoint's tools as `(name, description, input schema)`, by the names the endpoint serves them under."""
-    return [(name, tool.description, dict(tool.input_schema)) for name, (tool, _) in endpoint.tools.items()]
-
-
-def every_service(hub: Hub, world: World, base: str) -> Endpoint:
-    """The MCP endpoint of every service of `world` as its agent's control token reaches it: the tools whose
-    credential the world handed its agent."""
-    principal = world.tokens[hub.envs[world.id]["SOUNDSTAGE_TOKEN"]]
-    return Endpoint(hub, world, None, principal, served_tools(hub, world, None, {}), base)
 
 
 class Environment:

@@ -248,6 +248,26 @@ def served_tools(
     }
 
 
+def function_schemas(names: list[tuple[str, str, dict[str, Any]]]) -> list[dict[str, Any]]:
+    """Tools as OpenAI's chat API takes them: `{"type": "function", "function": {name, description, parameters}}`."""
+    return [
+        {"type": "function", "function": {"name": name, "description": text, "parameters": schema}}
+        for name, text, schema in names
+    ]
+
+
+def offered(endpoint: Endpoint) -> list[tuple[str, str, dict[str, Any]]]:
+    """The endpoint's tools as `(name, description, input schema)`, by the names the endpoint serves them under."""
+    return [(name, tool.description, dict(tool.input_schema)) for name, (tool, _) in endpoint.tools.items()]
+
+
+def every_service(hub: Hub, world: World, base: str) -> Endpoint:
+    """The MCP endpoint of every service of `world` as its agent's control token reaches it: the tools whose
+    credential the world handed its agent."""
+    principal = world.tokens[hub.envs[world.id]["SOUNDSTAGE_TOKEN"]]
+    return Endpoint(hub, world, None, principal, served_tools(hub, world, None, {}), base)
+
+
 async def _refuse(send: Send, reason: str) -> None:
     # As the SDK's own bearer authentication refuses: OAuth's invalid_token, with the challenge MCP clients read.
     body = orjson.dumps({"error": "invalid_token", "error_description": reason})
