@@ -1,6 +1,6 @@
 """Environments for training loops (docs/environment.md): a scene's episodes driven by reset, step and finish.
 
-    env = Environment("csv-export", store="results.db", policy="v2")
+    env = Environment("csv-export", store="sqlite:///results.db", policy="v2")
     obs = env.reset()                                   # a fresh world: the task, the tools
     result = env.step("slack_list_channels", {})        # one tool call against the world
     reward = env.finish(output="...")                   # the score, the outcome, every check
@@ -74,7 +74,7 @@ class Environment:
     """A scene's episodes, one at a time: `reset` makes a fresh world, `step` calls a tool in it, `finish` grades
     it and drops it. `hub` and `url`: a `Stage`'s (`stage.hub`, `stage.url`), so the services' URLs in the
     observation are served too; by default a hub of its own that no server serves. `store`: a results store (a
-    URL or path as `--db` takes it, or an open one) the episodes are written to, as trials of one run whose
+    database URL, or an open one) the episodes are written to, as trials of one run whose
     agent is `policy`."""
 
     def __init__(
