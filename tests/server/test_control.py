@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import httpx
 import pytest
 from tests.conftest import LiveWorld
@@ -359,3 +361,50 @@ def test_a_load_needs_a_free_place():
         full = http.post("/v1/worlds", json={"snapshot": saved})
         assert full.status_code == 429 and full.json()["error"]["code"] == "too_many_worlds"
         assert list(server.hub.worlds) == [world]
+
+
+def test_tools_and_steps_drive_a_world_over_http(stage):
+    """A trainer in another process: reset (`POST /v1/worlds`), the tools, steps and finish with the score."""
+    live = stage.world(SCENE)
+    tools = live.http.get(f"{live.control}/tools")
+    assert tools.status_code == 200, tools.text
+    names = [tool["function"]["name"] for tool in tools.json()]
+    assert names[:2] == ["slack_list_channels", "slack_post_message"]
+    post_message = tools.json()[1]
+    assert post_message["type"] == "function"
+    assert post_message["function"]["parameters"]["required"] == ["channel_id", "text"]
+    channel = live.state()["slack.channels"][0]["id"]
+    step = live.http.post(
+        f"{live.control}/step",
+        json={"tool": "slack_post_message", "arguments": {"channel_id": channel, "text": "hello"}},
+    )
+    assert step.status_code == 200, step.text
+    answer = step.json()
+    assert answer["is_error"] is False and json.loads(answer["content"][0])["ok"] is True
+    [call] = live.trace()
+    assert (call["seq"], call["path"]) == (answer["seq"], "/api/chat.postMessage")
+    assert call["mcp"] == {"tool": "slack_post_message", "arguments": {"channel_id": channel, "text": "hello"}}
+    unknown = live.http.post(f"{live.control}/step", json={"tool": "nope"}).json()
+    assert unknown == {"content": ["Unknown tool: nope"], "is_error": True, "seq": unknown["seq"]}
+    assert live.trace()[-1]["unimplemented"] is True
+    finished = live.http.post(f"{live.control}/finish", json={"output": "done"}).json()
+    assert (finished["passed"], finished["score"]) == (True, 1.0)
+    after = live.http.post(f"{live.control}/step", json={"tool": "slack_list_channels"})
+    assert (after.status_code, after.json()["error"]["code"]) == (409, "already_finished")
+
+
+@pytest.mark.parametrize("body", [{}, {"tool": 1}, {"tool": "x", "arguments": []}, {"tool": "x", "extra": 1}])
+def test_a_step_without_a_tool_call_is_refused(stage, body):
+    live = stage.world(SCENE)
+    response = live.http.post(f"{live.control}/step", json=body)
+    assert (response.status_code, response.json()["error"]["code"]) == (400, "invalid_request")
+    assert live.trace() == []
+
+
+def test_only_the_admin_may_step_or_list_tools(stage):
+    live = stage.world(SCENE)
+    agent = {"authorization": f"Bearer {live.env['SOUNDSTAGE_TOKEN']}"}
+    assert live.http.get(f"{live.control}/tools", headers=agent).status_code == 403
+    step = live.http.post(f"{live.control}/step", json={"tool": "slack_list_channels"}, headers=agent)
+    assert step.status_code == 403
+    assert live.trace() == []

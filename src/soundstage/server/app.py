@@ -56,6 +56,8 @@ def create_app(
         Route(world + "/checks", endpoint(control.checks), methods=["GET"]),
         Route(world + "/checks", endpoint(control.custom_checks), methods=["POST"]),
         Route(world + "/finish", endpoint(control.finish, allow=AGENT), methods=["POST"]),
+        Route(world + "/tools", endpoint(control.tools), methods=["GET"]),
+        Route(world + "/step", endpoint(control.step), methods=["POST"]),
         Route("/v1/runs", endpoint(control.create_run, status=201), methods=["POST"]),
         Route("/v1/runs", endpoint(control.list_runs), methods=["GET"]),
         Route("/v1/runs/{run}", endpoint(control.get_run), methods=["GET"]),

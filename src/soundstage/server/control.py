@@ -11,6 +11,7 @@ grading, needs the admin token.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import secrets
@@ -33,6 +34,7 @@ from ..world import World
 from . import snapshot as snapshots
 from .hub import Hub, TooManyWorlds
 from .library import Shelf, own_trial, stored_trial
+from .mcp import UnknownTool, call_tool, every_service, function_schemas, offered
 from .runs import RunRecord, Runs, run_checks, world_log
 
 Endpoint = Callable[[Request], Awaitable[Response]]
@@ -348,6 +350,34 @@ async def finish(request: Request) -> Any:
     if request.state.agent:  # the attempt is over, but its grades are still not the agent's to read
         return {"finished": True, "now": iso(world.now()), "last_seq": world.log.last_seq}
     return (evaluation or score(world)).model_dump(mode="json")
+
+
+async def tools(request: Request) -> Any:
+    """The tools of the world's MCP endpoint of every service, as OpenAI function schemas (docs/environment.md)."""
+    world = _world(request)
+    return function_schemas(offered(every_service(_hub(request), world, _base(request))))
+
+
+async def step(request: Request) -> Any:
+    """One tool call on the world, exactly as its MCP endpoint of every service runs it (`call_tool`): a trainer
+    driving the world in its agent's place (docs/environment.md)."""
+    body = await _json(request)
+    name, arguments = body.get("tool"), body.get("arguments", {})
+    unknown = sorted(set(body) - {"tool", "arguments"})
+    if unknown or not isinstance(name, str) or not isinstance(arguments, dict):
+        raise ControlError(
+            400, "invalid_request", 'give "tool", a tool\'s name, and "arguments", an object (the fields are no other)'
+        )
+    world = _world(request)
+    if world.finished:
+        raise ControlError(409, "already_finished", f"world {world.id} has finished: start another episode")
+    try:
+        result = call_tool(every_service(_hub(request), world, _base(request)), name, arguments)
+    except UnknownTool as exc:
+        return {"content": [str(exc)], "is_error": True, "seq": exc.seq}
+    if result.real_delay_ms:  # a slow api fault, held outside the world's lock as on the REST side
+        await asyncio.sleep(result.real_delay_ms / 1000)
+    return {"content": result.texts, "is_error": result.is_error, "seq": result.seq}
 
 
 async def scenes(request: Request) -> Any:

@@ -18,6 +18,8 @@ from importlib import import_module
 from typing import Any
 
 import orjson
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import best_match
 
 from ..clock import iso
 from ..events import AfterFinishEvent
@@ -26,12 +28,16 @@ from ..services.base import ServiceRequest
 from ..services.mcp import Tool, Tools
 from ..world import Principal, World
 from .hub import Hub
-from .recording import JSON_TYPE, MCP_PATH, Receive, Scope, Send
+from .recording import JSON_TYPE, MCP_PATH, Receive, Scope, Send, record, record_refused_tool, tool_call
 
 # The services that have tools, by name.
 TOOLED: dict[str, Tools] = {name: tools for name, s in SERVICES.items() if (tools := getattr(s, "tools", None))}
 # The name the endpoint of every service goes by in the log, where a call names no one service.
 EVERY = "mcp"
+# A validator per tool (its schema never changes), made on the tool's first call.
+_VALIDATORS: dict[str, Draft202012Validator] = {}
+# How much of a refused argument's description an error quotes.
+_QUOTED = 300
 # The headers of the MCP transport itself, which the REST call a tool stands for does not carry.
 TRANSPORT_HEADERS = frozenset(
     ("host", "content-type", "content-length", "accept", "connection", "transfer-encoding", "last-event-id")
@@ -53,6 +59,97 @@ class Endpoint:
     @property
     def log_name(self) -> str:
         return self.service or EVERY
+
+
+@dataclass(frozen=True)
+class ToolResult:
+    """What a tool call came to: the result's text parts (the REST answer's body as the vendor sends it, then the
+    wait a rate limit asks for), whether it is the tool's error, the seq of the call's event, and the real time
+    (ms) an api fault holds the answer for, which the caller waits outside the world's lock."""
+
+    texts: list[str]
+    is_error: bool
+    seq: int
+    real_delay_ms: int = 0
+
+
+class UnknownTool(Exception):
+    """A tool the endpoint does not serve: logged (404, counted as unimplemented), and the protocol's error."""
+
+    def __init__(self, message: str, seq: int) -> None:
+        super().__init__(message)
+        self.seq = seq
+
+
+def call_tool(endpoint: Endpoint, name: str, arguments: dict[str, Any]) -> ToolResult:
+    """Runs one tool call on the endpoint's world through the recording layer, where it is logged once with the
+    tool's name and arguments; arguments its schema refuses are logged too and answered as the tool's error.
+    Raises UnknownTool for a tool the endpoint lacks. The MCP endpoints and the environment (environment.py) both
+    call tools through here."""
+    world = endpoint.world
+    with world.lock:  # the seq of the call's event: nothing else reaches the world meanwhile
+        before = world.log.last_seq
+        result = _call(endpoint, name, arguments)
+        seq = next((event.seq for event in world.log.after(before) if event.kind in _CALL_KINDS), before)
+    if isinstance(result, str):
+        raise UnknownTool(result, seq)
+    texts, is_error, real_delay_ms = result
+    return ToolResult(texts, is_error, seq, real_delay_ms)
+
+
+# The events a tool call is logged as: a call, or one after the attempt ended.
+_CALL_KINDS = frozenset(("call", "after_finish"))
+
+
+def _call(endpoint: Endpoint, name: str, arguments: dict[str, Any]) -> tuple[list[str], bool, int] | str:
+    world, principal = endpoint.world, endpoint.principal
+    served = endpoint.tools.get(name)
+    if served is None:
+        message = f"Unknown tool: {name[:200]}"
+        record_refused_tool(world, endpoint.log_name, principal, tool_call(name, arguments), 404, message)
+        return message
+    tool, headers = served
+    problem = _problem(tool, arguments)
+    call = None
+    if problem is None:
+        try:
+            call = tool.call(arguments)
+        except (KeyError, TypeError, ValueError) as exc:
+            problem = f"invalid arguments: {str(exc)[:_QUOTED]}"
+    if call is None:
+        record_refused_tool(world, tool.service, principal, tool_call(tool.name, arguments), 400, problem or "")
+        return [problem or ""], True, 0
+    service = SERVICES[tool.service]
+    request = rest_request(endpoint, tool, headers, call)
+    token = service.token(request)
+    caller = world.tokens.get(token) if token else None
+    if caller is not None and caller.service != service.name:  # as the REST side: a token of another service
+        caller = None
+    identity = TOOLED[tool.service].caller
+    if caller is not None and identity is not None:
+        with world.lock:
+            request.headers = {**request.headers, **identity(world, caller)}
+    # Logged under the tool's own name, which a trace check names, whatever the endpoint served it as.
+    reply, content, _, real_delay_ms = record(world, service, caller, request, mcp=tool_call(tool.name, arguments))
+    # The REST answer as the tool's result: a failure is the tool's error, with the wait a rate limit asks for.
+    failed = reply.error or reply.status >= 400
+    texts = [content.decode("utf-8", "replace")]
+    retry_after = next((v for k, v in reply.headers.items() if k.lower() == "retry-after"), None)
+    if failed and retry_after is not None:
+        texts.append(f"Retry-After: {retry_after} seconds")
+    return texts, failed, real_delay_ms
+
+
+def _problem(tool: Tool, arguments: dict[str, Any]) -> str | None:
+    """Why the arguments do not meet the tool's input schema, or None."""
+    validator = _VALIDATORS.get(tool.qualified)
+    if validator is None:
+        validator = _VALIDATORS[tool.qualified] = Draft202012Validator(dict(tool.input_schema))
+    error = best_match(validator.iter_errors(arguments))
+    if error is None:
+        return None
+    where = ".".join(str(part) for part in error.absolute_path) or "arguments"
+    return f"invalid arguments: {where}: {error.message[:_QUOTED]}"
 
 
 def mcp_target(path: str) -> tuple[str, str | None] | None:
@@ -92,7 +189,7 @@ async def serve_mcp(hub: Hub, target: tuple[str, str | None], scope: Scope, rece
     hub.touch(world)
     host = headers.get("host") or "{}:{}".format(*scope.get("server") or ("127.0.0.1", 80))
     endpoint = Endpoint(
-        hub, world, name, principal, _tools(hub, world, name, headers), f"{scope.get('scheme', 'http')}://{host}"
+        hub, world, name, principal, served_tools(hub, world, name, headers), f"{scope.get('scheme', 'http')}://{host}"
     )
     await import_module(f"{__package__}.mcp_session").serve(endpoint, scope, receive, send)
 
@@ -126,7 +223,7 @@ def _bearer(headers: Mapping[str, str]) -> str | None:
     return value.strip() or None if scheme.lower() == "bearer" else None
 
 
-def _tools(
+def served_tools(
     hub: Hub, world: World, name: str | None, headers: Mapping[str, str]
 ) -> dict[str, tuple[Tool, dict[str, str]]]:
     """The tools the endpoint serves, by name, each with the credential headers its REST call carries: on one
@@ -149,6 +246,26 @@ def _tools(
         tool.name if counts[tool.name] == 1 else f"{tool.service}_{tool.name}": (tool, headers)
         for tool, headers in offered
     }
+
+
+def function_schemas(names: list[tuple[str, str, dict[str, Any]]]) -> list[dict[str, Any]]:
+    """Tools as OpenAI's chat API takes them: `{"type": "function", "function": {name, description, parameters}}`."""
+    return [
+        {"type": "function", "function": {"name": name, "description": text, "parameters": schema}}
+        for name, text, schema in names
+    ]
+
+
+def offered(endpoint: Endpoint) -> list[tuple[str, str, dict[str, Any]]]:
+    """The endpoint's tools as `(name, description, input schema)`, by the names the endpoint serves them under."""
+    return [(name, tool.description, dict(tool.input_schema)) for name, (tool, _) in endpoint.tools.items()]
+
+
+def every_service(hub: Hub, world: World, base: str) -> Endpoint:
+    """The MCP endpoint of every service of `world` as its agent's control token reaches it: the tools whose
+    credential the world handed its agent."""
+    principal = world.tokens[hub.envs[world.id]["SOUNDSTAGE_TOKEN"]]
+    return Endpoint(hub, world, None, principal, served_tools(hub, world, None, {}), base)
 
 
 async def _refuse(send: Send, reason: str) -> None:

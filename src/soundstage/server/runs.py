@@ -70,6 +70,35 @@ def world_log(world: World, output: str | None) -> TrialLog:
     )
 
 
+def live_trial(
+    scene: str,
+    number: int,
+    world_id: str,
+    started: float,
+    graded: Outcome,
+    reason: str,
+    world: World | None,
+    checks: list[CheckResult],
+) -> Trial:
+    """A trial whose caller ran the agent on a live world (a run over HTTP, an environment's episode), as
+    `soundstage run` records one: the server knows no exit code, and no folder holds it. `started` is
+    `time.monotonic()` when its world was made; `world` is None when it was dropped before it finished."""
+    return Trial(
+        scene=scene,
+        trial=number,
+        world=world_id,
+        outcome=graded,
+        exit_code=0,
+        timed_out=False,
+        finish_reason=reason,
+        wall_seconds=round(time.monotonic() - started, 3),
+        simulated_seconds=(world.now() - world.clock.start) / US if world is not None else 0.0,
+        counts=counts(world) if world is not None else Counts(calls=0, events=0, errors=0, unimplemented=0),
+        folder="",
+        checks=checks,
+    )
+
+
 def run_checks(image: WorldImage, raw: Any, replace: bool) -> tuple[list[Check], list[str] | None, list[Check]]:
     """The checks of a run's worlds, their pass list, and the custom checks among them. Custom checks
     without an id get `custom_1`, `custom_2`...; raises CheckSpecErrors naming every problem."""
@@ -217,22 +246,7 @@ class Runs:
     def _trial(
         run: RunRecord, trial: TrialRecord, graded: Outcome, reason: str, world: World | None, checks: list[CheckResult]
     ) -> Trial:
-        """A trial of a run over HTTP as `soundstage run` records one: its caller ran the agent, so the server
-        knows no exit code, and no folder holds it."""
-        return Trial(
-            scene=run.scene,
-            trial=trial.number,
-            world=trial.world_id,
-            outcome=graded,
-            exit_code=0,
-            timed_out=False,
-            finish_reason=reason,
-            wall_seconds=round(time.monotonic() - trial.started, 3),
-            simulated_seconds=(world.now() - world.clock.start) / US if world is not None else 0.0,
-            counts=counts(world) if world is not None else Counts(calls=0, events=0, errors=0, unimplemented=0),
-            folder="",
-            checks=checks,
-        )
+        return live_trial(run.scene, trial.number, trial.world_id, trial.started, graded, reason, world, checks)
 
     def _end(self, run: RunRecord, trial: TrialRecord, result: Trial) -> None:
         with self._lock:
