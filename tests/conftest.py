@@ -135,14 +135,33 @@ def soundstage_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         yield home
 
 
+# The session's server, once a test asked for it (`stage`).
+_SERVING: list[Server] = []
+
+
 @pytest.fixture(scope="session")
 def stage() -> Any:
     server = Server().start()
+    _SERVING.append(server)
     stage = Stage(server)
     yield stage
+    _SERVING.remove(server)
     stage.http.close()
     stage.https.close()
     server.stop()
+
+
+@pytest.fixture(autouse=True)
+def _drop_the_tests_worlds() -> Iterator[None]:
+    """The worlds a test made on the session's server are dropped after it, or a worker that runs many tests
+    reaches the server's limit of live worlds. Those of wider fixtures (a module's world) were made before this
+    one is set up, and stay."""
+    before = {id(server): set(server.hub.worlds) for server in _SERVING}
+    yield
+    for server in _SERVING:
+        for world_id in set(server.hub.worlds) - before.get(id(server), set()):
+            if world_id in server.hub.worlds:
+                server.hub.drop(world_id)
 
 
 class FakeChatModel:

@@ -21,6 +21,7 @@ import os
 import secrets
 import shutil
 import socket
+import sys
 import tempfile
 import threading
 import time
@@ -204,10 +205,13 @@ def _stage(key: str, node: str) -> Any:
 
 
 def _connect(address: str | None, here: Path, out: Path) -> None:
-    """Connects to the cluster (or starts a local one), shipping the working folder but the run folders."""
+    """Connects to the cluster (or starts a local one), shipping the working folder but the run folders and the
+    virtual environments in it (a `.venv` beside the project is common: hundreds of MiB of installed packages,
+    which the nodes have of their own)."""
     runs = out.parent.resolve()  # `--out`; the run folder itself when `--out` is the working folder
-    left_out = runs if runs != here else out.resolve()
-    excludes = ["/" + left_out.relative_to(here).as_posix()] if left_out.is_relative_to(here) else []
+    left_out = [runs if runs != here else out.resolve(), Path(sys.prefix).resolve()]
+    left_out += [folder for folder in here.iterdir() if (folder / "pyvenv.cfg").is_file()]
+    excludes = sorted({"/" + f.relative_to(here).as_posix() for f in left_out if f != here and f.is_relative_to(here)})
     try:
         ray.init(
             address=address,
