@@ -4,6 +4,7 @@ httptools is installed."""
 
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol, RequestResponseCycle
@@ -55,7 +56,9 @@ class OneWrite:
 
     def __init__(self, transport: Any, cycle: RequestResponseCycle) -> None:
         self._transport = transport
-        self._cycle = cycle
+        # Not the cycle itself: it holds this as its transport, and a cycle of the two per request would outlive
+        # the request in a server, whose collector freezes what it finds alive (collector.py).
+        self._cycle = weakref.proxy(cycle)
         self._held: bytes | None = None
         self._started = False  # the head has been written, or is held
 
