@@ -404,6 +404,11 @@ class World:
             collection._journal = self._journal
         return collection
 
+    def secrets(self) -> set[str]:
+        """This world's tokens and every one a hub handed out for it or its forks' parents: what no judge model
+        reads. A parent's token the agent wrote into a record before a fork is in the fork's records too."""
+        return self.tokens.keys() | self.handed.keys()
+
     def part(self, kind: type[P]) -> P:
         """The state of one kind that a part of the engine keeps in this world and that is not world data (the
         people's memory, rate-limit windows): made by `kind()` on first use, owned by the module that

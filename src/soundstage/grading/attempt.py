@@ -125,7 +125,7 @@ class Attempt:
             task=world.task,
             scene=world.scene,
             keys={name: list(snapshot[name]) for name in names},
-            secrets=world.tokens,
+            secrets=world.secrets(),
             identities=world.agent,
             watched=world.part(Watching).keys,
         )
