@@ -15,13 +15,15 @@ pytest.importorskip("openenv.core", reason="the openenv extra is not installed: 
 import uvicorn
 from openenv.core.env_server import create_fastapi_app
 from openenv.core.env_server.mcp_types import CallToolAction, ListToolsAction
+from openenv.core.env_server.types import Action
 from openenv.core.generic_client import GenericEnvClient
 from tests.policies import careless, diligent
 from tests.ports import free_port
 
 from soundstage.environment import StepResult
 from soundstage.errors import UsageError
-from soundstage.openenv import SceneEnvironment, SceneObservation
+from soundstage.openenv import FINISH, SceneEnvironment, SceneObservation
+from soundstage.server.mcp import TOOLED
 
 
 class OverTheWire:
@@ -63,7 +65,7 @@ def test_a_policy_driven_through_openenvs_client_earns_its_score(
             started = client.reset()
             assert started.observation["task"].startswith("You are Stage Bot, Acme's support assistant in Slack.")
             names = [tool["name"] for tool in started.observation["tools"]]
-            assert names[0] == "slack_list_channels" and names[-1] == "finish"
+            assert names[0] == "slack_list_channels" and names[-1] == FINISH
             policy(OverTheWire(client))
             ended = client.step({"type": "call_tool", "tool_name": "finish", "arguments": {"output": "done"}})
             assert (ended.done, round(ended.reward, 4)) == (True, reward)
@@ -71,11 +73,17 @@ def test_a_policy_driven_through_openenvs_client_earns_its_score(
             assert (state["episode_id"], state["outcome"]) == (started.observation["world"], outcome)
 
 
+def test_no_services_tool_is_named_finish() -> None:
+    assert FINISH not in {tool.name for tools in TOOLED.values() for tool in tools.all()}
+
+
 def test_list_tools_a_tools_error_and_max_steps() -> None:
     env = SceneEnvironment("csv-export", max_steps=2)
     started = env.reset(seed=3, episode_id="ep-1")
     listed = env.step(ListToolsAction())
     assert listed.tools == started.tools and listed.tools[-1].name == "finish"
+    other = env.step(Action())  # no MCP action: an error, and no step of the episode
+    assert other.error.error_type == "invalid_args" and env.state.step_count == 0
     # The vendor's error is the tool's result, as MCP gives it; the world logged the call.
     failed = env.step(CallToolAction(tool_name="slack_get_channel_history", arguments={"channel_id": "CNOPE"}))
     assert failed.result["isError"] and '"error":"channel_not_found"' in failed.result["content"][0]["text"]

@@ -10,7 +10,7 @@
 The actions are OpenEnv's own MCP actions (`ListToolsAction`, `CallToolAction`), so its HTTP server
 (`create_app(SceneEnvironment.factory(...), CallToolAction, SceneObservation)`) and clients drive a scene as
 they drive any MCP environment. The episode ends with a call of one more tool, `finish`, whose `output` is what
-the agent says it did: no service's tool has a name without its service's prefix, so it meets none of them.
+the agent says it did (no service's MCP tool has that name).
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ from openenv.core.env_server.mcp_types import (
 from openenv.core.env_server.types import Action, EnvironmentMetadata, Observation, State
 
 from .environment import Environment, Reward
+from .server import Hub
 
 FINISH = "finish"
 _FINISH_TOOL = Tool(
@@ -71,7 +72,9 @@ class SceneEnvironment(OpenEnvironment):
 
     @classmethod
     def factory(cls, scene: str, **options: Any) -> Callable[[], SceneEnvironment]:
-        """What OpenEnv's `create_app` takes: a maker of environments, one per session."""
+        """What OpenEnv's `create_app` takes: a maker of environments, one per session, all on one hub unless
+        `options` name one (so the scene's image is built once)."""
+        options.setdefault("hub", Hub(idle_ttl=None, finished_ttl=None))
         return lambda: cls(scene, **options)
 
     def reset(self, seed: int | None = None, episode_id: str | None = None, **kwargs: Any) -> SceneObservation:
