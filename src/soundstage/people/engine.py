@@ -128,7 +128,6 @@ def attach(world: World, cast: Cast) -> None:
 
 
 @shared_by_forks
-@shared_by_forks
 class Engine:
     """The rules, over one cast; the state is the world's (so forks share it)."""
 
