@@ -4,7 +4,8 @@
 
 (a) Slack `conversations.history` (limit=1, limit=100, with `oldest`/`latest`, the second page through its
     cursor) and `search.messages` (a rare word, a common word, two common words, a phrase of two common words
-    across the workspace and `in:` a channel, by score and by time) in a world of 1k, 10k and 100k messages,
+    and one of three across the workspace and `in:` a channel, by score and by time, a term starting five of
+    the generated words and 14 of the scene's) in a world of 1k, 10k and 100k messages,
     through the recording layer. Median CPU milliseconds per call (the process's CPU time: the machine may be
     shared).
 (b) GitHub `GET /repos/{owner}/{repo}/issues` (first page, a later page, sorted by update) and
@@ -231,6 +232,16 @@ def slack_reads(count: int, runs: int) -> dict[str, float]:
         ),
         "search phrase (workspace)": lambda: caller.slack("search.messages", {"query": '"cache latency"'}),
         "search phrase in:#support": lambda: caller.slack("search.messages", {"query": '"cache latency" in:#support'}),
+        "search phrase of three (workspace)": lambda: caller.slack(
+            "search.messages", {"query": '"cache latency deploy"'}
+        ),
+        "search phrase of three in:#support": lambda: caller.slack(
+            "search.messages", {"query": '"cache latency deploy" in:#support'}
+        ),
+        "search 're' (starts 19 words)": lambda: caller.slack("search.messages", {"query": "re"}),
+        "search 're' in:#support by time": lambda: caller.slack(
+            "search.messages", {"query": "re in:#support", "sort": "timestamp"}
+        ),
         "search 'deploy cache review' page 5": lambda: caller.slack(
             "search.messages", {"query": "deploy cache review", "page": "5"}
         ),

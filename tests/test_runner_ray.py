@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +20,6 @@ ray = pytest.importorskip("ray", reason="Ray is not installed (pip install 'soun
 from ray.cluster_utils import Cluster
 from tests.processes import wait_until
 
-from soundstage.errors import InfrastructureError
 from soundstage.results import Run
 from soundstage.results.digests import folder_digests
 from soundstage.results.files import run_document
@@ -76,9 +76,6 @@ def parent(pid: int) -> int:
 
 
 # First, while no other cluster of the module runs: it starts one of its own.
-# Known bug, open in issue 31's notes: in two of five full runs the trial run again on the other node failed
-# with "[Errno 2] No such file or directory" (an InfrastructureError of the run). Any other failure still fails.
-@pytest.mark.xfail(raises=InfrastructureError, strict=False, reason="a trial run again after its node died: ENOENT")
 def test_a_node_that_dies_mid_trial_has_its_trial_run_again_on_another(tmp_path: Path) -> None:
     """A cluster of its own: a head that runs no trial, and two nodes, one of which is taken down under the
     first trial (its stage's process is a worker of that node's raylet)."""
@@ -193,14 +190,34 @@ def test_a_worker_killed_mid_trial_has_its_trial_run_again_and_counted_once(clus
     assert stage_processes(cluster) == before
 
 
+def test_a_stage_whose_copy_of_the_working_folder_was_replaced_runs_its_trials_in_the_new_one(
+    cluster: Cluster, tmp_path: Path
+) -> None:
+    """Nodes on one machine share their copy of the working folder, and Ray replaces it (the same path, a new
+    folder) each time another node sets up a run there: stages left in the old folder failed their trials with
+    "[Errno 2] No such file or directory"."""
+    run_scenes([SCENE], PASSING, out=tmp_path / "runs", where=RayTrials(cluster.address))
+    for copy in set(on_stages(cluster, lambda _: os.getcwd()).values()):  # as Ray's agent does it: rmtree, unzip
+        shutil.copytree(copy, tmp_path / "copy")
+        shutil.rmtree(copy)
+        (tmp_path / "copy").rename(copy)
+
+    again = run_scenes([SCENE], PASSING, trials=2, out=tmp_path / "runs", where=RayTrials(cluster.address))
+
+    assert [(r.outcome, r.attempts) for r in again.results] == [("passed", 1), ("passed", 1)]
+
+
 def stage_processes(cluster: Cluster) -> dict[str, int]:
     """The stages up on the cluster: each one's name, and the pid of its process."""
+    return on_stages(cluster, lambda _: os.getpid())
+
+
+def on_stages(cluster: Cluster, call: Callable[[Any], Any]) -> dict[str, Any]:
+    """What `call` answers in each stage up on the cluster, by the stage's name."""
     ray.init(address=cluster.address, logging_level="WARNING")
     try:
         return {
-            actor["name"]: ray.get(
-                ray.get_actor(actor["name"], namespace=NAMESPACE).__ray_call__.remote(lambda _: os.getpid())
-            )
+            actor["name"]: ray.get(ray.get_actor(actor["name"], namespace=NAMESPACE).__ray_call__.remote(call))
             for actor in ray.util.list_named_actors(all_namespaces=True)
             if actor["namespace"] == NAMESPACE
         }

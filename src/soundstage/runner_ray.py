@@ -298,6 +298,12 @@ class _Stage:
         self.cache = ImageCache()
         self.servers: dict[tuple[bool, bool], tuple[Hub, Server]] = {}
         self.staging = Path(tempfile.mkdtemp(prefix="soundstage-ray-"))
+        # Ray starts this worker in its node's copy of the shipped working folder, which it puts first on the
+        # worker's PYTHONPATH. Nodes on one machine share that copy, and each node's Ray replaces it (the same
+        # path, a new folder) the first time it sets up a run there: a worker left in the old one finds no file
+        # by a relative path, so each trial enters the copy again, by its path. None: nothing was shipped.
+        shipped = ray.get_runtime_context().runtime_env.get("working_dir")
+        self.folder = Path(os.environ["PYTHONPATH"].split(os.pathsep)[0]) if shipped else None
         self.running = 0  # trials running now
         self.ended = time.monotonic()  # when the last one ended
         self.lock = threading.Lock()
@@ -315,6 +321,8 @@ class _Stage:
                 self.ended = time.monotonic()
 
     def _run(self, job: _Job, index: int, number: int, attempt: int) -> _Ended:
+        if self.folder is not None:
+            os.chdir(self.folder)
         found, source = job.scenes[index]
         # The trial folder names the scene file as the caller does, wherever the node found it.
         image = replace(self.cache.load(scene=found), source=source)

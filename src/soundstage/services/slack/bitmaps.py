@@ -5,8 +5,8 @@ the messages holding two words are one `&` however many hold each, and how many 
 A group's bits are made from its list the first time a search reads it. The bits of a group many messages hold
 (one rank in `DENSE` or more, so that they cost at most sixteen times the list's pointers) are kept: those of a
 world image's lists in a table every world copied from it shares, those of groups a world wrote in its own,
-kept in step with its writes. A rare group's bits cost what reading its list costs, and are made again each
-time.
+kept in step with its writes. A rare group's bits cost what reading its list costs: a search reads its list,
+and makes the bits of all the rare groups it reads at once.
 
 Ranks are handed out in `ts` order when the index is built, and later to each new message in turn; a message
 whose `ts` comes before the last ranked one leaves the ranks out of `ts` order (`ordered` False), and searches
@@ -15,13 +15,16 @@ then read the messages instead.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping
+import re
+from collections.abc import Hashable, Iterable, Mapping
 from typing import Self
 
 from ...world import Record
 from .words import Postings
 
 DENSE = 1024
+_SET = re.compile(b"[^\x00]")
+_BYTE_RANKS = [[bit for bit in range(8) if byte >> bit & 1] for byte in range(256)]
 
 
 class Bitmaps:
@@ -62,21 +65,21 @@ class Bitmaps:
             if bits is not None:
                 self._own[group] = bits ^ (1 << self.ranks[ts])
 
-    def bits(self, group: Hashable, entries: list[str]) -> int:
-        """The bits of `group` of `Postings`, whose ts list is `entries`."""
+    def kept(self, group: Hashable, entries: list[str]) -> int | None:
+        """The bits of `group` of `Postings`, whose ts list is `entries`, when many messages hold it (a rank in
+        DENSE or more, up to its top): made the first time and kept. None for a rare group, whose bits cost what
+        reading its list costs."""
         bits = self._own.get(group)
         if bits is None and group not in self._written:
             bits = self._shared.get(group)
         if bits is not None:
             return bits
         ranks = self.ranks
-        field = bytearray((ranks[entries[-1]] >> 3) + 1)  # the list is in ts order, so its last rank is the top
-        for ts in entries:
-            rank = ranks[ts]
-            field[rank >> 3] |= 1 << (rank & 7)
-        bits = int.from_bytes(field, "little")
-        if len(entries) * DENSE >= len(field) * 8:
-            (self._own if group in self._written else self._shared)[group] = bits
+        top = ranks[entries[-1]]  # the list is in ts order
+        if len(entries) * DENSE <= top:
+            return None
+        bits = of_ranks([ranks[ts] for ts in entries], top)
+        (self._own if group in self._written else self._shared)[group] = bits
         return bits
 
     def _rank(self, ts: str) -> None:
@@ -86,3 +89,18 @@ class Bitmaps:
             self.ordered = False
         self.ranks[ts] = len(self.stamps)
         self.stamps.append(ts)
+
+
+def of_ranks(ranks: Iterable[int], top: int) -> int:
+    """The bits of `ranks`, none above `top`: set in a byte field, one int made at the end (setting them one by
+    one in an int would copy it each time)."""
+    field = bytearray((top >> 3) + 1)
+    for rank in ranks:
+        field[rank >> 3] |= 1 << (rank & 7)
+    return int.from_bytes(field, "little")
+
+
+def ranks_of(bits: int) -> list[int]:
+    """The ranks set in `bits`, lowest first: only the bytes holding some are visited in Python."""
+    data = bits.to_bytes((bits.bit_length() + 7) >> 3, "little")
+    return [at.start() << 3 | bit for at in _SET.finditer(data) for bit in _BYTE_RANKS[data[at.start()]]]

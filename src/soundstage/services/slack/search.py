@@ -58,6 +58,11 @@ class Query:
         return score
 
 
+def occurrences(message: Record, term: str) -> int:
+    """How often `term` (lower case) occurs in the message's text as search reads it."""
+    return len(_find(mrkdwn.unescape(message["text"]).lower(), term))
+
+
 def _find(text: str, word: str) -> list[str]:
     return _at_word_start(word).findall(text)
 
