@@ -65,7 +65,7 @@ def test_a_service_of_another_package_works_everywhere(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     seen = json.loads(done.stdout)
     assert seen == {
-        "registered": ["slack", "github", "datadog", "pagerduty", "toy"],
+        "registered": ["slack", "github", "datadog", "pagerduty", "calendar", "gmail", "toy"],
         "proxied": "toy",
         "env": ["TOY_API_URL", "TOY_TOKEN"],
         "seeded": {"items": [{"id": "i2", "name": "Kettle"}]},
@@ -87,7 +87,7 @@ def test_a_service_of_another_package_works_everywhere(tmp_path: Path) -> None:
         },
         "custom": [False, "the items are Kettle, Teapot"],
         "redacted": "token [redacted]",
-        "judged": "(its Slack, GitHub, Datadog, PagerDuty and Toy)",
+        "judged": "(its Slack, GitHub, Datadog, PagerDuty, Google Calendar, Gmail and Toy)",
         "errors": [
             [6, "api_faults[0]", "status for a toy server_error is one of: 500, 503; found 418"],
             [7, "api_faults[1]", "github_limit (primary or secondary) is GitHub's alone"],

@@ -1,0 +1,10 @@
+"""The `calendar:` section of world and scene files. Every person of the world with an email address has a
+primary calendar without it; the section adds what they hold."""
+
+from __future__ import annotations
+
+from ...spec.fields import Spec
+
+
+class CalendarSection(Spec):
+    pass
