@@ -120,7 +120,11 @@ def _names(world: World, service: str) -> dict[str, list[Any]]:
             "host_name": _values(world, datadog.HOSTS, "name"),
         }
     if service == "calendar":
-        return {"calendarId": ["primary", *_values(world, calendar.CALENDARS, "id")]}
+        return {
+            "calendarId": ["primary", *_values(world, calendar.CALENDARS, "id")],
+            "eventId": _values(world, calendar.EVENTS, "eventId"),
+            "destination": ["primary", *_values(world, calendar.CALENDARS, "id")],
+        }
     if service == "gmail":
         return {"userId": ["me", *_values(world, gmail.MAILBOXES, "id")]}
     # PagerDuty names every path's id `id`: the collection is the path's first segment (`/incidents/{id}`).
@@ -267,8 +271,16 @@ WRITES = {
     "github": ("POST", "/repos/acme/orders/issues", {"title": "hello"}),
     "datadog": ("POST", "/api/v1/events", {"title": "hello", "text": "hello"}),
     "pagerduty": ("POST", "/incidents/{incident}/notes", {"note": {"content": "hello"}}),
-    # Reads until each has a write: a credential let through shows as a 200.
-    "calendar": ("GET", "/calendar/v3/users/me/calendarList", None),
+    "calendar": (
+        "POST",
+        "/calendar/v3/calendars/primary/events",
+        {
+            "summary": "hello",
+            "start": {"dateTime": "2026-03-03T10:00:00Z"},
+            "end": {"dateTime": "2026-03-03T11:00:00Z"},
+        },
+    ),
+    # A read until Gmail has a write: a credential let through shows as a 200.
     "gmail": ("GET", "/gmail/v1/users/me/labels", None),
 }
 

@@ -9,14 +9,23 @@ from .store import CALENDARS, LIST
 PRIMARY_COLOR = ("14", "#9fe1e7", "#000000")
 
 
-def calendar_record(calendar_id: str, summary: str, time_zone: str, owner: str, at: int) -> Record:
+def calendar_record(
+    calendar_id: str,
+    summary: str,
+    time_zone: str,
+    owner: str,
+    at: int,
+    people: tuple[str, ...] = (),
+    description: str | None = None,
+) -> Record:
     return {
         "id": calendar_id,
         "summary": summary,
-        "description": None,
+        "description": description,
         "location": None,
         "timeZone": time_zone,
         "owner": owner,  # ours: whose calendar it is
+        "people": list(people),  # ours: a primary calendar's owner's records elsewhere, which a check's `$ref` names
         "updated": at,
     }
 

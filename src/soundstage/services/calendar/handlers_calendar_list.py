@@ -7,11 +7,9 @@ from typing import Any
 from ..google import paging
 from ..google.errors import GoogleError
 from . import calendars
-from .calls import Call, ops
+from .calls import ROLES, Call, ops
 from .store import CALENDARS
 from .views import calendar_list_entry
-
-ROLES = ("freeBusyReader", "reader", "writer", "owner")
 
 
 @ops("GET /calendar/v3/users/me/calendarList")
@@ -39,3 +37,10 @@ def calendar_list_list(call: Call) -> Any:
 
 def _list_etag(items: list[dict[str, Any]]) -> str:
     return max((item["etag"] for item in items), default='"0"', key=lambda tag: int(tag.strip('"')))
+
+
+@ops("GET /calendar/v3/users/me/calendarList/{calendarId}")
+def calendar_list_get(call: Call) -> Any:
+    """calendarList.get: the caller's entry of one calendar."""
+    entry = call.listed()
+    return calendar_list_entry(entry, call.calendar(entry))

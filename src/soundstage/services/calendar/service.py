@@ -32,10 +32,10 @@ class CalendarService(GoogleService):
         return {"GOOGLE_CALENDAR_API_URL": f"{base_url}/calendar/v3/"}
 
     def assign(self, section: Any, ctx: BuildContext) -> None:
-        ctx.parsed(CalendarSection, section)
+        seed.assign(ctx.parsed(CalendarSection, section), ctx)
 
     def build(self, section: Any, ctx: BuildContext) -> None:
-        ctx.parsed(CalendarSection, section)
+        seed.build(ctx.parsed(CalendarSection, section), ctx)
 
     def derive(self, ctx: BuildContext) -> None:
         seed.derive(ctx)

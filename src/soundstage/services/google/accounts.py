@@ -18,21 +18,18 @@ class Account:
     email: str
     name: str
     time_zone: str  # an IANA zone: the person's, else UTC
+    ids: tuple[str, ...] = ()  # the records of the person in other services, which a `$ref` names
 
 
 def settle(ctx: BuildContext) -> list[Account]:
     """The world's accounts as the records built so far name them, noted in the image's settings (where the
     services read them from a live world)."""
     found: Sequence[Any] = ctx.addresses()
-    known = ctx.settings[SETTINGS] = {
+    ctx.settings[SETTINGS] = {
         "accounts": {a.email.lower(): {"name": a.name, "time_zone": a.time_zone or "UTC"} for a in found},
         "ids": {record_id: a.email.lower() for a in found for record_id in a.ids},
     }
-    return [_account(email, fields) for email, fields in known["accounts"].items()]
-
-
-def _account(email: str, fields: Mapping[str, str]) -> Account:
-    return Account(email, fields["name"], fields["time_zone"])
+    return [Account(a.email.lower(), a.name, a.time_zone or "UTC", tuple(a.ids)) for a in found]
 
 
 def email_of(settings: Mapping[str, Any], value: str | None) -> str | None:

@@ -39,6 +39,7 @@ class GoogleError(Exception):
         location_type: str = "parameter",
         headers: dict[str, str] | None = None,
         top: str | None = None,
+        domain: str = "global",
     ) -> None:
         super().__init__(message)
         self.status = status
@@ -48,10 +49,11 @@ class GoogleError(Exception):
         self.location_type = location_type
         self.headers = headers or {}
         self.top = top  # the envelope's own message where it differs from the error's (authentication)
+        self.domain = domain  # `global`, or the API's own (`calendar`)
 
 
 def envelope(error: GoogleError) -> dict[str, Any]:
-    item: dict[str, Any] = {"message": error.message, "domain": "global", "reason": error.reason}
+    item: dict[str, Any] = {"message": error.message, "domain": error.domain, "reason": error.reason}
     if error.location is not None:
         item["location"] = error.location
         item["locationType"] = error.location_type
