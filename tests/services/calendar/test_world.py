@@ -235,3 +235,21 @@ def test_the_event_check(seeded: GoogleWorld) -> None:
     assert not passes(world, {"event": "$review", "responses": {"$maya": "accepted"}})
     assert not passes(world, {"summary_contains": "retro"})
     assert not passes(world, {"calendar": "$omar", "summary_contains": "standup"})
+
+
+def test_trace_patterns_and_the_generic_record_checks_see_calendar(seeded: GoogleWorld) -> None:
+    seeded.client().events().quickAdd(calendarId="primary", text="Retro Friday 4pm").execute()
+    world = seeded.live.world
+    checks: list[dict[str, Any]] = [
+        {"id": "added", "trace": {"called": "calendar:POST /calendar/v3/calendars/*/events/quickAdd"}},
+        {"id": "not_inserted", "trace": {"not_called": ["calendar:POST /calendar/v3/calendars/*/events"]}},
+        {"id": "record", "state": {"record": {"collection": "calendar.events", "where": {"summary": "Retro"}}}},
+        {"id": "wrote", "state": {"writes": {"collection": "calendar.events", "min": 1, "max": 1}}},
+    ]
+    evaluation = score_custom(world, checks)
+    assert [(c.id, c.passed) for c in evaluation.checks] == [
+        ("added", True),
+        ("not_inserted", True),
+        ("record", True),
+        ("wrote", True),
+    ]

@@ -12,6 +12,7 @@ from typing import Any
 
 from ...world import Record, World
 from . import recurrence
+from .shown import Shown
 from .store import EVENTS
 from .zones import from_us
 
@@ -27,15 +28,10 @@ def instance_id(event_id: str, start_us: int, all_day: bool) -> str:
 
 
 def on(world: World, calendar_id: str) -> list[Record]:
-    """The events a calendar shows: those on it, and those whose attendees include its owner (a primary calendar
-    is its owner's address)."""
-    own = world[EVENTS].by("calendar", calendar_id)
-    invited = [
-        event
-        for event in world[EVENTS]
-        if event["calendar"] != calendar_id and any(a["email"] == calendar_id for a in event["attendees"])
-    ]
-    return own + invited
+    """The events a calendar shows, in start order: those on it, and those whose attendees include its owner (a
+    primary calendar is its owner's address)."""
+    collection = world[EVENTS]
+    return [collection.one(record_id) for _, record_id in collection.derived(Shown).get(calendar_id)]
 
 
 def find(world: World, calendar_id: str, event_id: str) -> Record | None:
