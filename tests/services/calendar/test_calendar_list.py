@@ -35,7 +35,11 @@ MAYA_PRIMARY = {
 
 def test_the_official_client_lists_the_primary_calendar(cal_read: GoogleWorld) -> None:
     listed = cal_read.client().calendarList().list().execute()
+    token = listed.pop("nextSyncToken")
     assert listed == {"kind": "calendar#calendarList", "etag": '"1772460000000000"', "items": [MAYA_PRIMARY]}
+    assert cal_read.client().calendarList().list(syncToken=token).execute()["items"] == []
+    stale = cal_read.raw("GET", "users/me/calendarList", params={"syncToken": "stale"})
+    assert stale.status_code == 410 and stale.json()["error"]["errors"][0]["reason"] == "fullSyncRequired"
 
 
 def test_raw_http_gets_the_same(cal_read: GoogleWorld) -> None:

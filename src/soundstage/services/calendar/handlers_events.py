@@ -156,10 +156,7 @@ def _since(call: Call, calendar_id: str) -> int | None:
     for name in ("timeMin", "timeMax", "q", "orderBy", "iCalUID", "updatedMin"):
         if call.text(name) is not None:
             raise GoogleError(400, "invalid", f"Sync token cannot be used with {name}.", name)
-    try:
-        return paging.offset(f"sync:{calendar_id}", given)
-    except GoogleError:
-        raise GoogleError(410, "fullSyncRequired", "Sync token is no longer valid, a full sync is required.") from None
+    return paging.synced(f"sync:{calendar_id}", given)
 
 
 def _searched(event: Record) -> str:

@@ -38,3 +38,12 @@ def page(items: Sequence[T], listing: str, given: str | None, size: int) -> tupl
     start = offset(listing, given)
     end = start + size
     return items[start:end], token(listing, end) if end < len(items) else None
+
+
+def synced(listing: str, given: str) -> int:
+    """The moment a sync token of `listing` stands for (a `nextSyncToken` is one: `token(listing, now)`); Google's
+    410 `fullSyncRequired` for one it never gave."""
+    try:
+        return offset(listing, given)
+    except GoogleError:
+        raise GoogleError(410, "fullSyncRequired", "Sync token is no longer valid, a full sync is required.") from None
