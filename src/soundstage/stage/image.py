@@ -12,6 +12,7 @@ import hashlib
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -159,7 +160,7 @@ def _build(scene: Scene, scene_doc: Document, earlier: SceneParts) -> WorldImage
     ctx = BuildContext(IdSource(seed), _start(clock), seed, documents)
 
     sections = _sections(scene, scene_file, world, world_doc)
-    ctx.addresses = lambda: addresses(ctx.collections)
+    ctx.addresses = partial(addresses, ctx.collections)  # not a closure over ctx: no cycle to leave behind
     unnamed, built = _records(sections, ctx)
     built += _derived(scene_file, ctx) if not unnamed else []
     built += _generated(sections, ctx)

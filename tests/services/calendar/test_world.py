@@ -24,7 +24,8 @@ seed:
       - {ref: omar, name: omar, real_name: Omar Haddad, email: omar@acme.test, tz: Europe/London}
   calendar:
     calendars:
-      - {ref: oncall, owner: $omar, summary: On-call, time_zone: UTC, shared_with: [{person: $maya, role: writer}]}
+      - {ref: oncall, owner: $omar, summary: On-call, description: Who carries the pager, location: London,
+         time_zone: UTC, shared_with: [{person: $maya, role: writer}]}
     events:
       - ref: review
         calendar: $omar

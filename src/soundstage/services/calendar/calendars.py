@@ -17,12 +17,13 @@ def calendar_record(
     at: int,
     people: tuple[str, ...] = (),
     description: str | None = None,
+    location: str | None = None,
 ) -> Record:
     return {
         "id": calendar_id,
         "summary": summary,
         "description": description,
-        "location": None,
+        "location": location,
         "timeZone": time_zone,
         "owner": owner,  # ours: whose calendar it is
         "people": list(people),  # ours: a primary calendar's owner's records elsewhere, which a check's `$ref` names

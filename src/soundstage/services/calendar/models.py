@@ -26,6 +26,7 @@ class CalendarSpec(Spec):
     owner: str  # a person
     summary: str
     description: str | None = None
+    location: str | None = None
     time_zone: str | None = None  # an IANA zone; the owner's by default
     shared_with: list[ShareSpec] = Field(default_factory=list)
 

@@ -74,7 +74,7 @@ def _calendar(ctx: BuildContext, spec: CalendarSpec, calendar_id: str, i: int) -
     if not is_zone(time_zone):
         raise ctx.error(f"{time_zone} is no IANA time zone", "calendars", i, "time_zone")
     calendar = calendars.calendar_record(
-        calendar_id, spec.summary, time_zone, owner, ctx.start, description=spec.description
+        calendar_id, spec.summary, time_zone, owner, ctx.start, description=spec.description, location=spec.location
     )
     ctx.collection(CALENDARS).add(calendar_id, calendar)
     roles = {owner: "owner"}
