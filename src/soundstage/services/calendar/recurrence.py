@@ -4,8 +4,9 @@ across a change of daylight saving time). Every expansion is bounded: at most `M
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
-from datetime import datetime
+from datetime import UTC, datetime
 from itertools import islice
 from typing import Any
 
@@ -13,6 +14,7 @@ from dateutil.rrule import rruleset, rrulestr
 
 from ..google.errors import GoogleError
 from .zones import from_us, to_us
+from .zones import zone as zone_info
 
 MOST = 2500  # the most instances one read expands of one event (events.list's own most for a page)
 PREFIXES = ("RRULE:", "EXRULE:", "RDATE", "EXDATE")
@@ -33,9 +35,24 @@ def rules(value: Any) -> list[str] | None:
     return list(value)
 
 
+# An UNTIL of a day (`20260305`) or of a local time (`20260305T090000`): dateutil takes only UTC with a start in
+# a zone, so it is read as Calendar reads it, in the event's zone (a day: through its end).
+_LOCAL_UNTIL = re.compile(r"UNTIL=(\d{8})(T\d{6})?(?=;|$)", re.IGNORECASE)
+
+
+def _in_utc(line: str, zone: str) -> str:
+    def utc(found: re.Match[str]) -> str:
+        day, clock = found.group(1), found.group(2) or "T235959"
+        local = datetime.strptime(day + clock, "%Y%m%dT%H%M%S").replace(tzinfo=zone_info(zone))
+        return "UNTIL=" + local.astimezone(UTC).strftime("%Y%m%dT%H%M%SZ")
+
+    return _LOCAL_UNTIL.sub(utc, line) if line.upper().startswith(("RRULE", "EXRULE")) else line
+
+
 def _set(lines: list[str], start_us: int, zone: str) -> rruleset:
     try:
-        built = rrulestr("\n".join(lines), dtstart=from_us(start_us, zone), forceset=True, unfold=True)
+        text = "\n".join(_in_utc(line, zone) for line in lines)
+        built = rrulestr(text, dtstart=from_us(start_us, zone), forceset=True, unfold=True)
     except (ValueError, TypeError, KeyError, OverflowError):
         raise invalid() from None
     assert isinstance(built, rruleset)
