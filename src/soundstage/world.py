@@ -10,8 +10,8 @@ and no garbage collection has to walk the other worlds' objects to find it (coll
 
 `World.fork` makes a new world in the same state, as cheaply as a copy of an image: collections are copied
 the same way, and the engine's own state (world parts, watchers, due actions) is deep-copied, but for what
-never changes once built (a scene's resolved people, faults and predicates), which forks share
-(`shared_by_forks`).
+never changes once built (a scene's resolved people, faults and predicates, the people's rules), which forks
+share (`shared_by_forks`); the parts copied most copy themselves (`__deepcopy__`), only what a fork may change.
 """
 
 from __future__ import annotations
@@ -278,6 +278,9 @@ class _Every:
     period: int
     action: Callable[[World, int], int]
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Every:
+        return _Every(self.period, copy.deepcopy(self.action, memo))  # a fork's copy: the period is a number
+
     def __call__(self, world: World) -> None:
         quiet = self.action(world, world._running_to)
         now = world.clock.now()
@@ -290,6 +293,10 @@ class _Due:
     at: int
     order: int
     action: Callable[[World], None] = field(compare=False)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Due:
+        # A fork's copy: the time and order are numbers, only the action may hold what the fork changes.
+        return _Due(self.at, self.order, copy.deepcopy(self.action, memo))
 
 
 class World:
@@ -397,6 +404,11 @@ class World:
             collection = self.collections[name] = Collection(name)
             collection._journal = self._journal
         return collection
+
+    def secrets(self) -> set[str]:
+        """This world's tokens and every one a hub handed out for it or its forks' parents: what no judge model
+        reads. A parent's token the agent wrote into a record before a fork is in the fork's records too."""
+        return self.tokens.keys() | self.handed.keys()
 
     def part(self, kind: type[P]) -> P:
         """The state of one kind that a part of the engine keeps in this world and that is not world data (the

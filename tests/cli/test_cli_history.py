@@ -44,7 +44,7 @@ def test_human_output_ends_with_a_next_line(bench, cli, store_url: str) -> None:
 
     assert listed.exit_code == 0, listed.output
     assert run_id in listed.stdout and " 0/1 " in listed.stdout
-    assert listed.stdout.splitlines()[-2] == f"{run_id}: hello pass@1 0%, pass^1 0%"
+    assert listed.stdout.splitlines()[-2] == f"{run_id}: hello pass@1 0%, pass^1 0%, mean score 0.00"
     assert listed.stdout.splitlines()[-1] == f"next: soundstage show {run_id} --db ..."
     assert shown.exit_code == 0, shown.output
     lines = shown.stdout.splitlines()
@@ -145,7 +145,9 @@ def test_show_gives_each_evaluation_and_the_newest_by_default(bench, cli, store_
     assert [t["outcome"] for t in own["scenes"][0]["trials"]] == ["passed", "passed", "passed"]
     assert unknown.exit_code == 2
     assert unknown.stderr.splitlines()[0] == f"error: run {run_id} has no evaluation 5; its evaluations: 0, 1"
-    assert human[-2] == f"{run_id}: hello pass@1 100%, pass^3 100% (1 later evaluation: soundstage show)"
+    assert (
+        human[-2] == f"{run_id}: hello pass@1 100%, pass^3 100%, mean score 1.00 (1 later evaluation: soundstage show)"
+    )
     [run] = listed
     assert (run["evaluation_count"], run["figures"]) == (
         2,

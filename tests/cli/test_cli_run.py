@@ -26,8 +26,8 @@ def test_a_passing_run_exits_0_with_a_summary(bench, cli) -> None:
     lines = result.stdout.splitlines()
     assert f"run {folder.name}" in lines[0]
     [row] = [[cell.strip() for cell in line.split("│")[1:-1]] for line in lines if "│ hello" in line]
-    assert row == ["hello", "1/1", "100%"]
-    assert "┃ scene ┃ passed ┃ pass@1 ┃" in lines  # with one trial, pass@k and pass^k are pass@1 again
+    assert row == ["hello", "1/1", "100%", "1.00"]  # the mean score last
+    assert "┃ scene ┃ passed ┃ pass@1 ┃ score ┃" in lines  # with one trial, pass@k and pass^k are pass@1 again
     assert lines[-3:] == [
         "hello checks passed: said_hello 100%, posted 100%",
         f"run folder: runs/{folder.name}",
@@ -46,10 +46,10 @@ def test_a_failed_check_exits_1_and_names_it(bench, cli) -> None:
     assert "hello #1: said_hello, posted" in result.stdout.splitlines()
     assert "hello #2: said_hello, posted" in result.stdout.splitlines()
     [row] = [
-        [cell.strip() for cell in line.split("│")[1:6]] for line in result.stdout.splitlines() if "│ hello" in line
+        [cell.strip() for cell in line.split("│")[1:-1]] for line in result.stdout.splitlines() if "│ hello" in line
     ]
-    assert row == ["hello", "0/2", "0%", "0%", "0%"]
-    assert "┃ scene ┃ passed ┃ pass@1 ┃ pass@2 ┃ pass^2 ┃" in result.stdout
+    assert row == ["hello", "0/2", "0%", "0%", "0%", "0.00"]
+    assert "┃ scene ┃ passed ┃ pass@1 ┃ pass@2 ┃ pass^2 ┃ score ┃" in result.stdout
     assert "hello checks passed: said_hello 0%, posted 0%" in result.stdout.splitlines()
     assert result.stdout.splitlines()[-1] == f"next: soundstage explain runs/{folder.name}"
 
@@ -89,8 +89,11 @@ def test_an_agent_that_cannot_start_is_an_invalid_trial_saying_why_and_exits_3(b
 
     assert result.exit_code == 3
     assert result.stderr.splitlines() == [*WARNING, f"run folder: runs/{folder.name}"]
+    # Invalid trials are left out of every figure: no score either.
+    [row] = [line for line in result.stdout.splitlines() if "│ hello" in line]
+    assert row == "│ hello │ 0/0 (2 invalid) │ -      │ -      │ -      │ -     │"
     assert result.stdout.splitlines()[-5:] == [
-        "└───────┴─────────────────┴────────┴────────┴────────┘",
+        "└───────┴─────────────────┴────────┴────────┴────────┴───────┘",
         f"hello #1: invalid, not the agent's doing: {why}",
         f"hello #2: invalid, not the agent's doing: {why}",
         f"run folder: runs/{folder.name}",

@@ -8,6 +8,8 @@ import httpx
 import pytest
 from tests.conftest import LiveWorld
 
+from soundstage.checks import Attempt
+from soundstage.checks.judge import build_prompt
 from soundstage.server import Hub, Server
 from soundstage.services.slack.store import MESSAGES, USERS
 
@@ -237,6 +239,18 @@ def test_a_fork_is_a_new_world_in_the_same_state_with_tokens_of_its_own(stage):
     found = stage.http.post("/slack/api/auth.test", headers={"Authorization": f"Bearer {fork.token}"})
     assert found.json()["ok"] is True and fork.trace()[-1]["path"] == "/api/auth.test"
     assert [c["path"] for c in parent.trace()] == ["/api/chat.postMessage"]
+
+
+def test_a_parents_token_pasted_before_the_fork_is_a_secret_of_the_fork_too(stage):
+    parent = stage.world(SCENE)
+    pasted = parent.env["SOUNDSTAGE_TOKEN"]  # no service's token shape: only the world's own tokens redact it
+    post(parent, "chat.postMessage", channel=parent.world.refs["general"], text=f"my key is {pasted}")
+    response = stage.http.post(f"{parent.control}/fork")
+    fork = LiveWorld(stage, response.json()).world
+    assert pasted not in fork.tokens  # it acts on the parent alone
+    assert "my key is [redacted]" in build_prompt(Attempt.from_world(parent.world), "Said hello?")
+    prompt = build_prompt(Attempt.from_world(fork), "Said hello?")
+    assert pasted not in prompt and "my key is [redacted]" in prompt
 
 
 def test_fork_errors(stage):

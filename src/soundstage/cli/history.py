@@ -171,10 +171,12 @@ def _listed(listed: ListedRun) -> dict[str, Any]:
 
 
 def _brief(figures: SceneFigures) -> str:
-    """`hello pass@1 50%, pass^2 0%`: a scene's pass@1 and pass^k (k its trials), or `hello ungraded`."""
+    """`hello pass@1 50%, pass^2 0%, mean score 0.62`: a scene's pass@1, pass^k (k its trials) and mean score (none
+    for a run stored before scores), or `hello ungraded`."""
     if figures.status == "ungraded":
         return f"{figures.scene} ungraded"
-    return f"{figures.scene} pass@1 {share(figures.pass_at_1)}, pass^{figures.trials} {share(figures.pass_hat_k)}"
+    line = f"{figures.scene} pass@1 {share(figures.pass_at_1)}, pass^{figures.trials} {share(figures.pass_hat_k)}"
+    return line + (f", mean score {scored(figures.mean_score)}" if figures.mean_score is not None else "")
 
 
 def _scored_by(evaluation: Evaluation) -> str:

@@ -29,6 +29,7 @@ from .output import (
     next_step,
     quote,
     say,
+    scored,
     share,
     stderr,
     stdout,
@@ -272,14 +273,15 @@ def _summary(result: Run) -> None:
     # pass@1 again: the table has that column alone.
     k = result.trials if not any(figures.invalid for figures in figures_shown) else "k"
     over_k = [f"pass@{k}", f"pass^{k}"] if result.trials > 1 else []
-    table = Table("scene", "passed", "pass@1", *over_k, title=f"run {result.run_id}")
+    table = Table("scene", "passed", "pass@1", *over_k, "score", title=f"run {result.run_id}")
     for figures in figures_shown:
         if figures.status == "ungraded":
-            table.add_row(Text(figures.scene), f"ungraded ({figures.trials} trials)", "-", *["-" for _ in over_k])
+            table.add_row(Text(figures.scene), f"ungraded ({figures.trials} trials)", "-", *["-" for _ in over_k], "-")
             continue
         invalid = f" ({figures.invalid} invalid)" if figures.invalid else ""
         shares = [share(figures.pass_at_1), share(figures.pass_at_k), share(figures.pass_hat_k)]
-        table.add_row(Text(figures.scene), f"{figures.passed}/{figures.k}{invalid}", *shares[: 1 + len(over_k)])
+        passed = f"{figures.passed}/{figures.k}{invalid}"
+        table.add_row(Text(figures.scene), passed, *shares[: 1 + len(over_k)], scored(figures.mean_score))
     stdout.print(table)
     for figures in figures_shown:
         rates = checks_line(figures)

@@ -101,6 +101,10 @@ class ApiFaults:
     seen: dict[str, int] = field(default_factory=dict)
     seen_by_target: dict[tuple[str, str], int] = field(default_factory=dict)
 
+    def __deepcopy__(self, memo: dict[int, object]) -> ApiFaults:
+        # A fork's copy: the rules never change once parsed; the counts are numbers.
+        return ApiFaults(list(self.rules), dict(self.seen), dict(self.seen_by_target))
+
 
 @dataclass(frozen=True)
 class Injected:

@@ -42,6 +42,11 @@ class Watching:
     def __init__(self) -> None:
         self.keys: frozenset[str] = frozenset()
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> Watching:
+        copied = Watching()
+        copied.keys = self.keys  # a frozenset: a fork's additions make a new one
+        return copied
+
 
 class SceneFile(BaseModel):
     """`scene.json` of a trial folder: what is needed to score the trial again."""
@@ -120,7 +125,7 @@ class Attempt:
             task=world.task,
             scene=world.scene,
             keys={name: list(snapshot[name]) for name in names},
-            secrets=world.tokens,
+            secrets=world.secrets(),
             identities=world.agent,
             watched=world.part(Watching).keys,
         )

@@ -19,9 +19,11 @@ was told what, what was decided, how many replies each person gave) is the world
 
 from __future__ import annotations
 
+import copy
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from ..clock import iso, parse_time
 from ..events import (
@@ -63,6 +65,20 @@ class State:
     wording: Wording | None = None
     understanding: ModelUnderstanding | None = None
     reading: bool = False
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> State:
+        """A fork's copy, made by hand as forks are frequent: new sets, lists and counts of the same strings
+        (the fact keys, ids and decisions are immutable), the model clients copied as any part is."""
+        return State(
+            cursor=self.cursor,
+            knows={user: set(keys) for user, keys in self.knows.items()},
+            told={user: set(keys) for user, keys in self.told.items()},
+            decided=list(self.decided),
+            replies=dict(self.replies),
+            wording=copy.deepcopy(self.wording, memo),
+            understanding=copy.deepcopy(self.understanding, memo),
+            reading=self.reading,
+        )
 
 
 @dataclass(frozen=True)
@@ -113,7 +129,7 @@ def attach(world: World, cast: Cast) -> None:
 
 @shared_by_forks
 class Engine:
-    """The rules, over one cast; the state is the world's."""
+    """The rules, over one cast; the state is the world's (so forks share it)."""
 
     def __init__(self, cast: Cast) -> None:
         self.cast = cast

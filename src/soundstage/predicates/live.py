@@ -59,6 +59,12 @@ class Watched:
         self.reads: set[str] = set()
         self.reads_all = True  # not evaluated yet
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> Watched:
+        # A fork's copy: the predicate and its name never change; what it read does.
+        copied = Watched(self.predicate, self.what)
+        copied.reads, copied.reads_all = set(self.reads), self.reads_all
+        return copied
+
     def due(self, changed: set[str]) -> bool:
         """Whether a change to `changed` may change its verdict."""
         return self.reads_all or bool(self.reads & changed)

@@ -24,7 +24,7 @@ class WorldView(Attempt):
 
     def __init__(self, world: World) -> None:
         super().__init__(
-            (), refs=world.refs, task=world.task, scene=world.scene, secrets=world.tokens, identities=world.agent
+            (), refs=world.refs, task=world.task, scene=world.scene, secrets=world.secrets(), identities=world.agent
         )
         self.world = world
         self.events = world.log.events  # the log itself, not a copy
