@@ -8,21 +8,14 @@ from typing import Any
 import pytest
 from googleapiclient.errors import HttpError
 from tests.services.calendar.conftest import calendar_world
+from tests.services.google_world import SCENE as GOOGLE_SCENE
 from tests.services.google_world import GoogleWorld
 
 from soundstage.checks import score_custom
 
-SCENE = """
-name: calendar-world
-task: test
-clock: {start: "2026-03-02T14:00:00Z", tick: 5s}
-agent: {google_user: $maya}
-seed:
-  slack:
-    users:
-      - {ref: maya, name: maya, real_name: Maya Chen, email: maya@acme.test, tz: America/Los_Angeles}
-      - {ref: omar, name: omar, real_name: Omar Haddad, email: omar@acme.test, tz: Europe/London}
-  calendar:
+SCENE = (
+    GOOGLE_SCENE
+    + """  calendar:
     calendars:
       - {ref: oncall, owner: $omar, summary: On-call, description: Who carries the pager, location: London,
          time_zone: UTC, shared_with: [{person: $maya, role: writer}]}
@@ -43,6 +36,7 @@ seed:
       - {ref: handover, calendar: $oncall, summary: On-call handover, in: 2d, duration: 30m}
       - {ref: offsite, calendar: $maya, summary: Offsite, start: "2026-03-09", transparency: transparent}
 """
+)
 
 
 @pytest.fixture
