@@ -255,3 +255,37 @@ def test_the_trace_names_the_calls(cal: GoogleWorld) -> None:
         ("calendar", "POST", "POST /calendar/v3/calendars/{calendarId}/events", 200),
         ("calendar", "GET", "GET /calendar/v3/calendars/{calendarId}/events/{eventId}", 200),
     ]
+
+
+def test_pages_of_an_endless_series_with_changed_instances(cal: GoogleWorld) -> None:
+    client = cal.client()
+    body = {
+        "summary": "Daily",
+        "start": {"dateTime": "2026-03-03T09:00:00Z"},
+        "end": {"dateTime": "2026-03-03T09:30:00Z"},
+        "recurrence": ["RRULE:FREQ=DAILY"],
+    }
+    unzoned = cal.raw("POST", "calendars/primary/events", json=body)  # a recurring event names its zone
+    assert unzoned.status_code == 400 and unzoned.json()["error"]["errors"][0]["reason"] == "required"
+    body["start"] = {**body["start"], "timeZone": "UTC"}
+    daily = client.events().insert(calendarId="primary", body=body).execute()["id"]
+    client.events().delete(calendarId="primary", eventId=f"{daily}_20260304T090000Z").execute()
+    late = {"start": {"dateTime": "2026-03-07T12:00:00Z"}, "end": {"dateTime": "2026-03-07T12:30:00Z"}}
+    client.events().patch(calendarId="primary", eventId=f"{daily}_20260305T090000Z", body=late).execute()
+    seen, token = [], None
+    for _ in range(3):
+        page = (
+            client.events()
+            .list(calendarId="primary", singleEvents=True, orderBy="startTime", maxResults=2, pageToken=token)
+            .execute()
+        )
+        seen += [e["start"]["dateTime"] for e in page["items"]]
+        token = page["nextPageToken"]
+    assert seen == [
+        "2026-03-03T09:00:00Z",  # in its own zone, UTC
+        "2026-03-06T09:00:00Z",  # the fourth cancelled
+        "2026-03-07T09:00:00Z",
+        "2026-03-07T04:00:00-08:00",  # the fifth's, moved to 12:00 UTC: its start names no zone of its own
+        "2026-03-08T09:00:00Z",
+        "2026-03-09T09:00:00Z",
+    ]

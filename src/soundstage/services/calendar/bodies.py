@@ -47,6 +47,12 @@ def times(body: dict[str, Any], calendar_zone: str) -> dict[str, Any]:
     return stored_times(start, end)
 
 
+def zoned(start: dict[str, Any]) -> None:
+    """A recurring event's timed start names the zone its rules are read in, as Calendar requires."""
+    if "dateTime" in start and not start.get("timeZone"):
+        raise GoogleError(400, "required", "Missing time zone definition for start time.")
+
+
 def stored_times(start: When, end: When) -> dict[str, Any]:
     if (start.day is None) != (end.day is None):
         raise GoogleError(400, "invalid", "Invalid start time.")
@@ -93,6 +99,7 @@ def fields(
     timed = timed or times(body, calendar_zone)
     if recurring:
         recurrence.check(recurring, timed["startAt"], timed["start"].get("timeZone") or calendar_zone)
+        zoned(timed["start"])
     return {
         **{name: text(body, name) for name in TEXTS},
         "colorId": _color(body),
@@ -154,6 +161,7 @@ def patched(event: Record, body: dict[str, Any], calendar_zone: str) -> dict[str
     if changes.get("recurrence") or ("startAt" in changes and event["recurrence"]):
         now = {**event, **changes}
         recurrence.check(now["recurrence"], now["startAt"], now["start"].get("timeZone") or calendar_zone)
+        zoned(now["start"])
     for name, allowed, default in (
         ("transparency", ("opaque", "transparent"), "opaque"),
         ("visibility", ("default", "public", "private", "confidential"), "default"),

@@ -47,10 +47,11 @@ def zone_of(event: Record, calendar_zone: str) -> str:
 
 
 def instances(
-    world: World, master: Record, calendar_zone: str, after: int | None, before: int | None
+    world: World, master: Record, calendar_zone: str, after: int | None, before: int | None, first: int | None = None
 ) -> Iterator[Record]:
     """A recurring event's instances that overlap [`after`, `before`), in order: each its master's fields at its own
-    times, or the record of the instance where it was changed or cancelled."""
+    times, or the record of the instance where it was changed or cancelled. With `first`, only as many as it takes
+    for the first `first` of them in start order to be among them, whatever was changed."""
     duration = master["endAt"] - master["startAt"]
     changed = {
         record["originalStartAt"]: record
@@ -59,7 +60,8 @@ def instances(
     }
     begin = None if after is None else after - duration
     zone = zone_of(master, calendar_zone)
-    for start in recurrence.starts(master["recurrence"], master["startAt"], zone, begin, before):
+    most = recurrence.MOST if first is None else first + len(changed)
+    for start in recurrence.starts(master["recurrence"], master["startAt"], zone, begin, before, most):
         own = changed.pop(start, None)
         yield own if own is not None else instance(master, start, duration, zone)
     for own in changed.values():  # moved into the range from outside it: read apart
@@ -95,16 +97,22 @@ def at_times(event: Record, start: int, end: int, zone: str) -> dict[str, Any]:
 
 
 def expanded(
-    world: World, events: Iterable[Record], calendar_zone: str, after: int | None, before: int | None
+    world: World,
+    events: Iterable[Record],
+    calendar_zone: str,
+    after: int | None,
+    before: int | None,
+    first: int | None = None,
 ) -> list[Record]:
-    """`events` with each recurring one replaced by its instances in range, and the others in range kept."""
+    """`events` with each recurring one replaced by its instances in range, and the others in range kept; with
+    `first`, enough of each one's instances for the first `first` of all in start order (a page needs no more)."""
     found: list[Record] = []
     for event in events:
         if event["recurringEventId"] is not None:
             continue  # an instance of its own is read with its master
         if event["recurrence"]:
             if event["status"] != "cancelled":
-                found += instances(world, event, calendar_zone, after, before)
+                found += instances(world, event, calendar_zone, after, before, first)
         elif (after is None or event["endAt"] > after) and (before is None or event["startAt"] < before):
             found.append(event)
     return found

@@ -107,7 +107,11 @@ def events_list(call: Call) -> Any:
     deleted = call.boolean("showDeleted") or since is not None
     shown = events.on(call.world, calendar["id"])
     if single:
-        listed = events.expanded(call.world, shown, calendar["timeZone"], after, before)
+        # In start order a page needs only each series' first instances: all of a series' but its changed ones
+        # pass the filters alike, so none past the first (offset + size + 1) plus its changed ones is on it.
+        start = paging.offset(f"events:{calendar['id']}", call.text("pageToken"))
+        first = None if order == "updated" else start + size + 1
+        listed = events.expanded(call.world, shown, calendar["timeZone"], after, before, first)
     else:
         listed = [e for e in shown if (before is None or e["startAt"] < before) and _ends_after(e, after)]
     words = (call.text("q") or "").casefold().split()

@@ -67,12 +67,15 @@ def check(lines: list[str], start_us: int, zone: str) -> None:
         raise invalid() from None
 
 
-def starts(lines: list[str], start_us: int, zone: str, after: int | None, before: int | None) -> Iterator[int]:
-    """The instances' starts (epoch µs) from `after` (inclusive) to `before` (exclusive), in order, at most `MOST`."""
+def starts(
+    lines: list[str], start_us: int, zone: str, after: int | None, before: int | None, most: int = MOST
+) -> Iterator[int]:
+    """The instances' starts (epoch µs) from `after` (inclusive) to `before` (exclusive), in order, at most `most`
+    (never more than `MOST`)."""
     found = _set(lines, start_us, zone)
     begin: datetime = from_us(start_us if after is None else max(after, start_us), zone)
     try:
-        for moment in islice(found.xafter(begin, inc=True), MOST):
+        for moment in islice(found.xafter(begin, inc=True), min(most, MOST)):
             at = to_us(moment)
             if before is not None and at >= before:
                 return

@@ -107,8 +107,8 @@ def _event(ctx: BuildContext, spec: EventSpec, event_id: str, i: int) -> None:
             recurrence.check(lines, timed["startAt"], time_zone)
     except GoogleError as exc:
         raise ctx.error(exc.message, "events", i) from None
-    if spec.time_zone:
-        timed["start"]["timeZone"] = timed["end"]["timeZone"] = spec.time_zone
+    if spec.time_zone or (lines and "dateTime" in timed["start"]):  # a recurring event's rules' zone is its own
+        timed["start"]["timeZone"] = timed["end"]["timeZone"] = time_zone
     primary_calendar = calendar["id"] == calendar["owner"]
     organizer = (calendar["owner"], None) if primary_calendar else (calendar["id"], calendar["summary"])
     attendees = []
