@@ -289,3 +289,27 @@ def test_pages_of_an_endless_series_with_changed_instances(cal: GoogleWorld) -> 
         "2026-03-08T09:00:00Z",
         "2026-03-09T09:00:00Z",
     ]
+
+
+def test_instances_of_an_endless_series_page_on(cal: GoogleWorld) -> None:
+    body = {
+        "summary": "Weekly",
+        "start": {"dateTime": "2026-03-03T09:00:00", "timeZone": "Europe/London"},
+        "end": {"dateTime": "2026-03-03T09:30:00", "timeZone": "Europe/London"},
+        "recurrence": ["RRULE:FREQ=WEEKLY"],
+    }
+    weekly = cal.client().events().insert(calendarId="primary", body=body).execute()["id"]
+    first = cal.client().events().instances(calendarId="primary", eventId=weekly, maxResults=2).execute()
+    second = (
+        cal.client()
+        .events()
+        .instances(calendarId="primary", eventId=weekly, maxResults=2, pageToken=first["nextPageToken"])
+        .execute()
+    )
+    assert [i["start"]["dateTime"] for i in first["items"] + second["items"]] == [
+        "2026-03-03T09:00:00Z",
+        "2026-03-10T09:00:00Z",
+        "2026-03-17T09:00:00Z",
+        "2026-03-24T09:00:00Z",
+    ]
+    assert "nextPageToken" in second

@@ -259,15 +259,17 @@ def events_instances(call: Call) -> Any:
     size = call.integer("maxResults", 250, 1, 2500)
     after, before = instant(call.text("timeMin"), "timeMin"), instant(call.text("timeMax"), "timeMax")
     deleted = call.boolean("showDeleted")
+    listing = f"instances:{master['id']}"
     if master["recurrence"]:
+        first = paging.offset(listing, call.text("pageToken")) + size + 1  # what the page needs, as in events.list
         listed = [
             i
-            for i in events.instances(call.world, master, calendar["timeZone"], after, before)
+            for i in events.instances(call.world, master, calendar["timeZone"], after, before, first)
             if deleted or i["status"] != "cancelled"
         ]
     else:
         listed = [master]
-    chunk, token = paging.page(listed, f"instances:{master['id']}", call.text("pageToken"), size)
+    chunk, token = paging.page(listed, listing, call.text("pageToken"), size)
     body: dict[str, Any] = {
         "kind": "calendar#events",
         "etag": etag(call.world.now()),
