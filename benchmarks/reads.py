@@ -17,6 +17,9 @@
     tracing slows it) the peak of Python's allocations and what the image still holds once built.
 (e) the same for a world file of the same people and channels whose `generate:` makes as many messages, and
     its CPU seconds against (d)'s. Budget: at most 1.5 times (d)'s CPU, and 150 MiB of resident memory grown.
+(f) Google Calendar `events.list` (a page of 20 in start order, instances of recurring events in place) and
+    `freebusy.query` on one calendar of 50 events, in a world of 1k, 10k and 100k events on another calendar:
+    what others' events cost a calendar's reads.
 
 Each world is a seed scene's (csv-export for Slack, issue-triage for GitHub), its image filled with generated records
 before it is copied into a live world, so the records are the image's (as a world file's are) and the reads run on a
@@ -48,13 +51,15 @@ from soundstage.server import Hub
 from soundstage.server.recording import record
 from soundstage.services import SERVICES
 from soundstage.services.base import ServiceRequest
+from soundstage.services.calendar import events as calendar_events
+from soundstage.services.calendar.store import EVENTS
 from soundstage.services.github import issues
 from soundstage.services.github.records import Records
 from soundstage.services.slack import messages
 from soundstage.services.slack.store import MESSAGES, USERS
 from soundstage.services.slack.timestamps import make_ts
 from soundstage.stage import WorldImage, build_image, read_scene
-from soundstage.world import Collection, World
+from soundstage.world import Collection, Principal, World
 
 SLACK_SCENE = ROOT / "seeds" / "csv-export.yaml"
 GITHUB_SCENE = ROOT / "seeds" / "issue-triage.yaml"
@@ -178,6 +183,55 @@ class Caller:
         if reply.status != 200 or (isinstance(body, dict) and body.get("ok") is False):
             raise RuntimeError(f"{request.path} answered {reply.status}: {str(body)[:200]}")
         return body
+
+
+def calendar_image(count: int) -> WorldImage:
+    """The Slack scene's image (the shipped world's people, each with a calendar) with `count` events on Omar's
+    calendar, an hour apart, and 50 on Maya's."""
+    image = build_image(*read_scene(SLACK_SCENE))
+    collection = image.collections.setdefault(EVENTS, Collection(EVENTS))
+    for owner, n in (("omar@acme.test", count), ("maya@acme.test", 50)):
+        for i in range(n):
+            at = image.start + i * 3_600_000_000
+            fields = {
+                **{name: None for name in ("summary", "description", "location", "colorId", "recurrence")},
+                "summary": f"event {i}",
+                "start": {"dateTime": at},
+                "end": {"dateTime": at + 1_800_000_000},
+                "startAt": at,
+                "endAt": at + 1_800_000_000,
+                "transparency": "opaque",
+                "visibility": "default",
+                "attendees": [],
+                "reminders": {"useDefault": True},
+            }
+            event_id = f"{owner[0]}{i:08d}"
+            record = calendar_events.event_record(owner, event_id, fields, owner, (owner, None), image.start)
+            collection.add(record["id"], record)
+    return image
+
+
+def calendar_reads(count: int, runs: int) -> dict[str, float]:
+    world = Hub().add(calendar_image(count))
+    service, maya = SERVICES["calendar"], Principal("google", "maya@acme.test", "user")
+
+    def call(method: str, path: str, query: dict[str, str], body: bytes = b"") -> None:
+        request = ServiceRequest(method, path, query, {"content-type": "application/json"}, body)
+        reply, *_ = record(world, service, maya, request)
+        if reply.status != 200:
+            raise RuntimeError(f"{path} answered {reply.status}: {str(reply.body)[:200]}")
+
+    events = "/calendar/v3/calendars/primary/events"
+    week = {"timeMin": "2026-03-02T00:00:00Z", "timeMax": "2026-03-09T00:00:00Z"}
+    busy = json.dumps({**week, "items": [{"id": "primary"}]}).encode()
+    cases: dict[str, Callable[[], Any]] = {
+        "events.list 20 by start": lambda: call(
+            "GET", events, {"maxResults": "20", "singleEvents": "true", "orderBy": "startTime"}
+        ),
+        "events.list a week": lambda: call("GET", events, {**week, "singleEvents": "true"}),
+        "freebusy.query a week": lambda: call("POST", "/calendar/v3/freeBusy", {}, busy),
+    }
+    return {name: _ms(case, runs) for name, case in cases.items()}
 
 
 def _ms(call: Callable[[], Any], runs: int) -> float:
@@ -392,6 +446,7 @@ def main() -> None:
     parser.add_argument("--sizes", default="1000,10000,100000", help="message counts of the Slack worlds")
     parser.add_argument("--issues", default="1000,10000", help="issue counts of the GitHub worlds")
     parser.add_argument("--load", type=int, default=100_000, help="messages in the loaded world files (0: skip)")
+    parser.add_argument("--events", default="1000,10000,100000", help="others' event counts of the Calendar worlds")
     parser.add_argument("--runs", type=int, default=30, help="calls timed per case")
     parser.add_argument("--load-child", help=argparse.SUPPRESS)
     parser.add_argument("--load-traced", help=argparse.SUPPRESS)
@@ -403,6 +458,11 @@ def main() -> None:
         _print(f"Slack, {count:,} messages (median CPU ms per call)", slack_reads(count, args.runs))
     for count in (int(n) for n in args.issues.split(",") if n):
         _print(f"GitHub, {count:,} issues in one repo (median CPU ms per call)", github_reads(count, args.runs))
+    for count in (int(n) for n in args.events.split(",") if n):
+        _print(
+            f"Google Calendar, {count:,} events on another calendar (median CPU ms per call)",
+            calendar_reads(count, args.runs),
+        )
     if args.load:
         loaded = load_world(args.load)
         print(f"Loading a world file of {args.load:,} messages as records ({loaded['file MiB']:.1f} MiB of YAML)")

@@ -24,6 +24,7 @@ import re
 import sys
 import tarfile
 import urllib.request
+import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -49,7 +50,7 @@ class Source:
     sha256: str  # of the full file, as published there
     extra: tuple[str, ...] = ()  # `$ref`s the tests use by name, kept even where no operation reaches them
     version: str = ""  # the path prefix of the operations this description has, where a service has several
-    tarball: str = ""  # where the file is published inside a package (npm), rather than in a repository
+    tarball: str = ""  # where the file is published inside a package (npm's .tgz, PyPI's wheel), not a repository
 
     @property
     def url(self) -> str:
@@ -63,6 +64,9 @@ class Source:
             data: bytes = response.read()
         if not self.tarball:
             return data
+        if self.tarball.endswith(".whl"):  # a wheel: a zip of the package's files at their import paths
+            with zipfile.ZipFile(io.BytesIO(data)) as wheel:
+                return wheel.read(self.path)
         with tarfile.open(fileobj=io.BytesIO(data)) as archive:  # npm's: the package's files under package/
             member = archive.extractfile(f"package/{self.path}")
             if member is None:
@@ -139,6 +143,94 @@ SOURCES = [
 ]
 
 
+# Google's APIs are described by discovery documents, shipped inside the official Python client's wheel.
+GOOGLE_CLIENT = "https://pypi.org/project/google-api-python-client/ (googleapis/google-api-python-client)"
+GOOGLE_WHEEL = (
+    "https://files.pythonhosted.org/packages/py3/g/google-api-python-client/"
+    "google_api_python_client-2.202.0-py3-none-any.whl"
+)
+GOOGLE_NOTE = (
+    "Apache-2.0: the LICENSE file of google-api-python-client, which ships the discovery document;\n"
+    "  converted to OpenAPI 3.0.3 by this script (paths under the service path, schemas as components)."
+)
+
+
+def _google(service: str, file: str, sha256: str) -> Source:
+    """A discovery document of the official client's wheel."""
+    path = f"googleapiclient/discovery_cache/documents/{file}"
+    return Source(
+        service, file, GOOGLE_CLIENT, path, "PyPI 2.202.0", "Apache-2.0", GOOGLE_NOTE, sha256, tarball=GOOGLE_WHEEL
+    )
+
+
+SOURCES += [
+    _google("calendar", "calendar.v3.json", "e4668b97464e1a80305a86d6d883a6e772297179fb8a923f5e5ee17d4e178f20"),
+    _google("gmail", "gmail.v1.json", "bfe9c4bf485e30971775274ce7b41c527d06658c5a1fb2c5fb05582a3295dadc"),
+]
+
+
+def openapi(discovery: dict[str, Any]) -> dict[str, Any]:
+    """A Google discovery document as OpenAPI 3.0.3: each method at `/<servicePath><path>` under its HTTP method,
+    its path and query parameters, its request and response schemas as `#/components/schemas/...` (the
+    discovery's `$ref`s are schema names), and its schemas with their types and formats. The document's
+    version and revision are its `info.version`."""
+    paths: dict[str, dict[str, Any]] = {}
+    for method in _methods(discovery.get("resources", {}), discovery.get("methods", {})):
+        operation: dict[str, Any] = {
+            "operationId": method["id"],
+            "parameters": [_parameter(name, p) for name, p in sorted(method.get("parameters", {}).items())],
+        }
+        if "request" in method:
+            operation["requestBody"] = {"content": {"application/json": {"schema": _schema(method["request"])}}}
+        if "response" in method:
+            operation["responses"] = {"200": {"content": {"application/json": {"schema": _schema(method["response"])}}}}
+        else:
+            operation["responses"] = {"204": {}}
+        paths.setdefault("/" + discovery["servicePath"] + method["path"], {})[method["httpMethod"].lower()] = operation
+    return {
+        "openapi": "3.0.3",
+        "info": {"title": discovery["title"], "version": f"{discovery['version']} revision {discovery['revision']}"},
+        "paths": paths,
+        "components": {"schemas": {name: _schema(schema) for name, schema in discovery.get("schemas", {}).items()}},
+    }
+
+
+def _methods(resources: dict[str, Any], methods: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    yield from methods.values()
+    for resource in resources.values():
+        yield from _methods(resource.get("resources", {}), resource.get("methods", {}))
+
+
+def _parameter(name: str, parameter: dict[str, Any]) -> dict[str, Any]:
+    schema = _schema({k: v for k, v in parameter.items() if k not in ("location", "required", "repeated")})
+    if parameter.get("repeated"):
+        schema = {"type": "array", "items": schema}
+    found = {"name": name, "in": parameter["location"], "schema": schema}
+    if parameter.get("required") or parameter["location"] == "path":
+        found["required"] = True
+    return found
+
+
+# What of a discovery schema JSON Schema reads the same way; the rest (`annotations`, `id`, `location`,
+# `enumDescriptions`) is the discovery format's own.
+SCHEMA_KEYS = ("type", "format", "enum", "default", "pattern", "minimum", "maximum", "readOnly")
+
+
+def _schema(node: dict[str, Any]) -> dict[str, Any]:
+    if "$ref" in node:
+        return {"$ref": f"#/components/schemas/{node['$ref']}"}
+    schema = {key: node[key] for key in SCHEMA_KEYS if key in node}
+    if schema.get("type") == "any":  # any JSON value
+        del schema["type"]
+    if "properties" in node:
+        schema["properties"] = {name: _schema(value) for name, value in node["properties"].items()}
+    if "items" in node:
+        schema["items"] = _schema(node["items"])
+    if "additionalProperties" in node:
+        schema["additionalProperties"] = _schema(node["additionalProperties"])
+    return schema
+
+
 class _Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]  # libyaml where built
     """YAML as JSON has it: a date stays the string it was written as (a description is JSON's data model)."""
 
@@ -149,7 +241,8 @@ _Loader.add_constructor("tag:yaml.org,2002:timestamp", _Loader.construct_yaml_st
 def read(raw: bytes, file: str) -> dict[str, Any]:
     if file.endswith((".yaml", ".yml")):
         return yaml.load(raw, Loader=_Loader)
-    return json.loads(raw)
+    document: dict[str, Any] = json.loads(raw)
+    return openapi(document) if "discoveryVersion" in document else document
 
 
 def shape(path: str) -> str:

@@ -1,11 +1,13 @@
 """Keeps the facts of real recorded responses, one per operation soundstage implements, for the comparison
 in tests/services/test_recorded.py.
 
-    python scripts/extract_recorded.py --pygithub GITDIR --datadog GITDIR --slack GITDIR --pagerduty FILE
+    python scripts/extract_recorded.py --pygithub GITDIR --datadog GITDIR --slack GITDIR --pagerduty FILE \
+        --gcalcli GITDIR
 
 GITDIR is a git directory (a bare clone is enough; files are read from its HEAD) of PyGithub/PyGithub,
-DataDog/datadog-api-client-python and slackapi/java-slack-sdk; FILE is PagerDuty's OpenAPI description
-(reference/REST/openapiv3.json of PagerDuty/api-schema, the file tests/specs/SOURCES.md names). Which recorded
+DataDog/datadog-api-client-python, slackapi/java-slack-sdk and insanum/gcalcli; FILE is PagerDuty's OpenAPI
+description (reference/REST/openapiv3.json of PagerDuty/api-schema, the file tests/specs/SOURCES.md names).
+Each is optional: the services of a source not given keep their data files as they are. Which recorded
 response stands for which operation is the table below, chosen by hand, never guessed. For each one this
 writes the key paths and value formats of the body (tests/services/keypaths.py), not the body itself, into
 tests/services/recorded/<service>.json, and rewrites tests/services/recorded/SOURCES.md. Excluded key paths
@@ -57,7 +59,14 @@ ORIGINS = {
         "none stated (the repository has no license file; only facts are kept)",
         "the response examples of the REST API description (reference/REST/openapiv3.json)",
     ),
+    "gcalcli": Origin(
+        "insanum/gcalcli",
+        "MIT",
+        "a Google Calendar API answer recorded for the client's tests (tests/data), its etags and tokens replaced",
+    ),
 }
+# Google Calendar's recorded answers, by operation: files of gcalcli.
+CALENDAR = {"GET /calendar/v3/users/me/calendarList": "tests/data/cal_list.json"}
 # The PagerDuty description is the one tests/specs was cut from; its commit and checksum are those listed there.
 PAGERDUTY_COMMIT = "91a06fb3c64b0ab2b2bd6c485d12b327dfb55c18"
 PAGERDUTY_SHA256 = "b2e80f8b83b170f29702e96a69adf230702b4ec43dddab7e348a2985c707ef35"
@@ -393,6 +402,7 @@ EXCLUSIONS: dict[str, dict[str, str]] = {
         "notes[].channel.self": NOTE_CHANNEL,
         "notes[].channel.html_url": NOTE_CHANNEL,
     },
+    "calendar": {},
 }
 
 
@@ -475,6 +485,9 @@ def read(args: argparse.Namespace, description: dict[str, Any], service: str, op
         return (file if at == "HEAD" else f"{file} at commit {at}", 200, json.loads(git_show(args.slack, file, at)))
     if service == "pagerduty":
         return example(description, operation)
+    if service == "calendar":
+        file = CALENDAR.get(operation)
+        return (file, 200, json.loads(git_show(args.gcalcli, file))) if file else None
     pick = TABLE[service].get(operation)
     if isinstance(pick, Replay):
         return replay(args.pygithub, method, pick)
@@ -485,29 +498,39 @@ def read(args: argparse.Namespace, description: dict[str, Any], service: str, op
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--pygithub", type=Path, required=True, help="git directory of PyGithub/PyGithub")
-    parser.add_argument(
-        "--datadog", type=Path, required=True, help="git directory of DataDog/datadog-api-client-python"
-    )
-    parser.add_argument("--slack", type=Path, required=True, help="git directory of slackapi/java-slack-sdk")
-    parser.add_argument("--pagerduty", type=Path, required=True, help="PagerDuty's reference/REST/openapiv3.json")
+    parser.add_argument("--pygithub", type=Path, help="git directory of PyGithub/PyGithub")
+    parser.add_argument("--datadog", type=Path, help="git directory of DataDog/datadog-api-client-python")
+    parser.add_argument("--slack", type=Path, help="git directory of slackapi/java-slack-sdk")
+    parser.add_argument("--pagerduty", type=Path, help="PagerDuty's reference/REST/openapiv3.json")
+    parser.add_argument("--gcalcli", type=Path, help="git directory of insanum/gcalcli")
     args = parser.parse_args()
 
     from soundstage.services import SERVICES
 
-    raw = args.pagerduty.read_bytes()
-    if hashlib.sha256(raw).hexdigest() != PAGERDUTY_SHA256:
-        raise SystemExit(f"{args.pagerduty} is not the PagerDuty description of commit {PAGERDUTY_COMMIT}")
-    description = json.loads(raw)
-    commits = {
-        "pygithub": git_head(args.pygithub),
-        "datadog": git_head(args.datadog),
-        "slack": git_head(args.slack),
-        "pagerduty": PAGERDUTY_COMMIT,
+    description: dict[str, Any] = {}
+    if args.pagerduty is not None:
+        raw = args.pagerduty.read_bytes()
+        if hashlib.sha256(raw).hexdigest() != PAGERDUTY_SHA256:
+            raise SystemExit(f"{args.pagerduty} is not the PagerDuty description of commit {PAGERDUTY_COMMIT}")
+        description = json.loads(raw)
+    origin_of = {
+        "slack": "slack",
+        "github": "pygithub",
+        "datadog": "datadog",
+        "pagerduty": "pagerduty",
+        "calendar": "gcalcli",
     }
-    origin_of = {"slack": "slack", "github": "pygithub", "datadog": "datadog", "pagerduty": "pagerduty"}
+    commits: dict[str, str] = {}
     sources: dict[str, dict[str, str]] = {}
     for service, origin in origin_of.items():
+        given = getattr(args, origin)
+        if given is None:  # its data file stays as it is
+            kept = json.loads((OUT / f"{service}.json").read_text()) if (OUT / f"{service}.json").exists() else None
+            if kept is not None:
+                commits[origin] = kept["origin"]["commit"]
+                sources[service] = {operation: facts["source"] for operation, facts in kept["operations"].items()}
+            continue
+        commits[origin] = PAGERDUTY_COMMIT if origin == "pagerduty" else git_head(given)
         operations: dict[str, dict[str, Any]] = {}
         for operation in SERVICES[service].operations():
             found = read(args, description, service, operation)
@@ -541,14 +564,16 @@ def main() -> None:
 def write_sources(commits: dict[str, str], sources: dict[str, dict[str, str]]) -> None:
     """SOURCES.md: the repositories (commit, license) and, per service, the file each operation's facts come from."""
     rows = "\n".join(
-        f"| {origin.repo} | {commits[key]} | {origin.what} | {origin.license} |" for key, origin in ORIGINS.items()
+        f"| {origin.repo} | {commits[key]} | {origin.what} | {origin.license} |"
+        for key, origin in ORIGINS.items()
+        if key in commits
     )
     lines = [
         "# Where the recorded facts come from",
         "",
         (
             "Generated by `python scripts/extract_recorded.py --pygithub GITDIR --datadog GITDIR --slack GITDIR"
-            " --pagerduty FILE`;"
+            " --pagerduty FILE --gcalcli GITDIR`;"
         ),
         "do not edit by hand (except the floors, `max_mismatches` and `required` in the data files: the script keeps",
         "them as they are, and `python scripts/coverage_docs.py --floors` sets the first two to the measured figures).",

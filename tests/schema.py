@@ -20,6 +20,8 @@ CUTS = {
     "github": ["github_api.github.com.json"],
     "datadog": ["datadog_v1_openapi.json", "datadog_v2_openapi.json"],
     "pagerduty": ["pagerduty_rest_openapiv3.json"],
+    "calendar": ["calendar.v3.json"],
+    "gmail": ["gmail.v1.json"],
 }
 
 _TYPES: dict[str, tuple[type, ...]] = {

@@ -241,7 +241,8 @@ def _hashable(value: Any) -> bool:
 
 @dataclass
 class Principal:
-    """Who a token speaks for: a service, its user id there, and the token type (`bot`, `user`...)."""
+    """Who a token speaks for: a service's account (its name, or the `account` services share), its user id
+    there, and the token type (`bot`, `user`...)."""
 
     service: str
     user: str

@@ -454,7 +454,7 @@ def test_every_problem_is_named_at_its_line_and_field() -> None:
     ]
     assert "a slow fault has a delay (simulated) or real_delay_ms" in found[0][2]
     assert "limit is announced by Datadog's and PagerDuty's headers alone" in found[1][2]
-    assert "service is one of: slack, github, datadog, pagerduty; found 'jira'" in found[2][2]
+    assert "service is one of: slack, github, datadog, pagerduty, calendar, gmail; found 'jira'" in found[2][2]
     assert "give at most one of every, first, probability" in found[3][2]
 
 

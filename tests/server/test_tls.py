@@ -93,7 +93,7 @@ EVERY_SERVICE = """
 name: tls-every-client
 task: t
 clock: {start: "2026-03-02T14:00:00Z"}
-agent: {slack_user: $bot, github_user: $bot_gh, datadog_user: $bot_dd, pagerduty_user: $bot_pd}
+agent: {slack_user: $bot, github_user: $bot_gh, datadog_user: $bot_dd, pagerduty_user: $bot_pd, google_user: $bot_dd}
 seed:
   slack:
     users: [{ref: bot, name: stagebot, is_bot: true}]
@@ -116,9 +116,12 @@ from datadog_api_client import ApiClient, Configuration
 from datadog_api_client.v1.api.monitors_api import MonitorsApi
 from github import Auth, Github
 from githubkit import GitHub
+from google.oauth2.credentials import Credentials
+from googleapiclient.discovery import build
 from slack_sdk import WebClient
 
-# Nothing but the environment: each client finds the CA bundle through SSL_CERT_FILE or REQUESTS_CA_BUNDLE.
+# Nothing but the environment: each client finds the CA bundle through SSL_CERT_FILE or REQUESTS_CA_BUNDLE (Google's
+# through HTTPLIB2_CA_CERTS).
 seen = {"urls": {k: v for k, v in os.environ.items() if k.endswith("_API_URL")}}
 seen["slack"] = WebClient(token=os.environ["SLACK_BOT_TOKEN"], base_url=os.environ["SLACK_API_URL"]).auth_test()["user"]
 kit = GitHub(os.environ["GITHUB_TOKEN"], base_url=os.environ["GITHUB_API_URL"], http_cache=False)
@@ -130,6 +133,12 @@ with ApiClient(Configuration(host=os.environ["DATADOG_API_URL"])) as api:
 pd = pagerduty.RestApiV2Client(os.environ["PAGERDUTY_TOKEN"], default_from=os.environ["PAGERDUTY_FROM"],
                                base_url=os.environ["PAGERDUTY_API_URL"])
 seen["pagerduty"] = [s["name"] for s in pd.iter_all("services")] + [pd.rget("/users/me")["email"]]
+google = Credentials(os.environ["GOOGLE_OAUTH_TOKEN"])
+for api, version, url in (("calendar", "v3", "GOOGLE_CALENDAR_API_URL"), ("gmail", "v1", "GMAIL_API_URL")):
+    seen[api] = build(api, version, credentials=google, client_options={"api_endpoint": os.environ[url]},
+                      static_discovery=True, cache_discovery=False)
+seen["calendar"] = [c["id"] for c in seen["calendar"].calendarList().list().execute()["items"]]
+seen["gmail"] = seen["gmail"].users().getProfile(userId="me").execute()["emailAddress"]
 print(json.dumps(seen))
 """
 
@@ -151,6 +160,8 @@ def test_every_official_client_works_from_the_environment_alone(tmp_path, tls):
         "GITHUB_API_URL": "https" if tls else "http",
         "DATADOG_API_URL": "https" if tls else "http",
         "PAGERDUTY_API_URL": "https",
+        "GOOGLE_CALENDAR_API_URL": "https" if tls else "http",
+        "GMAIL_API_URL": "https" if tls else "http",
     }
     assert seen == {
         "slack": "stagebot",
@@ -158,4 +169,6 @@ def test_every_official_client_works_from_the_environment_alone(tmp_path, tls):
         "pygithub": "stagebot",
         "datadog": ["Orders p99 latency"],
         "pagerduty": ["Orders API", "stagebot@acme.test"],
+        "calendar": ["stagebot@acme.test"],
+        "gmail": "stagebot@acme.test",
     }

@@ -42,7 +42,7 @@ ACME = """
 name: recorded
 world: acme
 task: Nothing; the test makes the calls.
-agent: {slack_user: $bot, github_user: $bot_gh, datadog_user: $bot_dd, pagerduty_user: $bot_pd}
+agent: {slack_user: $bot, github_user: $bot_gh, datadog_user: $bot_dd, pagerduty_user: $bot_pd, google_user: $maya}
 """
 
 
@@ -648,11 +648,23 @@ def pagerduty_pages(call: Callable[..., Any], refs: dict[str, str]) -> tuple[str
     return opened[0], opened[1]
 
 
+def calendar_answers(stage: Any, world: str) -> Answers:
+    from tests.services.calendar.conftest import calendar_world
+    from tests.services.calendar.test_world import SCENE
+
+    c = calendar_world(stage.world(SCENE if world == "tailored" else ACME))
+    answers = Answers({}, [])
+    response = c.raw("GET", "users/me/calendarList")  # as gcalcli lists calendars: no parameters
+    answers.keep("GET /calendar/v3/users/me/calendarList", response.status_code, response.text)
+    return answers
+
+
 ANSWERS: dict[str, Callable[[Any, str], Answers]] = {
     "slack": slack_answers,
     "github": github_answers,
     "datadog": datadog_answers,
     "pagerduty": pagerduty_answers,
+    "calendar": calendar_answers,
 }
 # Services whose test world is the shipped one: their neutral measure is their tailored one.
 SHIPPED = {"github", "datadog"}

@@ -31,8 +31,10 @@ from hypothesis import strategies as st
 from schemathesis import GenerationMode
 from tests.schema import CUTS, SPECS
 
+from soundstage.services.calendar import store as calendar
 from soundstage.services.datadog import store as datadog
 from soundstage.services.github import store as github
+from soundstage.services.gmail import store as gmail
 from soundstage.services.pagerduty import store as pagerduty
 from soundstage.services.slack import store as slack
 from soundstage.world import World
@@ -43,7 +45,7 @@ SCENE = """
 name: fuzz
 world: acme
 task: Nothing; the test makes the calls.
-agent: {slack_user: $bot, github_user: $bot_gh, datadog_user: $bot_dd, pagerduty_user: $bot_pd}
+agent: {slack_user: $bot, github_user: $bot_gh, datadog_user: $bot_dd, pagerduty_user: $bot_pd, google_user: $maya}
 """
 
 
@@ -117,6 +119,14 @@ def _names(world: World, service: str) -> dict[str, list[Any]]:
             "dashboard_id": _values(world, datadog.DASHBOARDS, "id"),
             "host_name": _values(world, datadog.HOSTS, "name"),
         }
+    if service == "calendar":
+        return {
+            "calendarId": ["primary", *_values(world, calendar.CALENDARS, "id")],
+            "eventId": _values(world, calendar.EVENTS, "eventId"),
+            "destination": ["primary", *_values(world, calendar.CALENDARS, "id")],
+        }
+    if service == "gmail":
+        return {"userId": ["me", *_values(world, gmail.MAILBOXES, "id")]}
     # PagerDuty names every path's id `id`: the collection is the path's first segment (`/incidents/{id}`).
     kinds = {
         "incidents": pagerduty.INCIDENTS,
@@ -197,6 +207,8 @@ def _credentials(service: str, env: dict[str, str]) -> dict[str, str]:
         return {"Authorization": f"token {env['GITHUB_TOKEN']}", "User-Agent": "soundstage-fuzz"}
     if service == "datadog":
         return {"DD-API-KEY": env["DD_API_KEY"], "DD-APPLICATION-KEY": env["DD_APP_KEY"]}
+    if service in ("calendar", "gmail"):
+        return {"Authorization": f"Bearer {env['GOOGLE_OAUTH_TOKEN']}"}
     return {"Authorization": f"Token token={env['PAGERDUTY_TOKEN']}"}
 
 
@@ -259,6 +271,17 @@ WRITES = {
     "github": ("POST", "/repos/acme/orders/issues", {"title": "hello"}),
     "datadog": ("POST", "/api/v1/events", {"title": "hello", "text": "hello"}),
     "pagerduty": ("POST", "/incidents/{incident}/notes", {"note": {"content": "hello"}}),
+    "calendar": (
+        "POST",
+        "/calendar/v3/calendars/primary/events",
+        {
+            "summary": "hello",
+            "start": {"dateTime": "2026-03-03T10:00:00Z"},
+            "end": {"dateTime": "2026-03-03T11:00:00Z"},
+        },
+    ),
+    # A read until Gmail has a write: a credential let through shows as a 200.
+    "gmail": ("GET", "/gmail/v1/users/me/labels", None),
 }
 
 

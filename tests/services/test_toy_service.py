@@ -4,7 +4,9 @@ distribution whose entry point (group `soundstage.services`) names its `Service`
 interpreter the way any installed service is, and then works everywhere soundstage reads services, with no
 file outside its package changed: world files (its section), the agent's environment and its calls, api
 faults on it (its statuses, its options, its answers), the interception proxy (its host), trace and state
-checks, the judge's prompt and redaction, the coverage page and `soundstage list --operations`."""
+checks, the judge's prompt and redaction, the coverage page and `soundstage list --operations`. A second service
+of the package, `toybox`, shares the toy account's token (`Service.account`), the toy host's `/boxes` paths
+behind the proxy, and makes a box for each person with an address (`addresses`, `derive`)."""
 
 from __future__ import annotations
 
@@ -21,7 +23,7 @@ TOY = Path(__file__).resolve().parent / "toy"
 WORLD = """
 name: shelf
 toy:
-  users: [{ref: ann, name: Ann}]
+  users: [{ref: ann, name: Ann, email: ann@toy.test}]
   items: [{ref: kettle, name: Kettle}]
 """
 
@@ -46,7 +48,9 @@ def test_a_service_of_another_package_works_everywhere(tmp_path: Path) -> None:
     dist = site / "toy_service-0.1.dist-info"
     dist.mkdir()
     (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: toy-service\nVersion: 0.1\n")
-    (dist / "entry_points.txt").write_text("[soundstage.services]\ntoy = toy_service:service\n")
+    (dist / "entry_points.txt").write_text(
+        "[soundstage.services]\ntoy = toy_service:service\ntoybox = toy_service:box\n"
+    )
     project = tmp_path / "project"
     (project / "worlds").mkdir(parents=True)
     (project / "seeds").mkdir()
@@ -65,20 +69,22 @@ def test_a_service_of_another_package_works_everywhere(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     seen = json.loads(done.stdout)
     assert seen == {
-        "registered": ["slack", "github", "datadog", "pagerduty", "toy"],
-        "proxied": "toy",
-        "env": ["TOY_API_URL", "TOY_TOKEN"],
+        "registered": ["slack", "github", "datadog", "pagerduty", "calendar", "gmail", "toy", "toybox"],
+        "proxied": ["toy", "toybox"],
+        "env": ["TOY_API_URL", "TOY_BOX_URL", "TOY_TOKEN"],
         "seeded": {"items": [{"id": "i2", "name": "Kettle"}]},
         "answers": [
             [429, {"error": "slow down"}, "7"],
             [200, {"id": "i3", "name": "Teapot"}, None],
             [503, {"error": "the back shelf is down"}, None],
+            [200, {"boxes": [{"id": "ann@toy.test", "owner": "Ann"}]}, None],
         ],
         "trace": [
             ["toy", "GET", "/items", 200, "GET /items", None],
             ["toy", "POST", "/items", 429, "POST /items", {"fault": "busy", "kind": "rate_limit", "retry_after": 7}],
             ["toy", "POST", "/items", 200, "POST /items", None],
             ["toy", "GET", "/items/i3", 503, "GET /items/{id}", {"fault": "down", "kind": "server_error"}],
+            ["toybox", "GET", "/boxes", 200, "GET /boxes", None],
         ],
         "checks": {
             "listed": [True, "1 call matched (seq 2)"],
@@ -87,11 +93,11 @@ def test_a_service_of_another_package_works_everywhere(tmp_path: Path) -> None:
         },
         "custom": [False, "the items are Kettle, Teapot"],
         "redacted": "token [redacted]",
-        "judged": "(its Slack, GitHub, Datadog, PagerDuty and Toy)",
+        "judged": "(its Slack, GitHub, Datadog, PagerDuty, Google Calendar, Gmail, Toy and Toy Box)",
         "errors": [
             [6, "api_faults[0]", "status for a toy server_error is one of: 500, 503; found 418"],
             [7, "api_faults[1]", "github_limit (primary or secondary) is GitHub's alone"],
-            [8, "api_faults[2]", "shelf (the shelf that is down) is Toy's alone"],
+            [8, "api_faults[2]", "shelf (the shelf that is down) is Toy's and Toy Box's alone"],
         ],
         "coverage": (
             "# toy: coverage of real responses\n"

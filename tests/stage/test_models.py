@@ -139,8 +139,8 @@ def test_rate_limits_true_means_all_operations() -> None:
 
 
 def test_services_are_the_sections_a_world_may_have() -> None:
-    assert services() == ["slack", "github", "datadog", "pagerduty"]
-    assert list(Seed.model_fields) == ["slack", "github", "datadog", "pagerduty", "generate"]
+    assert services() == ["slack", "github", "datadog", "pagerduty", "calendar", "gmail"]
+    assert list(Seed.model_fields) == ["slack", "github", "datadog", "pagerduty", "calendar", "gmail", "generate"]
 
 
 def test_unknown_fields_at_every_depth() -> None:
@@ -151,7 +151,7 @@ def test_unknown_fields_at_every_depth() -> None:
         + ", ".join(sorted(User.model_fields)),
         (
             "acme.yaml:15: jira: unknown field 'jira'; "
-            "expected one of: clock, datadog, description, generate, github, name, pagerduty, slack"
+            "expected one of: calendar, clock, datadog, description, generate, github, gmail, name, pagerduty, slack"
         ),
     ]
 
@@ -160,7 +160,8 @@ def test_unknown_fields_in_a_scene() -> None:
     assert scene_errors("name: x\ntask: t\nworld: acme\nagent:\n  slack_user: $bot\n  token: abc\nsteps: []\n") == [
         (
             "scene.yaml:6: agent.token: unknown field 'token'; expected one of: "
-            "allow, datadog_user, github_user, may_advance_clock, network, pagerduty_user, pass_env, slack_user"
+            "allow, datadog_user, github_user, google_user, may_advance_clock, network, pagerduty_user, "
+            "pass_env, slack_user"
         ),
         (
             "scene.yaml:7: steps: unknown field 'steps'; expected one of: "
@@ -172,7 +173,10 @@ def test_unknown_fields_in_a_scene() -> None:
 
 def test_unknown_field_in_a_scene_seed() -> None:
     assert scene_errors("name: x\ntask: t\nseed:\n  slack: {}\n  name: y\n") == [
-        "scene.yaml:5: seed.name: unknown field 'name'; expected one of: datadog, generate, github, pagerduty, slack"
+        (
+            "scene.yaml:5: seed.name: unknown field 'name'; expected one of: calendar, datadog, generate, "
+            "github, gmail, pagerduty, slack"
+        )
     ]
 
 
@@ -265,7 +269,10 @@ def test_bad_rate_limit_values_and_services() -> None:
             "scene.yaml:5: rate_limits.slack: expected true or a mapping of operation name (or *) to a rate like 5/1m, "
             "found false"
         ),
-        "scene.yaml:6: rate_limits.jira: expected a service, one of: slack, github, datadog, pagerduty; found 'jira'",
+        (
+            "scene.yaml:6: rate_limits.jira: expected a service, one of: slack, github, datadog, pagerduty, "
+            "calendar, gmail; found 'jira'"
+        ),
     ]
 
 
@@ -274,11 +281,12 @@ def test_bad_generate_keys() -> None:
     assert world_errors(text) == [
         (
             "acme.yaml:3: generate.messages: "
-            "expected <service>.<collection> with service one of: slack, github, datadog, pagerduty; found 'messages'"
+            "expected <service>.<collection> with service one of: slack, github, datadog, pagerduty, "
+            "calendar, gmail; found 'messages'"
         ),
         (
             "acme.yaml:4: generate.slak.messages: "
-            "expected <service>.<collection> with service one of: slack, github, datadog, pagerduty; "
+            "expected <service>.<collection> with service one of: slack, github, datadog, pagerduty, calendar, gmail; "
             "found 'slak.messages'"
         ),
         "acme.yaml:5: generate.slack.messages: expected a mapping, found 5",

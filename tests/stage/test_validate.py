@@ -100,7 +100,8 @@ def test_the_base_scene_is_valid(tmp_path: Path) -> None:
             '{id: c, trace: {not_called: ["slak:GET *"]}}',
             "checks[0].trace.not_called[0]",
             (
-                "service 'slak' is not one of soundstage's services (declared: slack, github, datadog, pagerduty); "
+                "service 'slak' is not one of soundstage's services (declared: slack, github, datadog, "
+                "pagerduty, calendar, gmail); "
                 "did you mean 'slack'?"
             ),
         ),
@@ -108,7 +109,8 @@ def test_the_base_scene_is_valid(tmp_path: Path) -> None:
             '{id: c, within: {milestone: {called: "githb:POST /repos/*"}, limit: 1h}}',
             "checks[0].within.milestone.called",
             (
-                "service 'githb' is not one of soundstage's services (declared: slack, github, datadog, pagerduty); "
+                "service 'githb' is not one of soundstage's services (declared: slack, github, datadog, "
+                "pagerduty, calendar, gmail); "
                 "did you mean 'github'?"
             ),
         ),

@@ -86,9 +86,9 @@ NODE_PROXY = {
 }
 
 
-# Python's ssl and requests, curl and git read a bundle (the usual authorities and soundstage's); Node adds the
-# CA alone to its own authorities.
-BUNDLE_VARIABLES = ("SSL_CERT_FILE", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE", "GIT_SSL_CAINFO")
+# Python's ssl and requests, curl, git and httplib2 (under Google's Python client) read a bundle (the usual
+# authorities and soundstage's); Node adds the CA alone to its own authorities.
+BUNDLE_VARIABLES = ("SSL_CERT_FILE", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE", "GIT_SSL_CAINFO", "HTTPLIB2_CA_CERTS")
 TRUST_VARIABLES = (*BUNDLE_VARIABLES, "NODE_EXTRA_CA_CERTS")
 
 
@@ -175,6 +175,9 @@ class Hub:
             env: dict[str, str] = {"SOUNDSTAGE_TOKEN": control}
             for service in SERVICES.values():
                 for credential in service.credentials(world):
+                    # Services sharing an account (`Service.account`) share its token: made once per variable.
+                    if world.tokens.get(env.get(credential.env, "")) == credential.principal:
+                        continue
                     token = credential.prefix + secrets.token_hex(16)
                     world.tokens[token] = world.handed[token] = credential.principal
                     self._by_token[token] = world

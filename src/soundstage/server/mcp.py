@@ -24,7 +24,7 @@ from jsonschema.exceptions import best_match
 from ..clock import iso
 from ..events import AfterFinishEvent
 from ..services import SERVICES
-from ..services.base import ServiceRequest
+from ..services.base import ServiceRequest, account
 from ..services.mcp import Tool, Tools
 from ..world import Principal, World
 from .hub import Hub
@@ -123,7 +123,7 @@ def _call(endpoint: Endpoint, name: str, arguments: dict[str, Any]) -> tuple[lis
     request = rest_request(endpoint, tool, headers, call)
     token = service.token(request)
     caller = world.tokens.get(token) if token else None
-    if caller is not None and caller.service != service.name:  # as the REST side: a token of another service
+    if caller is not None and caller.service != account(service):  # as the REST side: another account's token
         caller = None
     identity = TOOLED[tool.service].caller
     if caller is not None and identity is not None:
@@ -201,7 +201,7 @@ def _caller(hub: Hub, world: World, name: str | None, headers: Mapping[str, str]
     for service_name in [name] if name else list(TOOLED):
         token = _token(service_name, headers)
         principal = world.tokens.get(token) if token in handed else None
-        if principal is not None and (name is None or principal.service == name):
+        if principal is not None and (name is None or principal.service == account(SERVICES[name])):
             return principal
     bearer = _bearer(headers)
     if name is None and bearer in handed:  # the control token, or another service's

@@ -4,7 +4,8 @@ An HTTP proxy that agents find through `HTTPS_PROXY`/`HTTP_PROXY`. Each connecti
 proxy credential in the proxy URL (`http://agent:<SOUNDSTAGE_TOKEN>@host:port`); one without a credential of
 a live world gets 407 and goes nowhere, so the proxy is no open relay.
 
-- A vendor's host (each service's `hosts` and `domains`: `slack.com`, `api.github.com`...): the proxy ends
+- A vendor's host (each service's `hosts` and `domains`: `slack.com`, `api.github.com`...; a host two
+  services share, such as `www.googleapis.com`, split between them by path prefix): the proxy ends
   TLS itself, with a certificate for that host signed by the local CA (which the agent trusts), reads
   the HTTP requests inside and hands each to the app as a call of `/<service>/<path>`, where the recording
   layer finds the world by the request's token, as for soundstage's own unprefixed URLs.
@@ -53,9 +54,14 @@ from .tls import LocalCA
 
 log = logging.getLogger("soundstage.server")
 
-# The vendors' hosts, and the domains any host under which is a vendor's, each with the service answering
-# for it (`Service.hosts`, `Service.domains`).
-VENDOR_HOSTS = {host: name for name, service in SERVICES.items() for host in getattr(service, "hosts", ())}
+# The vendors' hosts, each with the services answering for it by path prefix (`Service.hosts`: a host alone is
+# the prefix "", the whole host; `www.googleapis.com/calendar/` one part of it), and the domains any host under
+# which is a vendor's (`Service.domains`).
+VENDOR_HOSTS: dict[str, dict[str, str]] = {}
+for _name, _service in SERVICES.items():
+    for _entry in getattr(_service, "hosts", ()):
+        _host, _slash, _prefix = _entry.partition("/")
+        VENDOR_HOSTS.setdefault(_host, {})[_slash + _prefix] = _name
 WILDCARDS = {domain: name for name, service in SERVICES.items() for domain in getattr(service, "domains", ())}
 # In seconds, read at each use (tests make them small): how long a client may take to send its request head,
 # a host name's lookup, the connection to the host, and a tunnel or a vendor connection with nothing moving.
@@ -77,12 +83,25 @@ PRIVATE_NAMES = frozenset(
 PRIVATE_DOMAINS = (".localhost", ".internal")  # RFC 6761's loopback names; ICANN's names for private networks
 
 
-def vendor(host: str) -> str | None:
-    """The service answering for a host, or None for a host of the outside world."""
+def routes(host: str) -> dict[str, str] | None:
+    """The services answering for a host by path prefix, or None for a host of the outside world."""
     host = host.lower().rstrip(".")
     if host in VENDOR_HOSTS:
         return VENDOR_HOSTS[host]
-    return next((name for domain, name in WILDCARDS.items() if host.endswith("." + domain)), None)
+    return next(({"": name} for domain, name in WILDCARDS.items() if host.endswith("." + domain)), None)
+
+
+def served_by(prefixes: dict[str, str], path: str) -> str | None:
+    """The service whose prefix of `prefixes` is the longest that `path` starts with; None when none is."""
+    found = [prefix for prefix in prefixes if path.startswith(prefix)]
+    return prefixes[max(found, key=len)] if found else None
+
+
+def vendor(host: str, path: str = "/") -> str | None:
+    """The service answering for `path` on a host, or None (a host of the outside world, or a path of a vendor's
+    host that no service serves)."""
+    prefixes = routes(host)
+    return served_by(prefixes, path) if prefixes is not None else None
 
 
 class Proxy:
@@ -144,13 +163,16 @@ class Proxy:
             return await _answer(writer, 501, "Not Implemented: use https (CONNECT) through this proxy")
         host, _, port = target.rpartition(":")
         host = host.strip("[]")
-        service = vendor(host)
-        if service is not None and port == "443":
+        prefixes = routes(host)
+        if prefixes is not None and port == "443":
             writer.write(b"HTTP/1.1 200 Connection Established\r\n\r\n")
             await writer.drain()
             await writer.start_tls(self.tls, ssl_handshake_timeout=HEAD_TIMEOUT)
 
             async def vendor_call(request: h11.Request, body: bytes) -> tuple[int, list[Any], AsyncChunks]:
+                service = served_by(prefixes, request.target.decode("latin-1"))
+                if service is None:  # a part of a shared host that no service answers for
+                    return 404, [(b"content-type", b"text/plain"), (b"content-length", b"9")], _once(b"Not Found")
                 status, headers, content = await self._call(service, host, world, request, body)
                 return status, headers, _once(content)
 

@@ -35,7 +35,7 @@ from ..clock import http_date, iso
 from ..events import AfterFinishEvent
 from ..faults import api as api_faults
 from ..services import SERVICES
-from ..services.base import Reply, Service, ServiceRequest, parse_query
+from ..services.base import Reply, Service, ServiceRequest, account, parse_query
 from ..world import Principal, World
 from .hub import Hub
 
@@ -112,7 +112,7 @@ async def serve_call(hub: Hub, target: Target, scope: Scope, receive: Receive, s
         date = None
     else:
         hub.touch(world)
-        if principal is not None and principal.service != name:  # this world's token for another service
+        if principal is not None and principal.service != account(service):  # a token of another account
             principal = None
         reply, content, date, real_delay_ms = record(world, service, principal, call, size)
         if real_delay_ms:  # a slow api fault: held outside the world's lock, the event loop free

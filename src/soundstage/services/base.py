@@ -61,6 +61,23 @@ class Credential:
 
 
 @dataclass(frozen=True)
+class Address:
+    """A person of the world by email address, as the records of some service name them (`Service.addresses`):
+    what a service whose accounts are people's addresses (Google's) gives an account of its own. `ids` are the
+    records that are this person, so that a `$ref` to any of them names the address."""
+
+    email: str
+    name: str
+    time_zone: str | None = None
+    ids: tuple[str, ...] = ()
+
+
+def account(service: Any) -> str:
+    """The account a service's tokens belong to (`Service.account`; its own name unless it says)."""
+    return str(getattr(service, "account", service.name))
+
+
+@dataclass(frozen=True)
 class FaultOption:
     """A field of an api fault (docs/faults.md, "API faults") that only the services declaring it read
     (`Service.fault_options`): its type and default as the file format has them, the kind of fault it
@@ -97,7 +114,9 @@ class Service(Protocol):
     - `anonymous(request)`: whether a call with no credential at all, under a world's own URL, reaches that
       world (GitHub's reads of public repos); `handle` then gets no principal.
     - `hosts` and `domains`: the vendor's own hosts, and the domains any host under which is the vendor's,
-      that the interception proxy hands to this service (`slack.com`, `api.github.com`).
+      that the interception proxy hands to this service (`slack.com`, `api.github.com`). A host several
+      services share is split by path prefix: `www.googleapis.com/calendar/` hands this service the paths of
+      that host that start `/calendar/` (the longest prefix wins; a path no prefix takes is a plain 404).
     - `claim(path)`: for a path at the root of soundstage's host that no `/<name>/` prefix names (asked
       before the prefixes are), `(the path within this service, the path its answers' links hang from, or
       None for `/<name>`)` when the service answers it, else None: GitHub Enterprise's `/api/v3/...`.
@@ -110,6 +129,14 @@ class Service(Protocol):
       `/w/<id>/mcp/<name>` and with every other service's at `/w/<id>/mcp` (docs/mcp.md).
     - `fault_options` (name -> `FaultOption`, default none) and `fault_statuses` (kind -> the statuses a
       scene may give an api fault of that kind, default none: the vendor's own only).
+    - `account`: the account its tokens belong to, where services of one vendor share a token (Google
+      Calendar's and Gmail's are `google`); its own name by default. A credential of one account, in one
+      environment variable, is made once for all of them, and a token of the account reaches each of them.
+    - `addresses(collections)`: the people its records name by email address (`Address`), from the built
+      collections by name. A build reads every service's, merged by email, as `ctx.addresses()`.
+    - `derive(ctx)`: called once per image after every section's records are built, whether or not the files
+      have a section of this service: the records it makes of the world's people (`ctx.addresses()`: a
+      primary calendar and a mailbox for each address).
     - `record_names(state)`: the names a person knows its records' ids by (`#support` for a channel id), for
       the records that have one, from a world's `State`; the viewer shows them beside the ids.
     """

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -60,6 +60,9 @@ class BuildContext:
         self.collections: dict[str, Collection] = {}
         self.settings: dict[str, Any] = {}  # per-service facts other parts need (e.g. slack team id)
         self.scratch: dict[str, Any] = {}  # what a service keeps while it builds only, never in the image
+        # The world's people by email address, as the records built so far name them (`Service.addresses`,
+        # merged by stage.image, which sets this).
+        self.addresses: Callable[[], Sequence[Any]] = tuple
         self.file = ""  # the file being built from, for errors
         self.here: Path = ()  # path of the section being built within that file
         self._documents = documents or {}  # by file: where errors find their lines

@@ -12,6 +12,7 @@ import hashlib
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +30,7 @@ from ..people.build import build_people
 from ..people.cast import Cast
 from ..people.engine import attach
 from ..services import SERVICES
+from ..services.base import Address
 from ..spec.build import BuildContext, LeftOut
 from ..spec.discovery import find_named_scene, find_scene, find_world
 from ..spec.loader import Document, PathKey, SpecErrors, load_yaml, read_document
@@ -158,7 +160,9 @@ def _build(scene: Scene, scene_doc: Document, earlier: SceneParts) -> WorldImage
     ctx = BuildContext(IdSource(seed), _start(clock), seed, documents)
 
     sections = _sections(scene, scene_file, world, world_doc)
+    ctx.addresses = partial(addresses, ctx.collections)  # not a closure over ctx: no cycle to leave behind
     unnamed, built = _records(sections, ctx)
+    built += _derived(scene_file, ctx) if not unnamed else []
     built += _generated(sections, ctx)
     errors = earlier.errors + unnamed + built
     if unnamed or any(path[0] == "seed" for path in earlier.left_out):
@@ -267,6 +271,38 @@ def _records(sections: list[Section], ctx: BuildContext) -> tuple[list[SpecError
                 if len(errors) > before:
                     failed.add((file, name))
     return found["assign"], found["build"]
+
+
+def addresses(collections: dict[str, Collection]) -> list[Address]:
+    """The world's people by email address (case aside), as every service's records name them
+    (`Service.addresses`), in the order first named: the first name and time zone given, every record's id."""
+    found: dict[str, Address] = {}
+    for service in SERVICES.values():
+        named = getattr(service, "addresses", None)
+        for address in named(collections) if named is not None else ():
+            key = address.email.lower()
+            seen = found.get(key)
+            found[key] = (
+                address
+                if seen is None
+                else Address(seen.email, seen.name, seen.time_zone or address.time_zone, seen.ids + address.ids)
+            )
+    return list(found.values())
+
+
+def _derived(file: str, ctx: BuildContext) -> list[SpecError]:
+    """Runs each service's `derive`, once the sections' records are all built."""
+    errors: list[SpecError] = []
+    for name, service in SERVICES.items():
+        derive = getattr(service, "derive", None)
+        if derive is None:
+            continue
+        try:
+            derive(ctx.at(file, (name,)))
+        except SpecError as exc:
+            errors += _listed(exc)
+        errors += ctx.taken()
+    return errors
 
 
 def _generated(sections: list[Section], ctx: BuildContext) -> list[SpecError]:

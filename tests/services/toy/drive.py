@@ -37,7 +37,10 @@ api_faults:
 
 
 def main(project: Path) -> dict[str, Any]:
-    seen: dict[str, Any] = {"registered": list(SERVICES), "proxied": proxy.vendor("api.toy.test")}
+    seen: dict[str, Any] = {
+        "registered": list(SERVICES),
+        "proxied": [proxy.vendor("api.toy.test"), proxy.vendor("api.toy.test", "/boxes")],
+    }
     with Server(proxy_port=0) as server:
         world = server.hub.add(server.hub.images.load(scene=str(project / "seeds" / "shelf.yaml")))
         env = {name: str(value) for name, value in server.hub.environment(world, server.url).items()}
@@ -56,6 +59,9 @@ def main(project: Path) -> dict[str, Any]:
             answer = vendor.request(method, f"https://api.toy.test{path}", json=body, headers=auth, timeout=30)
             retry = answer.headers.get("retry-after")
             answers.append([answer.status_code, answer.json(), retry])
+        # The box service: the same token, the toy host's `/boxes`, a box for the person with an address.
+        boxes = vendor.get("https://api.toy.test/boxes", headers=auth, timeout=30)
+        answers.append([boxes.status_code, boxes.json(), None])
         seen["answers"] = answers
         seen["trace"] = [[c.service, c.method, c.path, c.status, c.operation, c.injected] for c in world.log.calls()]
         seen["checks"] = {r.id: [r.passed, r.actual] for r in score(world).checks}

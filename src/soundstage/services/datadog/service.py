@@ -25,6 +25,7 @@ from . import evaluation, limits, mcp_tools, seed_logs, seed_monitoring, seed_re
 from .calls import Call, ops
 from .errors import DatadogError, envelope, forbidden, not_found, server_error
 from .models import DatadogSection
+from .store import addresses as store_addresses
 from .store import record_names
 
 API_KEY = "api_key"  # token types of the two keys
@@ -51,6 +52,7 @@ class DatadogService(RestService):
     secret_params = ("api_key", "application_key")
     tools = mcp_tools.tools  # its MCP server's tools (docs/mcp.md)
     record_names = staticmethod(record_names)  # the viewer's names beside ids
+    addresses = staticmethod(store_addresses)  # its people by email, for the services whose accounts they are
     fault_options: ClassVar[Mapping[str, FaultOption]] = {"limit": ANNOUNCED_LIMIT}
     fault_statuses: ClassVar[Mapping[str, tuple[int, ...]]] = {"server_error": (500, 502, 503, 504)}
     ops = ops

@@ -13,7 +13,7 @@ The fields of each are described where the records are made (`monitors`, `series
 from __future__ import annotations
 
 from ...world import Record
-from ..base import State, names_by_field
+from ..base import Address, State, names_by_field
 
 MONITORS = "datadog.monitors"
 SERIES = "datadog.series"
@@ -56,3 +56,12 @@ def downtime_matches(downtime: Record, monitor: Record) -> bool:
     if "monitor_id" in identifier:
         return identifier["monitor_id"] == monitor["id"]
     return set(identifier["monitor_tags"]) - {"*"} <= set(monitor["tags"])
+
+
+def addresses(collections: State) -> list[Address]:
+    """The organization's users by email (`Service.addresses`), with their names."""
+    return [
+        Address(user["email"], user.get("name") or user["email"], None, (user["id"],))
+        for user in collections.get(USERS, ())
+        if user.get("email")
+    ]

@@ -31,6 +31,7 @@ from .handlers_graphql import GRAPHQL, operation_name
 from .limits import over_limit, primary_refusal, rate_headers, secondary_refusal
 from .models import GithubSection
 from .store import USERS, record_names
+from .store import addresses as store_addresses
 
 VERSIONS = ("2022-11-28", "2026-03-10")
 # GitHub Enterprise Server's paths at the root of its host: REST under /api/v3/, GraphQL at /api/graphql.
@@ -82,6 +83,7 @@ class GitHubService(RestService):
     secrets = (r"gh[pousr]_[A-Za-z0-9]+", r"github_pat_\w+")
     secret_params = ("access_token",)  # its old way of sending a token
     record_names = staticmethod(record_names)  # the viewer's names beside ids
+    addresses = staticmethod(store_addresses)  # its people by email, for the services whose accounts they are
     fault_options: ClassVar[Mapping[str, FaultOption]] = {
         "github_limit": FaultOption(
             Literal["primary", "secondary"],

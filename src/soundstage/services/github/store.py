@@ -11,7 +11,7 @@ deployments and their statuses, releases, workflow runs, check runs and commit s
 
 from __future__ import annotations
 
-from ..base import State, names_by_field
+from ..base import Address, State, names_by_field
 
 USERS = "github.users"
 REPOS = "github.repos"
@@ -76,3 +76,12 @@ def item_key(repo: str, number: int) -> str:
 def label_key(repo: str, name: str) -> str:
     """A `github.labels` key: label names are unique in a repo regardless of case."""
     return f"{repo}:{name.lower()}"
+
+
+def addresses(collections: State) -> list[Address]:
+    """The accounts of users with a public email (`Service.addresses`), named; a `$ref` to one names its login."""
+    return [
+        Address(user["email"], user.get("name") or user["login"], None, (user["login"],))
+        for user in collections.get(USERS, ())
+        if user.get("email") and user["type"] == "User"
+    ]

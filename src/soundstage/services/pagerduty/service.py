@@ -26,6 +26,7 @@ from .calls import Call, ops
 from .errors import PagerDutyError, envelope, invalid, not_found, server_error
 from .models import PagerdutySection
 from .store import USERS, record_names
+from .store import addresses as store_addresses
 from .timers import attach as attach_timers
 
 import_registrations(__package__)
@@ -61,6 +62,7 @@ class PagerDutyService(RestService):
     error = PagerDutyError
     https_only = True  # the official client refuses any other base URL
     record_names = staticmethod(record_names)  # the viewer's names beside ids
+    addresses = staticmethod(store_addresses)  # its people by email, for the services whose accounts they are
     tools = mcp_tools.tools  # its MCP server's tools (docs/mcp.md)
 
     def envelope(self, exc: PagerDutyError) -> Any:

@@ -31,7 +31,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ...world import Record
-from ..base import State, names_by_field
+from ..base import Address, State, names_by_field
 
 USERS = "pagerduty.users"
 TEAMS = "pagerduty.teams"
@@ -71,3 +71,11 @@ def service_with_key(services: Iterable[Record], key: str) -> Record | None:
 def assignee_ids(incident: Record) -> list[str]:
     """The ids of the users an incident is assigned to now (none once it is resolved)."""
     return [str(a.get("assignee")) for a in incident.get("assignments") or []]
+
+
+def addresses(collections: State) -> list[Address]:
+    """The account's users by email (`Service.addresses`), with their names and time zones."""
+    return [
+        Address(user["email"], user["name"], user.get("time_zone"), (user["id"],))
+        for user in collections.get(USERS, ())
+    ]

@@ -15,6 +15,7 @@ from .errors import SERVER_ERRORS, SlackError, error_body
 from .files import UPLOAD
 from .models import SlackSection
 from .store import FILES, USERS, record_names
+from .store import addresses as store_addresses
 
 import_registrations(__package__)
 
@@ -77,6 +78,7 @@ class SlackService:
     secrets = (r"xox[abposre]-[A-Za-z0-9-]+", r"xapp-[A-Za-z0-9-]+")
     secret_params = ("token",)
     record_names = staticmethod(record_names)  # the viewer's names beside ids
+    addresses = staticmethod(store_addresses)  # its people by email, for the services whose accounts they are
     tools = mcp_tools.tools  # its MCP server's tools (docs/mcp.md)
     fault_options: ClassVar[Mapping[str, FaultOption]] = {
         "error": FaultOption(

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ...world import Record, World
-from ..base import State, names_by_field
+from ..base import Address, State, names_by_field
 from .timeline import Threads
 
 TEAMS = "slack.teams"
@@ -94,3 +94,13 @@ def replies(world: World, parent_ts: str) -> list[Record]:
 def messages_at(world: World, ts: Iterable[str]) -> list[Record]:
     """The messages of these `ts` (each one a message of the world's), in their order."""
     return [m for m in map(world[MESSAGES].get, ts) if m is not None]
+
+
+def addresses(collections: State) -> list[Address]:
+    """The workspace's people by their profiles' email (`Service.addresses`): its users but bots and the
+    deactivated, with their real names and time zones."""
+    return [
+        Address(user["profile"]["email"], user.get("real_name") or user["name"], user.get("tz"), (user["id"],))
+        for user in collections.get(USERS, ())
+        if user["profile"].get("email") and not user.get("deleted") and not user.get("is_bot")
+    ]

@@ -10,6 +10,7 @@ from soundstage.spec.fields import Spec
 class UserSpec(Spec):
     ref: str | None = None
     name: str
+    email: str | None = None
 
 
 class ItemSpec(Spec):
@@ -20,3 +21,7 @@ class ItemSpec(Spec):
 class ToySection(Spec):
     users: list[UserSpec] = Field(default_factory=list)
     items: list[ItemSpec] = Field(default_factory=list)
+
+
+class BoxSection(Spec):
+    """The `toybox:` section: nothing of its own; a box is made for every person with an address."""

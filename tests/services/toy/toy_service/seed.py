@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from soundstage.spec.build import BuildContext
 
-from .models import ToySection
-from .store import ITEMS, USERS
+from .models import ToySection, UserSpec
+from .store import BOXES, ITEMS, USERS
 
 
 def assign(section: ToySection, ctx: BuildContext) -> None:
@@ -20,4 +20,11 @@ def build(section: ToySection, ctx: BuildContext) -> None:
     for field, collection in (("users", USERS), ("items", ITEMS)):
         for record in getattr(section, field):
             record_id = ctx.refs[record.ref] if record.ref else f"{field[0]}{ctx.ids.next('toy')}"
-            ctx.collection(collection).add(record_id, {"id": record_id, "name": record.name})
+            fields = {"email": record.email} if isinstance(record, UserSpec) and record.email else {}
+            ctx.collection(collection).add(record_id, {"id": record_id, "name": record.name, **fields})
+
+
+def derive(ctx: BuildContext) -> None:
+    """A box for every person of the world with an address, whichever service's records name them."""
+    for address in ctx.addresses():
+        ctx.collection(BOXES).add(address.email, {"id": address.email, "owner": address.name})

@@ -8,11 +8,13 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from soundstage.services.base import (
+    Address,
     Credential,
     FaultOption,
     Injection,
     Reply,
     ServiceRequest,
+    account,
     import_registrations,
     parse_body,
 )
@@ -69,14 +71,19 @@ class ToyService(RestService):
     ) -> Any:
         if principal is None or world[USERS].get(principal.user) is None:
             raise ToyError(401, "who are you?")
-        return ops.handlers[name](Call(world, request, params, parse_body(request), principal))
+        return self.ops.handlers[name](Call(world, request, params, parse_body(request), principal))
 
     def credentials(self, world: World) -> list[Credential]:
         user = world.agent.get(self.agent_user)
-        return [Credential("TOY_TOKEN", "toy_", Principal(self.name, user, "user"))] if user else []
+        return [Credential("TOY_TOKEN", "toy_", Principal(account(self), user, "user"))] if user else []
 
     def environment(self, world: World, base_url: str) -> dict[str, str]:
         return {"TOY_API_URL": base_url}
+
+    @staticmethod
+    def addresses(collections: Any) -> list[Address]:
+        """Its users with an email, for the services whose records are made of the world's people."""
+        return [Address(u["email"], u["name"], None, (u["id"],)) for u in collections.get(USERS, ()) if u.get("email")]
 
     def assign(self, section: Any, ctx: Any) -> None:
         seed.assign(ctx.parsed(ToySection, section), ctx)

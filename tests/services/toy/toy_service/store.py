@@ -2,3 +2,4 @@
 
 USERS = "toy.users"
 ITEMS = "toy.items"
+BOXES = "toybox.boxes"

@@ -1,0 +1,43 @@
+"""The Gmail API v1 as a `Service`: Google's OAuth token (shared with Calendar), `/gmail/v1/...` routed to its
+operations, Google's envelope."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...spec.build import BuildContext
+from ...world import World
+from ..base import import_registrations
+from ..google.service import GoogleService
+from . import seed
+from .calls import Call, ops
+from .models import GmailSection
+from .store import record_names
+
+import_registrations(__package__)
+
+
+class GmailService(GoogleService):
+    name = "gmail"
+    title = "Gmail"
+    section = GmailSection
+    hosts = ("gmail.googleapis.com", "www.googleapis.com/gmail/")
+    ops = ops
+    call = Call
+    record_names = staticmethod(record_names)
+
+    def environment(self, world: World, base_url: str) -> dict[str, str]:
+        """The API's root as the official client takes it (`api_endpoint`: Gmail's paths start `gmail/v1/`)."""
+        return {"GMAIL_API_URL": f"{base_url}/"}
+
+    def assign(self, section: Any, ctx: BuildContext) -> None:
+        ctx.parsed(GmailSection, section)
+
+    def build(self, section: Any, ctx: BuildContext) -> None:
+        ctx.parsed(GmailSection, section)
+
+    def derive(self, ctx: BuildContext) -> None:
+        seed.derive(ctx)
+
+
+service = GmailService()
