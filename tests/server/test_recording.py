@@ -225,6 +225,29 @@ def test_a_call_sent_in_many_messages_is_served_and_logged_as_one_sent_whole():
     assert _served(lambda body: [len(body)]) == whole  # and an empty last message
 
 
+def test_where_a_url_goes_is_the_same_remembered_or_not_and_what_is_remembered_is_bounded(monkeypatch):
+    monkeypatch.setattr(recording, "_TARGETS", {})
+    monkeypatch.setattr(recording, "_TARGETS_SIZE", 3)  # emptied over and over below
+    paths = [
+        "/w/w1/slack/api/auth.test",
+        "/w/w1/github",
+        "/w//slack/api/auth.test",
+        "/w/w1/nope/x",
+        "/slack/api/chat.postMessage",
+        "/acme/orders.git/info/refs",
+        "/api/v3/repos/acme/orders",
+        "/v1/worlds",
+        "/w/w1/github/" + "x" * 300,  # too long to be remembered
+    ]
+    first = [recording.service_target(path) for path in paths]
+    assert first[:2] == [("w1", "slack", "/api/auth.test", None), ("w1", "github", "/", None)]
+    assert first[2:4] == [None, None] and first[4] == (None, "slack", "/api/chat.postMessage", None)
+    assert first[5] == (None, "github", "/acme/orders.git/info/refs", None) and first[7] is None
+    for _ in range(3):
+        assert [recording.service_target(path) for path in paths] == first
+        assert len(recording._TARGETS) <= 3 and paths[-1] not in recording._TARGETS
+
+
 def test_headers_are_sent_by_lower_case_name_first_place_last_value_whatever_is_remembered(monkeypatch):
     from soundstage.services.base import Reply
 
