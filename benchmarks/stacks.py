@@ -12,6 +12,9 @@ calls: the issue's five (`CALLS`, as benchmarks/load.py makes them, over plain H
 and through a bare Starlette endpoint that reads the request's body and answers the status, headers and body
 soundstage answered that call (`load.bare_app`), on the same stack with the same parser settings. Rounds
 alternate between the servers; the table shows each median and the ratio.
+
+`--against SRC`: soundstage's app as another checkout has it (SRC, the `src` folder of a worktree of main, say)
+served too, in each round beside this one's, so a change is measured before and after in the same run.
 """
 
 from __future__ import annotations
@@ -71,16 +74,21 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def _command(stack: str, which: str, port: int) -> list[str]:
+def _command(stack: str, which: str, port: int, source: str | None = None) -> list[str]:
+    """The server's command; soundstage's package imported from `source` when given (load.py, which stacks.py
+    imports, puts this checkout's first on the path)."""
     target = f"stacks:{which}"
     if stack == "granian":
+        if source is not None:
+            raise SystemExit("--against serves on uvicorn's stacks only")
         return [
             "granian", "--interface", "asgi", "--factory", "--host", "127.0.0.1", "--port", str(port),
             "--workers", "1", "--loop", "uvloop", "--http", "1", "--no-ws", "--log-level", "warning", target,
         ]  # fmt: skip
     http, loop = stack.split("+")
     code = (  # soundstage's own choice of protocol (its heads bounded) for both apps, run as serve runs it
-        "import uvicorn, stacks\n"
+        (f"import sys\nsys.path.insert(0, {source!r})\nimport soundstage\n" if source else "")
+        + "import uvicorn, stacks\n"
         "from soundstage import collector\n"
         "from soundstage.server.stack import Stack\n"
         f"stack = Stack('{http}', '{loop}')\n"
@@ -108,12 +116,12 @@ def _drive(call: load.Call, url: str, calls: int, connections: int) -> None:
 
 
 class Served:
-    def __init__(self, stack: str, which: str, routes: Path) -> None:
+    def __init__(self, stack: str, which: str, routes: Path, source: str | None = None) -> None:
         self.port = _free_port()
         folder = Path(__file__).resolve().parent
         path = os.pathsep.join(filter(None, [str(folder), os.environ.get("PYTHONPATH")]))  # where granian finds us
         env = {**os.environ, "PYTHONPATH": path, ROUTES: str(routes)}
-        self.process = subprocess.Popen(_command(stack, which, self.port), cwd=folder.parent, env=env)
+        self.process = subprocess.Popen(_command(stack, which, self.port, source), cwd=folder.parent, env=env)
         self.base = f"http://127.0.0.1:{self.port}"
         deadline = time.monotonic() + 30
         while True:
@@ -161,6 +169,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--stacks", default="", help="comma-separated, of " + ", ".join([*STACKS, "granian"]))
     parser.add_argument("--only", default="", help="only the calls whose label holds this text")
+    parser.add_argument("--against", default="", help="another checkout's src folder, served beside this one's")
     args = parser.parse_args()
     stacks = args.stacks.split(",") if args.stacks else list(STACKS)
     if not args.stacks and importlib.util.find_spec("granian") and shutil.which("granian"):
@@ -177,6 +186,11 @@ def main() -> None:
                     for label, call in zip(labels, todo, strict=True):
                         cost = served.cost(call, args.calls, args.connections)
                         figures.setdefault((stack, label, "soundstage"), []).append(cost)
+                if args.against:
+                    with Served(stack, "app", routes, str(Path(args.against).resolve())) as served:
+                        for label, call in zip(labels, _calls(served.base, labels), strict=True):
+                            cost = served.cost(call, args.calls, args.connections)
+                            figures.setdefault((stack, label, "against"), []).append(cost)
                 answers = [{"method": c.method, "path": urlsplit(c.url).path, "answer": c.captured} for c in todo]
                 routes.write_text(json.dumps(answers))
                 with Served(stack, "bare", routes) as served:
@@ -187,12 +201,18 @@ def main() -> None:
         shutil.rmtree(routes.parent, ignore_errors=True)
     shape = f"{args.rounds} rounds of {args.calls} calls, {args.connections} connections"
     print(f"server CPU per call, µs (median of {shape}); ratio: bare's over soundstage's")
-    print(f"{'stack':<18} {'call':<20} {'soundstage':>10} {'bare':>8} {'ratio':>6}")
+    against = f" {'against':>8} {'ratio':>6}" if args.against else ""
+    print(f"{'stack':<18} {'call':<20} {'soundstage':>10} {'bare':>8} {'ratio':>6}{against}")
     for stack in stacks:
         for label in labels:
             ours = statistics.median(figures[(stack, label, "soundstage")])
             theirs = statistics.median(figures[(stack, label, "bare")])
-            print(f"{stack:<18} {label:<20} {ours:>10.0f} {theirs:>8.0f} {theirs / ours:>6.2f}")
+            line = f"{stack:<18} {label:<20} {ours:>10.0f} {theirs:>8.0f} {theirs / ours:>6.2f}"
+            if args.against:
+                before = statistics.median(figures[(stack, label, "against")])
+                line += f" {before:>8.0f} {theirs / before:>6.2f}"
+            print(line)
+    print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 
 if __name__ == "__main__":

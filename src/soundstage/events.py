@@ -236,6 +236,10 @@ class EventLog:
         its writes, on every call): the same event, made without validating every field again."""
         return self._append(_built(model, len(self.events) + 1, fields))
 
+    def emit_fields(self, model: type[E], fields: dict[str, Any]) -> E:
+        """`emit_built` with the fields in a dict of the caller's, which it gives up."""
+        return self._append(_built(model, len(self.events) + 1, fields))
+
     def _append(self, event: E) -> E:
         self.events.append(event)
         if self._sink is not None:

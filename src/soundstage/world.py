@@ -469,6 +469,10 @@ class World:
     def run_due(self) -> None:
         """Runs every due action in time order, each at its own time."""
         now = self.clock.now()
+        if not self._due or self._due[0].at > now:  # most calls: nothing falls due
+            for watcher in self._watchers:
+                watcher(self)
+            return
         outer, self._running_to = self._running_to, now
         try:
             while self._due and self._due[0].at <= now:
@@ -519,8 +523,8 @@ class World:
     def begin_call(self) -> int:
         """Starts an agent call: runs due events, opens the undo journal, answers the call's time."""
         self.run_due()
-        self._journal.undo = []
-        self._journal.pending = []
+        journal = self._journal
+        journal.undo, journal.pending = [], []
         return self.clock.now()
 
     def rollback(self) -> None:
@@ -535,12 +539,12 @@ class World:
         journal = self._journal
         pending, journal.undo, journal.pending = journal.pending, None, []  # the journal closes, whatever follows
         self.clock.tick()
-        t = iso(at)
-        event = self.log.emit_built(CallEvent, t=t, **call)
-        for name, op, record_id, fields in pending:
-            self.log.emit_built(WriteEvent, t=t, collection=name, op=op, id=record_id, fields=fields, by=event.seq)
-        wrote = bool(pending)
-        if wrote:
+        t = call["t"] = iso(at)
+        log = self.log
+        event = log.emit_fields(CallEvent, call)
+        if pending:
+            for name, op, record_id, fields in pending:
+                log.emit_built(WriteEvent, t=t, collection=name, op=op, id=record_id, fields=fields, by=event.seq)
             self.notify()
         return event
 

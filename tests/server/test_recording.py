@@ -165,19 +165,23 @@ def _pieces(body: bytes, cuts: list[int]) -> list[dict[str, Any]]:
 BODY = b"channel=C1&text=Deploy+of+orders+1.4.1+is+done"
 
 
+async def _body(receive: Any, limit: int) -> tuple[bytes, int]:
+    return await recording._body(await receive(), receive, limit)
+
+
 @pytest.mark.parametrize("limit", [0, 1, 10, len(BODY) - 1, len(BODY), len(BODY) + 1, 1000])
 @pytest.mark.parametrize("cuts", [[], [1], [10, 10, 11], list(range(1, len(BODY))), [len(BODY)]])
 def test_a_body_read_from_one_message_or_many_is_the_whole_body_up_to_the_limit(limit, cuts):
-    body, size = asyncio.run(recording._body(_receiving(_pieces(BODY, cuts)), limit))
+    body, size = asyncio.run(_body(_receiving(_pieces(BODY, cuts)), limit))
     assert (body, size) == (BODY[: limit + 1], len(BODY))
 
 
 def test_a_body_ends_where_the_client_disconnects():
     cut_short = _pieces(BODY, [5, 12])[:2]  # more was promised, then the client went away
-    assert asyncio.run(recording._body(_receiving(cut_short), 1000)) == (BODY[:12], 12)
-    assert asyncio.run(recording._body(_receiving([]), 1000)) == (b"", 0)
+    assert asyncio.run(_body(_receiving(cut_short), 1000)) == (BODY[:12], 12)
+    assert asyncio.run(_body(_receiving([]), 1000)) == (b"", 0)
     no_body = [{"type": "http.request"}]  # `body` and `more_body` may be left out
-    assert asyncio.run(recording._body(_receiving(no_body), 1000)) == (b"", 0)
+    assert asyncio.run(_body(_receiving(no_body), 1000)) == (b"", 0)
 
 
 def _served(cuts: Any) -> tuple[list[Any], list[str]]:
@@ -221,15 +225,27 @@ def test_a_call_sent_in_many_messages_is_served_and_logged_as_one_sent_whole():
     assert _served(lambda body: [len(body)]) == whole  # and an empty last message
 
 
-def _headers_sent(reply: Any, content: bytes, date: str | None) -> list[tuple[bytes, bytes]]:
-    sent: list[Any] = []
-
-    async def send(message: dict[str, Any]) -> None:
-        sent.append(message)
-
-    asyncio.run(recording._send(send, reply, content, date))
-    assert sent[1] == {"type": "http.response.body", "body": content}
-    return sent[0]["headers"]
+def test_where_a_url_goes_is_the_same_remembered_or_not_and_what_is_remembered_is_bounded(monkeypatch):
+    monkeypatch.setattr(recording, "_TARGETS", {})
+    monkeypatch.setattr(recording, "_TARGETS_SIZE", 3)  # emptied over and over below
+    paths = [
+        "/w/w1/slack/api/auth.test",
+        "/w/w1/github",
+        "/w//slack/api/auth.test",
+        "/w/w1/nope/x",
+        "/slack/api/chat.postMessage",
+        "/acme/orders.git/info/refs",
+        "/api/v3/repos/acme/orders",
+        "/v1/worlds",
+        "/w/w1/github/" + "x" * 300,  # too long to be remembered
+    ]
+    first = [recording.service_target(path) for path in paths]
+    assert first[:2] == [("w1", "slack", "/api/auth.test", None), ("w1", "github", "/", None)]
+    assert first[2:4] == [None, None] and first[4] == (None, "slack", "/api/chat.postMessage", None)
+    assert first[5] == (None, "github", "/acme/orders.git/info/refs", None) and first[7] is None
+    for _ in range(3):
+        assert [recording.service_target(path) for path in paths] == first
+        assert len(recording._TARGETS) <= 3 and paths[-1] not in recording._TARGETS
 
 
 def test_headers_are_sent_by_lower_case_name_first_place_last_value_whatever_is_remembered(monkeypatch):
@@ -246,10 +262,10 @@ def test_headers_are_sent_by_lower_case_name_first_place_last_value_whatever_is_
         (b"content-length", b"4"),
     ]
     for _ in range(3):  # the same headers from what was remembered, and after it was emptied
-        assert _headers_sent(reply, b"{}\r\n", "Mon, 02 Mar 2026 14:00:00 GMT") == expected
+        assert recording._headers(reply, b"{}\r\n", "Mon, 02 Mar 2026 14:00:00 GMT") == expected
         assert len(recording._ENCODED) <= 3
     own_type = Reply(404, None, headers={"Content-Type": "text/plain"})
-    assert _headers_sent(own_type, b"", None) == [(b"content-type", b"text/plain"), (b"content-length", b"0")]
+    assert recording._headers(own_type, b"", None) == [(b"content-type", b"text/plain"), (b"content-length", b"0")]
 
 
 # Each vendor's answer once the world's log cannot be written (docs/security.md): its 503 in its envelope.

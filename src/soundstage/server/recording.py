@@ -65,7 +65,26 @@ _CLAIMS = [(name, claim) for name, service in SERVICES.items() if (claim := geta
 
 
 def service_target(path: str) -> Target | None:
-    """Where a service URL goes, else None."""
+    """Where a service URL goes, else None. An agent calls the same few paths again and again: each is split
+    once, and remembered while it is short (the cache emptied when full, so no flood of paths can grow it)."""
+    try:
+        return _TARGETS[path]
+    except KeyError:
+        pass
+    target = _target(path)
+    if len(path) <= _TARGET_PATH:
+        if len(_TARGETS) >= _TARGETS_SIZE:
+            _TARGETS.clear()
+        _TARGETS[path] = target
+    return target
+
+
+_TARGETS: dict[str, Target | None] = {}
+_TARGETS_SIZE = 4096
+_TARGET_PATH = 256
+
+
+def _target(path: str) -> Target | None:
     if path.startswith("/w/"):
         parts = path.split("/", 4)  # "", "w", id, service, rest
         if len(parts) >= 4 and parts[3] in SERVICES and parts[2]:
@@ -96,11 +115,23 @@ def encode(reply: Reply) -> bytes:
 async def serve_call(hub: Hub, target: Target, scope: Scope, receive: Receive, send: Send) -> None:
     """Answers one agent call."""
     world_id, name, path, root = target
-    vendor = scope.get("extensions", {}).get(VENDOR_HOST)
-    if vendor is not None and world_id is None:  # the proxy knows the world from its own credential
-        world_id = vendor.get("world")
+    extensions = scope.get("extensions")
+    vendor = extensions.get(VENDOR_HOST) if extensions else None
+    if vendor is not None:  # the interception proxy: the vendor's own URLs
+        root = ""
+        if world_id is None:  # the proxy knows the world from its own credential
+            world_id = vendor.get("world")
     service = SERVICES[name]
-    call, size = await _read(scope, receive, world_id, name, path, root, hub.max_body)
+    # At most `max_body` + 1 bytes of the body, and its whole size: past the limit the rest is read and dropped,
+    # so a client still sending gets the answer rather than a reset.
+    limit = hub.max_body
+    message = await receive()
+    if message["type"] == "http.request" and not message.get("more_body", False):
+        body = message.get("body", b"")  # most calls: the whole body in one message, kept as it came
+        body, size = body[: limit + 1], len(body)
+    else:
+        body, size = await _body(message, receive, limit)
+    call = _request(scope, world_id, name, path, root, body)
     token = _token(service, call)
     world = hub.worlds.get(world_id) if world_id else hub.by_token(token)
     principal = world.tokens.get(token) if world is not None and token else None
@@ -117,7 +148,8 @@ async def serve_call(hub: Hub, target: Target, scope: Scope, receive: Receive, s
         reply, content, date, real_delay_ms = record(world, service, principal, call, size)
         if real_delay_ms:  # a slow api fault: held outside the world's lock, the event loop free
             await asyncio.sleep(real_delay_ms / 1000)
-    await _send(send, reply, content, date)
+    await send({"type": "http.response.start", "status": reply.status, "headers": _headers(reply, content, date)})
+    await send({"type": "http.response.body", "body": content})
 
 
 def record(
@@ -169,7 +201,7 @@ def record(
                 world.rollback()
                 log.exception("%s %s %s failed in world %s", service.name, call.method, call.path[:200], world.id)
                 reply, content, whole = _safely(partial(_internal_error, service, exc), service, call)
-        body, cut = _trace_body(service, call, reply, size, parsed=whole)
+        body, cut = _trace_body(service, call, reply, size, whole)
         if injected is not None and injected.delay:  # a slow answer: the agent's next call comes later
             world.clock.advance(injected.delay)
         world.end_call(
@@ -292,36 +324,26 @@ def _trace_body(
     return excerpt, size
 
 
-async def _read(
-    scope: Scope, receive: Receive, world_id: str | None, name: str, path: str, root: str | None, limit: int
-) -> tuple[ServiceRequest, int]:
-    """The request, with at most `limit` + 1 bytes of its body, and the body's whole size. Past the limit
-    the rest is read and dropped, so a client still sending gets the answer rather than a reset."""
-    body, size = await _body(receive, limit)
+def _request(scope: Scope, world_id: str | None, name: str, path: str, root: str | None, body: bytes) -> ServiceRequest:
+    """The request as the service sees it. `root` is the path its answers' links hang from (None: the URL's own
+    prefix)."""
     headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
     host = headers.get("host") or "{}:{}".format(*scope.get("server") or ("127.0.0.1", 80))
-    prefix = f"/w/{world_id}/{name}" if world_id else f"/{name}"
-    if VENDOR_HOST in scope.get("extensions", {}):  # the interception proxy: the vendor's own URLs
-        prefix = ""
-    elif root is not None:  # a path the service claimed at the root: links as it says
-        prefix = root
-    call = ServiceRequest(
-        method=scope["method"].upper(),
-        path=path,
-        query=parse_query(scope.get("query_string", b"").decode("latin-1")),
-        headers=headers,
-        body=body,
-        base_url=f"{scope.get('scheme', 'http')}://{host}{scope.get('root_path', '')}{prefix}",
+    if root is None:
+        root = f"/w/{world_id}/{name}" if world_id else f"/{name}"
+    query = scope.get("query_string")
+    return ServiceRequest(
+        scope["method"].upper(),
+        path,
+        parse_query(query.decode("latin-1")) if query else {},
+        headers,
+        body,
+        f"{scope.get('scheme', 'http')}://{host}{scope.get('root_path', '')}{root}",
     )
-    return call, size
 
 
-async def _body(receive: Receive, limit: int) -> tuple[bytes, int]:
-    """At most `limit` + 1 bytes of the request's body, and its whole size."""
-    message = await receive()
-    if message["type"] == "http.request" and not message.get("more_body", False):
-        body = message.get("body", b"")  # most calls: the whole body in one message, kept as it came
-        return body[: limit + 1], len(body)
+async def _body(message: MutableMapping[str, Any], receive: Receive, limit: int) -> tuple[bytes, int]:
+    """At most `limit` + 1 bytes of a request's body, and its whole size; `message` is its first message."""
     chunks: list[bytes] = []
     size = 0
     while message["type"] == "http.request":
@@ -335,7 +357,9 @@ async def _body(receive: Receive, limit: int) -> tuple[bytes, int]:
     return b"".join(chunks), size
 
 
-async def _send(send: Send, reply: Reply, content: bytes, date: str | None) -> None:
+def _headers(reply: Reply, content: bytes, date: str | None) -> list[tuple[bytes, bytes]]:
+    """The answer's headers: the reply's, the content type every vendor uses unless it says another, the
+    simulated `Date` and the length."""
     if reply.headers:
         # By lower-case name, in the order first given, the last value given winning.
         pairs: dict[bytes, tuple[bytes, bytes]] = {}
@@ -353,8 +377,7 @@ async def _send(send: Send, reply: Reply, content: bytes, date: str | None) -> N
         if date is not None:
             raw.append((b"date", date.encode("latin-1", "replace")))
         raw.append((b"content-length", b"%d" % len(content)))
-    await send({"type": "http.response.start", "status": reply.status, "headers": raw})
-    await send({"type": "http.response.body", "body": content})
+    return raw
 
 
 # Most of a vendor's headers are the same on every answer (GitHub sends two dozen, most of them constant):

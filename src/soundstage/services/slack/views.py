@@ -37,7 +37,12 @@ def as_member(world: World, record: Record, viewer: str) -> dict[str, Any]:
 def message(record: Record, viewer: str, *, metadata: bool = True) -> dict[str, Any]:
     """A message without our `channel` field and without fields that no longer apply (None); without its
     `metadata` where Slack gives it only when asked (`include_all_metadata`)."""
-    view = {k: v for k, v in record.items() if v is not None and k != "channel" and (metadata or k != "metadata")}
+    view = dict(record)  # copied and cut rather than built key by key: a message has a dozen fields or more
+    view.pop("channel", None)
+    if not metadata:
+        view.pop("metadata", None)
+    if None in view.values():  # a thread's fields once its replies are gone
+        view = {k: v for k, v in view.items() if v is not None}
     if record.get("reply_count") is not None:
         view["subscribed"] = viewer == record["user"] or viewer in record["reply_users"]
     return view
