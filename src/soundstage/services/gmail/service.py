@@ -8,9 +8,11 @@ from typing import Any
 from ...spec.build import BuildContext
 from ...world import World
 from ..base import import_registrations
+from ..google.errors import GoogleError, envelope
 from ..google.service import GoogleService
 from . import seed
 from .calls import Call, ops
+from .errors import GmailError
 from .models import GmailSection
 from .store import record_names
 
@@ -26,6 +28,13 @@ class GmailService(GoogleService):
     call = Call
     record_names = staticmethod(record_names)
 
+    def envelope(self, exc: GoogleError) -> Any:
+        """Google's envelope, with the canonical status Gmail gives its own refusals where it differs."""
+        body = envelope(exc)
+        if isinstance(exc, GmailError) and exc.canonical:
+            body["error"]["status"] = exc.canonical
+        return body
+
     def environment(self, world: World, base_url: str) -> dict[str, str]:
         """The API's root as the official client takes it (`api_endpoint`: Gmail's paths start `gmail/v1/`)."""
         return {"GMAIL_API_URL": f"{base_url}/"}
@@ -34,7 +43,7 @@ class GmailService(GoogleService):
         ctx.parsed(GmailSection, section)
 
     def build(self, section: Any, ctx: BuildContext) -> None:
-        ctx.parsed(GmailSection, section)
+        seed.build(ctx.parsed(GmailSection, section), ctx)
 
     def derive(self, ctx: BuildContext) -> None:
         seed.derive(ctx)
