@@ -24,7 +24,7 @@ MAIL = (
         subject: Invoice 1142
         body: "Please pay invoice 1142 by Friday. It's overdue."
         ago: 3h
-      - {ref: paid, from: $maya, to: [$omar], reply_to: $invoice, body: Paid it this morning., ago: 2h}
+      - {ref: paid, from: $maya, to: [$omar], reply_to: $invoice, body: Paid it this morning., ago: 2h, mailbox: $maya}
       - ref: report
         from: alerts@vendor.example
         to: [$maya]
