@@ -21,9 +21,16 @@ class Collections(Protocol):
     def __getitem__(self, name: str) -> Collection: ...
 
 
-def mailbox_record(address: str) -> Record:
-    # `floor`: history older than this is gone (the image's own, never recorded), as Gmail forgets old history.
-    return {"id": address, "emailAddress": address, "historyId": FIRST_HISTORY, "floor": FIRST_HISTORY}
+def mailbox_record(address: str, people: list[str]) -> Record:
+    """`people`: the ids of the records that are its owner (their Slack user...), by which checks name it;
+    `floor`: history older than this is gone (the image's own, never recorded), as Gmail forgets old history."""
+    return {
+        "id": address,
+        "emailAddress": address,
+        "historyId": FIRST_HISTORY,
+        "floor": FIRST_HISTORY,
+        "people": people,
+    }
 
 
 def changed(

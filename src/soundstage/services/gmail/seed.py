@@ -28,7 +28,8 @@ def derive(ctx: BuildContext) -> None:
     for account in accounts.settle(ctx):
         if account.email in ctx.collection(MAILBOXES):
             continue
-        ctx.collection(MAILBOXES).add(account.email, mailboxes.mailbox_record(account.email))
+        people = sorted(i for i, email in ctx.settings[accounts.SETTINGS]["ids"].items() if email == account.email)
+        ctx.collection(MAILBOXES).add(account.email, mailboxes.mailbox_record(account.email, people))
         for order, name in enumerate(labels.SYSTEM):
             label = labels.system_label(account.email, name, order)
             ctx.collection(LABELS).add(label["id"], label)
