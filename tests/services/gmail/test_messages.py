@@ -273,3 +273,20 @@ def test_delete_removes_the_message_for_good(mail: GoogleWorld) -> None:
 def test_the_profile_counts_the_mailbox(mail_read: GoogleWorld) -> None:
     profile = mail_read.client().users().getProfile(userId="me").execute()
     assert profile == {"emailAddress": "maya@acme.test", "messagesTotal": 4, "threadsTotal": 3, "historyId": "1004"}
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        b"To: omar@acme.test\r\nMessage-ID: <<>>\r\n\r\nbody",  # the email package's IndexError
+        b"To: omar@acme.test\r\nReferences: <a> <b\r\nSubject: \xff\xfe\r\n\r\n\xff",
+    ],
+)
+def test_a_hostile_message_is_refused_or_sent_never_a_failure(mail: GoogleWorld, message: bytes) -> None:
+    before = len(mail.live.world[store.MESSAGES])
+    body = {"raw": base64.urlsafe_b64encode(message).decode()}
+    response = mail.raw("POST", "gmail/v1/users/me/messages/send", json=body)
+    assert response.status_code in (200, 400), response.text
+    if response.status_code == 400:
+        assert response.json()["error"]["errors"][0]["reason"] == "invalidArgument"
+        assert len(mail.live.world[store.MESSAGES]) == before

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ...ids import IdSource
 from ...world import Record
-from . import messages, sending
+from . import messages, mime, sending
 from .mailboxes import Collections
 from .store import DRAFTS, MESSAGES
 
@@ -21,7 +21,7 @@ def compose(
     message = sending.prepare(raw, address, name, at, ids)
     subject = str(message.get("Subject", ""))
     joined = sending.own_thread(world, address, thread_id, subject)
-    return messages.add(world, ids, address, message.as_bytes(), at, ["DRAFT"], joined)
+    return messages.add(world, ids, address, mime.serialize(message), at, ["DRAFT"], joined)
 
 
 def create(world: Collections, ids: IdSource, message: Record) -> Record:

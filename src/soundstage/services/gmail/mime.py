@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from email import policy
+from email.errors import MessageError
 from email.message import EmailMessage, Message
 from email.parser import BytesParser
 from email.utils import format_datetime, getaddresses
@@ -18,6 +19,9 @@ from typing import Any
 from .errors import invalid_argument
 
 PARSER = BytesParser(policy=policy.default)
+UNREADABLE = "Invalid RFC 2822 message"
+# What the `email` package raises on input it cannot read or write (found by hostile messages, not documented).
+BROKEN = (IndexError, ValueError, TypeError, LookupError, AttributeError, AssertionError, MessageError)
 SNIPPET = 200  # characters of the text Gmail shows as a message's snippet, at most
 _SPACE = re.compile(r"\s+")
 _TAGS = re.compile(r"<[^>]*>")
@@ -49,6 +53,35 @@ def parse(raw: bytes) -> EmailMessage:
     return PARSER.parsebytes(raw)  # type: ignore[return-value]
 
 
+def read(raw: bytes) -> EmailMessage:
+    """A client's message, parsed, with every header and part read once: the `email` package fails on some
+    hostile headers (an `IndexError` on `Message-ID: <<>>`), which must be the client's 400, not a 500."""
+    try:
+        message = parse(raw)
+        _touch(message)
+    except BROKEN:
+        raise invalid_argument(UNREADABLE) from None
+    return message
+
+
+def serialize(message: EmailMessage) -> bytes:
+    """The message's bytes, read back once as `read` does (what the world keeps must read again)."""
+    try:
+        data = message.as_bytes()
+        _touch(parse(data))
+    except BROKEN:
+        raise invalid_argument(UNREADABLE) from None
+    return data
+
+
+def _touch(message: EmailMessage) -> None:
+    for part in message.walk():
+        for value in part.values():
+            str(value)
+        part.get_filename()
+        _content(part)
+
+
 def date_header(us: int) -> str:
     moment = datetime(1970, 1, 1, tzinfo=UTC) + timedelta(microseconds=us)
     return format_datetime(moment.replace(microsecond=0))
@@ -62,10 +95,12 @@ def compose(
     body: str,
     at: int,
     message_id: str,
+    boundary: str,
     replying: list[str] | None = None,
     attachments: tuple[Attachment, ...] = (),
 ) -> bytes:
-    """A message as a mail client writes one: the headers, the text, each attachment as a part of its own.
+    """A message as a mail client writes one: the headers, the text, each attachment as a part of its own
+    (between lines of `boundary`: given, as the `email` package would draw one from an unseeded random source).
     `replying` is the References chain of the message answered, ending with it."""
     message = EmailMessage()
     message["From"] = sender
@@ -83,6 +118,8 @@ def compose(
     for attachment in attachments:
         maintype, _, subtype = attachment.mime_type.partition("/")
         message.add_attachment(attachment.content, maintype=maintype, subtype=subtype, filename=attachment.filename)
+    if message.is_multipart():
+        message.set_boundary(boundary)
     return message.as_bytes()
 
 

@@ -106,6 +106,7 @@ def _raw(ctx: BuildContext, sender: str, spec: Message | Draft, at: int, where: 
         spec.body,
         at,
         messages.message_id_header(ctx.ids),
+        f"000000000000{ctx.ids.hex('gmail:boundary', 16)}",
         replying,
         tuple(mime.Attachment(a.filename, a.mime_type, a.content.encode()) for a in getattr(spec, "attachments", ())),
     )

@@ -16,7 +16,7 @@ from .store import MAILBOXES
 
 def prepare(raw: bytes, sender: str, name: str, at: int, ids: IdSource) -> EmailMessage:
     """The message as Gmail sends it: From the account, a Date and a Message-ID where the client gave none."""
-    message = mime.parse(raw)
+    message = mime.read(raw)
     del message["From"]
     message["From"] = formataddr((name, sender)) if name else sender
     if message.get("Date") is None:
@@ -71,9 +71,9 @@ def deliver(
     copies: dict[str, Record] = {}
     if sender in world[MAILBOXES]:
         labels = ["SENT", "INBOX"] if sender in to else ["SENT"]
-        copies[sender] = messages.add(world, ids, sender, message.as_bytes(), at, labels, thread_id, recorded)
+        copies[sender] = messages.add(world, ids, sender, mime.serialize(message), at, labels, thread_id, recorded)
     del message["Bcc"]  # recipients never see it
-    delivered = message.as_bytes()
+    delivered = mime.serialize(message)
     answers = messages.answers(message)
     for address in to:
         if address == sender or address not in world[MAILBOXES]:
