@@ -17,14 +17,19 @@ def entry(record: Record) -> tuple[int, str]:
     return (-int(record["internalDate"]), str(record["id"]))
 
 
-def searchable(record: Record) -> str:
-    """What plain words of a search are looked for in: the subject, the text, the addresses, the file names."""
-    people = " ".join([record["from"], *record["to"], *record["cc"]])
-    return " ".join([record["subject"], record["text"], people, *record["filenames"]]).lower()
-
-
 def words(text: str) -> list[str]:
     return WORD.findall(text.lower())
+
+
+def spaced(text: str) -> str:
+    """The words of `text`, lower case, each between spaces: a phrase is in it as its words spaced so."""
+    return " " + " ".join(words(text)) + " "
+
+
+def searchable(subject: str, text: str, people: list[str], filenames: list[str]) -> str:
+    """What plain words of a search are looked for in (a message's `search`, made once): the subject, the text,
+    the addresses, the file names, spaced."""
+    return spaced(" ".join([subject, text, *people, *filenames]))
 
 
 class ByDate(GroupIndex):
@@ -41,4 +46,4 @@ class Words(GroupIndex):
     @staticmethod
     def entries(record_id: str, record: Record) -> Iterable[tuple[Hashable, Any]]:
         at = entry(record)
-        return [((record["mailbox"], word), at) for word in set(words(searchable(record)))]
+        return [((record["mailbox"], word), at) for word in set(record["search"].split())]

@@ -9,7 +9,7 @@ from email.message import Message
 
 from ...ids import IdSource
 from ...world import Record
-from . import mime
+from . import listing, mime
 from .mailboxes import Collections, changed
 from .store import MESSAGES
 
@@ -53,6 +53,12 @@ def add(
     parsed = mime.parse(raw)
     body = mime.text(parsed)
     message_id = new_id(ids)
+    sender, to, cc = (
+        (mime.addresses(parsed, "From") or [""])[0],
+        mime.addresses(parsed, "To"),
+        mime.addresses(parsed, "Cc"),
+    )
+    subject, filenames = str(parsed.get("Subject", "")), mime.filenames(parsed)
     record: Record = {
         "id": message_id,
         "mailbox": address,
@@ -65,13 +71,16 @@ def add(
         "snippet": mime.snippet(body),
         "messageId": str(parsed.get("Message-ID", "")).strip(),
         "references": answers(parsed),
-        "from": (mime.addresses(parsed, "From") or [""])[0],
-        "to": mime.addresses(parsed, "To"),
-        "cc": mime.addresses(parsed, "Cc"),
+        "from": sender,
+        "to": to,
+        "cc": cc,
         "bcc": mime.addresses(parsed, "Bcc"),
-        "subject": str(parsed.get("Subject", "")),
+        "subject": subject,
         "text": body,
-        "filenames": mime.filenames(parsed),
+        "filenames": filenames,
+        # What search reads, spaced words made once (listing.searchable).
+        "search": listing.searchable(subject, body, [sender, *to, *cc], filenames),
+        "subjectSearch": listing.spaced(subject),
     }
     world[MESSAGES].add(message_id, record)
     number = changed(world, address, "messageAdded", record, record["labelIds"], recorded)

@@ -15,7 +15,7 @@ from zoneinfo import ZoneInfo
 
 from ...clock import US
 from ...world import Collection, Record
-from .listing import WORD, ByDate, Words, searchable, words
+from .listing import ByDate, Words, words
 
 PACIFIC = ZoneInfo("America/Los_Angeles")
 DAY = 86_400 * US
@@ -41,6 +41,7 @@ OPERATORS = frozenset(
 _TOKEN = re.compile(r'"[^"]*"?|[(){}]|[^\s(){}"]+(?:"[^"]*"?)?')
 _DATE = re.compile(r"(\d{4})[/-](\d{1,2})[/-](\d{1,2})$")
 _AGE = re.compile(r"(\d+)([dmy])$")
+_WORDS = re.compile(r"\W+")
 
 Test = Callable[[Record], bool]
 
@@ -138,21 +139,21 @@ class _Parser:
         if len(found) == 1:
             return Query(lambda record: record["id"] in sets[0], found)
         phrase = " " + " ".join(found) + " "
-        return Query(
-            lambda record: all(record["id"] in s for s in sets) and phrase in _spaced(searchable(record)), found
-        )
+        return Query(lambda record: all(record["id"] in s for s in sets) and phrase in record["search"], found)
 
     def operator(self, name: str, value: str) -> Query:
         me = self.mailbox.address
         if name in ("from", "to", "cc", "bcc"):
-            wanted = me if value == "me" else value
+            matches = _Addresses(me if value == "me" else value)
             if name == "from":
-                return Query(lambda record: _address(record["from"], wanted))
-            return Query(lambda record: any(_address(a, wanted) for a in record[name]))
+                return Query(lambda record: matches(record["from"]))
+            return Query(lambda record: any(matches(a) for a in record[name]))
         if name == "subject":
             found = words(value)
             phrase = " " + " ".join(found) + " "
-            return Query(lambda record: phrase in _spaced(record["subject"].lower()))
+            # A subject's words are the message's too: its rarest word's set is asked first.
+            held = min((self.holding(word) for word in found), key=len, default=set())
+            return Query(lambda record: record["id"] in held and phrase in record["subjectSearch"])
         if name in ("label", "in"):
             return self.label(name, value)
         if name == "is":
@@ -203,23 +204,45 @@ def _all(parts: list[Query]) -> Query:
     if len(parts) == 1:
         return parts[0]
     tests = [p.test for p in parts]
-    return Query(lambda record: all(t(record) for t in tests), [w for p in parts for w in p.words])
+
+    def every(record: Record) -> bool:
+        for test in tests:
+            if not test(record):
+                return False
+        return True
+
+    return Query(every, [w for p in parts for w in p.words])
 
 
 def _any(parts: list[Query]) -> Query:
     if not parts:
         return Query(lambda record: True)
     tests = [p.test for p in parts]
-    return Query(lambda record: any(t(record) for t in tests))
+
+    def some(record: Record) -> bool:
+        for test in tests:
+            if test(record):
+                return True
+        return False
+
+    return Query(some)
 
 
-def _spaced(text: str) -> str:
-    return " " + " ".join(WORD.findall(text)) + " "
+class _Addresses(dict[str, bool]):
+    """Whether an address matches `wanted`: the whole address, its name or domain, or any of their words
+    (`maya`, `acme.test`, `acme`); each address decided once per query (a mailbox's addresses repeat)."""
 
+    def __init__(self, wanted: str) -> None:
+        super().__init__()
+        self.wanted = wanted
 
-def _address(address: str, wanted: str) -> bool:
-    """An address matches the whole address, or any of its words (`maya`, `acme`, `acme.test`)."""
-    return wanted == address or (" " + wanted + " ") in _spaced(address) or address.endswith("@" + wanted)
+    def __missing__(self, address: str) -> bool:
+        name, _, domain = address.partition("@")
+        found = self[address] = self.wanted in (address, name, domain) or self.wanted in _WORDS.split(address)
+        return found
+
+    def __call__(self, address: str) -> bool:
+        return self[address]
 
 
 def _user_label(label_id: str) -> bool:
@@ -256,11 +279,11 @@ def search(mailbox: Mailbox, q: str, labels: list[str], everywhere: bool) -> Ite
         entries = mailbox.messages.derived(Words).get((mailbox.address, rarest))
     else:
         entries = mailbox.messages.derived(ByDate).get(mailbox.address)
-    records = mailbox.messages
+    one, test, wanted = mailbox.messages.one, query.test, set(labels)
     for _, message_id in entries:
-        record = records.one(message_id)
+        record = one(message_id)
         held = record["labelIds"]
         if not everywhere and ("TRASH" in held or "SPAM" in held):
             continue
-        if all(label in held for label in labels) and query.test(record):
+        if (not wanted or wanted.issubset(held)) and test(record):
             yield record
