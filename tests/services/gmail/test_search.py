@@ -37,6 +37,10 @@ CASES = [
     ("-from:omar", ["paid", "report"]),
     ("-invoice in:inbox", ["report", "contract"]),
     ("(from:omar OR from:alerts) is:unread", ["invoice", "report"]),
+    ("-(from:omar is:unread)", ["paid", "report", "contract"]),
+    ("has:userlabels", ["contract"]),
+    ("label:category_social", []),
+    ("is:muted", []),
     ("in:trash", []),
     ("foo:bar", []),
 ]
