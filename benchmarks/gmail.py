@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import statistics
 import sys
 import tempfile
 import time
@@ -28,7 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from reads import WORDS, _text
+from reads import WORDS, _ms, _text
 
 from soundstage.server import Hub
 from soundstage.server.recording import record
@@ -106,15 +105,6 @@ def caller(world: World) -> Callable[[str, str], Any]:
         return json.loads(content)
 
     return call
-
-
-def _ms(call: Callable[[], Any], runs: int) -> float:
-    samples = []
-    for _ in range(runs):
-        started = time.process_time()
-        call()
-        samples.append(time.process_time() - started)
-    return statistics.median(samples) * 1000
 
 
 def main() -> None:

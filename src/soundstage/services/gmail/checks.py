@@ -113,24 +113,19 @@ def _conditions(args: MailArgs, attempt: Attempt) -> list[Condition[Any]]:
             )
         )
     if args.subject_contains is not None:
-        part = args.subject_contains
-        said.append(
-            Condition(
-                f"whose subject contains {show(part)}",
-                lambda m: value_matches(str(m.get("subject") or ""), part),
-                lambda m: f"its subject is {show(m.get('subject') or '', 60)}",
-            )
-        )
+        said.append(_contains("subject", "subject", args.subject_contains))
     if args.body_contains is not None:
-        text = args.body_contains
-        said.append(
-            Condition(
-                f"whose body contains {show(text)}",
-                lambda m: value_matches(str(m.get("text") or ""), text),
-                lambda m: f"its body is {show(m.get('text') or '', 60)}",
-            )
-        )
+        said.append(_contains("body", "text", args.body_contains))
     return said
+
+
+def _contains(noun: str, field: str, part: str) -> Condition[Any]:
+    """That a message's `field` (its `noun` in words) contains `part`, case aside."""
+    return Condition(
+        f"whose {noun} contains {show(part)}",
+        lambda m: value_matches(str(m.get(field) or ""), part),
+        lambda m: f"its {noun} is {show(m.get(field) or '', 60)}",
+    )
 
 
 def _name(message: Any) -> str:

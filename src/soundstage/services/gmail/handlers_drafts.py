@@ -12,7 +12,7 @@ from .calls import Call, ops
 from .errors import invalid_argument, not_found
 from .handlers_messages import RAW_REQUIRED, found
 from .store import DRAFTS, MESSAGES
-from .views import draft, labelled, message, message_ref
+from .views import draft, labelled, listed, message, message_ref
 
 
 def composed(call: Call) -> Record:
@@ -52,17 +52,12 @@ def drafts_list(call: Call) -> Any:
     everywhere = call.boolean("includeSpamTrash")
     if call.text("q"):
         wanted = {record["id"] for record in found(call, everywhere)}
-        listed = [d for d in drafts.of(call.world, call.me) if d["message"] in wanted]
+        found_drafts = [d for d in drafts.of(call.world, call.me) if d["message"] in wanted]
     else:
-        listed = drafts.of(call.world, call.me)
-    page, next_token = paging.page(listed, "drafts", call.text("pageToken"), size)
-    body: dict[str, Any] = {}
-    if page:
-        body["drafts"] = [draft(d, message_ref(call.world[MESSAGES].one(d["message"]))) for d in page]
-    if next_token:
-        body["nextPageToken"] = next_token
-    body["resultSizeEstimate"] = len(listed)
-    return body
+        found_drafts = drafts.of(call.world, call.me)
+    page, next_token = paging.page(found_drafts, "drafts", call.text("pageToken"), size)
+    items = [draft(d, message_ref(call.world[MESSAGES].one(d["message"]))) for d in page]
+    return listed("drafts", items, next_token, len(found_drafts))
 
 
 @ops("PUT /gmail/v1/users/{userId}/drafts/{id}")

@@ -10,7 +10,7 @@ from . import drafts, labels, messages, mime, search, sending
 from .calls import Call, ops
 from .errors import invalid_argument
 from .store import LABELS, MESSAGES
-from .views import labelled, message, message_ref
+from .views import labelled, listed, message, message_ref
 
 RAW_REQUIRED = "'raw' RFC822 payload message string or uploading message via /upload/* URL required"
 
@@ -33,13 +33,7 @@ def messages_list(call: Call) -> Any:
     size = call.integer("maxResults", 100, 1, 500)
     matches = found(call, call.boolean("includeSpamTrash"))
     page, next_token = paging.page(matches, "messages", call.text("pageToken"), size)
-    body: dict[str, Any] = {}
-    if page:
-        body["messages"] = [message_ref(record) for record in page]
-    if next_token:
-        body["nextPageToken"] = next_token
-    body["resultSizeEstimate"] = len(matches)
-    return body
+    return listed("messages", [message_ref(record) for record in page], next_token, len(matches))
 
 
 @ops("GET /gmail/v1/users/{userId}/messages/{id}")

@@ -9,7 +9,7 @@ from ..google import paging
 from . import drafts, messages
 from .calls import Call, ops
 from .handlers_messages import checked_labels, found
-from .views import thread, thread_ref
+from .views import listed, thread, thread_ref
 
 
 @ops("GET /gmail/v1/users/{userId}/threads")
@@ -19,13 +19,8 @@ def threads_list(call: Call) -> Any:
     size = call.integer("maxResults", 100, 1, 500)
     ids = list(dict.fromkeys(record["threadId"] for record in found(call, call.boolean("includeSpamTrash"))))
     page, next_token = paging.page(ids, "threads", call.text("pageToken"), size)
-    body: dict[str, Any] = {}
-    if page:
-        body["threads"] = [thread_ref(messages.thread(call.world, call.me, thread_id)) for thread_id in page]
-    if next_token:
-        body["nextPageToken"] = next_token
-    body["resultSizeEstimate"] = len(ids)
-    return body
+    threads = [thread_ref(messages.thread(call.world, call.me, thread_id)) for thread_id in page]
+    return listed("threads", threads, next_token, len(ids))
 
 
 @ops("GET /gmail/v1/users/{userId}/threads/{id}")

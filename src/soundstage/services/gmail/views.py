@@ -106,3 +106,13 @@ def history(record: Record, labels: list[str] | None) -> dict[str, Any]:
             {"message": current, "labelIds": record["labelIds"]}
         ]
     return body
+
+
+def listed(key: str, items: list[dict[str, Any]], next_token: str | None, total: int) -> dict[str, Any]:
+    """A list answer as Gmail gives one: the page's items under `key` (left out when none), `nextPageToken`
+    (left out on the last page), `resultSizeEstimate`."""
+    body: dict[str, Any] = {key: items} if items else {}
+    if next_token:
+        body["nextPageToken"] = next_token
+    body["resultSizeEstimate"] = total
+    return body
