@@ -10,7 +10,7 @@ from ...world import World
 from ..base import import_registrations
 from ..google.errors import GoogleError, envelope
 from ..google.service import GoogleService
-from . import seed
+from . import mcp_tools, seed
 from .calls import Call, ops
 from .errors import GmailError
 from .models import GmailSection
@@ -27,6 +27,7 @@ class GmailService(GoogleService):
     ops = ops
     call = Call
     record_names = staticmethod(record_names)
+    tools = mcp_tools.tools  # its MCP server's tools (docs/mcp.md)
 
     def envelope(self, exc: GoogleError) -> Any:
         """Google's envelope, with the canonical status Gmail gives its own refusals where it differs."""
