@@ -42,8 +42,9 @@ def test_a_taken_name_conflicts(mail: GoogleWorld, name: str) -> None:
     assert response.json()["error"]["errors"][0] == {
         "message": "Label name exists or conflicts",
         "domain": "global",
-        "reason": "failedPrecondition",
+        "reason": "aborted",
     }
+    assert response.json()["error"]["status"] == "ABORTED"
 
 
 def test_a_label_needs_a_name(mail: GoogleWorld) -> None:

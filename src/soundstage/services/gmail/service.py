@@ -8,11 +8,9 @@ from typing import Any
 from ...spec.build import BuildContext
 from ...world import World
 from ..base import import_registrations
-from ..google.errors import GoogleError, envelope
 from ..google.service import GoogleService
 from . import mcp_tools, seed
 from .calls import Call, ops
-from .errors import GmailError
 from .models import GmailSection
 from .store import record_names
 
@@ -28,13 +26,6 @@ class GmailService(GoogleService):
     call = Call
     record_names = staticmethod(record_names)
     tools = mcp_tools.tools  # its MCP server's tools (docs/mcp.md)
-
-    def envelope(self, exc: GoogleError) -> Any:
-        """Google's envelope, with the canonical status Gmail gives its own refusals where it differs."""
-        body = envelope(exc)
-        if isinstance(exc, GmailError) and exc.canonical:
-            body["error"]["status"] = exc.canonical
-        return body
 
     def environment(self, world: World, base_url: str) -> dict[str, str]:
         """The API's root as the official client takes it (`api_endpoint`: Gmail's paths start `gmail/v1/`)."""
