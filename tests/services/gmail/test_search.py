@@ -66,3 +66,16 @@ def test_a_trashed_message_is_found_where_the_query_names_trash(mail: GoogleWorl
     assert [m["id"] for m in found["messages"]] == [mail.ref("report")]
     anywhere = gmail.users().messages().list(userId="me", q="report in:anywhere").execute()
     assert [m["id"] for m in anywhere["messages"]] == [mail.ref("report")]
+
+
+@pytest.mark.parametrize("q", ["(" * 5000 + "invoice", "- " * 5000 + "invoice", "-(" * 3000, "{(" * 3000 + "x"])
+def test_a_query_nested_deep_is_answered_not_a_failure(mail_read: GoogleWorld, q: str) -> None:
+    response = mail_read.raw("GET", "gmail/v1/users/me/messages", params={"q": q})
+    assert response.status_code == 200, response.text
+    assert isinstance(response.json()["resultSizeEstimate"], int)
+
+
+def test_a_thread_has_no_raw_format(mail_read: GoogleWorld) -> None:
+    response = mail_read.raw("GET", f"gmail/v1/users/me/threads/{mail_read.ref('invoice')}?format=raw")
+    assert response.status_code == 400
+    assert response.json()["error"]["errors"][0]["reason"] == "invalid"

@@ -64,9 +64,10 @@ class Call(GoogleCall):
             raise not_found()
         return found
 
-    def format(self) -> str:
+    def format(self, formats: tuple[str, ...] = FORMATS) -> str:
+        """The `format` asked for (`full` by default), one of `formats`."""
         given = self.text("format") or "full"
-        if given not in FORMATS:
+        if given not in formats:
             raise GoogleError(400, "invalid", f"Invalid value at 'format' ({given})", "format")
         return given
 

@@ -12,6 +12,9 @@ from .handlers_messages import checked_labels, found
 from .views import listed, thread, thread_ref
 
 
+THREAD_FORMATS = ("full", "metadata", "minimal")  # a thread has no raw format
+
+
 @ops("GET /gmail/v1/users/{userId}/threads")
 def threads_list(call: Call) -> Any:
     """users.threads.list: the threads with a message matching `q` and `labelIds`, newest message first."""
@@ -27,7 +30,7 @@ def threads_list(call: Call) -> Any:
 def threads_get(call: Call) -> Any:
     """users.threads.get: the thread's messages, oldest first, in the format asked for."""
     records = call.thread()
-    return thread(records, call.format(), call.texts("metadataHeaders"))
+    return thread(records, call.format(THREAD_FORMATS), call.texts("metadataHeaders"))
 
 
 def relabelled(call: Call, adding: list[str], removing: list[str]) -> Any:

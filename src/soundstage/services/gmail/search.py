@@ -44,6 +44,7 @@ _AGE = re.compile(r"(\d+)([dmy])$")
 _WORDS = re.compile(r"\W+")
 
 Test = Callable[[Record], bool]
+DEPTH = 20  # groups and negations nested at most; deeper ones are read as words, so a query's work is bounded
 
 
 @dataclass
@@ -75,6 +76,7 @@ class _Parser:
         self.at = 0
         self.mailbox = mailbox
         self.everywhere = False
+        self.depth = 0  # groups and negations open around the current term
         self._holding: dict[str, set[str]] = {}
 
     def peek(self) -> str | None:
@@ -106,6 +108,15 @@ class _Parser:
 
     def one(self) -> Query:
         token = self.take()
+        if token in ("(", "{", "-") and self.depth >= DEPTH:  # nested too deep: the rest is words
+            return self.term(token)
+        self.depth += 1
+        try:
+            return self.nested(token)
+        finally:
+            self.depth -= 1
+
+    def nested(self, token: str) -> Query:
         if token == "(":
             return _all(self.terms(")"))
         if token == "{":  # braces: any of the terms
