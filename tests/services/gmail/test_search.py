@@ -79,3 +79,12 @@ def test_a_thread_has_no_raw_format(mail_read: GoogleWorld) -> None:
     response = mail_read.raw("GET", f"gmail/v1/users/me/threads/{mail_read.ref('invoice')}?format=raw")
     assert response.status_code == 400
     assert response.json()["error"]["errors"][0]["reason"] == "invalid"
+
+
+def test_a_long_query_reads_its_first_terms(mail_read: GoogleWorld) -> None:
+    """At most 128 terms, operators and brackets are read: a word after them is left out."""
+    gmail = mail_read.client()
+    repeated = gmail.users().messages().list(userId="me", q="invoice " * 200 + "nothingmatches").execute()
+    assert [m["id"] for m in repeated["messages"]] == [mail_read.ref("paid"), mail_read.ref("invoice")]
+    within = gmail.users().messages().list(userId="me", q="invoice " * 100 + "nothingmatches").execute()
+    assert within == {"resultSizeEstimate": 0}

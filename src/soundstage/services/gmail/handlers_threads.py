@@ -11,7 +11,6 @@ from .calls import Call, ops
 from .handlers_messages import checked_labels, found
 from .views import listed, thread, thread_ref
 
-
 THREAD_FORMATS = ("full", "metadata", "minimal")  # a thread has no raw format
 
 

@@ -44,7 +44,10 @@ _AGE = re.compile(r"(\d+)([dmy])$")
 _WORDS = re.compile(r"\W+")
 
 Test = Callable[[Record], bool]
-DEPTH = 20  # groups and negations nested at most; deeper ones are read as words, so a query's work is bounded
+# What bounds a query's work: groups and negations nested at most DEPTH deep (deeper ones are read as words), and
+# its first TOKENS terms, operators and brackets read (the rest left out), each distinct term tested once.
+DEPTH = 20
+TOKENS = 128
 
 
 @dataclass
@@ -72,12 +75,13 @@ class Mailbox:
 
 class _Parser:
     def __init__(self, q: str, mailbox: Mailbox) -> None:
-        self.tokens = _TOKEN.findall(q)
+        self.tokens = _TOKEN.findall(q)[:TOKENS]
         self.at = 0
         self.mailbox = mailbox
         self.everywhere = False
         self.depth = 0  # groups and negations open around the current term
         self._holding: dict[str, set[str]] = {}
+        self._terms: dict[str, Query] = {}  # a term given twice is one test
 
     def peek(self) -> str | None:
         return self.tokens[self.at] if self.at < len(self.tokens) else None
@@ -130,6 +134,12 @@ class _Parser:
         return self.term(token)
 
     def term(self, token: str) -> Query:
+        made = self._terms.get(token)
+        if made is None:
+            made = self._terms[token] = self.read(token)
+        return made
+
+    def read(self, token: str) -> Query:
         name, colon, value = token.partition(":")
         if colon and name.lower() in OPERATORS and value:
             return self.operator(name.lower(), value.strip('"').lower())
@@ -214,7 +224,7 @@ def _all(parts: list[Query]) -> Query:
         return Query(lambda record: True)
     if len(parts) == 1:
         return parts[0]
-    tests = [p.test for p in parts]
+    tests = list(dict.fromkeys(p.test for p in parts))
 
     def every(record: Record) -> bool:
         for test in tests:
@@ -228,7 +238,7 @@ def _all(parts: list[Query]) -> Query:
 def _any(parts: list[Query]) -> Query:
     if not parts:
         return Query(lambda record: True)
-    tests = [p.test for p in parts]
+    tests = list(dict.fromkeys(p.test for p in parts))
 
     def some(record: Record) -> bool:
         for test in tests:
