@@ -275,11 +275,20 @@ def test_the_profile_counts_the_mailbox(mail_read: GoogleWorld) -> None:
     assert profile == {"emailAddress": "maya@acme.test", "messagesTotal": 4, "threadsTotal": 3, "historyId": "1004"}
 
 
+def nested(depth: int) -> bytes:
+    """A message of parts within parts, `depth` deep."""
+    opened = b"".join(b"Content-Type: multipart/mixed; boundary=b%d\r\n\r\n--b%d\r\n" % (i, i) for i in range(depth))
+    closed = b"".join(b"--b%d--\r\n" % i for i in reversed(range(depth)))
+    return b"To: omar@acme.test\r\n" + opened + b"Content-Type: text/plain\r\n\r\nhi\r\n" + closed
+
+
 @pytest.mark.parametrize(
     "message",
     [
         b"To: omar@acme.test\r\nMessage-ID: <<>>\r\n\r\nbody",  # the email package's IndexError
         b"To: omar@acme.test\r\nReferences: <a> <b\r\nSubject: \xff\xfe\r\n\r\n\xff",
+        nested(60),  # deeper than soundstage reads
+        nested(3000),  # deeper than the email package's parser recurses
     ],
 )
 def test_a_hostile_message_is_refused_or_sent_never_a_failure(mail: GoogleWorld, message: bytes) -> None:

@@ -21,7 +21,17 @@ from .errors import invalid_argument
 PARSER = BytesParser(policy=policy.default)
 UNREADABLE = "Invalid RFC 2822 message"
 # What the `email` package raises on input it cannot read or write (found by hostile messages, not documented).
-BROKEN = (IndexError, ValueError, TypeError, LookupError, AttributeError, AssertionError, MessageError)
+BROKEN = (
+    IndexError,
+    ValueError,
+    TypeError,
+    LookupError,
+    AttributeError,
+    AssertionError,
+    MessageError,
+    RecursionError,
+)
+NESTING = 50  # parts within parts, at most: a client's message nested deeper is refused
 SNIPPET = 200  # characters of the text Gmail shows as a message's snippet, at most
 _SPACE = re.compile(r"\s+")
 _TAGS = re.compile(r"<[^>]*>")
@@ -58,6 +68,8 @@ def read(raw: bytes) -> EmailMessage:
     hostile headers (an `IndexError` on `Message-ID: <<>>`), which must be the client's 400, not a 500."""
     try:
         message = parse(raw)
+        if _deepest(message) > NESTING:
+            raise ValueError("parts nested too deep")
         _touch(message)
     except BROKEN:
         raise invalid_argument(UNREADABLE) from None
@@ -72,6 +84,18 @@ def serialize(message: EmailMessage) -> bytes:
     except BROKEN:
         raise invalid_argument(UNREADABLE) from None
     return data
+
+
+def _deepest(message: Message) -> int:
+    """How deep the message's parts nest, counted without recursion (the `email` package's walk recurses)."""
+    deepest, stack = 0, [(message, 0)]
+    while stack:
+        part, depth = stack.pop()
+        deepest = max(deepest, depth)
+        children = part.get_payload() if part.is_multipart() else None
+        if isinstance(children, list) and depth <= NESTING:
+            stack.extend((child, depth + 1) for child in children if isinstance(child, Message))
+    return deepest
 
 
 def _touch(message: EmailMessage) -> None:
