@@ -299,3 +299,29 @@ def test_a_hostile_message_is_refused_or_sent_never_a_failure(mail: GoogleWorld,
     if response.status_code == 400:
         assert response.json()["error"]["errors"][0]["reason"] == "invalidArgument"
         assert len(mail.live.world[store.MESSAGES]) == before
+
+
+def test_batch_modify_and_delete_reach_every_message(mail: GoogleWorld) -> None:
+    gmail = mail.client()
+    ids = [mail.ref("invoice"), mail.ref("report")]
+    body = {"ids": ids, "removeLabelIds": ["UNREAD", "INBOX"]}
+    assert gmail.users().messages().batchModify(userId="me", body=body).execute() == ""
+    assert [mail.live.world[store.MESSAGES].one(i)["labelIds"] for i in ids] == [[], []]
+    assert gmail.users().messages().batchDelete(userId="me", body={"ids": ids}).execute() == ""
+    assert not any(i in mail.live.world[store.MESSAGES] for i in ids)
+
+
+@pytest.mark.parametrize(
+    ("body", "status"),
+    [
+        ({"ids": []}, 400),
+        ({"ids": ["18c0ffee00000000"]}, 404),
+        ({"ids": ["not-an-id"]}, 400),
+        ({"ids": ["18c0ffee00000000"] * 1001}, 400),
+    ],
+)
+def test_a_batch_with_a_bad_id_changes_nothing(mail: GoogleWorld, body: dict, status: int) -> None:
+    body = {**body, "ids": [mail.ref("invoice"), *body["ids"]]} if body["ids"] else body
+    response = mail.raw("POST", "gmail/v1/users/me/messages/batchModify", json={**body, "addLabelIds": ["STARRED"]})
+    assert response.status_code == status
+    assert "STARRED" not in mail.live.world[store.MESSAGES].one(mail.ref("invoice"))["labelIds"]

@@ -102,3 +102,36 @@ def messages_delete(call: Call) -> Any:
     drafts.forget(call.world, record["id"])
     messages.delete(call.world, record)
     return Reply(204, None)
+
+
+BATCH = 1000  # ids in one batch request, at most, as Gmail's reference says
+
+
+def batch(call: Call) -> list[Any]:
+    """The messages a batch request's `ids` name, all checked before any changes (a refusal changes nothing)."""
+    ids = call.list_of("ids")
+    if not ids:
+        raise invalid_argument("No message ids specified")
+    if len(ids) > BATCH:
+        raise invalid_argument(f"Too many ids: at most {BATCH} per request")
+    return [call.message(message_id) for message_id in dict.fromkeys(ids)]
+
+
+@ops("POST /gmail/v1/users/{userId}/messages/batchModify")
+def messages_batch_modify(call: Call) -> Any:
+    """users.messages.batchModify: labels added to and removed from every message named; 204."""
+    records = batch(call)
+    adding = checked_labels(call, call.list_of("addLabelIds"))
+    removing = checked_labels(call, call.list_of("removeLabelIds"))
+    for record in records:
+        messages.relabel(call.world, record, adding, removing)
+    return Reply(204, None)
+
+
+@ops("POST /gmail/v1/users/{userId}/messages/batchDelete")
+def messages_batch_delete(call: Call) -> Any:
+    """users.messages.batchDelete: every message named gone for good (drafts' with their drafts); 204."""
+    for record in batch(call):
+        drafts.forget(call.world, record["id"])
+        messages.delete(call.world, record)
+    return Reply(204, None)
