@@ -2,20 +2,12 @@
 in the thread, forgets Laura, and sends a second one to correct itself."""
 
 import base64
-import os
 import sys
 from email.message import EmailMessage
 
-from google.oauth2.credentials import Credentials
-from googleapiclient.discovery import build
+from _clients import gmail_client
 
-gmail = build(
-    "gmail",
-    "v1",
-    credentials=Credentials(os.environ["GOOGLE_OAUTH_TOKEN"]),
-    client_options={"api_endpoint": os.environ["GMAIL_API_URL"]},
-    static_discovery=True,
-)
+gmail = gmail_client()
 sys.stdin.read()
 
 for text in ("We are investigating the timeouts.", "Update within the hour, promised."):

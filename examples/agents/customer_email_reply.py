@@ -2,20 +2,12 @@
 Northwind's email, answers it in its thread (threadId, In-Reply-To, References) and copies Laura."""
 
 import base64
-import os
 import sys
 from email.message import EmailMessage
 
-from google.oauth2.credentials import Credentials
-from googleapiclient.discovery import build
+from _clients import gmail_client
 
-gmail = build(
-    "gmail",
-    "v1",
-    credentials=Credentials(os.environ["GOOGLE_OAUTH_TOKEN"]),
-    client_options={"api_endpoint": os.environ["GMAIL_API_URL"]},
-    static_discovery=True,
-)
+gmail = gmail_client()
 sys.stdin.read()
 
 found = gmail.users().messages().list(userId="me", q="from:ops@northwind.example timeouts").execute()
