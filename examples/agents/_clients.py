@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import os
 from datetime import datetime
-from typing import Any
 from email.utils import parsedate_to_datetime
+from typing import Any
 
 import httpx
 import pagerduty
