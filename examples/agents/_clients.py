@@ -6,14 +6,11 @@ from __future__ import annotations
 import os
 from datetime import datetime
 from email.utils import parsedate_to_datetime
-from typing import Any
 
 import httpx
 import pagerduty
 from _colleagues import advance
 from github import Auth, Github
-from google.oauth2.credentials import Credentials
-from googleapiclient.discovery import build
 
 
 def github_client(*, retry: bool = True) -> Github:
@@ -71,13 +68,3 @@ def pagerduty_client() -> pagerduty.RestApiV2Client:
         base_url=os.environ["PAGERDUTY_API_URL"],
     )
 
-
-def gmail_client() -> Any:
-    """google-api-python-client's Gmail at the world's GMAIL_API_URL, with the account's token."""
-    return build(
-        "gmail",
-        "v1",
-        credentials=Credentials(os.environ["GOOGLE_OAUTH_TOKEN"]),
-        client_options={"api_endpoint": os.environ["GMAIL_API_URL"]},
-        static_discovery=True,
-    )
