@@ -67,4 +67,3 @@ def pagerduty_client() -> pagerduty.RestApiV2Client:
         default_from=os.environ["PAGERDUTY_FROM"],
         base_url=os.environ["PAGERDUTY_API_URL"],
     )
-
