@@ -272,6 +272,10 @@ EXPECTED: dict[str, dict[str, set[str]]] = {
             "omar_heard_it",
         },
     },
+    "customer-email-reply": {
+        "customer_email_reply": set(),
+        "customer_email_new_thread": {"answered_northwind_in_thread", "laura_copied", "sent_once"},
+    },
     "page-or-not": {
         "page_or_not": set(),
         "page_or_not_pages_both": {

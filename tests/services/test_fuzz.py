@@ -126,7 +126,13 @@ def _names(world: World, service: str) -> dict[str, list[Any]]:
             "destination": ["primary", *_values(world, calendar.CALENDARS, "id")],
         }
     if service == "gmail":
-        return {"userId": ["me", *_values(world, gmail.MAILBOXES, "id")]}
+        messages = _values(world, gmail.MESSAGES, "id")
+        labels = _values(world, gmail.LABELS, "label")
+        return {
+            "userId": ["me", *_values(world, gmail.MAILBOXES, "id")],
+            "id": [*messages, *_values(world, gmail.DRAFTS, "id"), *labels],
+            "messageId": messages,
+        }
     # PagerDuty names every path's id `id`: the collection is the path's first segment (`/incidents/{id}`).
     kinds = {
         "incidents": pagerduty.INCIDENTS,

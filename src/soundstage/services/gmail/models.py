@@ -1,10 +1,78 @@
 """The `gmail:` section of world and scene files. Every person of the world with an email address has a
-mailbox without it; the section adds what they hold."""
+mailbox without it; the section adds what they hold:
+
+```yaml
+gmail:
+  labels:
+    - {ref: vendors, mailbox: $maya, name: Vendors}
+  messages:
+    - ref: invoice
+      from: $omar                   # a person's ref (any of their records) or an address
+      to: [$maya]
+      cc: []
+      subject: Invoice 1142
+      body: Please pay invoice 1142 by Friday.
+      ago: 2h                       # before the clock start (default 1h)
+      labels: [$vendors, STARRED]   # more labels of `mailbox`'s copy
+      read: false                   # `mailbox`'s copy without UNREAD
+      mailbox: $maya                # whose copy `ref` names: default the first recipient with a mailbox
+      attachments: [{filename: invoice.txt, mime_type: text/plain, content: "Total: 1,142.00"}]
+    - {ref: chase, from: $maya, to: [$omar], reply_to: $invoice, body: Paid., ago: 1h}
+  drafts:
+    - {ref: reply, mailbox: $maya, to: [$omar], subject: Invoice 1142, body: Will do.}
+```
+
+A message is delivered as a sent one is: a copy in the sender's mailbox (SENT) when the sender has one and
+one in each recipient's (INBOX, UNREAD). `reply_to` names an earlier message of the file: the new one answers
+it (`In-Reply-To`, `References`, subject `Re: ...` unless given) and joins its thread in each mailbox.
+"""
 
 from __future__ import annotations
 
-from ...spec.fields import Spec
+from pydantic import ConfigDict, Field
+
+from ...spec.fields import Duration, Spec
+
+
+class Attachment(Spec):
+    filename: str
+    mime_type: str = "application/octet-stream"
+    content: str = ""
+
+
+class Label(Spec):
+    ref: str | None = None
+    mailbox: str  # a person's ref or address
+    name: str
+
+
+class Message(Spec):
+    model_config = ConfigDict(extra="forbid", strict=True, populate_by_name=True)
+    ref: str | None = None
+    from_: str = Field(alias="from")
+    to: list[str] = []
+    cc: list[str] = []
+    subject: str | None = None
+    body: str = ""
+    ago: Duration = "1h"
+    reply_to: str | None = None
+    labels: list[str] = []
+    read: bool = False
+    mailbox: str | None = None
+    attachments: list[Attachment] = []
+
+
+class Draft(Spec):
+    ref: str | None = None
+    mailbox: str
+    to: list[str] = []
+    cc: list[str] = []
+    subject: str = ""
+    body: str = ""
+    reply_to: str | None = None
 
 
 class GmailSection(Spec):
-    pass
+    labels: list[Label] = []
+    messages: list[Message] = []
+    drafts: list[Draft] = []
