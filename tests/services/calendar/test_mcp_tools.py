@@ -209,3 +209,31 @@ def test_the_endpoint_of_every_service_gives_the_tools_the_accounts_token(live):
     assert [(e["service"], e["path"], e["mcp"]["tool"]) for e in live.trace()] == [
         ("calendar", "/calendar/v3/freeBusy", "get-freebusy")
     ]
+
+
+def test_the_scene_is_passed_over_mcp_as_over_rest(live):
+    """Its trace check names the REST calls, which the tools' calls are."""
+    people = ["maya@acme.test", "jordan@acme.test", "omar@acme.test", "aarav@acme.test"]
+
+    async def steps(session: Any) -> None:
+        week = {"timeMin": "2026-03-09T00:00:00Z", "timeMax": "2026-03-14T00:00:00Z"}
+        await session.call_tool("get-freebusy", {"calendars": [{"id": p} for p in people], **week})
+        await session.call_tool(
+            "create-event",
+            {
+                "calendarId": "primary",
+                "summary": "Launch review",
+                "start": "2026-03-12T08:30:00",
+                "end": "2026-03-12T09:30:00",
+                "timeZone": "America/Los_Angeles",
+                "attendees": [{"email": p} for p in people],
+            },
+        )
+
+    over_mcp(live.env["CALENDAR_MCP_URL"], live.env["GOOGLE_OAUTH_TOKEN"], steps)
+    assert {c["id"]: c["passed"] for c in live.get("checks")["checks"]} == {
+        "booked_the_slot": True,
+        "everyone_invited": True,
+        "one_event": True,
+        "looked_before_booking": True,
+    }
