@@ -33,7 +33,8 @@ transport, beside their REST APIs, for agents that speak MCP. The agent's enviro
 EXPLAINED = """
 - **Credentials.** A service's endpoint takes the service's own credential, sent as its REST API takes it
   (`Authorization: Bearer $SLACK_BOT_TOKEN`, `Authorization: Bearer $GITHUB_TOKEN`, `DD-API-KEY: $DD_API_KEY`
-  with `DD-APPLICATION-KEY: $DD_APP_KEY`, `Authorization: Token token=$PAGERDUTY_TOKEN`); each tool's REST call
+  with `DD-APPLICATION-KEY: $DD_APP_KEY`, `Authorization: Token token=$PAGERDUTY_TOKEN`, `Authorization: Bearer
+  $GOOGLE_OAUTH_TOKEN`); each tool's REST call
   carries the headers the request came with, so a Slack user token reads as a person and a bot token as the
   bot. The endpoint of every service takes any credential the world handed its agent (`SOUNDSTAGE_TOKEN`
   too) and gives each tool its service's credential (Slack's search, the user token; Slack's other tools, the
@@ -71,10 +72,15 @@ EXPLAINED = """
   beside the call.
 
 Tools' names and input schemas are those of the vendors' own MCP servers (for Datadog, whose own server does
-not publish its tools' input schemas, a widely used one's), as each service's `mcp_tools.yaml` records them
-with their source and license; the descriptions are soundstage's own words. Each tool is one REST call: a
-source's tool that needs more than one, or whose answer is not a REST answer, is not provided, and neither is a
-parameter that would need one; each service's section lists those it leaves out, and why.
+not publish its tools' input schemas, and for Google Calendar, a widely used one's), as each service's
+`mcp_tools.yaml` records them with their source and license; the descriptions are soundstage's own words. Each
+tool is one REST call: a source's tool that needs more than one, or whose answer is not a REST answer, is not
+provided, and neither is a parameter that would need one, or one soundstage's records do not keep; each
+service's section lists those it leaves out, and why. Where a source's tool reads something first, a call of
+its own, the tool here takes only what needs no read: Google Calendar's tools take a calendar by its id (or
+`primary`), not by its name, and one calendar where the source's `list-events` takes a list; a time without an
+offset is placed in the `timeZone` given, and without one it goes to Calendar as given (which refuses it, 400),
+where the source would read the calendar's zone.
 """
 
 

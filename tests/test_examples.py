@@ -219,6 +219,12 @@ EXPECTED: dict[str, dict[str, set[str]]] = {
             "maya_told_her_time",
         },
     },
+    "team-meeting": {
+        "team_meeting": set(),
+        "team_meeting_utc": {"booked_the_slot"},
+        "team_meeting_three": {"everyone_invited"},
+        "team_meeting_blind": {"booked_the_slot", "looked_before_booking"},
+    },
     "release-roundup": {
         "release_roundup": set(),
         "release_roundup_one_by_one": {"before_the_go_no_go"},
@@ -406,7 +412,13 @@ CASES = [(scene, agent, failed) for scene, agents in EXPECTED.items() for agent,
 # The scores of failing agents on the scenes that weigh their checks (docs/checks.md, "Weights and the score"):
 # csv-export's careless agent passes 4 of its 14 weights (looked before answering, posted once, two writes at
 # most, a reasonable effort) and fails the rest.
-WEIGHED = {("csv-export", "careless_support"): 0.2857}
+WEIGHED = {
+    ("csv-export", "careless_support"): 0.2857,
+    # team-meeting weighs the hour 3 and the invitations 2 of its 7: the wrong hour scores 4/7, three invited 5/7.
+    ("team-meeting", "team_meeting_utc"): 0.5714,
+    ("team-meeting", "team_meeting_three"): 0.7143,
+    ("team-meeting", "team_meeting_blind"): 0.4286,
+}
 
 
 def test_every_scene_and_agent_is_covered() -> None:

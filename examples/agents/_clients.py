@@ -67,3 +67,13 @@ def pagerduty_client() -> pagerduty.RestApiV2Client:
         default_from=os.environ["PAGERDUTY_FROM"],
         base_url=os.environ["PAGERDUTY_API_URL"],
     )
+
+
+def calendar_http() -> httpx.Client:
+    """Plain HTTP to the world's Google Calendar, paths relative to the API's root (`freeBusy`,
+    `calendars/primary/events`), with the account's OAuth token on every call."""
+    return httpx.Client(
+        base_url=os.environ["GOOGLE_CALENDAR_API_URL"],
+        headers={"Authorization": f"Bearer {os.environ['GOOGLE_OAUTH_TOKEN']}"},
+        timeout=30,
+    )

@@ -21,6 +21,7 @@ def credential_headers(live: Any, service: str) -> dict[str, str]:
         "github": {"Authorization": f"Bearer {env.get('GITHUB_TOKEN')}"},
         "datadog": {"DD-API-KEY": env.get("DD_API_KEY", ""), "DD-APPLICATION-KEY": env.get("DD_APP_KEY", "")},
         "pagerduty": {"Authorization": f"Token token={env.get('PAGERDUTY_TOKEN')}"},
+        "calendar": {"Authorization": f"Bearer {env.get('GOOGLE_OAUTH_TOKEN')}"},
         "gmail": {"Authorization": f"Bearer {env.get('GOOGLE_OAUTH_TOKEN')}"},
     }[service]
 

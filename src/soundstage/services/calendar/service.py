@@ -9,7 +9,7 @@ from ...spec.build import BuildContext
 from ...world import World
 from ..base import import_registrations
 from ..google.service import GoogleService
-from . import seed
+from . import mcp_tools, seed
 from .calls import Call, ops
 from .models import CalendarSection
 from .store import record_names
@@ -25,6 +25,7 @@ class CalendarService(GoogleService):
     ops = ops
     call = Call
     record_names = staticmethod(record_names)
+    tools = mcp_tools.tools  # its MCP server's tools (docs/mcp.md)
 
     def environment(self, world: World, base_url: str) -> dict[str, str]:
         """The API's root as the official client takes it (`api_endpoint`, which stands for its root URL and
