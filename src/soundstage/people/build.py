@@ -95,6 +95,11 @@ class _Builder:
                 raise self.error(f"decision id {decision.id!r} is used twice by {person.ref}", i, "decisions", j, "id")
             seen.add(decision.id)
             self.decisions[f"{person.ref}.{decision.id}"] = decision
+        taken = [j for j, decision in enumerate(person.decisions) if decision.invitation]
+        if len(taken) > 1:
+            raise self.error(
+                f"{person.ref} has a decision on invitations already", i, "decisions", taken[1], "invitation"
+            )
 
     def _person_user(self, value: Any, *path: str | int) -> str:
         """A person of this scene, named `$ref` (or by their user id): their user id."""
@@ -185,6 +190,7 @@ class _Builder:
             options=tuple(decision.options),
             choose=choose,
             default=decision.default,
+            invitation=decision.invitation,
         )
 
     # -- names -------------------------------------------------------------------------------------

@@ -75,6 +75,7 @@ class Decision:
     options: tuple[str, ...]
     choose: tuple[Choice, ...]
     default: str | None
+    invitation: bool = False  # taken on each of the agent's invitations, never asked
 
 
 @dataclass(frozen=True)
@@ -118,6 +119,11 @@ class Person:
     script: tuple[Scripted, ...]
     on: tuple[Trigger, ...]
     general_answer: str | None = None  # the key of the fact they give to a vague question
+
+    @property
+    def on_invitation(self) -> Decision | None:
+        """Their decision on invitations, if they have one."""
+        return next((d for d in self.decisions if d.invitation), None)
 
 
 @shared_by_forks

@@ -44,15 +44,31 @@ class Choice(Spec):
     if_: Condition | None = Field(None, alias="if")
 
 
+ANSWERS = ("accepted", "tentative", "declined")  # an invitation's answers, as Calendar's `responseStatus` says them
+
+
 class Decision(Spec):
+    """A decision asked for in Slack (`ask`), or, with `invitation: true`, taken on each of the agent's invitations
+    (docs/people.md, "Invitations"): then its options are answers, and without a choice that holds or a
+    `default` their calendar decides."""
+
     id: str
-    ask: list[str] = Field(min_length=1)
+    ask: list[str] = []
+    invitation: bool = False
     options: list[str] = Field(min_length=1)
     choose: list[Choice] = []  # the first whose condition holds
-    default: str | None = None  # when none holds; without it, the first option
+    default: str | None = None  # when none holds; without it, the first option (on an invitation, their calendar's)
 
     @model_validator(mode="after")
     def _known_options(self) -> Decision:
+        if self.invitation:
+            if self.ask:
+                raise ValueError("a decision on invitations is taken on each invitation, never asked: drop `ask`")
+            for option in self.options:
+                if option not in ANSWERS:
+                    raise ValueError(f"option {option!r} of a decision on invitations is not one of {list(ANSWERS)}")
+        elif not self.ask:
+            raise ValueError("a decision needs `ask` phrases (or `invitation: true`)")
         for option in [c.option for c in self.choose] + ([self.default] if self.default else []):
             if option not in self.options:
                 raise ValueError(f"option {option!r} is not one of the options {self.options}")

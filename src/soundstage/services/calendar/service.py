@@ -11,6 +11,7 @@ from ..base import import_registrations
 from ..google.service import GoogleService
 from . import seed
 from .calls import Call, ops
+from .invitations import CalendarInvitations
 from .models import CalendarSection
 from .store import record_names
 
@@ -25,6 +26,7 @@ class CalendarService(GoogleService):
     ops = ops
     call = Call
     record_names = staticmethod(record_names)
+    invitations = CalendarInvitations()
 
     def environment(self, world: World, base_url: str) -> dict[str, str]:
         """The API's root as the official client takes it (`api_endpoint`, which stands for its root URL and
