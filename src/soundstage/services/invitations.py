@@ -29,7 +29,8 @@ class Invitations(Protocol):
         """The address of a person of the world, named by one of their records' ids (their Slack user)."""
 
     def invited(self, world: World, record_id: str) -> list[Invitation]:
-        """Whom the record invites now: none once it is gone or cancelled; never its organizer or creator."""
+        """Whom the record invites now, as a write of the agent's may have made it: none once it is gone or
+        cancelled, or when the agent may not change it; never its organizer or creator."""
 
     def conflict(self, world: World, invitation: Invitation) -> str | None:
         """What keeps the person from coming (Calendar: the id of a busy event of theirs at that time), or None;

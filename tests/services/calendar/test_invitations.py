@@ -26,6 +26,7 @@ SCENE = (
       - {ref: gym, calendar: $omar, summary: Gym, start: "2026-03-03T12:00:00Z", duration: 1h,
          transparency: transparent}
       - {ref: pager, calendar: $oncall, summary: Pager, start: "2026-03-04T10:00:00Z", duration: 1h}
+      - {ref: review, calendar: $omar, summary: Review, start: "2026-03-05T10:00:00Z", attendees: [$maya, $priya]}
 people:
   - {ref: omar, slack_user: $omar, reply_after: 10m}
   - ref: priya
@@ -235,3 +236,22 @@ def test_the_same_calls_give_the_same_log(stage: Any) -> None:
     once, again = run(), run()
     assert once == again
     assert [e["response"] for e in once if e["kind"] == "answered"] == ["accepted", "declined", "tentative"]
+
+
+def test_the_agents_own_answer_invites_nobody(cal: GoogleWorld) -> None:
+    review = cal.ref("review")
+    mine = {"attendees": [{"email": "maya@acme.test", "responseStatus": "accepted"}]}
+    assert cal.raw("PATCH", f"calendars/primary/events/{review}", json=mine).status_code == 200
+    cal.live.advance("2h")
+    assert answered(cal) == []
+
+
+def test_a_fork_answers_as_its_parent_does(cal: GoogleWorld) -> None:
+    invite(cal, "2026-03-03T10:30:00Z", "2026-03-03T11:00:00Z", "omar@acme.test", "priya@acme.test")
+    world = cal.live.world
+    fork = world.fork("fork")
+    for each in (world, fork):
+        each.advance(3600 * 1_000_000)
+    theirs = [e.model_dump(mode="json") for e in fork.log.events if e.kind == "answered"]
+    assert [(e["response"], e["reason"]) for e in theirs] == [("declined", "busy"), ("tentative", "decision")]
+    assert theirs == [e for e in answered(cal) if e["kind"] == "answered"]

@@ -7,7 +7,8 @@ from __future__ import annotations
 from ...world import Record, World
 from ..google import accounts
 from ..invitations import Invitation
-from . import events
+from ..google.service import GoogleService
+from . import calendars, events
 from .store import CALENDARS, EVENTS
 
 
@@ -19,8 +20,14 @@ class CalendarInvitations:
         return accounts.email_of(world.settings, person)
 
     def invited(self, world: World, record_id: str) -> list[Invitation]:
+        """Whom the event invites, when the agent may change it (an attendee's write on another's event is their
+        own answer, which invites nobody)."""
         event = world[EVENTS].get(record_id)
         if event is None or event["status"] == "cancelled":
+            return []
+        agent = accounts.email_of(world.settings, world.agent.get(GoogleService.agent_user))
+        entry = calendars.entry(world, agent, event["calendar"]) if agent is not None else None
+        if entry is None or entry["accessRole"] not in ("writer", "owner"):
             return []
         hosts = (event["organizer"], event["creator"])
         return [
