@@ -241,6 +241,18 @@ def line_of(text: str, snippet: str, nth: int = 1) -> int:
             "expected a person of this scene (people: $laura), found '$nina'",
         ),
         (
+            '  - ref: laura\n    slack_user: $laura\n    working_hours: {from: "17:00", to: "09:00"}',
+            "working_hours",
+            "people[0].working_hours",
+            "`to` (09:00) must be after `from` (17:00)",
+        ),
+        (
+            "  - ref: laura\n    slack_user: $laura\n    working_hours: {from: 9am}",
+            "working_hours",
+            "people[0].working_hours.from",
+            "expected a time of day like 09:00, found '9am'",
+        ),
+        (
             (
                 "  - ref: laura\n    slack_user: $laura\n    decisions:\n"
                 "      - {id: d, invitation: true, options: [maybe]}"

@@ -71,3 +71,24 @@ def test_a_decision_on_invitations_is_not_a_question_of_slack() -> None:
                 "Offsite}}}}\n      - {id: more, invitation: true, options: [accepted]}\n",
             )
         )
+
+
+def test_outside_their_working_hours_they_decline(stage: Any) -> None:
+    hours = '    working_hours: {from: "09:00", to: "17:00"}\n'
+    cal = calendar_world(
+        stage.world(scene_yaml=OFFSITE.replace("    reply_after: 10m\n", "    reply_after: 10m\n" + hours))
+    )
+    late = invite(cal, "2026-03-03T17:00:00Z", "2026-03-03T18:00:00Z", "omar@acme.test")  # 17:00 in London
+    day = invite(cal, "2026-03-03T16:00:00Z", "2026-03-03T17:00:00Z", "omar@acme.test")
+    saturday = invite(cal, "2026-03-07T10:00:00Z", "2026-03-07T11:00:00Z", "omar@acme.test")
+    body = {"summary": "Away day", "start": {"date": "2026-03-07"}, "end": {"date": "2026-03-08"}}
+    body["attendees"] = [{"email": "omar@acme.test"}]
+    all_day = cal.raw("POST", "calendars/primary/events", json=body).json()["id"]
+    cal.live.advance("10m")
+    said = [(e["event"], e["response"], e["reason"]) for e in cal.live.events() if e["kind"] == "answered"]
+    assert said == [
+        (late, "declined", "hours"),
+        (day, "accepted", "free"),
+        (saturday, "declined", "hours"),
+        (all_day, "accepted", "free"),  # a day alone has no hours to fall outside
+    ]

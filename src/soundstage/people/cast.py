@@ -105,6 +105,15 @@ class Trigger:
         return f"fault_resolved {self.fault}" if self.fault is not None else f"decided {self.decided.decision}"  # type: ignore[union-attr]
 
 
+@dataclass(frozen=True)
+class WorkingHours:
+    """Days (0 Monday to 6 Sunday) and minutes of the day, `[start, end)`, in the person's calendar's zone."""
+
+    days: frozenset[int]
+    start: int
+    end: int
+
+
 @shared_by_forks
 @dataclass(frozen=True)
 class Person:
@@ -119,6 +128,7 @@ class Person:
     script: tuple[Scripted, ...]
     on: tuple[Trigger, ...]
     general_answer: str | None = None  # the key of the fact they give to a vague question
+    working_hours: WorkingHours | None = None
 
     @property
     def on_invitation(self) -> Decision | None:

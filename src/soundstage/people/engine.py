@@ -53,6 +53,7 @@ from ..services.slack.store import CHANNELS, MESSAGES, USERS, WRITTEN
 from ..world import Record, World, shared_by_forks
 from .cast import Cast, Condition, Decision, Fact, Line, Person
 from .hearing import Hearer, hearers
+from .hours import outside
 from .replies import Part, compose
 from .understanding import Reading
 from .understanding_model import ModelUnderstanding
@@ -382,7 +383,8 @@ class Engine:
 
     def respond(self, world: World, invitations: Invitations, person: Person, invitation: Invitation) -> None:
         """Answers an invitation that still stands: by the person's decision on invitations when a choice of it
-        holds (or it has a default), else `declined` when they are busy then, else `accepted`."""
+        holds (or it has a default), else `declined` when they are busy then or it is outside their working hours,
+        else `accepted`."""
         if not invitations.stands(world, invitation):
             return  # cancelled, moved (its new revision is answered apart) or no longer inviting them
         state = world.part(State)
@@ -394,6 +396,10 @@ class Engine:
         else:
             conflict = invitations.conflict(world, invitation)
             response, reason = ("declined", "busy") if conflict is not None else ("accepted", "free")
+            hours = person.working_hours
+            when = invitations.when(world, invitation) if conflict is None and hours is not None else None
+            if hours is not None and when is not None and outside(hours, *when):
+                response, reason = "declined", "hours"
         invitations.answer(world, invitation, response)
         t = iso(world.now())
         world.log.emit(

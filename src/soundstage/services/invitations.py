@@ -36,6 +36,9 @@ class Invitations(Protocol):
         """What keeps the person from coming (Calendar: the id of a busy event of theirs at that time), or None;
         only for an invitation that still `stands`."""
 
+    def when(self, world: World, invitation: Invitation) -> tuple[int, int, str] | None:
+        """Its start and end (epoch µs) and the invited person's time zone; None for an all-day event."""
+
     def stands(self, world: World, invitation: Invitation) -> bool:
         """Whether the invitation is still as it was made (not cancelled, the person invited, the same revision)."""
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from ...world import Record, World
 from ..google import accounts
-from ..invitations import Invitation
 from ..google.service import GoogleService
+from ..invitations import Invitation
 from . import calendars, events
 from .store import CALENDARS, EVENTS
 
@@ -38,6 +38,12 @@ class CalendarInvitations:
 
     def stands(self, world: World, invitation: Invitation) -> bool:
         return invitation in self.invited(world, invitation.record)
+
+    def when(self, world: World, invitation: Invitation) -> tuple[int, int, str] | None:
+        event = world[EVENTS].one(invitation.record)
+        if "date" in event["start"]:
+            return None
+        return event["startAt"], event["endAt"], str(world[CALENDARS].one(invitation.address)["timeZone"])
 
     def conflict(self, world: World, invitation: Invitation) -> str | None:
         """The first event (in start order, calendar by calendar) on a calendar the person owns that overlaps the
