@@ -11,6 +11,8 @@ from tests.services.google_world import SCENE as GOOGLE_SCENE
 from tests.services.google_world import GoogleWorld
 
 from soundstage.checks import score_custom
+from soundstage.checks.transcript import transcript
+from soundstage.grading.attempt import Attempt
 
 # The Google test scene and Priya. Omar (London) answers in 10 minutes by his calendars: a dentist at 10:00 on
 # Tuesday, a gym hour he is free in (transparent), a pager hour on his on-call calendar on Wednesday. Priya answers
@@ -255,3 +257,14 @@ def test_a_fork_answers_as_its_parent_does(cal: GoogleWorld) -> None:
     theirs = [e.model_dump(mode="json") for e in fork.log.events if e.kind == "answered"]
     assert [(e["response"], e["reason"]) for e in theirs] == [("declined", "busy"), ("tentative", "decision")]
     assert theirs == [e for e in answered(cal) if e["kind"] == "answered"]
+
+
+def test_the_judges_transcript_says_each_answer_and_why(cal: GoogleWorld) -> None:
+    clash = invite(cal, "2026-03-03T10:30:00Z", "2026-03-03T11:00:00Z", "omar@acme.test", "priya@acme.test")
+    cal.live.advance("1h")
+    said = [line for line in transcript(Attempt.from_world(cal.live.world), lambda v: v) if "answered" in line]
+    dentist = cal.ref("dentist")
+    assert said == [
+        f"14:10:00 Omar Haddad answered the invitation to event {clash}: declined (busy with event {dentist})",
+        f"15:00:00 Priya Raman answered the invitation to event {clash}: tentative (by priya.invites)",
+    ]
