@@ -46,9 +46,9 @@ class CalendarInvitations:
         return event["startAt"], event["endAt"], str(world[CALENDARS].one(invitation.address)["timeZone"])
 
     def conflict(self, world: World, invitation: Invitation) -> str | None:
-        """The first event (in start order, calendar by calendar) on a calendar the person owns that overlaps the
-        invitation's and keeps them busy, but for invitations they have not answered yet: the invitation itself,
-        and its series, aside."""
+        """The first event found (calendar by calendar, by id; in start order on each) on a calendar the person owns
+        that overlaps the invitation's and keeps them busy, but for invitations they have not answered yet: the
+        invitation itself, and its series, aside."""
         event = world[EVENTS].one(invitation.record)
         itself = {event["eventId"], event["recurringEventId"]} - {None}
         for calendar in sorted(world[CALENDARS].by("owner", invitation.address), key=lambda c: c["id"]):
