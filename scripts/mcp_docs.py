@@ -72,7 +72,7 @@ EXPLAINED = """
   beside the call.
 
 Tools' names and input schemas are those of the vendors' own MCP servers (for Datadog, whose own server does
-not publish its tools' input schemas, and for Google Calendar, a widely used one's), as each service's
+not publish its tools' input schemas, and for Google Calendar and Gmail, widely used ones'), as each service's
 `mcp_tools.yaml` records them with their source and license; the descriptions are soundstage's own words. Each
 tool is one REST call: a source's tool that needs more than one, or whose answer is not a REST answer, is not
 provided, and neither is a parameter that would need one, or one soundstage's records do not keep; each

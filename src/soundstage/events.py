@@ -465,14 +465,30 @@ class KnowsEvent(Event):
 
 @event_kind
 class DecidedEvent(Event):
-    """A person made a decision they were asked for; the reply names the option."""
+    """A person made a decision they were asked for (the reply names the option), or one on an invitation."""
 
     kind: str = "decided"
     person: str
     decision: str
     option: str
     by: str  # who asked
-    ts: str  # the reply
+    ts: str | None = None  # the reply (None: a decision on an invitation, answered in its service)
+
+
+@event_kind
+class AnsweredEvent(Event):
+    """A person answered an invitation of the agent's (a Calendar event inviting them), where its service shows it."""
+
+    kind: str = "answered"
+    person: str
+    service: str  # calendar
+    event: str  # the event id
+    revision: int  # the event's revision answered (Calendar: its `sequence`)
+    response: str  # accepted | tentative | declined
+    reason: str  # free | busy | decision
+    conflict: str | None = None  # busy: the event of theirs it overlaps
+    decision: str | None = None  # decision: the decision that chose the response
+    by: str  # who invited them (the organizer)
 
 
 @event_kind

@@ -69,6 +69,25 @@ def test_entry_lines_read_what_passed_between_agent_and_people() -> None:
     assert entry_line(message) == '#26 2026-03-02T14:00:55Z message U1 in C1 to [U2] carrying []: "Refund approved"'
     assert entry_line(decided) == "#46 2026-03-02T14:02:05Z decided U3 decided priya.refund: approve the refund"
     assert entry_line(asked) == "#7 2026-03-02T14:00:05Z asked U1 asked U2 for laura.impact"
+    answered = {
+        "seq": 9,
+        "t": "2026-03-02T14:10:00Z",
+        "kind": "answered",
+        "person": "U2",
+        "service": "calendar",
+        "event": "e1",
+        "revision": 1,
+        "response": "declined",
+        "reason": "busy",
+        "conflict": "e0",
+        "decision": None,
+        "by": "maya@acme.test",
+    }
+    assert entry_line(answered) == (
+        "#9 2026-03-02T14:10:00Z answered U2 the calendar event e1 (revision 1): declined (busy e0)"
+    )
+    chosen = {**answered, "response": "tentative", "reason": "decision", "conflict": None, "decision": "omar.invites"}
+    assert entry_line(chosen).endswith("tentative (decision omar.invites)")
 
 
 def test_a_failed_check_reads_as_its_verdict_then_its_evidence() -> None:

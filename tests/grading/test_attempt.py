@@ -385,6 +385,8 @@ def every_kind_log(log) -> None:
         status=200,
         usage=usage,
     )
+    answered = {"service": "calendar", "event": "e1", "revision": 0, "response": "accepted", "reason": "free"}
+    log.event(EVENT_KINDS["answered"], person="U2", by="maya@acme.test", **answered)
     log.finish("Done.")
 
 

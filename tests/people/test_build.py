@@ -240,6 +240,52 @@ def line_of(text: str, snippet: str, nth: int = 1) -> int:
             "people[0].on[0].decided.person",
             "expected a person of this scene (people: $laura), found '$nina'",
         ),
+        (
+            '  - ref: laura\n    slack_user: $laura\n    working_hours: {from: "17:00", to: "09:00"}',
+            "working_hours",
+            "people[0].working_hours",
+            "`to` (09:00) must be after `from` (17:00)",
+        ),
+        (
+            "  - ref: laura\n    slack_user: $laura\n    working_hours: {from: 9am}",
+            "working_hours",
+            "people[0].working_hours.from",
+            "expected a time of day like 09:00, found '9am'",
+        ),
+        (
+            (
+                "  - ref: laura\n    slack_user: $laura\n    decisions:\n"
+                "      - {id: d, invitation: true, options: [maybe]}"
+            ),
+            "id: d",
+            "people[0].decisions[0]",
+            "option 'maybe' of a decision on invitations is not one of ['accepted', 'tentative', 'declined']",
+        ),
+        (
+            (
+                "  - ref: laura\n    slack_user: $laura\n    decisions:\n"
+                "      - {id: d, invitation: true, ask: [a], options: [accepted]}"
+            ),
+            "id: d",
+            "people[0].decisions[0]",
+            "a decision on invitations is taken on each invitation, never asked",
+        ),
+        (
+            "  - ref: laura\n    slack_user: $laura\n    decisions:\n      - {id: d, options: [o]}",
+            "id: d",
+            "people[0].decisions[0]",
+            "a decision needs `ask` phrases",
+        ),
+        (
+            (
+                "  - ref: laura\n    slack_user: $laura\n    decisions:\n"
+                "      - {id: d, invitation: true, options: [accepted]}\n"
+                "      - {id: e, invitation: true, options: [declined]}"
+            ),
+            "id: e",
+            "people[0].decisions[1].invitation",
+            "laura has a decision on invitations already",
+        ),
     ],
 )
 def test_mistakes_name_file_line_and_field(people, marker, field, message):

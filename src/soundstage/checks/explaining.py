@@ -60,6 +60,12 @@ def entry_line(event: dict[str, Any]) -> str:
         return f"{head} {event.get('collection')} {event.get('id')} {event.get('op')}{fields}{by}"
     if event.get("kind") == "milestone":  # the state predicate as a check file writes it, not JSON in JSON
         return f"{head} milestone state {show(_predicate(event.get('key')), 160)} held"
+    if event.get("kind") == "answered":  # why: busy with which event, or by which decision
+        why = " ".join(str(event[k]) for k in ("reason", "conflict", "decision") if event.get(k))
+        return (
+            f"{head} answered {event.get('person')} the {event.get('service')} event {event.get('event')}"
+            f" (revision {event.get('revision')}): {event.get('response')} ({why})"
+        )
     said = _LINES.get(event.get("kind", ""))
     if said is not None:
         shown = {**event, "text": _short(event.get("text")), "output": _short(event.get("output"))}

@@ -18,6 +18,7 @@ from typing import Any
 from ..clock import US, iso, parse_time
 from ..events import (
     AfterFinishEvent,
+    AnsweredEvent,
     AskedEvent,
     CallEvent,
     ClockEvent,
@@ -323,6 +324,11 @@ _DESCRIBE: dict[type[Any], Callable[[Any, Names], str]] = {
         + {"start": "from the start", "agent": "told by the agent"}.get(e.source, f"told by {n.user(e.source)}")
     ),
     DecidedEvent: lambda e, n: f"{n.user(e.person)} decided {e.decision}: {e.option} (asked by {n.user(e.by)})",
+    AnsweredEvent: lambda e, n: (
+        f"{n.user(e.person)} answered the invitation to event {e.event}: {e.response} ("
+        + {"free": "free then", "busy": f"busy with event {e.conflict}"}.get(e.reason, f"by {e.decision}")
+        + ")"
+    ),
     ScriptEvent: lambda e, n: f"{n.user(e.person)} wrote in {n.channel(e.channel)} on their own ({e.trigger})",
     MilestoneEvent: lambda e, n: f"milestone reached: {n.annotate(e.key)}",
     FaultStartedEvent: lambda e, n: f"fault {e.fault} started",

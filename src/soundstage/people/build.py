@@ -95,6 +95,11 @@ class _Builder:
                 raise self.error(f"decision id {decision.id!r} is used twice by {person.ref}", i, "decisions", j, "id")
             seen.add(decision.id)
             self.decisions[f"{person.ref}.{decision.id}"] = decision
+        taken = [j for j, decision in enumerate(person.decisions) if decision.invitation]
+        if len(taken) > 1:
+            raise self.error(
+                f"{person.ref} has a decision on invitations already", i, "decisions", taken[1], "invitation"
+            )
 
     def _person_user(self, value: Any, *path: str | int) -> str:
         """A person of this scene, named `$ref` (or by their user id): their user id."""
@@ -146,6 +151,7 @@ class _Builder:
             script=script,
             on=on,
             general_answer=f"{person.ref}.{general}" if general is not None else None,
+            working_hours=_hours(person.working_hours) if person.working_hours is not None else None,
         )
 
     def _fact_of(self, i: int, j: int, person: m.Person, user: str, fact: m.Fact) -> c.Fact:
@@ -185,6 +191,7 @@ class _Builder:
             options=tuple(decision.options),
             choose=choose,
             default=decision.default,
+            invitation=decision.invitation,
         )
 
     # -- names -------------------------------------------------------------------------------------
@@ -256,3 +263,13 @@ class _Builder:
         if trigger.decided is not None:
             return c.Trigger(line, decided=self._decided(trigger.decided, *path, "decided"))
         return c.Trigger(line, fault=trigger.fault_resolved)
+
+
+DAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+
+
+def _hours(hours: m.WorkingHours) -> c.WorkingHours:
+    def minutes(clock: str) -> int:
+        return int(clock[:2]) * 60 + int(clock[3:])
+
+    return c.WorkingHours(frozenset(DAYS.index(day) for day in hours.days), minutes(hours.from_), minutes(hours.to))

@@ -75,6 +75,7 @@ class Decision:
     options: tuple[str, ...]
     choose: tuple[Choice, ...]
     default: str | None
+    invitation: bool = False  # taken on each of the agent's invitations, never asked
 
 
 @dataclass(frozen=True)
@@ -104,6 +105,15 @@ class Trigger:
         return f"fault_resolved {self.fault}" if self.fault is not None else f"decided {self.decided.decision}"  # type: ignore[union-attr]
 
 
+@dataclass(frozen=True)
+class WorkingHours:
+    """Days (0 Monday to 6 Sunday) and minutes of the day, `[start, end)`, in the person's calendar's zone."""
+
+    days: frozenset[int]
+    start: int
+    end: int
+
+
 @shared_by_forks
 @dataclass(frozen=True)
 class Person:
@@ -118,6 +128,12 @@ class Person:
     script: tuple[Scripted, ...]
     on: tuple[Trigger, ...]
     general_answer: str | None = None  # the key of the fact they give to a vague question
+    working_hours: WorkingHours | None = None
+
+    @property
+    def on_invitation(self) -> Decision | None:
+        """Their decision on invitations, if they have one."""
+        return next((d for d in self.decisions if d.invitation), None)
 
 
 @shared_by_forks

@@ -10,7 +10,10 @@ entries of the event log, in order, and
   wrote it, works out what it asks each hearer (`understanding`, and the optional model's) and their
   answer (`asked` events now; the reply posted `reply_after` later, with its `revealed` / `withheld` /
   `referred` / `decided` events);
-- for each `decided` or `fault_resolved` event: posts what people say `on` it (`script` events).
+- for each `decided` or `fault_resolved` event: posts what people say `on` it (`script` events);
+- for each write of the agent's to a collection whose records invite people (a service's `invitations`:
+  Calendar's events): has each person it invites answer that revision of it `reply_after` later, by their
+  decision on invitations, else by their calendar (`answered` events; `decided` too when a decision chose).
 
 Everything is decided here, by rules, in log order; nothing reads the machine's clock or an unseeded
 random source, so identical calls give identical words and events. Per-world state (who knows what, who
@@ -27,6 +30,7 @@ from typing import Any
 
 from ..clock import iso, parse_time
 from ..events import (
+    AnsweredEvent,
     AskedEvent,
     DecidedEvent,
     Event,
@@ -40,6 +44,8 @@ from ..events import (
     WriteEvent,
 )
 from ..predicates.live import state_holds
+from ..services import SERVICES
+from ..services.invitations import Invitation, Invitations
 from ..services.slack import channels, messages
 from ..services.slack import service as slack
 from ..services.slack.mrkdwn import unescape
@@ -47,6 +53,7 @@ from ..services.slack.store import CHANNELS, MESSAGES, USERS, WRITTEN
 from ..world import Record, World, shared_by_forks
 from .cast import Cast, Condition, Decision, Fact, Line, Person
 from .hearing import Hearer, hearers
+from .hours import outside
 from .replies import Part, compose
 from .understanding import Reading
 from .understanding_model import ModelUnderstanding
@@ -62,6 +69,7 @@ class State:
     told: dict[str, set[str]] = field(default_factory=dict)  # user id -> fact keys the agent told them
     decided: list[tuple[str, str, str]] = field(default_factory=list)  # (person, decision key, option)
     replies: dict[str, int] = field(default_factory=dict)  # person ref -> replies given
+    invitations: set[Invitation] = field(default_factory=set)  # answered, or to be: never twice
     wording: Wording | None = None
     understanding: ModelUnderstanding | None = None
     reading: bool = False
@@ -75,6 +83,7 @@ class State:
             told={user: set(keys) for user, keys in self.told.items()},
             decided=list(self.decided),
             replies=dict(self.replies),
+            invitations=set(self.invitations),
             wording=copy.deepcopy(self.wording, memo),
             understanding=copy.deepcopy(self.understanding, memo),
             reading=self.reading,
@@ -112,7 +121,7 @@ def attach(world: World, cast: Cast) -> None:
     state = world.part(State)
     state.wording = Wording.from_env(os.environ)
     state.understanding = ModelUnderstanding.from_env(os.environ)
-    engine = Engine(cast)
+    engine = Engine(cast, world)
     t = iso(world.now())
     for person in cast.people:
         known = state.knows.setdefault(person.user, set())
@@ -131,9 +140,16 @@ def attach(world: World, cast: Cast) -> None:
 class Engine:
     """The rules, over one cast; the state is the world's (so forks share it)."""
 
-    def __init__(self, cast: Cast) -> None:
+    def __init__(self, cast: Cast, world: World) -> None:
         self.cast = cast
         self.triggers = [(person, trigger) for person in cast.people for trigger in person.on]
+        # The services whose records invite people, by collection, each with the cast by their address there.
+        self.inviting: dict[str, tuple[Invitations, dict[str, Person]]] = {}
+        for service in SERVICES.values():
+            invitations: Invitations | None = getattr(service, "invitations", None)
+            if invitations is not None:
+                addressed = ((invitations.address(world, p.user), p) for p in cast.people)
+                self.inviting[invitations.collection] = (invitations, {a: p for a, p in addressed if a is not None})
 
     # -- reading the log ---------------------------------------------------------------------------
 
@@ -151,6 +167,8 @@ class Engine:
                 if isinstance(event, WriteEvent):
                     if event.collection == MESSAGES and event.op == "added":
                         self.heard(world, state, event)
+                    elif event.collection in self.inviting and event.by is not None and event.op != "removed":
+                        self.invited(world, state, event)
                 elif event.kind in ("decided", "fault_resolved"):
                     self.triggered(world, event)
         finally:
@@ -216,7 +234,7 @@ class Engine:
             return hearer.addressed and (item.ask.understood(reading) or key in reading.model)
 
         facts = [fact for key, fact in self.cast.facts.items() if asks(key, fact)]
-        decisions = [decision for key, decision in self.cast.decisions.items() if asks(key, decision)]
+        decisions = [d for key, d in self.cast.decisions.items() if not d.invitation and asks(key, d)]
         general = hearer.person.general_answer
         if hearer.addressed and reading.vague and not facts and not decisions and general is not None:
             facts = [self.cast.facts[general]]
@@ -279,10 +297,8 @@ class Engine:
         return Answer(Part("pass", fact.key, text=fact.text, owner=fact.owner))
 
     def choose(self, world: World, state: State, person: Person, decision: Decision) -> str:
-        for choice in decision.choose:
-            if choice.when is None or self.holds(world, state, person, choice.when):
-                return choice.option
-        return decision.default if decision.default is not None else decision.options[0]
+        chosen = self.chosen(world, state, person, decision)
+        return chosen if chosen is not None else decision.options[0]
 
     def holds(self, world: World, state: State, person: Person, condition: Condition) -> bool:
         known = state.knows.get(person.user, set())
@@ -348,6 +364,70 @@ class Engine:
                     ts=ts,
                 )
         self.read(world)
+
+    # -- invitations -------------------------------------------------------------------------------
+
+    def invited(self, world: World, state: State, write: WriteEvent) -> None:
+        """Has each person of the cast whom a write of the agent's invites answer it `reply_after` later, once
+        per revision."""
+        invitations, addressed = self.inviting[write.collection]
+        at = parse_time(write.t)
+        for invitation in invitations.invited(world, write.id):
+            person = addressed.get(invitation.address)
+            if person is not None and invitation not in state.invitations:
+                state.invitations.add(invitation)
+                world.schedule(at + person.reply_after, self.responder(invitations, person, invitation))
+
+    def responder(self, invitations: Invitations, person: Person, invitation: Invitation) -> Callable[[World], None]:
+        return lambda world: self.respond(world, invitations, person, invitation)
+
+    def respond(self, world: World, invitations: Invitations, person: Person, invitation: Invitation) -> None:
+        """Answers an invitation that still stands: by the person's decision on invitations when a choice of it
+        holds (or it has a default), else `declined` when they are busy then or it is outside their working hours,
+        else `accepted`."""
+        if not invitations.stands(world, invitation):
+            return  # cancelled, moved (its new revision is answered apart) or no longer inviting them
+        state = world.part(State)
+        decision = person.on_invitation
+        option = self.chosen(world, state, person, decision) if decision is not None else None
+        conflict = None
+        if option is not None:
+            response, reason = option, "decision"
+        else:
+            conflict = invitations.conflict(world, invitation)
+            response, reason = ("declined", "busy") if conflict is not None else ("accepted", "free")
+            hours = person.working_hours
+            when = invitations.when(world, invitation) if conflict is None and hours is not None else None
+            if hours is not None and when is not None and outside(hours, *when):
+                response, reason = "declined", "hours"
+        invitations.answer(world, invitation, response)
+        t = iso(world.now())
+        world.log.emit(
+            AnsweredEvent,
+            t=t,
+            person=person.user,
+            service=invitations.service,
+            event=invitation.event,
+            revision=invitation.revision,
+            response=response,
+            reason=reason,
+            conflict=conflict,
+            decision=decision.key if option is not None and decision is not None else None,
+            by=invitation.by,
+        )
+        if option is not None and decision is not None:
+            state.decided.append((person.user, decision.key, option))
+            world.log.emit(
+                DecidedEvent, t=t, person=person.user, decision=decision.key, option=option, by=invitation.by
+            )
+        self.read(world)
+
+    def chosen(self, world: World, state: State, person: Person, decision: Decision) -> str | None:
+        """A decision on invitations' option: its first choice that holds, else its default, else None."""
+        for choice in decision.choose:
+            if choice.when is None or self.holds(world, state, person, choice.when):
+                return choice.option
+        return decision.default
 
     # -- acting on their own -----------------------------------------------------------------------
 

@@ -7,11 +7,11 @@ A person's `ref` is the ref of their Slack user, so `$laura` names both; a fact 
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import BeforeValidator, Field, model_validator
 
-from ..spec.fields import Duration, Spec
+from ..spec.fields import Duration, Spec, matching
 
 
 class Condition(Spec):
@@ -44,15 +44,31 @@ class Choice(Spec):
     if_: Condition | None = Field(None, alias="if")
 
 
+ANSWERS = ("accepted", "tentative", "declined")  # an invitation's answers, as Calendar's `responseStatus` says them
+
+
 class Decision(Spec):
+    """A decision asked for in Slack (`ask`), or, with `invitation: true`, taken on each of the agent's invitations
+    (docs/people.md, "Invitations"): then its options are answers, and without a choice that holds or a
+    `default` their calendar decides."""
+
     id: str
-    ask: list[str] = Field(min_length=1)
+    ask: list[str] = []
+    invitation: bool = False
     options: list[str] = Field(min_length=1)
     choose: list[Choice] = []  # the first whose condition holds
-    default: str | None = None  # when none holds; without it, the first option
+    default: str | None = None  # when none holds; without it, the first option (on an invitation, their calendar's)
 
     @model_validator(mode="after")
     def _known_options(self) -> Decision:
+        if self.invitation:
+            if self.ask:
+                raise ValueError("a decision on invitations is taken on each invitation, never asked: drop `ask`")
+            for option in self.options:
+                if option not in ANSWERS:
+                    raise ValueError(f"option {option!r} of a decision on invitations is not one of {list(ANSWERS)}")
+        elif not self.ask:
+            raise ValueError("a decision needs `ask` phrases (or `invitation: true`)")
         for option in [c.option for c in self.choose] + ([self.default] if self.default else []):
             if option not in self.options:
                 raise ValueError(f"option {option!r} is not one of the options {self.options}")
@@ -95,6 +111,24 @@ def _listed(value: Any) -> Any:
     return [value] if isinstance(value, dict) else value
 
 
+Day = Literal["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
+Clock = Annotated[str, matching(r"([01][0-9]|2[0-3]):[0-5][0-9]", "a time of day like 09:00")]
+
+
+class WorkingHours(Spec):
+    """When a person takes meetings, in their calendar's time zone: an invitation outside them is declined."""
+
+    days: list[Day] = ["mon", "tue", "wed", "thu", "fri"]
+    from_: Clock = Field("09:00", alias="from")
+    to: Clock = "17:00"
+
+    @model_validator(mode="after")
+    def _ordered(self) -> WorkingHours:
+        if self.to <= self.from_:
+            raise ValueError(f"`to` ({self.to}) must be after `from` ({self.from_})")
+        return self
+
+
 class Person(Spec):
     ref: str  # the ref of their Slack user
     slack_user: str  # `$laura`
@@ -107,3 +141,4 @@ class Person(Spec):
     script: list[Scripted] = []
     on: Annotated[list[Trigger], BeforeValidator(_listed)] = []  # one mapping, or a list of them
     general_answer: str | None = None  # the id of their fact they give to a vague question
+    working_hours: WorkingHours | None = None  # when they take meetings (docs/people.md, "Invitations")

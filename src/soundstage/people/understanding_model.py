@@ -92,7 +92,7 @@ class ModelUnderstanding:
     def asked(self, question: str, cast: Cast) -> frozenset[str]:
         """The keys of the facts and decisions the model takes `question` to ask for."""
         topics = [(key, list(fact.ask.phrases)) for key, fact in cast.facts.items()]
-        topics += [(key, list(decision.ask.phrases)) for key, decision in cast.decisions.items()]
+        topics += [(key, list(d.ask.phrases)) for key, d in cast.decisions.items() if not d.invitation]
         if not topics:
             return frozenset()
         key = hashlib.sha256(json.dumps([self.model, question, topics]).encode()).hexdigest()

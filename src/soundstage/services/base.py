@@ -134,6 +134,8 @@ class Service(Protocol):
       environment variable, is made once for all of them, and a token of the account reaches each of them.
     - `addresses(collections)`: the people its records name by email address (`Address`), from the built
       collections by name. A build reads every service's, merged by email, as `ctx.addresses()`.
+    - `invitations`: an `Invitations` (services/invitations.py), for a service whose records invite the world's
+      people, which the people engine calls so that people answer them (Calendar's events).
     - `derive(ctx)`: called once per image after every section's records are built, whether or not the files
       have a section of this service: the records it makes of the world's people (`ctx.addresses()`: a
       primary calendar and a mailbox for each address).

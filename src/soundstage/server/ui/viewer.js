@@ -312,6 +312,7 @@ function describeEvent(event) {
     case "withheld": return [named(event.person), ` withheld ${event.fact} from `, named(event.to), ` (${event.reason})`];
     case "referred": return [named(event.person), " referred ", named(event.to), " to ", named(event.owner), ` for ${event.fact}`];
     case "decided": return [named(event.person), ` decided ${event.decision}: ${event.option}`];
+    case "answered": return [named(event.person), ` answered `, named(event.event), `: ${event.response} (${event.reason})`];
     case "asked": return [named(event.by), " asked ", named(event.person), ` about ${event.fact || event.decision}`];
     case "told": return [named(event.person), ` was told ${event.fact}`];
     case "knows": return [named(event.person), ` knows ${event.fact} (${event.source})`];

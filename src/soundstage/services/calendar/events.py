@@ -42,6 +42,15 @@ def find(world: World, calendar_id: str, event_id: str) -> Record | None:
     return next((event for event in on(world, calendar_id) if event["eventId"] == event_id), None)
 
 
+def busy(event: Record, owner: str) -> bool:
+    """Whether an event its calendar shows keeps `owner` busy: not cancelled, not transparent, not declined by them."""
+    return (
+        event["status"] != "cancelled"
+        and event["transparency"] != "transparent"
+        and not any(a["email"] == owner and a["responseStatus"] == "declined" for a in event["attendees"])
+    )
+
+
 def zone_of(event: Record, calendar_zone: str) -> str:
     return str(event["start"].get("timeZone") or calendar_zone)
 

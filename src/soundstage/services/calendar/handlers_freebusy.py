@@ -64,13 +64,7 @@ def _bound(body: dict[str, Any], name: str) -> int:
 def busy(call: Call, calendar: Record, after: int, before: int) -> list[tuple[int, int]]:
     owner = calendar["owner"]
     shown = events.expanded(call.world, events.on(call.world, calendar["id"]), calendar["timeZone"], after, before)
-    periods = sorted(
-        (max(e["startAt"], after), min(e["endAt"], before))
-        for e in shown
-        if e["status"] != "cancelled"
-        and e["transparency"] != "transparent"
-        and not any(a["email"] == owner and a["responseStatus"] == "declined" for a in e["attendees"])
-    )
+    periods = sorted((max(e["startAt"], after), min(e["endAt"], before)) for e in shown if events.busy(e, owner))
     merged: list[tuple[int, int]] = []
     for start, end in periods:
         if merged and start <= merged[-1][1]:

@@ -11,6 +11,7 @@ from ..base import import_registrations
 from ..google.service import GoogleService
 from . import mcp_tools, seed
 from .calls import Call, ops
+from .invitations import CalendarInvitations
 from .models import CalendarSection
 from .store import record_names
 
@@ -26,6 +27,7 @@ class CalendarService(GoogleService):
     call = Call
     record_names = staticmethod(record_names)
     tools = mcp_tools.tools  # its MCP server's tools (docs/mcp.md)
+    invitations = CalendarInvitations()
 
     def environment(self, world: World, base_url: str) -> dict[str, str]:
         """The API's root as the official client takes it (`api_endpoint`, which stands for its root URL and
