@@ -15,6 +15,7 @@ from tests.server.test_mcp import over_mcp
 from tests.services.mcp_tools import call, rest
 
 from soundstage.services.calendar.mcp_tools import tools
+from soundstage.services.gmail.mcp_tools import tools as gmail_tools
 
 
 @pytest.fixture
@@ -201,7 +202,8 @@ def test_the_endpoint_of_every_service_gives_the_tools_the_accounts_token(live):
         return listed, busy
 
     listed, busy = over_mcp(live.env["SOUNDSTAGE_MCP_URL"], live.env["SOUNDSTAGE_TOKEN"], steps)
-    assert [t.name for t in listed.tools] == [t.name for t in tools.all()]  # the scene's agent has Google alone
+    # The scene's agent has a Google account alone: its token reaches Calendar's and Gmail's tools.
+    assert [t.name for t in listed.tools] == [t.name for t in tools.all()] + [t.name for t in gmail_tools.all()]
     assert busy.is_error is False
     assert json.loads(busy.content[0].text)["calendars"]["omar@acme.test"]["busy"] == [
         {"start": "2026-03-13T16:00:00Z", "end": "2026-03-13T17:00:00Z"}
