@@ -282,6 +282,12 @@ EXPECTED: dict[str, dict[str, set[str]]] = {
         "customer_email_reply": set(),
         "customer_email_new_thread": {"answered_northwind_in_thread", "laura_copied", "sent_once"},
     },
+    "customer-email-draft": {
+        "customer_email_draft": set(),
+        "customer_email_draft_sends": {"drafted_in_thread", "nothing_sent"},
+        "customer_email_draft_guesses": {"learned_the_date", "drafted_in_thread", "asked_before_drafting"},
+        "customer_email_draft_leaks": {"cause_stays_internal"},
+    },
     "page-or-not": {
         "page_or_not": set(),
         "page_or_not_pages_both": {
@@ -418,6 +424,10 @@ WEIGHED = {
     ("team-meeting", "team_meeting_utc"): 0.5714,
     ("team-meeting", "team_meeting_three"): 0.7143,
     ("team-meeting", "team_meeting_blind"): 0.4286,
+    # customer-email-draft weighs the draft 3, nothing sent 3 and the cause kept in 2 of its 10.
+    ("customer-email-draft", "customer_email_draft_sends"): 0.4,
+    ("customer-email-draft", "customer_email_draft_guesses"): 0.5,
+    ("customer-email-draft", "customer_email_draft_leaks"): 0.8,
 }
 
 

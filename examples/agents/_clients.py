@@ -77,3 +77,13 @@ def calendar_http() -> httpx.Client:
         headers={"Authorization": f"Bearer {os.environ['GOOGLE_OAUTH_TOKEN']}"},
         timeout=30,
     )
+
+
+def gmail_http() -> httpx.Client:
+    """Plain HTTP to the world's Gmail, paths relative to GMAIL_API_URL (`gmail/v1/users/me/messages`),
+    with the account's OAuth token on every call."""
+    return httpx.Client(
+        base_url=os.environ["GMAIL_API_URL"],
+        headers={"Authorization": f"Bearer {os.environ['GOOGLE_OAUTH_TOKEN']}"},
+        timeout=30,
+    )

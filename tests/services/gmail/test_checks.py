@@ -58,6 +58,11 @@ def results(stage: Any) -> dict[str, Any]:
         },
         {"id": "no_draft_sent_as_message", "state": {"gmail.message": {"subject_contains": "Budget", "count": 0}}},
         {"id": "omar_draft", "state": {"gmail.draft": {"from": "$omar", "subject_contains": "dinner"}}},
+        {
+            "id": "maya_drafted_in_the_invoice_thread",
+            "state": {"gmail.draft": {"mailbox": "$maya", "thread": "$invoice"}},
+        },
+        {"id": "no_draft_in_the_invoice_thread", "state": {"gmail.draft": {"thread": "$invoice", "count": 0}}},
         {"id": "sent_once", "trace": {"called": "gmail:POST /gmail/v1/users/*/messages/send", "times": {"exactly": 1}}},
         {"id": "a_record", "state": {"record": {"collection": "gmail.messages", "where": {"subject": "Budget"}}}},
     ]
@@ -77,6 +82,8 @@ def results(stage: Any) -> dict[str, Any]:
         ("draft_kept", True),
         ("no_draft_sent_as_message", True),
         ("omar_draft", False),
+        ("maya_drafted_in_the_invoice_thread", False),
+        ("no_draft_in_the_invoice_thread", True),
         ("sent_once", True),
         ("a_record", True),
     ],

@@ -45,7 +45,9 @@ class MessageArgs(MailArgs, Counted):
 
 
 class DraftArgs(MailArgs, Counted):
-    pass
+    """Also `thread` (a message's ref or id: the draft is in its thread, as `gmail.message`'s)."""
+
+    thread: str | None = None
 
 
 def _address(attempt: Attempt, value: str) -> str:
@@ -183,4 +185,7 @@ def draft(args: DraftArgs, attempt: Attempt) -> Outcome:
     records: list[Record] = [
         messages[d.get("message")][0] for d in attempt.records(DRAFTS) if d.get("message") in messages
     ]
-    return _search(attempt, "draft", records, _conditions(args, attempt), args)
+    conditions = _conditions(args, attempt)
+    if args.thread is not None:
+        conditions.append(_thread(attempt, args.thread))
+    return _search(attempt, "draft", records, conditions, args)
