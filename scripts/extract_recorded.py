@@ -2,12 +2,13 @@
 in tests/services/test_recorded.py.
 
     python scripts/extract_recorded.py --pygithub GITDIR --datadog GITDIR --slack GITDIR --pagerduty FILE \
-        --gcalcli GITDIR --google-calendar GITDIR
+        --gcalcli GITDIR --google-calendar GITDIR --homeassistant-gmail-profile FILE
 
 GITDIR is a git directory (a bare clone is enough; files are read from its HEAD) of PyGithub/PyGithub,
 DataDog/datadog-api-client-python, slackapi/java-slack-sdk, insanum/gcalcli and northworld/google_calendar;
 FILE is PagerDuty's OpenAPI description (reference/REST/openapiv3.json of PagerDuty/api-schema, the file
-tests/specs/SOURCES.md names).
+tests/specs/SOURCES.md names), and for Gmail the file HOMEASSISTANT_GMAIL_PROFILE names (home-assistant/core is
+too large a repository to fetch whole; the file's commit and checksum are checked as PagerDuty's are).
 Each is optional: the services of a source not given keep their data files as they are. Which recorded
 response stands for which operation is the table below, chosen by hand, never guessed. For each one this
 writes the key paths and value formats of the body (tests/services/keypaths.py), not the body itself, into
@@ -70,7 +71,18 @@ ORIGINS = {
         "MIT",
         "Google Calendar API answers kept as the Ruby client's test mocks (test/mocks), names, ids and links replaced",
     ),
+    "homeassistant": Origin(
+        "home-assistant/core",
+        "Apache-2.0",
+        "a Gmail API answer kept as a fixture of the Google Mail integration's tests"
+        " (tests/components/google_mail/fixtures), its address replaced",
+    ),
 }
+# Gmail's recorded answer (users.getProfile): one file of Home Assistant, at this commit, with this checksum.
+HOMEASSISTANT_GMAIL_PROFILE = "tests/components/google_mail/fixtures/get_profile.json"
+HOMEASSISTANT_COMMIT = "138d07ff2ea8fa640d3c1ff15f6a576fcc1a9744"
+HOMEASSISTANT_SHA256 = "d4cdd5934d8f98ebadea03b690d8023f133129565f263297e606b8cdfbc50ef7"
+GMAIL = {"GET /gmail/v1/users/{userId}/profile": HOMEASSISTANT_GMAIL_PROFILE}
 # Google Calendar's recorded answers, by operation: the source (an option of this script) and its file.
 CALENDAR = {
     "GET /calendar/v3/users/me/calendarList": ("gcalcli", "tests/data/cal_list.json"),
@@ -415,6 +427,7 @@ EXCLUSIONS: dict[str, dict[str, str]] = {
         "notes[].channel.self": NOTE_CHANNEL,
         "notes[].channel.html_url": NOTE_CHANNEL,
     },
+    "gmail": {},
     "calendar": {
         "extendedProperties": "soundstage's events keep no extended properties (what a client stores on an event;"
         " the recorded ones are the client's own test property)",
@@ -501,6 +514,9 @@ def read(args: argparse.Namespace, description: dict[str, Any], service: str, op
         return (file if at == "HEAD" else f"{file} at commit {at}", 200, json.loads(git_show(args.slack, file, at)))
     if service == "pagerduty":
         return example(description, operation)
+    if service == "gmail":
+        file = GMAIL.get(operation, "")
+        return (file, 200, json.loads(args.homeassistant.read_bytes())) if file else None
     if service == "calendar":
         source, file = CALENDAR.get(operation, ("", ""))
         given = getattr(args, source, None) if source else None
@@ -532,6 +548,12 @@ def main() -> None:
     parser.add_argument("--pagerduty", type=Path, help="PagerDuty's reference/REST/openapiv3.json")
     parser.add_argument("--gcalcli", type=Path, help="git directory of insanum/gcalcli")
     parser.add_argument("--google-calendar", type=Path, help="git directory of northworld/google_calendar")
+    parser.add_argument(
+        "--homeassistant-gmail-profile",
+        dest="homeassistant",
+        type=Path,
+        help=f"home-assistant/core's {HOMEASSISTANT_GMAIL_PROFILE} at commit {HOMEASSISTANT_COMMIT}",
+    )
     args = parser.parse_args()
 
     from soundstage.services import SERVICES
@@ -542,6 +564,9 @@ def main() -> None:
         if hashlib.sha256(raw).hexdigest() != PAGERDUTY_SHA256:
             raise SystemExit(f"{args.pagerduty} is not the PagerDuty description of commit {PAGERDUTY_COMMIT}")
         description = json.loads(raw)
+    profile = args.homeassistant
+    if profile is not None and hashlib.sha256(profile.read_bytes()).hexdigest() != HOMEASSISTANT_SHA256:
+        raise SystemExit(f"{profile} is not {HOMEASSISTANT_GMAIL_PROFILE} at commit {HOMEASSISTANT_COMMIT}")
     # The sources of each service; a service's operations may come from several (Google Calendar's do).
     origin_of = {
         "slack": ["slack"],
@@ -549,6 +574,7 @@ def main() -> None:
         "datadog": ["datadog"],
         "pagerduty": ["pagerduty"],
         "calendar": ["gcalcli", "google_calendar"],
+        "gmail": ["homeassistant"],
     }
     commits: dict[str, str] = {}
     sources: dict[str, dict[str, str]] = {}
@@ -560,7 +586,8 @@ def main() -> None:
         given = {origin: getattr(args, origin) for origin in origins if getattr(args, origin) is not None}
         for origin in origins:
             if origin in given:
-                commits[origin] = PAGERDUTY_COMMIT if origin == "pagerduty" else git_head(given[origin])
+                pinned = {"pagerduty": PAGERDUTY_COMMIT, "homeassistant": HOMEASSISTANT_COMMIT}
+                commits[origin] = pinned[origin] if origin in pinned else git_head(given[origin])
             elif ORIGINS[origin].repo in old_commits:
                 commits[origin] = old_commits[ORIGINS[origin].repo]
         if not given:  # its data file stays as it is
@@ -618,7 +645,7 @@ def write_sources(commits: dict[str, str], sources: dict[str, dict[str, str]]) -
         "",
         (
             "Generated by `python scripts/extract_recorded.py --pygithub GITDIR --datadog GITDIR --slack GITDIR"
-            " --pagerduty FILE --gcalcli GITDIR --google-calendar GITDIR`;"
+            " --pagerduty FILE --gcalcli GITDIR --google-calendar GITDIR --homeassistant-gmail-profile FILE`;"
         ),
         "do not edit by hand (except the floors, `max_mismatches` and `required` in the data files: the script keeps",
         "them as they are, and `python scripts/coverage_docs.py --floors` sets the first two to the measured figures).",

@@ -696,12 +696,23 @@ def calendar_answers(stage: Any, world: str) -> Answers:
     return answers
 
 
+def gmail_answers(stage: Any, world: str) -> Answers:
+    from tests.services.gmail.conftest import MAIL, gmail_world
+
+    g = gmail_world(stage.world(MAIL if world == "tailored" else ACME))
+    answers = Answers({}, [])
+    response = g.raw("GET", "gmail/v1/users/me/profile")  # as Home Assistant reads the profile: no parameters
+    answers.keep("GET /gmail/v1/users/{userId}/profile", response.status_code, response.text)
+    return answers
+
+
 ANSWERS: dict[str, Callable[[Any, str], Answers]] = {
     "slack": slack_answers,
     "github": github_answers,
     "datadog": datadog_answers,
     "pagerduty": pagerduty_answers,
     "calendar": calendar_answers,
+    "gmail": gmail_answers,
 }
 # Services whose test world is the shipped one: their neutral measure is their tailored one.
 SHIPPED = {"github", "datadog"}
