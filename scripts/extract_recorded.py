@@ -2,11 +2,13 @@
 in tests/services/test_recorded.py.
 
     python scripts/extract_recorded.py --pygithub GITDIR --datadog GITDIR --slack GITDIR --pagerduty FILE \
-        --gcalcli GITDIR
+        --gcalcli GITDIR --google-calendar GITDIR --homeassistant-gmail-profile FILE
 
 GITDIR is a git directory (a bare clone is enough; files are read from its HEAD) of PyGithub/PyGithub,
-DataDog/datadog-api-client-python, slackapi/java-slack-sdk and insanum/gcalcli; FILE is PagerDuty's OpenAPI
-description (reference/REST/openapiv3.json of PagerDuty/api-schema, the file tests/specs/SOURCES.md names).
+DataDog/datadog-api-client-python, slackapi/java-slack-sdk, insanum/gcalcli and northworld/google_calendar;
+FILE is PagerDuty's OpenAPI description (reference/REST/openapiv3.json of PagerDuty/api-schema, the file
+tests/specs/SOURCES.md names), and for Gmail the file HOMEASSISTANT_GMAIL_PROFILE names (home-assistant/core is
+too large a repository to fetch whole; the file's commit and checksum are checked as PagerDuty's are).
 Each is optional: the services of a source not given keep their data files as they are. Which recorded
 response stands for which operation is the table below, chosen by hand, never guessed. For each one this
 writes the key paths and value formats of the body (tests/services/keypaths.py), not the body itself, into
@@ -64,9 +66,32 @@ ORIGINS = {
         "MIT",
         "a Google Calendar API answer recorded for the client's tests (tests/data), its etags and tokens replaced",
     ),
+    "google_calendar": Origin(
+        "northworld/google_calendar",
+        "MIT",
+        "Google Calendar API answers kept as the Ruby client's test mocks (test/mocks), names, ids and links replaced",
+    ),
+    "homeassistant": Origin(
+        "home-assistant/core",
+        "Apache-2.0",
+        "a Gmail API answer kept as a fixture of the Google Mail integration's tests"
+        " (tests/components/google_mail/fixtures), its address replaced",
+    ),
 }
-# Google Calendar's recorded answers, by operation: files of gcalcli.
-CALENDAR = {"GET /calendar/v3/users/me/calendarList": "tests/data/cal_list.json"}
+# Gmail's recorded answer (users.getProfile): one file of Home Assistant, at this commit, with this checksum.
+HOMEASSISTANT_GMAIL_PROFILE = "tests/components/google_mail/fixtures/get_profile.json"
+HOMEASSISTANT_COMMIT = "138d07ff2ea8fa640d3c1ff15f6a576fcc1a9744"
+HOMEASSISTANT_SHA256 = "d4cdd5934d8f98ebadea03b690d8023f133129565f263297e606b8cdfbc50ef7"
+GMAIL = {"GET /gmail/v1/users/{userId}/profile": HOMEASSISTANT_GMAIL_PROFILE}
+# Google Calendar's recorded answers, by operation: the source (an option of this script) and its file.
+CALENDAR = {
+    "GET /calendar/v3/users/me/calendarList": ("gcalcli", "tests/data/cal_list.json"),
+    "GET /calendar/v3/calendars/{calendarId}": ("google_calendar", "test/mocks/get_calendar.json"),
+    "GET /calendar/v3/calendars/{calendarId}/events": ("google_calendar", "test/mocks/events.json"),
+    "GET /calendar/v3/calendars/{calendarId}/events/{eventId}": ("google_calendar", "test/mocks/find_event_by_id.json"),
+    "POST /calendar/v3/calendars/{calendarId}/events": ("google_calendar", "test/mocks/create_event.json"),
+    "POST /calendar/v3/freeBusy": ("google_calendar", "test/mocks/freebusy_query.json"),
+}
 # The PagerDuty description is the one tests/specs was cut from; its commit and checksum are those listed there.
 PAGERDUTY_COMMIT = "91a06fb3c64b0ab2b2bd6c485d12b327dfb55c18"
 PAGERDUTY_SHA256 = "b2e80f8b83b170f29702e96a69adf230702b4ec43dddab7e348a2985c707ef35"
@@ -402,7 +427,11 @@ EXCLUSIONS: dict[str, dict[str, str]] = {
         "notes[].channel.self": NOTE_CHANNEL,
         "notes[].channel.html_url": NOTE_CHANNEL,
     },
-    "calendar": {},
+    "gmail": {},
+    "calendar": {
+        "extendedProperties": "soundstage's events keep no extended properties (what a client stores on an event;"
+        " the recorded ones are the client's own test property)",
+    },
 }
 
 
@@ -485,15 +514,30 @@ def read(args: argparse.Namespace, description: dict[str, Any], service: str, op
         return (file if at == "HEAD" else f"{file} at commit {at}", 200, json.loads(git_show(args.slack, file, at)))
     if service == "pagerduty":
         return example(description, operation)
+    if service == "gmail":
+        file = GMAIL.get(operation, "")
+        return (file, 200, json.loads(args.homeassistant.read_bytes())) if file else None
     if service == "calendar":
-        file = CALENDAR.get(operation)
-        return (file, 200, json.loads(git_show(args.gcalcli, file))) if file else None
+        source, file = CALENDAR.get(operation, ("", ""))
+        given = getattr(args, source, None) if source else None
+        return (file, 200, json.loads(git_show(given, file))) if given is not None else None
     pick = TABLE[service].get(operation)
     if isinstance(pick, Replay):
         return replay(args.pygithub, method, pick)
     if isinstance(pick, Cassette):
         return cassette(args.datadog, method, pick)
     return None
+
+
+def where(facts: dict[str, Any]) -> str:
+    """Where an operation's facts were read, for SOURCES.md: the file, and its repository where the service has
+    several."""
+    return f"{facts['repository']}: {facts['source']}" if "repository" in facts else facts["source"]
+
+
+def origin_of_operation(service: str, operation: str) -> str:
+    """The source an operation's recorded answer is read from, for a service with several."""
+    return CALENDAR[operation][0] if service == "calendar" else ""
 
 
 def main() -> None:
@@ -503,6 +547,13 @@ def main() -> None:
     parser.add_argument("--slack", type=Path, help="git directory of slackapi/java-slack-sdk")
     parser.add_argument("--pagerduty", type=Path, help="PagerDuty's reference/REST/openapiv3.json")
     parser.add_argument("--gcalcli", type=Path, help="git directory of insanum/gcalcli")
+    parser.add_argument("--google-calendar", type=Path, help="git directory of northworld/google_calendar")
+    parser.add_argument(
+        "--homeassistant-gmail-profile",
+        dest="homeassistant",
+        type=Path,
+        help=f"home-assistant/core's {HOMEASSISTANT_GMAIL_PROFILE} at commit {HOMEASSISTANT_COMMIT}",
+    )
     args = parser.parse_args()
 
     from soundstage.services import SERVICES
@@ -513,51 +564,72 @@ def main() -> None:
         if hashlib.sha256(raw).hexdigest() != PAGERDUTY_SHA256:
             raise SystemExit(f"{args.pagerduty} is not the PagerDuty description of commit {PAGERDUTY_COMMIT}")
         description = json.loads(raw)
+    profile = args.homeassistant
+    if profile is not None and hashlib.sha256(profile.read_bytes()).hexdigest() != HOMEASSISTANT_SHA256:
+        raise SystemExit(f"{profile} is not {HOMEASSISTANT_GMAIL_PROFILE} at commit {HOMEASSISTANT_COMMIT}")
+    # The sources of each service; a service's operations may come from several (Google Calendar's do).
     origin_of = {
-        "slack": "slack",
-        "github": "pygithub",
-        "datadog": "datadog",
-        "pagerduty": "pagerduty",
-        "calendar": "gcalcli",
+        "slack": ["slack"],
+        "github": ["pygithub"],
+        "datadog": ["datadog"],
+        "pagerduty": ["pagerduty"],
+        "calendar": ["gcalcli", "google_calendar"],
+        "gmail": ["homeassistant"],
     }
     commits: dict[str, str] = {}
     sources: dict[str, dict[str, str]] = {}
-    for service, origin in origin_of.items():
-        given = getattr(args, origin)
-        if given is None:  # its data file stays as it is
-            kept = json.loads((OUT / f"{service}.json").read_text()) if (OUT / f"{service}.json").exists() else None
-            if kept is not None:
-                commits[origin] = kept["origin"]["commit"]
-                sources[service] = {operation: facts["source"] for operation, facts in kept["operations"].items()}
+    for service, origins in origin_of.items():
+        file = OUT / f"{service}.json"
+        old = json.loads(file.read_text()) if file.exists() else None
+        described_before = (old or {}).get("origins", [(old or {}).get("origin")])
+        old_commits = {o["repository"]: o["commit"] for o in described_before if o}
+        given = {origin: getattr(args, origin) for origin in origins if getattr(args, origin) is not None}
+        for origin in origins:
+            if origin in given:
+                pinned = {"pagerduty": PAGERDUTY_COMMIT, "homeassistant": HOMEASSISTANT_COMMIT}
+                commits[origin] = pinned[origin] if origin in pinned else git_head(given[origin])
+            elif ORIGINS[origin].repo in old_commits:
+                commits[origin] = old_commits[ORIGINS[origin].repo]
+        if not given:  # its data file stays as it is
+            if old is not None:
+                sources[service] = {operation: where(facts) for operation, facts in old["operations"].items()}
             continue
-        commits[origin] = PAGERDUTY_COMMIT if origin == "pagerduty" else git_head(given)
         operations: dict[str, dict[str, Any]] = {}
         for operation in SERVICES[service].operations():
+            kept_before = (old or {}).get("operations", {}).get(operation)
+            if kept_before is not None and kept_before.get("repository", old["origin"]["repository"]) not in {
+                ORIGINS[origin].repo for origin in given
+            }:  # from a source not given this time: kept as it is
+                operations[operation] = kept_before
+                continue
             found = read(args, description, service, operation)
             if found is None:
                 continue
-            where, status, body = found
+            read_from, status, body = found
             paths = key_paths(body)
             kept = {path: formats for path, formats in paths.items() if not excluded(path, list(EXCLUSIONS[service]))}
             operations[operation] = {
-                "source": where,
+                "source": read_from,
+                **({"repository": ORIGINS[origin_of_operation(service, operation)].repo} if len(origins) > 1 else {}),
                 "status": status,
                 "excluded": len(paths) - len(kept),
                 "paths": kept,
             }
-        sources[service] = {operation: facts["source"] for operation, facts in operations.items()}
+        sources[service] = {operation: where(facts) for operation, facts in operations.items()}
+        described = [
+            {"repository": ORIGINS[origin].repo, "commit": commits[origin], "license": ORIGINS[origin].license}
+            for origin in origins
+            if origin in commits
+        ]
         data = {
             "service": service,
-            "origin": {
-                "repository": ORIGINS[origin].repo,
-                "commit": commits[origin],
-                "license": ORIGINS[origin].license,
-            },
+            "origin": described[0],
+            **({"origins": described} if len(origins) > 1 else {}),
             **floors(service),
             "exclusions": EXCLUSIONS[service],
             "operations": operations,
         }
-        (OUT / f"{service}.json").write_text(json.dumps(data, indent=1, sort_keys=False) + "\n")
+        file.write_text(json.dumps(data, indent=1, sort_keys=False) + "\n")
     write_sources(commits, sources)
 
 
@@ -573,7 +645,7 @@ def write_sources(commits: dict[str, str], sources: dict[str, dict[str, str]]) -
         "",
         (
             "Generated by `python scripts/extract_recorded.py --pygithub GITDIR --datadog GITDIR --slack GITDIR"
-            " --pagerduty FILE --gcalcli GITDIR`;"
+            " --pagerduty FILE --gcalcli GITDIR --google-calendar GITDIR --homeassistant-gmail-profile FILE`;"
         ),
         "do not edit by hand (except the floors, `max_mismatches` and `required` in the data files: the script keeps",
         "them as they are, and `python scripts/coverage_docs.py --floors` sets the first two to the measured figures).",
