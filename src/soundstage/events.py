@@ -382,7 +382,9 @@ def cut_short(path: Path) -> str | None:
 
 @event_kind
 class MessageEvent(Event):
-    """A message was written in Slack: who wrote it, where, which people heard it, which facts it carried."""
+    """A message was written in Slack, or mail sent (`service`: Gmail): who wrote it, where, which people heard
+    it, which facts it carried. Mail's `ts` is its message id (in the agent's mailbox, when it has a copy), its
+    `channel` that copy's thread."""
 
     kind: str = "message"
     ts: str
@@ -393,6 +395,7 @@ class MessageEvent(Event):
     to: list[str] = []  # the people who heard it
     facts: list[str] = []  # the facts its text carries (by their `match` phrases)
     from_agent: bool = False
+    service: str = "slack"  # where it was said: `slack`, or the mail's service (`gmail`)
 
 
 @event_kind

@@ -10,6 +10,9 @@ entries of the event log, in order, and
   wrote it, works out what it asks each hearer (`understanding`, and the optional model's) and their
   answer (`asked` events now; the reply posted `reply_after` later, with its `revealed` / `withheld` /
   `referred` / `decided` events);
+- for each piece of mail sent (a record a service's `mail` says is mail as sent: Gmail's messages): works out who
+  received it (To: put to them, as a DM is; Cc and Bcc: heard, as a watched channel is), and the same as for a
+  Slack message, but that a reply is mail in its thread, sent to the sender (`Mail.answer`);
 - for each `decided` or `fault_resolved` event: posts what people say `on` it (`script` events);
 - for each write of the agent's to a collection whose records invite people (a service's `invitations`:
   Calendar's events): has each person it invites answer that revision of it `reply_after` later, by their
@@ -24,6 +27,7 @@ from __future__ import annotations
 
 import copy
 import os
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -46,11 +50,12 @@ from ..events import (
 from ..predicates.live import state_holds
 from ..services import SERVICES
 from ..services.invitations import Invitation, Invitations
+from ..services.mail import Letter, Mail
 from ..services.slack import channels, messages
 from ..services.slack import service as slack
 from ..services.slack.mrkdwn import unescape
 from ..services.slack.store import CHANNELS, MESSAGES, USERS, WRITTEN
-from ..world import Record, World, shared_by_forks
+from ..world import World, shared_by_forks
 from .cast import Cast, Condition, Decision, Fact, Line, Person
 from .hearing import Hearer, hearers
 from .hours import outside
@@ -58,6 +63,8 @@ from .replies import Part, compose
 from .understanding import Reading
 from .understanding_model import ModelUnderstanding
 from .wording import Wording
+
+MENTIONED = re.compile(r"<@([A-Z0-9]+)>")  # a mention as replies' templates write one
 
 
 @dataclass
@@ -112,6 +119,8 @@ class Reply:
     thread_ts: str | None
     question: str  # the text answered (for model wording)
     answers: tuple[Answer, ...]
+    mail: Letter | None = None  # mail answered (a reply by mail, in its thread; `channel` and `thread_ts` unused)
+    via: str = ""  # the collection of the mail's service
 
 
 def attach(world: World, cast: Cast) -> None:
@@ -150,6 +159,13 @@ class Engine:
             if invitations is not None:
                 addressed = ((invitations.address(world, p.user), p) for p in cast.people)
                 self.inviting[invitations.collection] = (invitations, {a: p for a, p in addressed if a is not None})
+        # The services that carry mail, by collection, each with the cast's addresses there by their user ids.
+        self.mailing: dict[str, tuple[Mail, dict[str, str]]] = {}
+        for service in SERVICES.values():
+            mail: Mail | None = getattr(service, "mail", None)
+            if mail is not None:
+                boxes = ((p.user, mail.address(world, p.user)) for p in cast.people)
+                self.mailing[mail.collection] = (mail, {user: a for user, a in boxes if a is not None})
 
     # -- reading the log ---------------------------------------------------------------------------
 
@@ -167,6 +183,8 @@ class Engine:
                 if isinstance(event, WriteEvent):
                     if event.collection == MESSAGES and event.op == "added":
                         self.heard(world, state, event)
+                    elif event.collection in self.mailing and event.op == "added":
+                        self.mailed(world, state, event)
                     elif event.collection in self.inviting and event.by is not None and event.op != "removed":
                         self.invited(world, state, event)
                 elif event.kind in ("decided", "fault_resolved"):
@@ -199,7 +217,82 @@ class Engine:
             facts=facts,
             from_agent=from_agent,
         )
-        # A message's facts reach everyone who heard it before anyone answers it.
+        self.learn(world, state, write.t, message["ts"], heard, facts, author, from_agent)
+        if not from_agent:
+            return  # people learn from every message they hear, but answer only the agent's
+        reading = self.understood(state, reading, heard)
+        conversation = world[CHANNELS].get(message["channel"]) or {}
+        ts, thread_ts = message["ts"], message.get("thread_ts")
+        if conversation.get("is_im") or conversation.get("is_mpim"):
+            thread_ts = thread_ts if thread_ts != ts else None  # in the DM itself, or the thread it is in
+        else:
+            thread_ts = thread_ts or ts  # in a channel, always in the message's thread
+        at = parse_time(write.t)
+        for hearer in heard:
+            answers = self.answer(world, state, write.t, ts, hearer, reading, author)
+            if answers:
+                reply = Reply(hearer.person, author, message["channel"], thread_ts, text, answers)
+                world.schedule(at + hearer.person.reply_after, self.replier(reply))
+
+    def mailed(self, world: World, state: State, write: WriteEvent) -> None:
+        """Mail as sent: heard by the people it reached (To: put to them; Cc, Bcc: heard only), answered, when the
+        agent sent it, as a Slack message is, by mail in its thread."""
+        mail, addresses = self.mailing[write.collection]
+        letter = mail.sent(world, write.id)
+        if letter is None:
+            return
+        agent = mail.agent(world)
+        from_agent = agent is not None and letter.sender == agent
+        # The agent as events name it: its Slack user, where people talk, when the scene gives one.
+        author = (world.agent.get(slack.agent_user) or letter.author) if from_agent else letter.author
+        heard = []
+        for person in self.cast.people:
+            address = addresses.get(person.user)
+            if address is None or address == letter.sender or person.user == author:
+                continue
+            if address in letter.to:
+                heard.append(Hearer(person, True, True))  # as in a DM with them
+            elif address in letter.cc:
+                heard.append(Hearer(person, False, False))  # as in a channel they watch
+        reading = Reading.of(letter.text)
+        facts = self.cast.carried(letter.text)
+        world.log.emit(
+            MessageEvent,
+            t=write.t,
+            ts=letter.ref,
+            channel=letter.thread,
+            user=author,
+            text=letter.text,
+            to=[hearer.person.user for hearer in heard],
+            facts=facts,
+            from_agent=from_agent,
+            service=mail.service,
+        )
+        self.learn(world, state, write.t, letter.ref, heard, facts, author, from_agent)
+        if not from_agent:
+            return
+        reading = self.understood(state, reading, heard)
+        at = parse_time(write.t)
+        for hearer in heard:
+            answers = self.answer(world, state, write.t, letter.ref, hearer, reading, author)
+            if answers:
+                reply = Reply(
+                    hearer.person, author, letter.thread, None, letter.text, answers, letter, write.collection
+                )
+                world.schedule(at + hearer.person.reply_after, self.replier(reply))
+
+    def learn(
+        self,
+        world: World,
+        state: State,
+        t: str,
+        ts: str,
+        heard: list[Hearer],
+        facts: list[str],
+        author: str,
+        from_agent: bool,
+    ) -> None:
+        """A message's facts reach everyone who heard it before anyone answers it."""
         for hearer in heard:
             person = hearer.person
             known = state.knows.setdefault(person.user, set())
@@ -207,19 +300,17 @@ class Engine:
                 if key not in known:
                     known.add(key)
                     source = "agent" if from_agent else author
-                    world.log.emit(KnowsEvent, t=write.t, person=person.user, fact=key, source=source, ts=message["ts"])
+                    world.log.emit(KnowsEvent, t=t, person=person.user, fact=key, source=source, ts=ts)
                 if from_agent:
                     state.told.setdefault(person.user, set()).add(key)
-                    world.log.emit(ToldEvent, t=write.t, person=person.user, fact=key, ts=message["ts"])
-        if not from_agent:
-            return  # people learn from every message they hear, but answer only the agent's
+                    world.log.emit(ToldEvent, t=t, person=person.user, fact=key, ts=ts)
+
+    def understood(self, state: State, reading: Reading, heard: list[Hearer]) -> Reading:
+        """The reading of the agent's message, with what the optional model understood it to ask when it was put
+        to someone."""
         if state.understanding is not None and any(hearer.addressed for hearer in heard):
-            reading = replace(reading, model=state.understanding.asked(text, self.cast))
-        at = parse_time(write.t)
-        for hearer in heard:
-            reply = self.answer(world, state, write.t, message, hearer, reading, author)
-            if reply is not None:
-                world.schedule(at + hearer.person.reply_after, self.replier(reply))
+            return replace(reading, model=state.understanding.asked(reading.text, self.cast))
+        return reading
 
     # -- answering ---------------------------------------------------------------------------------
 
@@ -241,12 +332,10 @@ class Engine:
         return facts, decisions
 
     def answer(
-        self, world: World, state: State, t: str, message: Record, hearer: Hearer, reading: Reading, asker: str
-    ) -> Reply | None:
-        """Logs what the agent's message asks a hearer and decides their reply (None: they stay silent)."""
+        self, world: World, state: State, t: str, ts: str, hearer: Hearer, reading: Reading, asker: str
+    ) -> tuple[Answer, ...]:
+        """Logs what the agent's message (`ts`) asks a hearer and decides their reply (none: they stay silent)."""
         person, addressed = hearer.person, hearer.addressed
-        text = reading.text
-        ts = message["ts"]
         answers: list[Answer] = []
         facts, decisions = self.asked(reading, hearer)
         for fact in facts:
@@ -274,15 +363,7 @@ class Engine:
                 answers.append(Answer(Part("clarify" if state.knows.get(person.user) else "unknown")))
             elif hearer.direct:
                 answers.append(Answer(Part("ack")))
-        if not answers:
-            return None
-        conversation = world[CHANNELS].get(message["channel"]) or {}
-        thread_ts = message.get("thread_ts")
-        if conversation.get("is_im") or conversation.get("is_mpim"):
-            thread_ts = thread_ts if thread_ts != ts else None  # in the DM itself, or the thread it is in
-        else:
-            thread_ts = thread_ts or ts  # in a channel, always in the message's thread
-        return Reply(person, asker, message["channel"], thread_ts, text, tuple(answers))
+        return tuple(answers)
 
     def share(self, world: World, state: State, fact: Fact, owner: bool) -> Answer:
         """Whether a fact is shared now: never when confidential, only once its `share_if` holds for its
@@ -326,8 +407,14 @@ class Engine:
             user = world[USERS].get(person.user) or {}
             name = (user.get("profile") or {}).get("real_name") or user.get("name") or person.ref
             text = state.wording.phrase(name, person.persona, reply.question, parts, text, self.cast)
-        posted = messages.post(world, reply.channel, person.user, text, thread_ts=reply.thread_ts)
-        t, ts = iso(world.now()), posted["ts"]
+        if reply.mail is not None:
+            mail, addresses = self.mailing[reply.via]
+            # Mail has no mentions: a referral names the owner and their address.
+            text = MENTIONED.sub(lambda m: self.named(world, m.group(1), addresses), text)
+            ts = mail.answer(world, reply.mail, addresses[person.user], text).ref
+        else:
+            ts = messages.post(world, reply.channel, person.user, text, thread_ts=reply.thread_ts)["ts"]
+        t = iso(world.now())
         for answer in reply.answers:
             if answer.event == "revealed":
                 world.log.emit(RevealedEvent, t=t, person=person.user, fact=answer.fact, to=reply.asker, ts=ts)
@@ -364,6 +451,13 @@ class Engine:
                     ts=ts,
                 )
         self.read(world)
+
+    def named(self, world: World, user: str, addresses: dict[str, str]) -> str:
+        """A person as mail names them: `Omar Haddad (omar@acme.test)`."""
+        record = world[USERS].get(user) or {}
+        name = (record.get("profile") or {}).get("real_name") or record.get("real_name") or record.get("name") or user
+        address = addresses.get(user)
+        return f"{name} ({address})" if address else str(name)
 
     # -- invitations -------------------------------------------------------------------------------
 

@@ -136,6 +136,8 @@ class Service(Protocol):
       collections by name. A build reads every service's, merged by email, as `ctx.addresses()`.
     - `invitations`: an `Invitations` (services/invitations.py), for a service whose records invite the world's
       people, which the people engine calls so that people answer them (Calendar's events).
+    - `mail`: a `Mail` (services/mail.py), for a service that carries mail between the world's people, which the
+      people engine calls so that people hear the agent's mail and answer it in its thread (Gmail's messages).
     - `derive(ctx)`: called once per image after every section's records are built, whether or not the files
       have a section of this service: the records it makes of the world's people (`ctx.addresses()`: a
       primary calendar and a mailbox for each address).

@@ -11,6 +11,7 @@ from ..base import import_registrations
 from ..google.service import GoogleService
 from . import mcp_tools, seed
 from .calls import Call, ops
+from .mail import GmailMail
 from .models import GmailSection
 from .store import record_names
 
@@ -26,6 +27,7 @@ class GmailService(GoogleService):
     call = Call
     record_names = staticmethod(record_names)
     tools = mcp_tools.tools  # its MCP server's tools (docs/mcp.md)
+    mail = GmailMail()  # the world's people read and answer the agent's mail (services/mail.py)
 
     def environment(self, world: World, base_url: str) -> dict[str, str]:
         """The API's root as the official client takes it (`api_endpoint`: Gmail's paths start `gmail/v1/`)."""

@@ -1,0 +1,250 @@
+"""The world's people answering the agent's mail: after their delay, in the thread, From them and To the agent,
+delivered to the agent's inbox by Gmail's own sending; seen through Gmail's API, the log and checks."""
+
+from __future__ import annotations
+
+import base64
+from email.message import EmailMessage
+from typing import Any
+
+import pytest
+from tests.services.gmail.conftest import gmail_world, raw
+from tests.services.google_world import SCENE as GOOGLE_SCENE
+from tests.services.google_world import GoogleWorld
+
+from soundstage.checks import score_custom
+from soundstage.services.gmail import sending
+
+# The agent is Maya. Omar answers in 10 minutes and owns the workspace id; Priya answers in an hour, owns the
+# contract's value (confidential) and, asked for the workspace, sends the asker to Omar.
+SCENE = (
+    GOOGLE_SCENE
+    + """      - {ref: priya, name: priya, real_name: Priya Raman, email: priya@acme.test}
+people:
+  - ref: omar
+    slack_user: $omar
+    reply_after: 10m
+    facts:
+      - id: workspace
+        text: "Northwind is on workspace W-4821."
+        match: ["W-4821"]
+        ask: ["workspace"]
+        referred_by: [$priya]
+  - ref: priya
+    slack_user: $priya
+    reply_after: 1h
+    facts:
+      - {id: contract, text: "Northwind pays 180k a year.", match: ["180k"], ask: ["contract"], confidential: true}
+      - {id: renewal, text: "They renew on June 30.", match: ["June 30"], ask: ["renewal"]}
+"""
+)
+
+
+@pytest.fixture
+def mail(stage: Any) -> GoogleWorld:
+    return gmail_world(stage.world(scene_yaml=SCENE))
+
+
+def send(mail: GoogleWorld, to: str, subject: str, body: str, **headers: str) -> dict[str, Any]:
+    response = mail.raw("POST", "gmail/v1/users/me/messages/send", json={"raw": raw(to, subject, body, **headers)})
+    assert response.status_code == 200, response.text
+    return dict(response.json())
+
+
+def headers(mail: GoogleWorld, message_id: str) -> dict[str, Any]:
+    got = mail.raw("GET", f"gmail/v1/users/me/messages/{message_id}").json()
+    found = {h["name"]: h["value"] for h in got["payload"]["headers"]}
+    return {
+        "labels": got["labelIds"],
+        "thread": got["threadId"],
+        "from": found.get("From"),
+        "to": found.get("To"),
+        "subject": found.get("Subject"),
+        "in_reply_to": found.get("In-Reply-To"),
+        "references": found.get("References"),
+        "text": base64.urlsafe_b64decode(got["payload"]["body"]["data"] + "==").decode().strip(),
+    }
+
+
+def people_events(mail: GoogleWorld) -> list[tuple[Any, ...]]:
+    kinds = ("message", "asked", "revealed", "withheld", "referred", "told", "knows", "decided")
+    refs = {v: k for k, v in mail.live.world.refs.items()}
+    out = []
+    for e in mail.live.events():
+        if e["kind"] in kinds and e.get("source") != "start":
+            who = refs.get(e.get("person") or e.get("user"), "?")
+            what = e.get("fact") or e.get("decision") or ",".join(refs.get(u, u) for u in e.get("to") or [])
+            out.append((e["t"][11:19], e["kind"], who, what, e["ts"]))
+    return out
+
+
+def test_a_person_emailed_a_question_replies_in_the_thread_after_their_delay(mail: GoogleWorld) -> None:
+    sent = send(mail, "Omar <omar@acme.test>", "Northwind", "Omar, which workspace is Northwind on?")
+    assert mail.live.advance("9m")["now"] == "2026-03-02T14:09:05Z"
+    thread = mail.raw("GET", f"gmail/v1/users/me/threads/{sent['threadId']}").json()
+    assert [m["id"] for m in thread["messages"]] == [sent["id"]]
+    mail.live.advance("1m")
+    thread = mail.raw("GET", f"gmail/v1/users/me/threads/{sent['threadId']}").json()
+    assert len(thread["messages"]) == 2
+    assert thread["messages"][0]["id"] == sent["id"]
+    reply = thread["messages"][1]
+    messages = mail.live.world["gmail.messages"]
+    asked = messages.one(sent["id"])["messageId"]
+    got = headers(mail, reply["id"])
+    assert got == {
+        "labels": ["UNREAD", "INBOX"],
+        "thread": sent["threadId"],
+        "from": "Omar Haddad <omar@acme.test>",
+        "to": "maya@acme.test",
+        "subject": "Re: Northwind",
+        "in_reply_to": asked,
+        "references": asked,
+        "text": got["text"],
+    }
+    assert "Northwind is on workspace W-4821." in got["text"]
+    assert reply["internalDate"] == "1772460600000"  # 14:10:00: the send's time and his 10 minutes
+    # Omar's own copy: in his mailbox, SENT, in the thread of his copy of the mail he was sent.
+    own = [m for m in messages.by("messageId", messages.one(reply["id"])["messageId"]) if m["id"] != reply["id"]]
+    received = [m for m in messages.by("messageId", asked) if m["mailbox"] == "omar@acme.test"]
+    assert [(m["mailbox"], m["labelIds"], m["threadId"]) for m in own] == [
+        ("omar@acme.test", ["SENT"], received[0]["threadId"])
+    ]
+    assert people_events(mail) == [
+        ("14:00:00", "message", "maya", "omar", sent["id"]),
+        ("14:00:00", "asked", "omar", "omar.workspace", sent["id"]),
+        ("14:10:00", "revealed", "omar", "omar.workspace", reply["id"]),
+        ("14:10:00", "message", "omar", "", reply["id"]),
+    ]
+    said = [e for e in mail.live.events() if e["kind"] == "message"]
+    assert [(e["service"], e["channel"], e["from_agent"], e["facts"]) for e in said] == [
+        ("gmail", sent["threadId"], True, []),
+        ("gmail", sent["threadId"], False, ["omar.workspace"]),
+    ]
+    assert said[0]["text"] == "Northwind\n\nOmar, which workspace is Northwind on?"
+
+
+def thread_of(mail: GoogleWorld, sent: dict[str, Any]) -> list[dict[str, Any]]:
+    """The thread of a message the agent sent, as the agent reads it: each message's sender and text."""
+    thread = mail.raw("GET", f"gmail/v1/users/me/threads/{sent['threadId']}").json()
+    return [headers(mail, m["id"]) for m in thread["messages"]]
+
+
+def thread_ids(mail: GoogleWorld, sent: dict[str, Any]) -> list[str]:
+    thread = mail.raw("GET", f"gmail/v1/users/me/threads/{sent['threadId']}").json()
+    return [m["id"] for m in thread["messages"]]
+
+
+def test_in_cc_a_person_learns_what_the_mail_says_but_does_not_answer(mail: GoogleWorld) -> None:
+    body = "Omar: we moved Northwind to W-4821 yesterday, can you confirm?"
+    sent = send(mail, "omar@acme.test", "Northwind", body, Cc="priya@acme.test")
+    mail.live.advance("2h")
+    assert people_events(mail) == [
+        ("14:00:00", "message", "maya", "omar,priya", sent["id"]),
+        ("14:00:00", "told", "omar", "omar.workspace", sent["id"]),
+        ("14:00:00", "knows", "priya", "omar.workspace", sent["id"]),
+        ("14:00:00", "told", "priya", "omar.workspace", sent["id"]),
+        ("14:10:00", "message", "omar", "", thread_ids(mail, sent)[1]),
+    ]
+    # Omar, to whom it was put, acknowledges it; Priya, who was only copied, says nothing.
+    assert [m["from"] for m in thread_of(mail, sent)] == ["Maya Chen <maya@acme.test>", "Omar Haddad <omar@acme.test>"]
+
+
+def test_a_person_in_cc_who_owns_what_is_asked_speaks_up_as_a_watcher_does(mail: GoogleWorld) -> None:
+    sent = send(mail, "omar@acme.test", "Renewal", "Omar, when is the renewal?", Cc="priya@acme.test")
+    mail.live.advance("1h")
+    said = thread_of(mail, sent)
+    assert [(m["from"], m["to"]) for m in said[1:]] == [
+        ("Omar Haddad <omar@acme.test>", "maya@acme.test"),  # he does not know it
+        ("Priya Raman <priya@acme.test>", "maya@acme.test"),  # hers, asked as written
+    ]
+    assert "They renew on June 30." in said[2]["text"]
+
+
+def test_mail_the_agent_did_not_send_is_heard_but_not_answered(mail: GoogleWorld) -> None:
+    world = mail.live.world
+    with world.lock:
+        message = EmailMessage()
+        message["To"] = "priya@acme.test"
+        message["Subject"] = "Northwind"
+        message.set_content("Priya, which workspace is it? I think W-4821.")
+        sending.send(world, world.ids, "omar@acme.test", "Omar Haddad", message.as_bytes(), None, world.now())
+        world.notify()
+    mail.live.advance("2h")
+    events = people_events(mail)
+    assert [e[:4] for e in events] == [
+        ("14:00:00", "message", "omar", "priya"),
+        ("14:00:00", "knows", "priya", "omar.workspace"),
+    ]
+    said = [e for e in mail.live.events() if e["kind"] == "message"]
+    assert [(e["from_agent"], e["ts"] in world["gmail.messages"]) for e in said] == [(False, True)]
+    priya = [m for m in world["gmail.messages"] if m["mailbox"] == "priya@acme.test"]
+    assert [m["labelIds"] for m in priya] == [["UNREAD", "INBOX"]]  # and nothing sent back
+
+
+def test_a_confidential_fact_is_withheld_and_a_referrer_names_the_owner(mail: GoogleWorld) -> None:
+    sent = send(mail, "priya@acme.test", "Northwind", "Priya, what is the contract worth, and which workspace?")
+    mail.live.advance("1h")
+    said = thread_of(mail, sent)
+    assert len(said) == 2
+    reply = said[1]
+    assert "180k" not in reply["text"]
+    assert "Omar Haddad (omar@acme.test)" in reply["text"] and "<@" not in reply["text"]
+    refs = mail.live.world.refs
+    events = [e for e in mail.live.events() if e["kind"] in ("withheld", "referred")]
+    assert [(e["kind"], e["fact"], e.get("reason"), e.get("owner"), e["to"], e["t"]) for e in events] == [
+        ("referred", "omar.workspace", None, refs["omar"], refs["maya"], "2026-03-02T15:00:00Z"),
+        ("withheld", "priya.contract", "confidential", None, refs["maya"], "2026-03-02T15:00:00Z"),
+    ]
+    assert {e["ts"] for e in events} == {thread_ids(mail, sent)[1]}
+
+
+def test_a_draft_sent_is_answered_too(mail: GoogleWorld) -> None:
+    created = mail.raw(
+        "POST",
+        "gmail/v1/users/me/drafts",
+        json={"message": {"raw": raw("omar@acme.test", "Northwind", "Omar, which workspace is Northwind on?")}},
+    ).json()
+    sent = mail.raw("POST", "gmail/v1/users/me/drafts/send", json={"id": created["id"]}).json()
+    mail.live.advance("10m")
+    said = thread_of(mail, sent)
+    assert [m["subject"] for m in said] == ["Northwind", "Re: Northwind"]
+    assert "Northwind is on workspace W-4821." in said[1]["text"]
+
+
+def run(stage: Any) -> tuple[list[dict[str, Any]], list[str]]:
+    mail = gmail_world(stage.world(scene_yaml=SCENE))
+    sent = send(mail, "omar@acme.test, priya@acme.test", "Northwind", "Which workspace and what renewal date?")
+    mail.live.advance("1h")
+    events = [{k: v for k, v in e.items() if k != "seq"} for e in mail.live.events() if e["kind"] != "call"]
+    return events, [m["text"] for m in thread_of(mail, sent)]
+
+
+def test_the_same_mail_gives_the_same_replies_and_events(stage: Any) -> None:
+    first, second = run(stage), run(stage)
+    assert first == second
+    assert len(first[1]) == 3
+    assert any(e["kind"] == "revealed" and e["fact"] == "priya.renewal" for e in first[0])
+
+
+def test_checks_see_the_reply(mail: GoogleWorld) -> None:
+    send(mail, "omar@acme.test", "Northwind", "Omar, which workspace is Northwind on?")
+    checks = [
+        {"id": "revealed", "revealed": ["omar.workspace"]},
+        {
+            "id": "reply",
+            "state": {
+                "gmail.message": {
+                    "mailbox": "$maya",
+                    "from": "$omar",
+                    "label": "INBOX",
+                    "subject_contains": "Re: Northwind",
+                    "body_contains": "W-4821",
+                }
+            },
+        },
+    ]
+    early = score_custom(mail.live.world, checks)
+    assert [(c.id, c.passed) for c in early.checks] == [("revealed", False), ("reply", False)]
+    mail.live.advance("10m")
+    late = score_custom(mail.live.world, checks)
+    assert [(c.id, c.passed) for c in late.checks] == [("revealed", True), ("reply", True)]
