@@ -41,12 +41,21 @@ def test_an_endless_rule_is_read_between_bounds_and_never_past_the_most() -> Non
     week = to_us(datetime(2026, 3, 9, tzinfo=ZoneInfo(LA)))
     daily = [f"2026-03-0{d}T09:00:00-08:00" for d in range(2, 8)] + ["2026-03-08T09:00:00-07:00"]
     assert starts(["RRULE:FREQ=DAILY"], START, week) == daily
-    assert len(starts(["RRULE:FREQ=MINUTELY"])) == recurrence.MOST
+    assert len(starts(["RRULE:FREQ=DAILY"])) == recurrence.MOST
 
 
 @pytest.mark.parametrize(
     "lines",
-    [["RRULE:FREQ=SOMETIMES"], ["FREQ=DAILY"], ["RRULE:FREQ=DAILY;COUNT=x"], "RRULE:FREQ=DAILY", [1]],
+    [
+        ["RRULE:FREQ=SOMETIMES"],
+        ["FREQ=DAILY"],
+        ["RRULE:FREQ=DAILY;COUNT=x"],
+        "RRULE:FREQ=DAILY",
+        [1],
+        ["RRULE:FREQ=HOURLY;COUNT=3"],
+        # No second meets it: dateutil would look second by second up to the year 9999.
+        ["RRULE:FREQ=SECONDLY;BYMONTH=2;BYMONTHDAY=30"],
+    ],
 )
 def test_rules_calendar_refuses(lines: object) -> None:
     with pytest.raises(GoogleError) as raised:

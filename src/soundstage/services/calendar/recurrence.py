@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 from itertools import islice
 from typing import Any
 
-from dateutil.rrule import rruleset, rrulestr
+from dateutil.rrule import DAILY, rruleset, rrulestr
 
 from ..google.errors import GoogleError
 from .zones import from_us, to_us
@@ -56,6 +56,10 @@ def _set(lines: list[str], start_us: int, zone: str) -> rruleset:
     except (ValueError, TypeError, KeyError, OverflowError):
         raise invalid() from None
     assert isinstance(built, rruleset)
+    # Hourly and finer rules are refused: dateutil looks for a rule's next instance step by step up to the year
+    # 9999, and a rule no hour can meet (`FREQ=SECONDLY;BYMONTH=2;BYMONTHDAY=30`) held the event loop for seconds.
+    if any(rule._freq > DAILY for rule in built._rrule + built._exrule):  # type: ignore[attr-defined]
+        raise invalid()
     return built
 
 
