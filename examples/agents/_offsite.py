@@ -133,4 +133,3 @@ def announcement(day: date) -> str:
         f"The engineering offsite is on {said(day)}, all day at Harbor Hall (the Loft). It is on the Engineering "
         "team calendar. See you there!"
     )
-

@@ -25,7 +25,9 @@ from _offsite import (
 
 slack, calendar, gmail = connect(), calendar_client(), gmail_client()
 sys.stdin.read()
-day = day_in(ask_maya(slack, "Hi Maya, the offsite thread says you will confirm the final date. Which date should I book?"))
+day = day_in(
+    ask_maya(slack, "Hi Maya, the offsite thread says you will confirm the final date. Which date should I book?")
+)
 book(calendar, team_calendar(calendar), day, team(slack))
 announce(slack, announcement(day))
 thread = venue_thread(gmail)

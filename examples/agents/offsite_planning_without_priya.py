@@ -26,7 +26,9 @@ from _offsite import (
 
 slack, calendar, gmail = connect(), calendar_client(), gmail_client()
 sys.stdin.read()
-day = day_in(ask_maya(slack, "Hi Maya, the offsite thread says you will confirm the final date. Which date should I book?"))
+day = day_in(
+    ask_maya(slack, "Hi Maya, the offsite thread says you will confirm the final date. Which date should I book?")
+)
 calendar_id = team_calendar(calendar)
 event = book(calendar, calendar_id, day, [person for person in team(slack) if person != ME])
 thread = venue_thread(gmail)
