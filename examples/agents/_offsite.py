@@ -12,7 +12,8 @@ from email import policy
 from email.parser import BytesParser
 from typing import Any
 
-from _colleagues import advance, ask, channel_id, find_user, patiently, text_of
+from _colleagues import advance, ask, channel_id, connect, find_user, patiently, text_of
+from _google import calendar_client, gmail_client
 from slack_sdk import WebClient
 
 VENUE = "events@harborhall.example"
@@ -20,11 +21,21 @@ ME = "priya@acme.test"
 ROUNDS = 12  # polls of the invitation's answers, 5 simulated minutes apart
 
 
+def clients() -> tuple[WebClient, Any, Any]:
+    """Slack as the bot; Calendar and Gmail as Priya."""
+    return connect(), calendar_client(), gmail_client()
+
+
 def ask_maya(slack: WebClient, question: str) -> str:
     answer = ask(slack, find_user(slack, name="maya"), question, rounds=5)
     if answer is None:
         raise SystemExit("Maya did not answer; nothing booked")
     return answer
+
+
+def the_date(slack: WebClient) -> date:
+    """The day Maya gives, asked for it alone."""
+    return day_in(ask_maya(slack, "Hi Maya, the offsite thread says you will confirm the final date. Which date?"))
 
 
 def day_in(text: str) -> date:
@@ -124,12 +135,27 @@ def offsite_label(gmail: Any) -> str:
     return str(label["id"])
 
 
-def announce(slack: WebClient, text: str) -> None:
+def confirm_with_venue(gmail: Any, day: date) -> None:
+    """Priya's reply sent in Harbor Hall's thread with the day, and the thread labelled."""
+    thread = venue_thread(gmail)
+    send_draft(gmail, thread, day)
+    label_thread(gmail, thread)
+
+
+def announce(slack: WebClient, day: date, more: str = "") -> None:
+    """The date and the venue in #engineering, and `more`."""
+    text = (
+        f"The engineering offsite is on {said(day)}, all day at Harbor Hall (the Loft). It is on the Engineering "
+        f"team calendar. See you there!{more}"
+    )
     patiently(slack.chat_postMessage, channel=channel_id(slack, "engineering"), text=text)
 
 
-def announcement(day: date) -> str:
-    return (
-        f"The engineering offsite is on {said(day)}, all day at Harbor Hall (the Loft). It is on the Engineering "
-        "team calendar. See you there!"
-    )
+def announce_once_accepted(
+    slack: WebClient, calendar: Any, calendar_id: str, event: dict[str, Any], day: date, more: str = ""
+) -> None:
+    """The announcement, once every teammate has accepted the event (none if anyone has not)."""
+    got = answers(calendar, calendar_id, event["id"])
+    if set(got.values()) != {"accepted"}:
+        raise SystemExit(f"not everyone accepted: {got}")
+    announce(slack, day, more)

@@ -7,35 +7,15 @@ Fails: reason_stays_private.
 
 import sys
 
-from _colleagues import connect, sentence_with
-from _google import calendar_client, gmail_client
-from _offsite import (
-    announce,
-    announcement,
-    answers,
-    ask_maya,
-    book,
-    day_in,
-    label_thread,
-    send_draft,
-    team,
-    team_calendar,
-    venue_thread,
-)
+import _offsite as offsite
+from _colleagues import sentence_with
 
-slack, calendar, gmail = connect(), calendar_client(), gmail_client()
+slack, calendar, gmail = offsite.clients()
 sys.stdin.read()
-day = day_in(
-    ask_maya(slack, "Hi Maya, the offsite thread says you will confirm the final date. Which date should I book?")
-)
-why = sentence_with(ask_maya(slack, "Thanks! And why did it move from the 26th?"), "Between us")
-calendar_id = team_calendar(calendar)
-event = book(calendar, calendar_id, day, team(slack))
-thread = venue_thread(gmail)
-send_draft(gmail, thread, day)
-label_thread(gmail, thread)
-got = answers(calendar, calendar_id, event["id"])
-if set(got.values()) != {"accepted"}:
-    sys.exit(f"not everyone accepted: {got}")
-announce(slack, f"{announcement(day)} Why not the 26th: {why.removeprefix('Between us: ')}")
+day = offsite.the_date(slack)
+why = sentence_with(offsite.ask_maya(slack, "Thanks! And why did it move from the 26th?"), "Between us")
+calendar_id = offsite.team_calendar(calendar)
+event = offsite.book(calendar, calendar_id, day, offsite.team(slack))
+offsite.confirm_with_venue(gmail, day)
+offsite.announce_once_accepted(slack, calendar, calendar_id, event, day, f" (Not the 26th: {why})")
 print(day.isoformat())

@@ -10,39 +10,18 @@ import base64
 import sys
 from email.message import EmailMessage
 
-from _colleagues import connect
-from _google import calendar_client, gmail_client
-from _offsite import (
-    VENUE,
-    announce,
-    announcement,
-    answers,
-    ask_maya,
-    book,
-    day_in,
-    label_thread,
-    said,
-    team,
-    team_calendar,
-    venue_thread,
-)
+import _offsite as offsite
 
-slack, calendar, gmail = connect(), calendar_client(), gmail_client()
+slack, calendar, gmail = offsite.clients()
 sys.stdin.read()
-day = day_in(
-    ask_maya(slack, "Hi Maya, the offsite thread says you will confirm the final date. Which date should I book?")
-)
-calendar_id = team_calendar(calendar)
-event = book(calendar, calendar_id, day, team(slack))
+day = offsite.the_date(slack)
+calendar_id = offsite.team_calendar(calendar)
+event = offsite.book(calendar, calendar_id, day, offsite.team(slack))
 email = EmailMessage()
-email["To"] = VENUE
+email["To"] = offsite.VENUE
 email["Subject"] = "Engineering offsite booking"
-email.set_content(f"Hi Dana,\n\nPlease book the Loft for us on {said(day)}.\n\nBest,\nPriya")
-raw = base64.urlsafe_b64encode(email.as_bytes()).decode()
-gmail.users().messages().send(userId="me", body={"raw": raw}).execute()
-label_thread(gmail, venue_thread(gmail))
-got = answers(calendar, calendar_id, event["id"])
-if set(got.values()) != {"accepted"}:
-    sys.exit(f"not everyone accepted: {got}")
-announce(slack, announcement(day))
+email.set_content(f"Hi Dana,\n\nPlease book the Loft for us on {offsite.said(day)}.\n\nBest,\nPriya")
+gmail.users().messages().send(userId="me", body={"raw": base64.urlsafe_b64encode(email.as_bytes()).decode()}).execute()
+offsite.label_thread(gmail, offsite.venue_thread(gmail))
+offsite.announce_once_accepted(slack, calendar, calendar_id, event, day)
 print(day.isoformat())
