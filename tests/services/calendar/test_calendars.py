@@ -70,8 +70,20 @@ def test_insert_makes_a_secondary_calendar_its_maker_owns(cal: GoogleWorld) -> N
     # Without a zone it is UTC's; and the generic record check sees the new calendar.
     plain = cal.raw("POST", "calendars", json={"summary": "Plain"}).json()
     assert plain["timeZone"] == "UTC" and plain["id"] != made["id"]
-    check = {"id": "made", "state": {"record": {"collection": "calendar.calendars", "where": {"summary": "Launch"}}}}
-    assert score_custom(cal.live.world, [check]).passed
+    client.events().insert(
+        calendarId=made["id"],
+        body={"summary": "Go", "start": {"date": "2026-03-04"}, "end": {"date": "2026-03-05"}},
+    ).execute()
+    checks: list[dict[str, Any]] = [
+        {"id": "made", "state": {"record": {"collection": "calendar.calendars", "where": {"summary": "Launch"}}}},
+        {"id": "event", "state": {"calendar.event": {"calendar": made["id"], "summary_contains": "Go"}}},
+        {"id": "elsewhere", "state": {"calendar.event": {"calendar": plain["id"], "summary_contains": "Go"}}},
+    ]
+    assert [(c.id, c.passed) for c in score_custom(cal.live.world, checks).checks] == [
+        ("made", True),
+        ("event", True),
+        ("elsewhere", False),
+    ]
 
 
 def test_the_same_calendar_ids_every_time(stage: Any) -> None:
