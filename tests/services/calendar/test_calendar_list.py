@@ -221,6 +221,7 @@ def test_patch_and_update_an_entrys_own_settings(cal: GoogleWorld) -> None:
         ({"defaultReminders": [{"method": "sms", "minutes": 10}]}, {}, "Invalid value for: defaultReminders"),
         ({"defaultReminders": [{"method": "email", "minutes": 50000}]}, {}, "Invalid value for: defaultReminders"),
         ({"notificationSettings": {"notifications": [{"type": "x"}]}}, {}, "Invalid value for: notificationSettings"),
+        ({"notificationSettings": "all"}, {}, "Invalid value for: notificationSettings"),
         ({"backgroundColor": "red"}, {"colorRgbFormat": "true"}, "Invalid value for: backgroundColor"),
     ],
 )

@@ -91,9 +91,9 @@ def _reminders(value: Any) -> list[dict[str, Any]]:
 
 
 def _notifications(value: Any) -> list[dict[str, str]]:
-    given = value.get("notifications") if isinstance(value, dict) else None
-    if given is None:
-        given = []
+    if value is not None and not isinstance(value, dict):
+        raise GoogleError(400, "invalid", "Invalid value for: notificationSettings")
+    given = (value or {}).get("notifications") or []
     if not isinstance(given, list) or not all(
         isinstance(n, dict) and n.get("type") in NOTIFICATIONS and n.get("method") == "email" for n in given
     ):
