@@ -14,7 +14,7 @@ from ..google.errors import GoogleError
 from ..google.ids import base32hex
 from . import bodies, calendars, events, recurrence
 from .models import AttendeeSpec, CalendarSection, CalendarSpec, EventSpec
-from .store import CALENDARS, EVENTS, LIST
+from .store import ACL, CALENDARS, EVENTS, LIST
 from .zones import When, is_zone, midnight
 
 HOUR = 3600 * 1_000_000
@@ -35,6 +35,8 @@ def primary(ctx: BuildContext, account: accounts.Account) -> None:
     ctx.collection(CALENDARS).add(calendar["id"], calendar)
     entry = calendars.entry_record(account.email, calendar, "owner", ctx.start, primary=True)
     ctx.collection(LIST).add(entry["id"], entry)
+    rule = calendars.rule_record(calendar["id"], "user", account.email, "owner", ctx.start)
+    ctx.collection(ACL).add(rule["id"], rule)
 
 
 def assign(section: CalendarSection, ctx: BuildContext) -> None:
@@ -91,6 +93,8 @@ def _calendar(ctx: BuildContext, spec: CalendarSpec, calendar_id: str, i: int) -
     for email, role in roles.items():
         entry = calendars.entry_record(email, calendar, role, ctx.start)
         ctx.collection(LIST).add(entry["id"], entry)
+        rule = calendars.rule_record(calendar_id, "user", email, role, ctx.start)
+        ctx.collection(ACL).add(rule["id"], rule)
 
 
 def _calendar_of(ctx: BuildContext, value: str, i: int) -> Record:
