@@ -211,19 +211,70 @@ def test_a_draft_sent_is_answered_too(mail: GoogleWorld) -> None:
     assert "Northwind is on workspace W-4821." in said[1]["text"]
 
 
-def run(stage: Any) -> tuple[list[dict[str, Any]], list[str]]:
+def test_mail_to_several_is_put_to_those_it_calls_on_as_a_group_dm_is(mail: GoogleWorld) -> None:
+    body = "Hi Omar,\n\nwe moved Northwind to W-4821 yesterday. Can you confirm it?\n\nThanks, Maya"
+    sent = send(mail, "omar@acme.test, priya@acme.test", "Northwind", body)
+    mail.live.advance("2h")
+    # Priya hears it and learns what it says, as a member of a group DM not called on does, and says nothing.
+    assert people_events(mail) == [
+        ("14:00:00", "message", "maya", "omar,priya", sent["id"]),
+        ("14:00:00", "told", "omar", "omar.workspace", sent["id"]),
+        ("14:00:00", "knows", "priya", "omar.workspace", sent["id"]),
+        ("14:00:00", "told", "priya", "omar.workspace", sent["id"]),
+        ("14:10:00", "message", "omar", "", thread_ids(mail, sent)[1]),
+    ]
+    assert [m["from"] for m in thread_of(mail, sent)] == ["Maya Chen <maya@acme.test>", "Omar Haddad <omar@acme.test>"]
+
+
+def test_mail_to_several_that_calls_on_each_by_name_is_answered_by_each(mail: GoogleWorld) -> None:
+    body = "Omar, which workspace is Northwind on?\nPriya, when is the renewal?"
+    sent = send(mail, "omar@acme.test, priya@acme.test", "Northwind", body)
+    mail.live.advance("1h")
+    said = thread_of(mail, sent)
+    assert [(m["from"], m["to"], m["subject"]) for m in said[1:]] == [
+        ("Omar Haddad <omar@acme.test>", "maya@acme.test", "Re: Northwind"),
+        ("Priya Raman <priya@acme.test>", "maya@acme.test", "Re: Northwind"),
+    ]
+    assert "Northwind is on workspace W-4821." in said[1]["text"]
+    assert "They renew on June 30." in said[2]["text"]
+    asked = [(e[2], e[3]) for e in people_events(mail) if e[1] == "asked"]
+    assert asked == [
+        ("omar", "omar.workspace"),
+        ("omar", "priya.renewal"),
+        ("priya", "omar.workspace"),
+        ("priya", "priya.renewal"),
+    ]
+
+
+def test_mail_to_one_person_is_a_dm_whatever_names_it_calls(mail: GoogleWorld) -> None:
+    sent = send(mail, "omar@acme.test", "Northwind", "Priya, which workspace is Northwind on?")
+    mail.live.advance("10m")
+    said = thread_of(mail, sent)
+    assert [m["from"] for m in said[1:]] == ["Omar Haddad <omar@acme.test>"]
+    assert "Northwind is on workspace W-4821." in said[1]["text"]
+
+
+def run(stage: Any, body: str) -> tuple[list[dict[str, Any]], list[str]]:
     mail = gmail_world(stage.world(scene_yaml=SCENE))
-    sent = send(mail, "omar@acme.test, priya@acme.test", "Northwind", "Which workspace and what renewal date?")
+    sent = send(mail, "omar@acme.test, priya@acme.test", "Northwind", body)
     mail.live.advance("1h")
     events = [{k: v for k, v in e.items() if k != "seq"} for e in mail.live.events() if e["kind"] != "call"]
     return events, [m["text"] for m in thread_of(mail, sent)]
 
 
 def test_the_same_mail_gives_the_same_replies_and_events(stage: Any) -> None:
-    first, second = run(stage), run(stage)
+    first, second = (
+        run(stage, "Which workspace and what renewal date?"),
+        run(stage, "Which workspace and what renewal date?"),
+    )
     assert first == second
-    assert len(first[1]) == 3
+    assert len(first[1]) == 3  # put to both, as a group DM that calls on nobody
     assert any(e["kind"] == "revealed" and e["fact"] == "priya.renewal" for e in first[0])
+    body = "Hi Omar, can you confirm Northwind is on W-4821?"
+    first, second = run(stage, body), run(stage, body)
+    assert first == second
+    assert len(first[1]) == 2  # put to Omar alone
+    assert len([e for e in first[0] if e["kind"] == "told"]) == 2  # and both learn what it says
 
 
 def test_checks_see_the_reply(mail: GoogleWorld) -> None:
