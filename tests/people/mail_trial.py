@@ -19,7 +19,11 @@ people:
     slack_user: $omar
     reply_after: 10m
     facts:
-      - {id: workspace, text: "Northwind is on workspace W-4821.", match: ["W-4821"], ask: ["workspace"], referred_by: [$priya]}
+      - id: workspace
+        text: "Northwind is on workspace W-4821."
+        match: ["W-4821"]
+        ask: ["workspace"]
+        referred_by: [$priya]
   - ref: priya
     slack_user: $priya
     reply_after: 20m
