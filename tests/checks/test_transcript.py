@@ -212,7 +212,7 @@ def test_mail_reads_as_mail_with_its_sender_recipients_subject_and_thread(tmp_pa
             f'thread {thread}, id {said[1].ts}: "Northwind is on workspace W-4821." (carries omar.workspace)'
         ),
         (
-            f'14:20:00 mail (gmail) from Priya Raman <priya@acme.test> to maya@acme.test, subject "Re: Northwind", '
+            f'15:00:00 mail (gmail) from Priya Raman <priya@acme.test> to maya@acme.test, subject "Re: Northwind", '
             f'thread {thread}, id {said[2].ts}: "I don\'t know, ask Omar Haddad (omar@acme.test)."'
         ),
     ]

@@ -193,7 +193,7 @@ def test_mail_in_the_evidence_reads_as_mail(cli, tmp_path) -> None:
     lines = result.stdout.splitlines()
     assert lines[1] == "  priya_told_it (message): failed"
     assert lines[4] == (
-        f"    #{said[2]['seq']} 2026-03-02T14:20:00Z message: mail (gmail) from {priya} <priya@acme.test> "
+        f"    #{said[2]['seq']} 2026-03-02T15:00:00Z message: mail (gmail) from {priya} <priya@acme.test> "
         f'to [maya@acme.test] subject "Re: Northwind" in thread {said[0]["channel"]}, id {said[2]["ts"]}, '
         'heard by [] carrying []: "I don\'t know, ask Omar Haddad (omar@acme.test)."'
     )

@@ -8,36 +8,12 @@ from email.message import EmailMessage
 from typing import Any
 
 import pytest
+from tests.people.mail_trial import SCENE
 from tests.services.gmail.conftest import gmail_world, raw
-from tests.services.google_world import SCENE as GOOGLE_SCENE
 from tests.services.google_world import GoogleWorld
 
 from soundstage.checks import score_custom
 from soundstage.services.gmail import sending
-
-# The agent is Maya. Omar answers in 10 minutes and owns the workspace id; Priya answers in an hour, owns the
-# contract's value (confidential) and, asked for the workspace, sends the asker to Omar.
-SCENE = (
-    GOOGLE_SCENE
-    + """      - {ref: priya, name: priya, real_name: Priya Raman, email: priya@acme.test}
-people:
-  - ref: omar
-    slack_user: $omar
-    reply_after: 10m
-    facts:
-      - id: workspace
-        text: "Northwind is on workspace W-4821."
-        match: ["W-4821"]
-        ask: ["workspace"]
-        referred_by: [$priya]
-  - ref: priya
-    slack_user: $priya
-    reply_after: 1h
-    facts:
-      - {id: contract, text: "Northwind pays 180k a year.", match: ["180k"], ask: ["contract"], confidential: true}
-      - {id: renewal, text: "They renew on June 30.", match: ["June 30"], ask: ["renewal"]}
-"""
-)
 
 
 @pytest.fixture
@@ -134,9 +110,22 @@ def thread_ids(mail: GoogleWorld, sent: dict[str, Any]) -> list[str]:
     return [m["id"] for m in thread["messages"]]
 
 
-def test_in_cc_a_person_learns_what_the_mail_says_but_does_not_answer(mail: GoogleWorld) -> None:
-    body = "Omar: we moved Northwind to W-4821 yesterday, can you confirm?"
-    sent = send(mail, "omar@acme.test", "Northwind", body, Cc="priya@acme.test")
+@pytest.mark.parametrize(
+    ("to", "cc", "body"),
+    [
+        ("omar@acme.test", "priya@acme.test", "Omar: we moved Northwind to W-4821 yesterday, can you confirm?"),
+        # To both: a group DM, put to Omar alone, whom it calls on; Priya hears it as a member not called on does.
+        (
+            "omar@acme.test, priya@acme.test",
+            None,
+            "Hi Omar,\n\nwe moved Northwind to W-4821 yesterday. Can you confirm?",
+        ),
+    ],
+)
+def test_a_person_copied_or_not_called_on_learns_what_the_mail_says_but_does_not_answer(
+    mail: GoogleWorld, to: str, cc: str | None, body: str
+) -> None:
+    sent = send(mail, to, "Northwind", body, **({"Cc": cc} if cc else {}))
     mail.live.advance("2h")
     assert people_events(mail) == [
         ("14:00:00", "message", "maya", "omar,priya", sent["id"]),
@@ -145,7 +134,7 @@ def test_in_cc_a_person_learns_what_the_mail_says_but_does_not_answer(mail: Goog
         ("14:00:00", "told", "priya", "omar.workspace", sent["id"]),
         ("14:10:00", "message", "omar", "", thread_ids(mail, sent)[1]),
     ]
-    # Omar, to whom it was put, acknowledges it; Priya, who was only copied, says nothing.
+    # Omar, to whom it was put, acknowledges it; Priya says nothing.
     assert [m["from"] for m in thread_of(mail, sent)] == ["Maya Chen <maya@acme.test>", "Omar Haddad <omar@acme.test>"]
 
 
@@ -209,21 +198,6 @@ def test_a_draft_sent_is_answered_too(mail: GoogleWorld) -> None:
     said = thread_of(mail, sent)
     assert [m["subject"] for m in said] == ["Northwind", "Re: Northwind"]
     assert "Northwind is on workspace W-4821." in said[1]["text"]
-
-
-def test_mail_to_several_is_put_to_those_it_calls_on_as_a_group_dm_is(mail: GoogleWorld) -> None:
-    body = "Hi Omar,\n\nwe moved Northwind to W-4821 yesterday. Can you confirm it?\n\nThanks, Maya"
-    sent = send(mail, "omar@acme.test, priya@acme.test", "Northwind", body)
-    mail.live.advance("2h")
-    # Priya hears it and learns what it says, as a member of a group DM not called on does, and says nothing.
-    assert people_events(mail) == [
-        ("14:00:00", "message", "maya", "omar,priya", sent["id"]),
-        ("14:00:00", "told", "omar", "omar.workspace", sent["id"]),
-        ("14:00:00", "knows", "priya", "omar.workspace", sent["id"]),
-        ("14:00:00", "told", "priya", "omar.workspace", sent["id"]),
-        ("14:10:00", "message", "omar", "", thread_ids(mail, sent)[1]),
-    ]
-    assert [m["from"] for m in thread_of(mail, sent)] == ["Maya Chen <maya@acme.test>", "Omar Haddad <omar@acme.test>"]
 
 
 OMAR, PRIYA = "Omar Haddad <omar@acme.test>", "Priya Raman <priya@acme.test>"
