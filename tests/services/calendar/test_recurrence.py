@@ -71,20 +71,28 @@ def test_rules_calendar_refuses(lines: object) -> None:
 
 
 class Spent:
-    """The periods each expansion looked at: every budget made, and what it spent."""
+    """The periods each expansion looked at (every budget of `STEPS` made, and what it spent), and each request
+    (every budget of `REQUEST_STEPS`)."""
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.budgets: list[Any] = []
+        self.requests: list[Any] = []
         made = recurrence._Budget.__init__
 
-        def init(budget: Any, steps: int) -> None:
-            made(budget, steps)
-            self.budgets.append(budget)
+        def init(budget: Any, steps: int, within: Any = None) -> None:
+            made(budget, steps, within)
+            if steps == recurrence.STEPS:
+                self.budgets.append(budget)
+            elif steps == recurrence.REQUEST_STEPS:
+                self.requests.append(budget)
 
         monkeypatch.setattr(recurrence._Budget, "__init__", init)
 
     def steps(self) -> list[int]:
         return [recurrence.STEPS - max(budget.left, -1) for budget in self.budgets]
+
+    def request_steps(self) -> list[int]:
+        return [recurrence.REQUEST_STEPS - max(budget.left, -1) for budget in self.requests]
 
 
 MONDAY = to_us(datetime(2026, 3, 2, 9, tzinfo=ZoneInfo("UTC")))
@@ -131,6 +139,46 @@ def test_a_series_read_ends_where_its_budget_does(monkeypatch: pytest.MonkeyPatc
     read = [rfc3339_in(at, "UTC") for at in recurrence.starts(lines, MONDAY, "UTC", None, None)]
     assert read == [f"2026-03-{day:02}T09:00:00Z" for day in (3, 10, 17, 24, 31)]
     assert read == [rfc3339_in(at, "UTC") for at in recurrence.starts(lines, MONDAY, "UTC", None, None)]
+
+
+def test_the_expansions_of_one_request_share_its_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each Tuesday costs 14 periods (as above): of a request's 100, the first series spends 70, its own most,
+    and the second the 30 left, two Tuesdays' worth; outside a request each has its own 70."""
+    monkeypatch.setattr(recurrence, "STEPS", 70)
+    monkeypatch.setattr(recurrence, "REQUEST_STEPS", 100)
+    lines = ["RRULE:FREQ=DAILY", "EXRULE:FREQ=DAILY;BYDAY=MO,WE,TH,FR,SA,SU"]
+
+    def days() -> list[int]:
+        return [int(rfc3339_in(at, "UTC")[8:10]) for at in recurrence.starts(lines, MONDAY, "UTC", None, None)]
+
+    with recurrence.one_request():
+        assert (days(), days(), days()) == ([3, 10, 17, 24, 31], [3, 10], [])
+    assert (days(), days()) == ([3, 10, 17, 24, 31], [3, 10, 17, 24, 31])
+
+
+def test_events_list_over_many_rare_series_spends_one_request_budget(
+    cal: GoogleWorld, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Series with one Friday the 13th of February in seven years each cost a read thousands of periods: a list
+    of them all stops at the request's budget, where each series once spent its own."""
+    for n in range(4):
+        body = {
+            "summary": f"Rare {n}",
+            "start": {"dateTime": "2026-03-02T09:00:00Z", "timeZone": "UTC"},
+            "end": {"dateTime": "2026-03-02T10:00:00Z", "timeZone": "UTC"},
+            "recurrence": ["RRULE:FREQ=DAILY;BYMONTH=2;BYMONTHDAY=13;BYDAY=FR"],
+        }
+        assert cal.raw("POST", "calendars/primary/events", json=body).status_code == 200
+    monkeypatch.setattr(recurrence, "REQUEST_STEPS", 5_000)
+    spent = Spent(monkeypatch)
+    response = cal.raw("GET", "calendars/primary/events", params={"singleEvents": "true", "orderBy": "startTime"})
+    assert response.status_code == 200
+    assert spent.request_steps() == [5_001]  # one request, stopped at its budget
+    # The first series' instances of 2032 and 2037 lie 2,175 and 4,001 days on, its next of 2043 past the budget,
+    # which the other series find spent.
+    rare = [(i["summary"], i["start"]["dateTime"][:10]) for i in response.json()["items"] if "Rare" in i["summary"]]
+    assert len({summary for summary, _ in rare}) == 1  # one series, the first the list read (by event id)
+    assert [day for _, day in rare] == ["2032-02-13", "2037-02-13"]
 
 
 def test_an_endless_daily_series_reads_half_a_century_ahead(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -8,7 +8,7 @@ from ...world import Record, World
 from ..google import accounts
 from ..google.service import GoogleService
 from ..invitations import Invitation
-from . import calendars, events
+from . import calendars, events, recurrence
 from .store import CALENDARS, EVENTS
 
 
@@ -51,13 +51,14 @@ class CalendarInvitations:
         invitation itself, and its series, aside."""
         event = world[EVENTS].one(invitation.record)
         itself = {event["eventId"], event["recurringEventId"]} - {None}
-        for calendar in sorted(world[CALENDARS].by("owner", invitation.address), key=lambda c: c["id"]):
-            shown = events.on(world, calendar["id"])
-            for other in events.expanded(world, shown, calendar["timeZone"], event["startAt"], event["endAt"]):
-                if itself.isdisjoint((other["eventId"], other["recurringEventId"])) and _keeps(
-                    other, invitation.address
-                ):
-                    return str(other["eventId"])
+        with recurrence.one_request():
+            for calendar in sorted(world[CALENDARS].by("owner", invitation.address), key=lambda c: c["id"]):
+                shown = events.on(world, calendar["id"])
+                for other in events.expanded(world, shown, calendar["timeZone"], event["startAt"], event["endAt"]):
+                    if itself.isdisjoint((other["eventId"], other["recurringEventId"])) and _keeps(
+                        other, invitation.address
+                    ):
+                        return str(other["eventId"])
         return None
 
     def answer(self, world: World, invitation: Invitation, response: str) -> None:

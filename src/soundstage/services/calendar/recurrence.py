@@ -1,12 +1,15 @@
 """Recurring events: an event's `recurrence` lines (RFC 5545 `RRULE`, `EXRULE`, `RDATE`, `EXDATE`) expanded into
 its instances' start times by python-dateutil's `rrule`, in the event's own zone (so a weekly 09:00 stays at 09:00
 across a change of daylight saving time). Every expansion is bounded: at most `MOST` instances a call, and at most
-`STEPS` of dateutil's periods (a day of a daily rule, a week of a weekly one) looked at, found or not."""
+`STEPS` of dateutil's periods (a day of a daily rule, a week of a weekly one) looked at, found or not, and at
+most `REQUEST_STEPS` over every expansion of one request (`one_request`)."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from datetime import UTC, datetime
 from itertools import islice
 from types import FunctionType, MethodType
@@ -24,6 +27,10 @@ MOST = 2500  # the most instances one read expands of one event (events.list's o
 # endless daily series reads 54 years from its first instance, a weekly one 380. At most some 40 ms of CPU a daily
 # rule's, 80 ms a monthly one's (benchmarks/recurrence.py), where dateutil's search to the year 9999 took seconds.
 STEPS = 20_000
+# The most periods one request looks at over all the series it expands (a list, a free/busy query, a person
+# weighing an invitation): a world of a hundred daily series five years old reads whole, and a calendar of many
+# rare series an agent made costs at most this, not 40 ms a series.
+REQUEST_STEPS = 200_000
 PREFIXES = ("RRULE:", "EXRULE:", "RDATE", "EXDATE")
 
 
@@ -61,13 +68,29 @@ class Exhausted(Exception):
 
 
 class _Budget:
-    def __init__(self, steps: int) -> None:
+    def __init__(self, steps: int, within: _Budget | None = None) -> None:
         self.left = steps
+        self.within = within  # the request's, spent from as well
 
     def spend(self) -> None:
         self.left -= 1
         if self.left < 0:
             raise Exhausted
+        if self.within is not None:
+            self.within.spend()
+
+
+_REQUEST: ContextVar[_Budget | None] = ContextVar("calendar_request_steps", default=None)
+
+
+@contextmanager
+def one_request() -> Iterator[None]:
+    """Every expansion inside spends from one budget of `REQUEST_STEPS` periods as well as its own."""
+    token = _REQUEST.set(_Budget(REQUEST_STEPS))
+    try:
+        yield
+    finally:
+        _REQUEST.reset(token)
 
 
 def _spend(rule: Any) -> None:
@@ -113,7 +136,7 @@ _COUNTED_ITER = FunctionType(
 
 def _counted(built: rruleset, steps: int) -> rruleset:
     """`built` with every rule of it, RRULE and EXRULE, spending one budget of `steps` periods."""
-    budget = _Budget(steps)
+    budget = _Budget(steps, _REQUEST.get())
     for rule in built._rrule + built._exrule:  # type: ignore[attr-defined]
         rule.budget = budget
         rule._iter = MethodType(_COUNTED_ITER, rule)

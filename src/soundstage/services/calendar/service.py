@@ -6,10 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 from ...spec.build import BuildContext
-from ...world import World
-from ..base import import_registrations
+from ...world import Principal, World
+from ..base import ServiceRequest, import_registrations
 from ..google.service import GoogleService
-from . import mcp_tools, seed
+from . import mcp_tools, recurrence, seed
 from .calls import Call, ops
 from .invitations import CalendarInvitations
 from .models import CalendarSection
@@ -28,6 +28,12 @@ class CalendarService(GoogleService):
     record_names = staticmethod(record_names)
     tools = mcp_tools.tools  # its MCP server's tools (docs/mcp.md)
     invitations = CalendarInvitations()
+
+    def run(
+        self, world: World, principal: Principal | None, request: ServiceRequest, name: str, params: dict[str, str]
+    ) -> Any:
+        with recurrence.one_request():
+            return super().run(world, principal, request, name, params)
 
     def environment(self, world: World, base_url: str) -> dict[str, str]:
         """The API's root as the official client takes it (`api_endpoint`, which stands for its root URL and
