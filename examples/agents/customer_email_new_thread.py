@@ -5,7 +5,7 @@ import base64
 import sys
 from email.message import EmailMessage
 
-from _gmail import gmail_client
+from _google import gmail_client
 
 gmail = gmail_client()
 sys.stdin.read()

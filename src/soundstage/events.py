@@ -380,6 +380,18 @@ def cut_short(path: Path) -> str | None:
 # a decision by `<person ref>.<decision id>`.
 
 
+class MailHeaders(BaseModel):
+    """Mail's own headers, as its sender's copy has them: a `message` event of mail shows them (`mail`)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    sender: str  # the From address
+    to: list[str] = []  # the addresses as written, every one, whether or not a person of the world
+    cc: list[str] = []
+    bcc: list[str] = []
+    subject: str = ""
+
+
 @event_kind
 class MessageEvent(Event):
     """A message was written in Slack, or mail sent (`service`: Gmail): who wrote it, where, which people heard
@@ -396,6 +408,7 @@ class MessageEvent(Event):
     facts: list[str] = []  # the facts its text carries (by their `match` phrases)
     from_agent: bool = False
     service: str = "slack"  # where it was said: `slack`, or the mail's service (`gmail`)
+    mail: MailHeaders | None = None  # mail's From, To, Cc, Bcc and subject (`text` is the subject and the body)
 
 
 @event_kind

@@ -67,6 +67,18 @@ def test_entry_lines_read_what_passed_between_agent_and_people() -> None:
         "ts": "1.000100",
     }
     assert entry_line(message) == '#26 2026-03-02T14:00:55Z message U1 in C1 to [U2] carrying []: "Refund approved"'
+    headers = {
+        "sender": "maya@acme.test",
+        "to": ["omar@acme.test"],
+        "cc": ["priya@acme.test"],
+        "bcc": [],
+        "subject": "Hi",
+    }
+    mail = {**message, "service": "gmail", "ts": "m1", "channel": "t1", "text": "Hi\n\nW-4821?", "mail": headers}
+    assert entry_line(mail) == (
+        "#26 2026-03-02T14:00:55Z message: mail (gmail) from U1 <maya@acme.test> to [omar@acme.test] cc "
+        '[priya@acme.test] subject "Hi" in thread t1, id m1, heard by [U2] carrying []: "W-4821?"'
+    )
     assert entry_line(decided) == "#46 2026-03-02T14:02:05Z decided U3 decided priya.refund: approve the refund"
     assert entry_line(asked) == "#7 2026-03-02T14:00:05Z asked U1 asked U2 for laura.impact"
     answered = {

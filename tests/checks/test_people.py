@@ -364,6 +364,9 @@ def test_never(result, story):
     assert result({"never": {"from": "$bot"}}, Story().attempt()).actual == "no message was written"
 
 
+SELECTED_BY = "a message is selected by one or more of: from, to, in, text_contains, text_matches, carries"
+
+
 def test_a_selector_ignore_case_false(result, story):
     r = result({"never": {"from": "$bot", "text_contains": "w-4821", "ignore_case": False}}, story.attempt())
     assert outcome(r) == (
@@ -376,13 +379,29 @@ def test_a_selector_ignore_case_false(result, story):
     assert (r.passed, r.evidence) == (True, [12, 20])
     with pytest.raises(CheckSpecError) as caught:
         result({"message": {"ignore_case": False}}, story.attempt())
-    assert caught.value.message == "a message is selected by one or more of: from, to, in, text_contains, carries"
+    assert caught.value.message == SELECTED_BY
+
+
+def test_a_selector_text_matches(result, story):
+    r = result({"message": {"from": "$bot", "text_matches": r"W-\d{4}'s payroll"}}, story.attempt())
+    assert outcome(r) == (
+        True,
+        "a message from $bot whose text matches /W-\\d{4}'s payroll/",
+        '1 message matched: seq 12 ("Priya, W-4821\'s payroll bounced. Approve the refund?")',
+        [12],
+    )
+    assert not result({"message": {"text_matches": "w-4821"}}, story.attempt()).passed  # case-sensitive
+    r = result({"message": {"text_matches": "w-4821", "ignore_case": True}}, story.attempt())
+    assert (r.passed, r.evidence) == (True, [7, 12, 20])
+    with pytest.raises(CheckSpecError) as caught:
+        result({"message": {"text_matches": "("}}, story.attempt())
+    assert caught.value.field == "checks[0].message.text_matches"
 
 
 def test_a_selector_needs_a_condition(result, story):
     with pytest.raises(CheckSpecError) as caught:
         result({"message": {}}, story.attempt())
-    assert caught.value.message == "a message is selected by one or more of: from, to, in, text_contains, carries"
+    assert caught.value.message == SELECTED_BY
     with pytest.raises(CheckSpecError) as caught:
         result({"never": {"by": "$bot"}}, story.attempt())
     assert caught.value.field == "checks[0].never.by"

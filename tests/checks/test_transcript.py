@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from tests.people.mail_trial import mail_trial
+
 from soundstage.checks import Attempt
 from soundstage.checks.transcript import Names, start_time, transcript
 from soundstage.events import (
@@ -192,3 +194,29 @@ def test_the_agent_is_known_by_its_calls_when_the_attempt_does_not_say(log):
 def test_the_start_of_the_attempt(log):
     assert start_time(Attempt(log.events)) == "2026-03-02 14:00:00"
     assert start_time(Attempt([])) == "(unknown)"
+
+
+def test_mail_reads_as_mail_with_its_sender_recipients_subject_and_thread(tmp_path):
+    attempt = Attempt.load(mail_trial(tmp_path))
+    said = attempt.of(MessageEvent)
+    thread = said[0].channel
+    lines = [line for line in transcript(attempt, unchanged) if " mail (gmail) " in line]
+    assert lines == [
+        (
+            f"14:00:00 mail (gmail) from Maya Chen (the agent) <maya@acme.test> to omar@acme.test, cc priya@acme.test, "
+            f'subject "Northwind", thread {thread}, id {said[0].ts}: "Hi Omar,\\n\\nwhich workspace is Northwind on?'
+            '\\n\\nMaya"'
+        ),
+        (
+            f'14:10:00 mail (gmail) from Omar Haddad <omar@acme.test> to maya@acme.test, subject "Re: Northwind", '
+            f'thread {thread}, id {said[1].ts}: "Northwind is on workspace W-4821." (carries omar.workspace)'
+        ),
+        (
+            f'15:00:00 mail (gmail) from Priya Raman <priya@acme.test> to maya@acme.test, subject "Re: Northwind", '
+            f'thread {thread}, id {said[2].ts}: "I don\'t know, ask Omar Haddad (omar@acme.test)."'
+        ),
+    ]
+    # Each after what it answers: the call that sent it, the person's `revealed` or `referred`.
+    everything = transcript(attempt, unchanged)
+    assert everything.index(lines[0]) == next(i for i, line in enumerate(everything) if "messages/send" in line) + 1
+    assert "Omar Haddad revealed omar.workspace to Maya Chen" in everything[everything.index(lines[1]) - 1]

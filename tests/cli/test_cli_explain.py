@@ -6,6 +6,7 @@ import json
 import shlex
 from pathlib import Path
 
+from tests.people.mail_trial import mail_trial
 from tests.processes import kill_a_run, linux_only
 
 
@@ -176,4 +177,23 @@ def test_a_damaged_trial_folder_exits_2(bench, cli) -> None:
     assert result.exit_code == 2
     assert result.stderr.splitlines()[0] == (
         f"error: {trial}/checks.json: not what soundstage writes there (Input should be a valid array)"
+    )
+
+
+def test_mail_in_the_evidence_reads_as_mail(cli, tmp_path) -> None:
+    trial = mail_trial(tmp_path)
+    events = [json.loads(line) for line in (trial / "events.jsonl").read_text().splitlines()]
+    said = [e for e in events if e["kind"] == "message"]
+    refs = {e["person"]: e for e in events if e["kind"] == "referred"}
+    priya = next(iter(refs))
+
+    result = cli("explain", str(trial))
+
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[1] == "  priya_told_it (message): failed"
+    assert lines[4] == (
+        f"    #{said[2]['seq']} 2026-03-02T15:00:00Z message: mail (gmail) from {priya} <priya@acme.test> "
+        f'to [maya@acme.test] subject "Re: Northwind" in thread {said[0]["channel"]}, id {said[2]["ts"]}, '
+        'heard by [] carrying []: "I don\'t know, ask Omar Haddad (omar@acme.test)."'
     )

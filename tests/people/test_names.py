@@ -36,6 +36,11 @@ NAMES = Names.of(USERS)
         ("Omar said it is fixed", set()),
         ("Omar's fix landed?", set()),
         ("We talked to Maya, Omar and Priya.", set()),
+        ("Hi Omar and Maya,\n\nwhere are we?", {"UOMAR", "UMAYA"}),  # several greeted at once
+        ("Omar, Maya Chen: which one?", {"UOMAR", "UMAYA"}),
+        ("hello @omar & mc, any news", {"UOMAR", "UMAYA"}),
+        ("Hi Omar and Priya,", {"UOMAR"}),  # a name no user has calls on nobody
+        ("Omar and Maya fixed it.", set()),  # names that are what the sentence is about
     ],
 )
 def test_who_a_message_calls_on(text, called):

@@ -20,6 +20,7 @@ from urllib.parse import quote
 
 import httpx
 import pytest
+from tests.people.mail_trial import mail_trial
 
 from soundstage.results import FolderRuns
 from soundstage.runner import run_scenes
@@ -393,3 +394,42 @@ def test_what_the_agent_wrote_is_shown_as_text_and_bounded(page: Any, tmp_path: 
         assert page.locator("#main img, #main script").count() == 0
         assert page.title() == "soundstage"
         screenshot(page, "trial-hostile")
+
+
+def test_mail_shows_as_mail_with_its_headers(page: Any, tmp_path: Path) -> None:
+    """A trial whose agent mailed Omar, Priya in Cc, and both answered by mail in the thread."""
+    trial = mail_trial(tmp_path)
+    run = trial.parents[1].name
+    with Server(tls_port=None, libraries=[FolderRuns(tmp_path / "runs")]) as server:
+        data = httpx.get(
+            f"{server.url}/v1/runs/{run}/trials/1?scene=mail-test",
+            headers={"Authorization": f"Bearer {server.admin_token}"},
+        ).json()
+        said = [e for e in data["events"] if e["kind"] == "message"]
+        assert [(e["service"], e["mail"]["sender"], e["mail"]["to"], e["mail"]["cc"]) for e in said] == [
+            ("gmail", "maya@acme.test", ["omar@acme.test"], ["priya@acme.test"]),
+            ("gmail", "omar@acme.test", ["maya@acme.test"], []),
+            ("gmail", "priya@acme.test", ["maya@acme.test"], []),
+        ]
+        page.goto(f"{server.url}/ui/#token={server.admin_token}&go=%23%2Ftrial%2F{run}%2Fmail-test%2F1")
+        page.wait_for_selector("#timeline")
+        mails = page.locator(".entry.message.mail")
+        assert mails.count() == 3
+        assert mails.locator(".kind").all_inner_texts() == ["mail", "mail", "mail"]
+        asked = mails.nth(0)
+        assert asked.locator(".mail-service").inner_text() == "gmail"
+        assert asked.locator(".what").inner_text().startswith(f"gmail agent {said[0]['user']}")
+        assert "<maya@acme.test>" in asked.inner_text()
+        assert asked.locator(".mail-to").inner_text() == "to: omar@acme.test"
+        assert asked.locator(".mail-cc").inner_text() == "cc: priya@acme.test"
+        assert asked.locator(".mail-bcc").count() == 0
+        thread = said[0]["channel"]
+        assert (
+            asked.locator(".mail-subject").inner_text() == f"subject: Northwind · thread {thread} · id {said[0]['ts']}"
+        )
+        assert asked.locator("q").inner_text() == "Hi Omar,\n\nwhich workspace is Northwind on?\n\nMaya"
+        answer = mails.nth(1)
+        assert answer.locator(".mail-to").inner_text() == "to: maya@acme.test"
+        assert answer.locator(".mail-subject").inner_text().startswith(f"subject: Re: Northwind · thread {thread} ·")
+        assert answer.locator("q").inner_text() == "Northwind is on workspace W-4821."
+        screenshot(page, "timeline-mail")

@@ -124,6 +124,8 @@ def _names(world: World, service: str) -> dict[str, list[Any]]:
             "calendarId": ["primary", *_values(world, calendar.CALENDARS, "id")],
             "eventId": _values(world, calendar.EVENTS, "eventId"),
             "destination": ["primary", *_values(world, calendar.CALENDARS, "id")],
+            "ruleId": _values(world, calendar.ACL, "ruleId"),
+            "setting": ["timezone", "locale", "format24HourTime"],
         }
     if service == "gmail":
         messages = _values(world, gmail.MESSAGES, "id")

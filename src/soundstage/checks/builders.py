@@ -51,7 +51,8 @@ def state(predicate: str, id: str | None = None, **fields: Any) -> Spec:
 
 
 def message(id: str = "message", **selector: Any) -> Spec:
-    """A message check: some message matches every condition (`from_`, `to`, `in_`, `text_contains`, `carries`)."""
+    """A message check: some message matches every condition (`from_`, `to`, `in_`, `text_contains`,
+    `text_matches`, `carries`)."""
     return _check(id, "message", **selector)
 
 

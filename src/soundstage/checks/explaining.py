@@ -66,6 +66,8 @@ def entry_line(event: dict[str, Any]) -> str:
             f"{head} answered {event.get('person')} the {event.get('service')} event {event.get('event')}"
             f" (revision {event.get('revision')}): {event.get('response')} ({why})"
         )
+    if event.get("kind") == "message" and isinstance(event.get("mail"), dict):
+        return f"{head} {_mail(event, event['mail'])}"
     said = _LINES.get(event.get("kind", ""))
     if said is not None:
         shown = {**event, "text": _short(event.get("text")), "output": _short(event.get("output"))}
@@ -94,6 +96,22 @@ _LINES = {
     "decided": "{person} decided {decision}: {option}",
     "script": "{person} in {channel}: {text}",
 }
+
+
+def _mail(event: dict[str, Any], mail: dict[str, Any]) -> str:
+    """A `message` event of mail: marked as mail by its service, with its own headers beside the people who
+    heard it (`to`), and the body without the subject its `text` starts with."""
+    headers = [f"to [{', '.join(map(str, mail.get('to') or ()))}]"]
+    headers += [f"{h} [{', '.join(map(str, mail[h]))}]" for h in ("cc", "bcc") if mail.get(h)]
+    subject = str(mail.get("subject") or "")
+    text = str(event.get("text") or "")
+    body = text.removeprefix(subject).lstrip("\n") if subject else text
+    return (
+        f"message: mail ({event.get('service')}) from {event.get('user')} <{mail.get('sender')}> {' '.join(headers)}"
+        f" subject {_short(subject)} in thread {event.get('channel')}, id {event.get('ts')}, heard by"
+        f" [{', '.join(map(str, event.get('to') or ()))}] carrying [{', '.join(map(str, event.get('facts') or ()))}]:"
+        f" {_short(body)}"
+    )
 
 
 class _Blank(dict):  # type: ignore[type-arg]

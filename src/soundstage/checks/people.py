@@ -90,19 +90,23 @@ def _source(attempt: Attempt, source: str) -> str:
 
 
 class Selector(Args):
-    """Which messages count: every condition given must hold (`from`, `to`, `in`, `text_contains`, `carries`)."""
+    """Which messages count: every condition given must hold (`from`, `to`, `in`, `text_contains`,
+    `text_matches`, `carries`)."""
 
     from_: str | None = Field(None, alias="from")
     to: Person | None = None  # a person who heard it
     in_: str | None = Field(None, alias="in")  # a channel id
     text_contains: str | None = None
+    text_matches: re.Pattern[str] | None = None
     carries: Facts | None = None
-    ignore_case: bool | None = None  # false: `text_contains` is exact in case
+    ignore_case: bool | None = None  # false: `text_contains` is exact in case; true: `text_matches` ignores it
 
     @model_validator(mode="after")
     def _something(self) -> Selector:
         if all(getattr(self, name) is None for name in type(self).model_fields if name != "ignore_case"):
-            raise ValueError("a message is selected by one or more of: from, to, in, text_contains, carries")
+            raise ValueError(
+                "a message is selected by one or more of: from, to, in, text_contains, text_matches, carries"
+            )
         return self
 
     def conditions(self, attempt: Attempt) -> list[Condition[MessageEvent]]:
@@ -131,6 +135,15 @@ class Selector(Args):
                 Condition(
                     f"whose text contains {show(self.text_contains)}{Case(self.ignore_case).note()}",
                     lambda e: value_matches(e.text, part, fold),
+                    lambda e: f"its text is {show(e.text, 60)}",
+                )
+            )
+        if self.text_matches is not None:
+            regex = Case(self.ignore_case).regex(self.text_matches)
+            said.append(
+                Condition(
+                    f"whose text matches /{regex.pattern}/",
+                    lambda e: regex.search(e.text) is not None,
                     lambda e: f"its text is {show(e.text, 60)}",
                 )
             )

@@ -4,7 +4,8 @@ with Slack channels and users by name and what each call answered. Judge checks 
 The lines are deterministic (the same attempt always reads the same). A call's body is shown compactly and
 its response in part: what matters in it (for a list, its items' ids and names; for an error, its code and
 message), never whole. Messages come from the final Slack state, so a scene without people reads the same
-way; those written before the attempt (the seed's) come first. Redacting credentials is the judge's work.
+way; those written before the attempt (the seed's) come first. Mail sent (the agent's and people's replies)
+comes from its `message` events, marked as mail with its headers. Redacting credentials is the judge's work.
 """
 
 from __future__ import annotations
@@ -158,6 +159,25 @@ def _messages(attempt: Attempt, names: Names) -> list[Entry]:
     return entries
 
 
+def _mail(message: MessageEvent, names: Names) -> str | None:
+    """Mail sent, as its `message` event has it (Slack's messages are read from the state instead): From, To, Cc,
+    Bcc, subject, thread and id, then the body; `message` events are logged only in a world with people."""
+    mail = message.mail
+    if mail is None:
+        return None
+    author = names.user(message.user)
+    if message.from_agent and not author.endswith(" (the agent)"):  # its Google account's user, not Slack's
+        author += " (the agent)"
+    line = f"mail ({message.service}) from " + (f"{author} <{mail.sender}>" if author != mail.sender else author)
+    line += " to " + (", ".join(mail.to) or "nobody")
+    for header, addresses in (("cc", mail.cc), ("bcc", mail.bcc)):
+        if addresses:
+            line += f", {header} " + ", ".join(addresses)
+    body = message.text.removeprefix(mail.subject).lstrip("\n") if mail.subject else message.text
+    line += f", subject {show(mail.subject, 200)}, thread {message.channel}, id {message.ts}: {show(body, TEXT_LIMIT)}"
+    return line + (f" (carries {', '.join(message.facts)})" if message.facts else "")
+
+
 def _ts_us(ts: str) -> int:
     """A Slack `ts` ("1772460000.000100") as epoch microseconds."""
     seconds, _, fraction = ts.partition(".")
@@ -302,7 +322,7 @@ def _and(items: list[str]) -> str:
 
 _WHY_WITHHELD = {"confidential": "it is confidential", "share_if": "the condition for sharing it did not hold"}
 
-_DESCRIBE: dict[type[Any], Callable[[Any, Names], str]] = {
+_DESCRIBE: dict[type[Any], Callable[[Any, Names], str | None]] = {
     StartEvent: lambda e, n: f"the attempt started (scene {e.scene}{f', world {e.world}' if e.world else ''})",
     CallEvent: _call,
     AfterFinishEvent: lambda e, n: f"after the end, a call was refused: {e.service} {e.method} {e.path} -> {e.status}",
@@ -330,6 +350,7 @@ _DESCRIBE: dict[type[Any], Callable[[Any, Names], str]] = {
         + ")"
     ),
     ScriptEvent: lambda e, n: f"{n.user(e.person)} wrote in {n.channel(e.channel)} on their own ({e.trigger})",
+    MessageEvent: _mail,
     MilestoneEvent: lambda e, n: f"milestone reached: {n.annotate(e.key)}",
     FaultStartedEvent: lambda e, n: f"fault {e.fault} started",
     FaultResolvedEvent: lambda e, n: f"fault {e.fault} resolved",

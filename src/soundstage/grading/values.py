@@ -41,6 +41,10 @@ class Case:
     def fold_regex(self) -> bool:
         return self.ignore_case is True
 
+    def regex(self, pattern: re.Pattern[str]) -> re.Pattern[str]:
+        """`pattern` as this case reads it: ignoring case when `fold_regex` says so."""
+        return re.compile(pattern.pattern, pattern.flags | re.IGNORECASE) if self.fold_regex else pattern
+
     def note(self) -> str:
         """What an explicit `ignore_case` adds to the words of a check: `, case-sensitive`, or nothing."""
         if self.ignore_case is None:

@@ -11,8 +11,9 @@ entries of the event log, in order, and
   answer (`asked` events now; the reply posted `reply_after` later, with its `revealed` / `withheld` /
   `referred` / `decided` events);
 - for each piece of mail sent (a record a service's `mail` says is mail as sent: Gmail's messages): works out who
-  received it (To: put to them, as a DM is; Cc and Bcc: heard, as a watched channel is), and the same as for a
-  Slack message, but that a reply is mail in its thread, sent to the sender (`Mail.answer`);
+  received it (To: as a DM is, or a group DM when it names several people; Cc and Bcc: heard, as a watched channel
+  is), and the same as for a Slack message, but that a reply is mail in its thread, sent to the sender
+  (`Mail.answer`);
 - for each `decided` or `fault_resolved` event: posts what people say `on` it (`script` events);
 - for each write of the agent's to a collection whose records invite people (a service's `invitations`:
   Calendar's events): has each person it invites answer that revision of it `reply_after` later, by their
@@ -57,7 +58,7 @@ from ..services.slack.mrkdwn import unescape
 from ..services.slack.store import CHANNELS, MESSAGES, USERS, WRITTEN
 from ..world import World, shared_by_forks
 from .cast import Cast, Condition, Decision, Fact, Line, Person
-from .hearing import Hearer, hearers
+from .hearing import Hearer, hearers, in_conversation
 from .hours import outside
 from .replies import Part, compose
 from .understanding import Reading
@@ -235,8 +236,8 @@ class Engine:
                 world.schedule(at + hearer.person.reply_after, self.replier(reply))
 
     def mailed(self, world: World, state: State, write: WriteEvent) -> None:
-        """Mail as sent: heard by the people it reached (To: put to them; Cc, Bcc: heard only), answered, when the
-        agent sent it, as a Slack message is, by mail in its thread."""
+        """Mail as sent: heard by the people it reached (To: as a DM or a group DM; Cc, Bcc: heard only), answered,
+        when the agent sent it, as a Slack message is, by mail in its thread."""
         mail, addresses = self.mailing[write.collection]
         letter = mail.sent(world, write.id)
         if letter is None:
@@ -245,15 +246,18 @@ class Engine:
         from_agent = agent is not None and letter.sender == agent
         # The agent as events name it: its Slack user, where people talk, when the scene gives one.
         author = (world.agent.get(slack.agent_user) or letter.author) if from_agent else letter.author
-        heard = []
-        for person in self.cast.people:
-            address = addresses.get(person.user)
-            if address is None or address == letter.sender or person.user == author:
-                continue
-            if address in letter.to:
-                heard.append(Hearer(person, True, True))  # as in a DM with them
-            elif address in letter.cc:
-                heard.append(Hearer(person, False, False))  # as in a channel they watch
+        reached = [
+            p for p in self.cast.people if p.user != author and addresses.get(p.user) not in (None, letter.sender)
+        ]
+        to = {p.user for p in reached if addresses[p.user] in letter.to}
+        # To one person: a DM with them; to several: a group DM, put to those it calls on, if it calls on any.
+        called = self.cast.names.addressees(letter.text)
+        put = {h.person.user: h for h in in_conversation(self.cast, to, author, called, len(to) > 1)}
+        heard = [
+            put.get(p.user) or Hearer(p, False, False)  # Cc, Bcc: as a channel they watch
+            for p in reached
+            if p.user in put or addresses[p.user] in letter.cc
+        ]
         reading = Reading.of(letter.text)
         facts = self.cast.carried(letter.text)
         world.log.emit(
@@ -267,6 +271,7 @@ class Engine:
             facts=facts,
             from_agent=from_agent,
             service=mail.service,
+            mail=letter.headers,
         )
         self.learn(world, state, write.t, letter.ref, heard, facts, author, from_agent)
         if not from_agent:

@@ -10,6 +10,7 @@ to the others who hear it, and channel chatter is put to nobody.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from ..services.slack import store
@@ -37,14 +38,7 @@ def hearers(world: World, cast: Cast, message: Record, author: str, reading: Rea
     called = cast.names.addressees(raw) - {author}
     if conversation.get("is_im") or conversation.get("is_mpim"):
         members = set(conversation.get("members") or ())
-        group = bool(conversation.get("is_mpim"))
-        heard = []
-        for person in cast.people:
-            if person.user in members and person.user != author:
-                # In a group DM, a message that calls on some members is put to them alone.
-                put = not group or not (called & members) or person.user in called
-                heard.append(Hearer(person, put, put))
-        return heard
+        return in_conversation(cast, members, author, called, bool(conversation.get("is_mpim")))
     mentioned = set(MENTION.findall(raw))
     in_thread = thread_people(world, cast, message)
     heard = []
@@ -59,6 +53,21 @@ def hearers(world: World, cast: Cast, message: Record, author: str, reading: Rea
         addressed = direct or (thread and reading.question and not (called - {person.user}))
         if direct or thread or conversation["id"] in person.watches:
             heard.append(Hearer(person, direct, addressed))
+    return heard
+
+
+def in_conversation(
+    cast: Cast, members: Collection[str], author: str, called: Collection[str], group: bool
+) -> list[Hearer]:
+    """The people who hear a message of a DM or group DM, in cast order: its members but the author. It is put
+    to each of them (direct), but that in a group a message that calls on some members is put to them alone.
+    Mail put to several people (its To) is heard as a group DM is (the engine's `mailed`)."""
+    on = set(called) & set(members)
+    heard = []
+    for person in cast.people:
+        if person.user in members and person.user != author:
+            put = not group or not on or person.user in on
+            heard.append(Hearer(person, put, put))
     return heard
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
+from ..events import MailHeaders
 from ..world import World
 
 
@@ -23,6 +24,7 @@ class Letter:
     text: str  # what people read: its subject and its body
     to: tuple[str, ...]  # the addresses it is put to, that received a copy
     cc: tuple[str, ...]  # the other addresses that received a copy (Cc, Bcc)
+    headers: MailHeaders  # From, To, Cc, Bcc and the subject as written, for `message` events to show
 
 
 class Mail(Protocol):

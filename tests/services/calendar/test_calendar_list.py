@@ -1,4 +1,5 @@
-"""calendarList.list: every account's primary calendar, made from the world's people."""
+"""calendarList.*: every account's primary calendar, made from the world's people; entries taken off a list and
+added back, their own settings changed; every refusal with Google's reason."""
 
 from __future__ import annotations
 
@@ -6,6 +7,8 @@ from typing import Any
 
 import pytest
 from googleapiclient.errors import HttpError
+from tests.services.calendar.conftest import calendar_world
+from tests.services.calendar.test_calendars import SHARED, refusal
 from tests.services.google_world import GoogleWorld
 
 MAYA_PRIMARY = {
@@ -124,3 +127,108 @@ def test_the_client_raises_googles_error(cal_read: GoogleWorld) -> None:
             "locationType": "parameter",
         }
     ]
+
+
+def test_an_entry_taken_off_the_list_and_added_back(stage: Any) -> None:
+    world = calendar_world(stage.world(SHARED))
+    oncall = world.ref("oncall")
+    client = world.client()
+    token = client.calendarList().list().execute()["nextSyncToken"]
+    assert world.raw("DELETE", f"users/me/calendarList/{oncall}").status_code == 204
+    assert [e["id"] for e in client.calendarList().list().execute()["items"]] == ["maya@acme.test"]
+    assert world.raw("GET", f"users/me/calendarList/{oncall}").status_code == 404
+    gone = client.calendarList().list(syncToken=token).execute()["items"]
+    assert [(e["id"], e.get("deleted")) for e in gone] == [(oncall, True)]
+    shown = client.calendarList().list(showDeleted=True).execute()["items"]
+    assert [(e["id"], e.get("deleted", False)) for e in shown] == [("maya@acme.test", False), (oncall, True)]
+    # Her access stays: she adds it back, with her own settings.
+    back = client.calendarList().insert(body={"id": oncall, "summaryOverride": "Pager", "colorId": "3"}).execute()
+    assert (back["accessRole"], back["summaryOverride"], back["colorId"], back["backgroundColor"]) == (
+        "writer",
+        "Pager",
+        "3",
+        "#f83a22",
+    )
+    again = world.raw("POST", "users/me/calendarList", json={"id": oncall})
+    assert refusal(again) == (409, "duplicate", "The requested identifier already exists.")
+    unseen = world.raw("POST", "users/me/calendarList", json={"id": "omar@acme.test"})
+    assert refusal(unseen) == (404, "notFound", "Not Found")
+    assert refusal(world.raw("POST", "users/me/calendarList", json={})) == (400, "required", "Missing id.")
+    own = world.raw("DELETE", "users/me/calendarList/primary")
+    assert refusal(own) == (403, "cannotChangeOwnPrimarySubscription", "Cannot change your own primary subscription.")
+
+
+def test_patch_and_update_an_entrys_own_settings(cal: GoogleWorld) -> None:
+    client = cal.client()
+    token = client.calendarList().list().execute()["nextSyncToken"]
+    patched = (
+        client.calendarList()
+        .patch(
+            calendarId="primary",
+            body={
+                "hidden": True,
+                "selected": False,
+                "summaryOverride": "Me",
+                "defaultReminders": [{"method": "email", "minutes": 30}],
+                "notificationSettings": {"notifications": [{"type": "agenda", "method": "email"}]},
+                "backgroundColor": "#123456",  # without colorRgbFormat it is not read
+            },
+        )
+        .execute()
+    )
+    expected = {
+        **MAYA_PRIMARY,
+        "etag": patched["etag"],
+        "summaryOverride": "Me",
+        "hidden": True,
+        "defaultReminders": [{"method": "email", "minutes": 30}],
+        "notificationSettings": {"notifications": [{"type": "agenda", "method": "email"}]},
+    }
+    del expected["selected"]  # false: left out, as Calendar leaves it out
+    assert patched == expected
+    assert client.calendarList().list().execute()["items"] == []  # hidden
+    assert [e["id"] for e in client.calendarList().list(syncToken=token).execute()["items"]] == ["maya@acme.test"]
+    rgb = (
+        client.calendarList()
+        .patch(
+            calendarId="primary", colorRgbFormat=True, body={"backgroundColor": "#F83A22", "foregroundColor": "#ffffff"}
+        )
+        .execute()
+    )
+    assert (rgb["colorId"], rgb["backgroundColor"], rgb["foregroundColor"]) == ("3", "#f83a22", "#ffffff")
+    own = (
+        client.calendarList()
+        .patch(calendarId="primary", colorRgbFormat=True, body={"backgroundColor": "#123456"})
+        .execute()
+    )
+    assert ("colorId" in own, own["backgroundColor"]) == (False, "#123456")
+    whole = client.calendarList().update(calendarId="primary", body={"selected": True}).execute()
+    assert (whole.get("hidden"), whole["selected"], "summaryOverride" in whole, whole["defaultReminders"]) == (
+        None,
+        True,
+        False,
+        [],
+    )
+    assert whole["notificationSettings"] == {"notifications": []}
+
+
+@pytest.mark.parametrize(
+    ("body", "params", "expected"),
+    [
+        ({"colorId": "25"}, {}, "Invalid value for: colorId"),
+        ({"hidden": "yes"}, {}, "Invalid value for: hidden"),
+        ({"summaryOverride": 3}, {}, "Invalid value for: summaryOverride"),
+        ({"defaultReminders": [{"method": "sms", "minutes": 10}]}, {}, "Invalid value for: defaultReminders"),
+        ({"defaultReminders": [{"method": "email", "minutes": 50000}]}, {}, "Invalid value for: defaultReminders"),
+        ({"notificationSettings": {"notifications": [{"type": "x"}]}}, {}, "Invalid value for: notificationSettings"),
+        ({"notificationSettings": "all"}, {}, "Invalid value for: notificationSettings"),
+        ({"backgroundColor": "red"}, {"colorRgbFormat": "true"}, "Invalid value for: backgroundColor"),
+    ],
+)
+def test_entry_changes_refused_as_google_refuses(
+    cal_read: GoogleWorld, body: dict[str, Any], params: dict[str, str], expected: str
+) -> None:
+    before = cal_read.live.state()
+    response = cal_read.raw("PATCH", "users/me/calendarList/primary", json=body, params=params)
+    assert refusal(response) == (400, "invalid", expected)
+    assert cal_read.live.state() == before

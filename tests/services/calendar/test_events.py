@@ -9,6 +9,8 @@ import pytest
 from googleapiclient.errors import HttpError
 from tests.services.google_world import GoogleWorld
 
+from soundstage.services.calendar import events
+
 STANDUP = {
     "summary": "Orders standup",
     "location": "Room 4",
@@ -313,3 +315,73 @@ def test_instances_of_an_endless_series_page_on(cal: GoogleWorld) -> None:
         "2026-03-24T09:00:00Z",
     ]
     assert "nextPageToken" in second
+
+
+def test_import_keeps_a_private_copy_by_its_ical_uid(cal: GoogleWorld) -> None:
+    client = cal.client()
+    body = {
+        "iCalUID": "launch-2026@partner.test",
+        "summary": "Partner launch",
+        "start": {"dateTime": "2026-03-04T10:00:00Z"},
+        "end": {"dateTime": "2026-03-04T11:00:00Z"},
+        "organizer": {"email": "Jo@partner.test", "displayName": "Jo"},
+        "attendees": [{"email": "jo@partner.test", "responseStatus": "accepted"}, {"email": "omar@acme.test"}],
+        "sequence": 2,
+    }
+    copy = client.events().import_(calendarId="primary", body=body).execute()
+    assert (copy["iCalUID"], copy["organizer"], copy["sequence"], copy["status"]) == (
+        "launch-2026@partner.test",
+        {"email": "jo@partner.test", "displayName": "Jo"},
+        2,
+        "confirmed",
+    )
+    assert [(a["email"], a["responseStatus"]) for a in copy["attendees"]] == [
+        ("jo@partner.test", "accepted"),
+        ("omar@acme.test", "needsAction"),
+    ]
+    listed = client.events().list(calendarId="primary", iCalUID="launch-2026@partner.test").execute()["items"]
+    assert [e["id"] for e in listed] == [copy["id"]]
+    # A private copy: not on Omar's calendar, though he attends.
+    assert events.on(cal.live.world, "omar@acme.test") == []
+    again = client.events().import_(calendarId="primary", body={**body, "summary": "Partner launch, moved"}).execute()
+    assert (again["id"], again["summary"]) == (copy["id"], "Partner launch, moved")
+    assert len(cal.live.state()["calendar.events"]) == 1
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        (
+            {"start": {"dateTime": "2026-03-04T10:00:00Z"}, "end": {"dateTime": "2026-03-04T11:00:00Z"}},
+            (400, "required", "Missing iCalUID."),
+        ),
+        (
+            {"iCalUID": "x@partner.test", "end": {"dateTime": "2026-03-04T11:00:00Z"}},
+            (400, "required", "Missing start time."),
+        ),
+        (
+            {
+                "iCalUID": "x@partner.test",
+                "organizer": {"email": "nobody"},
+                "start": {"date": "2026-03-04"},
+                "end": {"date": "2026-03-05"},
+            },
+            (400, "invalid", "Invalid value for: organizer"),
+        ),
+        (
+            {
+                "iCalUID": "x@partner.test",
+                "sequence": -1,
+                "start": {"date": "2026-03-04"},
+                "end": {"date": "2026-03-05"},
+            },
+            (400, "invalid", "Invalid value for: sequence"),
+        ),
+    ],
+)
+def test_import_refuses_what_google_refuses(cal_read: GoogleWorld, body: dict[str, Any], expected: Any) -> None:
+    before = cal_read.live.state()
+    response = cal_read.raw("POST", "calendars/primary/events/import", json=body)
+    error = response.json()["error"]["errors"][0]
+    assert (response.status_code, error["reason"], error["message"]) == expected
+    assert cal_read.live.state() == before

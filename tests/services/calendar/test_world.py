@@ -202,6 +202,36 @@ def test_move_to_a_shared_calendar(seeded: GoogleWorld) -> None:
     assert nowhere.status_code == 404
 
 
+# A scene's seed adding calendars and events to a world that has its own (acme's on-call calendar and events).
+OVER_ACME = """
+name: team-calendar
+world: acme
+task: test
+agent: {google_user: $priya}
+seed:
+  calendar:
+    calendars:
+      - {ref: team, owner: $maya, summary: Engineering team, shared_with: [{person: $priya, role: writer}]}
+    events:
+      - {ref: demo, calendar: $team, summary: Sprint demo, start: "2026-03-13T17:00:00Z"}
+"""
+
+
+def test_a_scenes_calendars_join_its_worlds(stage: Any) -> None:
+    world = calendar_world(stage.world(OVER_ACME))
+    listed = world.client().calendarList().list().execute()["items"]
+    assert [(c["summary"], c["accessRole"]) for c in listed] == [
+        ("priya@acme.test", "owner"),
+        ("Engineering team", "writer"),
+        ("Orders on-call", "reader"),
+    ]
+    assert [c["id"] for c in listed[1:]] == [world.ref("team"), world.ref("oncall_calendar")]
+    demo = world.client().events().get(calendarId=world.ref("team"), eventId=world.ref("demo")).execute()
+    assert (demo["summary"], demo["start"]["dateTime"]) == ("Sprint demo", "2026-03-13T10:00:00-07:00")
+    planning = world.client().events().get(calendarId="primary", eventId=world.ref("planning_meeting")).execute()
+    assert planning["summary"] == "Quarterly planning"
+
+
 def test_acl_and_colors(seeded: GoogleWorld) -> None:
     acl = seeded.client().acl().list(calendarId="primary").execute()
     assert acl["kind"] == "calendar#acl"

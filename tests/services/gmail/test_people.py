@@ -8,36 +8,12 @@ from email.message import EmailMessage
 from typing import Any
 
 import pytest
+from tests.people.mail_trial import SCENE
 from tests.services.gmail.conftest import gmail_world, raw
-from tests.services.google_world import SCENE as GOOGLE_SCENE
 from tests.services.google_world import GoogleWorld
 
 from soundstage.checks import score_custom
 from soundstage.services.gmail import sending
-
-# The agent is Maya. Omar answers in 10 minutes and owns the workspace id; Priya answers in an hour, owns the
-# contract's value (confidential) and, asked for the workspace, sends the asker to Omar.
-SCENE = (
-    GOOGLE_SCENE
-    + """      - {ref: priya, name: priya, real_name: Priya Raman, email: priya@acme.test}
-people:
-  - ref: omar
-    slack_user: $omar
-    reply_after: 10m
-    facts:
-      - id: workspace
-        text: "Northwind is on workspace W-4821."
-        match: ["W-4821"]
-        ask: ["workspace"]
-        referred_by: [$priya]
-  - ref: priya
-    slack_user: $priya
-    reply_after: 1h
-    facts:
-      - {id: contract, text: "Northwind pays 180k a year.", match: ["180k"], ask: ["contract"], confidential: true}
-      - {id: renewal, text: "They renew on June 30.", match: ["June 30"], ask: ["renewal"]}
-"""
-)
 
 
 @pytest.fixture
@@ -134,9 +110,22 @@ def thread_ids(mail: GoogleWorld, sent: dict[str, Any]) -> list[str]:
     return [m["id"] for m in thread["messages"]]
 
 
-def test_in_cc_a_person_learns_what_the_mail_says_but_does_not_answer(mail: GoogleWorld) -> None:
-    body = "Omar: we moved Northwind to W-4821 yesterday, can you confirm?"
-    sent = send(mail, "omar@acme.test", "Northwind", body, Cc="priya@acme.test")
+@pytest.mark.parametrize(
+    ("to", "cc", "body"),
+    [
+        ("omar@acme.test", "priya@acme.test", "Omar: we moved Northwind to W-4821 yesterday, can you confirm?"),
+        # To both: a group DM, put to Omar alone, whom it calls on; Priya hears it as a member not called on does.
+        (
+            "omar@acme.test, priya@acme.test",
+            None,
+            "Hi Omar,\n\nwe moved Northwind to W-4821 yesterday. Can you confirm?",
+        ),
+    ],
+)
+def test_a_person_copied_or_not_called_on_learns_what_the_mail_says_but_does_not_answer(
+    mail: GoogleWorld, to: str, cc: str | None, body: str
+) -> None:
+    sent = send(mail, to, "Northwind", body, **({"Cc": cc} if cc else {}))
     mail.live.advance("2h")
     assert people_events(mail) == [
         ("14:00:00", "message", "maya", "omar,priya", sent["id"]),
@@ -145,7 +134,7 @@ def test_in_cc_a_person_learns_what_the_mail_says_but_does_not_answer(mail: Goog
         ("14:00:00", "told", "priya", "omar.workspace", sent["id"]),
         ("14:10:00", "message", "omar", "", thread_ids(mail, sent)[1]),
     ]
-    # Omar, to whom it was put, acknowledges it; Priya, who was only copied, says nothing.
+    # Omar, to whom it was put, acknowledges it; Priya says nothing.
     assert [m["from"] for m in thread_of(mail, sent)] == ["Maya Chen <maya@acme.test>", "Omar Haddad <omar@acme.test>"]
 
 
@@ -222,19 +211,63 @@ def test_a_draft_sent_is_answered_too(mail: GoogleWorld) -> None:
     assert "Northwind is on workspace W-4821." in said[1]["text"]
 
 
-def run(stage: Any) -> tuple[list[dict[str, Any]], list[str]]:
+OMAR, PRIYA = "Omar Haddad <omar@acme.test>", "Priya Raman <priya@acme.test>"
+
+
+@pytest.mark.parametrize(
+    ("body", "answering"),
+    [
+        ("Priya, when is the renewal?\nOmar, do you know?", [OMAR, PRIYA]),
+        ("Hi Priya and Omar,\n\nwhen is the renewal?", [OMAR, PRIYA]),
+        ("Priya, Omar: when is the renewal?", [OMAR, PRIYA]),
+        ("When is the renewal?", [OMAR, PRIYA]),  # calls on nobody: put to both
+        ("Hi Priya,\n\nwhen is the renewal?", [PRIYA]),  # Omar, not called on, has nothing of his own to say
+    ],
+)
+def test_mail_to_several_is_answered_by_each_it_calls_on(mail: GoogleWorld, body: str, answering: list[str]) -> None:
+    sent = send(mail, "omar@acme.test, priya@acme.test", "Renewal", body)
+    mail.live.advance("1h")
+    said = thread_of(mail, sent)[1:]
+    assert [(m["from"], m["to"], m["subject"]) for m in said] == [
+        (a, "maya@acme.test", "Re: Renewal") for a in answering
+    ]
+    assert ["They renew on June 30." in m["text"] for m in said] == [a == PRIYA for a in answering]
+    # Both are asked, as the rules of Slack ask everyone who hears it; only those called on, and the owner, answer.
+    assert [(e[2], e[3]) for e in people_events(mail) if e[1] == "asked"] == [
+        ("omar", "priya.renewal"),
+        ("priya", "priya.renewal"),
+    ]
+
+
+def test_mail_to_one_person_is_a_dm_whatever_names_it_calls(mail: GoogleWorld) -> None:
+    sent = send(mail, "omar@acme.test", "Northwind", "Priya, which workspace is Northwind on?")
+    mail.live.advance("10m")
+    said = thread_of(mail, sent)
+    assert [m["from"] for m in said[1:]] == ["Omar Haddad <omar@acme.test>"]
+    assert "Northwind is on workspace W-4821." in said[1]["text"]
+
+
+def run(stage: Any, body: str) -> tuple[list[dict[str, Any]], list[str]]:
     mail = gmail_world(stage.world(scene_yaml=SCENE))
-    sent = send(mail, "omar@acme.test, priya@acme.test", "Northwind", "Which workspace and what renewal date?")
+    sent = send(mail, "omar@acme.test, priya@acme.test", "Northwind", body)
     mail.live.advance("1h")
     events = [{k: v for k, v in e.items() if k != "seq"} for e in mail.live.events() if e["kind"] != "call"]
     return events, [m["text"] for m in thread_of(mail, sent)]
 
 
 def test_the_same_mail_gives_the_same_replies_and_events(stage: Any) -> None:
-    first, second = run(stage), run(stage)
+    first, second = (
+        run(stage, "Which workspace and what renewal date?"),
+        run(stage, "Which workspace and what renewal date?"),
+    )
     assert first == second
-    assert len(first[1]) == 3
+    assert len(first[1]) == 3  # put to both, as a group DM that calls on nobody
     assert any(e["kind"] == "revealed" and e["fact"] == "priya.renewal" for e in first[0])
+    body = "Hi Omar, can you confirm Northwind is on W-4821?"
+    first, second = run(stage, body), run(stage, body)
+    assert first == second
+    assert len(first[1]) == 2  # put to Omar alone
+    assert len([e for e in first[0] if e["kind"] == "told"]) == 2  # and both learn what it says
 
 
 def test_checks_see_the_reply(mail: GoogleWorld) -> None:

@@ -293,6 +293,23 @@ function response(event, failed) {
 
 const failedCall = (event) => event.kind === "call" && (event.status >= 400 || event.error === true);
 
+// Mail sent (a `message` event with its headers): who sent it to whom, its subject and thread, then its body
+// (`text` is the subject, an empty line, the body).
+function describeMail(event) {
+  const mail = event.mail;
+  const body = mail.subject && event.text.startsWith(mail.subject) ? event.text.slice(mail.subject.length).trimStart() : event.text;
+  const header = (label, addresses) => addresses && addresses.length
+    ? h("div", { class: `mail-${label}` }, h("span", { class: "muted" }, `${label}: `), addresses.join(", ")) : null;
+  return [
+    h("span", { class: "mail-service" }, event.service), " ", event.from_agent ? "agent " : "",
+    named(event.user), h("span", { class: "name" }, ` <${mail.sender}>`),
+    header("to", mail.to), header("cc", mail.cc), header("bcc", mail.bcc),
+    h("div", { class: "mail-subject" }, h("span", { class: "muted" }, "subject: "), h("b", {}, preview(mail.subject, 200)),
+      h("span", { class: "muted" }, ` · thread ${event.channel} · id ${event.ts}`)),
+    h("q", {}, preview(body, 400)),
+  ];
+}
+
 function describeEvent(event) {
   switch (event.kind) {
     case "call":
@@ -306,6 +323,7 @@ function describeEvent(event) {
         response(event, failedCall(event)),
       ];
     case "message":
+      if (event.mail) return describeMail(event);
       return [event.from_agent ? "agent" : "", event.from_agent ? " " : "", named(event.user), " in ", named(event.channel), ": ",
         h("q", {}, preview(event.text, 400))];
     case "revealed": return [named(event.person), ` revealed ${event.fact} to `, named(event.to)];
@@ -376,12 +394,12 @@ async function trialView(runId, scene, number, seq) {
   names = new Map(Object.entries(trial.names || {}));
   const timeline = events.map((event) => h("div", {
     id: `seq-${event.seq}`,
-    class: `entry ${event.kind}` + (QUIET.has(event.kind) ? " quiet" : "") + (failedCall(event) ? " error" : ""),
+    class: `entry ${event.kind}` + (QUIET.has(event.kind) ? " quiet" : "") + (failedCall(event) ? " error" : "") + (event.mail ? " mail" : ""),
     "data-seq": event.seq,
   },
     h("span", { class: "seq" }, event.seq),
     h("span", { class: "time" }, (event.t || "").slice(11, 19)),
-    h("span", { class: "kind" }, event.kind),
+    h("span", { class: "kind" }, event.mail ? "mail" : event.kind),
     h("span", { class: "what" }, describeEvent(event))));
   show(
     h("h1", {}, link(runHref(runId), runId), ` · ${scene} · trial ${number} `, trial.outcome ? badge(trial.outcome) : badge("running")),

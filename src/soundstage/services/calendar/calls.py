@@ -11,11 +11,12 @@ from ..base import Operations
 from ..google.calls import GoogleCall
 from ..google.errors import GoogleError, not_found
 from . import calendars
+from .calendars import ROLES
 from .store import CALENDARS
 from .zones import is_zone
 
 ops = Operations("calendar")
-ROLES = ("freeBusyReader", "reader", "writer", "owner")
+__all__ = ["ROLES", "Call", "ops"]
 
 
 @dataclass

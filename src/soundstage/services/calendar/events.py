@@ -135,8 +135,10 @@ def event_record(
     organizer: tuple[str, str | None],
     at: int,
     status: str = "confirmed",
+    ical_uid: str | None = None,
 ) -> Record:
-    """A new event on `calendar_id` made at `at` by `creator`, organized by `organizer` (address, name)."""
+    """A new event on `calendar_id` made at `at` by `creator`, organized by `organizer` (address, name); with
+    `ical_uid`, a private copy of another calendar's event (events.import)."""
     return {
         "id": record_id(calendar_id, event_id),
         "eventId": event_id,
@@ -149,7 +151,8 @@ def event_record(
         "recurringEventId": None,
         "originalStart": None,
         "originalStartAt": None,  # ours: an instance's original start, epoch µs
-        "iCalUID": f"{event_id}@google.com",
+        "iCalUID": ical_uid or f"{event_id}@google.com",
+        "imported": ical_uid is not None,  # ours: a private copy, shown on its calendar alone, inviting nobody
         "sequence": 0,
         "created": at,
         "updated": at,
@@ -163,9 +166,22 @@ def add(
     fields: dict[str, Any],
     creator: str,
     organizer: tuple[str, str | None],
+    ical_uid: str | None = None,
 ) -> Record:
-    record = event_record(calendar_id, event_id, fields, creator, organizer, world.now())
+    record = event_record(calendar_id, event_id, fields, creator, organizer, world.now(), ical_uid=ical_uid)
     return world[EVENTS].add(record["id"], record)
+
+
+def imported(world: World, calendar_id: str, ical_uid: str) -> Record | None:
+    """The event of `calendar_id` with `ical_uid` (an instance of a series is not one), if any."""
+    return next(
+        (
+            e
+            for e in world[EVENTS].by("iCalUID", ical_uid)
+            if e["calendar"] == calendar_id and e["recurringEventId"] is None
+        ),
+        None,
+    )
 
 
 def change(world: World, event: Record, changes: dict[str, Any]) -> Record:
@@ -179,6 +195,13 @@ def change(world: World, event: Record, changes: dict[str, Any]) -> Record:
 
 def cancel(world: World, event: Record) -> Record:
     return change(world, event, {"status": "cancelled"})
+
+
+def cancel_all(world: World, calendar_id: str) -> None:
+    """Every event that lives on a calendar cancelled (calendars.clear and delete)."""
+    for event in list(world[EVENTS].by("calendar", calendar_id)):
+        if event["status"] != "cancelled":
+            cancel(world, event)
 
 
 def move(world: World, event: Record, calendar_id: str, organizer: tuple[str, str | None]) -> Record:

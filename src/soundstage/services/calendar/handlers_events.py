@@ -1,4 +1,4 @@
-"""Events (`events.*`): insert, get, list, patch, update, delete, move, instances."""
+"""Events (`events.*`): insert, import, get, list, patch, update, delete, move, instances."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from ..google.ids import base32hex, etag
 from ..google.times import rfc3339
 from . import bodies, calendars, events, quick
 from .calls import Call, ops
-from .store import CALENDARS
+from .store import CALENDARS, EVENTS
 from .views_events import event as render
 from .zones import When, from_us, instant, midnight, to_us
 from .zones import zone as tz
@@ -74,6 +74,40 @@ def events_insert(call: Call) -> Any:
     event = events.add(
         call.world, calendar["id"], event_id, bodies.fields(body, calendar["timeZone"], who[0]), call.me, who
     )
+    return render(event, call.me, call.zone(calendar))
+
+
+@ops("POST /calendar/v3/calendars/{calendarId}/events/import")
+def events_import(call: Call) -> Any:
+    """events.import: a private copy of an event (by its `iCalUID`, required) on a calendar the caller may write,
+    organized by the body's `organizer` (else the calendar), its attendees' answers as given; shown on that
+    calendar alone and inviting nobody. The calendar's event of the same iCalUID, where it has one, is replaced."""
+    entry = call.listed("writer")
+    calendar = call.calendar(entry)
+    body = call.fields
+    uid = body.get("iCalUID")
+    if not isinstance(uid, str) or not uid.strip():
+        raise GoogleError(400, "required", "Missing iCalUID.")
+    who = organizer(call, calendar)
+    given = body.get("organizer")
+    if given is not None:
+        email = given.get("email") if isinstance(given, dict) else None
+        if not isinstance(email, str) or not bodies.EMAIL.match(email):
+            raise GoogleError(400, "invalid", "Invalid value for: organizer")
+        who = (email.lower(), bodies.text(given, "displayName"))
+    fields = bodies.fields(body, calendar["timeZone"], who[0])
+    sequence = body.get("sequence", 0)
+    if not isinstance(sequence, int) or isinstance(sequence, bool) or sequence < 0:
+        raise GoogleError(400, "invalid", "Invalid value for: sequence")
+    status = bodies.choice(body, "status", ("confirmed", "tentative", "cancelled"), "confirmed")
+    kept = {**fields, "organizer": who[0], "organizerName": who[1], "sequence": sequence, "status": status}
+    found_event = events.imported(call.world, calendar["id"], uid)
+    if found_event is not None:
+        event = call.world[EVENTS].change(found_event["id"], **kept, updated=call.world.now())
+    else:
+        event_id = base32hex(call.world.ids, "calendar:event")
+        made = events.add(call.world, calendar["id"], event_id, fields, call.me, who, ical_uid=uid)
+        event = call.world[EVENTS].change(made["id"], sequence=sequence, status=status)
     return render(event, call.me, call.zone(calendar))
 
 

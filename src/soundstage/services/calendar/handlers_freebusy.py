@@ -7,9 +7,8 @@ from typing import Any
 from ...world import Record
 from ..google.errors import GoogleError
 from ..google.times import rfc3339
-from . import events
+from . import calendars, events
 from .calls import Call, ops
-from .store import CALENDARS
 from .zones import instant, is_zone, rfc3339_in
 
 MOST_CALENDARS = 50  # calendarExpansionMax's ceiling: the most calendars one query reads
@@ -36,7 +35,7 @@ def freebusy_query(call: Call) -> Any:
     for item in items:
         given = item["id"]
         calendar_id = call.me if given == "primary" else given.lower() if "@" in given else given
-        calendar = call.world[CALENDARS].get(calendar_id)
+        calendar = calendars.calendar(call.world, calendar_id)  # a deleted one: not found
         if calendar is None:
             answered[given] = {"errors": [{"domain": "global", "reason": "notFound"}], "busy": []}
             continue

@@ -23,7 +23,7 @@ class CalendarInvitations:
         """Whom the event invites, when the agent may change it (an attendee's write on another's event is their
         own answer, which invites nobody)."""
         event = world[EVENTS].get(record_id)
-        if event is None or event["status"] == "cancelled":
+        if event is None or event["status"] == "cancelled" or event["imported"]:
             return []
         agent = accounts.email_of(world.settings, world.agent.get(GoogleService.agent_user))
         entry = calendars.entry(world, agent, event["calendar"]) if agent is not None else None

@@ -1,6 +1,7 @@
 """Recurring events: an event's `recurrence` lines (RFC 5545 `RRULE`, `EXRULE`, `RDATE`, `EXDATE`) expanded into
 its instances' start times by python-dateutil's `rrule`, in the event's own zone (so a weekly 09:00 stays at 09:00
-across a change of daylight saving time). Every expansion is bounded: at most `MOST` instances a call."""
+across a change of daylight saving time). Every expansion is bounded: at most `MOST` instances a call, and at most
+`STEPS` of dateutil's periods (a day of a daily rule, a week of a weekly one) looked at, found or not."""
 
 from __future__ import annotations
 
@@ -8,15 +9,21 @@ import re
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from itertools import islice
+from types import FunctionType, MethodType
 from typing import Any
 
-from dateutil.rrule import DAILY, rruleset, rrulestr
+import dateutil.rrule
+from dateutil.rrule import DAILY, rrule, rruleset, rrulestr
 
 from ..google.errors import GoogleError
 from .zones import from_us, to_us
 from .zones import zone as zone_info
 
 MOST = 2500  # the most instances one read expands of one event (events.list's own most for a page)
+# The most periods one expansion looks at, over all its rules (a day of a daily rule, a week of a weekly one): an
+# endless daily series reads 54 years from its first instance, a weekly one 380. At most some 40 ms of CPU a daily
+# rule's, 80 ms a monthly one's (benchmarks/recurrence.py), where dateutil's search to the year 9999 took seconds.
+STEPS = 20_000
 PREFIXES = ("RRULE:", "EXRULE:", "RDATE", "EXDATE")
 
 
@@ -49,6 +56,70 @@ def _in_utc(line: str, zone: str) -> str:
     return _LOCAL_UNTIL.sub(utc, line) if line.upper().startswith(("RRULE", "EXRULE")) else line
 
 
+class Exhausted(Exception):
+    """An expansion looked at its `STEPS` periods."""
+
+
+class _Budget:
+    def __init__(self, steps: int) -> None:
+        self.left = steps
+
+    def spend(self) -> None:
+        self.left -= 1
+        if self.left < 0:
+            raise Exhausted
+
+
+def _spend(rule: Any) -> None:
+    """One period of `rule`'s expansion spent from the budget `_counted` gave it."""
+    rule.budget.spend()
+
+
+class _CountedInfo(dateutil.rrule._iterinfo):  # type: ignore[name-defined,misc]
+    """dateutil's per-rule period tables, each period it asks for (its `*dayset`) spent from the rule's budget.
+
+    dateutil's `rrule._iter` looks for a rule's next instance period by period, up to the year 9999, and tests
+    `UNTIL` only against an instance it found: a rule no day meets (`FREQ=DAILY;BYMONTH=2;BYMONTHDAY=30`) runs
+    for seconds inside one `next()`, where no caller can stop it. Each period starts with one call of the
+    frequency's dayset, so counting those counts the work exactly, without copying dateutil's loop."""
+
+    # No `__slots__` of its own: dateutil's `__init__` sets each name of `self.__slots__`, the base class's.
+
+    def ydayset(self, *args: Any) -> Any:
+        _spend(self.rrule)
+        return super().ydayset(*args)
+
+    def mdayset(self, *args: Any) -> Any:
+        _spend(self.rrule)
+        return super().mdayset(*args)
+
+    def wdayset(self, *args: Any) -> Any:
+        _spend(self.rrule)
+        return super().wdayset(*args)
+
+    def ddayset(self, *args: Any) -> Any:
+        _spend(self.rrule)
+        return super().ddayset(*args)
+
+
+# dateutil's own `rrule._iter`, its names looked up in its module but for `_iterinfo`, ours: set on soundstage's
+# rules alone (`_counted`), so dateutil is unchanged for every other user of it in the process.
+_COUNTED_ITER = FunctionType(
+    rrule._iter.__code__,  # type: ignore[attr-defined]
+    {**vars(dateutil.rrule), "_iterinfo": _CountedInfo},
+    "_iter",
+)
+
+
+def _counted(built: rruleset, steps: int) -> rruleset:
+    """`built` with every rule of it, RRULE and EXRULE, spending one budget of `steps` periods."""
+    budget = _Budget(steps)
+    for rule in built._rrule + built._exrule:  # type: ignore[attr-defined]
+        rule.budget = budget
+        rule._iter = MethodType(_COUNTED_ITER, rule)
+    return built
+
+
 def _set(lines: list[str], start_us: int, zone: str) -> rruleset:
     try:
         text = "\n".join(_in_utc(line, zone) for line in lines)
@@ -60,14 +131,15 @@ def _set(lines: list[str], start_us: int, zone: str) -> rruleset:
     # 9999, and a rule no hour can meet (`FREQ=SECONDLY;BYMONTH=2;BYMONTHDAY=30`) held the event loop for seconds.
     if any(rule._freq > DAILY for rule in built._rrule + built._exrule):  # type: ignore[attr-defined]
         raise invalid()
-    return built
+    return _counted(built, STEPS)
 
 
 def check(lines: list[str], start_us: int, zone: str) -> None:
-    """Google's 400 for rules that expand to nothing it can read (one instance is tried)."""
+    """Google's 400 for rules that expand to nothing it can read (one instance is tried), and for rules with no
+    instance within `STEPS` periods: most of them no day can ever meet."""
     try:
         next(iter(_set(lines, start_us, zone)), None)
-    except (ValueError, TypeError, OverflowError):
+    except (ValueError, TypeError, OverflowError, Exhausted):
         raise invalid() from None
 
 
@@ -75,7 +147,7 @@ def starts(
     lines: list[str], start_us: int, zone: str, after: int | None, before: int | None, most: int = MOST
 ) -> Iterator[int]:
     """The instances' starts (epoch µs) from `after` (inclusive) to `before` (exclusive), in order, at most `most`
-    (never more than `MOST`)."""
+    (never more than `MOST`). A series whose expansion looks at `STEPS` periods ends there."""
     found = _set(lines, start_us, zone)
     begin: datetime = from_us(start_us if after is None else max(after, start_us), zone)
     try:
@@ -84,5 +156,7 @@ def starts(
             if before is not None and at >= before:
                 return
             yield at
+    except Exhausted:
+        return
     except (ValueError, TypeError, OverflowError):
         raise invalid() from None

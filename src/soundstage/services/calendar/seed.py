@@ -14,7 +14,7 @@ from ..google.errors import GoogleError
 from ..google.ids import base32hex
 from . import bodies, calendars, events, recurrence
 from .models import AttendeeSpec, CalendarSection, CalendarSpec, EventSpec
-from .store import CALENDARS, EVENTS, LIST
+from .store import ACL, CALENDARS, EVENTS, LIST
 from .zones import When, is_zone, midnight
 
 HOUR = 3600 * 1_000_000
@@ -35,6 +35,8 @@ def primary(ctx: BuildContext, account: accounts.Account) -> None:
     ctx.collection(CALENDARS).add(calendar["id"], calendar)
     entry = calendars.entry_record(account.email, calendar, "owner", ctx.start, primary=True)
     ctx.collection(LIST).add(entry["id"], entry)
+    rule = calendars.rule_record(calendar["id"], "user", account.email, "owner", ctx.start)
+    ctx.collection(ACL).add(rule["id"], rule)
 
 
 def assign(section: CalendarSection, ctx: BuildContext) -> None:
@@ -42,17 +44,25 @@ def assign(section: CalendarSection, ctx: BuildContext) -> None:
     for i, calendar in enumerate(section.calendars):
         calendar_id = f"c_{ctx.ids.hex('calendar:calendar', 64)}@group.calendar.google.com"
         ctx.define(calendar.ref, calendar_id, CALENDARS, "calendars", i)
-        ctx.scratch.setdefault("calendar:ids", []).append(calendar_id)
+        _queued(ctx, "calendar:ids").append(calendar_id)
     for i, event in enumerate(section.events):
         event_id = base32hex(ctx.ids, "calendar:event")
         ctx.define(event.ref, event_id, EVENTS, "events", i)
-        ctx.scratch.setdefault("calendar:events", []).append(event_id)
+        _queued(ctx, "calendar:events").append(event_id)
+
+
+def _queued(ctx: BuildContext, kind: str, done: bool = False) -> list[str]:
+    """The ids pass 1 gave the section being built: each section its own (a world's and its scene's seed both
+    have one), taken out of the build's scratch once built."""
+    sections: dict[tuple[str, tuple[str | int, ...]], list[str]] = ctx.scratch.setdefault(kind, {})
+    key = (ctx.file, tuple(ctx.here))
+    return sections.pop(key, []) if done else sections.setdefault(key, [])
 
 
 def build(section: CalendarSection, ctx: BuildContext) -> None:
     """Pass 2: the primary calendars (of the people named so far), the calendars, the events."""
     derive(ctx)
-    calendar_ids, event_ids = ctx.scratch.pop("calendar:ids", []), ctx.scratch.pop("calendar:events", [])
+    calendar_ids, event_ids = _queued(ctx, "calendar:ids", done=True), _queued(ctx, "calendar:events", done=True)
     for i, (calendar, calendar_id) in enumerate(zip(section.calendars, calendar_ids, strict=True)):
         ctx.attempt(partial(_calendar, ctx, calendar, calendar_id, i), calendar_id)
     for i, (event, event_id) in enumerate(zip(section.events, event_ids, strict=True)):
@@ -83,6 +93,8 @@ def _calendar(ctx: BuildContext, spec: CalendarSpec, calendar_id: str, i: int) -
     for email, role in roles.items():
         entry = calendars.entry_record(email, calendar, role, ctx.start)
         ctx.collection(LIST).add(entry["id"], entry)
+        rule = calendars.rule_record(calendar_id, "user", email, role, ctx.start)
+        ctx.collection(ACL).add(rule["id"], rule)
 
 
 def _calendar_of(ctx: BuildContext, value: str, i: int) -> Record:

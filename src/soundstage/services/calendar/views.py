@@ -1,4 +1,4 @@
-"""Calendar records rendered as the API's resources (`Calendar`, `CalendarListEntry`)."""
+"""Calendar records rendered as the API's resources (`Calendar`, `CalendarListEntry`, `AclRule`)."""
 
 from __future__ import annotations
 
@@ -19,10 +19,18 @@ def _described(kind: str, calendar: Record, updated: int) -> dict[str, Any]:
 
 
 def calendar_list_entry(entry: Record, calendar: Record) -> dict[str, Any]:
+    if entry["deleted"]:  # as a sync token lists an entry taken off the list
+        return {
+            "kind": "calendar#calendarListEntry",
+            "etag": etag(max(entry["updated"], calendar["updated"])),
+            "id": calendar["id"],
+            "deleted": True,
+        }
     body = _described("calendar#calendarListEntry", calendar, max(entry["updated"], calendar["updated"]))
     if entry["summaryOverride"] is not None:
         body["summaryOverride"] = entry["summaryOverride"]
-    body["colorId"] = entry["colorId"]
+    if entry["colorId"] is not None:
+        body["colorId"] = entry["colorId"]
     body["backgroundColor"] = entry["backgroundColor"]
     body["foregroundColor"] = entry["foregroundColor"]
     if entry["hidden"]:
@@ -31,16 +39,25 @@ def calendar_list_entry(entry: Record, calendar: Record) -> dict[str, Any]:
         body["selected"] = True
     body["accessRole"] = entry["accessRole"]
     body["defaultReminders"] = list(entry["defaultReminders"])
+    if entry["primary"] or entry["notifications"]:
+        body["notificationSettings"] = {"notifications": list(entry["notifications"])}
     if entry["primary"]:
-        body["notificationSettings"] = {
-            "notifications": [
-                {"type": kind, "method": "email"}
-                for kind in ("eventCreation", "eventChange", "eventCancellation", "eventResponse")
-            ]
-        }
         body["primary"] = True
     body["conferenceProperties"] = {"allowedConferenceSolutionTypes": ["hangoutsMeet"]}
     return body
+
+
+def acl_rule(rule: Record) -> dict[str, Any]:
+    scope: dict[str, Any] = {"type": rule["scopeType"]}
+    if rule["scopeValue"] is not None:
+        scope["value"] = rule["scopeValue"]
+    return {
+        "kind": "calendar#aclRule",
+        "etag": etag(rule["updated"]),
+        "id": rule["ruleId"],
+        "scope": scope,
+        "role": rule["role"],
+    }
 
 
 def calendar(record: Record) -> dict[str, Any]:

@@ -8,6 +8,7 @@ her mailbox and her address) and `gmail.labels` (`label`, `name`, for labels giv
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -25,13 +26,16 @@ from .store import DRAFTS, LABELS, MAILBOXES, MESSAGES
 class MailArgs(Args):
     """What a message or a draft must be: `mailbox` (whose copy: a person's ref or address; any mailbox
     otherwise, where a message sent to two people is three messages), `sender` (`from`), `to` (among its To, Cc
-    and Bcc), `subject_contains`, `body_contains` (case aside)."""
+    and Bcc), `subject_contains`, `body_contains` (case aside), `subject_matches`, `body_matches` (a regex,
+    searched, case-sensitive as Slack's `text_matches`: `(?i)` sets case aside)."""
 
     mailbox: str | None = None
     sender: str | None = Field(default=None, alias="from")
     to: str | None = None
     subject_contains: str | None = None
     body_contains: str | None = None
+    subject_matches: re.Pattern[str] | None = None
+    body_matches: re.Pattern[str] | None = None
 
     model_config = ConfigDict(**Args.model_config, populate_by_name=True)
 
@@ -118,6 +122,10 @@ def _conditions(args: MailArgs, attempt: Attempt) -> list[Condition[Any]]:
         said.append(_contains("subject", "subject", args.subject_contains))
     if args.body_contains is not None:
         said.append(_contains("body", "text", args.body_contains))
+    if args.subject_matches is not None:
+        said.append(_matches("subject", "subject", args.subject_matches))
+    if args.body_matches is not None:
+        said.append(_matches("body", "text", args.body_matches))
     return said
 
 
@@ -126,6 +134,15 @@ def _contains(noun: str, field: str, part: str) -> Condition[Any]:
     return Condition(
         f"whose {noun} contains {show(part)}",
         lambda m: value_matches(str(m.get(field) or ""), part),
+        lambda m: f"its {noun} is {show(m.get(field) or '', 60)}",
+    )
+
+
+def _matches(noun: str, field: str, regex: re.Pattern[str]) -> Condition[Any]:
+    """That `regex` is found in a message's `field` (its `noun` in words)."""
+    return Condition(
+        f"whose {noun} matches /{regex.pattern}/",
+        lambda m: regex.search(str(m.get(field) or "")) is not None,
         lambda m: f"its {noun} is {show(m.get(field) or '', 60)}",
     )
 

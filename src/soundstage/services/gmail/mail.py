@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from ...events import MailHeaders
 from ...world import Record, World
 from ..google import accounts
 from ..google.service import GoogleService
@@ -51,6 +52,13 @@ class GmailMail:
             text=f"{record['subject']}\n\n{record['text']}".strip(),
             to=to,
             cc=cc,
+            headers=MailHeaders(
+                sender=sender,
+                to=list(record["to"]),
+                cc=list(record["cc"]),
+                bcc=list(record["bcc"]),
+                subject=str(record["subject"]),
+            ),
         )
 
     def _agent_copy(self, world: World, record: Record) -> Record | None:

@@ -56,9 +56,7 @@ class SlackMessageArgs(Args):
                 )
             )
         if self.text_matches is not None:
-            regex = self.text_matches
-            if case.fold_regex:
-                regex = re.compile(regex.pattern, regex.flags | re.IGNORECASE)
+            regex = case.regex(self.text_matches)
             said.append(
                 Condition(
                     f"whose text matches /{regex.pattern}/",
