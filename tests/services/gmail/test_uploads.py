@@ -17,6 +17,7 @@ from googleapiclient.http import MediaInMemoryUpload
 from tests.services.gmail.conftest import raw
 from tests.services.google_world import GoogleWorld
 
+from soundstage.grading.patterns import CallPattern
 from soundstage.server.proxy import vendor
 from soundstage.services.gmail import store
 
@@ -123,6 +124,14 @@ def test_raw_http_uploads_under_the_world_and_at_the_root(mail: GoogleWorld) -> 
         "/upload/gmail/v1/users/me/messages/send",
         "/upload/gmail/v1/users/me/messages",
     ]
+
+
+def test_a_trace_pattern_can_take_a_send_made_either_way() -> None:
+    """The pattern seeds/customer-email-reply.yaml counts sends with."""
+    pattern = CallPattern.parse("gmail:POST /*gmail/v1/users/*/messages/send")
+    assert pattern.matches("gmail", "POST", "/gmail/v1/users/me/messages/send")
+    assert pattern.matches("gmail", "POST", "/upload/gmail/v1/users/me/messages/send")
+    assert not pattern.matches("gmail", "POST", "/gmail/v1/users/me/drafts/send")
 
 
 def test_the_interception_proxy_hands_uploads_to_gmail() -> None:
