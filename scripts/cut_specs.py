@@ -151,7 +151,8 @@ GOOGLE_WHEEL = (
 )
 GOOGLE_NOTE = (
     "Apache-2.0: the LICENSE file of google-api-python-client, which ships the discovery document;\n"
-    "  converted to OpenAPI 3.0.3 by this script (paths under the service path, schemas as components)."
+    "  converted to OpenAPI 3.0.3 by this script (paths under the service path, a method taking a media upload\n"
+    "  also at its upload path, schemas as components)."
 )
 
 
@@ -172,8 +173,9 @@ SOURCES += [
 def openapi(discovery: dict[str, Any]) -> dict[str, Any]:
     """A Google discovery document as OpenAPI 3.0.3: each method at `/<servicePath><path>` under its HTTP method,
     its path and query parameters, its request and response schemas as `#/components/schemas/...` (the
-    discovery's `$ref`s are schema names), and its schemas with their types and formats. The document's
-    version and revision are its `info.version`."""
+    discovery's `$ref`s are schema names), and its schemas with their types and formats; a method taking a media
+    upload also at its upload path (`mediaUpload`'s simple protocol). The document's version and revision are
+    its `info.version`."""
     paths: dict[str, dict[str, Any]] = {}
     for method in _methods(discovery.get("resources", {}), discovery.get("methods", {})):
         operation: dict[str, Any] = {
@@ -187,6 +189,9 @@ def openapi(discovery: dict[str, Any]) -> dict[str, Any]:
         else:
             operation["responses"] = {"204": {}}
         paths.setdefault("/" + discovery["servicePath"] + method["path"], {})[method["httpMethod"].lower()] = operation
+        upload = method.get("mediaUpload", {}).get("protocols", {}).get("simple", {}).get("path")
+        if upload:  # the same method at Google's upload path (`/upload/gmail/v1/...`), which takes the media
+            paths.setdefault(upload, {})[method["httpMethod"].lower()] = operation
     return {
         "openapi": "3.0.3",
         "info": {"title": discovery["title"], "version": f"{discovery['version']} revision {discovery['revision']}"},

@@ -2,10 +2,12 @@
 in tests/services/test_recorded.py.
 
     python scripts/extract_recorded.py --pygithub GITDIR --datadog GITDIR --slack GITDIR --pagerduty FILE \
-        --gcalcli GITDIR --google-calendar GITDIR --homeassistant-gmail-profile FILE
+        --gcalcli GITDIR --google-calendar GITDIR --homeassistant-gmail-profile FILE \
+        --gmail-api-parse-message GITDIR --gmail-api-parse-message-ts GITDIR
 
-GITDIR is a git directory (a bare clone is enough; files are read from its HEAD) of PyGithub/PyGithub,
-DataDog/datadog-api-client-python, slackapi/java-slack-sdk, insanum/gcalcli and northworld/google_calendar;
+GITDIR is a git directory (a bare clone is enough; files are read from its HEAD, or from the commit pinned below)
+of PyGithub/PyGithub, DataDog/datadog-api-client-python, slackapi/java-slack-sdk, insanum/gcalcli,
+northworld/google_calendar, EmilTholin/gmail-api-parse-message and larsklingsten/gmail-api-parse-message-ts;
 FILE is PagerDuty's OpenAPI description (reference/REST/openapiv3.json of PagerDuty/api-schema, the file
 tests/specs/SOURCES.md names), and for Gmail the file HOMEASSISTANT_GMAIL_PROFILE names (home-assistant/core is
 too large a repository to fetch whole; the file's commit and checksum are checked as PagerDuty's are).
@@ -77,12 +79,35 @@ ORIGINS = {
         "a Gmail API answer kept as a fixture of the Google Mail integration's tests"
         " (tests/components/google_mail/fixtures), its address replaced",
     ),
+    "gmail_parse": Origin(
+        "EmilTholin/gmail-api-parse-message",
+        "MIT",
+        "Gmail API answers kept whole as the parser's test messages (test/messages): probably real (Gmail's own"
+        " ids, attachment tokens and Received headers of its author's mailbox), with his address replaced",
+    ),
+    "gmail_parse_ts": Origin(
+        "larsklingsten/gmail-api-parse-message-ts",
+        "MIT",
+        "Gmail API answers recorded by the JavaScript client for the parser's tests, real: each with its status,"
+        " Google's HTTP headers and its body as received (src/test/test.parse-gmail-api.const.ts)",
+    ),
 }
 # Gmail's recorded answer (users.getProfile): one file of Home Assistant, at this commit, with this checksum.
 HOMEASSISTANT_GMAIL_PROFILE = "tests/components/google_mail/fixtures/get_profile.json"
 HOMEASSISTANT_COMMIT = "138d07ff2ea8fa640d3c1ff15f6a576fcc1a9744"
 HOMEASSISTANT_SHA256 = "d4cdd5934d8f98ebadea03b690d8023f133129565f263297e606b8cdfbc50ef7"
-GMAIL = {"GET /gmail/v1/users/{userId}/profile": HOMEASSISTANT_GMAIL_PROFILE}
+# EmilTholin/gmail-api-parse-message keeps its test messages only in its history, not at its HEAD.
+GMAIL_PARSE_COMMIT = "760a10d832f0d29280d4ba79c9bd0ff1c1cc711c"
+# The recorded answer of larsklingsten/gmail-api-parse-message-ts that messages.get stands for: the message with a
+# text part and an attached file, as the body text received (`body`), not the client's parsed copy (`result`).
+GMAIL_TS_CONST = "src/test/test.parse-gmail-api.const.ts"
+GMAIL_TS_EXPORT = "GMAIL_RESP_UBS_BUGFIX"
+# Gmail's recorded answers, by operation: the source (an option of this script) and its file.
+GMAIL = {
+    "GET /gmail/v1/users/{userId}/profile": ("homeassistant", HOMEASSISTANT_GMAIL_PROFILE),
+    "GET /gmail/v1/users/{userId}/messages/{id}": ("gmail_parse_ts", GMAIL_TS_CONST),
+    "GET /gmail/v1/users/{userId}/drafts/{id}": ("gmail_parse", "test/messages/multipartAlternativeDraft.js"),
+}
 # Google Calendar's recorded answers, by operation: the source (an option of this script) and its file.
 CALENDAR = {
     "GET /calendar/v3/users/me/calendarList": ("gcalcli", "tests/data/cal_list.json"),
@@ -456,6 +481,22 @@ def git_head(git_dir: Path) -> str:
 Found = tuple[str, int, Any]  # where a response was read, its status, its body
 
 
+def module_export(text: str) -> Any:
+    """The object a CommonJS module of one JSON value exports (`module.exports = {...};`)."""
+    head, _, value = text.partition("module.exports =")
+    if head.strip():
+        raise SystemExit("not a module exporting one value")
+    return json.loads(value.strip().removesuffix(";"))
+
+
+def recorded_answer(text: str, name: str) -> Found:
+    """A TypeScript constant holding a recorded answer as JSON (`export const NAME = {result, body, headers,
+    status}`): its status and the body as received."""
+    start = text.index(f"export const {name} = ") + len(f"export const {name} = ")
+    record, _ = json.JSONDecoder().raw_decode(text, start)
+    return f"{GMAIL_TS_CONST} ({name}, its body)", int(record["status"]), json.loads(record["body"])
+
+
 def replay(git_dir: Path, method: str, pick: Replay) -> Found:
     """A PyGithub replay file is a sequence of records of 11 lines: scheme, method, host, port, path, request
     headers, request body, status, response headers, response body, a blank line."""
@@ -515,8 +556,19 @@ def read(args: argparse.Namespace, description: dict[str, Any], service: str, op
     if service == "pagerduty":
         return example(description, operation)
     if service == "gmail":
-        file = GMAIL.get(operation, "")
-        return (file, 200, json.loads(args.homeassistant.read_bytes())) if file else None
+        source, file = GMAIL.get(operation, ("", ""))
+        given = getattr(args, source, None) if source else None
+        if given is None:
+            return None
+        if source == "homeassistant":
+            return file, 200, json.loads(given.read_bytes())
+        if source == "gmail_parse":
+            return (
+                f"{file} at commit {GMAIL_PARSE_COMMIT}",
+                200,
+                module_export(git_show(given, file, GMAIL_PARSE_COMMIT)),
+            )
+        return recorded_answer(git_show(given, file), GMAIL_TS_EXPORT)
     if service == "calendar":
         source, file = CALENDAR.get(operation, ("", ""))
         given = getattr(args, source, None) if source else None
@@ -537,7 +589,9 @@ def where(facts: dict[str, Any]) -> str:
 
 def origin_of_operation(service: str, operation: str) -> str:
     """The source an operation's recorded answer is read from, for a service with several."""
-    return CALENDAR[operation][0] if service == "calendar" else ""
+    if service == "calendar":
+        return CALENDAR[operation][0]
+    return GMAIL[operation][0] if service == "gmail" else ""
 
 
 def main() -> None:
@@ -553,6 +607,18 @@ def main() -> None:
         dest="homeassistant",
         type=Path,
         help=f"home-assistant/core's {HOMEASSISTANT_GMAIL_PROFILE} at commit {HOMEASSISTANT_COMMIT}",
+    )
+    parser.add_argument(
+        "--gmail-api-parse-message",
+        dest="gmail_parse",
+        type=Path,
+        help="git directory of EmilTholin/gmail-api-parse-message",
+    )
+    parser.add_argument(
+        "--gmail-api-parse-message-ts",
+        dest="gmail_parse_ts",
+        type=Path,
+        help="git directory of larsklingsten/gmail-api-parse-message-ts",
     )
     args = parser.parse_args()
 
@@ -574,7 +640,7 @@ def main() -> None:
         "datadog": ["datadog"],
         "pagerduty": ["pagerduty"],
         "calendar": ["gcalcli", "google_calendar"],
-        "gmail": ["homeassistant"],
+        "gmail": ["homeassistant", "gmail_parse", "gmail_parse_ts"],
     }
     commits: dict[str, str] = {}
     sources: dict[str, dict[str, str]] = {}
@@ -586,7 +652,11 @@ def main() -> None:
         given = {origin: getattr(args, origin) for origin in origins if getattr(args, origin) is not None}
         for origin in origins:
             if origin in given:
-                pinned = {"pagerduty": PAGERDUTY_COMMIT, "homeassistant": HOMEASSISTANT_COMMIT}
+                pinned = {
+                    "pagerduty": PAGERDUTY_COMMIT,
+                    "homeassistant": HOMEASSISTANT_COMMIT,
+                    "gmail_parse": GMAIL_PARSE_COMMIT,
+                }
                 commits[origin] = pinned[origin] if origin in pinned else git_head(given[origin])
             elif ORIGINS[origin].repo in old_commits:
                 commits[origin] = old_commits[ORIGINS[origin].repo]
@@ -599,8 +669,13 @@ def main() -> None:
             kept_before = (old or {}).get("operations", {}).get(operation)
             if kept_before is not None and kept_before.get("repository", old["origin"]["repository"]) not in {
                 ORIGINS[origin].repo for origin in given
-            }:  # from a source not given this time: kept as it is
-                operations[operation] = kept_before
+            }:  # from a source not given this time: kept as it is, named by its repository where there are several
+                repository = {"repository": kept_before.get("repository", old["origin"]["repository"])}
+                source, rest = (
+                    {"source": kept_before["source"]},
+                    {k: v for k, v in kept_before.items() if k != "source"},
+                )
+                operations[operation] = {**source, **(repository if len(origins) > 1 else {}), **rest}
                 continue
             found = read(args, description, service, operation)
             if found is None:
@@ -645,7 +720,8 @@ def write_sources(commits: dict[str, str], sources: dict[str, dict[str, str]]) -
         "",
         (
             "Generated by `python scripts/extract_recorded.py --pygithub GITDIR --datadog GITDIR --slack GITDIR"
-            " --pagerduty FILE --gcalcli GITDIR --google-calendar GITDIR --homeassistant-gmail-profile FILE`;"
+            " --pagerduty FILE --gcalcli GITDIR --google-calendar GITDIR --homeassistant-gmail-profile FILE"
+            " --gmail-api-parse-message GITDIR --gmail-api-parse-message-ts GITDIR`;"
         ),
         "do not edit by hand (except the floors, `max_mismatches` and `required` in the data files: the script keeps",
         "them as they are, and `python scripts/coverage_docs.py --floors` sets the first two to the measured figures).",

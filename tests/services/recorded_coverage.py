@@ -24,6 +24,7 @@ import base64
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
+from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
 
@@ -701,9 +702,54 @@ def gmail_answers(stage: Any, world: str) -> Answers:
 
     g = gmail_world(stage.world(MAIL if world == "tailored" else ACME))
     answers = Answers({}, [])
-    response = g.raw("GET", "gmail/v1/users/me/profile")  # as Home Assistant reads the profile: no parameters
-    answers.keep("GET /gmail/v1/users/{userId}/profile", response.status_code, response.text)
+
+    def call(operation: str, method: str, path: str, measured: bool = True, **kwargs: Any) -> Any:
+        response = g.raw(method, path, **kwargs)
+        return answers.keep(operation, response.status_code, response.text, measured)
+
+    call("GET /gmail/v1/users/{userId}/profile", "GET", "gmail/v1/users/me/profile")  # as Home Assistant: no parameters
+    # The recorded message is mail with a text part and an attached file, read in the client's default format
+    # (full). The tailored world has such mail (the vendor's report); in the shipped world Maya first sends
+    # herself some.
+    if world == "tailored":
+        with_file = g.ref("report")
+    else:
+        sent = call(
+            "POST /gmail/v1/users/{userId}/messages/send",
+            "POST",
+            "gmail/v1/users/me/messages/send",
+            False,
+            json={"raw": _with_attachment("maya@acme.test")},
+        )
+        with_file = sent["id"]
+    call("GET /gmail/v1/users/{userId}/messages/{id}", "GET", f"gmail/v1/users/me/messages/{with_file}")
+    # The recorded draft was written in Gmail's composer, which makes text and HTML alternatives; it is read in
+    # the default format too.
+    made = call(
+        "POST /gmail/v1/users/{userId}/drafts",
+        "POST",
+        "gmail/v1/users/me/drafts",
+        False,
+        json={"message": {"raw": _alternatives("omar@acme.test")}},
+    )
+    call("GET /gmail/v1/users/{userId}/drafts/{id}", "GET", f"gmail/v1/users/me/drafts/{made['id']}")
     return answers
+
+
+def _with_attachment(to: str) -> str:
+    message = EmailMessage()
+    message["To"], message["Subject"] = to, "Disclaimer"
+    message.set_content("See the attached disclaimer.")
+    message.add_attachment(b"Not an offer.", maintype="text", subtype="plain", filename="disclaim.txt")
+    return base64.urlsafe_b64encode(message.as_bytes()).decode()
+
+
+def _alternatives(to: str) -> str:
+    message = EmailMessage()
+    message["To"], message["Subject"] = to, "Draft"
+    message.set_content("Can it parse a draft?")
+    message.add_alternative('<div dir="ltr">Can it parse a <b>draft</b>?</div>', subtype="html")
+    return base64.urlsafe_b64encode(message.as_bytes()).decode()
 
 
 ANSWERS: dict[str, Callable[[Any, str], Answers]] = {

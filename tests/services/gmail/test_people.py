@@ -170,6 +170,17 @@ def test_mail_the_agent_did_not_send_is_heard_but_not_answered(mail: GoogleWorld
     assert [m["labelIds"] for m in priya] == [["UNREAD", "INBOX"]]  # and nothing sent back
 
 
+def test_mail_inserted_as_sent_is_never_heard(mail: GoogleWorld) -> None:
+    """insert and import put a message into the agent's own mailbox only: labelled SENT, it still reached no one."""
+    asked = raw("omar@acme.test", "Northwind", "Omar, which workspace is Northwind on?", From="maya@acme.test")
+    body = {"raw": asked, "labelIds": ["SENT"]}
+    for path in ("gmail/v1/users/me/messages", "gmail/v1/users/me/messages/import"):
+        assert mail.raw("POST", path, json=body).status_code == 200
+    mail.live.advance("1h")
+    assert people_events(mail) == []
+    assert [m for m in mail.live.world["gmail.messages"] if m["mailbox"] == "omar@acme.test"] == []
+
+
 def test_a_confidential_fact_is_withheld_and_a_referrer_names_the_owner(mail: GoogleWorld) -> None:
     sent = send(mail, "priya@acme.test", "Northwind", "Priya, what is the contract worth, and which workspace?")
     mail.live.advance("1h")

@@ -21,6 +21,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..tokens import Tokens
 from .errors import bad_request
 
 RESERVED = frozenset({"service", "host", "status", "source"})
@@ -107,19 +108,10 @@ def _tokens(text: str) -> list[str]:
     return tokens
 
 
-class _Parser:
+class _Parser(Tokens):
     def __init__(self, tokens: list[str]) -> None:
-        self.tokens = tokens
-        self.at = 0
+        super().__init__(tokens)
         self.depth = 0  # groups and NOTs open around the current term
-
-    def peek(self) -> str | None:
-        return self.tokens[self.at] if self.at < len(self.tokens) else None
-
-    def take(self) -> str:
-        token = self.tokens[self.at]
-        self.at += 1
-        return token
 
     def expression(self) -> Matcher:
         options = [self.conjunction()]

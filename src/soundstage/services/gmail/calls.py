@@ -4,7 +4,7 @@ thread, draft or label a path's `id` names, and the readers of Gmail's parameter
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ...world import Record
@@ -12,16 +12,46 @@ from ..base import Operations
 from ..google import accounts
 from ..google.calls import GoogleCall
 from ..google.errors import GoogleError
-from . import messages
-from .errors import invalid_argument, not_found
+from . import messages, mime, uploads
+from .errors import RAW_REQUIRED, invalid_argument, not_found
 from .store import DRAFTS, MAILBOXES
 from .views import FORMATS
 
 ops = Operations("gmail")
 
 
+UPLOAD = "/upload/"  # the paths of media uploads (`/upload/gmail/v1/...`)
+
+
 @dataclass
 class Call(GoogleCall):
+    _uploaded: tuple[dict[str, Any], bytes] | None = field(default=None, init=False, repr=False)
+
+    @property
+    def uploading(self) -> bool:
+        """A media upload: the message is the body (or its media part), not a field."""
+        return self.request.path.startswith(UPLOAD)
+
+    def upload(self) -> tuple[dict[str, Any], bytes]:
+        if self._uploaded is None:
+            content_type = self.request.headers.get("content-type", "")
+            self._uploaded = uploads.read(self.text("uploadType"), content_type, self.request.body)
+        return self._uploaded
+
+    def metadata(self) -> dict[str, Any]:
+        """The call's JSON fields: an upload's metadata part (none for `uploadType=media`), else the body's."""
+        return self.upload()[0] if self.uploading else self.fields
+
+    def raw_message(self, given: dict[str, Any]) -> bytes:
+        """The message's RFC 2822 bytes: an upload's media, else the base64url `raw` of `given` (the body, or
+        its `message`); Gmail's 400 when there is neither."""
+        if self.uploading:
+            return self.upload()[1]
+        raw = self.string(given, "raw")
+        if not raw:
+            raise invalid_argument(RAW_REQUIRED)
+        return mime.from_b64url(raw)
+
     def mailbox(self) -> Record:
         """The caller's mailbox, which `userId` names as `me` or by its address; another's is Gmail's 403."""
         given = self.params["userId"]
@@ -78,9 +108,9 @@ class Call(GoogleCall):
             return []
         return [str(v) for v in value] if isinstance(value, list) else [str(value)]
 
-    def list_of(self, name: str) -> list[str]:
-        """A list of strings in the JSON body (`addLabelIds`); Gmail's 400 for anything else."""
-        value = self.fields.get(name)
+    def list_of(self, name: str, fields: dict[str, Any] | None = None) -> list[str]:
+        """A list of strings in the JSON body (`addLabelIds`), or in `fields`; Gmail's 400 for anything else."""
+        value = (self.fields if fields is None else fields).get(name)
         if value is None:
             return []
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from ..google.errors import GoogleError
 
 NOT_FOUND = "Requested entity was not found."
+RAW_REQUIRED = "'raw' RFC822 payload message string or uploading message via /upload/* URL required"
 
 
 def not_found() -> GoogleError:

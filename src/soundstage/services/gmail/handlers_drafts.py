@@ -10,21 +10,20 @@ from ..google import paging
 from . import drafts, mime, sending
 from .calls import Call, ops
 from .errors import invalid_argument, not_found
-from .handlers_messages import RAW_REQUIRED, found
+from .handlers_messages import found
 from .store import DRAFTS, MESSAGES
 from .views import draft, labelled, listed, message, message_ref
 
 
 def composed(call: Call) -> Record:
-    """The draft's message of the body's `message` (`raw`, `threadId`), in the caller's mailbox."""
-    given = call.fields.get("message")
+    """The draft's message of the body's `message` (`raw`, or uploaded; `threadId`), in the caller's mailbox."""
+    given = call.metadata().get("message")
+    if given is None and call.uploading:  # an upload's metadata may leave the message out: its media is it
+        given = {}
     if not isinstance(given, dict):
         raise invalid_argument("Missing draft message")
-    raw = call.string(given, "raw")
-    if not raw:
-        raise invalid_argument(RAW_REQUIRED)
-    thread_id = call.string(given, "threadId")
-    return drafts.compose(call.world, call.world.ids, call.me, call.name, mime.from_b64url(raw), thread_id, call.now())
+    raw, thread_id = call.raw_message(given), call.string(given, "threadId")
+    return drafts.compose(call.world, call.world.ids, call.me, call.name, raw, thread_id, call.now())
 
 
 def answer(record: Record, call: Call) -> dict[str, Any]:
@@ -32,6 +31,7 @@ def answer(record: Record, call: Call) -> dict[str, Any]:
 
 
 @ops("POST /gmail/v1/users/{userId}/drafts")
+@ops("POST /upload/gmail/v1/users/{userId}/drafts")
 def drafts_create(call: Call) -> Any:
     """users.drafts.create: a message with the DRAFT label, and its draft."""
     call.mailbox()
@@ -61,6 +61,7 @@ def drafts_list(call: Call) -> Any:
 
 
 @ops("PUT /gmail/v1/users/{userId}/drafts/{id}")
+@ops("PUT /upload/gmail/v1/users/{userId}/drafts/{id}")
 def drafts_update(call: Call) -> Any:
     """users.drafts.update: the draft's message replaced (a new message id)."""
     record = call.draft()
@@ -68,16 +69,19 @@ def drafts_update(call: Call) -> Any:
 
 
 @ops("POST /gmail/v1/users/{userId}/drafts/send")
+@ops("POST /upload/gmail/v1/users/{userId}/drafts/send")
 def drafts_send(call: Call) -> Any:
-    """users.drafts.send: the draft (as updated by the body's `message`, when given) sent, and gone."""
+    """users.drafts.send: the draft (as updated by the body's `message`, or by the uploaded one, when given)
+    sent, and gone."""
     call.mailbox()
-    draft_id = call.string(call.fields, "id")
+    fields = call.metadata()
+    draft_id = call.string(fields, "id")
     if not draft_id:
         raise invalid_argument("Invalid draft")
     record = call.world[DRAFTS].get(draft_id)
     if record is None or record["mailbox"] != call.me:
         raise not_found()
-    if call.fields.get("message") is not None:
+    if fields.get("message") is not None or call.uploading:
         record = drafts.replace(call.world, record, composed(call))
     held = call.world[MESSAGES].one(record["message"])
     raw = mime.from_b64url(held["raw"])

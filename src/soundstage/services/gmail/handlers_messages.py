@@ -6,13 +6,12 @@ from typing import Any
 
 from ..base import Reply
 from ..google import paging
-from . import drafts, labels, messages, mime, search, sending
+from ..google.errors import GoogleError
+from . import drafts, inserting, labels, messages, mime, search, sending
 from .calls import Call, ops
 from .errors import invalid_argument
 from .store import LABELS, MESSAGES
 from .views import labelled, listed, message, message_ref
-
-RAW_REQUIRED = "'raw' RFC822 payload message string or uploading message via /upload/* URL required"
 
 
 def found(call: Call, everywhere: bool) -> list[Any]:
@@ -55,15 +54,55 @@ def messages_attachments_get(call: Call) -> Any:
 
 
 @ops("POST /gmail/v1/users/{userId}/messages/send")
+@ops("POST /upload/gmail/v1/users/{userId}/messages/send")
 def messages_send(call: Call) -> Any:
-    """users.messages.send: the `raw` message sent from the account, delivered to the world's mailboxes."""
+    """users.messages.send: the message (`raw`, or uploaded) sent from the account, delivered to the world's
+    mailboxes."""
     call.mailbox()
-    raw = call.string(call.fields, "raw")
-    if not raw:
-        raise invalid_argument(RAW_REQUIRED)
-    thread_id = call.string(call.fields, "threadId")
-    sent = sending.send(call.world, call.world.ids, call.me, call.name, mime.from_b64url(raw), thread_id, call.now())
-    return labelled(sent)
+    fields = call.metadata()
+    raw, thread_id = call.raw_message(fields), call.string(fields, "threadId")
+    return labelled(sending.send(call.world, call.world.ids, call.me, call.name, raw, thread_id, call.now()))
+
+
+DATE_SOURCES = ("receivedTime", "dateHeader")
+
+
+def placed(call: Call, date_source: str) -> Any:
+    """A message (`raw`, or uploaded) put straight into the caller's mailbox with `labelIds`, in `threadId`, dated
+    as `internalDateSource` says (`date_source` by default); with `deleted`, kept only where Gmail keeps it then
+    (for an administrator's Vault), so nowhere the mailbox shows."""
+    call.mailbox()
+    source = call.text("internalDateSource") or date_source
+    if source not in DATE_SOURCES:
+        raise GoogleError(400, "invalid", f"Invalid value at 'internal_date_source' ({source})", "internalDateSource")
+    deleted = call.boolean("deleted")
+    fields = call.metadata()
+    raw = call.raw_message(fields)
+    label_ids = checked_labels(call, call.list_of("labelIds", fields))
+    thread_id = call.string(fields, "threadId")
+    message = mime.read(raw)
+    at = (inserting.date_of(message) if source == "dateHeader" else None) or call.now()
+    if deleted:
+        kept = messages.new_id(call.world.ids)
+        return {"id": kept, "threadId": kept, "labelIds": label_ids}
+    return labelled(inserting.place(call.world, call.world.ids, call.me, message, label_ids, thread_id, at))
+
+
+@ops("POST /gmail/v1/users/{userId}/messages")
+@ops("POST /upload/gmail/v1/users/{userId}/messages")
+def messages_insert(call: Call) -> Any:
+    """users.messages.insert: the message put into the mailbox as given, as IMAP's APPEND does; not sent."""
+    return placed(call, "receivedTime")
+
+
+@ops("POST /gmail/v1/users/{userId}/messages/import")
+@ops("POST /upload/gmail/v1/users/{userId}/messages/import")
+def messages_import(call: Call) -> Any:
+    """users.messages.import: the message put into the mailbox as received mail is (`neverMarkSpam` and
+    `processForCalendar` read: nothing is spam here, and mail makes no calendar events); not sent."""
+    call.boolean("neverMarkSpam")
+    call.boolean("processForCalendar")
+    return placed(call, "dateHeader")
 
 
 def checked_labels(call: Call, given: list[str]) -> list[str]:

@@ -32,6 +32,8 @@ class GmailMail:
         record = world[MESSAGES].get(record_id)
         if record is None or "SENT" not in record["labelIds"] or record["from"] != record["mailbox"]:
             return None
+        if record.get("inserted"):  # put into the mailbox by insert or import, labelled SENT maybe, never sent
+            return None
         sender = str(record["from"])
         boxes = world[MAILBOXES]
         to = tuple(dict.fromkeys(a for a in record["to"] if a != sender and a in boxes))

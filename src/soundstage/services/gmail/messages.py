@@ -47,9 +47,10 @@ def add(
     label_ids: Sequence[str],
     thread_id: str | None = None,
     recorded: bool = True,
+    inserted: bool = False,
 ) -> Record:
     """A message of `raw` (RFC 2822 bytes) in `address`'s mailbox at `at` (epoch µs), in thread `thread_id` (a
-    thread of its own when None); one history record."""
+    thread of its own when None); one history record. `inserted`: put there by insert or import, not sent."""
     parsed = mime.parse(raw)
     body = mime.text(parsed)
     message_id = new_id(ids)
@@ -81,6 +82,7 @@ def add(
         # What search reads, spaced words made once (listing.searchable).
         "search": listing.searchable(subject, body, [sender, *to, *cc], filenames),
         "subjectSearch": listing.spaced(subject),
+        **({"inserted": True} if inserted else {}),
     }
     world[MESSAGES].add(message_id, record)
     number = changed(world, address, "messageAdded", record, record["labelIds"], recorded)

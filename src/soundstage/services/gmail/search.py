@@ -15,6 +15,7 @@ from zoneinfo import ZoneInfo
 
 from ...clock import US
 from ...world import Collection, Record
+from ..tokens import Tokens
 from .listing import ByDate, Words, words
 
 PACIFIC = ZoneInfo("America/Los_Angeles")
@@ -73,23 +74,14 @@ class Mailbox:
         return {at[1] for at in self.messages.derived(Words).get((self.address, word))}
 
 
-class _Parser:
+class _Parser(Tokens):
     def __init__(self, q: str, mailbox: Mailbox) -> None:
-        self.tokens = _TOKEN.findall(q)[:TOKENS]
-        self.at = 0
+        super().__init__(_TOKEN.findall(q)[:TOKENS])
         self.mailbox = mailbox
         self.everywhere = False
         self.depth = 0  # groups and negations open around the current term
         self._holding: dict[str, set[str]] = {}
         self._terms: dict[str, Query] = {}  # a term given twice is one test
-
-    def peek(self) -> str | None:
-        return self.tokens[self.at] if self.at < len(self.tokens) else None
-
-    def take(self) -> str:
-        token = self.tokens[self.at]
-        self.at += 1
-        return token
 
     def terms(self, closing: str | None = None) -> list[Query]:
         """Terms until `closing` (or the end)."""

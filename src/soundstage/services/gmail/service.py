@@ -22,12 +22,18 @@ class GmailService(GoogleService):
     name = "gmail"
     title = "Gmail"
     section = GmailSection
-    hosts = ("gmail.googleapis.com", "www.googleapis.com/gmail/")
+    # Google's upload URLs (`/upload/gmail/v1/...`) are Gmail's too, on either host.
+    hosts = ("gmail.googleapis.com", "www.googleapis.com/gmail/", "www.googleapis.com/upload/gmail/")
     ops = ops
     call = Call
     record_names = staticmethod(record_names)
     tools = mcp_tools.tools  # its MCP server's tools (docs/mcp.md)
     mail = GmailMail()  # the world's people read and answer the agent's mail (services/mail.py)
+
+    def claim(self, path: str) -> tuple[str, str | None] | None:
+        """Media uploads at the root of the host: the official Python client sends one to the upload path of
+        Google's (`/upload/gmail/v1/...`) on the host of its `api_endpoint`, without the endpoint's own path."""
+        return (path, None) if path.startswith("/upload/gmail/") else None
 
     def environment(self, world: World, base_url: str) -> dict[str, str]:
         """The API's root as the official client takes it (`api_endpoint`: Gmail's paths start `gmail/v1/`)."""
