@@ -4,9 +4,9 @@
 
 Each rule is checked as events.insert checks it (`recurrence.check`), a series whose EXRULE excludes every
 instance is read as events.list reads it (`recurrence.starts`), and so are fifty rare series (a Friday the 13th
-of February) in one request, as one events.list reads a calendar of them (`recurrence.one_request`). dateutil looks for such a rule's next instance
-period by period; soundstage stops it after a fixed number of periods. Median CPU milliseconds (the process's
-CPU time: the machine may be shared) and what the call answered.
+of February) in one request, as one events.list reads a calendar of them (`recurrence.one_request`). dateutil
+looks for such a rule's next instance period by period; soundstage stops it after a fixed number of periods.
+Median CPU milliseconds (the process's CPU time: the machine may be shared) and what the call answered.
 """
 
 from __future__ import annotations
