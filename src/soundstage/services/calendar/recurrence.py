@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from datetime import UTC, datetime
 from itertools import islice
-from types import FunctionType, MethodType
+from types import FunctionType
 from typing import Any
 
 import dateutil.rrule
@@ -125,13 +125,16 @@ class _CountedInfo(dateutil.rrule._iterinfo):  # type: ignore[name-defined,misc]
         return super().ddayset(*args)
 
 
-# dateutil's own `rrule._iter`, its names looked up in its module but for `_iterinfo`, ours: set on soundstage's
-# rules alone (`_counted`), so dateutil is unchanged for every other user of it in the process.
-_COUNTED_ITER = FunctionType(
-    rrule._iter.__code__,  # type: ignore[attr-defined]
-    {**vars(dateutil.rrule), "_iterinfo": _CountedInfo},
-    "_iter",
-)
+class _CountedRule(rrule):
+    """A rule whose `_iter` is dateutil's own, its names looked up in its module but for `_iterinfo`, ours. Only
+    soundstage's rules are made one (`_counted`), so dateutil is unchanged for every other user of it in the
+    process; a class, not a method bound on each rule, so that a rule is no cycle for the collector to find."""
+
+    _iter = FunctionType(
+        rrule._iter.__code__,  # type: ignore[attr-defined]
+        {**vars(dateutil.rrule), "_iterinfo": _CountedInfo},
+        "_iter",
+    )
 
 
 def _counted(built: rruleset, steps: int) -> rruleset:
@@ -139,7 +142,7 @@ def _counted(built: rruleset, steps: int) -> rruleset:
     budget = _Budget(steps, _REQUEST.get())
     for rule in built._rrule + built._exrule:  # type: ignore[attr-defined]
         rule.budget = budget
-        rule._iter = MethodType(_COUNTED_ITER, rule)
+        rule.__class__ = _CountedRule
     return built
 
 
