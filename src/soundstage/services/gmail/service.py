@@ -31,6 +31,7 @@ class GmailService(GoogleService):
     )
     # Its discovery document's batch path (`batch`, at gmail.googleapis.com) and the one its guide gives.
     batch_paths = frozenset({"/batch", "/batch/gmail/v1"})
+    batch_roots = ("/gmail/v1/", "/upload/gmail/v1/")
     ops = ops
     call = Call
     record_names = staticmethod(record_names)

@@ -51,10 +51,12 @@ def _bare(message: str) -> GoogleError:
     return GoogleError(400, "", message)
 
 
-def parse(request: ServiceRequest, prefix: str, limit: int) -> list[Part]:
+def parse(request: ServiceRequest, prefix: str, roots: tuple[str, ...], limit: int) -> list[Part]:
     """The calls of a batch request, in order. `prefix` is the URL path the batch's API hangs from on the host it
-    was sent to (`/w/<id>/gmail`; empty at Google's own hosts): a call's path without it is the path the service
-    answers. Raises `GoogleError` (400) when the body is not a batch of at most `limit` calls."""
+    was sent to (`/w/<id>/gmail`; empty at Google's own hosts): a call's path under it (as the official client
+    sends it) is taken without it, one that starts with one of the API's own `roots` (`/gmail/v1/`, as Google's
+    guide writes it) is taken as it is. Raises `GoogleError` (400) when the body is not a batch of at most `limit`
+    calls."""
     boundary = _boundary(request)
     chunks = _split(request.body, boundary.encode("latin-1"))
     if not chunks:
@@ -62,7 +64,7 @@ def parse(request: ServiceRequest, prefix: str, limit: int) -> list[Part]:
     if len(chunks) > limit:
         raise limit_error(len(chunks), limit)
     outer = {name: value for name, value in request.headers.items() if not name.startswith(_OUTER_ONLY)}
-    return [_part(chunk, n, request, outer, prefix) for n, chunk in enumerate(chunks, 1)]
+    return [_part(chunk, n, request, outer, prefix, roots) for n, chunk in enumerate(chunks, 1)]
 
 
 def _boundary(request: ServiceRequest) -> str:
@@ -121,7 +123,9 @@ def _head(text: bytes, n: int) -> tuple[list[tuple[str, str]], bytes]:
         lines.append((name.lower(), value.strip()))
 
 
-def _part(chunk: bytes, n: int, batch: ServiceRequest, outer: dict[str, str], prefix: str) -> Part:
+def _part(
+    chunk: bytes, n: int, batch: ServiceRequest, outer: dict[str, str], prefix: str, roots: tuple[str, ...]
+) -> Part:
     part_headers, embedded = _head(chunk, n)
     content_id = next((value for name, value in part_headers if name == "content-id"), None)
     line, _, rest = embedded.partition(b"\n")
@@ -143,7 +147,7 @@ def _part(chunk: bytes, n: int, batch: ServiceRequest, outer: dict[str, str], pr
         body = body[: int(length)]
     raw_path, _, query = target.partition("?")
     path = unquote(raw_path)
-    if prefix and path.startswith(prefix + "/"):
+    if prefix and path.startswith(prefix + "/") and not path.startswith(roots):
         path = path[len(prefix) :]
     request = ServiceRequest(words[0].upper(), path, parse_query(query), headers, body, batch.base_url)
     return Part(content_id, request)

@@ -71,11 +71,12 @@ class GoogleService(RestService):
     # Where the API takes a batch request (its paths under the service's URL), and how many calls one may hold.
     batch_paths: ClassVar[frozenset[str]] = frozenset()
     batch_limit: ClassVar[int] = 100
+    batch_roots: ClassVar[tuple[str, ...]] = ()  # the paths its operations start with (`/gmail/v1/`)
 
     def batch_calls(self, request: ServiceRequest, prefix: str) -> list[batch.Part]:
         """The calls of a batch request, each to be run as a call of its own (the server's `batch.py`); raises
         `GoogleError` for a body that is not a batch this API takes."""
-        return batch.parse(request, prefix, self.batch_limit)
+        return batch.parse(request, prefix, self.batch_roots, self.batch_limit)
 
     def handle(self, world: World, principal: Principal | None, request: ServiceRequest) -> Reply:
         if request.method == "POST" and request.path in self.batch_paths:
@@ -96,7 +97,7 @@ class GoogleService(RestService):
         try:
             if principal is None:
                 raise invalid_credentials()
-            batch.parse(request, "", self.batch_limit)
+            batch.parse(request, "", self.batch_roots, self.batch_limit)
             raise batch.nested_error()
         except GoogleError as exc:
             return self.error_reply(exc, operation="batch", trace_body=trace_body(request))
