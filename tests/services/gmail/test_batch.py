@@ -320,3 +320,25 @@ def test_a_rate_limit_answers_each_call_it_takes(stage: Any) -> None:
     ]
     injected = [c.injected["fault"] if c.injected else None for c in world.live.world.log.calls()]
     assert injected == [None, "busy", None, "busy"]
+
+
+def test_a_world_with_batches_is_saved_and_loaded(stage: Any) -> None:
+    """A snapshot holds a batch's calls as the calls they are, and one refused whole as itself: the loaded world
+    replays them to the same log and state (a load compares them and refuses a world that differs)."""
+    world = gmail_world(stage.world(MAIL))
+    star = (
+        f"POST /gmail/v1/users/me/messages/{world.ref('report')}/modify\r\nContent-Type: application/json\r\n\r\n"
+        '{"addLabelIds": ["STARRED"]}'
+    )
+    assert post(world, multipart("b0undary", part(star, "<a>"), part("GET /gmail/v1/users/me/profile\r\n"))).is_success
+    assert post(world, b"not a batch").status_code == 400
+    saved = world.live.get("snapshot")
+    assert [(i["method"], i["path"]) for i in saved["inputs"]] == [
+        ("POST", f"/gmail/v1/users/me/messages/{world.ref('report')}/modify"),
+        ("GET", "/gmail/v1/users/me/profile"),
+        ("POST", "/batch/gmail/v1"),
+    ]
+    loaded = stage.http.post("/v1/worlds", json={"snapshot": saved})
+    assert loaded.status_code == 201, loaded.text
+    again = stage.server.hub.worlds[loaded.json()["id"]]
+    assert [(c.path, c.status) for c in again.log.calls()] == [(c.path, c.status) for c in world.live.world.log.calls()]
