@@ -260,6 +260,16 @@ def test_more_calls_than_gmail_takes(stage: Any) -> None:
         ("multipart/mixed; boundary=x", multipart("x", "Content-Type application/http\r\n\r\nGET /x\r\n"), None),
         (
             "multipart/mixed; boundary=x",
+            multipart("x", part("GET /gmail/v1/users/me/profile\r\n" + "X-A: 1\r\n" * 101 + "\r\n")),
+            "part 2 has more than 100 header lines.",
+        ),
+        (
+            "multipart/mixed; boundary=x",
+            multipart("x", "X-A: 1\r\n" * 101 + "\r\nGET /gmail/v1/users/me/profile\r\n"),
+            "part 2 has more than 100 header lines.",
+        ),
+        (
+            "multipart/mixed; boundary=x",
             multipart("x", part("POST /gmail/v1/users/me/labels\r\nContent-Length: 99\r\n\r\n{}")),
             "part 2's body is shorter than its Content-Length.",  # the first is the good one put before it
         ),

@@ -23,6 +23,8 @@ from urllib.parse import unquote
 from ..base import Reply, ServiceRequest, parse_query
 from .errors import GoogleError
 
+# At most this many header lines a part, and as many a call: what the server takes of a request's head.
+HEADERS = 100
 # The headers of the batch's own request that are not handed to its calls (Google: every other outer header
 # applies to each call that does not give its own).
 _OUTER_ONLY = ("content-", "host", "transfer-encoding")
@@ -58,11 +60,9 @@ def parse(request: ServiceRequest, prefix: str, roots: tuple[str, ...], limit: i
     guide writes it) is taken as it is. Raises `GoogleError` (400) when the body is not a batch of at most `limit`
     calls."""
     boundary = _boundary(request)
-    chunks = _split(request.body, boundary.encode("latin-1"))
+    chunks = _split(request.body, boundary.encode("latin-1"), limit)
     if not chunks:
         raise _bare("Failed to parse batch request: it holds no part.")
-    if len(chunks) > limit:
-        raise limit_error(len(chunks), limit)
     outer = {name: value for name, value in request.headers.items() if not name.startswith(_OUTER_ONLY)}
     return [_part(chunk, n, request, outer, prefix, roots) for n, chunk in enumerate(chunks, 1)]
 
@@ -76,9 +76,10 @@ def _boundary(request: ServiceRequest) -> str:
     return boundary
 
 
-def _split(body: bytes, boundary: bytes) -> list[bytes]:
+def _split(body: bytes, boundary: bytes, limit: int) -> list[bytes]:
     """The parts between `--boundary` lines, each without the line break that ends it; the preamble before the
-    first and anything after the closing `--boundary--` left out."""
+    first and anything after the closing `--boundary--` left out. Past `limit` parts the rest are counted, not
+    cut out, for Google's refusal."""
     delimiter = b"--" + boundary
     start = 0 if body.startswith(delimiter) else _after_break(body, b"\n" + delimiter)
     if start < 0:
@@ -97,6 +98,9 @@ def _split(body: bytes, boundary: bytes) -> list[bytes]:
         end = following - 1 if following > line_end and body[following - 1 : following] == b"\r" else following
         parts.append(body[line_end + 1 : end])
         start = following + 1
+        if len(parts) > limit:
+            further = body.count(b"\n" + delimiter, start) - body.count(b"\n" + delimiter + b"--", start)
+            raise limit_error(len(parts) + further + int(not body.startswith(delimiter + b"--", start)), limit)
 
 
 def _after_break(body: bytes, marker: bytes) -> int:
@@ -105,22 +109,26 @@ def _after_break(body: bytes, marker: bytes) -> int:
 
 
 def _head(text: bytes, n: int) -> tuple[list[tuple[str, str]], bytes]:
-    """A block of header lines up to its blank line, and what follows it."""
+    """A block of header lines up to its blank line, and what follows it (read by position: no copy of the rest
+    per line, however many lines a part holds)."""
     lines: list[tuple[str, str]] = []
-    rest = text
+    at = 0
     while True:
-        line, newline, rest = rest.partition(b"\n")
-        line = line.removesuffix(b"\r")
+        end = text.find(b"\n", at)
+        line = (text[at:] if end < 0 else text[at:end]).removesuffix(b"\r")
         if not line:
-            if not newline and not lines:
+            if end < 0 and not lines:
                 raise _bare(f"Failed to parse batch request: part {n} is empty.")
-            return lines, rest
-        if not newline:
+            return lines, b"" if end < 0 else text[end + 1 :]
+        if end < 0:
             raise _bare(f"Failed to parse batch request: part {n}'s headers have no end.")
         name, colon, value = line.decode("latin-1").partition(":")
         if not colon or not name.strip() or name != name.strip():
             raise _bare(f"Failed to parse batch request: part {n} has a header line that is not one.")
         lines.append((name.lower(), value.strip()))
+        if len(lines) > HEADERS:
+            raise _bare(f"Failed to parse batch request: part {n} has more than {HEADERS} header lines.")
+        at = end + 1
 
 
 def _part(
