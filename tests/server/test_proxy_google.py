@@ -105,7 +105,8 @@ def test_googles_client_batches_at_its_real_hosts(server: Server) -> None:
         "raw = httpx.post('https://www.googleapis.com/batch/gmail/v1', content=body, headers=headers)\n"
         "print(json.dumps({'address': got['profile']['emailAddress'], 'missing': got['missing'],\n"
         "                  'calendars': [c['id'] for c in got['calendars']['items']],\n"
-        "                  'colors': sorted(got['colors']), 'raw': [raw.status_code, 'Content-ID: <response-one>' in raw.text]}))",
+        "                  'colors': sorted(got['colors']),\n"
+        "                  'raw': [raw.status_code, 'Content-ID: <response-one>' in raw.text]}))",
     )
     assert answered == {
         "address": "maya@acme.test",
