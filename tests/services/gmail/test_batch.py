@@ -352,3 +352,32 @@ def test_a_world_with_batches_is_saved_and_loaded(stage: Any) -> None:
     assert loaded.status_code == 201, loaded.text
     again = stage.server.hub.worlds[loaded.json()["id"]]
     assert [(c.path, c.status) for c in again.log.calls()] == [(c.path, c.status) for c in world.live.world.log.calls()]
+
+
+def test_a_batch_at_the_url_the_token_routes(mail: GoogleWorld) -> None:
+    """`/gmail/...` without the world's id (the world found by the token): a call's path under that prefix, or the
+    API's own path, which starts with `/gmail/` too."""
+    body = multipart(
+        "b0undary",
+        part("GET /gmail/gmail/v1/users/me/profile\r\n"),
+        part("GET /gmail/v1/users/me/labels/INBOX\r\n"),
+    )
+    response = mail.live.http.post(
+        "/gmail/batch/gmail/v1",
+        content=body,
+        headers={"Authorization": f"Bearer {mail.token}", "Content-Type": "multipart/mixed; boundary=b0undary"},
+    )
+    assert response.text.count("HTTP/1.1 200 OK") == 2
+    assert [(c.path, c.status) for c in mail.live.world.log.calls()] == [
+        ("/gmail/v1/users/me/profile", 200),
+        ("/gmail/v1/users/me/labels/INBOX", 200),
+    ]
+
+
+def test_after_the_attempt_a_batch_is_refused_whole(mail: GoogleWorld) -> None:
+    assert mail.live.http.post(f"{mail.live.control}/finish", json={"output": "done"}).is_success
+    response = post(mail, multipart("b0undary", part("GET /gmail/v1/users/me/profile\r\n")))
+    assert response.status_code == 401
+    assert mail.live.world.log.calls() == []
+    after = [(e.service, e.method, e.path, e.status) for e in mail.live.world.log.events if e.kind == "after_finish"]
+    assert after == [("gmail", "POST", "/batch/gmail/v1", 401)]
