@@ -25,8 +25,10 @@ Record = Callable[[World, Service, Principal | None, ServiceRequest], tuple[Repl
 
 def takes(service: Service, call: ServiceRequest, size: int) -> bool:
     """Whether `call` is a whole batch request of a service that takes them."""
+    if call.method != "POST":
+        return False
     paths: frozenset[str] = getattr(service, "batch_paths", frozenset())
-    return call.method == "POST" and call.path in paths and size == len(call.body)
+    return call.path in paths and size == len(call.body)
 
 
 def record_batch(
