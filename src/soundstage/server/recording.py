@@ -37,6 +37,7 @@ from ..faults import api as api_faults
 from ..services import SERVICES
 from ..services.base import Reply, Service, ServiceRequest, account, parse_query
 from ..world import Principal, World
+from . import batch
 from .hub import Hub
 
 log = logging.getLogger("soundstage.server")
@@ -145,7 +146,11 @@ async def serve_call(hub: Hub, target: Target, scope: Scope, receive: Receive, s
         hub.touch(world)
         if principal is not None and principal.service != account(service):  # a token of another account
             principal = None
-        reply, content, date, real_delay_ms = record(world, service, principal, call, size)
+        if batch.takes(service, call, size):  # many calls in one request, each run and logged as its own
+            prefix = "" if vendor is not None else scope["path"][: len(scope["path"]) - len(path)]
+            reply, content, date, real_delay_ms = batch.record_batch(world, service, principal, call, prefix, record)
+        else:
+            reply, content, date, real_delay_ms = record(world, service, principal, call, size)
         if real_delay_ms:  # a slow api fault: held outside the world's lock, the event loop free
             await asyncio.sleep(real_delay_ms / 1000)
     await send({"type": "http.response.start", "status": reply.status, "headers": _headers(reply, content, date)})

@@ -23,7 +23,15 @@ class GmailService(GoogleService):
     title = "Gmail"
     section = GmailSection
     # Google's upload URLs (`/upload/gmail/v1/...`) are Gmail's too, on either host.
-    hosts = ("gmail.googleapis.com", "www.googleapis.com/gmail/", "www.googleapis.com/upload/gmail/")
+    hosts = (
+        "gmail.googleapis.com",
+        "www.googleapis.com/gmail/",
+        "www.googleapis.com/upload/gmail/",
+        "www.googleapis.com/batch/gmail/",
+    )
+    # Its discovery document's batch path (`batch`, at gmail.googleapis.com) and the one its guide gives.
+    batch_paths = frozenset({"/batch", "/batch/gmail/v1"})
+    batch_roots = ("/gmail/v1/", "/upload/gmail/v1/")
     ops = ops
     call = Call
     record_names = staticmethod(record_names)

@@ -53,6 +53,8 @@ class GoogleError(Exception):
 
 
 def envelope(error: GoogleError) -> dict[str, Any]:
+    if not error.reason:  # a refusal of Google's front end (a batch it cannot take): no `errors` list
+        return {"error": {"code": error.status, "message": error.message, "status": STATUSES[error.status]}}
     item: dict[str, Any] = {"message": error.message, "domain": error.domain, "reason": error.reason}
     if error.location is not None:
         item["location"] = error.location

@@ -12,7 +12,7 @@ from ...spec.build import BuildContext
 from ...world import Principal, World
 from ..base import BodyError, Credential, Injection, Reply, ServiceRequest, parse_body
 from ..rest import RestService, trace_body
-from . import accounts
+from . import accounts, batch
 from .calls import GoogleCall
 from .errors import GoogleError, backend_error, envelope, not_found, parse_error, rate_limited, too_large
 
@@ -68,6 +68,39 @@ class GoogleService(RestService):
     secret_params = ("access_token",)
     fault_statuses: ClassVar[Mapping[str, tuple[int, ...]]] = {"server_error": (500, 503)}
     call: ClassVar[type[GoogleCall]]
+    # Where the API takes a batch request (its paths under the service's URL), and how many calls one may hold.
+    batch_paths: ClassVar[frozenset[str]] = frozenset()
+    batch_limit: ClassVar[int] = 100
+    batch_roots: ClassVar[tuple[str, ...]] = ()  # the paths its operations start with (`/gmail/v1/`)
+
+    def batch_calls(self, request: ServiceRequest, prefix: str) -> list[batch.Part]:
+        """The calls of a batch request, each to be run as a call of its own (the server's `batch.py`); raises
+        `GoogleError` for a body that is not a batch this API takes."""
+        return batch.parse(request, prefix, self.batch_roots, self.batch_limit)
+
+    def handle(self, world: World, principal: Principal | None, request: ServiceRequest) -> Reply:
+        if request.method == "POST" and request.path in self.batch_paths:
+            return self.whole_batch(principal, request)
+        return super().handle(world, principal, request)
+
+    def batch_answer(self, request: ServiceRequest, answers: list[tuple[str | None, Reply, bytes]]) -> Reply:
+        """The answer to a batch whose calls were run: each call's `(Content-ID, reply, encoded body)`, in order."""
+        parts = [batch.response_part(content_id, reply, content) for content_id, reply, content in answers]
+        boundary = batch.boundary_for(request.body, parts)
+        encoded = batch.compose(boundary, parts)
+        headers = {"Content-Type": f"multipart/mixed; boundary={boundary}"}
+        return Reply(200, None, headers=headers, operation="batch", encoded=encoded)
+
+    def whole_batch(self, principal: Principal | None, request: ServiceRequest) -> Reply:
+        """A batch request answered as one call: one the server did not take apart into its calls (not the
+        format, too many calls, a token of another account), or a batch inside a batch, which Google refuses."""
+        try:
+            if principal is None:
+                raise invalid_credentials()
+            batch.parse(request, "", self.batch_roots, self.batch_limit)
+            raise batch.nested_error()
+        except GoogleError as exc:
+            return self.error_reply(exc, operation="batch", trace_body=trace_body(request))
 
     def envelope(self, exc: GoogleError) -> Any:
         return envelope(exc)
