@@ -74,6 +74,17 @@ class Mailbox:
         return {at[1] for at in self.messages.derived(Words).get((self.address, word))}
 
 
+@dataclass
+class Arriving(Mailbox):
+    """A mailbox as a message arriving in it is tested against its filters: the message alone, not yet among
+    its messages (`record`, whose words are its own)."""
+
+    record: Record = field(default_factory=dict)
+
+    def holding(self, word: str) -> set[str]:
+        return {self.record["id"]} if f" {word} " in self.record["search"] else set()
+
+
 class _Parser(Tokens):
     def __init__(self, q: str, mailbox: Mailbox) -> None:
         super().__init__(_TOKEN.findall(q)[:TOKENS])
@@ -279,6 +290,17 @@ def _moment(value: str) -> int | None:
     except ValueError:
         return None
     return int(moment.timestamp()) * US
+
+
+def matcher(mailbox: Mailbox, q: str) -> Test:
+    """What `q` asks of a message, as messages.list reads it."""
+    return _all(_Parser(q, mailbox).terms()).test
+
+
+def operator(mailbox: Mailbox, name: str, value: str) -> Test:
+    """One operator's test (`from`, `to`, `cc`, `bcc`, `subject`...) of a value taken whole, as a filter's own
+    fields are: `operator(m, "subject", "weekly report")` is `subject:"weekly report"`."""
+    return _Parser("", mailbox).operator(name, value.strip().lower()).test
 
 
 def search(mailbox: Mailbox, q: str, labels: list[str], everywhere: bool) -> Iterator[Record]:
