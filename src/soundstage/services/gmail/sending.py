@@ -89,10 +89,11 @@ def deliver(
         copies[address] = copy
         if recorded and vacation.due(world, address, copy, message, at):
             responding.append(copy)
-    # Once every copy is in: a reply is mail sent as any other, and marked so that no responder answers it.
+    # Once every copy is in: a reply is mail sent as any other, and marked so that no responder answers it. It
+    # leaves a millisecond after the message arrived, so that it sorts after it in every thread.
     for copy in responding:
         address = copy["mailbox"]
-        raw = vacation.reply(world, ids, address, copy, at)
+        raw = vacation.reply(world, ids, address, copy, at + vacation.AFTER)
         name = str(world[MAILBOXES].one(address).get("vacationName") or "")
-        send(world, ids, address, name, raw, str(copy["threadId"]), at)
+        send(world, ids, address, name, raw, str(copy["threadId"]), at + vacation.AFTER)
     return copies
