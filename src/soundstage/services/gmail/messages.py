@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Sequence
 from email.message import Message
+from typing import Any
 
 from ...ids import IdSource
 from ...world import Record
@@ -63,7 +64,7 @@ def add(
         mime.addresses(parsed, "Cc"),
     )
     subject, filenames = str(parsed.get("Subject", "")), mime.filenames(parsed)
-    record: Record = {
+    record: dict[str, Any] = {
         "id": message_id,
         "mailbox": address,
         "threadId": thread_id or message_id,

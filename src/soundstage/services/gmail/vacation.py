@@ -26,8 +26,16 @@ from .store import MAILBOXES, MESSAGES
 
 QUIET = 4 * 86_400 * US  # one reply per sender in this long, as Gmail's help says
 AFTER = 1000  # µs between a message's arrival and its automatic reply (internalDate is in ms)
-FIELDS = ("enableAutoReply", "responseSubject", "responseBodyPlainText", "responseBodyHtml")
-FIELDS += ("restrictToContacts", "restrictToDomain", "startTime", "endTime")
+FIELDS = (
+    "enableAutoReply",
+    "responseSubject",
+    "responseBodyPlainText",
+    "responseBodyHtml",
+    "restrictToContacts",
+    "restrictToDomain",
+    "startTime",
+    "endTime",
+)
 LISTS = ("bulk", "list", "junk")
 _RE = re.compile(r"^\s*re\s*:", re.IGNORECASE)
 
