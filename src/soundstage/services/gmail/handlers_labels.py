@@ -8,7 +8,7 @@ from ...world import Record
 from ..base import Reply
 from . import filters, labels, messages
 from .calls import Call, ops
-from .errors import invalid_argument, label_conflict, not_found
+from .errors import invalid_argument, label_conflict
 from .store import LABELS, MESSAGES
 from .views import label
 
@@ -26,11 +26,7 @@ def labels_list(call: Call) -> Any:
 
 
 def found(call: Call) -> Record:
-    call.mailbox()
-    record = labels.get(call.world, call.me, call.params["id"])
-    if record is None:
-        raise not_found()
-    return record
+    return call.owned(labels.get)
 
 
 @ops("GET /gmail/v1/users/{userId}/labels/{id}")

@@ -114,11 +114,7 @@ def settings_filters_list(call: Call) -> Any:
 
 
 def _filter(call: Call) -> Record:
-    call.mailbox()
-    record = filters.get(call.world, call.me, call.params["id"])
-    if record is None:
-        raise not_found()
-    return record
+    return call.owned(filters.get)
 
 
 @ops("GET /gmail/v1/users/{userId}/settings/filters/{id}")
