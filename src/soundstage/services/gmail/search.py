@@ -292,6 +292,12 @@ def _moment(value: str) -> int | None:
     return int(moment.timestamp()) * US
 
 
+def bounded(q: str) -> str:
+    """`q` cut to what a search reads of it (its first TOKENS terms, operators and brackets), read the same: what a
+    filter keeps, so that each message it tests reads no more than that."""
+    return " ".join(_TOKEN.findall(q)[:TOKENS])
+
+
 def matcher(mailbox: Mailbox, q: str) -> Test:
     """What `q` asks of a message, as messages.list reads it."""
     return _all(_Parser(q, mailbox).terms()).test
