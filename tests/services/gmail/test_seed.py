@@ -73,8 +73,8 @@ SEED = "  gmail:\n" + textwrap.indent("{}", "    ")
             "seed.gmail.filters[0].action.remove_labels[1]",
         ),
         (
-            "filters: [{mailbox: $maya, criteria: {to: me}, action: {add_labels: [STARRED]}},"
-            " {mailbox: $maya, criteria: {to: me}, action: {add_labels: [STARRED]}}]",
+            "filters: [{mailbox: $maya, criteria: {to: me}, action: {add_labels: [STARRED]}}, "
+            + "{mailbox: $maya, criteria: {to: me}, action: {add_labels: [STARRED]}}]",
             "has this filter already",
             "seed.gmail.filters[1]",
         ),
