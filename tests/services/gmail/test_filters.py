@@ -194,7 +194,8 @@ def test_refusals_are_gmails_and_change_nothing(mail: GoogleWorld) -> None:
     )
     forward = {"criteria": {"from": "a@b.test"}, "action": {"forward": "omar@acme.test"}}
     assert refusal(mail, forward) == (400, "failedPrecondition", "Unrecognized forwarding address")
-    assert refusal(mail, {"criteria": {"size": "big"}, "action": starred})[:2] == (400, "invalidArgument")
+    for size in ("big", "--5", "9" * 5000, -1, 2**31, True):
+        assert refusal(mail, {"criteria": {"size": size}, "action": starred})[:2] == (400, "invalidArgument")
     assert refusal(mail, {"criteria": {"from": "a@b.test", "sizeComparison": "equal"}, "action": starred})[1] == (
         "invalidArgument"
     )

@@ -106,6 +106,8 @@ def test_refusals_are_gmails_and_change_nothing(mail: GoogleWorld) -> None:
     assert refused({"enableAutoReply": "yes"})[:2] == (400, "invalidArgument")
     assert refused({"startTime": "soon"})[:2] == (400, "invalidArgument")
     assert refused({"startTime": -1})[:2] == (400, "invalidArgument")
+    for hostile in ("--5", "9" * 5000, 2**63, "1e3", 1.5):
+        assert refused({"endTime": hostile})[:2] == (400, "invalidArgument")
     assert refused("away")[:2] == (400, "parseError")
     assert mail.raw("GET", VACATION).json() == {"enableAutoReply": False}
     assert mail.raw("GET", "gmail/v1/users/omar@acme.test/settings/vacation").status_code == 403

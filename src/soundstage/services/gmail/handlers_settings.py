@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ...world import Record
@@ -51,12 +52,12 @@ def _object(value: Any, where: str) -> dict[str, Any]:
 
 
 def _integer(value: Any, where: str) -> int | None:
-    """An integer field as Google's JSON takes one: a number, or its digits as a string (int64's form)."""
+    """An int64 field as Google's JSON takes one: a number, or its digits as a string (int64's own form)."""
     if value is None:
         return None
-    if isinstance(value, str) and value.lstrip("-").isdigit() and value.isascii():
+    if isinstance(value, str) and re.fullmatch(r"-?[0-9]{1,19}", value):
         value = int(value)
-    if isinstance(value, bool) or not isinstance(value, int):
+    if isinstance(value, bool) or not isinstance(value, int) or not -(2**63) <= value < 2**63:
         raise invalid_argument(f"Invalid value at '{where}'")
     return value
 

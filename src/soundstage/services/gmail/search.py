@@ -80,9 +80,13 @@ class Arriving(Mailbox):
     its messages (`record`, whose words are its own)."""
 
     record: Record = field(default_factory=dict)
+    words: frozenset[str] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.words = frozenset(self.record["search"].split())  # once: every filter asks for its words
 
     def holding(self, word: str) -> set[str]:
-        return {self.record["id"]} if f" {word} " in self.record["search"] else set()
+        return {self.record["id"]} if word in self.words else set()
 
 
 class _Parser(Tokens):
