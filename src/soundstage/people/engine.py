@@ -274,7 +274,7 @@ class Engine:
             mail=letter.headers,
         )
         self.learn(world, state, write.t, letter.ref, heard, facts, author, from_agent)
-        if not from_agent:
+        if not from_agent or letter.automatic:  # mail no one wrote (an automatic reply) is never answered
             return
         reading = self.understood(state, reading, heard)
         at = parse_time(write.t)

@@ -25,6 +25,7 @@ class Letter:
     to: tuple[str, ...]  # the addresses it is put to, that received a copy
     cc: tuple[str, ...]  # the other addresses that received a copy (Cc, Bcc)
     headers: MailHeaders  # From, To, Cc, Bcc and the subject as written, for `message` events to show
+    automatic: bool = False  # sent by no person (`Auto-Submitted`: a vacation responder's reply): heard, never answered
 
 
 class Mail(Protocol):

@@ -97,3 +97,74 @@ def test_a_refusal_is_the_api_error(live: Any) -> None:
     refused = call(live, "gmail", "read_email", {"messageId": "18c0ffee00000000"})
     assert refused.error is True
     assert refused.json["error"]["message"] == "Requested entity was not found."
+
+
+def test_filters_are_made_listed_read_and_deleted(live: Any) -> None:
+    vendors = live.world.refs["vendors"]
+    label = live.world["gmail.labels"].one(vendors)["label"]
+    made = call(
+        live,
+        "gmail",
+        "create_filter",
+        {"criteria": {"from": "billing@vendor.test"}, "action": {"addLabelIds": [label], "removeLabelIds": ["INBOX"]}},
+    )
+    assert made.event["path"] == "/gmail/v1/users/me/settings/filters"
+    assert made.json == {
+        "id": made.json["id"],
+        "criteria": {"from": "billing@vendor.test"},
+        "action": {"addLabelIds": [label], "removeLabelIds": ["INBOX"]},
+    }
+    listed = call(live, "gmail", "list_filters")
+    assert listed.json == rest(live, "gmail", "GET", "/gmail/v1/users/me/settings/filters") == {"filter": [made.json]}
+    assert call(live, "gmail", "get_filter", {"filterId": made.json["id"]}).json == made.json
+    assert call(live, "gmail", "delete_filter", {"filterId": made.json["id"]}).error is False
+    assert call(live, "gmail", "get_filter", {"filterId": made.json["id"]}).error is True
+
+
+@pytest.mark.parametrize(
+    ("template", "parameters", "criteria", "action"),
+    [
+        (
+            "fromSender",
+            {"senderEmail": "a@b.test", "archive": True},
+            {"from": "a@b.test"},
+            {"removeLabelIds": ["INBOX"]},
+        ),
+        (
+            "withSubject",
+            {"subjectText": "Invoice", "markAsRead": True},
+            {"subject": "Invoice"},
+            {"removeLabelIds": ["UNREAD"]},
+        ),
+        ("withAttachments", {"labelIds": ["STARRED"]}, {"hasAttachment": True}, {"addLabelIds": ["STARRED"]}),
+        (
+            "largeEmails",
+            {"sizeInBytes": 5000, "labelIds": ["STARRED"]},
+            {"size": 5000, "sizeComparison": "larger"},
+            {"addLabelIds": ["STARRED"]},
+        ),
+        (
+            "containingText",
+            {"searchText": "quarterly plan", "markImportant": True},
+            {"query": '"quarterly plan"'},
+            {"addLabelIds": ["IMPORTANT"]},
+        ),
+        (
+            "mailingList",
+            {"listIdentifier": "team"},
+            {"query": "list:team OR subject:[team]"},
+            {"removeLabelIds": ["INBOX"]},
+        ),
+    ],
+)
+def test_a_filter_from_each_template(
+    live: Any, template: str, parameters: dict[str, Any], criteria: dict[str, Any], action: dict[str, Any]
+) -> None:
+    made = call(live, "gmail", "create_filter_from_template", {"template": template, "parameters": parameters})
+    assert made.json == {"id": made.json["id"], "criteria": criteria, "action": action}
+
+
+def test_a_template_without_an_action_is_gmails_refusal(live: Any) -> None:
+    refused = call(live, "gmail", "create_filter_from_template", {"template": "withAttachments", "parameters": {}})
+    assert refused.error is True
+    assert "Filter doesn't have any actions" in refused.text

@@ -292,3 +292,21 @@ def test_checks_see_the_reply(mail: GoogleWorld) -> None:
     mail.live.advance("10m")
     late = score_custom(mail.live.world, checks)
     assert [(c.id, c.passed) for c in late.checks] == [("revealed", True), ("reply", True)]
+
+
+def test_mail_marked_automatic_is_heard_but_never_answered(mail: GoogleWorld) -> None:
+    """An `Auto-Submitted` message (a vacation responder's reply, a notification) was written by no one: people
+    learn what it says, and never answer it, so two mailboxes never answer each other without end."""
+    question = "Omar, which workspace is Northwind on? I think W-4821."
+    send(mail, "omar@acme.test", "Northwind", question, Auto_Submitted="auto-replied")
+    mail.live.advance("2h")
+    events = people_events(mail)
+    assert [e[:4] for e in events] == [
+        ("14:00:00", "message", "maya", "omar"),
+        ("14:00:00", "told", "omar", "omar.workspace"),
+    ]
+    assert [m for m in mail.live.world["gmail.messages"] if m["mailbox"] == "maya@acme.test"][1:] == []
+    # The same question, not marked, is answered.
+    send(mail, "omar@acme.test", "Northwind", question)
+    mail.live.advance("10m")
+    assert len([m for m in mail.live.world["gmail.messages"] if m["mailbox"] == "maya@acme.test"]) == 3

@@ -57,6 +57,27 @@ SEED = "  gmail:\n" + textwrap.indent("{}", "    ")
             "seed.gmail.messages[0].mailbox",
         ),
         ("drafts: [{mailbox: x@out.example}]", "names no person", "seed.gmail.drafts[0].mailbox"),
+        (
+            "filters: [{mailbox: $maya, criteria: {exclude_chats: true}, action: {add_labels: [STARRED]}}]",
+            "needs criteria",
+            "seed.gmail.filters[0]",
+        ),
+        (
+            "filters: [{mailbox: $maya, criteria: {to: me}, action: {}}]",
+            "needs an action",
+            "seed.gmail.filters[0].action",
+        ),
+        (
+            "filters: [{mailbox: $maya, criteria: {to: me}, action: {remove_labels: [INBOX, Nope]}}]",
+            "has no label",
+            "seed.gmail.filters[0].action.remove_labels[1]",
+        ),
+        (
+            "filters: [{mailbox: $maya, criteria: {to: me}, action: {add_labels: [STARRED]}}, "
+            + "{mailbox: $maya, criteria: {to: me}, action: {add_labels: [STARRED]}}]",
+            "has this filter already",
+            "seed.gmail.filters[1]",
+        ),
     ],
 )
 def test_errors_name_the_field(gmail: str, message: str, field: str) -> None:

@@ -4,10 +4,11 @@ thread, draft or label a path's `id` names, and the readers of Gmail's parameter
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...world import Record
+from ...world import Record, World
 from ..base import Operations
 from ..google import accounts
 from ..google.calls import GoogleCall
@@ -84,6 +85,15 @@ class Call(GoogleCall):
             raise invalid_argument("Invalid id value")
         found = messages.thread(self.world, self.me, thread_id)
         if not found:
+            raise not_found()
+        return found
+
+    def owned(self, lookup: Callable[[World, str, str], Record | None]) -> Record:
+        """The mailbox's record (a label, a filter) the path's `id` names, found by `lookup(world, address, id)`;
+        Gmail's 404 when the mailbox has none."""
+        self.mailbox()
+        found = lookup(self.world, self.me, self.params["id"])
+        if found is None:
             raise not_found()
         return found
 

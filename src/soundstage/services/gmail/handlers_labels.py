@@ -6,9 +6,9 @@ from typing import Any
 
 from ...world import Record
 from ..base import Reply
-from . import labels, messages
+from . import filters, labels, messages
 from .calls import Call, ops
-from .errors import invalid_argument, label_conflict, not_found
+from .errors import invalid_argument, label_conflict
 from .store import LABELS, MESSAGES
 from .views import label
 
@@ -26,11 +26,7 @@ def labels_list(call: Call) -> Any:
 
 
 def found(call: Call) -> Record:
-    call.mailbox()
-    record = labels.get(call.world, call.me, call.params["id"])
-    if record is None:
-        raise not_found()
-    return record
+    return call.owned(labels.get)
 
 
 @ops("GET /gmail/v1/users/{userId}/labels/{id}")
@@ -100,12 +96,13 @@ def labels_update(call: Call) -> Any:
 
 @ops("DELETE /gmail/v1/users/{userId}/labels/{id}")
 def labels_delete(call: Call) -> Any:
-    """users.labels.delete: a user label, taken off every message carrying it."""
+    """users.labels.delete: a user label, taken off every message carrying it and out of every filter's action."""
     record = found(call)
     if record["type"] == "system":
         raise invalid_argument("Invalid delete request")
     for held in call.world[MESSAGES].by("mailbox", call.me):
         if record["label"] in held["labelIds"]:
             messages.relabel(call.world, held, [], [record["label"]])
+    filters.forget_label(call.world, call.me, record["label"])
     call.world[LABELS].remove(record["id"])
     return Reply(204, None)

@@ -59,6 +59,7 @@ class GmailMail:
                 bcc=list(record["bcc"]),
                 subject=str(record["subject"]),
             ),
+            automatic=bool(record.get("autoSubmitted")),
         )
 
     def _agent_copy(self, world: World, record: Record) -> Record | None:

@@ -94,3 +94,61 @@ def update_label(arguments: dict[str, Any]) -> RestCall:
 @tools("delete_label", "DELETE /gmail/v1/users/{userId}/labels/{id}")
 def delete_label(arguments: dict[str, Any]) -> RestCall:
     return RestCall("DELETE", path(USER + "/labels/{id}", arguments))
+
+
+FILTERS = USER + "/settings/filters"
+
+
+@tools("create_filter", "POST /gmail/v1/users/{userId}/settings/filters")
+def create_filter(arguments: dict[str, Any]) -> RestCall:
+    return RestCall("POST", FILTERS, body={"criteria": arguments["criteria"], "action": arguments["action"]})
+
+
+@tools("list_filters", "GET /gmail/v1/users/{userId}/settings/filters")
+def list_filters(arguments: dict[str, Any]) -> RestCall:
+    return RestCall("GET", FILTERS)
+
+
+@tools("get_filter", "GET /gmail/v1/users/{userId}/settings/filters/{id}")
+def get_filter(arguments: dict[str, Any]) -> RestCall:
+    return RestCall("GET", path(FILTERS + "/{filterId}", arguments))
+
+
+@tools("delete_filter", "DELETE /gmail/v1/users/{userId}/settings/filters/{id}")
+def delete_filter(arguments: dict[str, Any]) -> RestCall:
+    return RestCall("DELETE", path(FILTERS + "/{filterId}", arguments))
+
+
+def _template(template: str, given: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The criteria and action the source's template of that name makes of its parameters (a parameter not
+    given is left out, as JSON leaves out the source's undefined)."""
+    labels = given.get("labelIds") or []
+    if template == "fromSender":
+        return picked(given, {"senderEmail": "from"}), {
+            "addLabelIds": labels,
+            **({"removeLabelIds": ["INBOX"]} if given.get("archive") else {}),
+        }
+    if template == "withSubject":
+        return picked(given, {"subjectText": "subject"}), {
+            "addLabelIds": labels,
+            **({"removeLabelIds": ["UNREAD"]} if given.get("markAsRead") else {}),
+        }
+    if template == "withAttachments":
+        return {"hasAttachment": True}, {"addLabelIds": labels}
+    if template == "largeEmails":
+        return {**picked(given, {"sizeInBytes": "size"}), "sizeComparison": "larger"}, {"addLabelIds": labels}
+    if template == "containingText":
+        important = ["IMPORTANT"] if given.get("markImportant") else []
+        return {"query": f'"{given.get("searchText")}"'}, {"addLabelIds": [*labels, *important]}
+    # mailingList: archived unless told not to
+    listed = given.get("listIdentifier")
+    return {"query": f"list:{listed} OR subject:[{listed}]"}, {
+        "addLabelIds": labels,
+        **({"removeLabelIds": ["INBOX"]} if given.get("archive", True) else {}),
+    }
+
+
+@tools("create_filter_from_template", "POST /gmail/v1/users/{userId}/settings/filters")
+def create_filter_from_template(arguments: dict[str, Any]) -> RestCall:
+    criteria, action = _template(arguments["template"], arguments.get("parameters") or {})
+    return RestCall("POST", FILTERS, body={"criteria": criteria, "action": action})

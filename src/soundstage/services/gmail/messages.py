@@ -4,8 +4,9 @@ deleting it, threading a new one; state changes and lookups, no HTTP."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from email.message import Message
+from typing import Any
 
 from ...ids import IdSource
 from ...world import Record
@@ -48,9 +49,12 @@ def add(
     thread_id: str | None = None,
     recorded: bool = True,
     inserted: bool = False,
+    filtered: Callable[[Record], Sequence[str]] | None = None,
 ) -> Record:
     """A message of `raw` (RFC 2822 bytes) in `address`'s mailbox at `at` (epoch µs), in thread `thread_id` (a
-    thread of its own when None); one history record. `inserted`: put there by insert or import, not sent."""
+    thread of its own when None); one history record. `inserted`: put there by insert or import, not sent.
+    `filtered`: the labels it arrives with, given the message as made (the mailbox's filters, applied before it
+    lands, as Gmail applies them)."""
     parsed = mime.parse(raw)
     body = mime.text(parsed)
     message_id = new_id(ids)
@@ -60,7 +64,7 @@ def add(
         mime.addresses(parsed, "Cc"),
     )
     subject, filenames = str(parsed.get("Subject", "")), mime.filenames(parsed)
-    record: Record = {
+    record: dict[str, Any] = {
         "id": message_id,
         "mailbox": address,
         "threadId": thread_id or message_id,
@@ -84,6 +88,11 @@ def add(
         "subjectSearch": listing.spaced(subject),
         **({"inserted": True} if inserted else {}),
     }
+    automatic = str(parsed.get("Auto-Submitted", "")).strip().lower()
+    if automatic and automatic != "no":  # RFC 3834: any value but `no` marks mail no person wrote
+        record["autoSubmitted"] = automatic
+    if filtered is not None:
+        record["labelIds"] = list(dict.fromkeys(filtered(record)))
     world[MESSAGES].add(message_id, record)
     number = changed(world, address, "messageAdded", record, record["labelIds"], recorded)
     return world[MESSAGES].change(message_id, historyId=number)

@@ -20,6 +20,11 @@ gmail:
     - {ref: chase, from: $maya, to: [$omar], reply_to: $invoice, body: Paid., ago: 1h}
   drafts:
     - {ref: reply, mailbox: $maya, to: [$omar], subject: Invoice 1142, body: Will do.}
+  filters:
+    - ref: vendor-mail
+      mailbox: $maya
+      criteria: {from: billing@vendor.test, negated_query: urgent}   # the API's criteria, in snake case
+      action: {add_labels: [$vendors], remove_labels: [INBOX]}         # labels by id, name or ref
 ```
 
 A message is delivered as a sent one is: a copy in the sender's mailbox (SENT) when the sender has one and
@@ -28,6 +33,8 @@ it (`In-Reply-To`, `References`, subject `Re: ...` unless given) and joins its t
 """
 
 from __future__ import annotations
+
+from typing import Literal
 
 from pydantic import ConfigDict, Field
 
@@ -72,7 +79,33 @@ class Draft(Spec):
     reply_to: str | None = None
 
 
+class FilterCriteria(Spec):
+    model_config = ConfigDict(extra="forbid", strict=True, populate_by_name=True)
+    from_: str | None = Field(default=None, alias="from")
+    to: str | None = None
+    subject: str | None = None
+    query: str | None = None
+    negated_query: str | None = None
+    has_attachment: bool = False
+    exclude_chats: bool = False
+    size: int | None = Field(default=None, ge=0, lt=2**31)
+    size_comparison: Literal["smaller", "larger"] | None = None
+
+
+class FilterAction(Spec):
+    add_labels: list[str] = []
+    remove_labels: list[str] = []
+
+
+class Filter(Spec):
+    ref: str | None = None
+    mailbox: str
+    criteria: FilterCriteria
+    action: FilterAction
+
+
 class GmailSection(Spec):
     labels: list[Label] = []
     messages: list[Message] = []
     drafts: list[Draft] = []
+    filters: list[Filter] = []

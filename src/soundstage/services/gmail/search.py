@@ -74,6 +74,21 @@ class Mailbox:
         return {at[1] for at in self.messages.derived(Words).get((self.address, word))}
 
 
+@dataclass
+class Arriving(Mailbox):
+    """A mailbox as a message arriving in it is tested against its filters: the message alone, not yet among
+    its messages (`record`, whose words are its own)."""
+
+    record: Record = field(default_factory=dict)
+    words: frozenset[str] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.words = frozenset(self.record["search"].split())  # once: every filter asks for its words
+
+    def holding(self, word: str) -> set[str]:
+        return {self.record["id"]} if word in self.words else set()
+
+
 class _Parser(Tokens):
     def __init__(self, q: str, mailbox: Mailbox) -> None:
         super().__init__(_TOKEN.findall(q)[:TOKENS])
@@ -279,6 +294,23 @@ def _moment(value: str) -> int | None:
     except ValueError:
         return None
     return int(moment.timestamp()) * US
+
+
+def bounded(q: str) -> str:
+    """`q` cut to what a search reads of it (its first TOKENS terms, operators and brackets), read the same: what a
+    filter keeps, so that each message it tests reads no more than that."""
+    return " ".join(_TOKEN.findall(q)[:TOKENS])
+
+
+def matcher(mailbox: Mailbox, q: str) -> Test:
+    """What `q` asks of a message, as messages.list reads it."""
+    return _all(_Parser(q, mailbox).terms()).test
+
+
+def operator(mailbox: Mailbox, name: str, value: str) -> Test:
+    """One operator's test (`from`, `to`, `cc`, `bcc`, `subject`...) of a value taken whole, as a filter's own
+    fields are: `operator(m, "subject", "weekly report")` is `subject:"weekly report"`."""
+    return _Parser("", mailbox).operator(name, value.strip().lower()).test
 
 
 def search(mailbox: Mailbox, q: str, labels: list[str], everywhere: bool) -> Iterator[Record]:

@@ -1,5 +1,6 @@
 """Building the Gmail records of a world image: every account's mailbox and its system labels (`derive`), and
-the section's labels, messages and drafts (`build`), in file order, as the API would have made them."""
+the section's labels, messages, drafts and filters (`build`), in file order, as the API would have made them
+(filters last: they act on mail delivered once the world runs, not on the file's own)."""
 
 from __future__ import annotations
 
@@ -9,9 +10,9 @@ from ...clock import parse_duration
 from ...spec.build import BuildContext
 from ...world import Collection, Record
 from ..google import accounts
-from . import drafts, labels, mailboxes, messages, mime, sending
-from .models import Draft, GmailSection, Label, Message
-from .store import DRAFTS, LABELS, MAILBOXES, MESSAGES
+from . import drafts, filters, labels, mailboxes, messages, mime, sending
+from .models import Draft, Filter, GmailSection, Label, Message
+from .store import DRAFTS, FILTERS, LABELS, MAILBOXES, MESSAGES
 
 
 class Image:
@@ -43,6 +44,8 @@ def build(section: GmailSection, ctx: BuildContext) -> None:
         ctx.attempt(partial(_message, ctx, message, i), ref=message.ref)
     for i, draft in enumerate(section.drafts):
         ctx.attempt(partial(_draft, ctx, draft, i), ref=draft.ref)
+    for i, spec in enumerate(section.filters):
+        ctx.attempt(partial(_filter, ctx, spec, i), ref=spec.ref)
 
 
 def _mailbox(ctx: BuildContext, value: str, *path: str | int) -> str:
@@ -157,3 +160,47 @@ def _draft(ctx: BuildContext, spec: Draft, i: int) -> None:
     record = messages.add(image, ctx.ids, address, raw, at, ["DRAFT"], thread_id, recorded=False)
     draft = drafts.create(image, ctx.ids, record)
     ctx.define(spec.ref, draft["id"], DRAFTS, "drafts", i)
+
+
+def _filter(ctx: BuildContext, spec: Filter, i: int) -> None:
+    """A filter as filters.create makes one, held to the API's rules (criteria, an action, no filter twice, at most
+    a thousand)."""
+    address = _mailbox(ctx, spec.mailbox, "filters", i, "mailbox")
+    given = spec.criteria
+    criteria = {
+        name: value
+        for name, value in (
+            ("from", given.from_),
+            ("to", given.to),
+            ("subject", given.subject),
+            ("query", given.query),
+            ("negatedQuery", given.negated_query),
+            ("hasAttachment", given.has_attachment),
+            ("excludeChats", given.exclude_chats),
+            ("size", given.size),
+            ("sizeComparison", given.size_comparison),
+        )
+        if value
+    }
+    if not filters.has_criteria(criteria):
+        raise ctx.error("a filter needs criteria: a text, has_attachment, or a size with size_comparison", "filters", i)
+    action = {
+        name: list(dict.fromkeys(_label_ids(ctx, address, given_ids, "filters", i, "action", key)))
+        for name, key, given_ids in (
+            ("addLabelIds", "add_labels", spec.action.add_labels),
+            ("removeLabelIds", "remove_labels", spec.action.remove_labels),
+        )
+        if given_ids
+    }
+    if not filters.has_action(action):
+        raise ctx.error("a filter needs an action: add_labels or remove_labels", "filters", i, "action")
+    image = Image(ctx)
+    if "DRAFT" in (*action.get("addLabelIds", ()), *action.get("removeLabelIds", ())):
+        raise ctx.error("a filter cannot add or remove DRAFT", "filters", i, "action")
+    existing = filters.of(image, address)
+    if len(existing) >= filters.LIMIT:
+        raise ctx.error(f"{address} has {filters.LIMIT} filters already, Gmail's limit", "filters", i)
+    if any(filters.same(record, criteria, action) for record in existing):
+        raise ctx.error(f"{address} has this filter already", "filters", i)
+    record = filters.create(image, ctx.ids, address, criteria, action)
+    ctx.define(spec.ref, record["id"], FILTERS, "filters", i)

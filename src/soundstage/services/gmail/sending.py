@@ -1,5 +1,6 @@
 """Sending: the sender's copy (From set to the account, SENT) and one copy delivered to each recipient with a
-mailbox in the world (INBOX, UNREAD), each threaded as Gmail threads it; state changes, no HTTP."""
+mailbox in the world (INBOX, UNREAD, then as its filters say), each threaded as Gmail threads it, and the
+automatic replies of the recipients' vacation responders; state changes, no HTTP."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from email.utils import formataddr
 
 from ...ids import IdSource
 from ...world import Record
-from . import messages, mime
+from . import filters, messages, mime, vacation
 from .errors import invalid_argument
 from .mailboxes import Collections
 from .store import MAILBOXES
@@ -64,8 +65,9 @@ def deliver(
     recorded: bool = True,
 ) -> dict[str, Record]:
     """`message` from `sender` at `at`: the sender's copy where the sender has a mailbox (SENT, and INBOX when
-    among the recipients; in `thread_id`), and one in each recipient's mailbox (UNREAD, INBOX; threaded by what
-    it answers). The copies by mailbox."""
+    among the recipients; in `thread_id`), and one in each recipient's mailbox (UNREAD, INBOX, then what its
+    filters do; threaded by what it answers), answered by its vacation responder where that is due. The copies
+    by mailbox."""
     to = recipients(message)
     subject = str(message.get("Subject", ""))
     copies: dict[str, Record] = {}
@@ -75,9 +77,23 @@ def deliver(
     del message["Bcc"]  # recipients never see it
     delivered = mime.serialize(message)
     answers = messages.answers(message)
+    responding: list[Record] = []
     for address in to:
         if address == sender or address not in world[MAILBOXES]:
             continue
         answered = messages.answered_thread(world, address, answers, subject)
-        copies[address] = messages.add(world, ids, address, delivered, at, ["UNREAD", "INBOX"], answered, recorded)
+        arrival = filters.arrival(world, address, at)
+        copy = messages.add(
+            world, ids, address, delivered, at, ["UNREAD", "INBOX"], answered, recorded, filtered=arrival
+        )
+        copies[address] = copy
+        if recorded and vacation.due(world, address, copy, message, at):
+            responding.append(copy)
+    # Once every copy is in: a reply is mail sent as any other, and marked so that no responder answers it. It
+    # leaves a millisecond after the message arrived, so that it sorts after it in every thread.
+    for copy in responding:
+        address = copy["mailbox"]
+        raw = vacation.reply(world, ids, address, copy, at + vacation.AFTER)
+        name = str(world[MAILBOXES].one(address).get("vacationName") or "")
+        send(world, ids, address, name, raw, str(copy["threadId"]), at + vacation.AFTER)
     return copies

@@ -7,7 +7,8 @@ one each. A thread is its messages' `threadId` (the id of its first message in t
 (`gmail.drafts`, by its API id) names its message, which carries the DRAFT label; the history
 (`gmail.history`, id `<address>/<history id>`) is one record per change of a mailbox. Each kind of record is
 built and changed in the module named by what it holds: `mailboxes`, `labels`, `messages`, `drafts`,
-`history`.
+`history`. A filter (`gmail.filters`, id `<address>/<filter id>`) is a mailbox's (`filters`); a mailbox's
+vacation responder is its record's `vacation` (`vacation`).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ LABELS = "gmail.labels"
 MESSAGES = "gmail.messages"
 DRAFTS = "gmail.drafts"
 HISTORY = "gmail.history"
+FILTERS = "gmail.filters"
 
 
 def record_names(state: State) -> dict[str, str]:

@@ -108,6 +108,11 @@ def history(record: Record, labels: list[str] | None) -> dict[str, Any]:
     return body
 
 
+def filter_view(record: Record) -> dict[str, Any]:
+    """A `Filter`: its id, criteria and action, each as set."""
+    return {"id": record["filterId"], "criteria": dict(record["criteria"]), "action": dict(record["action"])}
+
+
 def listed(key: str, items: list[dict[str, Any]], next_token: str | None, total: int) -> dict[str, Any]:
     """A list answer as Gmail gives one: the page's items under `key` (left out when none), `nextPageToken`
     (left out on the last page), `resultSizeEstimate`."""
