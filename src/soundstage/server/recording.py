@@ -327,19 +327,46 @@ def _trace_body(
 def _request(scope: Scope, world_id: str | None, name: str, path: str, root: str | None, body: bytes) -> ServiceRequest:
     """The request as the service sees it. `root` is the path its answers' links hang from (None: the URL's own
     prefix)."""
-    headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
+    raw = scope["headers"]
+    try:
+        headers = _HEADERS[key := tuple(raw)]
+    except KeyError:
+        headers = _remember(_HEADERS, key, {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in raw})
+    except TypeError:  # a server that gives each header as a list
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in raw}
     host = headers.get("host") or "{}:{}".format(*scope.get("server") or ("127.0.0.1", 80))
     if root is None:
         root = f"/w/{world_id}/{name}" if world_id else f"/{name}"
     query = scope.get("query_string")
+    if query:
+        try:
+            parsed = _QUERIES[query]
+        except KeyError:
+            parsed = _remember(_QUERIES, query, parse_query(query.decode("latin-1")))
     return ServiceRequest(
         scope["method"].upper(),
         path,
-        parse_query(query.decode("latin-1")) if query else {},
+        parsed if query else {},
         headers,
         body,
         f"{scope.get('scheme', 'http')}://{host}{scope.get('root_path', '')}{root}",
     )
+
+
+# A client sends the same headers (and a reader the same query) call after call: each set is decoded once, and the
+# calls that send it share it (read, never changed: `ServiceRequest` holds them as mappings to read), so the call
+# kept for the world's snapshot holds no copy of its own. Keyed by the bytes as they came, a token among them;
+# emptied when full, so no flood of distinct headers can grow them without bound.
+_HEADERS: dict[tuple[tuple[bytes, bytes], ...], dict[str, str]] = {}
+_QUERIES: dict[bytes, dict[str, Any]] = {}
+_DECODED_SIZE = 1024
+
+
+def _remember(cache: dict[Any, Any], key: Any, value: Any) -> Any:
+    if len(cache) >= _DECODED_SIZE:
+        cache.clear()
+    cache[key] = value
+    return value
 
 
 async def _body(message: MutableMapping[str, Any], receive: Receive, limit: int) -> tuple[bytes, int]:
