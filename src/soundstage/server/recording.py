@@ -27,6 +27,7 @@ import dataclasses
 import logging
 from collections.abc import Awaitable, Callable, MutableMapping
 from functools import partial
+from itertools import chain
 from typing import Any
 
 import orjson
@@ -331,7 +332,9 @@ def _request(scope: Scope, world_id: str | None, name: str, path: str, root: str
     try:
         headers = _HEADERS[key := tuple(raw)]
     except KeyError:
-        headers = _remember(_HEADERS, key, {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in raw})
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in raw}
+        if sum(map(len, chain.from_iterable(key))) <= _REMEMBERED:
+            _remember(_HEADERS, key, headers)
     except TypeError:  # a server that gives each header as a list
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in raw}
     host = headers.get("host") or "{}:{}".format(*scope.get("server") or ("127.0.0.1", 80))
@@ -342,14 +345,24 @@ def _request(scope: Scope, world_id: str | None, name: str, path: str, root: str
         try:
             parsed = _QUERIES[query]
         except KeyError:
-            parsed = _remember(_QUERIES, query, parse_query(query.decode("latin-1")))
+            parsed = parse_query(query.decode("latin-1"))
+            if len(query) <= _REMEMBERED:
+                _remember(_QUERIES, query, parsed)
+    method = scope["method"]
+    base = (scope.get("scheme", "http"), host, scope.get("root_path", ""), root)
+    try:
+        base_url = _BASES[base]
+    except KeyError:
+        base_url = "{}://{}{}{}".format(*base)
+        if len(base_url) <= _REMEMBERED:
+            _remember(_BASES, base, base_url)
     return ServiceRequest(
-        scope["method"].upper(),
+        _METHODS.get(method) or method.upper(),
         path,
         parsed if query else {},
         headers,
         body,
-        f"{scope.get('scheme', 'http')}://{host}{scope.get('root_path', '')}{root}",
+        base_url,
     )
 
 
@@ -359,7 +372,10 @@ def _request(scope: Scope, world_id: str | None, name: str, path: str, root: str
 # emptied when full, so no flood of distinct headers can grow them without bound.
 _HEADERS: dict[tuple[tuple[bytes, bytes], ...], dict[str, str]] = {}
 _QUERIES: dict[bytes, dict[str, Any]] = {}
+_BASES: dict[tuple[str, str, str, str], str] = {}
 _DECODED_SIZE = 1024
+_REMEMBERED = 4096  # bytes: a head bigger than that (up to heads.HEAD_LIMIT) is read for its call alone
+_METHODS = {method: method for method in ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")}
 
 
 def _remember(cache: dict[Any, Any], key: Any, value: Any) -> Any:
