@@ -248,6 +248,44 @@ def test_where_a_url_goes_is_the_same_remembered_or_not_and_what_is_remembered_i
         assert len(recording._TARGETS) <= 3 and paths[-1] not in recording._TARGETS
 
 
+def test_a_requests_headers_and_query_read_the_same_remembered_or_not_and_what_is_remembered_is_bounded(monkeypatch):
+    monkeypatch.setattr(recording, "_HEADERS", {})
+    monkeypatch.setattr(recording, "_QUERIES", {})
+    monkeypatch.setattr(recording, "_BASES", {})
+    monkeypatch.setattr(recording, "_DECODED_SIZE", 2)  # emptied over and over below
+    pairs = [(b"Host", b"h:1"), (b"X-Note", b"caf\xe9"), (b"x-note", b"2"), (b"Content-Length", b"0")]
+    scopes = [
+        {"method": "get", "headers": pairs, "query_string": b"a=1&b=%41+c&a=2"},
+        {"method": "POST", "headers": [list(pair) for pair in pairs], "query_string": b""},  # each header a list
+        {"method": "GET", "headers": pairs[1:], "query_string": b"q=%E2%98%95", "server": ("10.0.0.1", 80)},
+    ]
+    expected = [
+        ("GET", {"host": "h:1", "x-note": "2", "content-length": "0"}, {"a": ["1", "2"], "b": "A c"}, "http://h:1"),
+        ("POST", {"host": "h:1", "x-note": "2", "content-length": "0"}, {}, "http://h:1"),
+        ("GET", {"x-note": "2", "content-length": "0"}, {"q": "☕"}, "https://10.0.0.1:80/root"),
+    ]
+    for _ in range(3):  # read, then from what was remembered, then after it was emptied
+        read = []
+        for scope, scheme, root in zip(scopes, ["http", "http", "https"], ["", "", "/root"], strict=True):
+            call = recording._request(
+                {**scope, "scheme": scheme, "root_path": root}, "w1", "slack", "/api/x", None, b""
+            )
+            read.append((call.method, call.headers, call.query, call.base_url.removesuffix("/w/w1/slack")))
+        assert read == expected
+        assert len(recording._HEADERS) <= 2 and len(recording._QUERIES) <= 2
+    # Calls sending the same headers and query share what was read of them, rather than each keeping a copy.
+    same = {**scopes[0], "method": "GET", "scheme": "http"}
+    again = [recording._request(same, "w1", "slack", "/", None, b"") for _ in range(2)]
+    assert again[0].headers is again[1].headers and again[0].query is again[1].query
+    assert again[0].base_url is again[1].base_url and again[0].method is again[1].method
+    # A big head is read for its call alone: what is remembered stays small, whatever heads come.
+    recording._HEADERS.clear(), recording._QUERIES.clear()
+    big = {"method": "GET", "headers": [(b"host", b"h" * 5000)], "query_string": b"q=" + b"x" * 5000, "scheme": "http"}
+    call = recording._request(big, "w1", "slack", "/", None, b"")
+    assert call.headers == {"host": "h" * 5000} and call.query == {"q": "x" * 5000}
+    assert call.base_url == f"http://{'h' * 5000}/w/w1/slack" and not recording._HEADERS and not recording._QUERIES
+
+
 def test_headers_are_sent_by_lower_case_name_first_place_last_value_whatever_is_remembered(monkeypatch):
     from soundstage.services.base import Reply
 

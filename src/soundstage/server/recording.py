@@ -27,6 +27,7 @@ import dataclasses
 import logging
 from collections.abc import Awaitable, Callable, MutableMapping
 from functools import partial
+from itertools import chain
 from typing import Any
 
 import orjson
@@ -332,19 +333,61 @@ def _trace_body(
 def _request(scope: Scope, world_id: str | None, name: str, path: str, root: str | None, body: bytes) -> ServiceRequest:
     """The request as the service sees it. `root` is the path its answers' links hang from (None: the URL's own
     prefix)."""
-    headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
+    raw = scope["headers"]
+    try:
+        headers = _HEADERS[key := tuple(raw)]
+    except KeyError:
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in raw}
+        if sum(map(len, chain.from_iterable(key))) <= _REMEMBERED:
+            _remember(_HEADERS, key, headers)
+    except TypeError:  # a server that gives each header as a list
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in raw}
     host = headers.get("host") or "{}:{}".format(*scope.get("server") or ("127.0.0.1", 80))
     if root is None:
         root = f"/w/{world_id}/{name}" if world_id else f"/{name}"
     query = scope.get("query_string")
+    if query:
+        try:
+            parsed = _QUERIES[query]
+        except KeyError:
+            parsed = parse_query(query.decode("latin-1"))
+            if len(query) <= _REMEMBERED:
+                _remember(_QUERIES, query, parsed)
+    method = scope["method"]
+    base = (scope.get("scheme", "http"), host, scope.get("root_path", ""), root)
+    try:
+        base_url = _BASES[base]
+    except KeyError:
+        base_url = "{}://{}{}{}".format(*base)
+        if len(base_url) <= _REMEMBERED:
+            _remember(_BASES, base, base_url)
     return ServiceRequest(
-        scope["method"].upper(),
+        _METHODS.get(method) or method.upper(),
         path,
-        parse_query(query.decode("latin-1")) if query else {},
+        parsed if query else {},
         headers,
         body,
-        f"{scope.get('scheme', 'http')}://{host}{scope.get('root_path', '')}{root}",
+        base_url,
     )
+
+
+# A client sends the same headers (and a reader the same query) call after call: each set is decoded once, and the
+# calls that send it share it (read, never changed: `ServiceRequest` holds them as mappings to read), so the call
+# kept for the world's snapshot holds no copy of its own. Keyed by the bytes as they came, a token among them;
+# emptied when full, so no flood of distinct headers can grow them without bound.
+_HEADERS: dict[tuple[tuple[bytes, bytes], ...], dict[str, str]] = {}
+_QUERIES: dict[bytes, dict[str, Any]] = {}
+_BASES: dict[tuple[str, str, str, str], str] = {}
+_DECODED_SIZE = 1024
+_REMEMBERED = 4096  # bytes: a head bigger than that (up to heads.HEAD_LIMIT) is read for its call alone
+_METHODS = {method: method for method in ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")}
+
+
+def _remember(cache: dict[Any, Any], key: Any, value: Any) -> Any:
+    if len(cache) >= _DECODED_SIZE:
+        cache.clear()
+    cache[key] = value
+    return value
 
 
 async def _body(message: MutableMapping[str, Any], receive: Receive, limit: int) -> tuple[bytes, int]:
