@@ -1,7 +1,8 @@
 """The `people` section of a scene (docs/people.md): who a person is, what they know, what they decide.
 
 Values that name records are refs (`$laura`, `$support`) or plain ids, resolved when the image is built.
-A person's `ref` is the ref of their Slack user, so `$laura` names both; a fact is named
+A person's `ref` is the ref of their Slack user, so `$laura` names both; a person outside Slack, given by `email`,
+defines their `ref` themselves (`$dana` names their address); a fact is named
 `<person ref>.<fact id>` (`laura.workspace`), a decision `<person ref>.<decision id>`.
 """
 
@@ -130,8 +131,13 @@ class WorkingHours(Spec):
 
 
 class Person(Spec):
-    ref: str  # the ref of their Slack user
-    slack_user: str  # `$laura`
+    """A Slack user of the world (`slack_user`), or someone outside Slack who only mails (`email`, with a `name`):
+    exactly one of the two, which `build` checks (naming the field)."""
+
+    ref: str  # the ref of their Slack user; for a person by `email`, a ref of its own, naming their address
+    slack_user: str | None = None  # `$laura`
+    email: str | None = None  # `events@harborhall.example`: a mailbox of the world, and nothing in Slack
+    name: str | None = None  # a person by `email`: the display name their mail is from (`Dana Wells`)
     persona: str = ""
     reply_after: Duration = "30s"
     watches: list[str] = []  # channels whose every message reaches them
