@@ -74,7 +74,7 @@ def test_a_person_outside_slack_answers_mail_in_the_thread_after_their_delay(peo
     ]
     reply = live.world["gmail.messages"].one(said[1]["id"])
     assert reply["internalDate"] == 1772467200000000  # 16:00: the send's time and her 2 hours
-    assert reply["text"].strip() == "A 30% deposit holds the date; the rest is due on the day."
+    assert reply["text"].strip() == "Yes, I can help with that. A 30% deposit holds the date; the rest is due on the day."
     assert events(live, "message", "asked", "revealed") == [
         ("14:00:00", "message", "$bot", ""),
         ("14:00:00", "asked", "$dana", "dana.deposit"),
@@ -86,11 +86,14 @@ def test_a_person_outside_slack_answers_mail_in_the_thread_after_their_delay(peo
     checks = [
         {"id": "revealed", "revealed": ["dana.deposit"]},
         {"id": "heard", "message": {"from": "$bot", "to": "$dana"}},
-        {"id": "answered", "gmail.message": {"mailbox": "$maya", "from": "$dana", "subject": "Re: Offsite"}},
+        {"id": "answered", "state": {"gmail.message": {"mailbox": "$maya", "from": "$dana", "to": "$maya"}}},
+        {"id": "mailed", "state": {"gmail.message": {"mailbox": "$maya", "from": "$maya", "to": "$dana"}}},
         {"id": "knows", "knows": {"person": "$dana", "facts": ["dana.deposit"]}},
+        {"id": "told", "told": {"person": "$dana", "facts": ["dana.deposit"]}},
     ]
     evaluation = score_custom(live.world, checks)
-    assert [(c.id, c.passed) for c in evaluation.checks] == [(c["id"], True) for c in checks]
+    # She was never told her own fact by the agent.
+    assert [(c.id, c.passed) for c in evaluation.checks] == [(c["id"], c["id"] != "told") for c in checks]
     # Nothing of her in Slack.
     assert [u for u in live.world["slack.users"] if DANA in str(u)] == []
 
