@@ -6,7 +6,7 @@ import json
 import shlex
 from pathlib import Path
 
-from tests.people.mail_trial import mail_trial
+from tests.people.mail_trial import OUTSIDE, OUTSIDE_AGENT, mail_trial
 from tests.processes import kill_a_run, linux_only
 
 
@@ -196,4 +196,21 @@ def test_mail_in_the_evidence_reads_as_mail(cli, tmp_path) -> None:
         f"    #{said[2]['seq']} 2026-03-02T15:00:00Z message: mail (gmail) from {priya} <priya@acme.test> "
         f'to [maya@acme.test] subject "Re: Northwind" in thread {said[0]["channel"]}, id {said[2]["ts"]}, '
         'heard by [] carrying []: "I don\'t know, ask Omar Haddad (omar@acme.test)."'
+    )
+
+
+def test_mail_of_a_person_outside_slack_names_them_by_their_address_once(cli, tmp_path) -> None:
+    trial = mail_trial(tmp_path, OUTSIDE, OUTSIDE_AGENT)
+    events = [json.loads(line) for line in (trial / "events.jsonl").read_text().splitlines()]
+    said = [e for e in events if e["kind"] == "message"]
+
+    result = cli("explain", str(trial))
+
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[1] == "  priya_told_it (message): failed"
+    assert lines[4] == (
+        f"    #{said[1]['seq']} 2026-03-02T16:00:00Z message: mail (gmail) from events@harborhall.example "
+        f'to [maya@acme.test] subject "Re: Northwind" in thread {said[0]["channel"]}, id {said[1]["ts"]}, '
+        'heard by [] carrying [dana.deposit]: "Yes, I can help with that. A 30% deposit holds the date."'
     )

@@ -74,7 +74,9 @@ def test_a_person_outside_slack_answers_mail_in_the_thread_after_their_delay(peo
     ]
     reply = live.world["gmail.messages"].one(said[1]["id"])
     assert reply["internalDate"] == 1772467200000000  # 16:00: the send's time and her 2 hours
-    assert reply["text"].strip() == "Yes, I can help with that. A 30% deposit holds the date; the rest is due on the day."
+    assert (
+        reply["text"].strip() == "Yes, I can help with that. A 30% deposit holds the date; the rest is due on the day."
+    )
     assert events(live, "message", "asked", "revealed") == [
         ("14:00:00", "message", "$bot", ""),
         ("14:00:00", "asked", "$dana", "dana.deposit"),

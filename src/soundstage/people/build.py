@@ -139,7 +139,9 @@ class _Builder:
                 "ref",
             )
         if person.name is not None:
-            raise self.error("a Slack user's name is their profile's: `name` is for a person given by `email`", i, "name")
+            raise self.error(
+                "a Slack user's name is their profile's: `name` is for a person given by `email`", i, "name"
+            )
         return user
 
     def _address(self, i: int, person: m.Person) -> str:
