@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from tests.people.mail_trial import OUTSIDE, OUTSIDE_AGENT, mail_trial
 
 from soundstage.checks import Attempt

@@ -30,7 +30,11 @@ SCENE = (
     persona: Events manager at Harbor Hall.
     reply_after: 2h
     facts:
-      - {id: deposit, text: "A 30% deposit holds the date; the rest is due on the day.", match: ["30% deposit"], ask: ["deposit", "payment"], referred_by: [$omar]}
+      - id: deposit
+        text: "A 30% deposit holds the date; the rest is due on the day."
+        match: ["30% deposit"]
+        ask: ["deposit", "payment"]
+        referred_by: [$omar]
       - {id: margin, text: "We clear 40% on the Loft.", match: ["40%"], ask: ["margin"], confidential: true}
 """
 )
@@ -161,7 +165,8 @@ def test_two_people_at_one_address_are_an_error() -> None:
     with pytest.raises(SpecError) as raised:
         cast_of(
             GOOGLE_SCENE
-            + "people:\n  - {ref: dana, email: dana@x.example, name: Dana}\n  - {ref: d2, email: DANA@x.example, name: D}\n"
+            + "people:\n  - {ref: dana, email: dana@x.example, name: Dana}\n"
+            + "  - {ref: d2, email: DANA@x.example, name: D}\n"
         )
     errors = getattr(raised.value, "errors", None) or [raised.value]
     assert [(e.field, e.line, e.message) for e in errors] == [
