@@ -8,6 +8,8 @@ from typing import Any
 import pytest
 from tests.people.conftest import cast_of
 from tests.people.test_mail import send
+from tests.services.calendar.conftest import calendar_world
+from tests.services.calendar.test_invitations import answers, invite
 from tests.services.google_world import SCENE as GOOGLE_SCENE
 
 from soundstage.checks import score_custom
@@ -172,3 +174,31 @@ def test_two_people_at_one_address_are_an_error() -> None:
     assert [(e.field, e.line, e.message) for e in errors] == [
         ("people[1].email", 14, "DANA@x.example is the address of $dana already")
     ]
+
+
+# Dana's own calendar is busy on Tuesday morning (the scene puts an event on it); she works 09:00 to 17:00 UTC.
+CALENDAR = SCENE.replace(
+    "people:\n",
+    """  calendar:
+    events:
+      - {ref: site_visit, calendar: $dana, summary: Site visit, start: "2026-03-03T10:00:00Z", duration: 1h}
+people:
+""",
+).replace("    reply_after: 2h\n", '    reply_after: 2h\n    working_hours: {from: "09:00", to: "17:00"}\n')
+
+
+def test_she_answers_invitations_by_her_calendar_which_the_agent_cannot_read(stage: Any) -> None:
+    cal = calendar_world(stage.world(scene_yaml=CALENDAR))
+    busy = invite(cal, "2026-03-03T10:30:00Z", "2026-03-03T11:00:00Z", DANA)
+    late = invite(cal, "2026-03-03T18:00:00Z", "2026-03-03T19:00:00Z", DANA)
+    free = invite(cal, "2026-03-03T14:00:00Z", "2026-03-03T15:00:00Z", DANA)
+    cal.live.advance("2h")
+    assert [answers(cal, event) for event in (busy, late, free)] == [
+        {DANA: "declined"},
+        {DANA: "declined"},
+        {DANA: "accepted"},
+    ]
+    said = [(e["person"], e["response"], e["reason"]) for e in cal.live.events() if e["kind"] == "answered"]
+    assert said == [(DANA, "declined", "busy"), (DANA, "declined", "hours"), (DANA, "accepted", "free")]
+    # Her calendar is hers alone, as anyone's primary calendar is.
+    assert cal.raw("GET", f"calendars/{DANA}/events").status_code == 404
