@@ -84,7 +84,9 @@ class _Builder:
         # By name, only the people are called on (any user still by a mention): the names' pattern grows with
         # the names in it, and a world may have thousands of users, every message of which it would read.
         playing = {person.user for person in cast if person.in_slack}
-        named: list[Mapping[str, Any]] = [u for u in users if u["id"] in playing] if playing and users is not None else []
+        named: list[Mapping[str, Any]] = (
+            [u for u in users if u["id"] in playing] if playing and users is not None else []
+        )
         # People outside Slack by the name their mail is from, as a profile would give it.
         named += [
             {"id": p.user, "profile": {"real_name": p.name, "first_name": p.name.split()[0]}}
