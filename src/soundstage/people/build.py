@@ -10,7 +10,6 @@ the world before any record is built (`outside`), so that they have a mailbox an
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -28,7 +27,6 @@ from .phrases import Phrases
 from .understanding import Asks
 
 Path = tuple[str | int, ...]
-ADDRESS = re.compile(r"[^@\s<>,;\"]+@[^@\s<>,;\"]+\.[^@\s<>,;\".]+")
 MAILBOX = "gmail.mailboxes"  # what `$dana` names, for a person outside Slack: their mailbox, whose id is the address
 
 
@@ -39,7 +37,7 @@ def outside(people: list[m.Person], ctx: BuildContext) -> list[Address]:
     found: list[Address] = []
     for person in people:
         email, name = person.email, (person.name or "").strip()
-        if email is None or person.slack_user is not None or not name or not ADDRESS.fullmatch(email):
+        if email is None:
             continue
         address = email.lower()
         if person.ref in ctx.refs or any(a.email == address for a in found):
@@ -101,12 +99,6 @@ class _Builder:
     # -- who is who --------------------------------------------------------------------------------
 
     def _identify(self, i: int, person: m.Person) -> None:
-        if (person.slack_user is None) == (person.email is None):
-            raise self.error(
-                "give exactly one of `slack_user` (a Slack user of the world) or `email` (someone outside Slack, "
-                "who only mails)",
-                *((i, "email") if person.email is not None else (i,)),
-            )
         user = self._slack_user(i, person) if person.slack_user is not None else self._address(i, person)
         if person.ref in self.users:
             raise self.error(f"person {person.ref!r} is declared twice", i, "ref")
@@ -141,23 +133,12 @@ class _Builder:
                 i,
                 "ref",
             )
-        if person.name is not None:
-            raise self.error(
-                "a Slack user's name is their profile's: `name` is for a person given by `email`", i, "name"
-            )
         return user
 
     def _address(self, i: int, person: m.Person) -> str:
         """A person outside Slack: their address, which `outside` gave their ref."""
         email = person.email or ""
-        if not ADDRESS.fullmatch(email):
-            raise self.error(f"expected an email address (name@example.com), found {email!r}", i, "email")
-        if not (person.name or "").strip():
-            raise self.error("a person given by `email` needs a `name`, the display name their mail is from", i, "name")
         address = email.lower()
-        for key, what in (("watches", "watches no Slack channel"), ("script", "says nothing"), ("on", "says nothing")):
-            if getattr(person, key):
-                raise self.error(f"a person outside Slack {what}: they only hear and answer mail", i, key)
         same = next((ref for ref, user in self.users.items() if user == address), None)
         if same is not None:
             raise self.error(f"{email} is the address of ${same} already", i, "email")
