@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from tests.conftest import LiveWorld
 from tests.people.conftest import cast_of
 from tests.people.test_mail import send
 from tests.services.calendar.conftest import calendar_world
@@ -202,3 +203,14 @@ def test_she_answers_invitations_by_her_calendar_which_the_agent_cannot_read(sta
     assert said == [(DANA, "declined", "busy"), (DANA, "declined", "hours"), (DANA, "accepted", "free")]
     # Her calendar is hers alone, as anyone's primary calendar is.
     assert cal.raw("GET", f"calendars/{DANA}/events").status_code == 404
+
+
+def test_a_fork_made_before_her_reply_gets_it_too(people: Any, stage: Any) -> None:
+    live = people(SCENE)
+    send(live, DANA, "Offsite", "Hi Dana, what deposit do you need?")
+    response = stage.http.post(f"{live.control}/fork")
+    assert response.status_code == 201, response.text
+    fork = LiveWorld(stage, response.json())
+    for world in (live, fork):
+        world.advance("2h")
+    assert events(fork, "revealed") == events(live, "revealed") == [("16:00:00", "revealed", "$dana", "dana.deposit")]
