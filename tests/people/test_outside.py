@@ -214,3 +214,11 @@ def test_a_fork_made_before_her_reply_gets_it_too(people: Any, stage: Any) -> No
     for world in (live, fork):
         world.advance("2h")
     assert events(fork, "revealed") == events(live, "revealed") == [("16:00:00", "revealed", "$dana", "dana.deposit")]
+
+
+def test_what_the_agent_mails_her_is_told_to_her(people: Any) -> None:
+    live = people(SCENE)
+    send(live, DANA, "Offsite", "Hi Dana, FYI we will be twelve.")
+    evaluation = score_custom(live.world, [{"id": "told", "told": {"person": "$dana", "facts": ["omar.headcount"]}}])
+    assert [(c.id, c.passed) for c in evaluation.checks] == [("told", True)]
+    assert events(live, "told") == [("14:00:00", "told", "$dana", "omar.headcount")]
