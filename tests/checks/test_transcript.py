@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from tests.people.mail_trial import mail_trial
+from pathlib import Path
+
+from tests.people.mail_trial import OUTSIDE, OUTSIDE_AGENT, mail_trial
 
 from soundstage.checks import Attempt
 from soundstage.checks.transcript import Names, start_time, transcript
@@ -220,3 +222,23 @@ def test_mail_reads_as_mail_with_its_sender_recipients_subject_and_thread(tmp_pa
     everything = transcript(attempt, unchanged)
     assert everything.index(lines[0]) == next(i for i, line in enumerate(everything) if "messages/send" in line) + 1
     assert "Omar Haddad revealed omar.workspace to Maya Chen" in everything[everything.index(lines[1]) - 1]
+
+
+def test_a_person_outside_slack_is_their_address(tmp_path: Path) -> None:
+    """Dana only mails: the transcript names her by her address, her mail as mail."""
+    attempt = Attempt.load(mail_trial(tmp_path, OUTSIDE, OUTSIDE_AGENT))
+    said = attempt.of(MessageEvent)
+    lines = transcript(attempt, unchanged)
+    assert [line for line in lines if " mail (gmail) " in line] == [
+        (
+            f"14:00:00 mail (gmail) from Maya Chen (the agent) <maya@acme.test> to events@harborhall.example, "
+            f'subject "Northwind", thread {said[0].channel}, id {said[0].ts}: "Hi Dana,\\n\\nwhat deposit do you '
+            'need?\\n\\nMaya"'
+        ),
+        (
+            f'16:00:00 mail (gmail) from events@harborhall.example to maya@acme.test, subject "Re: Northwind", '
+            f'thread {said[0].channel}, id {said[1].ts}: "Yes, I can help with that. A 30% deposit holds the date." '
+            "(carries dana.deposit)"
+        ),
+    ]
+    assert "16:00:00 events@harborhall.example revealed dana.deposit to Maya Chen" in lines

@@ -6,7 +6,7 @@ import json
 import shlex
 from pathlib import Path
 
-from tests.people.mail_trial import mail_trial
+from tests.people.mail_trial import OUTSIDE, OUTSIDE_AGENT, mail_trial
 from tests.processes import kill_a_run, linux_only
 
 
@@ -180,20 +180,32 @@ def test_a_damaged_trial_folder_exits_2(bench, cli) -> None:
     )
 
 
-def test_mail_in_the_evidence_reads_as_mail(cli, tmp_path) -> None:
-    trial = mail_trial(tmp_path)
+def explained_mail(cli, trial) -> tuple[list[dict], str]:
+    """A mail trial's events and the evidence line of its failed check, `priya_told_it`."""
     events = [json.loads(line) for line in (trial / "events.jsonl").read_text().splitlines()]
-    said = [e for e in events if e["kind"] == "message"]
-    refs = {e["person"]: e for e in events if e["kind"] == "referred"}
-    priya = next(iter(refs))
-
     result = cli("explain", str(trial))
-
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
     assert lines[1] == "  priya_told_it (message): failed"
-    assert lines[4] == (
+    return events, lines[4]
+
+
+def test_mail_in_the_evidence_reads_as_mail(cli, tmp_path) -> None:
+    events, line = explained_mail(cli, mail_trial(tmp_path))
+    said = [e for e in events if e["kind"] == "message"]
+    priya = next(e["person"] for e in events if e["kind"] == "referred")
+    assert line == (
         f"    #{said[2]['seq']} 2026-03-02T15:00:00Z message: mail (gmail) from {priya} <priya@acme.test> "
         f'to [maya@acme.test] subject "Re: Northwind" in thread {said[0]["channel"]}, id {said[2]["ts"]}, '
         'heard by [] carrying []: "I don\'t know, ask Omar Haddad (omar@acme.test)."'
+    )
+
+
+def test_mail_of_a_person_outside_slack_names_them_by_their_address_once(cli, tmp_path) -> None:
+    events, line = explained_mail(cli, mail_trial(tmp_path, OUTSIDE, OUTSIDE_AGENT))
+    said = [e for e in events if e["kind"] == "message"]
+    assert line == (
+        f"    #{said[1]['seq']} 2026-03-02T16:00:00Z message: mail (gmail) from events@harborhall.example "
+        f'to [maya@acme.test] subject "Re: Northwind" in thread {said[0]["channel"]}, id {said[1]["ts"]}, '
+        'heard by [] carrying [dana.deposit]: "Yes, I can help with that. A 30% deposit holds the date."'
     )

@@ -75,9 +75,34 @@ print("asked")
 """
 
 
-def mail_trial(folder: Path) -> Path:
+# Dana, Harbor Hall's events manager, is outside Slack: she only mails. The agent asks her for the deposit; she
+# answers in two hours, by mail.
+OUTSIDE = (
+    TRIAL.replace("name: mail-test", "name: outside-test")
+    .replace("revealed: [omar.workspace]", "revealed: [dana.deposit]")
+    .replace(
+        "people:\n",
+        """people:
+  - ref: dana
+    email: events@harborhall.example
+    name: Dana Wells
+    reply_after: 2h
+    facts:
+      - {id: deposit, text: "A 30% deposit holds the date.", match: ["30% deposit"], ask: ["deposit"]}
+""",
+    )
+)
+OUTSIDE_AGENT = (
+    AGENT.replace('"Omar Haddad <omar@acme.test>"', '"Dana Wells <events@harborhall.example>"')
+    .replace('message["Cc"] = "priya@acme.test"\n', "")
+    .replace("Hi Omar,\\n\\nwhich workspace is Northwind on?", "Hi Dana,\\n\\nwhat deposit do you need?")
+    .replace('{"advance": "1h"}', '{"advance": "2h"}')
+)
+
+
+def mail_trial(folder: Path, trial: str = TRIAL, agent: str = AGENT) -> Path:
     """Runs the scene once with the agent under `folder`; the trial's folder."""
-    (folder / "mail.yaml").write_text(TRIAL)
-    (folder / "mail_agent.py").write_text(AGENT)
+    (folder / "mail.yaml").write_text(trial)
+    (folder / "mail_agent.py").write_text(agent)
     run = run_scenes([str(folder / "mail.yaml")], f"{sys.executable} {folder / 'mail_agent.py'}", out=folder / "runs")
     return Path(run.results[0].folder)

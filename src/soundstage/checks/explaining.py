@@ -106,8 +106,12 @@ def _mail(event: dict[str, Any], mail: dict[str, Any]) -> str:
     subject = str(mail.get("subject") or "")
     text = str(event.get("text") or "")
     body = text.removeprefix(subject).lstrip("\n") if subject else text
+    # Someone outside Slack is their address in events: named once.
+    sender = (
+        event.get("user") if event.get("user") == mail.get("sender") else f"{event.get('user')} <{mail.get('sender')}>"
+    )
     return (
-        f"message: mail ({event.get('service')}) from {event.get('user')} <{mail.get('sender')}> {' '.join(headers)}"
+        f"message: mail ({event.get('service')}) from {sender} {' '.join(headers)}"
         f" subject {_short(subject)} in thread {event.get('channel')}, id {event.get('ts')}, heard by"
         f" [{', '.join(map(str, event.get('to') or ()))}] carrying [{', '.join(map(str, event.get('facts') or ()))}]:"
         f" {_short(body)}"

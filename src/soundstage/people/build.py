@@ -4,16 +4,19 @@ Called by the image builder after every service record is built, with the contex
 scene's `people` section, so each error names the file, the line and the field
 (`people[0].facts[1].share_if.knows[0]`). Everything that names something is checked here: Slack users
 and channels, facts (`<person ref>.<fact id>`), decisions (`{person, decision, option}`), people in
-`referred_by`, and state predicates (parsed as state checks are).
+`referred_by`, and state predicates (parsed as state checks are). People outside Slack (`email`) are addresses of
+the world before any record is built (`outside`), so that they have a mailbox and `$dana` names them in the seed.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from ..clock import parse_duration
 from ..errors import SpecError
 from ..predicates.predicate import PredicateError, parse_state_predicate
+from ..services.base import Address
 from ..services.slack.store import CHANNELS, USERS
 from ..spec.build import BuildContext
 from ..spec.refs import RefError, resolve_refs
@@ -24,6 +27,25 @@ from .phrases import Phrases
 from .understanding import Asks
 
 Path = tuple[str | int, ...]
+MAILBOX = "gmail.mailboxes"  # what `$dana` names, for a person outside Slack: their mailbox, whose id is the address
+
+
+def outside(people: list[m.Person], ctx: BuildContext) -> list[Address]:
+    """The people outside Slack (`email`) as addresses of the world, their refs defined to name them, before any
+    record is built: so that the world's Google accounts include them and `$dana` names them in the seed's records.
+    What is wrong with one is left for `build_people` to report, with the rest of that person."""
+    found: list[Address] = []
+    for person in people:
+        email, name = person.email, (person.name or "").strip()
+        if email is None:
+            continue
+        address = email.lower()
+        if person.ref in ctx.refs or any(a.email == address for a in found):
+            continue
+        ctx.refs[person.ref] = address
+        ctx.ref_kinds[person.ref] = MAILBOX
+        found.append(Address(address, name))
+    return found
 
 
 def build_people(people: list[m.Person], ctx: BuildContext) -> tuple[c.Cast, list[SpecError]]:
@@ -59,9 +81,17 @@ class _Builder:
         users = self.ctx.collections.get(USERS)
         # By name, only the people are called on (any user still by a mention): the names' pattern grows with
         # the names in it, and a world may have thousands of users, every message of which it would read.
-        playing = {person.user for person in cast}
-        names = Names.of(u for u in users if u["id"] in playing) if cast and users is not None else Names()
-        return c.Cast.of(cast, names), errors
+        playing = {person.user for person in cast if person.in_slack}
+        named: list[Mapping[str, Any]] = (
+            [u for u in users if u["id"] in playing] if playing and users is not None else []
+        )
+        # People outside Slack by the name their mail is from, as a profile would give it.
+        named += [
+            {"id": p.user, "profile": {"real_name": p.name, "first_name": p.name.split()[0]}}
+            for p in cast
+            if not p.in_slack
+        ]
+        return c.Cast.of(cast, Names.of(named) if named else Names()), errors
 
     def error(self, message: str, *path: str | int) -> SpecError:
         return self.ctx.error(message, *path)
@@ -69,17 +99,7 @@ class _Builder:
     # -- who is who --------------------------------------------------------------------------------
 
     def _identify(self, i: int, person: m.Person) -> None:
-        ctx = self.ctx
-        user = ctx.resolve_kind(person.slack_user, USERS, i, "slack_user")
-        if user not in ctx.collections.get(USERS, {}):
-            raise self.error(f"{person.slack_user} is not a Slack user of this world", i, "slack_user")
-        if ctx.refs.get(person.ref) != user:
-            raise self.error(
-                f"a person's ref is the ref of their Slack user ({person.slack_user}); "
-                f"{person.ref!r} does not name that user",
-                i,
-                "ref",
-            )
+        user = self._slack_user(i, person) if person.slack_user is not None else self._address(i, person)
         if person.ref in self.users:
             raise self.error(f"person {person.ref!r} is declared twice", i, "ref")
         self.users[person.ref] = user
@@ -100,6 +120,41 @@ class _Builder:
             raise self.error(
                 f"{person.ref} has a decision on invitations already", i, "decisions", taken[1], "invitation"
             )
+
+    def _slack_user(self, i: int, person: m.Person) -> str:
+        ctx = self.ctx
+        user = ctx.resolve_kind(person.slack_user, USERS, i, "slack_user")
+        if user not in ctx.collections.get(USERS, {}):
+            raise self.error(f"{person.slack_user} is not a Slack user of this world", i, "slack_user")
+        if ctx.refs.get(person.ref) != user:
+            raise self.error(
+                f"a person's ref is the ref of their Slack user ({person.slack_user}); "
+                f"{person.ref!r} does not name that user",
+                i,
+                "ref",
+            )
+        return user
+
+    def _address(self, i: int, person: m.Person) -> str:
+        """A person outside Slack: their address, which `outside` gave their ref."""
+        email = person.email or ""
+        address = email.lower()
+        same = next((ref for ref, user in self.users.items() if user == address), None)
+        if same is not None:
+            raise self.error(f"{email} is the address of ${same} already", i, "email")
+        of_records = [rid for a in self.ctx.addresses() if a.email.lower() == address for rid in a.ids]
+        if of_records:
+            raise self.error(
+                f"{email} is the address of {of_records[0]}, a record of this world: a person of the world is "
+                "given by `slack_user`",
+                i,
+                "email",
+            )
+        if self.ctx.refs.get(person.ref) != address:
+            raise self.error(
+                f"ref {person.ref!r} is defined twice (first for {self.ctx.ref_kinds.get(person.ref)})", i, "ref"
+            )
+        return address
 
     def _person_user(self, value: Any, *path: str | int) -> str:
         """A person of this scene, named `$ref` (or by their user id): their user id."""
@@ -152,6 +207,8 @@ class _Builder:
             on=on,
             general_answer=f"{person.ref}.{general}" if general is not None else None,
             working_hours=_hours(person.working_hours) if person.working_hours is not None else None,
+            name=(person.name or "").strip() if person.email is not None else "",
+            in_slack=person.email is None,
         )
 
     def _fact_of(self, i: int, j: int, person: m.Person, user: str, fact: m.Fact) -> c.Fact:

@@ -4,8 +4,8 @@ Everything here is plain frozen data: user and channel ids instead of refs, dura
 phrases compiled to patterns. What happens in a live world (who knows what, what was decided, how many
 replies someone gave) is kept by the engine in the world (`engine.State`), never here.
 
-Names: a person is their Slack user id (`U…`) in events and their `ref` (`laura`) in fact and decision
-keys: `laura.workspace`, `laura.refund`.
+Names: a person is their Slack user id (`U…`) in events, or their address for a person outside Slack (given by
+`email`), and their `ref` (`laura`) in fact and decision keys: `laura.workspace`, `laura.refund`.
 """
 
 from __future__ import annotations
@@ -118,7 +118,7 @@ class WorkingHours:
 @dataclass(frozen=True)
 class Person:
     ref: str  # `laura`
-    user: str  # their Slack user id
+    user: str  # their Slack user id; for a person outside Slack, their address
     persona: str
     reply_after: int  # microseconds
     watches: frozenset[str]  # channel ids
@@ -129,6 +129,8 @@ class Person:
     on: tuple[Trigger, ...]
     general_answer: str | None = None  # the key of the fact they give to a vague question
     working_hours: WorkingHours | None = None
+    name: str = ""  # a person outside Slack: their display name (`Dana Wells`); empty for a Slack user
+    in_slack: bool = True  # False for a person given by `email`, who only hears and answers mail
 
     @property
     def on_invitation(self) -> Decision | None:

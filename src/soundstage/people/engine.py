@@ -65,7 +65,7 @@ from .understanding import Reading
 from .understanding_model import ModelUnderstanding
 from .wording import Wording
 
-MENTIONED = re.compile(r"<@([A-Z0-9]+)>")  # a mention as replies' templates write one
+MENTIONED = re.compile(r"<@([^<>\s]+)>")  # a mention as replies' templates write one: a user id, or an address
 
 
 @dataclass
@@ -410,7 +410,7 @@ class Engine:
         text = compose(parts, person.ref, n)
         if state.wording is not None:
             user = world[USERS].get(person.user) or {}
-            name = (user.get("profile") or {}).get("real_name") or user.get("name") or person.ref
+            name = person.name or (user.get("profile") or {}).get("real_name") or user.get("name") or person.ref
             text = state.wording.phrase(name, person.persona, reply.question, parts, text, self.cast)
         if reply.mail is not None:
             mail, addresses = self.mailing[reply.via]
@@ -418,6 +418,11 @@ class Engine:
             text = MENTIONED.sub(lambda m: self.named(world, m.group(1), addresses), text)
             ts = mail.answer(world, reply.mail, addresses[person.user], text).ref
         else:
+            # Nor can Slack mention a person outside it: they are named with their address, as mail names them.
+            users = world[USERS]
+            text = MENTIONED.sub(
+                lambda m: m.group(0) if users.get(m.group(1)) is not None else self.named(world, m.group(1), {}), text
+            )
             ts = messages.post(world, reply.channel, person.user, text, thread_ts=reply.thread_ts)["ts"]
         t = iso(world.now())
         for answer in reply.answers:
@@ -458,7 +463,10 @@ class Engine:
         self.read(world)
 
     def named(self, world: World, user: str, addresses: dict[str, str]) -> str:
-        """A person as mail names them: `Omar Haddad (omar@acme.test)`."""
+        """A person as mail names them: `Omar Haddad (omar@acme.test)`; one outside Slack is their address."""
+        person = self.cast.by_user.get(user)
+        if person is not None and not person.in_slack:
+            return f"{person.name} ({person.user})"
         record = world[USERS].get(user) or {}
         name = (record.get("profile") or {}).get("real_name") or record.get("real_name") or record.get("name") or user
         address = addresses.get(user)

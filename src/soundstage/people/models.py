@@ -1,15 +1,17 @@
 """The `people` section of a scene (docs/people.md): who a person is, what they know, what they decide.
 
 Values that name records are refs (`$laura`, `$support`) or plain ids, resolved when the image is built.
-A person's `ref` is the ref of their Slack user, so `$laura` names both; a fact is named
+A person's `ref` is the ref of their Slack user, so `$laura` names both; a person outside Slack, given by `email`,
+defines their `ref` themselves (`$dana` names their address); a fact is named
 `<person ref>.<fact id>` (`laura.workspace`), a decision `<person ref>.<decision id>`.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Any, Literal
 
-from pydantic import BeforeValidator, Field, model_validator
+from pydantic import BeforeValidator, Field, ValidationInfo, field_validator, model_validator
 
 from ..spec.fields import Duration, Spec, matching
 
@@ -129,9 +131,20 @@ class WorkingHours(Spec):
         return self
 
 
+ADDRESS = re.compile(r"[^@\s<>,;\"]+@[^@\s<>,;\"]+\.[^@\s<>,;\".]+")
+ONE_OF = (
+    "give exactly one of `slack_user` (a Slack user of the world) or `email` (someone outside Slack, who only mails)"
+)
+
+
 class Person(Spec):
-    ref: str  # the ref of their Slack user
-    slack_user: str  # `$laura`
+    """A Slack user of the world (`slack_user`), or someone outside Slack who only mails (`email`, with a `name`):
+    exactly one of the two. Each mistake is named at its field: without either, `slack_user` is missing."""
+
+    ref: str  # the ref of their Slack user; for a person by `email`, a ref of its own, naming their address
+    slack_user: str | None  # `$laura`; None (set by `_outside`) for a person by `email`
+    email: str | None = None  # `events@harborhall.example`: a mailbox of the world, and nothing in Slack
+    name: str | None = None  # a person by `email`: the display name their mail is from (`Dana Wells`)
     persona: str = ""
     reply_after: Duration = "30s"
     watches: list[str] = []  # channels whose every message reaches them
@@ -142,3 +155,37 @@ class Person(Spec):
     on: Annotated[list[Trigger], BeforeValidator(_listed)] = []  # one mapping, or a list of them
     general_answer: str | None = None  # the id of their fact they give to a vague question
     working_hours: WorkingHours | None = None  # when they take meetings (docs/people.md, "Invitations")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _outside(cls, data: Any) -> Any:
+        """A person by `email` has no `slack_user` (so only a person with neither misses it) and must have a name."""
+        if isinstance(data, dict) and "email" in data and "slack_user" not in data:
+            return {"slack_user": None, "name": "", **data}
+        return data
+
+    @field_validator("email")
+    @classmethod
+    def _address(cls, email: str | None, info: ValidationInfo) -> str | None:
+        if info.data.get("slack_user") is not None:
+            raise ValueError(ONE_OF)
+        if email is not None and not ADDRESS.fullmatch(email):
+            raise ValueError(f"expected an email address (name@example.com), found {email!r}")
+        return email
+
+    @field_validator("name")
+    @classmethod
+    def _named(cls, name: str | None, info: ValidationInfo) -> str | None:
+        if info.data.get("slack_user") is not None:
+            raise ValueError("a Slack user's name is their profile's: `name` is for a person given by `email`")
+        if name is not None and not name.strip():
+            raise ValueError("a person given by `email` needs a `name`, the display name their mail is from")
+        return name
+
+    @field_validator("watches", "script", "on")
+    @classmethod
+    def _in_slack(cls, value: list[Any], info: ValidationInfo) -> list[Any]:
+        if value and info.data.get("email") is not None:
+            what = "watches no Slack channel" if info.field_name == "watches" else "says nothing in Slack"
+            raise ValueError(f"a person outside Slack {what}: they only hear and answer mail")
+        return value

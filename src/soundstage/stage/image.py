@@ -26,7 +26,7 @@ from ..faults import api as api_faults
 from ..faults import engine as faults_engine
 from ..faults.build import ResolvedFault, build_faults
 from ..ids import IdSource
-from ..people.build import build_people
+from ..people.build import build_people, outside
 from ..people.cast import Cast
 from ..people.engine import attach
 from ..services import SERVICES
@@ -160,7 +160,9 @@ def _build(scene: Scene, scene_doc: Document, earlier: SceneParts) -> WorldImage
     ctx = BuildContext(IdSource(seed), _start(clock), seed, documents)
 
     sections = _sections(scene, scene_file, world, world_doc)
-    ctx.addresses = partial(addresses, ctx.collections)  # not a closure over ctx: no cycle to leave behind
+    # People outside Slack are addresses of the world from the start: a mailbox each, `$dana` in the seed.
+    mailing = tuple(outside(scene.people, ctx.at(scene_file, ("people",))))
+    ctx.addresses = partial(addresses, ctx.collections, mailing)  # not a closure over ctx: no cycle to leave behind
     unnamed, built = _records(sections, ctx)
     built += _derived(scene_file, ctx) if not unnamed else []
     built += _generated(sections, ctx)
@@ -273,20 +275,20 @@ def _records(sections: list[Section], ctx: BuildContext) -> tuple[list[SpecError
     return found["assign"], found["build"]
 
 
-def addresses(collections: dict[str, Collection]) -> list[Address]:
+def addresses(collections: dict[str, Collection], outside: tuple[Address, ...] = ()) -> list[Address]:
     """The world's people by email address (case aside), as every service's records name them
-    (`Service.addresses`), in the order first named: the first name and time zone given, every record's id."""
+    (`Service.addresses`), then the scene's people outside Slack (`outside`), in the order first named: the first
+    name and time zone given, every record's id."""
     found: dict[str, Address] = {}
-    for service in SERVICES.values():
-        named = getattr(service, "addresses", None)
-        for address in named(collections) if named is not None else ():
-            key = address.email.lower()
-            seen = found.get(key)
-            found[key] = (
-                address
-                if seen is None
-                else Address(seen.email, seen.name, seen.time_zone or address.time_zone, seen.ids + address.ids)
-            )
+    named = (getattr(service, "addresses", None) for service in SERVICES.values())
+    for address in [*(a for of in named if of is not None for a in of(collections)), *outside]:
+        key = address.email.lower()
+        seen = found.get(key)
+        found[key] = (
+            address
+            if seen is None
+            else Address(seen.email, seen.name, seen.time_zone or address.time_zone, seen.ids + address.ids)
+        )
     return list(found.values())
 
 

@@ -25,7 +25,7 @@ from .models import Scene
 # The names each part of a scene declares, and the keys that declare them: with one of those keys (or the whole
 # part) left out, as it did not validate, a name missing from the scene may be one of its, and is not reported.
 _DECLARED_BY = {
-    "people": (("fact", "person", "decision"), {"ref", "slack_user", "facts", "decisions", "id", "options"}),
+    "people": (("fact", "person", "decision"), {"ref", "slack_user", "email", "facts", "decisions", "id", "options"}),
     "faults": (("fault",), {"id"}),
 }
 

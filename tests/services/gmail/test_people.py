@@ -310,3 +310,35 @@ def test_mail_marked_automatic_is_heard_but_never_answered(mail: GoogleWorld) ->
     send(mail, "omar@acme.test", "Northwind", question)
     mail.live.advance("10m")
     assert len([m for m in mail.live.world["gmail.messages"] if m["mailbox"] == "maya@acme.test"]) == 3
+
+
+def test_a_person_outside_slack_answers_the_agent_through_the_official_client(stage: Any) -> None:
+    """offsite-planning's venue, Dana, only mails: Priya's draft, sent in her thread, is answered two hours later."""
+    mail = gmail_world(stage.world(scene="offsite-planning"))
+    gmail = mail.client()
+    draft = gmail.users().drafts().list(userId="me").execute()["drafts"][0]
+    raw_draft = gmail.users().drafts().get(userId="me", id=draft["id"], format="raw").execute()["message"]
+    text = base64.urlsafe_b64decode(raw_draft["raw"]).decode().replace("[DATE]", "Thursday, March 19")
+    body = {"id": draft["id"], "message": {"raw": base64.urlsafe_b64encode(text.encode()).decode()}}
+    sent = gmail.users().drafts().send(userId="me", body=body).execute()
+    mail.live.advance("2h")
+    thread = gmail.users().threads().get(userId="me", id=sent["threadId"]).execute()["messages"]
+    reply = thread[-1]
+    found = {h["name"]: h["value"] for h in reply["payload"]["headers"]}
+    said = base64.urlsafe_b64decode(reply["payload"]["body"]["data"]).decode()
+    assert (found["From"], found["To"], found["Subject"]) == (
+        "Dana Wells <events@harborhall.example>",
+        "priya@acme.test",
+        "Re: Engineering offsite in March",
+    )
+    assert "A 30% deposit holds the date; the rest is due on the day." in said
+    assert [m["id"] for m in thread].index(sent["id"]) == len(thread) - 2
+    revealed = [(e["person"], e["fact"], e["ts"]) for e in mail.live.events() if e["kind"] == "revealed"]
+    assert revealed == [("events@harborhall.example", "dana.deposit", reply["id"])]
+    # Her mailbox holds what she sent (the quote and her answer); she is nobody in Slack.
+    own = [m for m in mail.live.world["gmail.messages"] if m["mailbox"] == "events@harborhall.example"]
+    assert [(m["subject"], "SENT" in m["labelIds"]) for m in own if m["from"] == m["mailbox"]] == [
+        ("Re: Engineering offsite in March", True),
+        ("Re: Engineering offsite in March", True),
+    ]
+    assert not any("harborhall" in str(u) for u in mail.live.world["slack.users"])

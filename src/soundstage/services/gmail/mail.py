@@ -4,8 +4,6 @@ reply, sent by `sending.send` as any account's: From them, To the sender, `Re:` 
 
 from __future__ import annotations
 
-import re
-
 from ...events import MailHeaders
 from ...world import Record, World
 from ..google import accounts
@@ -13,8 +11,6 @@ from ..google.service import GoogleService
 from ..mail import Letter
 from . import messages, mime, sending
 from .store import MAILBOXES, MESSAGES
-
-_RE = re.compile(r"^\s*re\s*:", re.IGNORECASE)
 
 
 class GmailMail:
@@ -76,9 +72,7 @@ class GmailMail:
         """A reply as Gmail's clients write one: `Re:` before the subject (once), In-Reply-To the letter and
         References its chain; in the thread of the sender's copy of the letter, delivered by `sending.send`."""
         asked = world[MESSAGES].one(letter.record)
-        subject = str(asked["subject"])
-        if not _RE.match(subject):
-            subject = "Re: " + subject
+        subject = messages.reply_subject(str(asked["subject"]))
         received = [
             m
             for m in world[MESSAGES].by("messageId", asked["messageId"])

@@ -28,9 +28,17 @@ def message_id_header(ids: IdSource) -> str:
     return f"<{ids.hex('gmail:message-id', 32)}@mail.gmail.com>"
 
 
+_RE = re.compile(r"^\s*re\s*:", re.IGNORECASE)
+
+
 def topic(subject: str) -> str:
     """A subject without its `Re:` / `Fwd:` prefixes, as threading compares subjects."""
     return _REPLY.sub("", subject).strip().lower()
+
+
+def reply_subject(subject: str) -> str:
+    """The subject of a reply, as Gmail's clients write it: `Re: ` before the answered one's, unless it has one."""
+    return subject if _RE.match(subject) else "Re: " + subject
 
 
 def answers(message: Message) -> list[str]:

@@ -74,7 +74,7 @@ class Draft(Spec):
     mailbox: str
     to: list[str] = []
     cc: list[str] = []
-    subject: str | None = None  # `Re: ` and the answered message's subject when it answers one, else empty
+    subject: str | None = None  # `Re: ` (once) and the answered message's subject when it answers one, else empty
     body: str = ""
     reply_to: str | None = None
 

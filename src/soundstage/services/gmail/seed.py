@@ -99,7 +99,7 @@ def _raw(ctx: BuildContext, sender: str, spec: Message | Draft, at: int, where: 
     answered = _answered(ctx, spec.reply_to, where, i, "reply_to")
     subject = spec.subject
     if subject is None:
-        subject = "Re: " + answered["subject"] if answered is not None else ""
+        subject = messages.reply_subject(answered["subject"]) if answered is not None else ""
     replying = [*answered["references"], answered["messageId"]] if answered is not None else None
     return mime.compose(
         _named(ctx, sender),
