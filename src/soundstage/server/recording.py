@@ -149,7 +149,17 @@ async def serve_call(hub: Hub, target: Target, scope: Scope, receive: Receive, s
             principal = None
         if batch.takes(service, call, size):  # many calls in one request, each run and logged as its own
             prefix = "" if vendor is not None else scope["path"][: len(scope["path"]) - len(path)]
-            reply, content, date, real_delay_ms = batch.record_batch(world, service, principal, call, prefix, record)
+            served = world
+
+            def alive() -> bool:
+                return hub.worlds.get(served.id) is served
+
+            done = await batch.record_batch(world, service, principal, call, prefix, record, alive)
+            if done is None:  # the world was dropped during the batch: it is gone, as for a later call
+                reply, content, _ = _safely(service.unauthorized, service, call)
+                date, real_delay_ms = None, 0
+            else:
+                reply, content, date, real_delay_ms = done
         else:
             reply, content, date, real_delay_ms = record(world, service, principal, call, size)
         if real_delay_ms:  # a slow api fault: held outside the world's lock, the event loop free
