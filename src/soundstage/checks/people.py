@@ -26,9 +26,8 @@ from ..events import (
     WithheldEvent,
 )
 from ..grading.attempt import Attempt
-from ..grading.conditions import Condition, closest, field_is, matching, misses, wants
+from ..grading.conditions import Condition, closest, contains, field_is, matching, misses, wants
 from ..grading.kinds import Args, Refers, check_kind
-from ..grading.match import value_matches
 from ..grading.outcome import Outcome
 from ..grading.values import Case
 from ..grading.words import count, listing, show, some
@@ -130,14 +129,7 @@ class Selector(Args):
                 )
             )
         if self.text_contains is not None:
-            part, fold = self.text_contains, Case(self.ignore_case).fold
-            said.append(
-                Condition(
-                    f"whose text contains {show(self.text_contains)}{Case(self.ignore_case).note()}",
-                    lambda e: value_matches(e.text, part, fold),
-                    lambda e: f"its text is {show(e.text, 60)}",
-                )
-            )
+            said.append(contains("text", lambda e: e.text, self.text_contains, Case(self.ignore_case)))
         if self.text_matches is not None:
             regex = Case(self.ignore_case).regex(self.text_matches)
             said.append(

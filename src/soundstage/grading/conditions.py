@@ -10,6 +10,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Generic, NamedTuple, TypeVar
 
+from .match import value_matches
+from .values import Case
+from .words import show
+
 T = TypeVar("T")
 
 
@@ -26,6 +30,19 @@ def field_is(
     that fails it has `it is ` and `say` of its own value (`it is in C0456 ($random)`), or `its` of it."""
     instead = its or (lambda found: f"it is {say(found)}")
     return Condition(say(value), lambda item: read(item) == value, lambda item: instead(read(item)))
+
+
+_AS_WRITTEN = Case()  # a check's `ignore_case` left out
+
+
+def contains(noun: str, read: Callable[[T], Any], part: str, case: Case = _AS_WRITTEN) -> Condition[T]:
+    """That the text an item's field (`read`, its `noun` in words) contains `part`, case aside unless `case`
+    says: asked as `whose title contains "x"`; an item that fails it has `its title is "..."`."""
+    return Condition(
+        f"whose {noun} contains {show(part)}{case.note()}",
+        lambda item: value_matches(str(read(item) or ""), part, case.fold),
+        lambda item: f"its {noun} is {show(read(item) or '', 60)}",
+    )
 
 
 def wants(conditions: Sequence[Condition[Any]]) -> str:

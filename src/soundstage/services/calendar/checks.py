@@ -15,9 +15,8 @@ from pydantic import model_validator
 
 from ...clock import iso, parse_time
 from ...grading.attempt import Attempt
-from ...grading.conditions import Condition, closest, field_is, matching, misses, wants
+from ...grading.conditions import Condition, closest, contains, field_is, matching, misses, wants
 from ...grading.kinds import Counted, state_check
-from ...grading.match import value_matches
 from ...grading.outcome import Outcome
 from ...grading.values import Case
 from ...grading.words import count, listing, show, some
@@ -76,14 +75,7 @@ def _conditions(args: EventArgs, attempt: Attempt) -> list[Condition[Any]]:
         calendar = _calendar(attempt, args.calendar)
         said.append(field_is(lambda e: e.get("calendar"), calendar, lambda c: f"on the calendar {c}"))
     if args.summary_contains is not None:
-        part, fold = args.summary_contains, Case(args.ignore_case).fold
-        said.append(
-            Condition(
-                f"whose summary contains {show(part)}{Case(args.ignore_case).note()}",
-                lambda e: value_matches(str(e.get("summary") or ""), part, fold),
-                lambda e: f"its summary is {show(e.get('summary') or '', 60)}",
-            )
-        )
+        said.append(contains("summary", lambda e: e.get("summary"), args.summary_contains, Case(args.ignore_case)))
     for name, given in (("start", args.start), ("end", args.end)):
         if given is not None:
             said.append(_at(name, parse_time(given)))

@@ -43,10 +43,7 @@ def calendar_list_list(call: Call) -> Any:
     chunk, token = paging.page(entries, "calendarList", call.text("pageToken"), size)
     items = [calendar_list_entry(entry, call.world[CALENDARS].one(entry["calendar"])) for entry in chunk]
     body: dict[str, Any] = {"kind": "calendar#calendarList", "etag": _list_etag(items)}
-    if token is not None:
-        body["nextPageToken"] = token
-    else:
-        body["nextSyncToken"] = paging.token(f"sync:{call.me}", call.world.now())
+    body.update(paging.next_token(token, f"sync:{call.me}", call.world.now()))
     body["items"] = items
     return body
 

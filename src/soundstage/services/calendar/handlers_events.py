@@ -174,10 +174,7 @@ def events_list(call: Call) -> Any:
         "accessRole": entry["accessRole"],
         "defaultReminders": list(entry["defaultReminders"]),
     }
-    if token is not None:
-        body["nextPageToken"] = token
-    else:
-        body["nextSyncToken"] = paging.token(f"sync:{calendar['id']}", call.world.now())
+    body.update(paging.next_token(token, f"sync:{calendar['id']}", call.world.now()))
     body["items"] = items
     return body
 

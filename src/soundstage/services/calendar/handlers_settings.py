@@ -52,10 +52,7 @@ def settings_list(call: Call) -> Any:
         items = []
     chunk, token = paging.page(items, "settings", call.text("pageToken"), size)
     body: dict[str, Any] = {"kind": "calendar#settings", "etag": etag(primary["updated"])}
-    if token is not None:
-        body["nextPageToken"] = token
-    else:
-        body["nextSyncToken"] = paging.token(f"settings:{call.me}", call.world.now())
+    body.update(paging.next_token(token, f"settings:{call.me}", call.world.now()))
     body["items"] = list(chunk)
     return body
 

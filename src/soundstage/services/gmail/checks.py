@@ -15,9 +15,8 @@ from typing import Any
 from pydantic import ConfigDict, Field
 
 from ...grading.attempt import Attempt, Record
-from ...grading.conditions import Condition, closest, matching, misses, wants
+from ...grading.conditions import Condition, closest, contains, matching, misses, wants
 from ...grading.kinds import Args, Counted, state_check
-from ...grading.match import value_matches
 from ...grading.outcome import Outcome
 from ...grading.words import count, listing, show, some
 from .store import DRAFTS, LABELS, MAILBOXES, MESSAGES
@@ -119,23 +118,14 @@ def _conditions(args: MailArgs, attempt: Attempt) -> list[Condition[Any]]:
             )
         )
     if args.subject_contains is not None:
-        said.append(_contains("subject", "subject", args.subject_contains))
+        said.append(contains("subject", lambda m: m.get("subject"), args.subject_contains))
     if args.body_contains is not None:
-        said.append(_contains("body", "text", args.body_contains))
+        said.append(contains("body", lambda m: m.get("text"), args.body_contains))
     if args.subject_matches is not None:
         said.append(_matches("subject", "subject", args.subject_matches))
     if args.body_matches is not None:
         said.append(_matches("body", "text", args.body_matches))
     return said
-
-
-def _contains(noun: str, field: str, part: str) -> Condition[Any]:
-    """That a message's `field` (its `noun` in words) contains `part`, case aside."""
-    return Condition(
-        f"whose {noun} contains {show(part)}",
-        lambda m: value_matches(str(m.get(field) or ""), part),
-        lambda m: f"its {noun} is {show(m.get(field) or '', 60)}",
-    )
 
 
 def _matches(noun: str, field: str, regex: re.Pattern[str]) -> Condition[Any]:

@@ -40,6 +40,12 @@ def page(items: Sequence[T], listing: str, given: str | None, size: int) -> tupl
     return items[start:end], token(listing, end) if end < len(items) else None
 
 
+def next_token(page_token: str | None, listing: str, now: int) -> dict[str, str]:
+    """How a synced listing's page ends: the next page's token, or on the last page the sync token of `listing` at
+    `now` (what `synced` reads back)."""
+    return {"nextPageToken": page_token} if page_token is not None else {"nextSyncToken": token(listing, now)}
+
+
 def synced(listing: str, given: str) -> int:
     """The moment a sync token of `listing` stands for (a `nextSyncToken` is one: `token(listing, now)`); Google's
     410 `fullSyncRequired` for one it never gave."""

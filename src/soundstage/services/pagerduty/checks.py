@@ -15,9 +15,8 @@ from pydantic import model_validator
 
 from ...clock import parse_duration, parse_time
 from ...grading.attempt import Attempt, Record
-from ...grading.conditions import Condition, closest, field_is, matching, misses, wants
+from ...grading.conditions import Condition, closest, contains, field_is, matching, misses, wants
 from ...grading.kinds import Counted, state_check
-from ...grading.match import value_matches
 from ...grading.outcome import Outcome
 from ...grading.values import Case
 from ...grading.words import count, listing, show, some, span
@@ -126,14 +125,7 @@ def _conditions(args: IncidentArgs, attempt: Attempt) -> list[Condition[Any]]:
     if args.service is not None:
         said.append(field_is(lambda i: i.get("service"), args.service, lambda s: f"on {label(s)}"))
     if args.title_contains is not None:
-        part, fold = args.title_contains, Case(args.ignore_case).fold
-        said.append(
-            Condition(
-                f"whose title contains {show(args.title_contains)}{Case(args.ignore_case).note()}",
-                lambda i: value_matches(str(i.get("title") or ""), part, fold),
-                lambda i: f"its title is {show(i.get('title') or '', 60)}",
-            )
-        )
+        said.append(contains("title", lambda i: i.get("title"), args.title_contains, Case(args.ignore_case)))
     if args.status is not None:
         said.append(field_is(lambda i: i.get("status"), args.status, str))
     if args.urgency is not None:
