@@ -70,30 +70,37 @@ def parse_time(text: str | datetime) -> int:
     return (delta.days * 86400 + delta.seconds) * US + delta.microseconds
 
 
-# An answer shows the times of the records it renders, the same ones call after call: remembered.
-@lru_cache(maxsize=4096)
 def iso(us: int) -> str:
     """Epoch microseconds as ISO-8601 UTC with `Z`, the fraction only when there is one."""
+    # An answer shows the times of the records it renders, the same ones call after call: remembered (a dict
+    # emptied when full, cheaper than an LRU's bookkeeping on a miss, which every call's own new time is).
+    try:
+        return _ISO[us]
+    except KeyError:
+        pass
     seconds, fraction = divmod(us, US)
-    stamp = _iso_seconds(seconds)
-    return f"{stamp}.{fraction:06d}Z" if fraction else f"{stamp}Z"
+    minute, second = divmod(seconds, 60)
+    stamp = _iso_minute(minute) + _SECONDS[second]
+    text = f"{stamp}.{fraction:06d}Z" if fraction else stamp + "Z"
+    if len(_ISO) >= _ISO_SIZE:
+        _ISO.clear()
+    _ISO[us] = text
+    return text
+
+
+_ISO: dict[int, str] = {}
+_ISO_SIZE = 4096
 
 
 def http_date(us: int) -> str:
     """Epoch microseconds as an RFC 7231 HTTP `Date` value."""
-    return _http_seconds(us // US)
+    minute, second = divmod(us // US, 60)
+    return _http_minute(minute) + _SECONDS[second] + " GMT"
 
 
 # Every call formats its time twice, a tick (seconds) after the last call's: the text up to the minute is
-# remembered, the seconds are appended.
-def _iso_seconds(seconds: int) -> str:
-    minute, second = divmod(seconds, 60)
-    return f"{_iso_minute(minute)}:{second:02d}"
-
-
-def _http_seconds(seconds: int) -> str:
-    minute, second = divmod(seconds, 60)
-    return f"{_http_minute(minute)}:{second:02d} GMT"
+# remembered, the seconds are appended (`:00` to `:59`, made once).
+_SECONDS = tuple(f":{second:02d}" for second in range(60))
 
 
 @lru_cache(maxsize=1024)

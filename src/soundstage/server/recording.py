@@ -62,6 +62,10 @@ Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
 Target = tuple[str | None, str, str, str | None]
 # Query parameters that carry credentials in some vendor's API (`Service.secret_params`); never recorded.
 SECRET_PARAMS = frozenset(name for service in SERVICES.values() for name in getattr(service, "secret_params", ()))
+# The account each service's tokens belong to, looked up once rather than on every call.
+_ACCOUNTS = {name: account(service) for name, service in SERVICES.items()}
+# The services that take batch requests (`Service.batch_paths`): no other call is looked at as one.
+_BATCHES = frozenset(name for name, service in SERVICES.items() if getattr(service, "batch_paths", None))
 # The services that answer paths at the root of the host outside their prefix (`Service.claim`).
 _CLAIMS = [(name, claim) for name, service in SERVICES.items() if (claim := getattr(service, "claim", None))]
 
@@ -145,9 +149,10 @@ async def serve_call(hub: Hub, target: Target, scope: Scope, receive: Receive, s
         date = None
     else:
         hub.touch(world)
-        if principal is not None and principal.service != account(service):  # a token of another account
+        if principal is not None and principal.service != _ACCOUNTS[name]:  # a token of another account
             principal = None
-        if batch.takes(service, call, size):  # many calls in one request, each run and logged as its own
+        # Many calls in one request, each run and logged as its own.
+        if name in _BATCHES and batch.takes(service, call, size):
             prefix = "" if vendor is not None else scope["path"][: len(scope["path"]) - len(path)]
             served = world
 
@@ -326,9 +331,12 @@ def _trace_body(
     the body as the service parsed it (`parsed`: the reply was built from the whole body) if it is at
     most `TRACE_BODY_LIMIT` and the log can write it; else the start of its text."""
     if parsed and size <= TRACE_BODY_LIMIT:
+        trace_body = reply.trace_body
+        if trace_body is None or (type(trace_body) is dict and not trace_body):  # most reads: nothing to check
+            return trace_body, None
         try:
-            orjson.dumps(reply.trace_body)
-            return reply.trace_body, None
+            orjson.dumps(trace_body)
+            return trace_body, None
         except (TypeError, orjson.JSONEncodeError):
             pass
     if not call.body:

@@ -21,7 +21,7 @@ from ..spec.fields import Spec
 from ..world import Principal, World
 
 
-@dataclass
+@dataclass(slots=True)
 class ServiceRequest:
     """An incoming call, as the service sees it."""
 
@@ -37,7 +37,7 @@ class ServiceRequest:
         return self.headers.get("content-type", "").split(";")[0].strip().lower()
 
 
-@dataclass
+@dataclass(slots=True)
 class Reply:
     """What a service answers. `trace_body` is the parsed request body, as the trace records it."""
 
