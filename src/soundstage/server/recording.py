@@ -24,10 +24,10 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import itertools
 import logging
 from collections.abc import Awaitable, Callable, MutableMapping
 from functools import partial
-from itertools import chain
 from typing import Any
 
 import orjson
@@ -356,7 +356,7 @@ def _request(scope: Scope, world_id: str | None, name: str, path: str, root: str
         headers = _HEADERS[key := tuple(raw)]
     except KeyError:
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in raw}
-        if sum(map(len, chain.from_iterable(key))) <= _REMEMBERED:
+        if sum(map(len, itertools.chain.from_iterable(key))) <= _REMEMBERED:
             _remember(_HEADERS, key, headers)
     except TypeError:  # a server that gives each header as a list
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in raw}
@@ -426,37 +426,54 @@ async def _body(message: MutableMapping[str, Any], receive: Receive, limit: int)
 def _headers(reply: Reply, content: bytes, date: str | None) -> list[tuple[bytes, bytes]]:
     """The answer's headers: the reply's, the content type every vendor uses unless it says another, the
     simulated `Date` and the length."""
-    if reply.headers:
-        # By lower-case name, in the order first given, the last value given winning.
-        pairs: dict[bytes, tuple[bytes, bytes]] = {}
-        for item in reply.headers.items():
-            pair = _ENCODED.get(item) or _encoded(item)
-            pairs[pair[0]] = pair
-        if b"content-type" not in pairs:
-            pairs[b"content-type"] = _JSON_TYPE_HEADER
-        if date is not None:
-            pairs[b"date"] = (b"date", date.encode("latin-1", "replace"))
-        pairs[b"content-length"] = (b"content-length", b"%d" % len(content))
-        raw = list(pairs.values())
-    else:  # most answers: the same headers in the same order, without building them by name
+    headers = reply.headers
+    if not headers:  # most answers: the same headers in the same order, without building them by name
         raw = [_JSON_TYPE_HEADER]
-        if date is not None:
-            raw.append((b"date", date.encode("latin-1", "replace")))
-        raw.append((b"content-length", b"%d" % len(content)))
+    else:
+        names = _NAMES.get(key := tuple(headers)) if len(headers) <= _NAMED else None
+        if names is None:
+            names = _named(key)
+        if names is _BY_NAME:
+            return _headers_by_name(headers, content, date)
+        # Encoded by the interpreter's own loops, no Python step per header.
+        raw = list(zip(names, map(str.encode, headers.values(), _LATIN_1, _REPLACE), strict=True))
+        if b"content-type" not in names:
+            raw.append(_JSON_TYPE_HEADER)
+    if date is not None:
+        raw.append((b"date", date.encode("latin-1", "replace")))
+    raw.append((b"content-length", b"%d" % len(content)))
     return raw
 
 
-# Most of a vendor's headers are the same on every answer (GitHub sends two dozen, most of them constant):
-# each (name, value) is encoded once, and looked up after. Emptied when full, so values that change with
-# every answer (ids, tags) cannot grow it without bound.
-_ENCODED: dict[tuple[str, str], tuple[bytes, bytes]] = {}
-_ENCODED_SIZE = 4096
+def _headers_by_name(headers: dict[str, str], content: bytes, date: str | None) -> list[tuple[bytes, bytes]]:
+    """`_headers` for names that repeat in another case, or that name the date or length the layer sets: by
+    lower-case name, in the order first given, the last value given winning."""
+    pairs: dict[bytes, tuple[bytes, bytes]] = {}
+    for name, value in headers.items():
+        lowered = name.lower().encode("latin-1")
+        pairs[lowered] = (lowered, value.encode("latin-1", "replace"))
+    if b"content-type" not in pairs:
+        pairs[b"content-type"] = _JSON_TYPE_HEADER
+    if date is not None:
+        pairs[b"date"] = (b"date", date.encode("latin-1", "replace"))
+    pairs[b"content-length"] = (b"content-length", b"%d" % len(content))
+    return list(pairs.values())
 
 
-def _encoded(item: tuple[str, str]) -> tuple[bytes, bytes]:
-    name, value = item
-    pair = (name.lower().encode("latin-1"), value.encode("latin-1", "replace"))
-    if len(_ENCODED) >= _ENCODED_SIZE:
-        _ENCODED.clear()
-    _ENCODED[item] = pair
-    return pair
+# A vendor answers with the same header names call after call (GitHub sends two dozen): each set of names is
+# lowered and encoded once (or marked `_BY_NAME` when it needs merging by name), and looked up after. Emptied
+# when full, so a flood of distinct names cannot grow it without bound.
+_NAMES: dict[tuple[str, ...], tuple[bytes, ...]] = {}
+_LATIN_1, _REPLACE = itertools.repeat("latin-1"), itertools.repeat("replace")
+_BY_NAME: tuple[bytes, ...] = (b"merged by name",)  # a marker, compared by identity
+_NAMED = 64  # names: a longer set is merged by name every time
+_SET_BY_LAYER = frozenset((b"date", b"content-length"))
+
+
+def _named(names: tuple[str, ...]) -> tuple[bytes, ...]:
+    lowered = tuple(name.lower().encode("latin-1") for name in names)
+    if len(set(lowered)) < len(lowered) or not _SET_BY_LAYER.isdisjoint(lowered):
+        lowered = _BY_NAME
+    if len(names) <= _NAMED:
+        _remember(_NAMES, names, lowered)
+    return lowered
