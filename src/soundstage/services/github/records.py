@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import base64
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ...ids import IdSource
 from ...spec.build import BuildContext
@@ -40,12 +40,13 @@ def node_id(kind: str, number: int) -> str:
     return base64.b64encode(f"0{len(kind)}:{kind}{number}".encode()).decode()
 
 
-@dataclass(frozen=True)
+@dataclass
 class Records:
     """A world's collections by name (`world.__getitem__` or `ctx.collection`) and its id source."""
 
     collection: Callable[[str], Collection]
     ids: IdSource
+    _objects: Objects | None = field(default=None, init=False, repr=False, compare=False)  # made on first use
 
     @classmethod
     def live(cls, world: World) -> Records:
@@ -61,7 +62,10 @@ class Records:
     @property
     def objects(self) -> Objects:
         """The git objects: blobs, trees, commits and annotated tags."""
-        return Objects(self[BLOBS], self[TREES], self[COMMITS], self[TAG_OBJECTS])
+        # A collection, once made, stays the same object: they are looked up once.
+        if self._objects is None:
+            self._objects = Objects(self[BLOBS], self[TREES], self[COMMITS], self[TAG_OBJECTS])
+        return self._objects
 
     def new_id(self, kind: str) -> tuple[int, str]:
         """The next numeric id of a kind of record (`Issue`, `CheckRun`...) and its node id."""

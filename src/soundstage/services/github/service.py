@@ -173,20 +173,21 @@ class GitHubService(RestService):
         unchanged = wire.not_modified(request, reply, cached)
         if unchanged:
             reply.status, reply.body, reply.encoded = 304, None, None
-        reply.headers = {
-            # Neither a 304 nor `GET /rate_limit` counts against the primary limit.
-            **rate_headers(world, not unchanged and reply.operation != "GET /rate_limit", anonymous),
-            **({} if anonymous else {"X-OAuth-Scopes": SCOPES}),
-            "X-Accepted-OAuth-Scopes": wire.ACCEPTED_SCOPES.get(reply.operation or "", ""),
-            "X-GitHub-Request-Id": wire.request_id(world),
-            **cached,
-            **wire.CONSTANT,
-            **reply.headers,
-        }
+        # Neither a 304 nor `GET /rate_limit` counts against the primary limit.
+        headers = rate_headers(world, not unchanged and reply.operation != "GET /rate_limit", anonymous)
+        if not anonymous:
+            headers["X-OAuth-Scopes"] = SCOPES
+        headers["X-Accepted-OAuth-Scopes"] = wire.ACCEPTED_SCOPES.get(reply.operation or "", "")
+        headers["X-GitHub-Request-Id"] = wire.request_id(world)
+        headers.update(cached)
+        headers.update(wire.CONSTANT)
+        headers.update(reply.headers)
         selected = wire.version(request)
         if selected in VERSIONS:
-            reply.headers["X-GitHub-Api-Version-Selected"] = selected
-        reply.headers.setdefault("X-GitHub-Media-Type", media.media_header(request))
+            headers["X-GitHub-Api-Version-Selected"] = selected
+        if "X-GitHub-Media-Type" not in headers:
+            headers["X-GitHub-Media-Type"] = media.media_header(request)
+        reply.headers = headers
         return reply
 
     def _precheck(self, request: ServiceRequest) -> Reply | None:
