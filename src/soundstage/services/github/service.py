@@ -48,9 +48,26 @@ _NO_USER_AGENT = (
 import_registrations(__package__)
 
 
+# The token each `Authorization` names, read once (a client sends the same one call after call); bounded, emptied
+# when full.
+_TOKENS_MAX = 256
+_TOKENS: dict[str, str | None] = {}
+
+
 def token_of(request: ServiceRequest) -> str | None:
     """The token of `Authorization: token <t>`, `Bearer <t>` or `Basic base64(user:t)`."""
-    scheme, _, value = request.headers.get("authorization", "").strip().partition(" ")
+    authorization = request.headers.get("authorization", "")
+    try:
+        return _TOKENS[authorization]
+    except KeyError:
+        if len(_TOKENS) >= _TOKENS_MAX:
+            _TOKENS.clear()
+        found = _TOKENS[authorization] = _token(authorization)
+        return found
+
+
+def _token(authorization: str) -> str | None:
+    scheme, _, value = authorization.strip().partition(" ")
     value = value.strip()
     kind = scheme.lower()
     if kind in ("token", "bearer") and value:
