@@ -76,7 +76,8 @@ class RestService(ABC):
     unimplemented: ClassVar[Iterable[str]] = ()
 
     def __init__(self) -> None:
-        self.router = Router(self.ops.names(), self.tails, self.unimplemented)
+        self.router = Router(self.ops.names(), self.tails)
+        self.reserved = Router(self.unimplemented)
 
     @abstractmethod
     def envelope(self, exc: Any) -> Any:
@@ -112,14 +113,19 @@ class RestService(ABC):
         return injected(self.internal_error, request, exc.status, self.envelope(exc), dict(exc.headers))
 
     def operation(self, request: ServiceRequest) -> str | None:
-        found = self.router.match(request.method, request.path)
+        found = self._route(request)
         return found[0] if found else None
+
+    def _route(self, request: ServiceRequest) -> tuple[str, dict[str, str]] | None:
+        if self.reserved.match(request.method, request.path) is not None:
+            return None
+        return self.router.match(request.method, request.path)
 
     def operations(self) -> list[str]:
         return self.ops.names()
 
     def handle(self, world: World, principal: Principal | None, request: ServiceRequest) -> Reply:
-        found = self.router.match(request.method, request.path)
+        found = self._route(request)
         # Parsed apart from the handler's copy: the trace records what was sent, whatever a handler does.
         body = trace_body(request)
         if found is None:

@@ -37,12 +37,8 @@ def _specificity(template: Template) -> tuple[bool, ...]:
 
 
 class Router:
-    """`reserved`: operations the router answers None for, though a template of its own would take them."""
-
-    def __init__(self, names: Iterable[str], tails: Iterable[str] = (), reserved: Iterable[str] = ()) -> None:
+    def __init__(self, names: Iterable[str], tails: Iterable[str] = ()) -> None:
         tails = frozenset(tails)
-        reserved = list(reserved)
-        self._reserved = Router(reserved) if reserved else None
         self._exact: dict[tuple[str, int], list[Template]] = {}
         self._tails: dict[str, list[Template]] = {}
         for name in names:
@@ -67,8 +63,6 @@ class Router:
         return None if found is None else (found[0], dict(found[1]))
 
     def _match(self, method: str, path: str) -> Found | None:
-        if self._reserved is not None and self._reserved._match(method, path) is not None:
-            return None
         segments = _segments(path)
         for template in self._exact.get((method, len(segments)), ()):
             params = _bind(template, segments)

@@ -316,8 +316,10 @@ def as_json(request: ServiceRequest) -> ServiceRequest:
     """The request with its body read as JSON whatever its `Content-Type` says, as GitHub reads it: its docs
     show `curl -d '{...}'`, which sends `application/x-www-form-urlencoded`. Without the header, a body that
     is not JSON is kept as text for the trace and answered 400 `Problems parsing JSON`."""
+    if not request.body:  # most calls: a GET
+        return request
     kind = request.content_type
-    if not request.body or not kind or kind.endswith("json"):
+    if not kind or kind.endswith("json"):
         return request
     headers = {name: value for name, value in request.headers.items() if name != "content-type"}
     return dataclasses.replace(request, headers=headers)
