@@ -271,13 +271,27 @@ def parse_query(raw: str) -> dict[str, Any]:
 
 def _unquote(part: str) -> str:
     """`unquote(part.replace("+", " "), errors="replace")`. An ASCII part is decoded in one go, which gives the
-    same text: no ASCII byte can continue a UTF-8 sequence, so replacement marks fall where `unquote` puts them."""
+    same text: no ASCII byte can continue a UTF-8 sequence, so replacement marks fall where `unquote` puts them.
+    Most often each escape in it is of an ASCII character (`%3B`, `%2C`), which stands for itself in UTF-8:
+    those are put back as text, without going through bytes."""
     part = part.replace("+", " ")
     if "%" not in part:  # what either decoder gives back unchanged (a `+` alone, most often: a space)
         return part
-    if part.isascii():
-        return unquote_to_bytes(part).decode("utf-8", "replace")
-    return unquote(part, errors="replace")
+    if not part.isascii():
+        return unquote(part, errors="replace")
+    first, *rest = part.split("%")
+    decoded = [first]
+    for piece in rest:
+        character = _ASCII_ESCAPES.get(piece[:2])
+        if character is None:  # a byte of a longer UTF-8 sequence, or no escape at all (`%` and no hex digits)
+            return unquote_to_bytes(part).decode("utf-8", "replace")
+        decoded += (character, piece[2:])
+    return "".join(decoded)
+
+
+_HEX_DIGITS = "0123456789ABCDEFabcdef"
+# The two hex digits of each escape of an ASCII character (either case), and that character.
+_ASCII_ESCAPES = {high + low: chr(int(high + low, 16)) for high in "01234567" for low in _HEX_DIGITS}
 
 
 class BodyError(ValueError):

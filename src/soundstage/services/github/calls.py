@@ -12,7 +12,7 @@ from __future__ import annotations
 import base64
 import shlex
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote, urlencode
 
@@ -75,6 +75,7 @@ class Call(RestCall):
     `body` itself; everywhere else an array is GitHub's 400."""
 
     user: Record | None
+    _records: Records | None = field(default=None, init=False, repr=False, compare=False)  # made on first use
 
     def not_an_object(self) -> GitHubError:
         return GitHubError(400, "Problems parsing JSON")
@@ -96,15 +97,17 @@ class Call(RestCall):
 
     @property
     def records(self) -> Records:
-        """The GitHub records of the call's world."""
-        return Records.live(self.world)
+        """The GitHub records of the call's world (made once per call: a handler reads them again and again)."""
+        if self._records is None:
+            self._records = Records.live(self.world)
+        return self._records
 
     # -- the records the path names ------------------------------------------------------------------
 
     def repo(self) -> Record:
         """The repository of the path's `{owner}/{repo}`, or 404."""
         record = self.world[REPOS].get(f"{self.params['owner']}/{self.params['repo']}")
-        if record is None or not self.visible([record]):
+        if record is None or (self.user is None and record["private"]):  # as `visible` sees it
             raise not_found(f"{DOCS}/repos/repos#get-a-repository")
         return record
 

@@ -246,13 +246,17 @@ def mode_changes(objects: Objects, before: str | None, after: str) -> dict[str, 
 def entry_at(objects: Objects, tree: str, path: str) -> Record | None:
     """The tree entry at `path` (a file or a directory); the root itself for an empty path."""
     entry: Record = {"path": "", "mode": TREE_MODE, "type": "tree", "sha": tree}
-    for part in [p for p in path.split("/") if p]:
+    for part in path.split("/"):
+        if not part:
+            continue
         if entry["type"] != "tree":
             return None
-        found = [e for e in entries(objects, entry["sha"]) if e["path"] == part]
-        if not found:
+        for found in entries(objects, entry["sha"]):
+            if found["path"] == part:
+                entry = found
+                break
+        else:
             return None
-        entry = found[0]
     return entry
 
 

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import base64
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 from ...ids import IdSource
 from ...spec.build import BuildContext
@@ -40,16 +41,30 @@ def node_id(kind: str, number: int) -> str:
     return base64.b64encode(f"0{len(kind)}:{kind}{number}".encode()).decode()
 
 
+class KnownObjects:
+    """Where a world's git objects live, once looked up (a collection, once made, stays the same object): a world
+    part, so that every call of a live world finds them. A fork looks up its own."""
+
+    __slots__ = ("objects",)
+
+    def __init__(self) -> None:
+        self.objects: Objects | None = None
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> KnownObjects:
+        return KnownObjects()
+
+
 @dataclass(frozen=True)
 class Records:
     """A world's collections by name (`world.__getitem__` or `ctx.collection`) and its id source."""
 
     collection: Callable[[str], Collection]
     ids: IdSource
+    known: KnownObjects = field(default_factory=KnownObjects, repr=False, compare=False)
 
     @classmethod
     def live(cls, world: World) -> Records:
-        return cls(world.__getitem__, world.ids)
+        return cls(world.__getitem__, world.ids, world.part(KnownObjects))
 
     @classmethod
     def image(cls, ctx: BuildContext) -> Records:
@@ -61,7 +76,10 @@ class Records:
     @property
     def objects(self) -> Objects:
         """The git objects: blobs, trees, commits and annotated tags."""
-        return Objects(self[BLOBS], self[TREES], self[COMMITS], self[TAG_OBJECTS])
+        known = self.known
+        if known.objects is None:
+            known.objects = Objects(self[BLOBS], self[TREES], self[COMMITS], self[TAG_OBJECTS])
+        return known.objects
 
     def new_id(self, kind: str) -> tuple[int, str]:
         """The next numeric id of a kind of record (`Issue`, `CheckRun`...) and its node id."""

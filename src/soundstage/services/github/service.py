@@ -48,9 +48,26 @@ _NO_USER_AGENT = (
 import_registrations(__package__)
 
 
+# The token each `Authorization` names, read once (a client sends the same one call after call); bounded, emptied
+# when full.
+_TOKENS_MAX = 256
+_TOKENS: dict[str, str | None] = {}
+
+
 def token_of(request: ServiceRequest) -> str | None:
     """The token of `Authorization: token <t>`, `Bearer <t>` or `Basic base64(user:t)`."""
-    scheme, _, value = request.headers.get("authorization", "").strip().partition(" ")
+    authorization = request.headers.get("authorization", "")
+    try:
+        return _TOKENS[authorization]
+    except KeyError:
+        if len(_TOKENS) >= _TOKENS_MAX:
+            _TOKENS.clear()
+        found = _TOKENS[authorization] = _token(authorization)
+        return found
+
+
+def _token(authorization: str) -> str | None:
+    scheme, _, value = authorization.strip().partition(" ")
     value = value.strip()
     kind = scheme.lower()
     if kind in ("token", "bearer") and value:
@@ -173,20 +190,21 @@ class GitHubService(RestService):
         unchanged = wire.not_modified(request, reply, cached)
         if unchanged:
             reply.status, reply.body, reply.encoded = 304, None, None
-        reply.headers = {
-            # Neither a 304 nor `GET /rate_limit` counts against the primary limit.
-            **rate_headers(world, not unchanged and reply.operation != "GET /rate_limit", anonymous),
-            **({} if anonymous else {"X-OAuth-Scopes": SCOPES}),
-            "X-Accepted-OAuth-Scopes": wire.ACCEPTED_SCOPES.get(reply.operation or "", ""),
-            "X-GitHub-Request-Id": wire.request_id(world),
-            **cached,
-            **wire.CONSTANT,
-            **reply.headers,
-        }
+        # Neither a 304 nor `GET /rate_limit` counts against the primary limit.
+        headers = rate_headers(world, not unchanged and reply.operation != "GET /rate_limit", anonymous)
+        if not anonymous:
+            headers["X-OAuth-Scopes"] = SCOPES
+        headers["X-Accepted-OAuth-Scopes"] = wire.ACCEPTED_SCOPES.get(reply.operation or "", "")
+        headers["X-GitHub-Request-Id"] = wire.request_id(world)
+        headers.update(cached)
+        headers.update(wire.CONSTANT)
+        headers.update(reply.headers)
         selected = wire.version(request)
         if selected in VERSIONS:
-            reply.headers["X-GitHub-Api-Version-Selected"] = selected
-        reply.headers.setdefault("X-GitHub-Media-Type", media.media_header(request))
+            headers["X-GitHub-Api-Version-Selected"] = selected
+        if "X-GitHub-Media-Type" not in headers:
+            headers["X-GitHub-Media-Type"] = media.media_header(request)
+        reply.headers = headers
         return reply
 
     def _precheck(self, request: ServiceRequest) -> Reply | None:
@@ -298,8 +316,10 @@ def as_json(request: ServiceRequest) -> ServiceRequest:
     """The request with its body read as JSON whatever its `Content-Type` says, as GitHub reads it: its docs
     show `curl -d '{...}'`, which sends `application/x-www-form-urlencoded`. Without the header, a body that
     is not JSON is kept as text for the trace and answered 400 `Problems parsing JSON`."""
+    if not request.body:  # most calls: a GET
+        return request
     kind = request.content_type
-    if not request.body or not kind or kind.endswith("json"):
+    if not kind or kind.endswith("json"):
         return request
     headers = {name: value for name, value in request.headers.items() if name != "content-type"}
     return dataclasses.replace(request, headers=headers)

@@ -161,7 +161,9 @@ class Args:
     @classmethod
     def parse(cls, request: ServiceRequest) -> Args:
         warnings: list[str] = []
-        values = {**request.query, **body_values(request, warnings)}
+        values = body_values(request, warnings)  # a new dict, this call's own
+        if request.query:  # shared by the calls with the same query string: read, never changed
+            values = {**request.query, **values}
         values.pop("token", None)
         for name in values:
             problem = _arg_name_problem(name)

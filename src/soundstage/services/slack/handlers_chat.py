@@ -14,14 +14,15 @@ from .timestamps import now_seconds
 
 def _what(call: Call, conversation: Record | None) -> tuple[str, str | None, bool, dict[str, Any]]:
     """A new message's text, thread, whether it is also sent to the channel, and its other fields."""
-    content = call.content()
+    extra = call.content()  # a new dict: the fields past the text are the message's other fields
+    text = extra.pop("text", "")
     thread_ts = call.thread(conversation)
     broadcast = bool(thread_ts) and call.args.flag("reply_broadcast")
-    extra = {**{k: v for k, v in content.items() if k != "text"}, **call.post_options()}
+    extra.update(call.post_options())
     metadata = call.metadata()
     if metadata is not None:
         extra["metadata"] = metadata
-    return content.get("text", ""), thread_ts, broadcast, extra
+    return text, thread_ts, broadcast, extra
 
 
 @ops("chat.postMessage")

@@ -81,18 +81,20 @@ def record(
     the rich_text block Slack makes of its text. One `composed` in Slack's own client (a person's, unless
     said otherwise) also carries the `client_msg_id` the client gives it."""
     stored = mrkdwn.escape(text)
-    bot = "bot_id" in author["profile"]
+    written = subtype in WRITTEN
     made: dict[str, Any] = {"type": "message"}
     if subtype:
         made["subtype"] = subtype
     made["user"] = author["id"]
-    if subtype in WRITTEN and (not bot if composed is None else composed):
+    if written and (("bot_id" not in author["profile"]) if composed is None else composed):
         made["client_msg_id"] = ids.uuid("slack:client_msg_id")
-    made.update({"text": stored, "ts": ts, "team": team_id}, **bot_fields(author, team_id))
-    blocks = (extra or {}).get("blocks")
-    if blocks is not None:
-        extra = {**(extra or {}), "blocks": mrkdwn.with_block_ids(blocks, ids)}
-    elif subtype in WRITTEN and stored:
+    made["text"] = stored
+    made["ts"] = ts
+    made["team"] = team_id
+    made.update(bot_fields(author, team_id))
+    if extra and (blocks := extra.get("blocks")) is not None:
+        extra = {**extra, "blocks": mrkdwn.with_block_ids(blocks, ids)}
+    elif written and stored:
         made["blocks"] = [mrkdwn.rich_text(stored, ids)]
     if thread_ts is not None:
         made["thread_ts"] = thread_ts
@@ -176,10 +178,10 @@ def post(
         extra=extra,
         composed=composed,
     )
-    world[MESSAGES].add(ts, new)
-    if parent is not None:
+    added = world[MESSAGES].add(ts, new)
+    if parent is not None:  # a change of the parent alone: the new message stays as added
         _summarize(world, parent["ts"])
-    return world[MESSAGES].one(ts)
+    return added
 
 
 def _summarize(world: World, parent_ts: str) -> None:

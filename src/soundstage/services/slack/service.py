@@ -31,8 +31,9 @@ def token_of(request: ServiceRequest) -> str | None:
     if request.path.startswith(files.UPLOAD_PATH):
         return request.path[len(files.UPLOAD_PATH) :].strip("/") or None
     scheme, _, value = request.headers.get("authorization", "").partition(" ")
-    if scheme.lower() == "bearer" and value.strip():
-        return value.strip()
+    value = value.strip()
+    if value and scheme.lower() == "bearer":
+        return value
     token = request.query.get("token")
     if token is None and request.body:
         try:

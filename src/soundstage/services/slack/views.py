@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterable
 from typing import Any
 
 from ...world import Record, World
@@ -41,11 +42,20 @@ def message(record: Record, viewer: str, *, metadata: bool = True) -> dict[str, 
     view.pop("channel", None)
     if not metadata:
         view.pop("metadata", None)
-    if None in view.values():  # a thread's fields once its replies are gone
+    if _holds_none(view.values()):  # a thread's fields once its replies are gone
         view = {k: v for k, v in view.items() if v is not None}
     if record.get("reply_count") is not None:
         view["subscribed"] = viewer == record["user"] or viewer in record["reply_users"]
     return view
+
+
+def _holds_none(values: Iterable[Any]) -> bool:
+    # `None in values` compares each value with None by `==` (a string or a dict goes through both types'
+    # comparisons first): a record's values are JSON's, none equal to None but None itself, so `is` tells.
+    for value in values:
+        if value is None:
+            return True
+    return False
 
 
 def in_channel(world: World, record: Record, viewer: str, *, metadata: bool = True) -> dict[str, Any]:
