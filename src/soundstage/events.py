@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Iterator
 from copy import deepcopy
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
@@ -188,9 +188,14 @@ def _built(model: type[E], seq: int, fields: dict[str, Any]) -> E:
         shape = _SHAPES[key] = _shape(model, tuple(fields))
     if shape is None:
         return model(seq=seq, **fields)  # an unknown or a missing field: pydantic's own error
+    return _made(model, shape, seq, fields)
+
+
+def _made(model: type[E], shape: _Shape, seq: int, fields: dict[str, Any]) -> E:
     values = {**shape.defaults, "seq": seq, **fields}
-    for name in shape.copied:
-        values[name] = deepcopy(values[name])
+    if shape.copied:
+        for name in shape.copied:
+            values[name] = deepcopy(values[name])
     event = model.__new__(model)
     setattr_ = object.__setattr__  # as pydantic's `model_construct` does, past the frozen model's own
     setattr_(event, "__dict__", values)
@@ -198,6 +203,20 @@ def _built(model: type[E], seq: int, fields: dict[str, Any]) -> E:
     setattr_(event, "__pydantic_extra__", None)
     setattr_(event, "__pydantic_private__", None)
     return event
+
+
+class Shaped(Generic[E]):
+    """Events of one model made from fields of the same names, every one of the model's required fields among
+    them, each of its field's type: what is shared is worked out once, where a caller makes many of them (an
+    agent call and its writes, on every call), not looked up by the names on each."""
+
+    __slots__ = ("model", "shape")
+
+    def __init__(self, model: type[E], names: tuple[str, ...]) -> None:
+        shape = _shape(model, names)
+        if shape is None:
+            raise ValueError(f"{model.__name__} is not made from the fields {', '.join(names)}")
+        self.model, self.shape = model, shape
 
 
 class EventLog:
@@ -239,6 +258,10 @@ class EventLog:
     def emit_fields(self, model: type[E], fields: dict[str, Any]) -> E:
         """`emit_built` with the fields in a dict of the caller's, which it gives up."""
         return self._append(_built(model, len(self.events) + 1, fields))
+
+    def emit_shaped(self, shaped: Shaped[E], fields: dict[str, Any]) -> E:
+        """`emit_fields` for fields of the names `shaped` was made for."""
+        return self._append(_made(shaped.model, shaped.shape, len(self.events) + 1, fields))
 
     def _append(self, event: E) -> E:
         self.events.append(event)

@@ -25,7 +25,7 @@ from typing import Any, Protocol, Self, TypeVar
 
 from . import collector
 from .clock import Clock, format_duration, iso
-from .events import CallEvent, ClockEvent, EventLog, FinishEvent, StartEvent, WriteEvent
+from .events import CallEvent, ClockEvent, EventLog, FinishEvent, Shaped, StartEvent, WriteEvent
 from .ids import IdSource
 
 Record = Mapping[str, Any]
@@ -534,19 +534,27 @@ class World:
         self._journal.undo = []
         self._journal.pending = []
 
-    def end_call(self, at: int, **call: Any) -> CallEvent:
-        """Records the call, then the writes it made, then moves the clock on by one tick."""
+    def end_call(self, at: int, shaped: Shaped[CallEvent] | None = None, **call: Any) -> CallEvent:
+        """Records the call, then the writes it made, then moves the clock on by one tick. `shaped`: the call's
+        event made from fields of the names it was made for (with `t`), as the recording layer's every call is."""
         journal = self._journal
         pending, journal.undo, journal.pending = journal.pending, None, []  # the journal closes, whatever follows
         self.clock.tick()
         t = call["t"] = iso(at)
         log = self.log
-        event = log.emit_fields(CallEvent, call)
+        event = log.emit_shaped(shaped, call) if shaped is not None else log.emit_fields(CallEvent, call)
         if pending:
+            by = event.seq
             for name, op, record_id, fields in pending:
-                log.emit_built(WriteEvent, t=t, collection=name, op=op, id=record_id, fields=fields, by=event.seq)
+                log.emit_shaped(
+                    _WRITE_BY, {"t": t, "collection": name, "op": op, "id": record_id, "fields": fields, "by": by}
+                )
             self.notify()
         return event
+
+
+# A write event as a call's writes are logged, after its own event.
+_WRITE_BY = Shaped(WriteEvent, ("t", "collection", "op", "id", "fields", "by"))
 
 
 def _changed_fields(old: Record | None, new: Record | None) -> list[str]:

@@ -289,7 +289,8 @@ def test_a_requests_headers_and_query_read_the_same_remembered_or_not_and_what_i
 def test_headers_are_sent_by_lower_case_name_first_place_last_value_whatever_is_remembered(monkeypatch):
     from soundstage.services.base import Reply
 
-    monkeypatch.setattr(recording, "_ENCODED_SIZE", 3)  # emptied over and over below
+    monkeypatch.setattr(recording, "_DECODED_SIZE", 2)  # emptied over and over below
+    recording._NAMES.clear()
     reply = Reply(200, {}, headers={"X-Id": "1", "ETag": 'W/"a"', "x-id": "2", "Date": "no", "Note": "café ☕"})
     expected = [
         (b"x-id", b"2"),  # where the first was, with the last value
@@ -299,9 +300,15 @@ def test_headers_are_sent_by_lower_case_name_first_place_last_value_whatever_is_
         (b"content-type", b"application/json; charset=utf-8"),  # the default, last
         (b"content-length", b"4"),
     ]
-    for _ in range(3):  # the same headers from what was remembered, and after it was emptied
+    # Names that each appear once, and not the date or length: in their order, from what was remembered of them.
+    distinct = Reply(200, {}, headers={"X-Id": "7", "Content-Type": "text/plain", "Note": "☕"})
+    own = [(b"x-id", b"7"), (b"content-type", b"text/plain"), (b"note", b"?"), (b"content-length", b"4")]
+    for n in range(3):  # the same headers from what was remembered, and after it was emptied
         assert recording._headers(reply, b"{}\r\n", "Mon, 02 Mar 2026 14:00:00 GMT") == expected
-        assert len(recording._ENCODED) <= 3
+        assert recording._headers(distinct, b"{}\r\n", None) == own
+        other = Reply(200, {}, headers={f"X-{n}": "v"})  # a set of names more than the two remembered
+        assert recording._headers(other, b"", None)[0] == (f"x-{n}".encode(), b"v")
+        assert len(recording._NAMES) <= 2
     own_type = Reply(404, None, headers={"Content-Type": "text/plain"})
     assert recording._headers(own_type, b"", None) == [(b"content-type", b"text/plain"), (b"content-length", b"0")]
 

@@ -33,7 +33,7 @@ from typing import Any
 import orjson
 
 from ..clock import http_date, iso
-from ..events import AfterFinishEvent
+from ..events import AfterFinishEvent, CallEvent, Shaped
 from ..faults import api as api_faults
 from ..services import SERVICES
 from ..services.base import Reply, Service, ServiceRequest, account, parse_query
@@ -227,6 +227,7 @@ def record(
             world.clock.advance(injected.delay)
         world.end_call(
             at,
+            _CALL,
             service=service.name,
             method=call.method,
             path=call.path,
@@ -243,6 +244,29 @@ def record(
             mcp=mcp,
         )
     return reply, content, http_date(at), injected.real_delay_ms if injected is not None else 0
+
+
+# The fields every call's event is made from, as `record` gives them.
+_CALL = Shaped(
+    CallEvent,
+    (
+        "service",
+        "method",
+        "path",
+        "operation",
+        "query",
+        "body",
+        "body_cut",
+        "status",
+        "response",
+        "error",
+        "unimplemented",
+        "actor",
+        "injected",
+        "mcp",
+        "t",
+    ),
+)
 
 
 def tool_call(tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
