@@ -74,10 +74,9 @@ def iso(us: int) -> str:
     """Epoch microseconds as ISO-8601 UTC with `Z`, the fraction only when there is one."""
     # An answer shows the times of the records it renders, the same ones call after call: remembered (a dict
     # emptied when full, cheaper than an LRU's bookkeeping on a miss, which every call's own new time is).
-    try:
-        return _ISO[us]
-    except KeyError:
-        pass
+    text = _ISO.get(us)  # not a KeyError caught: raising one costs more than the rest on every call's new time
+    if text is not None:
+        return text
     seconds, fraction = divmod(us, US)
     minute, second = divmod(seconds, 60)
     stamp = _iso_minute(minute) + _SECONDS[second]
