@@ -52,7 +52,7 @@ class Call(RestCall):
 
     def text(self, name: str) -> str | None:
         """A query parameter as a string (the last one when repeated), None when absent."""
-        value = self.query.get(name)
+        value = self.request.query.get(name)
         if isinstance(value, list):
             value = value[-1]
         return value

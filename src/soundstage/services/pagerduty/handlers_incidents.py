@@ -67,7 +67,7 @@ def list_incidents(call: Call) -> dict[str, Any]:
     statuses = listed(call, "statuses")
     urgencies = listed(call, "urgencies")
     for name, given, allowed in (("statuses", statuses, STATUSES), ("urgencies", urgencies, URGENCIES)):
-        if not all(map(allowed.__contains__, given)):
+        if given and not all(map(allowed.__contains__, given)):
             raise invalid(f"{name} must be any of {', '.join(allowed)}.")
     order = sorts(call, _SORTS, "created_at")
     records: list[Record] = list(call.world[INCIDENTS])
