@@ -2,13 +2,14 @@
 index (`Collection.derived`) holding a token that every write replaces (an undone one too), and that is the
 same object in every world copied from one image until that world writes the collection. A render kept by
 the tokens of what it reads is current exactly while they are the ones answered: one lookup, however many
-records it read. `Kept` holds such renders.
+records it read. `tokens` finds a world's `Version` objects once (`Versions`); `Kept` holds such renders.
 """
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Mapping
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from ..world import Record, World
 
@@ -35,9 +36,30 @@ class Version:
         self.token = object()
 
 
+class Versions:
+    """The `Version` of each set of collections read through `tokens`, found once (a world part): a live world
+    keeps its collections, and each its `Version`, for its whole life. It holds nothing of the world; a fork
+    finds its own collections' versions."""
+
+    __slots__ = ("found",)
+
+    def __init__(self) -> None:
+        self.found: dict[tuple[str, ...], tuple[Version, ...]] = {}
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Versions:
+        return Versions()
+
+
+_token = operator.attrgetter("token")
+
+
 def tokens(world: World, names: tuple[str, ...]) -> tuple[object, ...]:
     """The tokens of collections `names` of a live world as they are now, in that order."""
-    return tuple([world[name].derived(Version).token for name in names])
+    found = world.part(Versions).found
+    versions = found.get(names)
+    if versions is None:
+        versions = found[names] = tuple([world[name].derived(Version) for name in names])
+    return tuple(map(_token, versions))
 
 
 class Kept(Generic[K, V]):

@@ -34,7 +34,6 @@ from .views_monitoring import GROUP_STATES
 ops = Operations("datadog")
 
 LAST_SECOND = 253_402_300_799  # 9999-12-31T23:59:59Z
-_INTEGER = re.compile(r"[+-]?[0-9]+")  # as Go's strconv reads one: no spaces, underscores or other digits
 _UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
 
 
@@ -53,7 +52,7 @@ class Call(RestCall):
 
     def text(self, name: str) -> str | None:
         """A query parameter as a string (the last one when repeated), None when absent."""
-        value = self.query.get(name)
+        value = self.request.query.get(name)
         if isinstance(value, list):
             value = value[-1]
         return value
@@ -70,7 +69,9 @@ class Call(RestCall):
         value = self.text(name)
         if value is None or value == "":
             return default
-        if not _INTEGER.fullmatch(value):
+        # As Go's strconv reads one: a sign, then ASCII digits only (no spaces, underscores or other digits).
+        digits = value[1:] if value[0] in "+-" else value
+        if not (digits.isascii() and digits.isdigit()):
             raise invalid(name)
         number = int(value)
         if not INT64_MIN <= number <= INT64_MAX or (minimum is not None and number < minimum):

@@ -33,6 +33,7 @@ from typing import Any
 
 from ...clock import US
 from ...world import Collection, Record, World, shared_by_forks
+from ..versions import tokens
 from .queries import MonitorQuery, QueryError, parse_monitor_query
 from .series import matching, window_range, window_value, window_values
 from .store import MONITORS, SERIES
@@ -45,6 +46,7 @@ _NEVER = 2**63  # a time past any simulated time
 # day, so that one whose ranges hold again soon after (an override that ended) is not computed a week ahead.
 AHEAD = 86400 * US
 _BLOCK = 64  # windows whose values are judged together, by their lowest and highest
+_READS = (MONITORS, SERIES)  # what an evaluation reads of the world's collections
 
 
 class Held(dict[str, tuple[str, dict[str, str]]]):
@@ -73,6 +75,21 @@ class _Calm:
 
 class Calm(dict[str, _Calm]):
     """The monitors left alone until something could change them (a world part): monitor id -> `_Calm`."""
+
+
+class Quiet:
+    """What the last evaluation of every monitor found, none being held (a world part): while the monitors and
+    series are the contents of `reads` (their `versions` tokens) and none is held, every monitor's `_Calm`
+    holds before `until`, so evaluating again changes nothing. A fork evaluates in full once."""
+
+    __slots__ = ("reads", "until")
+
+    def __init__(self) -> None:
+        self.reads: tuple[object, ...] | None = None
+        self.until = 0
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Quiet:
+        return Quiet()
 
 
 @shared_by_forks
@@ -291,9 +308,11 @@ def _steady(query: MonitorQuery, thresholds: dict[str, Any], low: float, high: f
 def evaluate_all(world: World, until: int) -> int:
     """Evaluates every monitor that could change at the world's now; answers until when evaluating again changes
     nothing while no monitor or series changes (`World.every`), looking ahead at most to `until`."""
+    now, forced, last = world.now(), world.part(Held), world.part(Quiet)
+    if not forced and now < last.until and last.reads == tokens(world, _READS):
+        return last.until
     monitors = world[MONITORS]
-    series, seed, now = world[SERIES], world.ids.seed, world.now()
-    forced = world.part(Held)
+    series, seed = world[SERIES], world.ids.seed
     calm, ahead = world.part(Calm), world.part(Ahead)
     quiet = _NEVER
     for monitor in list(monitors):
@@ -308,6 +327,7 @@ def evaluate_all(world: World, until: int) -> int:
                 monitor = monitors.change(monitor_id, **fields)
             known = calm[monitor_id] = _Calm(monitor, read, calm_until(series, seed, monitor, now, until, ahead))
         quiet = min(quiet, known.until)
+    last.reads, last.until = (None, 0) if forced else (tokens(world, _READS), quiet)
     return quiet
 
 

@@ -37,7 +37,8 @@ def query_metrics(call: Call) -> dict[str, Any]:
     until = min(end * US, call.now())
     # The rendered series are remembered by what they were asked with until the series next change
     # (`remembered`), with the metadata of their metrics they were rendered with (a unit edited since makes
-    # them afresh); an answer shares them with every other answer of the same query (never written).
+    # them afresh) and the query's `group_by`; an answer shares them with every other answer of the same query
+    # (never written).
     computed = call.world[SERIES].derived(Computed)
     asked = (text, start, until)
     found = computed.answers.get(asked)
@@ -49,9 +50,8 @@ def query_metrics(call: Call) -> dict[str, Any]:
             for plan in plans.plan(call.world, queries, start * US, until)
             for group, points in plan.points(call.world, start * US, until).items()
         ]
-        found = (series, edited)
+        found = (series, edited, sorted({key for q in queries for key in q.by}))
         computed.answer(asked, found, sum(item["length"] for item in series))
-    group_by = sorted({key for q in queries for key in q.by})
     return {
         "status": "ok",
         "res_type": "time_series",
@@ -63,14 +63,17 @@ def query_metrics(call: Call) -> dict[str, Any]:
         "values": [],
         "times": [],
         "message": "",
-        "group_by": group_by,
+        "group_by": found[2],
     }
 
 
 def _current(call: Call, edited: tuple[tuple[str, Any], ...]) -> bool:
     """Whether each metric's edited metadata is still the record the series were rendered with."""
     edits = call.world[METRICS]
-    return all(edits.get(metric) is record for metric, record in edited)
+    for metric, record in edited:
+        if edits.get(metric) is not record:
+            return False
+    return True
 
 
 def _series(call: Call, plan: plans.Plan, group: tuple[str, ...], pointlist: list[list[float]]) -> dict[str, Any]:

@@ -70,7 +70,7 @@ def listed(call: Call, name: str) -> list[str]:
 
 def text(call: Call, name: str) -> str | None:
     """A single-valued query parameter (the last one when given twice)."""
-    value = call.query.get(name)
+    value = call.request.query.get(name)
     return value[-1] if isinstance(value, list) else value
 
 
@@ -117,10 +117,12 @@ def by_name_descending(call: Call) -> bool:
 def sorts(call: Call, allowed: tuple[str, ...], default: str) -> list[tuple[str, bool]]:
     """`sort_by`: at most two `field[:asc|:desc]` of `allowed` (`default` when none), as (field, descending)."""
     given = listed(call, "sort_by")
+    if not given:
+        return [(default, False)]
     if len(given) > 2:
         raise invalid("sort_by takes at most two fields.")
     found: list[tuple[str, bool]] = []
-    for item in given or [default]:
+    for item in given:
         field, _, direction = item.partition(":")
         if field not in allowed or direction not in ("", "asc", "desc"):
             raise invalid(f"sort_by must be one of {', '.join(allowed)}, with :asc or :desc.")
@@ -137,10 +139,8 @@ MAX_RECORDS = 10_000
 def page_args(call: Call) -> tuple[int, int]:
     """`offset` (default 0) and `limit` (default 25, at most 100); PagerDuty answers 400 for junk, and
     400 `Arguments Caused Error` past its 10 000-record ceiling."""
-    offset, limit = (
-        _number(call, "offset", 0),
-        min(_number(call, "limit", 25), 100) or 25,
-    )
+    query = call.request.query
+    offset, limit = _number(query, "offset", 0), min(_number(query, "limit", 25), 100) or 25
     if offset + limit > MAX_RECORDS:
         raise PagerDutyError(
             400,
@@ -156,8 +156,8 @@ def page_args(call: Call) -> tuple[int, int]:
     return offset, limit
 
 
-def _number(call: Call, name: str, default: int) -> int:
-    value = call.query.get(name)
+def _number(query: dict[str, Any], name: str, default: int) -> int:
+    value = query.get(name)
     if value is None or value == "":
         return default
     if isinstance(value, list) or not (value.isascii() and value.isdigit()):
@@ -175,7 +175,7 @@ def paginate(call: Call, key: str, items: list[Any], view: Callable[[Any], Any] 
         "limit": limit,
         "offset": offset,
         "more": offset + limit < len(items),
-        "total": len(items) if call.query.get("total") == "true" else None,
+        "total": len(items) if call.request.query.get("total") == "true" else None,
     }
 
 

@@ -10,7 +10,7 @@ describes) and refuses any other change (400, code 2002); an acknowledged incide
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import partial
+from operator import itemgetter
 from typing import Any
 
 from ...clock import US
@@ -46,7 +46,14 @@ from .timers import arm
 
 DAY = 86400 * US
 STATUSES = ("triggered", "acknowledged", "resolved")
-_SORTS = ("incident_number", "created_at", "resolved_at", "urgency")
+# What each `sort_by` field sorts by, in the order its 400 names them.
+_SORT_KEYS: dict[str, Callable[[Record], Any]] = {
+    "incident_number": itemgetter("incident_number"),
+    "created_at": itemgetter("created_at"),
+    "resolved_at": lambda record: record["resolved_at"] or 0,
+    "urgency": lambda record: URGENCIES.index(record["urgency"]),
+}
+_SORTS = tuple(_SORT_KEYS)
 
 
 # -- list --------------------------------------------------------------------------------------------
@@ -60,7 +67,7 @@ def list_incidents(call: Call) -> dict[str, Any]:
     statuses = listed(call, "statuses")
     urgencies = listed(call, "urgencies")
     for name, given, allowed in (("statuses", statuses, STATUSES), ("urgencies", urgencies, URGENCIES)):
-        if any(v not in allowed for v in given):
+        if given and not all(map(allowed.__contains__, given)):
             raise invalid(f"{name} must be any of {', '.join(allowed)}.")
     order = sorts(call, _SORTS, "created_at")
     records: list[Record] = list(call.world[INCIDENTS])
@@ -86,21 +93,14 @@ def list_incidents(call: Call) -> dict[str, Any]:
         filters.append(lambda r: any(t in teams for t in r["teams"]))
     if users := listed(call, "user_ids"):
         filters.append(lambda r: any(u in users for u in assignee_ids(r)))
-    records = [r for r in records if all(f(r) for f in filters)]
+    if filters:
+        records = [r for r in records if all(f(r) for f in filters)]
     for field, descending in reversed(order):
-        records.sort(key=partial(_sort_key, field=field), reverse=descending)
+        records.sort(key=_SORT_KEYS[field], reverse=descending)
     include = listed(call, "include")
     if not include:  # the default objects, the same call after call: kept (`kept`)
         return paginate(call, "incidents", records, kept.incidents(call))
     return paginate(call, "incidents", records, lambda r: views.incident(call, r, "body" in include, include))
-
-
-def _sort_key(record: Record, field: str) -> Any:
-    if field == "urgency":
-        return URGENCIES.index(record["urgency"])
-    if field == "resolved_at":
-        return record["resolved_at"] or 0
-    return record[field]
 
 
 # -- create ------------------------------------------------------------------------------------------
