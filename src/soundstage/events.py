@@ -193,9 +193,8 @@ def _built(model: type[E], seq: int, fields: dict[str, Any]) -> E:
 
 def _made(model: type[E], shape: _Shape, seq: int, fields: dict[str, Any]) -> E:
     values = {**shape.defaults, "seq": seq, **fields}
-    if shape.copied:
-        for name in shape.copied:
-            values[name] = deepcopy(values[name])
+    for name in shape.copied:
+        values[name] = deepcopy(values[name])
     event = model.__new__(model)
     setattr_ = object.__setattr__  # as pydantic's `model_construct` does, past the frozen model's own
     setattr_(event, "__dict__", values)

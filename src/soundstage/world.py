@@ -235,6 +235,17 @@ def _itself(self: T, memo: dict[int, Any]) -> T:
     return self
 
 
+def found_again_by_forks(cls: type[T]) -> type[T]:
+    """Marks a world part that only remembers what it found of its own world (its collections' objects, what an
+    evaluation last saw): a forked world starts with a new one, made by `cls()`, and finds its own."""
+    cls.__deepcopy__ = _new_of_kind  # type: ignore[attr-defined]
+    return cls
+
+
+def _new_of_kind(self: T, memo: dict[int, Any]) -> T:
+    return type(self)()
+
+
 def _hashable(value: Any) -> bool:
     return value is not None and isinstance(value, (str, int, float, bool, tuple))
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Mapping
-from typing import Any, Generic, TypeVar
+from typing import Generic, TypeVar
 
-from ..world import Record, World
+from ..world import Record, World, found_again_by_forks
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -36,6 +36,7 @@ class Version:
         self.token = object()
 
 
+@found_again_by_forks
 class Versions:
     """The `Version` of each set of collections read through `tokens`, found once (a world part): a live world
     keeps its collections, and each its `Version`, for its whole life. It holds nothing of the world; a fork
@@ -45,9 +46,6 @@ class Versions:
 
     def __init__(self) -> None:
         self.found: dict[tuple[str, ...], tuple[Version, ...]] = {}
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> Versions:
-        return Versions()
 
 
 _token = operator.attrgetter("token")

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...clock import US
-from ...world import Collection, Record, World, shared_by_forks
+from ...world import Collection, Record, World, found_again_by_forks, shared_by_forks
 from ..versions import tokens
 from .queries import MonitorQuery, QueryError, parse_monitor_query
 from .series import matching, window_range, window_value, window_values
@@ -77,6 +77,7 @@ class Calm(dict[str, _Calm]):
     """The monitors left alone until something could change them (a world part): monitor id -> `_Calm`."""
 
 
+@found_again_by_forks
 class Quiet:
     """What the last evaluation of every monitor found, none being held (a world part): while the monitors and
     series are the contents of `reads` (their `versions` tokens) and none is held, every monitor's `_Calm`
@@ -87,9 +88,6 @@ class Quiet:
     def __init__(self) -> None:
         self.reads: tuple[object, ...] | None = None
         self.until = 0
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> Quiet:
-        return Quiet()
 
 
 @shared_by_forks

@@ -91,9 +91,13 @@ class Call(RestCall):
     def login(self) -> str:
         return self.me["login"]
 
+    def sees(self, repo: Record) -> bool:
+        """Whether the caller may see `repo`: every one with a credential, the public ones without."""
+        return self.user is not None or not repo["private"]
+
     def visible(self, records: Iterable[Record]) -> list[Record]:
-        """The repos the caller may see: every one with a credential, the public ones without."""
-        return [r for r in records if self.user is not None or not r["private"]]
+        """The repos the caller may see (`sees`)."""
+        return list(filter(self.sees, records))
 
     @property
     def records(self) -> Records:
@@ -107,7 +111,7 @@ class Call(RestCall):
     def repo(self) -> Record:
         """The repository of the path's `{owner}/{repo}`, or 404."""
         record = self.world[REPOS].get(f"{self.params['owner']}/{self.params['repo']}")
-        if record is None or (self.user is None and record["private"]):  # as `visible` sees it
+        if record is None or not self.sees(record):
             raise not_found(f"{DOCS}/repos/repos#get-a-repository")
         return record
 

@@ -8,11 +8,10 @@ from __future__ import annotations
 import base64
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 from ...ids import IdSource
 from ...spec.build import BuildContext
-from ...world import Collection, World
+from ...world import Collection, World, found_again_by_forks
 from .git import Objects
 from .store import BLOBS, COMMITS, TAG_OBJECTS, TREES
 
@@ -41,6 +40,7 @@ def node_id(kind: str, number: int) -> str:
     return base64.b64encode(f"0{len(kind)}:{kind}{number}".encode()).decode()
 
 
+@found_again_by_forks
 class KnownObjects:
     """Where a world's git objects live, once looked up (a collection, once made, stays the same object): a world
     part, so that every call of a live world finds them. A fork looks up its own."""
@@ -49,9 +49,6 @@ class KnownObjects:
 
     def __init__(self) -> None:
         self.objects: Objects | None = None
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> KnownObjects:
-        return KnownObjects()
 
 
 @dataclass(frozen=True)
